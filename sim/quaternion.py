@@ -1,0 +1,176 @@
+"""Unit quaternions for rotation.
+
+Layout: ``(w, x, y, z)``, scalar first. A quaternion ``q`` is unit and maps body to world:
+``v_world = q v_body q*`` (math.md §Notation). Every function is vectorised over leading batch axes:
+quaternions are ``(..., 4)``, vectors ``(..., 3)``, matrices ``(..., 3, 3)``, all float64.
+
+The products follow Hamilton's convention, so ``quat_mul(p, q)`` rotates by ``q`` first and then by ``p``, the
+same order as the matrix product ``R(p) R(q)``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim.taylor import rodrigues_coefficients
+
+__all__ = [
+    "quat_identity",
+    "quat_mul",
+    "quat_conj",
+    "quat_normalize",
+    "quat_rotate",
+    "quat_to_matrix",
+    "quat_from_matrix",
+    "quat_exp",
+    "quat_exp_third_order",
+    "quat_log",
+    "quat_canonical",
+]
+
+
+def quat_identity(shape: tuple[int, ...] = ()) -> np.ndarray:
+    """The identity rotation ``(1, 0, 0, 0)``, broadcast to ``shape + (4,)``."""
+    q = np.zeros(shape + (4,))
+    q[..., 0] = 1.0
+    return q
+
+
+def quat_mul(p: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """Hamilton product ``p ⊗ q`` of ``(..., 4)`` quaternions: rotate by ``q``, then by ``p``."""
+    pw, pv = p[..., :1], p[..., 1:]
+    qw, qv = q[..., :1], q[..., 1:]
+    # (pw, pv)(qw, qv) = (pw qw − pv·qv, pw qv + qw pv + pv × qv)
+    w = pw * qw - np.sum(pv * qv, axis=-1, keepdims=True)
+    v = pw * qv + qw * pv + np.cross(pv, qv)
+    batch = np.broadcast_shapes(w.shape[:-1], v.shape[:-1])
+    return np.concatenate([np.broadcast_to(w, batch + (1,)), np.broadcast_to(v, batch + (3,))], axis=-1)
+
+
+def quat_conj(q: np.ndarray) -> np.ndarray:
+    """Conjugate ``(w, −x, −y, −z)``: the inverse rotation of a unit quaternion."""
+    return q * np.array([1.0, -1.0, -1.0, -1.0])
+
+
+def quat_normalize(q: np.ndarray) -> np.ndarray:
+    """``q / |q|``; the caller guarantees ``q ≠ 0`` (scene validation rejects a zero quaternion)."""
+    return q / np.linalg.norm(q, axis=-1, keepdims=True)
+
+
+def quat_canonical(q: np.ndarray) -> np.ndarray:
+    """The representative of ``±q`` with ``w ≥ 0`` (both encode the same rotation)."""
+    return np.where(q[..., :1] < 0.0, -q, q)
+
+
+def quat_rotate(q: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """Rotate ``(..., 3)`` vectors ``v`` by unit quaternions ``q``: ``q v q*``.
+
+    Uses ``v' = v + 2 w (u × v) + 2 u × (u × v)`` with ``u`` the vector part, which needs no
+    quaternion products and stays accurate for unit ``q``.
+    """
+    w, u = q[..., :1], q[..., 1:]
+    t = 2.0 * np.cross(u, v)
+    return v + w * t + np.cross(u, t)
+
+
+def quat_to_matrix(q: np.ndarray) -> np.ndarray:
+    """Rotation matrix ``(..., 3, 3)`` of unit quaternions ``(..., 4)`` (body → world)."""
+    w, x, y, z = np.moveaxis(q, -1, 0)
+    xx, yy, zz = x * x, y * y, z * z
+    xy, xz, yz = x * y, x * z, y * z
+    wx, wy, wz = w * x, w * y, w * z
+    rows = [
+        [1.0 - 2.0 * (yy + zz), 2.0 * (xy - wz), 2.0 * (xz + wy)],
+        [2.0 * (xy + wz), 1.0 - 2.0 * (xx + zz), 2.0 * (yz - wx)],
+        [2.0 * (xz - wy), 2.0 * (yz + wx), 1.0 - 2.0 * (xx + yy)],
+    ]
+    return np.stack([np.stack(row, axis=-1) for row in rows], axis=-2)
+
+
+def quat_from_matrix(R: np.ndarray) -> np.ndarray:
+    """Unit quaternion ``(..., 4)`` with ``w ≥ 0`` of rotation matrices ``(..., 3, 3)``.
+
+    Shepperd's method: of the four expressions ``4w² = 1 + tr R``, ``4x² = 1 + 2R₀₀ − tr R`` and so on, take
+    the largest, so the one square root and the division by it never lose precision, for any rotation.
+    """
+    R = np.asarray(R, dtype=float)
+    trace = R[..., 0, 0] + R[..., 1, 1] + R[..., 2, 2]
+    # Candidates for 4·(component)², one per quaternion component w, x, y, z.
+    squares = np.stack(
+        [
+            1.0 + trace,
+            1.0 + 2.0 * R[..., 0, 0] - trace,
+            1.0 + 2.0 * R[..., 1, 1] - trace,
+            1.0 + 2.0 * R[..., 2, 2] - trace,
+        ],
+        axis=-1,
+    )
+    pivot = np.argmax(squares, axis=-1)
+    # Off-diagonal sums and differences: 4wx, 4wy, 4wz, 4xy, 4xz, 4yz.
+    d_x = R[..., 2, 1] - R[..., 1, 2]
+    d_y = R[..., 0, 2] - R[..., 2, 0]
+    d_z = R[..., 1, 0] - R[..., 0, 1]
+    s_xy = R[..., 1, 0] + R[..., 0, 1]
+    s_xz = R[..., 0, 2] + R[..., 2, 0]
+    s_yz = R[..., 2, 1] + R[..., 1, 2]
+    big = np.take_along_axis(squares, pivot[..., None], axis=-1)[..., 0]
+    four_times = 2.0 * np.sqrt(np.maximum(big, 0.0))  # 4·|pivot component|
+    # Rows: the quaternion scaled by 4·(pivot component), for each possible pivot.
+    candidates = np.stack(
+        [
+            np.stack([big, d_x, d_y, d_z], axis=-1),
+            np.stack([d_x, big, s_xy, s_xz], axis=-1),
+            np.stack([d_y, s_xy, big, s_yz], axis=-1),
+            np.stack([d_z, s_xz, s_yz, big], axis=-1),
+        ],
+        axis=-2,
+    )
+    chosen = np.take_along_axis(candidates, pivot[..., None, None], axis=-2)[..., 0, :]
+    q = chosen / four_times[..., None]
+    return quat_canonical(quat_normalize(q))
+
+
+def quat_exp(rotation_vector: np.ndarray) -> np.ndarray:
+    """Exact unit quaternion of a rotation vector: ``exp(v/2) = (cos(a/2), sin(a/2) v/a)``, ``a = |v|``.
+
+    ``sin(a/2)/a`` is ``s1(a/2)/2`` of math.md, evaluated by its Taylor branch near zero.
+    """
+    half = 0.5 * np.asarray(rotation_vector, dtype=float)
+    half_angle_sq = np.sum(half * half, axis=-1)
+    s1, s2, _ = rodrigues_coefficients(half_angle_sq)
+    # cos b = 1 − b² s2(b) is exact to rounding for small b, and equals cos b for any b.
+    w = 1.0 - half_angle_sq * s2
+    return np.concatenate([w[..., None], s1[..., None] * half], axis=-1)
+
+
+def quat_exp_third_order(rotation_vector: np.ndarray) -> np.ndarray:
+    """Seed 000's trig-free, normalised third-order quaternion exponential of a rotation vector.
+
+    With ``X = v/2`` (an imaginary quaternion), math.md gives
+    ``exp(X) ≈ ((1 − |X|²/2) + (1 − |X|²/6) X) / sqrt((1 − |X|²/2)² + (1 − |X|²/6)² |X|²)``:
+    the series truncated after the cubic term and then normalised, so the result is always a unit quaternion.
+    Only the angle is approximated (the axis is exact), with an error of O(|v|⁵).
+    """
+    half = 0.5 * np.asarray(rotation_vector, dtype=float)
+    x2 = np.sum(half * half, axis=-1)
+    w = 1.0 - 0.5 * x2
+    k = 1.0 - x2 / 6.0
+    norm = np.sqrt(w * w + k * k * x2)
+    return np.concatenate([(w / norm)[..., None], (k / norm)[..., None] * half], axis=-1)
+
+
+def quat_log(q: np.ndarray) -> np.ndarray:
+    """Rotation vector ``v`` with ``quat_exp(v) = ±q``, ``|v| ≤ π`` (the inverse of :func:`quat_exp`).
+
+    ``v = 2 atan2(|u|, w) u/|u|`` on the ``w ≥ 0`` representative; near zero ``2 atan2(s, w)/s → 2/w``, whose
+    Taylor expansion in ``s² `` avoids the division.
+    """
+    q = quat_canonical(q)
+    w, u = q[..., 0], q[..., 1:]
+    s2 = np.sum(u * u, axis=-1)
+    s = np.sqrt(s2)
+    small = s2 < 1e-12
+    safe_s = np.where(small, 1.0, s)
+    # For tiny s, atan2(s, w)/s = (1/w)(1 − s²/(3w²)) + O(s⁴) with w ≈ 1.
+    factor = np.where(small, (1.0 - s2 / (3.0 * w * w)) / w, np.arctan2(s, w) / safe_s)
+    return 2.0 * factor[..., None] * u

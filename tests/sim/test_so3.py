@@ -5,6 +5,7 @@ import numpy as np
 from hypothesis import given, settings
 from scipy.linalg import expm
 
+from sim.dual import jacobian
 from sim.so3 import (
     exp_so3,
     hat,
@@ -161,3 +162,14 @@ def test_nearest_rotation_is_the_polar_factor():
     values, vectors = np.linalg.eigh(np.swapaxes(M, -1, -2) @ M)
     inv_sqrt = vectors @ (values[:, :, None] ** -0.5 * np.swapaxes(vectors, -1, -2))
     np.testing.assert_allclose(nearest_rotation(M), M @ inv_sqrt, atol=1e-13)
+
+
+def test_dual_number_jacobian_of_the_action_equals_the_hand_written_one():
+    """exp_so3 runs on dual numbers: ∂(R(u) x)/∂u from sim.dual equals −R(u)[x]Jr(u) to 1e-12 (math.md)."""
+    rng = np.random.default_rng(14)
+    u = np.concatenate([sweep_vectors(15), rng.normal(size=(30, 3))])
+    x = rng.normal(size=(len(u), 3))
+    J_Rx_u, value = jacobian(lambda w: np.einsum("nij,nj->ni", exp_so3(w), x), u)
+    hand_written = -exp_so3(u) @ hat(x) @ right_jacobian_so3(u)
+    np.testing.assert_allclose(J_Rx_u, hand_written, atol=1e-12)
+    np.testing.assert_allclose(value, np.einsum("nij,nj->ni", exp_so3(u), x), atol=0.0)

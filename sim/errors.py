@@ -1,0 +1,30 @@
+"""The errors spinlab reports to a person, as opposed to bugs.
+
+``InputError`` is a mistake in what the user gave (a scene file, an argument): it names the file, the key and the
+value, and the command line turns it into one line on stderr and exit status 2. ``NumericalError`` is a numerical
+failure the simulation detected (Newton not converging, a non-finite state): it is raised rather than returning a
+wrong state silently.
+"""
+
+from __future__ import annotations
+
+__all__ = ["SpinlabError", "InputError", "NumericalError"]
+
+
+class SpinlabError(Exception):
+    """Base of every error that is reported as a message rather than a traceback."""
+
+
+class InputError(SpinlabError):
+    """Invalid user input. ``where`` is the file (or argument), ``key`` and ``value`` what was wrong in it."""
+
+    def __init__(self, message: str, *, where: str | None = None, key: str | None = None, value: object = None):
+        self.where, self.key, self.value = where, key, value
+        parts = [p for p in (where, key and f"key '{key}'") if p]
+        prefix = ": ".join(parts)
+        shown = "" if value is None else f" (got {value!r})"
+        super().__init__(f"{prefix}: {message}{shown}" if prefix else f"{message}{shown}")
+
+
+class NumericalError(SpinlabError):
+    """The simulation met a state it cannot step from; the message says which body and why."""

@@ -169,7 +169,8 @@ def test_dual_number_jacobian_of_the_action_equals_the_hand_written_one():
     rng = np.random.default_rng(14)
     u = np.concatenate([sweep_vectors(15), rng.normal(size=(30, 3))])
     x = rng.normal(size=(len(u), 3))
-    J_Rx_u, value = jacobian(lambda w: np.einsum("nij,nj->ni", exp_so3(w), x), u)
+    # jacobian() seeds the three directions along a new axis before the vector axis: (n, 3 directions, 3).
+    J_Rx_u, value = jacobian(lambda w: np.einsum("...ij,...j->...i", exp_so3(w), x[:, None, :]), u)
     hand_written = -exp_so3(u) @ hat(x) @ right_jacobian_so3(u)
     np.testing.assert_allclose(J_Rx_u, hand_written, atol=1e-12)
     np.testing.assert_allclose(value, np.einsum("nij,nj->ni", exp_so3(u), x), atol=0.0)

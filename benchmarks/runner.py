@@ -1,0 +1,96 @@
+"""Run every registered benchmark, print its table, and write one JSON file with metadata.
+
+Each module in ``BENCHMARKS`` provides ``run(quick, *, progress=None) -> dict`` (JSON-serialisable) and
+``format_table(result) -> str``. ``python -m benchmarks.runner [--quick] [--json OUT.json]`` runs them all;
+``python main.py bench`` calls ``run_all`` with its own default JSON location.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import pathlib
+import platform
+import sys
+import tempfile
+from types import ModuleType
+from typing import Any, TextIO
+
+import numpy as np
+
+from benchmarks import contiguous_list
+
+__all__ = ["BENCHMARKS", "main", "run_all", "write_json_atomically"]
+
+BENCHMARKS: dict[str, ModuleType] = {"contiguous_list": contiguous_list}
+
+
+def _metadata(quick: bool) -> dict[str, Any]:
+    return {
+        "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+        "platform": platform.platform(),
+        "machine": platform.machine(),
+        "python": platform.python_version(),
+        "numpy": np.__version__,
+        "cpu_count": os.cpu_count(),
+        "quick": quick,
+    }
+
+
+def write_json_atomically(data: dict[str, Any], path: pathlib.Path) -> None:
+    """Write ``data`` as JSON to ``path`` so a reader never sees a half-written file.
+
+    The text goes to a temporary file in the same directory (so the rename stays on one file system), which
+    ``os.replace`` then moves over ``path`` in one step.
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    descriptor, temporary_name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(descriptor, "w", encoding="utf-8") as temporary:
+            json.dump(data, temporary, indent=2)
+            temporary.write("\n")
+            temporary.flush()
+            os.fsync(temporary.fileno())
+        os.replace(temporary_name, path)
+    except BaseException:
+        pathlib.Path(temporary_name).unlink(missing_ok=True)
+        raise
+
+
+def run_all(quick: bool, json_path: pathlib.Path | None, out: TextIO | None = None) -> dict[str, Any]:
+    """Run every benchmark in ``BENCHMARKS``; print each table to ``out`` (default: the current
+    ``sys.stdout``, looked up at call time) and progress to stderr.
+
+    Returns ``{"metadata": {...}, "benchmarks": {name: result}}`` and writes it to ``json_path`` when given.
+    """
+    out = sys.stdout if out is None else out
+    report: dict[str, Any] = {"metadata": _metadata(quick), "benchmarks": {}}
+    for name, module in BENCHMARKS.items():
+
+        def progress(message: str, name: str = name) -> None:
+            print(f"{name}: {message}", file=sys.stderr, flush=True)
+
+        result = module.run(quick, progress=progress)
+        report["benchmarks"][name] = result
+        print(f"\n## {name}{' (quick)' if quick else ''}\n", file=out)
+        print(module.format_table(result), file=out, flush=True)
+    if json_path is not None:
+        write_json_atomically(report, json_path)
+        print(f"\nwrote {json_path}", file=out)
+    return report
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command-line entry point: ``python -m benchmarks.runner [--quick] [--json OUT.json]``."""
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.runner", description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="smaller sizes and fewer repeats")
+    parser.add_argument("--json", type=pathlib.Path, default=None, help="where to write the JSON result")
+    arguments = parser.parse_args(argv)
+    run_all(arguments.quick, arguments.json)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

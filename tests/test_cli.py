@@ -1,0 +1,50 @@
+"""The command line as a user meets it: help that helps, one-line errors with exit status 2."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(ROOT / "main.py"), *args], capture_output=True, text=True, cwd=cwd)
+
+
+def test_help_lists_the_commands():
+    result = _run("--help")
+    assert result.returncode == 0
+    assert "bench" in result.stdout
+
+
+def test_unknown_command_is_one_line_and_exit_2():
+    result = _run("frobnicate")
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1 and "frobnicate" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_bad_json_path_is_rejected_before_any_work(tmp_path):
+    missing = tmp_path / "no" / "such" / "dir" / "out.json"
+    result = _run("bench", "--quick", "--json", str(missing))
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1 and "does not exist" in result.stderr
+    assert not missing.parent.exists()
+
+
+def test_json_path_that_is_a_directory_is_rejected(tmp_path):
+    result = _run("bench", "--json", str(tmp_path))
+    assert result.returncode == 2 and "is a directory" in result.stderr
+
+
+def test_bench_quick_prints_the_table_and_writes_json(tmp_path):
+    out = tmp_path / "bench.json"
+    result = _run("bench", "--quick", "--json", str(out))
+    assert result.returncode == 0, result.stderr
+    assert "contiguous" in result.stdout.lower()
+    data = json.loads(out.read_text())
+    assert data["metadata"]["quick"] is True
+    operations = {row["operation"] for row in data["benchmarks"]["contiguous_list"]["results"]}
+    assert {"build", "ordered_sum", "order_free_sum", "random_erase"} <= operations
+    assert not list(tmp_path.glob("*.tmp*")), "the temporary file was left behind"

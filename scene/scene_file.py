@@ -1,0 +1,320 @@
+"""Scene files (TOML, design.md §Scene files): load, validate and resolve them into a :class:`SceneSpec`.
+
+A scene is a preset name (a file stem in ``assets/scenes/``) or a path to a ``.toml`` file. Every mistake in it
+raises one :class:`~sim.errors.InputError` naming the file, the key (``scene.dt``, ``body "handle".inertia``,
+``body[2].mass``; bodies are counted from 0) and the value. Quaternions are ``(w, x, y, z)``, unit, body → world
+(for a body with a ``parent``: body → parent). Units are SI.
+
+Keys (design.md's contract, then this module's extensions, marked +):
+
+    key                              type          default        meaning
+    scene.gravity                    [3] m/s²      [0, 0, 0]      world gravity
+  + scene.dt                         s, > 0        1/60           the fixed time step h
+  + scene.description                string        ""             one line saying what the scene shows
+    body.name                        string        "body<i>"      unique; what `parent` and traces refer to
+    body.shape                       string        required       box | sphere | cylinder | t_handle
+    body.size / radius / length /    m, > 0        sim.inertia    the shape's size keys (design.md)
+      bar_length                                   SIZE_DEFAULTS
+    body.mass                        kg, > 0       1              mass
+    body.inertia                     [3] or [3][3] from shape     about the COM, body frame: principal moments
+                                     kg·m²                        or a symmetric tensor
+    body.position                    [3] m         [0, 0, 0]      COM position, in the parent's frame
+    body.orientation                 [4]           [1, 0, 0, 0]   body → parent; normalised, must not be ~0
+    body.angular_velocity            [3] rad/s     [0, 0, 0]      relative to the parent, in its frame (world
+                                                                  for a root)
+    body.body_angular_velocity       [3] rad/s     —              the same in the body frame (not with the above)
+    body.integrator                  string        none           the command line's --integrator overrides it
+    body.parent                      string        none           the body this one's transform is relative to
+  + body.color                       [3] in [0,1]  none           linear RGB; none lets the renderer choose
+  + body.pivot                       [3] m         none           a point fixed in the body frame (relative to
+                                                                  the COM) and in space, about which the body
+                                                                  turns under gravity (a heavy top)
+  + body.kinematic.angular_velocity  [3] rad/s     [0, 0, 0]      given as a [body.kinematic] table: the body is
+                                                                  not integrated but turns at this constant rate
+                                                                  relative to its parent, in the parent's frame
+
+A kinematic body takes none of angular_velocity, body_angular_velocity, integrator or pivot.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from scene.validation import TableReader, check_names_and_parents, did_you_mean, fail
+from sim.inertia import SHAPES, SIZE_DEFAULTS, check_inertia, parallel_axis
+from sim.quaternion import quat_rotate
+
+__all__ = [
+    "BodySpec",
+    "SceneSpec",
+    "load_scene",
+    "resolve_scene_path",
+    "list_presets",
+    "order_parent_first",
+    "PRESET_DIR",
+    "DEFAULT_DT",
+    "KNOWN_INTEGRATORS",
+]
+
+PRESET_DIR = Path(__file__).resolve().parent.parent / "assets" / "scenes"
+DEFAULT_DT = 1.0 / 60.0
+# TODO(lead): read the names from sim.integrators.INTEGRATORS once the registry exists.
+KNOWN_INTEGRATORS = ("euler", "magnus", "implicit_midpoint", "trapezoidal", "object_trapezoidal")
+# An orientation shorter than this is a typo, not a rotation.
+QUAT_MIN_NORM = 1e-6
+
+SCENE_KEYS = ("gravity", "dt", "description")
+BODY_KEYS = (
+    "name", "shape", "mass", "inertia", "position", "orientation", "angular_velocity", "body_angular_velocity",
+    "integrator", "parent", "color", "pivot", "kinematic",
+)  # fmt: skip
+KINEMATIC_KEYS = ("angular_velocity",)
+_NOT_KINEMATIC = ("angular_velocity", "body_angular_velocity", "integrator", "pivot")
+
+
+def _frozen(array: np.ndarray) -> np.ndarray:
+    array.flags.writeable = False
+    return array
+
+
+@dataclass(frozen=True, eq=False)
+class BodySpec:
+    """One body of a scene, resolved and validated. Arrays are float64 and read-only.
+
+    ``inertia_body`` (3, 3) kg·m², body frame, is the tensor the body turns with: about the ``pivot`` when it
+    has one, else about the COM (``inertia_com``). ``com_offset`` (3,) m is the COM in the shape's modelling
+    frame. ``position`` (3,) m, ``orientation`` (4,) unit and ``omega_world`` (3,) rad/s are relative to the
+    parent and in its frame (the world's for a root); a kinematic body's ``omega_world`` is its constant rate.
+    """
+
+    name: str
+    shape: str
+    sizes: dict[str, Any]
+    mass: float
+    inertia_body: np.ndarray
+    inertia_com: np.ndarray
+    com_offset: np.ndarray
+    position: np.ndarray
+    orientation: np.ndarray
+    omega_world: np.ndarray
+    integrator: str | None = None
+    parent: str | None = None
+    color: tuple[float, float, float] | None = None
+    pivot: np.ndarray | None = None
+    kinematic: bool = False
+
+
+@dataclass(frozen=True, eq=False)
+class SceneSpec:
+    """A validated scene: ``gravity`` (3,) m/s² world frame, time step ``h`` s, bodies in file order."""
+
+    path: Path
+    gravity: np.ndarray
+    h: float
+    bodies: tuple[BodySpec, ...]
+    description: str = ""
+
+    @property
+    def name(self) -> str:
+        """The file stem, which is the preset name for a preset."""
+        return self.path.stem
+
+    def body(self, name: str) -> BodySpec:
+        """The body called ``name`` (``KeyError`` when there is none)."""
+        for body in self.bodies:
+            if body.name == name:
+                return body
+        raise KeyError(name)
+
+
+def list_presets() -> list[str]:
+    """The preset names, sorted: the stems of ``assets/scenes/*.toml``."""
+    return sorted(path.stem for path in PRESET_DIR.glob("*.toml"))
+
+
+def resolve_scene_path(scene: str | os.PathLike[str]) -> Path:
+    """The file of ``scene``: a path (a ``PathLike``, or text ending in .toml or holding a slash) or a preset."""
+    text = os.fspath(scene)
+    if isinstance(scene, os.PathLike) or text.endswith(".toml") or "/" in text or os.sep in text:
+        return Path(text)
+    preset = PRESET_DIR / f"{text}.toml"
+    if preset.is_file():
+        return preset
+    presets = list_presets()
+    fail(
+        f"scene '{text}'",
+        None,
+        f"no such preset (presets: {', '.join(presets)}) and not a path to a .toml file{did_you_mean(text, presets)}",
+    )
+
+
+def load_scene(scene: str | os.PathLike[str]) -> SceneSpec:
+    """Load, validate and resolve a scene: a preset name (e.g. ``"t_handle"``) or a path to a .toml file."""
+    path = resolve_scene_path(scene)
+    where = str(path)
+    document = _read_toml(path, where)
+    top = TableReader(document, where, "")
+    top.check_keys(("scene", "body"))
+    settings = top.subtable("scene") or TableReader({}, where, "scene")
+    settings.check_keys(SCENE_KEYS)
+    gravity = settings.vector("gravity", 3, (0.0, 0.0, 0.0))
+    h = settings.number("dt", DEFAULT_DT, positive=True)
+    description = settings.string("description", "")
+    entries = document.get("body", [])
+    if not isinstance(entries, list):
+        fail(where, "body", "must be an array of tables, written [[body]]", entries)
+    if not entries:
+        fail(where, "body", "the scene has no bodies; add at least one [[body]] table")
+    bodies = tuple(_read_body(entry, index, where) for index, entry in enumerate(entries))
+    check_names_and_parents([(body.name, body.parent) for body in bodies], where)
+    return SceneSpec(path, _frozen(gravity), h, bodies, description)
+
+
+def order_parent_first(bodies: tuple[BodySpec, ...] | list[BodySpec]) -> tuple[BodySpec, ...]:
+    """``bodies`` in an order where every parent comes before its children, otherwise in the given order.
+
+    Raises ``ValueError`` on an unknown parent or a cycle, which :func:`load_scene` never returns.
+    """
+    by_name = {body.name: body for body in bodies}
+    placed: set[str] = set()
+    order: list[BodySpec] = []
+    for body in bodies:
+        # Climb to the first placed ancestor (or the root), then place the chain top-down.
+        chain: list[BodySpec] = []
+        current: BodySpec | None = body
+        while current is not None and current.name not in placed:
+            if current in chain:
+                raise ValueError(f"parents form a cycle through '{current.name}'")
+            chain.append(current)
+            if current.parent is not None and current.parent not in by_name:
+                raise ValueError(f"unknown parent '{current.parent}' of '{current.name}'")
+            current = by_name.get(current.parent) if current.parent is not None else None
+        for node in reversed(chain):
+            placed.add(node.name)
+            order.append(node)
+    return tuple(order)
+
+
+def _read_toml(path: Path, where: str) -> dict[str, Any]:
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except FileNotFoundError:
+        fail(where, None, "no such file")
+    except IsADirectoryError:
+        fail(where, None, "is a directory, not a scene file")
+    except UnicodeDecodeError as error:
+        fail(where, None, f"is not UTF-8 text (byte {error.start})")
+    except OSError as error:
+        fail(where, None, f"cannot be read: {error.strerror}")
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        # Python 3.11's message ends in "(at line L, column C)"; show that line as the value.
+        message = str(error)
+        found = re.search(r"at line (\d+)", message)
+        lines = text.splitlines()
+        line = lines[int(found.group(1)) - 1] if found and int(found.group(1)) <= len(lines) else None
+        fail(where, None, f"TOML syntax error: {message}", line)
+
+
+def _read_body(entry: object, index: int, where: str) -> BodySpec:
+    if not isinstance(entry, dict):
+        fail(where, f"body[{index}]", "must be a table, written [[body]]", entry)
+    name_value = entry.get("name")
+    label = f'body "{name_value}"' if isinstance(name_value, str) and name_value else f"body[{index}]"
+    body = TableReader(entry, where, label)
+    name = body.string("name", f"body{index}")
+    if not name:
+        body.fail("name", "must not be empty", name)
+    shape = body.string("shape", choices=tuple(SHAPES))
+    size_defaults = SIZE_DEFAULTS[shape]
+    foreign_sizes = {
+        key: f"does not apply to shape '{shape}' (its size keys: {', '.join(size_defaults)})"
+        for defaults in SIZE_DEFAULTS.values()
+        for key in defaults
+        if key not in size_defaults
+    }
+    body.check_keys(BODY_KEYS + tuple(size_defaults), explain=foreign_sizes)
+
+    sizes = {key: _read_size(body, key, default) for key, default in size_defaults.items()}
+    mass = body.number("mass", 1.0, positive=True)
+    shape_properties = SHAPES[shape](mass, **sizes)
+    inertia_com = _read_inertia(body) if body.has("inertia") else shape_properties.inertia
+    position = body.vector("position", 3, (0.0, 0.0, 0.0))
+    orientation = body.vector("orientation", 4, (1.0, 0.0, 0.0, 0.0))
+    norm = float(np.linalg.norm(orientation))
+    if norm < QUAT_MIN_NORM:
+        body.fail("orientation", "is (nearly) zero; give a unit quaternion (w, x, y, z)", body.table["orientation"])
+    orientation = orientation / norm
+    color = body.vector("color", 3, None, bounds=(0.0, 1.0))
+
+    kinematic = body.subtable("kinematic")
+    pivot = None
+    if kinematic is not None:
+        kinematic.check_keys(KINEMATIC_KEYS)
+        for key in _NOT_KINEMATIC:
+            if body.has(key):
+                message = "does not apply to a kinematic body (its motion is its [body.kinematic] table)"
+                body.fail(key, message, body.table[key])
+        omega_world = kinematic.vector("angular_velocity", 3, (0.0, 0.0, 0.0))
+    else:
+        omega_world = _read_angular_velocity(body, orientation)
+        pivot = body.vector("pivot", 3, None)
+    inertia_body = inertia_com if pivot is None else parallel_axis(inertia_com, mass, pivot)
+
+    return BodySpec(
+        name=name,
+        shape=shape,
+        sizes=sizes,
+        mass=mass,
+        inertia_body=_frozen(inertia_body),
+        inertia_com=_frozen(np.array(inertia_com)),
+        com_offset=_frozen(shape_properties.com_offset),
+        position=_frozen(position),
+        orientation=_frozen(orientation),
+        omega_world=_frozen(omega_world),
+        integrator=body.string("integrator", None, choices=KNOWN_INTEGRATORS),
+        parent=body.string("parent", None),
+        color=None if color is None else (float(color[0]), float(color[1]), float(color[2])),
+        pivot=None if pivot is None else _frozen(pivot),
+        kinematic=kinematic is not None,
+    )
+
+
+def _read_size(body: TableReader, key: str, default: float | tuple[float, ...]) -> float | tuple[float, ...]:
+    if isinstance(default, tuple):
+        return tuple(float(v) for v in body.vector(key, len(default), default, positive=True))
+    return body.number(key, default, positive=True)
+
+
+def _read_inertia(body: TableReader) -> np.ndarray:
+    """Principal moments ``[a, b, c]`` (a diagonal tensor) or a 3×3 tensor, checked by ``check_inertia``."""
+    value = body.table["inertia"]
+    if isinstance(value, list) and any(isinstance(row, list) for row in value):
+        inertia = body.matrix3("inertia")
+    else:
+        inertia = np.diag(body.vector("inertia", 3, None))
+    reason = check_inertia(inertia)
+    if reason is not None:
+        body.fail("inertia", reason, value)
+    return inertia
+
+
+def _read_angular_velocity(body: TableReader, orientation: np.ndarray) -> np.ndarray:
+    if body.has("angular_velocity") and body.has("body_angular_velocity"):
+        body.fail(
+            "body_angular_velocity",
+            "give angular_velocity (parent frame) or body_angular_velocity (body frame), not both",
+            body.table["body_angular_velocity"],
+        )
+    omega_body = body.vector("body_angular_velocity", 3, None)
+    if omega_body is not None:
+        return quat_rotate(orientation, omega_body)
+    return body.vector("angular_velocity", 3, (0.0, 0.0, 0.0))

@@ -1,0 +1,168 @@
+"""Typed reading of one TOML table, with one :class:`~sim.errors.InputError` per mistake.
+
+A :class:`TableReader` wraps a parsed TOML table together with the file it came from and the label of the table
+(``scene``, ``body "handle"``, ``body[2]``); every error it raises names the file, the dotted key
+(``body "handle".inertia``) and the offending value. Numbers are TOML integers or floats (never booleans) and
+must be finite, because TOML spells ``nan`` and ``inf``.
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, NoReturn
+
+import numpy as np
+
+from sim.errors import InputError
+
+__all__ = ["TableReader", "check_names_and_parents", "did_you_mean", "fail"]
+
+_MISSING = object()
+
+
+def did_you_mean(word: str, options: Iterable[str]) -> str:
+    """``"; did you mean 'x'?"`` for the closest of ``options`` to ``word``, or ``""`` when none is close."""
+    close = difflib.get_close_matches(word, list(options), n=1)
+    return f"; did you mean '{close[0]}'?" if close else ""
+
+
+def fail(where: str, key: str | None, message: str, value: object = None) -> NoReturn:
+    """Raise the one domain error for bad input; ``where`` is the file, ``key`` the dotted key."""
+    raise InputError(message, where=where, key=key, value=value)
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _type_name(value: object) -> str:
+    names = {bool: "a boolean", str: "a string", list: "an array", dict: "a table", int: "an integer"}
+    return names.get(type(value), f"a {type(value).__name__}")
+
+
+@dataclass(frozen=True)
+class TableReader:
+    """Reads keys of ``table`` (a parsed TOML table) from file ``where``; keys are reported as ``label.key``."""
+
+    table: dict[str, Any]
+    where: str
+    label: str
+
+    def key(self, key: str) -> str:
+        """The dotted name of ``key`` in messages, e.g. ``body "handle".inertia``."""
+        return f"{self.label}.{key}" if self.label else key
+
+    def fail(self, key: str, message: str, value: object = None) -> NoReturn:
+        fail(self.where, self.key(key), message, value)
+
+    def has(self, key: str) -> bool:
+        return key in self.table
+
+    def check_keys(self, allowed: Sequence[str], *, explain: dict[str, str] | None = None) -> None:
+        """Reject the first key not in ``allowed``; ``explain`` maps a known-elsewhere key to a reason."""
+        for key in self.table:
+            if key in allowed:
+                continue
+            if explain and key in explain:
+                self.fail(key, explain[key], self.table[key])
+            self.fail(key, f"unknown key{did_you_mean(key, allowed)}", self.table[key])
+
+    def subtable(self, key: str) -> TableReader | None:
+        """The reader of the table at ``key``, or ``None`` when the key is absent."""
+        value = self.table.get(key, _MISSING)
+        if value is _MISSING:
+            return None
+        if not isinstance(value, dict):
+            self.fail(key, f"must be a table, not {_type_name(value)}", value)
+        return TableReader(value, self.where, self.key(key))
+
+    def string(self, key: str, default: str | None | object = _MISSING, *, choices: Sequence[str] = ()) -> str | None:
+        """A string, one of ``choices`` when given; required when there is no ``default``."""
+        value = self.table.get(key, _MISSING)
+        if value is _MISSING:
+            if default is _MISSING:
+                self.fail(key, "is required", None)
+            return default  # type: ignore[return-value]
+        if not isinstance(value, str):
+            self.fail(key, f"must be a string, not {_type_name(value)}", value)
+        if choices and value not in choices:
+            self.fail(key, f"must be one of {', '.join(choices)}{did_you_mean(value, choices)}", value)
+        return value
+
+    def number(self, key: str, default: float, *, positive: bool = False) -> float:
+        """A finite number (``> 0`` when ``positive``), or ``default`` when the key is absent."""
+        value = self.table.get(key, _MISSING)
+        if value is _MISSING:
+            return float(default)
+        return self._finite(key, value, value, positive=positive)
+
+    def vector(
+        self,
+        key: str,
+        length: int,
+        default: Sequence[float] | None,
+        *,
+        positive: bool = False,
+        bounds: tuple[float, float] | None = None,
+    ) -> np.ndarray | None:
+        """A finite ``(length,)`` float array (entries ``> 0`` when ``positive``, within ``bounds`` when given)."""
+        value = self.table.get(key, _MISSING)
+        if value is _MISSING:
+            return None if default is None else np.array(default, dtype=float)
+        if not isinstance(value, list):
+            self.fail(key, f"must be an array of {length} numbers, not {_type_name(value)}", value)
+        if len(value) != length:
+            self.fail(key, f"must have {length} numbers, not {len(value)}", value)
+        entries = [self._finite(key, entry, value, positive=positive) for entry in value]
+        if bounds is not None and not all(bounds[0] <= entry <= bounds[1] for entry in entries):
+            self.fail(key, f"entries must lie in [{bounds[0]:g}, {bounds[1]:g}]", value)
+        return np.array(entries, dtype=float)
+
+    def matrix3(self, key: str) -> np.ndarray:
+        """A finite 3×3 float array written as an array of three arrays of three numbers."""
+        value = self.table[key]
+        if not isinstance(value, list) or len(value) != 3 or not all(isinstance(row, list) for row in value):
+            self.fail(key, "must be 3 numbers or an array of 3 rows of 3 numbers", value)
+        if any(len(row) != 3 for row in value):
+            self.fail(key, "every row of a 3×3 tensor must have 3 numbers", value)
+        return np.array([[self._finite(key, entry, value) for entry in row] for row in value], dtype=float)
+
+    def _finite(self, key: str, entry: object, shown: object, *, positive: bool = False) -> float:
+        """``entry`` as a float; errors show ``shown`` (the whole value, for an array)."""
+        if not _is_number(entry):
+            self.fail(key, f"must be a number, not {_type_name(entry)}", shown)
+        try:
+            number = float(entry)  # type: ignore[arg-type]
+        except OverflowError:  # a TOML integer beyond float64's range
+            number = math.inf
+        if not math.isfinite(number):
+            self.fail(key, "must be a finite number", shown)
+        if positive and number <= 0.0:
+            self.fail(key, "must be greater than zero", shown)
+        return number
+
+
+def check_names_and_parents(links: Sequence[tuple[str, str | None]], where: str) -> None:
+    """Reject a duplicate name, an unknown parent or a cycle of parents among ``(name, parent)`` of the bodies
+    in file order; keys are reported as ``body[i].name`` and ``body "name".parent``."""
+    index_of: dict[str, int] = {}
+    for index, (name, _) in enumerate(links):
+        if name in index_of:
+            fail(where, f"body[{index}].name", f"duplicate body name (body[{index_of[name]}] has it too)", name)
+        index_of[name] = index
+    for name, parent in links:
+        if parent is not None and parent not in index_of:
+            known = f"bodies: {', '.join(index_of)}"
+            fail(where, f'body "{name}".parent', f"unknown parent ({known}){did_you_mean(parent, index_of)}", parent)
+    for name, parent in links:
+        # Walk up from each body; meeting the body itself again means it lies on a cycle.
+        chain = [name]
+        ancestor = parent
+        while ancestor is not None and ancestor != name and ancestor not in chain:
+            chain.append(ancestor)
+            ancestor = links[index_of[ancestor]][1]
+        if ancestor == name:
+            fail(where, f'body "{name}".parent', f"parents form a cycle: {' → '.join([*chain, name])}", parent)

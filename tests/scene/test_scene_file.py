@@ -1,0 +1,251 @@
+"""Tests of scene/scene_file.py: the presets load, values resolve as design.md §Scene files says, and every
+mistake gives one InputError naming the file, the key and the value."""
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from scene.scene_file import (
+    DEFAULT_DT,
+    KNOWN_INTEGRATORS,
+    PRESET_DIR,
+    list_presets,
+    load_scene,
+    order_parent_first,
+)
+from sim.errors import InputError
+from sim.inertia import box, parallel_axis, t_handle
+from sim.quaternion import quat_conj, quat_rotate
+
+ATOL = 1e-12
+REQUIRED_PRESETS = {"t_handle", "compare", "stable_major", "stable_minor", "heavy_top", "hierarchy"}
+# Seed 003's principal moments, listed along body x, y, z so that they match the T-handle's geometry.
+SEED_003_INERTIA = np.diag([1.3, 1.4, 2.5])
+
+
+def _write(tmp_path, text, name="scene.toml"):
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_the_required_presets_exist():
+    assert REQUIRED_PRESETS <= set(list_presets())
+
+
+@pytest.mark.parametrize("name", list_presets())
+def test_every_preset_loads_and_says_what_it_shows(name):
+    scene = load_scene(name)
+    assert scene.name == name and scene.bodies and scene.description
+    assert (PRESET_DIR / f"{name}.toml").read_text(encoding="utf-8").startswith("# ")
+    for body in scene.bodies:
+        assert np.linalg.norm(body.orientation) == pytest.approx(1.0, abs=ATOL)
+    assert len(order_parent_first(scene.bodies)) == len(scene.bodies)
+
+
+def test_a_preset_loads_by_path_as_by_name():
+    by_path = load_scene(PRESET_DIR / "t_handle.toml")
+    by_text = load_scene(str(PRESET_DIR / "t_handle.toml"))
+    by_name = load_scene("t_handle")
+    for scene in (by_path, by_text):
+        np.testing.assert_array_equal(scene.bodies[0].omega_world, by_name.bodies[0].omega_world)
+
+
+def test_t_handle_spins_near_its_intermediate_axis():
+    (handle,) = load_scene("t_handle").bodies
+    np.testing.assert_array_equal(handle.inertia_body, SEED_003_INERTIA)
+    np.testing.assert_allclose(handle.omega_world, [0.05, 5.0, 0.05], atol=ATOL)
+    np.testing.assert_allclose(handle.com_offset, t_handle().com_offset, atol=ATOL)
+
+
+# rank of the spin axis's principal moment: 0 minor, 1 intermediate, 2 major
+@pytest.mark.parametrize(("name", "rank"), [("stable_major", 2), ("t_handle", 1), ("stable_minor", 0)])
+def test_spin_presets_spin_near_the_named_principal_axis(name, rank):
+    (handle,) = load_scene(name).bodies
+    omega_body = quat_rotate(quat_conj(handle.orientation), handle.omega_world)
+    spin_axis = np.argmax(np.abs(omega_body))
+    assert np.abs(omega_body[spin_axis]) > 50.0 * np.linalg.norm(np.delete(omega_body, spin_axis))
+    assert np.argsort(np.diag(handle.inertia_body))[rank] == spin_axis
+
+
+def test_compare_has_one_identical_handle_per_integrator():
+    bodies = load_scene("compare").bodies
+    assert sorted(body.integrator for body in bodies) == sorted(KNOWN_INTEGRATORS)
+    first = bodies[0]
+    for body in bodies:
+        np.testing.assert_array_equal(body.inertia_body, SEED_003_INERTIA)
+        np.testing.assert_array_equal(body.orientation, first.orientation)
+        np.testing.assert_array_equal(body.omega_world, first.omega_world)
+        np.testing.assert_array_equal(body.position[1:], [0.0, 0.0])
+    assert len({float(body.position[0]) for body in bodies}) == len(bodies)
+
+
+def test_heavy_top_turns_about_a_pivot_at_the_origin():
+    scene = load_scene("heavy_top")
+    (top,) = scene.bodies
+    assert scene.gravity[2] < 0.0 and scene.h < DEFAULT_DT
+    np.testing.assert_allclose(top.inertia_body, parallel_axis(top.inertia_com, top.mass, top.pivot), atol=ATOL)
+    np.testing.assert_allclose(top.position + quat_rotate(top.orientation, top.pivot), 0.0, atol=ATOL)
+    # A symmetric top: equal moments about the two axes across the symmetry axis.
+    assert top.inertia_body[0, 0] == pytest.approx(top.inertia_body[1, 1])
+
+
+def test_hierarchy_has_a_moving_kinematic_parent_and_parents_come_first():
+    bodies = load_scene("hierarchy").bodies
+    roots = [body for body in bodies if body.parent is None]
+    assert [body.kinematic for body in roots] == [True] and np.linalg.norm(roots[0].omega_world) > 0.0
+    assert any(not body.kinematic for body in bodies)
+    for order in (bodies, bodies[::-1]):
+        names = [body.name for body in order_parent_first(order)]
+        assert sorted(names) == sorted(body.name for body in bodies)
+        for body in order:
+            if body.parent is not None:
+                assert names.index(body.parent) < names.index(body.name)
+
+
+def test_order_parent_first_keeps_file_order_otherwise_and_rejects_cycles():
+    bodies = load_scene("hierarchy").bodies
+    assert order_parent_first(bodies) == bodies
+    looped = (dataclasses.replace(bodies[0], parent=bodies[-1].name), *bodies[1:])
+    with pytest.raises(ValueError, match="cycle"):
+        order_parent_first(looped)
+
+
+def test_defaults_and_shape_inertia(tmp_path):
+    scene = load_scene(_write(tmp_path, '[[body]]\nshape = "box"\nsize = [1.0, 2.0, 3.0]\nmass = 2\n'))
+    assert scene.h == DEFAULT_DT
+    np.testing.assert_array_equal(scene.gravity, np.zeros(3))
+    (body,) = scene.bodies
+    assert (body.name, body.mass, body.integrator, body.parent) == ("body0", 2.0, None, None)
+    assert body.color is None and body.pivot is None and not body.kinematic
+    np.testing.assert_allclose(body.inertia_body, box(2.0, (1.0, 2.0, 3.0)).inertia, atol=ATOL)
+    np.testing.assert_array_equal(body.position, np.zeros(3))
+    np.testing.assert_array_equal(body.orientation, [1.0, 0.0, 0.0, 0.0])
+    np.testing.assert_array_equal(body.omega_world, np.zeros(3))
+    assert not body.omega_world.flags.writeable
+
+
+def test_body_angular_velocity_is_turned_to_the_world_by_the_orientation(tmp_path):
+    # 90° about z, written unnormalised: body x maps to world y.
+    text = '[scene]\ndt = 0.01\n[[body]]\nshape = "sphere"\norientation = [2.0, 0.0, 0.0, 2.0]\n'
+    scene = load_scene(_write(tmp_path, text + "body_angular_velocity = [3.0, 0.0, 0.0]\n"))
+    (body,) = scene.bodies
+    assert scene.h == 0.01
+    np.testing.assert_allclose(body.orientation, [np.sqrt(0.5), 0.0, 0.0, np.sqrt(0.5)], atol=ATOL)
+    np.testing.assert_allclose(body.omega_world, [0.0, 3.0, 0.0], atol=ATOL)
+    world = load_scene(_write(tmp_path, text + "angular_velocity = [3.0, 0.0, 0.0]\n", "world.toml"))
+    np.testing.assert_allclose(world.bodies[0].omega_world, [3.0, 0.0, 0.0], atol=ATOL)
+
+
+def test_a_full_tensor_and_principal_moments_are_accepted(tmp_path):
+    tensor = "[[2.0, 0.5, 0.0], [0.5, 2.0, 0.0], [0.0, 0.0, 3.0]]"
+    text = f'[[body]]\nname = "a"\nshape = "box"\ninertia = {tensor}\n[[body]]\nname = "b"\nshape = "box"\n'
+    scene = load_scene(_write(tmp_path, text + "inertia = [1, 2, 2.5]\n"))
+    np.testing.assert_array_equal(scene.body("a").inertia_body, [[2.0, 0.5, 0.0], [0.5, 2.0, 0.0], [0, 0, 3.0]])
+    np.testing.assert_array_equal(scene.body("b").inertia_body, np.diag([1.0, 2.0, 2.5]))
+
+
+BODY = '[[body]]\nname = "b"\nshape = "box"\n'
+SPHERE = '[[body]]\nname = "s"\nshape = "sphere"\n'
+HUGE_INT = "9" * 400
+# (case, file text, key as named in the message, the value as the message shows it after "got" (None: no value),
+# a fragment of the reason)
+BAD_FILES = [
+    ("syntax", BODY + "mass = \n", None, "'mass = '", "syntax error: Invalid value (at line 4"),
+    ("top_key", "bodies = 1\n" + BODY, "bodies", "1", "did you mean 'body'"),
+    ("top_table", "[scenery]\ngravity = [0, 0, 0]\n" + BODY, "scenery", "{'gravity': [0, 0, 0]}",
+     "did you mean 'scene'"),
+    ("scene_key", "[scene]\ngravty = [0, 0, -9.8]\n" + BODY, "scene.gravty", "[0, 0, -9.8]", "did you mean 'gravity'"),
+    ("scene_not_table", "scene = 3\n" + BODY, "scene", "3", "must be a table"),
+    ("body_key", BODY + "mas = 2\n", 'body "b".mas', "2", "did you mean 'mass'"),
+    ("size_of_other_shape", BODY + "radius = 1.0\n", 'body "b".radius', "1.0", "does not apply to shape 'box'"),
+    ("kinematic_key", BODY + "[body.kinematic]\nomega = [0, 0, 1]\n", 'body "b".kinematic.omega', "[0, 0, 1]",
+     "unknown key"),
+    ("string_for_number", BODY + 'mass = "heavy"\n', 'body "b".mass', "'heavy'", "must be a number"),
+    ("bool_for_number", BODY + "mass = true\n", 'body "b".mass', "True", "must be a number, not a boolean"),
+    ("string_for_vector", BODY + 'position = "origin"\n', 'body "b".position', "'origin'", "array of 3 numbers"),
+    ("string_in_vector", BODY + 'position = [0, "1", 2]\n', 'body "b".position', "[0, '1', 2]", "must be a number"),
+    ("string_for_dt", '[scene]\ndt = "fast"\n' + BODY, "scene.dt", "'fast'", "must be a number"),
+    ("name_not_string", '[[body]]\nname = 3\nshape = "box"\n', "body[0].name", "3", "must be a string"),
+    ("body_not_table", "body = [1, 2]\n", "body[0]", "1", "must be a table"),
+    ("vector_length", BODY + "position = [1, 2]\n", 'body "b".position', "[1, 2]", "must have 3 numbers"),
+    ("quaternion_length", BODY + "orientation = [1, 0, 0]\n", 'body "b".orientation', "[1, 0, 0]", "4 numbers"),
+    ("nan", BODY + "mass = nan\n", 'body "b".mass', "nan", "finite"),
+    ("inf_in_vector", BODY + "angular_velocity = [0, inf, 0]\n", 'body "b".angular_velocity', "[0, inf, 0]",
+     "finite"),
+    ("inf_gravity", "[scene]\ngravity = [0, 0, -inf]\n" + BODY, "scene.gravity", "[0, 0, -inf]", "finite"),
+    ("huge_integer", BODY + f"mass = {HUGE_INT}\n", 'body "b".mass', HUGE_INT, "finite"),
+    ("zero_quaternion", BODY + "orientation = [0, 0, 0, 0]\n", 'body "b".orientation', "[0, 0, 0, 0]", "zero"),
+    ("tiny_quaternion", BODY + "orientation = [1e-9, 0, 0, 0]\n", 'body "b".orientation', "[1e-09, 0, 0, 0]",
+     "zero"),
+    ("zero_mass", BODY + "mass = 0\n", 'body "b".mass', "0", "greater than zero"),
+    ("negative_mass", BODY + "mass = -1.5\n", 'body "b".mass', "-1.5", "greater than zero"),
+    ("zero_radius", SPHERE + "radius = 0\n", 'body "s".radius', "0", "greater than zero"),
+    ("negative_size", BODY + "size = [1, -1, 1]\n", 'body "b".size', "[1, -1, 1]", "greater than zero"),
+    ("asymmetric", BODY + "inertia = [[1, 0.5, 0], [0, 1, 0], [0, 0, 1]]\n", 'body "b".inertia',
+     "[[1, 0.5, 0], [0, 1, 0], [0, 0, 1]]", "not symmetric"),
+    ("indefinite", BODY + "inertia = [1, -1, 1]\n", 'body "b".inertia', "[1, -1, 1]", "not positive definite"),
+    ("triangle", BODY + "inertia = [1, 1, 3]\n", 'body "b".inertia', "[1, 1, 3]", "triangle inequality"),
+    ("inertia_length", BODY + "inertia = [1, 2]\n", 'body "b".inertia', "[1, 2]", "must have 3 numbers"),
+    ("inertia_row", BODY + "inertia = [[1, 0], [0, 1], [0, 0]]\n", 'body "b".inertia', "[[1, 0], [0, 1], [0, 0]]",
+     "3 numbers"),
+    ("both_angular_velocities", BODY + "angular_velocity = [1, 0, 0]\nbody_angular_velocity = [0, 1, 0]\n",
+     'body "b".body_angular_velocity', "[0, 1, 0]", "not both"),
+    ("missing_shape", '[[body]]\nname = "b"\n', 'body "b".shape', None, "is required"),
+    ("unknown_shape", '[[body]]\nname = "b"\nshape = "cube"\n', 'body "b".shape', "'cube'",
+     "box, sphere, cylinder, t_handle"),
+    ("unknown_integrator", BODY + 'integrator = "rk4"\n', 'body "b".integrator', "'rk4'", "must be one of euler"),
+    ("integrator_typo", BODY + 'integrator = "implicit-midpoint"\n', 'body "b".integrator', "'implicit-midpoint'",
+     "did you mean 'implicit_midpoint'"),
+    ("unknown_parent", BODY + 'parent = "platfrom"\n[[body]]\nname = "platform"\nshape = "box"\n',
+     'body "b".parent', "'platfrom'", "did you mean 'platform'"),
+    ("cycle", BODY + 'parent = "c"\n[[body]]\nname = "c"\nshape = "box"\nparent = "b"\n', 'body "b".parent', "'c'",
+     "cycle: b → c → b"),
+    ("self_parent", BODY + 'parent = "b"\n', 'body "b".parent', "'b'", "cycle: b → b"),
+    ("duplicate_name", BODY + BODY, "body[1].name", "'b'", "duplicate body name (body[0]"),
+    ("no_bodies", "[scene]\ngravity = [0, 0, 0]\n", "body", None, "no bodies"),
+    ("empty_body_array", "body = []\n", "body", None, "no bodies"),
+    ("zero_dt", "[scene]\ndt = 0\n" + BODY, "scene.dt", "0", "greater than zero"),
+    ("color_range", BODY + "color = [2, 0, 0]\n", 'body "b".color', "[2, 0, 0]", "[0, 1]"),
+    ("kinematic_integrator", BODY + 'integrator = "euler"\n[body.kinematic]\nangular_velocity = [0, 0, 1]\n',
+     'body "b".integrator', "'euler'", "kinematic"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("case", "text", "key", "shown", "reason"), BAD_FILES, ids=[case[0] for case in BAD_FILES])
+def test_each_mistake_gives_one_message_naming_file_key_and_value(tmp_path, case, text, key, shown, reason):
+    path = _write(tmp_path, text, f"{case}.toml")
+    with pytest.raises(InputError) as caught:
+        load_scene(path)
+    error = caught.value
+    message = str(error)
+    assert message.startswith(f"{path}: ") and reason in message, message
+    assert (key is None and "key '" not in message) or f"key '{key}': " in message, message
+    assert (shown is None and "(got" not in message) or message.endswith(f"(got {shown})"), message
+    assert "\n" not in message and "Traceback" not in message and ".py" not in message
+
+
+def test_a_missing_file_is_named(tmp_path):
+    with pytest.raises(InputError, match="nope.toml: no such file"):
+        load_scene(tmp_path / "nope.toml")
+
+
+def test_a_directory_is_not_a_scene(tmp_path):
+    with pytest.raises(InputError, match="is a directory"):
+        load_scene(tmp_path)
+
+
+def test_a_file_that_is_not_utf8_is_named(tmp_path):
+    path = tmp_path / "binary.toml"
+    path.write_bytes(b"\xff\xfe[[body]]\n")
+    with pytest.raises(InputError, match="binary.toml: is not UTF-8"):
+        load_scene(path)
+
+
+def test_an_unknown_preset_lists_the_presets():
+    with pytest.raises(InputError) as caught:
+        load_scene("t_handel")
+    message = str(caught.value)
+    assert "t_handel" in message and "did you mean 't_handle'" in message
+    assert all(name in message for name in list_presets())

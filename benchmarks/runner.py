@@ -20,11 +20,11 @@ from typing import Any, TextIO
 
 import numpy as np
 
-from benchmarks import contiguous_list
+from benchmarks import contiguous_list, integrators
 
 __all__ = ["BENCHMARKS", "main", "run_all", "write_json_atomically"]
 
-BENCHMARKS: dict[str, ModuleType] = {"contiguous_list": contiguous_list}
+BENCHMARKS: dict[str, ModuleType] = {"contiguous_list": contiguous_list, "integrators": integrators}
 
 
 def _metadata(quick: bool) -> dict[str, Any]:

@@ -1,0 +1,147 @@
+"""Throughput of the integrators: body-steps per second at N = 1, 10, 10³, 10⁵ bodies, and µs per one-body step.
+
+The bodies are T-handles (principal moments (2.5, 1.4, 1.3) kg m², seed 003) in random orientations, spinning
+near the intermediate axis (body ω ≈ (0.05, 5, 0.05) rad/s, perturbed), torque-free, gyroscopic term on, stepped
+at h = 1/60 s. Each measurement chains ``steps`` calls of ``INTEGRATORS[name]`` (the state flows from one step
+to the next, as in the app), after a warm-up call that also compiles the numba kernels; the best of ``repeats``
+runs counts, with garbage collection off, as timeit does. The compiled backend is measured at every N, the numpy
+reference at N = 1 and 10³ for comparison.
+
+The target (issue) for the implicit midpoint rule: ≥ 2 M body-steps/s at N = 10³ and 10⁵, ≤ 20 µs per one-body
+step; ``run`` reports whether it was met on this machine.
+"""
+
+from __future__ import annotations
+
+import gc
+import math
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from sim.integrators import INTEGRATORS
+from sim.integrators.state import BodyParams, BodyState
+
+__all__ = ["run", "format_table"]
+
+SIZES = (1, 10, 10**3, 10**5)
+NUMPY_SIZES = (1, 10**3)
+H = 1.0 / 60.0
+SEED = 2024
+TARGET_BODY_STEPS_PER_SECOND = 2e6
+TARGET_SINGLE_BODY_US = 20.0
+_SECONDS_PER_REPEAT = 0.1
+
+
+def _bodies(n_bodies: int) -> tuple[BodyState, BodyParams]:
+    rng = np.random.default_rng(SEED + n_bodies)
+    q = rng.normal(size=(n_bodies, 4))
+    q /= np.linalg.norm(q, axis=-1, keepdims=True)
+    inertia = np.broadcast_to(np.diag([2.5, 1.4, 1.3]), (n_bodies, 3, 3))
+    omega_body = np.array([0.05, 5.0, 0.05]) + 0.1 * rng.normal(size=(n_bodies, 3))
+    return BodyState.from_omega_body(q, omega_body, inertia), BodyParams.from_inertia(inertia)
+
+
+def _best_seconds_per_step(step: Callable[..., Any], n_bodies: int, backend: str, repeats: int) -> tuple[float, float]:
+    """Best seconds per step over ``repeats`` runs, and the mean Newton iterations per body-step."""
+    start, params = _bodies(n_bodies)
+    state, cost = step(start, params, H, backend=backend)  # warm-up; compiles the kernel on first use
+    begin = time.perf_counter()
+    step(state, params, H, backend=backend)
+    estimate = max(time.perf_counter() - begin, 1e-7)
+    steps = max(1, min(20_000, int(_SECONDS_PER_REPEAT / estimate)))
+    best = math.inf
+    gc_was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        for _ in range(repeats):
+            state = start
+            begin = time.perf_counter()
+            for _ in range(steps):
+                state, cost = step(state, params, H, backend=backend)
+            best = min(best, (time.perf_counter() - begin) / steps)
+    finally:
+        if gc_was_enabled:
+            gc.enable()
+    return best, float(np.mean(cost.newton_iterations))
+
+
+def run(quick: bool, *, progress: Callable[[str], None] | None = None) -> dict[str, Any]:
+    """Run the benchmark (``quick``: 2 repeats instead of 5). JSON-serialisable result:
+
+    ``{"name", "quick", "h", "numba", "results": [{"integrator", "backend", "n_bodies", "seconds_per_step",
+    "us_per_step", "body_steps_per_second", "newton_iterations_per_body_step"}], "target": {...}}``.
+    """
+    import numba
+
+    report = progress if progress is not None else (lambda message: None)
+    repeats = 2 if quick else 5
+    results: list[dict[str, Any]] = []
+    for name, step in INTEGRATORS.items():
+        for backend, sizes in (("numba", SIZES), ("numpy", NUMPY_SIZES)):
+            for n_bodies in sizes:
+                report(f"{name} {backend} N={n_bodies} ...")
+                seconds, iterations = _best_seconds_per_step(step, n_bodies, backend, repeats)
+                results.append(
+                    {
+                        "integrator": name,
+                        "backend": backend,
+                        "n_bodies": n_bodies,
+                        "seconds_per_step": seconds,
+                        "us_per_step": seconds * 1e6,
+                        "body_steps_per_second": n_bodies / seconds,
+                        "newton_iterations_per_body_step": iterations,
+                    }
+                )
+    midpoint = {r["n_bodies"]: r for r in results if r["integrator"] == "implicit_midpoint" and r["backend"] == "numba"}
+    target = {
+        "integrator": "implicit_midpoint",
+        "body_steps_per_second_min": TARGET_BODY_STEPS_PER_SECOND,
+        "single_body_us_max": TARGET_SINGLE_BODY_US,
+        "met": bool(
+            midpoint[10**3]["body_steps_per_second"] >= TARGET_BODY_STEPS_PER_SECOND
+            and midpoint[10**5]["body_steps_per_second"] >= TARGET_BODY_STEPS_PER_SECOND
+            and midpoint[1]["us_per_step"] <= TARGET_SINGLE_BODY_US
+        ),
+    }
+    return {"name": "integrators", "quick": quick, "h": H, "numba": numba.__version__, "repeats": repeats,
+            "results": results, "target": target}  # fmt: skip
+
+
+def _rate(body_steps_per_second: float) -> str:
+    if body_steps_per_second >= 1e6:
+        return f"{body_steps_per_second / 1e6:6.2f} M/s"
+    return f"{body_steps_per_second / 1e3:6.1f} k/s"
+
+
+def format_table(result: dict[str, Any]) -> str:
+    """A text table: µs per one-body step and body-steps per second by N, numba and numpy backends."""
+    by_key = {(r["integrator"], r["backend"], r["n_bodies"]): r for r in result["results"]}
+    names = list(dict.fromkeys(r["integrator"] for r in result["results"]))
+    columns = [("numba", n) for n in SIZES] + [("numpy", n) for n in NUMPY_SIZES]
+    header = ["integrator", "1 body (us)"] + [f"{backend} N={n:g}" for backend, n in columns] + ["Newton it."]
+    rows = [header]
+    for name in names:
+        single = by_key[name, "numba", 1]["us_per_step"]
+        rates = [_rate(by_key[name, backend, n]["body_steps_per_second"]) for backend, n in columns]
+        iterations = by_key[name, "numba", SIZES[-1]]["newton_iterations_per_body_step"]
+        rows.append([name, f"{single:.1f}", *rates, f"{iterations:.2f}"])
+    widths = [max(len(row[column]) for row in rows) + 2 for column in range(len(header))]
+    lines = ["".join(f"{cell:<{w}}" if c == 0 else f"{cell:>{w}}" for c, (cell, w) in enumerate(zip(row, widths,
+             strict=True))) for row in rows]  # fmt: skip
+    target = result["target"]
+    lines.append(
+        f"\ntarget ({target['integrator']}, numba {result['numba']}): ≥ {target['body_steps_per_second_min'] / 1e6:g} "
+        f"M body-steps/s at N = 1e3 and 1e5, ≤ {target['single_body_us_max']:g} us per one-body step: "
+        f"{'met' if target['met'] else 'NOT met'}; h = {result['h']:.6g} s, T-handles, torque-free"
+    )
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    import sys
+
+    quick_run = "--quick" in sys.argv[1:]
+    print(format_table(run(quick_run, progress=lambda message: print(message, file=sys.stderr))))

@@ -1,0 +1,445 @@
+"""The compiled kernels of the integrators (numba), one body at a time inside a loop over the batch.
+
+One file on purpose: numba's on-disk cache (``cache=True``) checks only the modification time of the file that
+defines a function, so a kernel cached from one file would keep running an old copy of helpers edited in another.
+(The few constants imported below are compiled in the same way; after changing one, touch this file.)
+
+3-vectors are tuples ``(x, y, z)``, quaternions tuples ``(w, x, y, z)`` (body → world) and 3×3 matrices tuples of
+rows, so the inner loops allocate nothing. The formulas are those of :mod:`sim.taylor`, :mod:`sim.so3`,
+:mod:`sim.quaternion` and the integrator modules, written for one body; the numpy code is the reference the
+kernels are tested against. Each kernel fills the ``*_out`` arrays and a status per body (``checks.STATUS_*``):
+the Python side raises.
+
+Explicit kernels (``euler_kernel``, ``magnus_kernel``) follow their numpy versions operation for operation.
+``implicit_kernel``'s ``method`` selects the equation, each solved for the step's rotation vector:
+
+    MIDPOINT            F(v) = v − h I⁻¹ R(−v/2) ℓ                       ℓ = Oᵀ (L + ½ h τ),  O' = O R(v)
+    WORLD_TRAPEZOIDAL   G(w) = w − (h/2) (ω + R(w) A R(w)ᵀ L')            A = O I⁻¹ Oᵀ,        O' = R(w) O
+    OBJECT_TRAPEZOIDAL  H(v) = v − (h/2) (I⁻¹ ℓ₀ + I⁻¹ R(v)ᵀ ℓ₁)           ℓ₀ = Oᵀ L, ℓ₁ = Oᵀ L', O' = O R(v)
+
+The world trapezoidal rule is solved here in the start body frame: with ``w = O u``, ``R(w) = O R(u) Oᵀ``, so
+``Oᵀ G(O u) = u − (h/2) (Ω + R(u) I⁻¹ R(u)ᵀ ℓ₁)`` with ``Ω = Oᵀ ω``, and ``O' = R(w) O = O R(u)``. Newton's method
+is affine covariant (its Jacobian transforms as ``O J Oᵀ``), so the iterates are those of ``G`` rotated by ``Oᵀ``;
+this saves two quaternion rotations per product with ``A``. The numpy reference solves ``G`` in the world frame.
+
+A step of length ``h`` is cut into pieces of ``h / 2^k``. A piece is tried at the size its parent's first half
+had; when Newton fails, the piece is halved, at most ``max_depth`` times; after a piece succeeds, the next one has
+the size of the lowest set bit of the position reached (in units of ``h / 2^max_depth``), which visits the pieces
+exactly as recursive halving would. Newton converges when ``|residual| ≤ tolerance (1 + |v|)``, and a piece is
+accepted only if ``|v|² ≤ max_step_angle_sq`` (see :mod:`sim.integrators.newton`). ``status_out[n]``: 0 success,
+1 Newton failed at the deepest level, 2 the given or the new state is not finite.
+"""
+
+from __future__ import annotations
+
+from math import factorial, isfinite, sin, sqrt
+
+import numpy as np
+from numba import njit
+
+from sim.integrators.checks import STATUS_NON_FINITE, STATUS_NOT_CONVERGED, STATUS_OK
+from sim.taylor import TAYLOR_BRANCH_ANGLE_SQ
+
+__all__ = ["euler_kernel", "magnus_kernel", "implicit_kernel", "rodrigues_coefficients", "KERNEL_METHODS",
+           "EXPONENTIAL_EXACT", "EXPONENTIAL_THIRD_ORDER"]  # fmt: skip
+
+
+# The Taylor polynomials of sim.taylor in a², highest coefficient first: s1, s2, s3 of math.md §Rodrigues.
+_TERMS = 11
+_S1 = np.array([(-1) ** k / factorial(2 * k + 1) for k in range(_TERMS)][::-1])
+_S2 = np.array([(-1) ** k / factorial(2 * k + 2) for k in range(_TERMS)][::-1])
+_S3 = np.array([(-1) ** k / factorial(2 * k + 3) for k in range(_TERMS)][::-1])
+# Fewer terms for smaller angles: below a² = bound, K terms leave out at most bound^K / (2K + 1)! ≤ 2⁻⁵⁶ of s1 ≈ 1
+# (less of s2, s3), far below half an ulp. A Newton step's angles are small, and the Horner chain is the
+# kernel's critical path. Above the last bound sim.taylor's full polynomial is used.
+_TIER_BOUNDS = (1e-3, 1e-2, 1e-1)
+_TIER_TERMS = (4, 5, 7)
+
+
+@njit(cache=True)
+def rodrigues_coefficients(angle_sq):
+    """``(s1, s2, s3)`` at ``a² = angle_sq``, as :func:`sim.taylor.rodrigues_coefficients` (to an ulp)."""
+    if angle_sq < TAYLOR_BRANCH_ANGLE_SQ:
+        start = 0
+        for tier in range(len(_TIER_BOUNDS)):
+            if angle_sq < _TIER_BOUNDS[tier]:
+                start = _TERMS - _TIER_TERMS[tier]
+                break
+        s1, s2, s3 = _S1[start], _S2[start], _S3[start]
+        for k in range(start + 1, _TERMS):
+            s1 = s1 * angle_sq + _S1[k]
+            s2 = s2 * angle_sq + _S2[k]
+            s3 = s3 * angle_sq + _S3[k]
+        return s1, s2, s3
+    a = sqrt(angle_sq)
+    sin_a = sin(a)
+    sin_half = sin(0.5 * a)
+    return sin_a / a, 2.0 * sin_half * sin_half / angle_sq, (a - sin_a) / (angle_sq * a)
+
+
+@njit(cache=True)
+def add(a, b):
+    return (a[0] + b[0], a[1] + b[1], a[2] + b[2])
+
+
+@njit(cache=True)
+def sub(a, b):
+    return (a[0] - b[0], a[1] - b[1], a[2] - b[2])
+
+
+@njit(cache=True)
+def scale(s, a):
+    return (s * a[0], s * a[1], s * a[2])
+
+
+@njit(cache=True)
+def dot(a, b):
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+
+
+@njit(cache=True)
+def cross(a, b):
+    return (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0])
+
+
+@njit(cache=True)
+def matvec(M, x):
+    """``M x`` for a 3×3 matrix given as a tuple of rows, summed in the order of
+    :func:`sim.integrators.state.matvec`."""
+    return (
+        M[0][0] * x[0] + M[0][1] * x[1] + M[0][2] * x[2],
+        M[1][0] * x[0] + M[1][1] * x[1] + M[1][2] * x[2],
+        M[2][0] * x[0] + M[2][1] * x[1] + M[2][2] * x[2],
+    )
+
+
+@njit(cache=True)
+def matrix(A, n):
+    """Matrix ``A[n]`` of an (N, 3, 3) array as a tuple of rows (no array view in the inner loops)."""
+    return (
+        (A[n, 0, 0], A[n, 0, 1], A[n, 0, 2]),
+        (A[n, 1, 0], A[n, 1, 1], A[n, 1, 2]),
+        (A[n, 2, 0], A[n, 2, 1], A[n, 2, 2]),
+    )
+
+
+@njit(cache=True)
+def row(A, n):
+    """Row ``n`` of an (N, 3) array as a tuple."""
+    return (A[n, 0], A[n, 1], A[n, 2])
+
+
+@njit(cache=True)
+def first_order_map(v, c1, c2, x):
+    """``(1 + c1 [v] + c2 [v]²) x``: ``R(v) x`` with ``(s1, s2)``, ``Jl(v) x`` with ``(s2, s3)``."""
+    vx = cross(v, x)
+    return add(x, add(scale(c1, vx), scale(c2, cross(v, vx))))
+
+
+@njit(cache=True)
+def first_order_matrix(v, c1, c2):
+    """Rows of ``1 + c1 [v] + c2 [v]² = (1 − c2 |v|²) 1 + c1 [v] + c2 v vᵀ``: ``R(v)`` or ``Jl(v)``."""
+    diagonal = 1.0 - c2 * dot(v, v)
+    x, y, z = v
+    return (
+        (diagonal + c2 * x * x, c2 * x * y - c1 * z, c2 * x * z + c1 * y),
+        (c2 * y * x + c1 * z, diagonal + c2 * y * y, c2 * y * z - c1 * x),
+        (c2 * z * x - c1 * y, c2 * z * y + c1 * x, diagonal + c2 * z * z),
+    )
+
+
+@njit(cache=True)
+def hat(x):
+    return ((0.0, -x[2], x[1]), (x[2], 0.0, -x[0]), (-x[1], x[0], 0.0))
+
+
+@njit(cache=True)
+def hat_times(x, A):
+    """Rows of ``[x] A``."""
+    return (
+        sub(scale(x[1], A[2]), scale(x[2], A[1])),
+        sub(scale(x[2], A[0]), scale(x[0], A[2])),
+        sub(scale(x[0], A[1]), scale(x[1], A[0])),
+    )
+
+
+@njit(cache=True)
+def _row_times(r, B):
+    return add(add(scale(r[0], B[0]), scale(r[1], B[1])), scale(r[2], B[2]))
+
+
+@njit(cache=True)
+def matmul(A, B):
+    return (_row_times(A[0], B), _row_times(A[1], B), _row_times(A[2], B))
+
+
+@njit(cache=True)
+def transpose(A):
+    return ((A[0][0], A[1][0], A[2][0]), (A[0][1], A[1][1], A[2][1]), (A[0][2], A[1][2], A[2][2]))
+
+
+@njit(cache=True)
+def subtract(A, B):
+    return (sub(A[0], B[0]), sub(A[1], B[1]), sub(A[2], B[2]))
+
+
+@njit(cache=True)
+def identity_minus(s, A):
+    """Rows of ``1 − s A``."""
+    return (
+        (1.0 - s * A[0][0], -s * A[0][1], -s * A[0][2]),
+        (-s * A[1][0], 1.0 - s * A[1][1], -s * A[1][2]),
+        (-s * A[2][0], -s * A[2][1], 1.0 - s * A[2][2]),
+    )
+
+
+@njit(cache=True)
+def solve(J, b):
+    """``x`` with ``J x = b`` (rows): ``J⁻¹``'s columns are ``r₁ × r₂, r₂ × r₀, r₀ × r₁`` over ``det J`` (Cramer);
+    ample for the near-identity Newton Jacobians."""
+    c0, c1, c2 = cross(J[1], J[2]), cross(J[2], J[0]), cross(J[0], J[1])
+    det = dot(J[0], c0)
+    return scale(1.0 / det, add(add(scale(b[0], c0), scale(b[1], c1)), scale(b[2], c2)))
+
+
+@njit(cache=True)
+def quat_mul(p, q):
+    """Hamilton product ``p ⊗ q``: rotate by ``q``, then by ``p``."""
+    return (
+        p[0] * q[0] - (p[1] * q[1] + p[2] * q[2] + p[3] * q[3]),
+        p[0] * q[1] + q[0] * p[1] + (p[2] * q[3] - p[3] * q[2]),
+        p[0] * q[2] + q[0] * p[2] + (p[3] * q[1] - p[1] * q[3]),
+        p[0] * q[3] + q[0] * p[3] + (p[1] * q[2] - p[2] * q[1]),
+    )
+
+
+@njit(cache=True)
+def quat_normalize(q):
+    norm = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3])
+    return (q[0] / norm, q[1] / norm, q[2] / norm, q[3] / norm)
+
+
+@njit(cache=True)
+def to_world(q, x):
+    """``O x`` as :func:`sim.quaternion.quat_rotate`: ``x + w t + u × t`` with ``t = 2 u × x``."""
+    u = (q[1], q[2], q[3])
+    t = scale(2.0, cross(u, x))
+    return add(add(x, scale(q[0], t)), cross(u, t))
+
+
+@njit(cache=True)
+def to_body(q, x):
+    """``Oᵀ x``: rotation by the conjugate."""
+    return to_world((q[0], -q[1], -q[2], -q[3]), x)
+
+
+@njit(cache=True)
+def quat_exp(v):
+    """``exp(v/2)`` of a rotation vector, as :func:`sim.quaternion.quat_exp`."""
+    half = scale(0.5, v)
+    half_sq = dot(half, half)
+    s1, s2, _ = rodrigues_coefficients(half_sq)
+    return (1.0 - half_sq * s2, s1 * half[0], s1 * half[1], s1 * half[2])
+
+
+@njit(cache=True)
+def quat_exp_third_order(v):
+    """Seed 000's normalised third-order ``exp(v/2)``, as :func:`sim.quaternion.quat_exp_third_order`."""
+    half = scale(0.5, v)
+    x2 = dot(half, half)
+    w = 1.0 - 0.5 * x2
+    k = 1.0 - x2 / 6.0
+    norm = sqrt(w * w + k * k * x2)
+    return (w / norm, k / norm * half[0], k / norm * half[1], k / norm * half[2])
+
+
+@njit(cache=True)
+def is_finite_state(q, omega, L):
+    """Whether every component of a body's new ``q``, ``ω`` and ``L`` is finite."""
+    finite = isfinite(q[0]) and isfinite(q[1]) and isfinite(q[2]) and isfinite(q[3])
+    finite = finite and isfinite(omega[0]) and isfinite(omega[1]) and isfinite(omega[2])
+    return finite and isfinite(L[0]) and isfinite(L[1]) and isfinite(L[2])
+
+
+# The explicit integrators.
+
+EXPONENTIAL_EXACT, EXPONENTIAL_THIRD_ORDER = 0, 1
+
+
+@njit(cache=True)
+def _start(n, q, omega_world, L_world, inertia_inv, torque_world, h, gyroscopic):
+    """Body ``n``'s ``q``, ``ω``, ``α = I_w⁻¹ (τ − g ω × L)`` (``I_w⁻¹ = O I⁻¹ Oᵀ``, math.md §Torque) and
+    ``ω' = ω + h α``."""
+    qn = (q[n, 0], q[n, 1], q[n, 2], q[n, 3])
+    omega = row(omega_world, n)
+    net = sub(row(torque_world, n), cross(omega, row(L_world, n))) if gyroscopic else row(torque_world, n)
+    alpha = to_world(qn, matvec(matrix(inertia_inv, n), to_body(qn, net)))
+    return qn, omega, alpha, add(omega, scale(h, alpha))
+
+
+@njit(cache=True)
+def _store(n, q, omega, inertia, q_out, omega_out, L_out, status_out):
+    """Write body ``n``'s new ``q`` and ``ω`` and ``L = O' I O'ᵀ ω'``."""
+    L = to_world(q, matvec(inertia, to_body(q, omega)))
+    for i in range(4):
+        q_out[n, i] = q[i]
+    for i in range(3):
+        omega_out[n, i] = omega[i]
+        L_out[n, i] = L[i]
+    status_out[n] = STATUS_OK if is_finite_state(q, omega, L) else STATUS_NON_FINITE
+
+
+@njit(cache=True)
+def euler_kernel(q, omega_world, L_world, inertia, inertia_inv, torque_world, h, gyroscopic,
+                 q_out, omega_out, L_out, status_out):  # fmt: skip
+    """Explicit Euler: ``ω' = ω + h α``, ``q' = normalise(q + (h/2) [0, ω] ⊗ q)``, both from the state at t."""
+    for n in range(q.shape[0]):
+        qn, omega, alpha, omega_new = _start(n, q, omega_world, L_world, inertia_inv, torque_world, h, gyroscopic)
+        rate = quat_mul((0.0, omega[0], omega[1], omega[2]), qn)
+        half_h = 0.5 * h
+        q_new = quat_normalize(
+            (qn[0] + half_h * rate[0], qn[1] + half_h * rate[1], qn[2] + half_h * rate[2], qn[3] + half_h * rate[3])
+        )
+        _store(n, q_new, omega_new, matrix(inertia, n), q_out, omega_out, L_out, status_out)
+
+
+@njit(cache=True)
+def magnus_kernel(q, omega_world, L_world, inertia, inertia_inv, torque_world, h, gyroscopic, terms, exponential,
+                  q_out, omega_out, L_out, status_out):  # fmt: skip
+    """Magnus with constant α (seed 000): ``q' = exp(½ (Ω₁ + Ω₂ + Ω₃)) ⊗ q``, the first ``terms`` terms."""
+    for n in range(q.shape[0]):
+        qn, omega, alpha, omega_new = _start(n, q, omega_world, L_world, inertia_inv, torque_world, h, gyroscopic)
+        rotation = scale(0.5 * h, add(omega, omega_new))
+        if terms >= 2:
+            rotation = add(rotation, scale(h * h / 12.0, cross(omega_new, omega)))
+        if terms >= 3:
+            rotation = add(rotation, scale(h**5 / 240.0, cross(alpha, cross(alpha, omega))))
+        if exponential == EXPONENTIAL_EXACT:
+            increment = quat_exp(rotation)
+        else:
+            increment = quat_exp_third_order(rotation)
+        q_new = quat_normalize(quat_mul(increment, qn))
+        _store(n, q_new, omega_new, matrix(inertia, n), q_out, omega_out, L_out, status_out)
+
+
+# The implicit integrators.
+
+MIDPOINT, WORLD_TRAPEZOIDAL, OBJECT_TRAPEZOIDAL = 0, 1, 2
+KERNEL_METHODS = {
+    "implicit_midpoint": MIDPOINT,
+    "trapezoidal": WORLD_TRAPEZOIDAL,
+    "object_trapezoidal": OBJECT_TRAPEZOIDAL,
+}
+
+
+@njit(cache=True)
+def _residual(method, v, a, b, M, h):
+    """The residual at ``v``; ``a``, ``b`` are the per-method data set up in :func:`_attempt`."""
+    if method == MIDPOINT:
+        u = scale(-0.5, v)
+        s1, s2, _ = rodrigues_coefficients(dot(u, u))
+        return sub(v, scale(h, matvec(M, first_order_map(u, s1, s2, a))))
+    s1, s2, _ = rodrigues_coefficients(dot(v, v))
+    body_end = first_order_map(scale(-1.0, v), s1, s2, b)  # R(v)ᵀ ℓ₁
+    if method == WORLD_TRAPEZOIDAL:
+        return sub(v, scale(0.5 * h, add(a, first_order_map(v, s1, s2, matvec(M, body_end)))))
+    return sub(v, scale(0.5 * h, add(a, matvec(M, body_end))))
+
+
+@njit(cache=True)
+def _jacobian(method, v, a, b, M, h):
+    """Rows of the residual's Jacobian (math.md; derivations in the numpy modules), as products of 3×3 matrices."""
+    if method == MIDPOINT:
+        # ∂F/∂v = 1 − (h/2) I⁻¹ R(−v/2) [ℓ] Jl(v/2)
+        half = scale(0.5, v)
+        s1, s2, s3 = rodrigues_coefficients(dot(half, half))
+        R = first_order_matrix(scale(-1.0, half), s1, s2)
+        return identity_minus(0.5 * h, matmul(M, matmul(R, hat_times(a, first_order_matrix(half, s2, s3)))))
+    s1, s2, s3 = rodrigues_coefficients(dot(v, v))
+    J_left = first_order_matrix(v, s2, s3)
+    R_transpose = first_order_matrix(scale(-1.0, v), s1, s2)
+    if method == WORLD_TRAPEZOIDAL:
+        # In body coordinates: 1 − (h/2) (B [ℓ₁] − [B ℓ₁]) Jl(u), B = R(u) I⁻¹ R(u)ᵀ; row i of B [ℓ₁] is Bᵢ × ℓ₁.
+        B = matmul(transpose(R_transpose), matmul(M, R_transpose))
+        B_hat = (cross(B[0], b), cross(B[1], b), cross(B[2], b))
+        return identity_minus(0.5 * h, matmul(subtract(B_hat, hat(matvec(B, b))), J_left))
+    # ∂H/∂v = 1 − (h/2) I⁻¹ R(v)ᵀ [ℓ₁] Jl(v)
+    return identity_minus(0.5 * h, matmul(M, matmul(R_transpose, hat_times(b, J_left))))
+
+
+@njit(cache=True)
+def _attempt(method, q, omega, L, M, torque, h, tolerance, max_iterations, max_step_angle_sq):
+    """One Newton solve over a piece of length ``h``: ``(converged, iterations, v)``."""
+    L_end = add(L, scale(h, torque))
+    if method == MIDPOINT:
+        a = to_body(q, add(L, scale(0.5 * h, torque)))
+        b = a
+        v = scale(h, matvec(M, a))
+    else:
+        a = to_body(q, omega) if method == WORLD_TRAPEZOIDAL else matvec(M, to_body(q, L))
+        b = to_body(q, L_end)
+        v = scale(0.5 * h, add(a, matvec(M, b)))
+    converged = False
+    iterations = 0
+    for iteration in range(max_iterations + 1):
+        F = _residual(method, v, a, b, M, h)
+        size_sq = dot(F, F)
+        if not isfinite(size_sq):
+            break
+        if sqrt(size_sq) <= tolerance * (1.0 + sqrt(dot(v, v))):
+            converged = dot(v, v) <= max_step_angle_sq
+            break
+        if iteration == max_iterations:
+            break
+        v = sub(v, solve(_jacobian(method, v, a, b, M, h), F))
+        iterations += 1
+    return converged, iterations, v
+
+
+@njit(cache=True)
+def _step_body(n, method, q, omega_world, L_world, inertia_inv, torque_world, h, tolerance, max_iterations,
+               max_depth, max_step_angle_sq, q_out, omega_out, L_out, iterations_out, substeps_out,
+               status_out):  # fmt: skip
+    qn = (q[n, 0], q[n, 1], q[n, 2], q[n, 3])
+    omega, L, torque, M = row(omega_world, n), row(L_world, n), row(torque_world, n), matrix(inertia_inv, n)
+    pieces = 1 << max_depth
+    position, size, iterations, substeps, status = 0, pieces, 0, 0, STATUS_OK
+    if not is_finite_state(qn, omega, L):
+        status, position = STATUS_NON_FINITE, pieces  # reported as such, not as a Newton failure
+    while position < pieces:
+        h_piece = h * (size / pieces)
+        converged, piece_iterations, v = _attempt(
+            method, qn, omega, L, M, torque, h_piece, tolerance, max_iterations, max_step_angle_sq
+        )
+        iterations += piece_iterations
+        if not converged:
+            size >>= 1
+            if size == 0:
+                status = STATUS_NOT_CONVERGED
+                break
+            continue
+        qn = quat_normalize(quat_mul(qn, quat_exp(v)))
+        L = add(L, scale(h_piece, torque))
+        omega = to_world(qn, matvec(M, to_body(qn, L)))
+        position += size
+        substeps += 1
+        size = position & -position
+    if status == STATUS_OK and not is_finite_state(qn, omega, L):
+        status = STATUS_NON_FINITE
+    for i in range(4):
+        q_out[n, i] = qn[i]
+    for i in range(3):
+        omega_out[n, i] = omega[i]
+        L_out[n, i] = L[i]
+    iterations_out[n], substeps_out[n], status_out[n] = iterations, substeps, status
+
+
+@njit(cache=True)
+def implicit_kernel(method, q, omega_world, L_world, inertia_inv, torque_world, h, tolerance, max_iterations,
+                    max_depth, max_step_angle_sq, q_out, omega_out, L_out, iterations_out, substeps_out,
+                    status_out):  # fmt: skip
+    """Step every body; see the module docstring. Inputs (N, 4), (N, 3), (N, 3), (N, 3, 3), (N, 3)."""
+    for n in range(q.shape[0]):
+        _step_body(n, method, q, omega_world, L_world, inertia_inv, torque_world, h, tolerance, max_iterations,
+                   max_depth, max_step_angle_sq, q_out, omega_out, L_out, iterations_out, substeps_out,
+                   status_out)  # fmt: skip

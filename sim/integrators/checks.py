@@ -1,0 +1,88 @@
+"""How a step reports failure, and the validation of step options shared by the integrators.
+
+A step never returns a non-converged or non-finite state: each body gets a status code, and any non-zero code
+becomes one :class:`sim.errors.NumericalError` naming the bodies and the reason. Options are checked here with
+``ValueError`` (they come from code, not from a user; the command line validates its own arguments).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim.errors import NumericalError
+
+__all__ = [
+    "STATUS_OK",
+    "STATUS_NOT_CONVERGED",
+    "STATUS_NON_FINITE",
+    "MAX_STEP_ANGLE",
+    "BACKENDS",
+    "check_backend",
+    "check_newton_options",
+    "non_finite_status",
+    "raise_on_failure",
+]
+
+STATUS_OK, STATUS_NOT_CONVERGED, STATUS_NON_FINITE = 0, 1, 2
+BACKENDS = ("numba", "numpy")
+JACOBIANS = ("analytic", "dual")
+MAX_STEP_ANGLE = np.pi
+"""Default largest rotation (rad) a converged implicit step may make; a larger one is sub-stepped (newton.py)."""
+MAX_SUBSTEP_DEPTH = 40  # pieces of h / 2^40 are far below any useful step
+_SHOWN_INDICES = 20
+
+
+def check_backend(backend: str) -> None:
+    if backend not in BACKENDS:
+        raise ValueError(f"backend must be one of {BACKENDS}, got {backend!r}")
+
+
+def check_newton_options(
+    backend: str, jacobian: str, tolerance: float, max_iterations: int, max_substep_depth: int, max_step_angle: float
+) -> None:
+    """Validate the options of the implicit integrators."""
+    check_backend(backend)
+    if jacobian not in JACOBIANS:
+        raise ValueError(f"jacobian must be one of {JACOBIANS}, got {jacobian!r}")
+    if jacobian == "dual" and backend != "numpy":
+        raise ValueError("jacobian='dual' (dual numbers) runs only with backend='numpy'")
+    if not tolerance > 0.0:
+        raise ValueError(f"tolerance must be positive, got {tolerance!r}")
+    if int(max_iterations) != max_iterations or max_iterations < 1:
+        raise ValueError(f"max_iterations must be a positive integer, got {max_iterations!r}")
+    if not max_step_angle > 0.0:
+        raise ValueError(f"max_step_angle must be positive (radians; inf for no limit), got {max_step_angle!r}")
+    if int(max_substep_depth) != max_substep_depth or not 0 <= max_substep_depth <= MAX_SUBSTEP_DEPTH:
+        raise ValueError(f"max_substep_depth must be an integer in 0..{MAX_SUBSTEP_DEPTH}, got {max_substep_depth!r}")
+
+
+def non_finite_status(q: np.ndarray, omega_world: np.ndarray, L_world: np.ndarray) -> np.ndarray:
+    """(N,) int8: ``STATUS_NON_FINITE`` where a body's new state has a nan or inf, else ``STATUS_OK``."""
+    finite = np.isfinite(q).all(axis=-1) & np.isfinite(omega_world).all(axis=-1) & np.isfinite(L_world).all(axis=-1)
+    return np.where(finite, STATUS_OK, STATUS_NON_FINITE).astype(np.int8)
+
+
+def _describe(indices: np.ndarray) -> str:
+    shown = ", ".join(str(i) for i in indices[:_SHOWN_INDICES])
+    more = f" and {indices.size - _SHOWN_INDICES} more" if indices.size > _SHOWN_INDICES else ""
+    return f"bod{'y' if indices.size == 1 else 'ies'} {shown}{more}"
+
+
+def raise_on_failure(
+    name: str, status: np.ndarray, h: float, max_substep_depth: int = 0, max_step_angle: float = MAX_STEP_ANGLE
+) -> None:
+    """Raise :class:`NumericalError` if any body's status is not ``STATUS_OK``; ``name`` is the integrator."""
+    if not status.any():
+        return
+    reasons = []
+    not_converged = np.flatnonzero(status == STATUS_NOT_CONVERGED)
+    if not_converged.size:
+        pieces = f"even in pieces of h/2^{max_substep_depth}" if max_substep_depth else "and sub-stepping is off"
+        reasons.append(
+            f"{_describe(not_converged)}: Newton's method did not converge to a step that turns by at most "
+            f"{max_step_angle:.6g} rad ({pieces})"
+        )
+    non_finite = np.flatnonzero(status == STATUS_NON_FINITE)
+    if non_finite.size:
+        reasons.append(f"{_describe(non_finite)}: the state is not finite")
+    raise NumericalError(f"{name} step of h = {h!r} s failed for " + "; ".join(reasons))

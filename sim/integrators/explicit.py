@@ -1,0 +1,46 @@
+"""What the explicit integrators share: packaging a new state with its cost, and running a compiled kernel.
+
+An explicit step advances ``ω`` and ``q`` from the state at the start of the step and derives the momentum of the
+new state, ``L' = O' I O'ᵀ ω'``. It costs no Newton iteration and is never split.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from sim.integrators.checks import non_finite_status, raise_on_failure
+from sim.integrators.state import BodyParams, BodyState, StepCost, momentum_from_omega_world
+
+__all__ = ["finish_explicit", "run_explicit_kernel"]
+
+
+def _result(name: str, h: float, state: BodyState, status: np.ndarray) -> tuple[BodyState, StepCost]:
+    raise_on_failure(name, status, h)
+    n_bodies = len(state)
+    return state, StepCost(np.zeros(n_bodies, dtype=np.int64), np.ones(n_bodies, dtype=np.int64))
+
+
+def finish_explicit(
+    name: str, h: float, q: np.ndarray, omega_world: np.ndarray, params: BodyParams
+) -> tuple[BodyState, StepCost]:
+    """The numpy path's new state from ``q'`` and ``ω'``, checked for finiteness."""
+    with np.errstate(all="ignore"):  # a non-finite state is reported below, by body
+        L_world = momentum_from_omega_world(q, omega_world, params.inertia_body)
+    state = BodyState(q, omega_world, L_world)
+    return _result(name, h, state, non_finite_status(state.q, state.omega_world, state.L_world))
+
+
+def run_explicit_kernel(
+    name: str, kernel: Callable[..., None], state: BodyState, params: BodyParams, h: float, *options: object
+) -> tuple[BodyState, StepCost]:
+    """Call ``kernel(q, ω, L, I, I⁻¹, τ, h, gyroscopic, *options, q_out, ω_out, L_out, status_out)``."""
+    n_bodies = len(state)
+    q_out, omega_out, L_out = np.empty((n_bodies, 4)), np.empty((n_bodies, 3)), np.empty((n_bodies, 3))
+    status = np.empty(n_bodies, dtype=np.int8)
+    kernel(
+        state.q, state.omega_world, state.L_world, params.inertia_body, params.inertia_body_inv,
+        params.torque_world, float(h), params.gyroscopic, *options, q_out, omega_out, L_out, status,
+    )  # fmt: skip
+    return _result(name, h, BodyState(q_out, omega_out, L_out), status)

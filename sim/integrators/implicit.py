@@ -1,0 +1,164 @@
+"""The machinery the implicit integrators share: Newton per step, adaptive sub-stepping, the two backends.
+
+An implicit method (:class:`ImplicitMethod`) is its equation for the step's rotation vector, with a start value,
+a hand-written Jacobian and the update of the state from the solution. :func:`step_implicit` runs it:
+
+- with the gyroscopic term on, Newton's method (:mod:`sim.integrators.newton`) solves the equation for every body;
+  a body whose Newton fails has its step cut in halves, recursively, up to ``max_substep_depth`` times, only for
+  that body, with the torque held constant (math.md §Implicit midpoint; seed 003 §10). The pieces are visited as
+  recursive halving would visit them (see :mod:`sim.integrators._kernels`). If a body still fails, or a
+  new state is not finite, :class:`sim.errors.NumericalError` names the bodies.
+- with the gyroscopic term off, the body is integrated as if ω changed only by the torque: ``ω' = ω + h I_w⁻¹ τ``
+  with ``I_w`` at the start of the step, and the orientation turns by the exact rotation of the mean velocity,
+  ``O' = R(h (ω + ω')/2) O`` (the first Magnus term with the exact exponential: :mod:`magnus` with ``terms=1``);
+  then ``L' = O' I O'ᵀ ω'``. A torque-free body keeps its ω exactly and spins forever about its start axis.
+  No Newton iteration is needed (cost: 0 iterations, 1 sub-step).
+
+``backend="numba"`` runs the compiled kernel (:mod:`sim.integrators._kernels`, hand-written Jacobian);
+``backend="numpy"`` runs the reference below, with ``jacobian="analytic"`` or ``"dual"``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from sim.integrators import magnus
+from sim.integrators.checks import (
+    MAX_STEP_ANGLE,
+    STATUS_NOT_CONVERGED,
+    STATUS_OK,
+    check_newton_options,
+    non_finite_status,
+    raise_on_failure,
+)
+from sim.integrators.newton import newton_solve
+from sim.integrators.state import BodyParams, BodyState, StepCost, omega_world_from_momentum
+from sim.quaternion import quat_exp, quat_mul, quat_normalize
+
+__all__ = ["ImplicitMethod", "step_implicit", "advance_body_frame"]
+
+Setup = Callable[[BodyState, BodyParams, np.ndarray], tuple[np.ndarray, tuple[np.ndarray, ...]]]
+Finish = Callable[[BodyState, BodyParams, np.ndarray, np.ndarray], BodyState]
+
+
+@dataclass(frozen=True)
+class ImplicitMethod:
+    """An implicit integrator, for :func:`step_implicit`.
+
+    ``setup(state, params, h)`` → ``(v0, args)``: the start value (n, 3) and the per-body arrays the residual
+    needs, for per-body step lengths ``h`` (n,). ``residual(v, *args)`` (runs on dual numbers too) and
+    ``jacobian(v, *args)`` → (n, 3, 3). ``finish(state, params, h, v)`` → the state after the step.
+    """
+
+    name: str
+    setup: Setup
+    residual: Callable[..., np.ndarray]
+    jacobian: Callable[..., np.ndarray]
+    finish: Finish
+
+
+def advance_body_frame(state: BodyState, params: BodyParams, h: np.ndarray, v: np.ndarray) -> BodyState:
+    """``O' = O R(v)`` (``q' = q ⊗ exp(v/2)``), ``L' = L + h τ``, ``ω' = O' I⁻¹ O'ᵀ L'``; ``h`` (n,), ``v`` (n, 3)."""
+    q_new = quat_normalize(quat_mul(state.q, quat_exp(v)))
+    L_new = state.L_world + h[:, None] * params.torque_world
+    return BodyState(q_new, omega_world_from_momentum(q_new, L_new, params.inertia_body_inv), L_new)
+
+
+def _attempt(method, jacobian, tolerance, max_iterations, max_step_angle, state, params, h):
+    """One Newton solve per body over pieces of length ``h`` (n,): ``(new state, converged, iterations)``."""
+    v0, args = method.setup(state, params, h)
+    hand_written = method.jacobian if jacobian == "analytic" else None
+    v, converged, iterations = newton_solve(
+        method.residual, hand_written, v0, args, tolerance=tolerance, max_iterations=max_iterations,
+        max_step_angle=max_step_angle,
+    )  # fmt: skip
+    return method.finish(state[converged], params[converged], h[converged], v[converged]), converged, iterations
+
+
+def _advance_in_pieces(method, state, params, h, jacobian, tolerance, max_iterations, max_depth, max_step_angle):
+    """The numpy sub-stepping driver: every round tries one piece for every unfinished body."""
+    n_bodies = len(state)
+    pieces = 1 << max_depth
+    q, omega_world, L_world = state.q.copy(), state.omega_world.copy(), state.L_world.copy()
+    position = np.zeros(n_bodies, dtype=np.int64)
+    size = np.full(n_bodies, pieces, dtype=np.int64)
+    iterations = np.zeros(n_bodies, dtype=np.int64)
+    substeps = np.zeros(n_bodies, dtype=np.int64)
+    status = non_finite_status(q, omega_world, L_world)  # a non-finite body is reported as such, not stepped
+    while True:
+        active = np.flatnonzero((position < pieces) & (status == STATUS_OK))
+        if active.size == 0:
+            break
+        piece_state = BodyState(q[active], omega_world[active], L_world[active])
+        h_piece = h * (size[active] / pieces)
+        new_state, converged, piece_iterations = _attempt(
+            method, jacobian, tolerance, max_iterations, max_step_angle, piece_state, params[active], h_piece
+        )
+        iterations[active] += piece_iterations
+        done, failed = active[converged], active[~converged]
+        q[done], omega_world[done], L_world[done] = new_state.q, new_state.omega_world, new_state.L_world
+        position[done] += size[done]
+        substeps[done] += 1
+        size[done] = position[done] & -position[done]
+        size[failed] >>= 1
+        status[failed[size[failed] == 0]] = STATUS_NOT_CONVERGED
+    status = np.maximum(status, non_finite_status(q, omega_world, L_world))
+    return BodyState(q, omega_world, L_world), StepCost(iterations, substeps), status
+
+
+def _run_kernel(method, state, params, h, tolerance, max_iterations, max_depth, max_step_angle):
+    from sim.integrators import _kernels
+
+    n_bodies = len(state)
+    q, omega_world, L_world = np.empty((n_bodies, 4)), np.empty((n_bodies, 3)), np.empty((n_bodies, 3))
+    iterations, substeps = np.empty(n_bodies, dtype=np.int64), np.empty(n_bodies, dtype=np.int64)
+    status = np.empty(n_bodies, dtype=np.int8)
+    _kernels.implicit_kernel(
+        _kernels.KERNEL_METHODS[method.name], state.q, state.omega_world, state.L_world, params.inertia_body_inv,
+        params.torque_world, float(h), float(tolerance), int(max_iterations), int(max_depth),
+        float(max_step_angle) ** 2,
+        q, omega_world, L_world, iterations, substeps, status,
+    )  # fmt: skip
+    return BodyState(q, omega_world, L_world), StepCost(iterations, substeps), status
+
+
+def step_implicit(
+    method: ImplicitMethod,
+    state: BodyState,
+    params: BodyParams,
+    h: float,
+    *,
+    backend: str = "numba",
+    jacobian: str = "analytic",
+    tolerance: float = 1e-14,
+    max_iterations: int = 12,
+    max_substep_depth: int = 16,
+    max_step_angle: float = MAX_STEP_ANGLE,
+) -> tuple[BodyState, StepCost]:
+    """Advance N bodies by ``h`` seconds with ``method``; the implicit integrators' ``step`` with its options.
+
+    ``backend``: ``"numba"`` (compiled kernel) or ``"numpy"`` (the reference). ``jacobian``: ``"analytic"``
+    (hand-written) or ``"dual"`` (dual numbers; numpy backend only). Newton stops when
+    ``|residual| ≤ tolerance · (1 + |v|)`` (``v`` in rad), and fails after ``max_iterations`` updates or when it
+    converges to a step turning by more than ``max_step_angle`` rad (``inf``: no limit). A failed body's step is
+    halved up to ``max_substep_depth`` times (0: never), with the torque held constant; then
+    :class:`sim.errors.NumericalError` names it.
+    """
+    check_newton_options(backend, jacobian, tolerance, max_iterations, max_substep_depth, max_step_angle)
+    if not params.gyroscopic:
+        return magnus.step(state, params, h, terms=1, exponential="exact", backend=backend)
+    if backend == "numba":
+        new_state, cost, status = _run_kernel(
+            method, state, params, h, tolerance, max_iterations, max_substep_depth, max_step_angle
+        )
+    else:
+        with np.errstate(all="ignore"):  # failures are detected per body and raised below
+            new_state, cost, status = _advance_in_pieces(
+                method, state, params, np.float64(h), jacobian, tolerance, max_iterations, max_substep_depth,
+                max_step_angle,
+            )  # fmt: skip
+    raise_on_failure(method.name, status, h, max_substep_depth, max_step_angle)
+    return new_state, cost

@@ -1,0 +1,390 @@
+"""sim/integrators: one contract over INTEGRATORS, then each method's own claims.
+
+References: the closed-form torque-free motion (sim.exact) for the T-handle, scipy's DOP853 for a driven sphere,
+dual numbers for the Newton Jacobians, and the numpy backend for the compiled kernels.
+"""
+
+import hashlib
+
+import numpy as np
+import pytest
+from scipy.integrate import solve_ivp
+
+from sim import dual
+from sim.errors import NumericalError
+from sim.exact import TorqueFreeSolution
+from sim.integrators import INTEGRATORS, implicit_midpoint, object_trapezoidal, trapezoidal
+from sim.integrators._kernels import rodrigues_coefficients as rodrigues_coefficients_numba
+from sim.integrators.state import BodyParams, BodyState, angular_acceleration, energy, omega_body, to_body
+from sim.quaternion import quat_conj, quat_identity, quat_log, quat_mul, quat_to_matrix
+from sim.taylor import rodrigues_coefficients
+from tests.sim.conftest import ANGLE_SWEEP
+
+T_HANDLE_MOMENTS = (2.5, 1.4, 1.3)  # kg m², seed 003's body
+T_HANDLE_OMEGA_BODY = (0.05, 5.0, 0.05)  # rad/s, near the intermediate axis
+IMPLICIT = ("implicit_midpoint", "trapezoidal", "object_trapezoidal")
+IMPLICIT_MODULES = {"implicit_midpoint": implicit_midpoint, "trapezoidal": trapezoidal,
+                    "object_trapezoidal": object_trapezoidal}  # fmt: skip
+# With the gyroscopic term, Magnus's ω update is explicit Euler's, so the method is first order (measured 0.95).
+ORDER = {"euler": 1, "magnus": 1, "implicit_midpoint": 2, "trapezoidal": 2, "object_trapezoidal": 2}
+CONSERVES_MOMENTUM = {"euler": False, "magnus": False, "implicit_midpoint": True, "trapezoidal": True,
+                      "object_trapezoidal": True}  # fmt: skip
+TOLERANCE_ORDER = 0.15
+RTOL_MOMENTUM = 1e-12
+RTOL_BACKENDS = 1e-14
+ATOL_JACOBIAN = 1e-12
+ATOL_UNIT_QUATERNION = 4e-16
+
+
+def _t_handle(n_bodies: int = 1, *, gyroscopic: bool = True) -> tuple[BodyState, BodyParams]:
+    inertia = np.broadcast_to(np.diag(T_HANDLE_MOMENTS), (n_bodies, 3, 3))
+    omega = np.broadcast_to(T_HANDLE_OMEGA_BODY, (n_bodies, 3))
+    state = BodyState.from_omega_body(quat_identity((n_bodies,)), omega, inertia)
+    return state, BodyParams.from_inertia(inertia, gyroscopic=gyroscopic)
+
+
+def _random_bodies(n_bodies: int, seed: int, *, torque: bool = True) -> tuple[BodyState, BodyParams]:
+    """Random orientations, rotated body inertia tensors (moments in [1, 3]), ω ~ 3 rad/s and torques ~ 1 N m."""
+    rng = np.random.default_rng(seed)
+    q = rng.normal(size=(n_bodies, 4))
+    q /= np.linalg.norm(q, axis=-1, keepdims=True)
+    principal = rng.normal(size=(n_bodies, 4))
+    axes = quat_to_matrix(principal / np.linalg.norm(principal, axis=-1, keepdims=True))
+    inertia = axes @ (rng.uniform(1.0, 3.0, size=(n_bodies, 3))[:, :, None] * np.swapaxes(axes, -1, -2))
+    inertia = 0.5 * (inertia + np.swapaxes(inertia, -1, -2))
+    torque_world = rng.normal(size=(n_bodies, 3)) if torque else None
+    state = BodyState.from_omega_world(q, 3.0 * rng.normal(size=(n_bodies, 3)), inertia)
+    return state, BodyParams.from_inertia(inertia, torque_world)
+
+
+def _run(name, state, params, h, n_steps, **options):
+    for _ in range(n_steps):
+        state, _ = INTEGRATORS[name](state, params, h, **options)
+    return state
+
+
+def _states_close(a: BodyState, b: BodyState, rtol: float) -> None:
+    for x, y in ((a.q, b.q), (a.omega_world, b.omega_world), (a.L_world, b.L_world)):
+        np.testing.assert_allclose(x, y, rtol=0.0, atol=rtol * max(1.0, np.abs(y).max()))
+
+
+# ---------------------------------------------------------------------------------------------------- contract
+
+
+@pytest.mark.parametrize("name", INTEGRATORS)
+def test_step_gives_unit_finite_consistent_states_of_the_right_shapes(name):
+    state, params = _random_bodies(9, seed=1)
+    before = [a.copy() for a in (state.q, state.omega_world, state.L_world)]
+    new, cost = INTEGRATORS[name](state, params, 0.02)
+    assert new.q.shape == (9, 4) and new.omega_world.shape == (9, 3) and new.L_world.shape == (9, 3)
+    assert cost.newton_iterations.shape == cost.substeps.shape == (9,)
+    assert cost.newton_iterations.dtype == cost.substeps.dtype == np.int64
+    assert np.all(cost.substeps >= 1)
+    assert np.all(np.isfinite(new.q)) and np.all(np.isfinite(new.omega_world)) and np.all(np.isfinite(new.L_world))
+    np.testing.assert_allclose(np.linalg.norm(new.q, axis=-1), 1.0, rtol=0.0, atol=ATOL_UNIT_QUATERNION)
+    # ω = O I⁻¹ Oᵀ L
+    O = quat_to_matrix(new.q)
+    expected = O @ params.inertia_body_inv @ np.swapaxes(O, -1, -2) @ new.L_world[..., None]
+    np.testing.assert_allclose(new.omega_world, expected[..., 0], rtol=1e-13, atol=1e-13)
+    for a, b in zip(before, (state.q, state.omega_world, state.L_world), strict=True):
+        np.testing.assert_array_equal(a, b)  # the input state is not touched
+
+
+@pytest.mark.parametrize("backend", ["numba", "numpy"])
+@pytest.mark.parametrize("name", INTEGRATORS)
+def test_a_batch_gives_each_body_exactly_what_it_gets_alone(name, backend):
+    state, params = _random_bodies(6, seed=2)
+    batch, batch_cost = INTEGRATORS[name](state, params, 0.05, backend=backend)
+    for n in range(6):
+        alone, alone_cost = INTEGRATORS[name](state[n : n + 1], params[n : n + 1], 0.05, backend=backend)
+        np.testing.assert_array_equal(alone.q, batch.q[n : n + 1])
+        np.testing.assert_array_equal(alone.omega_world, batch.omega_world[n : n + 1])
+        np.testing.assert_array_equal(alone.L_world, batch.L_world[n : n + 1])
+        assert alone_cost.newton_iterations[0] == batch_cost.newton_iterations[n]
+
+
+@pytest.mark.parametrize("name", INTEGRATORS)
+def test_a_body_at_rest_stays_put(name):
+    state, params = _random_bodies(4, seed=3, torque=False)
+    rest = BodyState(state.q, np.zeros((4, 3)), np.zeros((4, 3)))
+    new = _run(name, rest, params, 0.1, 10)
+    np.testing.assert_allclose(new.q, rest.q, rtol=0.0, atol=ATOL_UNIT_QUATERNION)
+    np.testing.assert_array_equal(new.omega_world, 0.0)
+    np.testing.assert_array_equal(new.L_world, 0.0)
+
+
+@pytest.mark.parametrize("name", INTEGRATORS)
+def test_torque_free_world_momentum_is_conserved_where_the_method_claims_it(name):
+    state, params = _t_handle()
+    new = _run(name, state, params, 0.01, 1000)
+    drift = np.linalg.norm(new.L_world - state.L_world) / np.linalg.norm(state.L_world)
+    if CONSERVES_MOMENTUM[name]:
+        assert drift <= RTOL_MOMENTUM
+    else:
+        assert drift > 1e-6  # no such claim, and indeed it drifts
+
+
+def _t_handle_error(name: str, h: float, duration: float) -> float:
+    """Orientation error (rad) plus relative ω error at ``duration`` s, against the closed form."""
+    state, params = _t_handle()
+    exact = TorqueFreeSolution.from_body_state(np.diag(T_HANDLE_MOMENTS), quat_identity(), T_HANDLE_OMEGA_BODY)
+    end = _run(name, state, params, h, round(duration / h))
+    q_exact = exact.orientation(np.array([duration]))[0]
+    omega_exact = exact.omega_world(np.array([duration]))[0]
+    angle = np.linalg.norm(quat_log(quat_mul(quat_conj(q_exact), end.q[0])))
+    return angle + np.linalg.norm(end.omega_world[0] - omega_exact) / np.linalg.norm(T_HANDLE_OMEGA_BODY)
+
+
+@pytest.mark.parametrize("name", INTEGRATORS)
+def test_order_of_convergence_on_the_t_handle(name):
+    h = 0.02 if ORDER[name] == 2 else 0.005  # first-order methods reach their asymptotic rate later
+    ratio = _t_handle_error(name, h, 2.0) / _t_handle_error(name, h / 2, 2.0)
+    assert abs(np.log2(ratio) - ORDER[name]) <= TOLERANCE_ORDER
+
+
+@pytest.mark.parametrize("name", INTEGRATORS)
+def test_numba_and_numpy_backends_agree(name):
+    state, params = _random_bodies(12, seed=4)
+    numba_state = _run(name, state, params, 0.03, 3, backend="numba")
+    numpy_state = _run(name, state, params, 0.03, 3, backend="numpy")
+    _states_close(numba_state, numpy_state, 3 * RTOL_BACKENDS)
+
+
+@pytest.mark.parametrize("name", INTEGRATORS)
+def test_without_the_gyroscopic_term_a_torque_free_t_handle_keeps_its_omega_and_never_flips(name):
+    state, params = _t_handle(gyroscopic=False)
+    new, cost = state, None
+    for _ in range(720):  # 12 s, past the half flip period (9.7 s) of the gyroscopic motion
+        new, cost = INTEGRATORS[name](new, params, 1.0 / 60.0)
+    np.testing.assert_allclose(new.omega_world, state.omega_world, rtol=1e-12)
+    np.testing.assert_allclose(omega_body(new), omega_body(state), rtol=1e-11)
+    assert cost.newton_iterations[0] == 0 and cost.substeps[0] == 1
+
+
+@pytest.mark.parametrize("name", INTEGRATORS)
+def test_a_run_is_deterministic(name):
+    state, params = _random_bodies(5, seed=5)
+
+    def digest() -> str:
+        end = _run(name, state, params, 0.02, 50)
+        return hashlib.sha256(b"".join(a.tobytes() for a in (end.q, end.omega_world, end.L_world))).hexdigest()
+
+    assert digest() == digest()
+
+
+@pytest.mark.parametrize("backend", ["numba", "numpy"])
+@pytest.mark.parametrize("name", INTEGRATORS)
+def test_a_non_finite_state_raises_and_names_the_body(name, backend):
+    state, params = _random_bodies(4, seed=6)
+    omega, L = state.omega_world.copy(), state.L_world.copy()
+    omega[2, 1] = L[2, 1] = np.inf  # the explicit methods advance ω, the implicit ones L
+    with pytest.raises(NumericalError, match=r"\bbody 2\b: the state is not finite"):
+        INTEGRATORS[name](BodyState(state.q, omega, L), params, 0.01, backend=backend)
+
+
+# ------------------------------------------------------------------------------------------------- the methods
+
+
+def test_explicit_euler_with_the_gyroscopic_term_loses_energy_at_second_order():
+    """math.md says explicit Euler *gains* energy; that is the body-frame update ``Ω' = Ω + h I⁻¹ (IΩ × Ω)``.
+    The world-frame update math.md specifies also turns the frame by ``h ω`` before ``L'`` is formed, and then
+    ``Ω' = Ω + h α_b − h² Ω × α_b + O(h³)`` (``α_b = Oᵀ α``), so ``ΔE = −½ h² α_bᵀ I α_b + O(h³) < 0``."""
+    state, params = _random_bodies(200, seed=7, torque=False)
+    h = 1e-3
+    new, _ = INTEGRATORS["euler"](state, params, h)
+    alpha_body = to_body(state.q, angular_acceleration(state, params))
+    predicted = -0.5 * h * h * np.einsum("ni,nij,nj->n", alpha_body, params.inertia_body, alpha_body)
+    np.testing.assert_allclose(energy(new) - energy(state), predicted, rtol=1e-2)
+    assert np.all(energy(new) < energy(state))
+    # Over 10 s the T-handle's energy changes by percents.
+    t_handle, t_params = _t_handle()
+    assert energy(_run("euler", t_handle, t_params, 1.0 / 60.0, 600))[0] < 0.99 * energy(t_handle)[0]
+
+
+@pytest.mark.parametrize("name", IMPLICIT)
+def test_with_the_gyroscopic_term_the_t_handle_flips(name):
+    state, params = _t_handle()
+    omega_y = []
+    for _ in range(720):
+        state, _ = INTEGRATORS[name](state, params, 1.0 / 60.0)
+        omega_y.append(omega_body(state)[0, 1])
+    assert min(omega_y) < -4.99  # a full flip to -Ω_y, as the closed form does at t ≈ 9.7 s
+
+
+def test_implicit_midpoint_energy_error_stays_bounded_over_ten_thousand_steps():
+    state, params = _t_handle()
+    energy_0 = energy(state)[0]
+    relative = np.empty(10_000)
+    for k in range(relative.size):
+        state, _ = implicit_midpoint.step(state, params, 1.0 / 60.0)
+        relative[k] = energy(state)[0] / energy_0 - 1.0
+    # It oscillates with the flips (measured: within [−3e-9, 2.9e-5]) and does not drift: the means over the
+    # first and the last quarter (each ~2 flip periods) agree to a fraction of the oscillation.
+    assert np.abs(relative).max() < 5e-5
+    assert abs(relative[-2500:].mean() - relative[:2500].mean()) < 2e-6
+
+
+def test_magnus_orders_for_a_driven_sphere_without_the_gyroscopic_term():
+    """Constant α: ω is exact, and the series gives order 2 with Ω₁, order 4 with Ω₁ + Ω₂ (Ω₃ only shrinks the
+    constant); the third-order exponential's O(|v|⁵) error keeps order 4."""
+    inertia = 2.0 * np.eye(3)[None]
+    omega_0, torque = np.array([0.3, 2.0, -1.0]), np.array([1.5, -0.5, 2.0])
+    alpha = torque / 2.0
+
+    def rate(t, q):
+        return 0.5 * quat_mul(np.concatenate([[0.0], omega_0 + alpha * t]), q)
+
+    reference = solve_ivp(rate, (0.0, 2.0), quat_identity(), method="DOP853", rtol=1e-13, atol=1e-13).y[:, -1]
+    reference /= np.linalg.norm(reference)
+    params = BodyParams.from_inertia(inertia, torque[None], gyroscopic=False)
+    start = BodyState.from_omega_world(quat_identity((1,)), omega_0[None], inertia)
+
+    def error(h, **options):
+        end = _run("magnus", start, params, h, round(2.0 / h), **options)
+        return np.linalg.norm(quat_log(quat_mul(quat_conj(reference), end.q[0])))
+
+    for terms, order in ((1, 2), (2, 4), (3, 4)):
+        for exponential in ("exact", "third_order"):
+            ratio = error(0.1, terms=terms, exponential=exponential) / error(0.05, terms=terms, exponential=exponential)
+            assert abs(np.log2(ratio) - order) <= TOLERANCE_ORDER, (terms, exponential)
+    end = _run("magnus", start, params, 0.1, 20)
+    np.testing.assert_allclose(end.omega_world[0], omega_0 + 2.0 * alpha, rtol=1e-14)
+
+
+@pytest.mark.parametrize("terms", [1, 2, 3])
+@pytest.mark.parametrize("exponential", ["exact", "third_order"])
+def test_magnus_options_agree_between_backends(terms, exponential):
+    state, params = _random_bodies(7, seed=8)
+    a = _run("magnus", state, params, 0.05, 3, terms=terms, exponential=exponential, backend="numba")
+    b = _run("magnus", state, params, 0.05, 3, terms=terms, exponential=exponential, backend="numpy")
+    _states_close(a, b, RTOL_BACKENDS)
+
+
+def _newton_arguments(name: str, n_bodies: int, seed: int):
+    """Random per-body arguments of each method's residual, at rotation vectors of 1e-9 … 3 rad."""
+    state, params = _random_bodies(n_bodies, seed)
+    h = np.random.default_rng(seed).uniform(0.05, 0.5, n_bodies)
+    _, args = IMPLICIT_MODULES[name].METHOD.setup(state, params, h)
+    rng = np.random.default_rng(seed + 1)
+    v = rng.normal(size=(n_bodies, 3))
+    v *= (10.0 ** rng.uniform(-9.0, np.log10(3.0), n_bodies) / np.linalg.norm(v, axis=-1))[:, None]
+    return v, args
+
+
+@pytest.mark.parametrize("name", IMPLICIT)
+def test_hand_written_newton_jacobians_equal_dual_numbers_and_finite_differences(name):
+    module = IMPLICIT_MODULES[name]
+    v, args = _newton_arguments(name, 40, seed=9)
+    J_hand = module.residual_jacobian(v, *args)
+    J_dual, F = dual.jacobian(lambda x: module.residual(x, *(a[:, None] for a in args)), v)
+    np.testing.assert_allclose(F, module.residual(v, *args), rtol=0.0, atol=1e-15)
+    np.testing.assert_allclose(J_hand, J_dual, rtol=0.0, atol=ATOL_JACOBIAN)
+    step = 1e-6
+    for j in range(3):
+        e = np.zeros(3)
+        e[j] = step
+        column = (module.residual(v + e, *args) - module.residual(v - e, *args)) / (2.0 * step)
+        np.testing.assert_allclose(J_hand[..., j], column, rtol=0.0, atol=1e-8)
+
+
+@pytest.mark.parametrize("name", IMPLICIT)
+def test_newton_with_dual_number_jacobians_takes_the_same_steps(name):
+    state, params = _random_bodies(8, seed=10)
+    hand, hand_cost = INTEGRATORS[name](state, params, 0.1, backend="numpy", jacobian="analytic")
+    automatic, automatic_cost = INTEGRATORS[name](state, params, 0.1, backend="numpy", jacobian="dual")
+    _states_close(hand, automatic, RTOL_BACKENDS)
+    np.testing.assert_array_equal(hand_cost.newton_iterations, automatic_cost.newton_iterations)
+
+
+def _seed_003_grid() -> tuple[BodyState, BodyParams]:
+    """Body momenta ℓ on the grid (−50…50, −50…50, 0), step 10, without 0; identity orientation."""
+    axis = np.arange(-50.0, 51.0, 10.0)
+    x, y = np.meshgrid(axis, axis)
+    ell = np.stack([x.ravel(), y.ravel(), np.zeros(x.size)], axis=-1)
+    ell = ell[np.any(ell != 0.0, axis=-1)]
+    inertia = np.broadcast_to(np.diag(T_HANDLE_MOMENTS), (len(ell), 3, 3))
+    params = BodyParams.from_inertia(inertia)
+    omega = np.einsum("nij,nj->ni", params.inertia_body_inv, ell)
+    return BodyState.from_omega_body(quat_identity((len(ell),)), omega, inertia), params
+
+
+# Relative energy change of one step of h = 1 s over the grid (measured: 1.6e-2, 2.5e-2, 4e-14 sub-stepped with
+# the default step-angle limit π; at the points where the full step converges with no limit: 6.2e-3, 1.9e-3,
+# 4e-15). Seed 003 reports ~3e-3 for the midpoint rule; this implementation's unique root at ℓ = (−20, −20, 0)
+# changes the energy by 6.2e-3 (and by 1.2e-2 at ℓ = (−5, −5, 0)). The object-space rule conserves energy
+# exactly: ΔE = (R(−v) ℓ − ℓ)·v/h = 0 because R(v) v = v.
+GRID_ENERGY_SUBSTEPPED = {"implicit_midpoint": 2e-2, "trapezoidal": 3e-2, "object_trapezoidal": 1e-12}
+GRID_ENERGY_FULL_STEP = {"implicit_midpoint": 7e-3, "trapezoidal": 3e-3, "object_trapezoidal": 1e-12}
+
+
+@pytest.mark.parametrize("name", IMPLICIT)
+def test_seed_003_energy_grid(name):
+    state, params = _seed_003_grid()
+    new, cost = INTEGRATORS[name](state, params, 1.0)  # every point converges after sub-stepping
+    relative = np.abs(energy(new) / energy(state) - 1.0)
+    assert np.all(cost.substeps > 1)  # every full step turns by more than π
+    np.testing.assert_array_equal(new.L_world, state.L_world)
+    assert relative.max() < GRID_ENERGY_SUBSTEPPED[name]
+    with pytest.raises(NumericalError, match="sub-stepping is off"):
+        INTEGRATORS[name](state, params, 1.0, max_substep_depth=0)
+    unlimited, unlimited_cost = INTEGRATORS[name](state, params, 1.0, max_step_angle=np.inf)
+    full_step = unlimited_cost.substeps == 1
+    assert full_step.any()
+    assert np.abs(energy(unlimited) / energy(state) - 1.0)[full_step].max() < GRID_ENERGY_FULL_STEP[name]
+
+
+def test_seed_003_convergence_regions():
+    """Seed 003 §11: the world trapezoidal rule converges on a much larger region than the midpoint rule, the
+    object-space rule on a smaller one (measured, of 120 grid points: 104, 64, 56)."""
+    state, params = _seed_003_grid()
+    full_steps = {
+        name: int(np.sum(INTEGRATORS[name](state, params, 1.0, max_step_angle=np.inf)[1].substeps == 1))
+        for name in IMPLICIT
+    }
+    assert full_steps["trapezoidal"] > full_steps["implicit_midpoint"] > full_steps["object_trapezoidal"] > 0
+
+
+@pytest.mark.parametrize("backend", ["numba", "numpy"])
+@pytest.mark.parametrize("name", IMPLICIT)
+def test_a_step_newton_cannot_take_is_sub_stepped_and_otherwise_raises(name, backend):
+    inertia = np.broadcast_to(np.diag(T_HANDLE_MOMENTS), (3, 3, 3))
+    omega = np.array([T_HANDLE_OMEGA_BODY, (0.3, 60.0, 0.2), (1.0, 0.5, 0.2)])  # body 1: 30 rad per step
+    state = BodyState.from_omega_body(quat_identity((3,)), omega, inertia)
+    params = BodyParams.from_inertia(inertia)
+    new, cost = INTEGRATORS[name](state, params, 0.5, backend=backend)
+    np.testing.assert_array_equal(cost.substeps[[0, 2]], 1)
+    assert cost.substeps[1] >= 16 and cost.newton_iterations[1] > 16 * cost.newton_iterations[0]
+    np.testing.assert_array_equal(new.L_world, state.L_world)
+    assert abs(energy(new)[1] / energy(state)[1] - 1.0) < 2e-2  # pieces of ~2 rad: a coarse but sane step
+    for depth in (0, 2):
+        with pytest.raises(NumericalError, match=r"failed for body 1: Newton"):
+            INTEGRATORS[name](state, params, 0.5, backend=backend, max_substep_depth=depth)
+
+
+@pytest.mark.parametrize("name", IMPLICIT)
+def test_sub_stepping_agrees_between_backends(name):
+    inertia = np.broadcast_to(np.diag(T_HANDLE_MOMENTS), (2, 3, 3))
+    omega = np.array([(0.3, 60.0, 0.2), (20.0, -3.0, 15.0)])
+    state = BodyState.from_omega_body(quat_identity((2,)), omega, inertia)
+    params = BodyParams.from_inertia(inertia, np.array([[1.0, 2.0, -3.0], [0.0, 5.0, 1.0]]))
+    a, a_cost = INTEGRATORS[name](state, params, 0.5, backend="numba")
+    b, b_cost = INTEGRATORS[name](state, params, 0.5, backend="numpy")
+    _states_close(a, b, 1e-12)
+    np.testing.assert_array_equal(a_cost.substeps, b_cost.substeps)
+
+
+def test_options_are_checked():
+    state, params = _t_handle()
+    bad = [("euler", {"backend": "fortran"}), ("magnus", {"terms": 4}), ("magnus", {"exponential": "pade"}),
+           ("implicit_midpoint", {"jacobian": "dual"}), ("trapezoidal", {"jacobian": "numeric"}),
+           ("object_trapezoidal", {"max_iterations": 0}), ("implicit_midpoint", {"max_substep_depth": -1}),
+           ("implicit_midpoint", {"tolerance": 0.0}), ("trapezoidal", {"max_step_angle": 0.0})]  # fmt: skip
+    for name, options in bad:
+        with pytest.raises(ValueError):
+            INTEGRATORS[name](state, params, 0.01, **options)
+
+
+def test_the_kernels_rodrigues_coefficients_match_sim_taylor():
+    angle_sq = np.concatenate([ANGLE_SWEEP**2, [1e-3, 1e-2, 1e-1], np.nextafter([1e-3, 1e-2, 1e-1, 1.0], 0.0)])
+    for a2 in angle_sq:
+        np.testing.assert_allclose(rodrigues_coefficients_numba(a2), rodrigues_coefficients(a2), rtol=2.3e-16)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import time
 from pathlib import Path
 
 from sim.errors import InputError, SpinlabError
@@ -26,7 +27,7 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
 
 
-def _writable_json_path(text: str) -> Path:
+def _writable_path(text: str) -> Path:
     """An argparse type: a path whose directory exists and is writable, checked before any work is done."""
     path = Path(text)
     directory = path.parent if str(path.parent) else Path(".")
@@ -37,6 +38,104 @@ def _writable_json_path(text: str) -> Path:
     if not os.access(directory, os.W_OK):
         raise argparse.ArgumentTypeError(f"directory '{directory}' of '{text}' is not writable")
     return path
+
+
+def _positive_float(text: str) -> float:
+    """An argparse type: a finite number > 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a number") from None
+    if not (value > 0.0 and value < float("inf")):
+        raise argparse.ArgumentTypeError(f"'{text}' must be a finite number > 0")
+    return value
+
+
+def _integrator_name(text: str) -> str:
+    from sim.integrators import INTEGRATORS
+
+    if text != "all" and text not in INTEGRATORS:
+        raise argparse.ArgumentTypeError(f"unknown integrator '{text}' (choose from {', '.join(INTEGRATORS)}, all)")
+    return text
+
+
+class _ProgressBar:
+    """A one-line progress bar on stderr (only when stderr is a terminal): steps, rate and time left."""
+
+    def __init__(self, label: str) -> None:
+        self.label = label
+        self.enabled = sys.stderr.isatty()
+        self._start = time.perf_counter()
+        self._last_draw = 0.0
+
+    def __call__(self, done: int, total: int) -> None:
+        now = time.perf_counter()
+        if not self.enabled or (now - self._last_draw < 0.1 and done < total):
+            return
+        self._last_draw = now
+        elapsed = now - self._start
+        rate = done / elapsed if elapsed > 0 else 0.0
+        left = (total - done) / rate if rate > 0 else 0.0
+        filled = int(30 * done / total)
+        sys.stderr.write(
+            f"\r{self.label} [{'#' * filled}{'.' * (30 - filled)}] {done}/{total} steps, "
+            f"{rate:,.0f} steps/s, {left:4.1f} s left "
+        )
+        if done == total:
+            sys.stderr.write("\n")
+        sys.stderr.flush()
+
+
+def _format_summary(rows) -> str:
+    """The table of ``run``: one line per body (and integrator)."""
+
+    def number(value, spec=".2e"):
+        return "—" if value is None else format(value, spec)
+
+    header = (
+        f"{'body':<20} {'integrator':<19} {'energy err':>10} {'|ΔL|/|L|':>10} {'orient. err':>11} "
+        f"{'Newton/step':>11} {'max sub':>7} {'wall s':>7}"
+    )
+    lines = [header, "-" * len(header)]
+    for row in rows:
+        lines.append(
+            f"{row.body:<20} {row.integrator:<19} {number(row.energy_error):>10} {number(row.momentum_error):>10} "
+            f"{number(row.orientation_error):>11} {row.newton_per_step:>11.2f} {row.max_substeps:>7d} "
+            f"{row.wall_seconds:>7.2f}"
+        )
+    return "\n".join(lines)
+
+
+def _cmd_run(args: argparse.Namespace) -> int:
+    from scene.runner import run_scene, step_count
+    from scene.scene_file import load_scene
+    from sim.integrators import INTEGRATORS
+
+    scene = load_scene(args.scene)
+    h = args.dt or scene.h
+    names = list(INTEGRATORS) if args.integrator == "all" else [args.integrator]
+    rows = []
+    for name in names:
+        trace = args.trace
+        if trace is not None and args.integrator == "all":
+            trace = trace.with_name(f"{trace.stem}.{name}{trace.suffix}")
+        label = f"{scene.name} ({name or 'scene integrators'})"
+        rows += run_scene(
+            scene,
+            integrator=name,
+            h=h,
+            duration=args.duration,
+            gyroscopic=not args.no_gyroscopic,
+            trace_path=trace,
+            progress=_ProgressBar(label),
+        )
+        if trace is not None:
+            print(f"trace written to {trace}", file=sys.stderr)
+    steps = step_count(args.duration, h)
+    gyro = "off" if args.no_gyroscopic else "on"
+    print(f"{scene.name}: {steps} steps of h = {h:.6g} s ({steps * h:.6g} s simulated), gyroscopic term {gyro}")
+    print(_format_summary(rows))
+    return 0
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:
@@ -56,6 +155,28 @@ def build_parser() -> argparse.ArgumentParser:
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
+    run = commands.add_parser(
+        "run",
+        help="step a scene headless, print a summary per body, optionally write a trace",
+        description="Step SCENE (a preset name or a .toml file) for a duration in fixed steps, without a window. "
+        "Prints, per body: the final relative energy error, |ΔL|/|L| (torque-free bodies), the orientation error "
+        "against the exact torque-free solution, Newton iterations per step and sub-steps, and the wall time.",
+    )
+    run.add_argument("scene", metavar="SCENE", help="a preset name (e.g. t_handle, compare, heavy_top) or a .toml path")
+    run.add_argument(
+        "--integrator",
+        type=_integrator_name,
+        metavar="NAME",
+        help="override every body's integrator; 'all' runs each one in turn and prints one table",
+    )
+    run.add_argument("--dt", type=_positive_float, metavar="H", help="time step in seconds (default: the scene's)")
+    run.add_argument("--duration", type=_positive_float, default=10.0, metavar="T", help="seconds (default: 10)")
+    run.add_argument("--no-gyroscopic", action="store_true", help="drop the gyroscopic term ω × L, as games do")
+    run.add_argument(
+        "--trace", type=_writable_path, metavar="OUT.csv", help="write every step of every body as CSV"
+    )
+    run.set_defaults(handler=_cmd_run)
+
     bench = commands.add_parser(
         "bench",
         help="run the benchmark suite and write JSON results",
@@ -65,7 +186,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--quick", action="store_true", help="smaller sizes and fewer repeats (well under a minute)")
     bench.add_argument(
         "--json",
-        type=_writable_json_path,
+        type=_writable_path,
         metavar="OUT.json",
         help=f"where to write the results (default: {DEFAULT_BENCH_JSON.relative_to(ROOT)})",
     )

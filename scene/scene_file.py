@@ -49,6 +49,7 @@ import numpy as np
 
 from scene.validation import TableReader, check_names_and_parents, did_you_mean, fail
 from sim.inertia import SHAPES, SIZE_DEFAULTS, check_inertia, parallel_axis
+from sim.integrators import INTEGRATORS
 from sim.quaternion import quat_rotate
 
 __all__ = [
@@ -65,8 +66,7 @@ __all__ = [
 
 PRESET_DIR = Path(__file__).resolve().parent.parent / "assets" / "scenes"
 DEFAULT_DT = 1.0 / 60.0
-# TODO(lead): read the names from sim.integrators.INTEGRATORS once the registry exists.
-KNOWN_INTEGRATORS = ("euler", "magnus", "implicit_midpoint", "trapezoidal", "object_trapezoidal")
+KNOWN_INTEGRATORS = tuple(INTEGRATORS)
 # An orientation shorter than this is a typo, not a rotation.
 QUAT_MIN_NORM = 1e-6
 

@@ -27,4 +27,12 @@ class InputError(SpinlabError):
 
 
 class NumericalError(SpinlabError):
-    """The simulation met a state it cannot step from; the message says which body and why."""
+    """The simulation met a state it cannot step from; the message says which body and why.
+
+    ``bodies``: the indices (into the batch that was stepped) of the bodies that failed, when known, so that a
+    caller holding names can say which bodies they are.
+    """
+
+    def __init__(self, message: str, *, bodies=None):
+        super().__init__(message)
+        self.bodies = bodies

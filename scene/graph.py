@@ -1,0 +1,126 @@
+"""The scene graph: nodes are DynamicTransforms with optional parents, composed parent-before-child.
+
+Every node has a local DynamicTransform relative to its parent (seed 000, "The Dynamics of a Transform
+Hierarchy"). Two kinds of node:
+
+* kinematic: its local motion is prescribed, a constant local angular velocity ``ω_l`` (parent frame) about a
+  fixed local position, so its local rotation at time ``t`` is exactly ``R(t) = exp(t [ω_l]) R₀``;
+* dynamic: a rigid body integrated by the world in world coordinates. A dynamic child of a moving parent is held
+  at its local position by a frictionless ball joint at its centre of mass, a force through the centre of mass
+  that exerts no torque: its rotation stays torque-free in the world, and its position is carried by the parent.
+  Its local transform is derived from the two global ones (``A₁ = A₂⁻¹ ∘ A₃``).
+
+Global transforms are computed level by level (all nodes of one depth in one vectorised composition), roots first,
+so the walk from the root is a handful of batched calls, not a loop over nodes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from sim import dynamic_transform as dt
+from sim.quaternion import quat_conj, quat_exp, quat_mul, quat_rotate
+from sim.transform import Transform
+
+__all__ = ["SceneGraph", "GlobalPoses"]
+
+
+@dataclass(frozen=True)
+class GlobalPoses:
+    """World (global) pose and motion of every node, in graph order: ``q`` (N, 4) body → world, ``position``,
+    ``velocity``, ``acceleration`` (N, 3) of the node origin (the centre of mass), ``omega_world`` and
+    ``alpha_world`` (N, 3)."""
+
+    q: np.ndarray
+    position: np.ndarray
+    velocity: np.ndarray
+    acceleration: np.ndarray
+    omega_world: np.ndarray
+    alpha_world: np.ndarray
+
+
+class SceneGraph:
+    """A forest of N nodes given parent-first: ``parent[i] < i`` or ``-1`` for a root.
+
+    ``kinematic``: (N,) bool. ``local_position`` (N, 3) m and ``local_q0`` (N, 4) are each node's pose relative to
+    its parent at ``t = 0``; ``local_angular_velocity`` (N, 3) rad/s, parent frame, is a kinematic node's
+    constant local rate (ignored for dynamic nodes).
+    """
+
+    def __init__(
+        self,
+        parent: np.ndarray,
+        kinematic: np.ndarray,
+        local_position: np.ndarray,
+        local_q0: np.ndarray,
+        local_angular_velocity: np.ndarray,
+    ) -> None:
+        self.parent = np.asarray(parent, dtype=np.intp)
+        if np.any(self.parent >= np.arange(self.parent.size)):
+            raise ValueError("nodes must be given parents first (parent[i] < i)")
+        self.kinematic = np.asarray(kinematic, dtype=bool)
+        self.local_position = np.asarray(local_position, dtype=float)
+        self.local_q0 = np.asarray(local_q0, dtype=float)
+        self.local_angular_velocity = np.asarray(local_angular_velocity, dtype=float)
+        depth = np.zeros(self.parent.size, dtype=np.intp)
+        for node, parent in enumerate(self.parent):  # once, at construction: depth of each node
+            depth[node] = 0 if parent < 0 else depth[parent] + 1
+        self.levels = [np.flatnonzero(depth == d) for d in range(int(depth.max(initial=-1)) + 1)]
+
+    def __len__(self) -> int:
+        return self.parent.size
+
+    def local_kinematic_rotation(self, t: float) -> np.ndarray:
+        """(N, 4) local rotations of the kinematic nodes at time ``t``: ``exp(t ω_l) ⊗ q₀`` (exact)."""
+        return quat_mul(quat_exp(t * self.local_angular_velocity), self.local_q0)
+
+    def global_poses(self, t: float, dynamic_q_world: np.ndarray, dynamic_omega_world: np.ndarray) -> GlobalPoses:
+        """Compose every node's global pose at time ``t``, roots first.
+
+        ``dynamic_q_world``, ``dynamic_omega_world``: (N, 4), (N, 3), the world's state for the dynamic nodes (rows
+        of kinematic nodes are ignored). A dynamic node's global rotation and angular velocity are the world's;
+        its position and linear motion come from its parent.
+        """
+        n = len(self)
+        q = np.where(self.kinematic[:, None], self.local_kinematic_rotation(t), dynamic_q_world)
+        omega = np.where(self.kinematic[:, None], self.local_angular_velocity, dynamic_omega_world)
+        position, velocity, acceleration = self.local_position.copy(), np.zeros((n, 3)), np.zeros((n, 3))
+        # Roots are their own globals; the angular acceleration of a constant-rate kinematic node is zero, and a
+        # dynamic node's is not needed by anything downstream, so it is left at zero.
+        alpha = np.zeros((n, 3))
+        for level in self.levels[1:]:
+            parents = self.parent[level]
+            parent_global = self._node_transforms(parents, q, position, velocity, acceleration, omega, alpha)
+            local = self._local_transforms(level, parents, q, omega)
+            composed = dt.compose(parent_global, local)
+            position[level] = composed.transform.translation
+            velocity[level] = composed.velocity
+            acceleration[level] = composed.acceleration
+            kinematic = self.kinematic[level]
+            q[level[kinematic]] = composed.transform.rotation[kinematic]
+            omega[level[kinematic]] = composed.angular_velocity[kinematic]
+            alpha[level] = composed.angular_acceleration
+        return GlobalPoses(q, position, velocity, acceleration, omega, alpha)
+
+    @staticmethod
+    def _node_transforms(nodes, q, position, velocity, acceleration, omega, alpha) -> dt.DynamicTransform:
+        transform = Transform(position[nodes], q[nodes], np.ones(nodes.size))
+        return dt.DynamicTransform(transform, velocity[nodes], acceleration[nodes], omega[nodes], alpha[nodes])
+
+    def _local_transforms(self, nodes, parents, q, omega) -> dt.DynamicTransform:
+        """Local transforms of ``nodes``. Kinematic: as prescribed (``q``/``omega`` rows hold the local values).
+        Dynamic: local rotation ``q_p* ⊗ q`` and local rate ``R_pᵀ (ω − ω_p)``, both from the globals."""
+        parent_q_conj = quat_conj(q[parents])
+        dynamic = ~self.kinematic[nodes]
+        local_q = q[nodes].copy()
+        local_omega = omega[nodes].copy()
+        if dynamic.any():
+            local_q[dynamic] = quat_mul(parent_q_conj[dynamic], q[nodes[dynamic]])
+            local_omega[dynamic] = quat_rotate(
+                parent_q_conj[dynamic], omega[nodes[dynamic]] - omega[parents[dynamic]]
+            )
+        transform = Transform(self.local_position[nodes], local_q, np.ones(nodes.size))
+        zeros = np.zeros((nodes.size, 3))
+        return dt.DynamicTransform(transform, zeros, zeros, local_omega, zeros)

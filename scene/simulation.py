@@ -1,0 +1,157 @@
+"""A scene in motion: the world that integrates the dynamic bodies, and the scene graph that places every node.
+
+This is what ``run``, ``record`` and the window drive: ``Simulation(scene_spec, integrator=..., h=...)``, then
+``step()`` in fixed steps (simulation time is the step index times ``h``; wall-clock time never enters), and
+``snapshot()`` for the state of every body in the scene file's order, in world coordinates.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from scene.graph import SceneGraph
+from scene.scene_file import SceneSpec, order_parent_first
+from sim.errors import NumericalError
+from sim.integrators.state import StepCost, momentum_from_omega_world
+from sim.world import World
+
+__all__ = ["Simulation", "Snapshot", "DEFAULT_INTEGRATOR"]
+
+DEFAULT_INTEGRATOR = "implicit_midpoint"
+"""The integrator of a body whose scene gives none and whose command line names none."""
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """Every body at one instant, in the scene file's order, world frame, SI units.
+
+    ``q`` (N, 4) body → world; ``position`` (N, 3) centre of mass; ``omega_world`` (N, 3); ``L_world`` (N, 3) about
+    the centre of mass, or about the pivot for a pivoted body; ``energy`` (N,) rotational kinetic energy ½ ω·L.
+    """
+
+    t: float
+    q: np.ndarray
+    position: np.ndarray
+    omega_world: np.ndarray
+    L_world: np.ndarray
+    energy: np.ndarray
+
+
+class Simulation:
+    """Steps a :class:`SceneSpec`. ``integrator`` overrides every body's; ``h`` the scene's time step;
+    ``gyroscopic`` switches the gyroscopic term; ``integrator_options`` maps names to step options."""
+
+    def __init__(
+        self,
+        scene: SceneSpec,
+        *,
+        integrator: str | None = None,
+        h: float | None = None,
+        gyroscopic: bool = True,
+        integrator_options: dict[str, dict] | None = None,
+    ) -> None:
+        self.scene = scene
+        self.h = float(scene.h if h is None else h)
+        self.step_index = 0
+        self.names = [body.name for body in scene.bodies]
+        ordered = order_parent_first(scene.bodies)
+        self._graph_names = [body.name for body in ordered]
+        graph_index = {body.name: i for i, body in enumerate(ordered)}
+        # file order -> graph order, so snapshots come out in the order a person wrote the bodies.
+        self._to_file_order = np.array([graph_index[name] for name in self.names], dtype=np.intp)
+        self.kinematic = np.array([body.kinematic for body in ordered])
+        self.integrators = [
+            None if body.kinematic else (integrator or body.integrator or DEFAULT_INTEGRATOR) for body in ordered
+        ]
+        # The same, in file order: what a person reads.
+        self.body_integrators = [self.integrators[i] for i in self._to_file_order]
+        self._inertia = np.array([body.inertia_body for body in ordered])
+        self.graph = SceneGraph(
+            parent=[-1 if body.parent is None else graph_index[body.parent] for body in ordered],
+            kinematic=self.kinematic,
+            local_position=[body.position for body in ordered],
+            local_q0=[body.orientation for body in ordered],
+            local_angular_velocity=[body.omega_world for body in ordered],
+        )
+        self.world = World(gravity=scene.gravity, gyroscopic=gyroscopic, integrator_options=integrator_options or {})
+        self._dynamic = np.flatnonzero(~self.kinematic)
+        self._add_dynamic_bodies(ordered)
+        self._poses = self._compose()
+
+    def _add_dynamic_bodies(self, ordered: tuple) -> None:
+        """Put the dynamic bodies in the world with their initial global state (graph order)."""
+        # The scene gives a dynamic child's rotation and rate relative to its parent, as for a kinematic node:
+        # composing the graph as if every node were kinematic gives everybody's global state at t = 0.
+        n = len(ordered)
+        as_if_kinematic = SceneGraph(
+            self.graph.parent, np.ones(n, dtype=bool), self.graph.local_position, self.graph.local_q0,
+            self.graph.local_angular_velocity,
+        ).global_poses(0.0, np.zeros((n, 4)), np.zeros((n, 3)))  # fmt: skip
+        for node in self._dynamic:
+            body = ordered[node]
+            self.world.add_body(
+                q=as_if_kinematic.q[node],
+                omega_world=as_if_kinematic.omega_world[node],
+                inertia_body=body.inertia_body,
+                integrator=self.integrators[node],
+                mass=body.mass,
+                position=as_if_kinematic.position[node],
+                pivot_body=body.pivot,
+                pinned=body.parent is not None,
+            )
+
+    @property
+    def t(self) -> float:
+        """Simulation time, s: the step index times ``h``."""
+        return self.step_index * self.h
+
+    def step(self) -> StepCost:
+        """Advance by one step ``h``. Raises :class:`NumericalError` naming the body when one cannot be stepped,
+        leaving the simulation as it was. Returns the cost per body in file order (a kinematic body's is zero
+        Newton iterations and one sub-step)."""
+        try:
+            cost = self.world.step(self.h)
+        except NumericalError as error:
+            failed = self._dynamic if error.bodies is None else self._dynamic[np.asarray(error.bodies)]
+            who = ", ".join(f"'{self._graph_names[node]}' ({self.integrators[node]})" for node in failed)
+            raise NumericalError(f"at t = {self.t:.6g} s, body {who}: {error}", bodies=failed) from error
+        self.step_index += 1
+        self._poses = self._compose()
+        iterations = np.zeros(len(self.graph), dtype=np.int64)
+        substeps = np.ones(len(self.graph), dtype=np.int64)
+        # Dynamic nodes entered the world in graph order and nothing is erased, so world slot k is _dynamic[k].
+        iterations[self._dynamic] = cost.newton_iterations
+        substeps[self._dynamic] = cost.substeps
+        return StepCost(iterations[self._to_file_order], substeps[self._to_file_order])
+
+    def _compose(self):
+        n = len(self.graph)
+        q, omega = np.zeros((n, 4)), np.zeros((n, 3))
+        q[self._dynamic] = self.world.values("q")
+        omega[self._dynamic] = self.world.values("omega_world")
+        poses = self.graph.global_poses(self.t, q, omega)
+        # The world keeps its own centres of mass for free and pivoted bodies; pinned ones follow their parent.
+        pinned = self.world.values("pinned")
+        self.world.values("position")[pinned] = poses.position[self._dynamic[pinned]]
+        position = poses.position.copy()
+        position[self._dynamic] = self.world.values("position")
+        return poses, position
+
+    def snapshot(self) -> Snapshot:
+        """The state of every body now, in the scene file's order."""
+        poses, position = self._poses
+        L_world = momentum_from_omega_world(poses.q, poses.omega_world, self._inertia)
+        L_world[self._dynamic] = self.world.values("L_world")
+        order = self._to_file_order
+        energy = 0.5 * np.sum(poses.omega_world * L_world, axis=-1)
+        return Snapshot(
+            self.t, poses.q[order], position[order], poses.omega_world[order], L_world[order], energy[order]
+        )
+
+    def potential_energy(self) -> np.ndarray:
+        """(N,) J, file order: ``−m g·x`` of each centre of mass (the reference height is the world origin)."""
+        _, position = self._poses
+        masses = np.array([body.mass for body in self.scene.bodies])
+        return -masses * (position[self._to_file_order] @ self.scene.gravity)

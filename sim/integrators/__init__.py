@@ -5,12 +5,13 @@ seconds (:mod:`sim.integrators.state`); options are keyword-only. ``INTEGRATORS`
 line, the panel and the tests use to those functions.
 """
 
-from sim.integrators import euler, implicit_midpoint, magnus, object_trapezoidal, trapezoidal
+from sim.integrators import euler, euler_body, implicit_midpoint, magnus, object_trapezoidal, trapezoidal
 
 __all__ = ["INTEGRATORS"]
 
 INTEGRATORS = {
     "euler": euler.step,
+    "euler_body": euler_body.step,
     "magnus": magnus.step,
     "implicit_midpoint": implicit_midpoint.step,
     "trapezoidal": trapezoidal.step,

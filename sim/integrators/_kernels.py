@@ -40,8 +40,8 @@ from numba import njit
 from sim.integrators.checks import STATUS_NON_FINITE, STATUS_NOT_CONVERGED, STATUS_OK
 from sim.taylor import TAYLOR_BRANCH_ANGLE_SQ
 
-__all__ = ["euler_kernel", "magnus_kernel", "implicit_kernel", "rodrigues_coefficients", "KERNEL_METHODS",
-           "EXPONENTIAL_EXACT", "EXPONENTIAL_THIRD_ORDER"]  # fmt: skip
+__all__ = ["euler_kernel", "euler_body_kernel", "magnus_kernel", "implicit_kernel", "rodrigues_coefficients",
+           "KERNEL_METHODS", "EXPONENTIAL_EXACT", "EXPONENTIAL_THIRD_ORDER"]  # fmt: skip
 
 
 # The Taylor polynomials of sim.taylor in a², highest coefficient first: s1, s2, s3 of math.md §Rodrigues.
@@ -290,17 +290,36 @@ def _store(n, q, omega, inertia, q_out, omega_out, L_out, status_out):
 
 
 @njit(cache=True)
+def _euler_orientation(q, omega, h):
+    """``normalise(q + (h/2) [0, ω] ⊗ q)``: Euler's orientation update (math.md)."""
+    rate = quat_mul((0.0, omega[0], omega[1], omega[2]), q)
+    half_h = 0.5 * h
+    return quat_normalize(
+        (q[0] + half_h * rate[0], q[1] + half_h * rate[1], q[2] + half_h * rate[2], q[3] + half_h * rate[3])
+    )
+
+
+@njit(cache=True)
 def euler_kernel(q, omega_world, L_world, inertia, inertia_inv, torque_world, h, gyroscopic,
                  q_out, omega_out, L_out, status_out):  # fmt: skip
     """Explicit Euler: ``ω' = ω + h α``, ``q' = normalise(q + (h/2) [0, ω] ⊗ q)``, both from the state at t."""
     for n in range(q.shape[0]):
         qn, omega, alpha, omega_new = _start(n, q, omega_world, L_world, inertia_inv, torque_world, h, gyroscopic)
-        rate = quat_mul((0.0, omega[0], omega[1], omega[2]), qn)
-        half_h = 0.5 * h
-        q_new = quat_normalize(
-            (qn[0] + half_h * rate[0], qn[1] + half_h * rate[1], qn[2] + half_h * rate[2], qn[3] + half_h * rate[3])
-        )
+        q_new = _euler_orientation(qn, omega, h)
         _store(n, q_new, omega_new, matrix(inertia, n), q_out, omega_out, L_out, status_out)
+
+
+@njit(cache=True)
+def euler_body_kernel(q, omega_world, L_world, inertia, inertia_inv, torque_world, h, gyroscopic,
+                      q_out, omega_out, L_out, status_out):  # fmt: skip
+    """Explicit Euler on Euler's equations in the body frame: ``Ω' = Ω + h α_b`` and the same ``q'`` as
+    :func:`euler_kernel`; the new ``ω' = O' Ω'`` (not ``O Ω'``)."""
+    for n in range(q.shape[0]):
+        qn, omega, alpha, omega_new = _start(n, q, omega_world, L_world, inertia_inv, torque_world, h, gyroscopic)
+        q_new = _euler_orientation(qn, omega, h)
+        # ω + h α = O (Ω + h α_b) = O Ω': the body-frame update, carried to the world by the new orientation.
+        omega_body_new = to_body(qn, omega_new)
+        _store(n, q_new, to_world(q_new, omega_body_new), matrix(inertia, n), q_out, omega_out, L_out, status_out)
 
 
 @njit(cache=True)

@@ -26,9 +26,9 @@ IMPLICIT = ("implicit_midpoint", "trapezoidal", "object_trapezoidal")
 IMPLICIT_MODULES = {"implicit_midpoint": implicit_midpoint, "trapezoidal": trapezoidal,
                     "object_trapezoidal": object_trapezoidal}  # fmt: skip
 # With the gyroscopic term, Magnus's ω update is explicit Euler's, so the method is first order (measured 0.95).
-ORDER = {"euler": 1, "magnus": 1, "implicit_midpoint": 2, "trapezoidal": 2, "object_trapezoidal": 2}
-CONSERVES_MOMENTUM = {"euler": False, "magnus": False, "implicit_midpoint": True, "trapezoidal": True,
-                      "object_trapezoidal": True}  # fmt: skip
+ORDER = {"euler": 1, "euler_body": 1, "magnus": 1, "implicit_midpoint": 2, "trapezoidal": 2, "object_trapezoidal": 2}
+CONSERVES_MOMENTUM = {"euler": False, "euler_body": False, "magnus": False, "implicit_midpoint": True,
+                      "trapezoidal": True, "object_trapezoidal": True}  # fmt: skip
 TOLERANCE_ORDER = 0.15
 RTOL_MOMENTUM = 1e-12
 RTOL_BACKENDS = 1e-14
@@ -199,6 +199,30 @@ def test_explicit_euler_with_the_gyroscopic_term_loses_energy_at_second_order():
     # Over 10 s the T-handle's energy changes by percents.
     t_handle, t_params = _t_handle()
     assert energy(_run("euler", t_handle, t_params, 1.0 / 60.0, 600))[0] < 0.99 * energy(t_handle)[0]
+
+
+def test_body_frame_euler_with_the_gyroscopic_term_gains_energy_at_second_order():
+    """The textbook explicit Euler, in the body frame: ``ΔE = +½ h² α_bᵀ I α_b`` exactly when torque-free."""
+    state, params = _random_bodies(200, seed=8, torque=False)
+    h = 1e-3
+    new, _ = INTEGRATORS["euler_body"](state, params, h)
+    alpha_body = to_body(state.q, angular_acceleration(state, params))
+    predicted = 0.5 * h * h * np.einsum("ni,nij,nj->n", alpha_body, params.inertia_body, alpha_body)
+    # Exact up to the rounding of E itself (the change is ~1e-6 of E).
+    np.testing.assert_allclose(energy(new) - energy(state), predicted, rtol=1e-6, atol=1e-14 * energy(state).max())
+    assert np.all(energy(new) > energy(state))
+    t_handle, t_params = _t_handle()
+    assert energy(_run("euler_body", t_handle, t_params, 1.0 / 60.0, 600))[0] > 1.01 * energy(t_handle)[0]
+
+
+def test_body_frame_euler_without_the_gyroscopic_term_is_world_frame_euler():
+    state, params = _random_bodies(50, seed=9, torque=True)
+    params = BodyParams(params.inertia_body, params.inertia_body_inv, params.torque_world, gyroscopic=False)
+    world, _ = INTEGRATORS["euler"](state, params, 1e-2)
+    body, _ = INTEGRATORS["euler_body"](state, params, 1e-2)
+    np.testing.assert_allclose(body.q, world.q, atol=1e-15)
+    # The same new body rate Ω', carried to the world by O' instead of O.
+    np.testing.assert_allclose(to_body(body.q, body.omega_world), to_body(state.q, world.omega_world), atol=1e-12)
 
 
 @pytest.mark.parametrize("name", IMPLICIT)

@@ -84,8 +84,11 @@ class SceneGraph:
         its position and linear motion come from its parent.
         """
         n = len(self)
-        q = np.where(self.kinematic[:, None], self.local_kinematic_rotation(t), dynamic_q_world)
-        omega = np.where(self.kinematic[:, None], self.local_angular_velocity, dynamic_omega_world)
+        if self.kinematic.any():
+            q = np.where(self.kinematic[:, None], self.local_kinematic_rotation(t), dynamic_q_world)
+            omega = np.where(self.kinematic[:, None], self.local_angular_velocity, dynamic_omega_world)
+        else:
+            q, omega = dynamic_q_world.copy(), dynamic_omega_world.copy()
         position, velocity, acceleration = self.local_position.copy(), np.zeros((n, 3)), np.zeros((n, 3))
         # Roots are their own globals; the angular acceleration of a constant-rate kinematic node is zero, and a
         # dynamic node's is not needed by anything downstream, so it is left at zero.

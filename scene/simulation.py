@@ -142,8 +142,13 @@ class Simulation:
     def snapshot(self) -> Snapshot:
         """The state of every body now, in the scene file's order."""
         poses, position = self._poses
-        L_world = momentum_from_omega_world(poses.q, poses.omega_world, self._inertia)
+        L_world = np.empty_like(poses.omega_world)
         L_world[self._dynamic] = self.world.values("L_world")
+        kinematic = self.kinematic
+        if kinematic.any():
+            L_world[kinematic] = momentum_from_omega_world(
+                poses.q[kinematic], poses.omega_world[kinematic], self._inertia[kinematic]
+            )
         order = self._to_file_order
         energy = 0.5 * np.sum(poses.omega_world * L_world, axis=-1)
         return Snapshot(

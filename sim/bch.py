@@ -23,6 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.taylor import rodrigues_coefficients
+from sim.vector import cross
 
 __all__ = ["bch_so3"]
 
@@ -43,7 +44,7 @@ def bch_so3(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     coefficient_cross = 0.5 * (s1_x * s1_y - s2_x * s2_y * x_dot_y)
     # sin|z| ẑ: the vector of the skew-symmetric part of R(x) R(y).
     sin_z_axis = (
-        coefficient_x[..., None] * x + coefficient_y[..., None] * y + coefficient_cross[..., None] * np.cross(x, y)
+        coefficient_x[..., None] * x + coefficient_y[..., None] * y + coefficient_cross[..., None] * cross(x, y)
     )
     sin_z = np.linalg.norm(sin_z_axis, axis=-1)
 

@@ -25,6 +25,7 @@ import numpy as np
 from sim import transform as tf
 from sim.quaternion import quat_conj, quat_rotate
 from sim.transform import Transform
+from sim.vector import cross
 
 __all__ = [
     "DynamicTransform",
@@ -146,18 +147,18 @@ def compose(parent: DynamicTransform, child: DynamicTransform) -> DynamicTransfo
     offset = tf.act_vector(pose, child.transform.translation)  # J₂ T₁
     velocity_child = tf.act_vector(pose, child.velocity)  # J₂ v₁
     omega_child = quat_rotate(pose.rotation, child.angular_velocity)  # R₂ ω₁ R₂ᵀ as a vector
-    omega_cross_offset = np.cross(omega_parent, offset)
+    omega_cross_offset = cross(omega_parent, offset)
     velocity = parent.velocity + velocity_child + omega_cross_offset
     acceleration = (
         parent.acceleration
         + tf.act_vector(pose, child.acceleration)
-        + np.cross(alpha_parent, offset)
-        + np.cross(omega_parent, omega_cross_offset)
-        + 2.0 * np.cross(omega_parent, velocity_child)
+        + cross(alpha_parent, offset)
+        + cross(omega_parent, omega_cross_offset)
+        + 2.0 * cross(omega_parent, velocity_child)
     )
     # d/dt (R₂ ω₁ R₂ᵀ) = R₂ α₁ R₂ᵀ + [ω₂, R₂ ω₁ R₂ᵀ]; [ω₂, ω₃] = [ω₂, R₂ ω₁ R₂ᵀ] since [ω₂, ω₂] = 0.
     angular_acceleration = (
-        alpha_parent + quat_rotate(pose.rotation, child.angular_acceleration) + np.cross(omega_parent, omega_child)
+        alpha_parent + quat_rotate(pose.rotation, child.angular_acceleration) + cross(omega_parent, omega_child)
     )
     return DynamicTransform(
         tf.compose(pose, child.transform), velocity, acceleration, omega_parent + omega_child, angular_acceleration
@@ -176,13 +177,13 @@ def inverse(dynamic: DynamicTransform) -> DynamicTransform:
     translation, velocity = pose.translation, dynamic.velocity
     omega, alpha = dynamic.angular_velocity, dynamic.angular_acceleration
     # T' = −J⁻¹ T and dJ⁻¹/dt = −J⁻¹ [ω]: v' = J⁻¹ (ω × T − v); differentiating once more gives a'.
-    omega_cross_translation = np.cross(omega, translation)
+    omega_cross_translation = cross(omega, translation)
     inverse_velocity = tf.act_vector_inverse(pose, omega_cross_translation - velocity)
     inverse_acceleration = tf.act_vector_inverse(
         pose,
-        np.cross(alpha, translation)
-        - np.cross(omega, omega_cross_translation)
-        + 2.0 * np.cross(omega, velocity)
+        cross(alpha, translation)
+        - cross(omega, omega_cross_translation)
+        + 2.0 * cross(omega, velocity)
         - dynamic.acceleration,
     )
     rotation_inverse = quat_conj(pose.rotation)
@@ -212,15 +213,15 @@ def global_to_local(parent_global: DynamicTransform, child_global: DynamicTransf
     omega_parent, alpha_parent = parent_global.angular_velocity, parent_global.angular_acceleration
     offset = child_global.transform.translation - pose.translation  # T₃ − T₂ = J₂ T₁
     relative_velocity = child_global.velocity - parent_global.velocity
-    omega_cross_offset = np.cross(omega_parent, offset)
+    omega_cross_offset = cross(omega_parent, offset)
     velocity = tf.act_vector_inverse(pose, relative_velocity - omega_cross_offset)
     acceleration = tf.act_vector_inverse(
         pose,
         child_global.acceleration
         - parent_global.acceleration
-        - np.cross(alpha_parent, offset)
-        + np.cross(omega_parent, omega_cross_offset)
-        - 2.0 * np.cross(omega_parent, relative_velocity),
+        - cross(alpha_parent, offset)
+        + cross(omega_parent, omega_cross_offset)
+        - 2.0 * cross(omega_parent, relative_velocity),
     )
     rotation_inverse = quat_conj(pose.rotation)
     omega_global = child_global.angular_velocity
@@ -231,7 +232,7 @@ def global_to_local(parent_global: DynamicTransform, child_global: DynamicTransf
         quat_rotate(rotation_inverse, omega_global - omega_parent),
         quat_rotate(
             rotation_inverse,
-            child_global.angular_acceleration - alpha_parent + np.cross(omega_global, omega_parent),
+            child_global.angular_acceleration - alpha_parent + cross(omega_global, omega_parent),
         ),
     )
 
@@ -257,9 +258,9 @@ def child_delta_to_global(parent_global: DynamicTransform, delta_local: MotionDe
     delta_omega = quat_rotate(pose.rotation, delta_local.angular_velocity)
     return MotionDelta(
         delta_velocity,
-        tf.act_vector(pose, delta_local.acceleration) + 2.0 * np.cross(omega_parent, delta_velocity),
+        tf.act_vector(pose, delta_local.acceleration) + 2.0 * cross(omega_parent, delta_velocity),
         delta_omega,
-        quat_rotate(pose.rotation, delta_local.angular_acceleration) + np.cross(omega_parent, delta_omega),
+        quat_rotate(pose.rotation, delta_local.angular_acceleration) + cross(omega_parent, delta_omega),
     )
 
 
@@ -273,11 +274,11 @@ def child_delta_to_local(parent_global: DynamicTransform, delta_global: MotionDe
     rotation_inverse = quat_conj(pose.rotation)
     return MotionDelta(
         tf.act_vector_inverse(pose, delta_global.velocity),
-        tf.act_vector_inverse(pose, delta_global.acceleration - 2.0 * np.cross(omega_parent, delta_global.velocity)),
+        tf.act_vector_inverse(pose, delta_global.acceleration - 2.0 * cross(omega_parent, delta_global.velocity)),
         quat_rotate(rotation_inverse, delta_global.angular_velocity),
         quat_rotate(
             rotation_inverse,
-            delta_global.angular_acceleration + np.cross(delta_global.angular_velocity, omega_parent),
+            delta_global.angular_acceleration + cross(delta_global.angular_velocity, omega_parent),
         ),
     )
 
@@ -299,22 +300,22 @@ def child_delta_from_parent(
     offset = tf.act_vector(pose, child_local.transform.translation)  # J₂ T₁
     # (ω₂ + Δω₂)² − ω₂² = Δω₂ ω₂ + ω₂ Δω₂ + Δω₂², each product of skew matrices a nested cross product.
     centripetal_change = (
-        np.cross(delta_omega, np.cross(omega_parent, offset))
-        + np.cross(omega_parent, np.cross(delta_omega, offset))
-        + np.cross(delta_omega, np.cross(delta_omega, offset))
+        cross(delta_omega, cross(omega_parent, offset))
+        + cross(omega_parent, cross(delta_omega, offset))
+        + cross(delta_omega, cross(delta_omega, offset))
     )
     acceleration = (
         delta_parent.acceleration
-        + np.cross(delta_parent.angular_acceleration, offset)
+        + cross(delta_parent.angular_acceleration, offset)
         + centripetal_change
-        + 2.0 * np.cross(delta_omega, tf.act_vector(pose, child_local.velocity))
+        + 2.0 * cross(delta_omega, tf.act_vector(pose, child_local.velocity))
     )
     omega_child = quat_rotate(pose.rotation, child_local.angular_velocity)  # ω₃ − ω₂
     return MotionDelta(
-        delta_parent.velocity + np.cross(delta_omega, offset),
+        delta_parent.velocity + cross(delta_omega, offset),
         acceleration,
         delta_omega,
-        delta_parent.angular_acceleration + np.cross(delta_omega, omega_child),
+        delta_parent.angular_acceleration + cross(delta_omega, omega_child),
     )
 
 
@@ -333,9 +334,9 @@ def inertial_accelerations(parent_global: DynamicTransform, child_local: Dynamic
     translation = child_local.transform.translation
     return InertialAccelerations(
         linear=-tf.act_vector_inverse(pose, parent_global.acceleration),
-        centrifugal=-np.cross(omega, np.cross(omega, translation)),
-        coriolis=-2.0 * np.cross(omega, child_local.velocity),
-        euler=-np.cross(alpha, translation),
+        centrifugal=-cross(omega, cross(omega, translation)),
+        coriolis=-2.0 * cross(omega, child_local.velocity),
+        euler=-cross(alpha, translation),
     )
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.taylor import rodrigues_coefficients
+from sim.vector import cross
 
 __all__ = [
     "quat_identity",
@@ -42,7 +43,7 @@ def quat_mul(p: np.ndarray, q: np.ndarray) -> np.ndarray:
     qw, qv = q[..., :1], q[..., 1:]
     # (pw, pv)(qw, qv) = (pw qw − pv·qv, pw qv + qw pv + pv × qv)
     w = pw * qw - np.sum(pv * qv, axis=-1, keepdims=True)
-    v = pw * qv + qw * pv + np.cross(pv, qv)
+    v = pw * qv + qw * pv + cross(pv, qv)
     batch = np.broadcast_shapes(w.shape[:-1], v.shape[:-1])
     return np.concatenate([np.broadcast_to(w, batch + (1,)), np.broadcast_to(v, batch + (3,))], axis=-1)
 
@@ -69,8 +70,8 @@ def quat_rotate(q: np.ndarray, v: np.ndarray) -> np.ndarray:
     quaternion products and stays accurate for unit ``q``.
     """
     w, u = q[..., :1], q[..., 1:]
-    t = 2.0 * np.cross(u, v)
-    return v + w * t + np.cross(u, t)
+    t = 2.0 * cross(u, v)
+    return v + w * t + cross(u, t)
 
 
 def quat_to_matrix(q: np.ndarray) -> np.ndarray:

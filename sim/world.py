@@ -30,6 +30,7 @@ from sim.errors import NumericalError
 from sim.integrators import INTEGRATORS
 from sim.integrators.state import BodyParams, BodyState, StepCost, momentum_from_omega_world
 from sim.quaternion import quat_conj, quat_exp, quat_log, quat_mul, quat_rotate
+from sim.vector import cross
 
 __all__ = ["World", "INTEGRATOR_NAMES", "BODY_FIELDS"]
 
@@ -125,8 +126,10 @@ class World:
         """(N, 3) N m, world: gravity's torque about each pivot, ``(O c) × m g``, at orientations ``q`` (default:
         the current ones); zero for bodies without a pivot."""
         values = self.bodies.values
+        if not values("has_pivot").any():
+            return np.zeros((len(self.bodies), 3))
         arm_world = quat_rotate(values("q") if q is None else q, values("com_from_pivot_body"))
-        return np.cross(arm_world, values("mass")[:, None] * self.gravity)
+        return cross(arm_world, values("mass")[:, None] * self.gravity)
 
     def step(self, h: float) -> StepCost:
         """Advance every body by ``h`` seconds; returns the cost per body, in slot order.

@@ -20,6 +20,7 @@ from sim.integrators.checks import check_backend
 from sim.integrators.explicit import finish_explicit, run_explicit_kernel
 from sim.integrators.state import BodyParams, BodyState, StepCost, angular_acceleration
 from sim.quaternion import quat_exp, quat_exp_third_order, quat_mul, quat_normalize
+from sim.vector import cross
 
 __all__ = ["step", "EXPONENTIALS"]
 
@@ -58,9 +59,9 @@ def step(
         omega_new = omega_world + h * alpha
         rotation = 0.5 * h * (omega_world + omega_new)
         if terms >= 2:
-            rotation = rotation + h * h / 12.0 * np.cross(omega_new, omega_world)
+            rotation = rotation + h * h / 12.0 * cross(omega_new, omega_world)
         if terms >= 3:
-            rotation = rotation + h**5 / 240.0 * np.cross(alpha, np.cross(alpha, omega_world))
+            rotation = rotation + h**5 / 240.0 * cross(alpha, cross(alpha, omega_world))
         exp = quat_exp if exponential == "exact" else quat_exp_third_order
         q_new = quat_normalize(quat_mul(exp(rotation), state.q))
     return finish_explicit(NAME, h, q_new, omega_new, params)

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from sim.quaternion import quat_conj, quat_rotate
+from sim.vector import cross
 
 __all__ = [
     "BodyState",
@@ -179,5 +180,5 @@ def energy(state: BodyState, params: BodyParams | None = None) -> np.ndarray:
 def angular_acceleration(state: BodyState, params: BodyParams) -> Vec3:
     """``α = I_w⁻¹ (τ − g ω × L)``: (N, 3) rad/s², world frame (math.md §Torque, seed 000); ``g`` is
     ``params.gyroscopic``. ``I_w⁻¹ = O I⁻¹ Oᵀ`` is applied as two rotations and a body-frame product."""
-    net = params.torque_world - np.cross(state.omega_world, state.L_world) if params.gyroscopic else params.torque_world
+    net = params.torque_world - cross(state.omega_world, state.L_world) if params.gyroscopic else params.torque_world
     return omega_world_from_momentum(state.q, net, params.inertia_body_inv)

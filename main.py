@@ -12,7 +12,7 @@ import sys
 import time
 from pathlib import Path
 
-from sim.errors import InputError, SpinlabError
+from sim.errors import InputError, NumericalError, SpinlabError
 
 ROOT = Path(__file__).resolve().parent
 DEFAULT_BENCH_JSON = ROOT / "benchmarks" / "results" / "bench.json"
@@ -62,8 +62,9 @@ def _integrator_name(text: str) -> str:
 class _ProgressBar:
     """A one-line progress bar on stderr (only when stderr is a terminal): steps, rate and time left."""
 
-    def __init__(self, label: str) -> None:
+    def __init__(self, label: str, unit: str = "steps") -> None:
         self.label = label
+        self.unit = unit
         self.enabled = sys.stderr.isatty()
         self._start = time.perf_counter()
         self._last_draw = 0.0
@@ -78,8 +79,8 @@ class _ProgressBar:
         left = (total - done) / rate if rate > 0 else 0.0
         filled = int(30 * done / total)
         sys.stderr.write(
-            f"\r{self.label} [{'#' * filled}{'.' * (30 - filled)}] {done}/{total} steps, "
-            f"{rate:,.0f} steps/s, {left:4.1f} s left "
+            f"\r{self.label} [{'#' * filled}{'.' * (30 - filled)}] {done}/{total} {self.unit}, "
+            f"{rate:,.1f} {self.unit}/s, {left:5.1f} s left "
         )
         if done == total:
             sys.stderr.write("\n")
@@ -114,28 +115,61 @@ def _cmd_run(args: argparse.Namespace) -> int:
     scene = load_scene(args.scene)
     h = args.dt or scene.h
     names = list(INTEGRATORS) if args.integrator == "all" else [args.integrator]
-    rows = []
+    rows, failures = [], []
     for name in names:
         trace = args.trace
         if trace is not None and args.integrator == "all":
             trace = trace.with_name(f"{trace.stem}.{name}{trace.suffix}")
         label = f"{scene.name} ({name or 'scene integrators'})"
-        rows += run_scene(
-            scene,
-            integrator=name,
-            h=h,
-            duration=args.duration,
-            gyroscopic=not args.no_gyroscopic,
-            trace_path=trace,
-            progress=_ProgressBar(label),
-        )
+        try:
+            rows += run_scene(
+                scene,
+                integrator=name,
+                h=h,
+                duration=args.duration,
+                gyroscopic=not args.no_gyroscopic,
+                trace_path=trace,
+                progress=_ProgressBar(label),
+            )
+        except NumericalError as error:
+            if args.integrator != "all":
+                raise
+            # With every integrator in turn, one that blows up (or refuses a torque) is a finding, not the end.
+            failures.append(f"{name}: {error}")
+            continue
         if trace is not None:
             print(f"trace written to {trace}", file=sys.stderr)
     steps = step_count(args.duration, h)
     gyro = "off" if args.no_gyroscopic else "on"
     print(f"{scene.name}: {steps} steps of h = {h:.6g} s ({steps * h:.6g} s simulated), gyroscopic term {gyro}")
     print(_format_summary(rows))
-    return 0
+    for failure in failures:
+        print(f"failed: {failure}")
+    return 1 if failures else 0
+
+
+def _cmd_record(args: argparse.Namespace) -> int:
+    from render.record import parse_size, record_scene
+    from scene.scene_file import load_scene
+
+    size = parse_size(args.size)
+    scene = load_scene(args.scene)
+    result = record_scene(
+        scene,
+        args.out,
+        duration=args.duration,
+        fps=args.fps,
+        size=size,
+        integrator=args.integrator,
+        gyroscopic=not args.no_gyroscopic,
+        progress=_ProgressBar(f"recording {scene.name}", unit="frames"),
+    )
+    stopped = " (interrupted: the file holds what was recorded)" if result.interrupted else ""
+    print(
+        f"wrote {result.path}: {result.frames} frames at {result.fps:g} fps, {result.size[0]}x{result.size[1]}, "
+        f"{result.simulated_seconds:.6g} s simulated{stopped}"
+    )
+    return EXIT_INTERRUPTED if result.interrupted else 0
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:
@@ -176,6 +210,25 @@ def build_parser() -> argparse.ArgumentParser:
         "--trace", type=_writable_path, metavar="OUT.csv", help="write every step of every body as CSV"
     )
     run.set_defaults(handler=_cmd_run)
+
+    record = commands.add_parser(
+        "record",
+        help="record a scene to an MP4 video, without a window",
+        description="Render SCENE offscreen and encode it as H.264 MP4 (yuv420p). Simulation time advances in the "
+        "scene's own steps, independent of the frame rate; the video holds exactly fps x T frames. A scene with "
+        "several integrators (compare), or --integrator all, is drawn one view per integrator, in lock step. "
+        "The file is written atomically; Ctrl-C stops and keeps a playable file of what was recorded.",
+    )
+    record.add_argument("scene", metavar="SCENE", help="a preset name (e.g. t_handle, compare) or a .toml path")
+    record.add_argument("--out", required=True, type=_writable_path, metavar="OUT.mp4", help="the video file")
+    record.add_argument("--duration", type=_positive_float, default=10.0, metavar="T", help="seconds (default: 10)")
+    record.add_argument("--fps", type=_positive_float, default=60.0, help="frames per second (default: 60)")
+    record.add_argument("--size", default="1280x720", metavar="WxH", help="pixels, rounded to even (default: 1280x720)")
+    record.add_argument(
+        "--integrator", type=_integrator_name, metavar="NAME", help="override every body's; 'all': one view each"
+    )
+    record.add_argument("--no-gyroscopic", action="store_true", help="drop the gyroscopic term ω × L, as games do")
+    record.set_defaults(handler=_cmd_record)
 
     bench = commands.add_parser(
         "bench",

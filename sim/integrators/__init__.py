@@ -5,7 +5,19 @@ seconds (:mod:`sim.integrators.state`); options are keyword-only. ``INTEGRATORS`
 line, the panel and the tests use to those functions.
 """
 
-from sim.integrators import euler, euler_body, implicit_midpoint, magnus, object_trapezoidal, trapezoidal
+from sim.integrators import (
+    euler,
+    euler_body,
+    exact,
+    im4,
+    im6,
+    implicit_midpoint,
+    magnus,
+    object_trapezoidal,
+    ot4,
+    rkmk4,
+    trapezoidal,
+)
 
 __all__ = ["INTEGRATORS"]
 
@@ -16,4 +28,9 @@ INTEGRATORS = {
     "implicit_midpoint": implicit_midpoint.step,
     "trapezoidal": trapezoidal.step,
     "object_trapezoidal": object_trapezoidal.step,
+    "im4": im4.step,
+    "im6": im6.step,
+    "ot4": ot4.step,
+    "rkmk4": rkmk4.step,
+    "exact": exact.step,
 }

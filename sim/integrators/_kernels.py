@@ -10,7 +10,8 @@ rows, so the inner loops allocate nothing. The formulas are those of :mod:`sim.t
 kernels are tested against. Each kernel fills the ``*_out`` arrays and a status per body (``checks.STATUS_*``):
 the Python side raises.
 
-Explicit kernels (``euler_kernel``, ``magnus_kernel``) follow their numpy versions operation for operation.
+Explicit kernels (``euler_kernel``, ``magnus_kernel``, ``rkmk4_kernel``) follow their numpy versions operation for
+operation.
 ``implicit_kernel``'s ``method`` selects the equation, each solved for the step's rotation vector:
 
     MIDPOINT            F(v) = v − h I⁻¹ R(−v/2) ℓ                       ℓ = Oᵀ (L + ½ h τ),  O' = O R(v)
@@ -32,7 +33,7 @@ accepted only if ``|v|² ≤ max_step_angle_sq`` (see :mod:`sim.integrators.newt
 
 from __future__ import annotations
 
-from math import factorial, isfinite, sin, sqrt
+from math import cos, factorial, isfinite, sin, sqrt
 
 import numpy as np
 from numba import njit
@@ -40,8 +41,9 @@ from numba import njit
 from sim.integrators.checks import STATUS_NON_FINITE, STATUS_NOT_CONVERGED, STATUS_OK
 from sim.taylor import TAYLOR_BRANCH_ANGLE_SQ
 
-__all__ = ["euler_kernel", "euler_body_kernel", "magnus_kernel", "implicit_kernel", "rodrigues_coefficients",
-           "KERNEL_METHODS", "EXPONENTIAL_EXACT", "EXPONENTIAL_THIRD_ORDER"]  # fmt: skip
+__all__ = ["euler_kernel", "euler_body_kernel", "magnus_kernel", "rkmk4_kernel", "implicit_kernel",
+           "rodrigues_coefficients", "left_jacobian_inv_coefficient", "KERNEL_METHODS", "EXPONENTIAL_EXACT",
+           "EXPONENTIAL_THIRD_ORDER"]  # fmt: skip
 
 
 # The Taylor polynomials of sim.taylor in a², highest coefficient first: s1, s2, s3 of math.md §Rodrigues.
@@ -49,6 +51,8 @@ _TERMS = 11
 _S1 = np.array([(-1) ** k / factorial(2 * k + 1) for k in range(_TERMS)][::-1])
 _S2 = np.array([(-1) ** k / factorial(2 * k + 2) for k in range(_TERMS)][::-1])
 _S3 = np.array([(-1) ** k / factorial(2 * k + 3) for k in range(_TERMS)][::-1])
+# s4 = (cos a − 1 + a²/2)/a⁴ = Σ (−1)ᵏ a²ᵏ/(2k + 4)!, for Jl⁻¹'s coefficient (left_jacobian_inv_coefficient).
+_S4 = np.array([(-1) ** k / factorial(2 * k + 4) for k in range(_TERMS)][::-1])
 # Fewer terms for smaller angles: below a² = bound, K terms leave out at most bound^K / (2K + 1)! ≤ 2⁻⁵⁶ of s1 ≈ 1
 # (less of s2, s3), far below half an ulp. A Newton step's angles are small, and the Horner chain is the
 # kernel's critical path. Above the last bound sim.taylor's full polynomial is used.
@@ -75,6 +79,23 @@ def rodrigues_coefficients(angle_sq):
     sin_a = sin(a)
     sin_half = sin(0.5 * a)
     return sin_a / a, 2.0 * sin_half * sin_half / angle_sq, (a - sin_a) / (angle_sq * a)
+
+
+@njit(cache=True)
+def left_jacobian_inv_coefficient(angle_sq, s2, s3):
+    """``c(a) = (1 − (a/2) cot(a/2))/a²`` at ``a² = angle_sq``, given ``s2``, ``s3`` there, as
+    :func:`sim.taylor.left_jacobian_inv_coefficient`: ``Jl(v)⁻¹ = 1 − ½[v] + c[v]²``, ``Jr(v)⁻¹ = 1 + ½[v] + c[v]²``.
+
+    ``(a/2) cot(a/2) = s1/(2 s2)``, and with ``s1 = 1 − a² s3``, ``s2 = ½ − a² s4``, ``c = (s3 − 2 s4)/(2 s2)``: no
+    cancellation below ``a = 1`` (``s3 − 2 s4 ≈ 1/12`` loses at most a bit), the closed form above.
+    """
+    if angle_sq < TAYLOR_BRANCH_ANGLE_SQ:
+        s4 = _S4[0]
+        for k in range(1, _TERMS):
+            s4 = s4 * angle_sq + _S4[k]
+        return (s3 - 2.0 * s4) / (2.0 * s2)
+    half = 0.5 * sqrt(angle_sq)
+    return (1.0 - half * cos(half) / sin(half)) / angle_sq
 
 
 @njit(cache=True)
@@ -278,15 +299,20 @@ def _start(n, q, omega_world, L_world, inertia_inv, torque_world, h, gyroscopic)
 
 
 @njit(cache=True)
-def _store(n, q, omega, inertia, q_out, omega_out, L_out, status_out):
-    """Write body ``n``'s new ``q`` and ``ω`` and ``L = O' I O'ᵀ ω'``."""
-    L = to_world(q, matvec(inertia, to_body(q, omega)))
+def _write(n, q, omega, L, q_out, omega_out, L_out, status_out):
+    """Write body ``n``'s new ``q``, ``ω``, ``L`` and its status (non-finite or not)."""
     for i in range(4):
         q_out[n, i] = q[i]
     for i in range(3):
         omega_out[n, i] = omega[i]
         L_out[n, i] = L[i]
     status_out[n] = STATUS_OK if is_finite_state(q, omega, L) else STATUS_NON_FINITE
+
+
+@njit(cache=True)
+def _store(n, q, omega, inertia, q_out, omega_out, L_out, status_out):
+    """Write body ``n``'s new ``q`` and ``ω`` and ``L = O' I O'ᵀ ω'``."""
+    _write(n, q, omega, to_world(q, matvec(inertia, to_body(q, omega))), q_out, omega_out, L_out, status_out)
 
 
 @njit(cache=True)
@@ -339,6 +365,66 @@ def magnus_kernel(q, omega_world, L_world, inertia, inertia_inv, torque_world, h
             increment = quat_exp_third_order(rotation)
         q_new = quat_normalize(quat_mul(increment, qn))
         _store(n, q_new, omega_new, matrix(inertia, n), q_out, omega_out, L_out, status_out)
+
+
+@njit(cache=True)
+def _rkmk4_rates(v, M, ell, omega, torque_body, gyroscopic):
+    """One stage of :func:`rkmk4_kernel` at ``v``: ``(v̇, u̇)``.
+
+    Gyroscopic: ``v̇ = Jr(v)⁻¹ I⁻¹ R(v)ᵀ ℓ`` (``omega``, ``torque_body`` unused, ``u̇ = 0``). Without:
+    ``v̇ = Jr(v)⁻¹ R(v)ᵀ u`` and ``u̇ = R(v) I⁻¹ R(v)ᵀ τ_b`` with ``u = omega``, ``τ_b = torque_body``.
+    """
+    angle_sq = dot(v, v)
+    s1, s2, s3 = rodrigues_coefficients(angle_sq)
+    c = left_jacobian_inv_coefficient(angle_sq, s2, s3)
+    minus_v = scale(-1.0, v)
+    if gyroscopic:
+        omega_body = matvec(M, first_order_map(minus_v, s1, s2, ell))
+        return first_order_map(v, 0.5, c, omega_body), (0.0, 0.0, 0.0)
+    omega_body = first_order_map(minus_v, s1, s2, omega)
+    alpha = first_order_map(v, s1, s2, matvec(M, first_order_map(minus_v, s1, s2, torque_body)))
+    return first_order_map(v, 0.5, c, omega_body), alpha
+
+
+@njit(cache=True)
+def _rk4_sum(h, k1, k2, k3, k4):
+    """``(h/6) (k1 + 2 k2 + 2 k3 + k4)``."""
+    return scale(h / 6.0, add(add(k1, scale(2.0, add(k2, k3))), k4))
+
+
+@njit(cache=True)
+def rkmk4_kernel(q, omega_world, L_world, inertia, inertia_inv, torque_world, h, gyroscopic,
+                 q_out, omega_out, L_out, status_out):  # fmt: skip
+    """Classical RK4 on the rotation vector ``v`` of ``O(t) = O R(v(t))`` (:mod:`sim.integrators.rkmk4`), with
+    ``ℓ(t) = Oᵀ (L + t τ)`` exact (gyroscopic) or with ``u = Oᵀ ω`` integrated alongside (without)."""
+    zero = (0.0, 0.0, 0.0)
+    for n in range(q.shape[0]):
+        qn = (q[n, 0], q[n, 1], q[n, 2], q[n, 3])
+        M, torque, omega = matrix(inertia_inv, n), row(torque_world, n), row(omega_world, n)
+        torque_body = to_body(qn, torque)
+        half_h = 0.5 * h
+        if gyroscopic:
+            L = row(L_world, n)
+            ell = to_body(qn, L)
+            ell_half = add(ell, scale(half_h, torque_body))
+            k1 = matvec(M, ell)
+            k2, _ = _rkmk4_rates(scale(half_h, k1), M, ell_half, zero, zero, True)
+            k3, _ = _rkmk4_rates(scale(half_h, k2), M, ell_half, zero, zero, True)
+            k4, _ = _rkmk4_rates(scale(h, k3), M, add(ell, scale(h, torque_body)), zero, zero, True)
+            q_new = quat_normalize(quat_mul(qn, quat_exp(_rk4_sum(h, k1, k2, k3, k4))))
+            L_new = add(L, scale(h, torque))
+            omega_new = to_world(q_new, matvec(M, to_body(q_new, L_new)))
+        else:
+            u = to_body(qn, omega)
+            k1, m1 = u, matvec(M, torque_body)
+            k2, m2 = _rkmk4_rates(scale(half_h, k1), M, zero, add(u, scale(half_h, m1)), torque_body, False)
+            k3, m3 = _rkmk4_rates(scale(half_h, k2), M, zero, add(u, scale(half_h, m2)), torque_body, False)
+            k4, m4 = _rkmk4_rates(scale(h, k3), M, zero, add(u, scale(h, m3)), torque_body, False)
+            q_new = quat_normalize(quat_mul(qn, quat_exp(_rk4_sum(h, k1, k2, k3, k4))))
+            # ω' = ω + O Δu: a torque-free body's Δu is exactly zero, so it keeps its ω to the last bit.
+            omega_new = add(omega, to_world(qn, _rk4_sum(h, m1, m2, m3, m4)))
+            L_new = to_world(q_new, matvec(matrix(inertia, n), to_body(q_new, omega_new)))
+        _write(n, q_new, omega_new, L_new, q_out, omega_out, L_out, status_out)
 
 
 # The implicit integrators.

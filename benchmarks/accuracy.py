@@ -1,0 +1,296 @@
+"""Accuracy against cost on the T-handle, for every integrator in ``INTEGRATORS`` and for MuJoCo's when installed.
+
+The body is seed 003's T-handle: principal moments (2.5, 1.4, 1.3) kg m², identity orientation, body ω
+(0.05, 5, 0.05) rad/s (near the unstable intermediate axis: it flips every 9.7 s), torque-free, gyroscopic term on.
+It is stepped at h = 1/60, 1/240 and 1/1000 s for 60 s (``quick``: 1/60 and 1/240 s for 20 s), one body, and
+measured against the closed form (:class:`sim.exact.TorqueFreeSolution`):
+
+- ``energy_error``: max over the run of ``|E/E₀ − 1|``; ``momentum_error``: max of ``|L − L₀|/|L₀|`` (world);
+- ``orientation_error``: the angle (rad) between the final orientation and the exact one;
+- ``flips`` and ``flips_exact``: sign changes of the body rate ``Ω_y`` at the step times, run and closed form;
+- ``us_per_body_step``: µs per body per step in a batch of ``COST_BODIES`` such handles (random orientations,
+  rates perturbed by 0.1 rad/s), the best of ``repeats`` chained runs; ``us_per_step_one_body``: the one-body run's
+  own time per step (Python call overhead included). The exact stepper loops over bodies in Python: its batch is
+  ``EXACT_COST_BODIES`` bodies.
+
+MuJoCo (optional: ``pip install mujoco``) steps the same body as a free joint with ``diaginertia`` and no gravity
+(``qpos[3:7]`` is the (w, x, y, z) orientation, body → world; ``qvel[3:6]`` the body-frame ω) with its ``Euler``,
+``implicit``, ``implicitfast`` and ``RK4`` integrators; its batch is one model of ``COST_BODIES`` free bodies.
+
+Targets (issue 7), at h = 1/60 s: an integrator of ours beats MuJoCo's RK4 on energy, momentum and orientation
+error at no more than twice its cost per body-step; the implicit midpoint rule's energy error is at least 1000×
+smaller than MuJoCo's implicit integrator's. ``python -m benchmarks.accuracy [--quick] [--docs]`` prints the table;
+``--docs`` also writes ``docs/accuracy.md`` and the error-versus-cost plot ``docs/images/accuracy.png`` (the plot
+needs matplotlib and is skipped without it).
+"""
+
+from __future__ import annotations
+
+import gc
+import math
+import pathlib
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from sim.exact import TorqueFreeSolution
+from sim.integrators import INTEGRATORS
+from sim.integrators.state import BodyParams, BodyState
+from sim.quaternion import quat_conj, quat_identity, quat_log, quat_mul, quat_rotate
+
+__all__ = ["run", "format_table", "write_docs", "write_plot", "MUJOCO_INTEGRATORS"]
+
+MOMENTS = (2.5, 1.4, 1.3)  # kg m²
+OMEGA_BODY = (0.05, 5.0, 0.05)  # rad/s
+STEPS, DURATION = (1.0 / 60.0, 1.0 / 240.0, 1.0 / 1000.0), 60.0
+STEPS_QUICK, DURATION_QUICK = (1.0 / 60.0, 1.0 / 240.0), 20.0
+COST_BODIES, EXACT_COST_BODIES = 1000, 10
+MUJOCO_INTEGRATORS = ("Euler", "implicit", "implicitfast", "RK4")
+TARGET_COST_RATIO, TARGET_ENERGY_RATIO = 2.0, 1000.0
+SEED = 2024
+_SECONDS_PER_REPEAT = 0.1
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+
+def _sign_changes(y: np.ndarray) -> int:
+    return int(np.count_nonzero(np.diff(np.sign(y)) != 0))
+
+
+def _measures(q, omega_body, energy, L_world, times: np.ndarray, exact: TorqueFreeSolution) -> dict:
+    """Errors of a run from its orientations ``(T, 4)``, body rates ``(T, 3)``, energies ``(T,)`` and world momenta
+    ``(T, 3)`` at ``times`` (``times[0] = 0``)."""
+    q_exact = exact.orientation(times[-1:])[0]
+    return {
+        "energy_error": float(np.abs(energy / energy[0] - 1.0).max()),
+        "momentum_error": float((np.linalg.norm(L_world - L_world[0], axis=-1) / np.linalg.norm(L_world[0])).max()),
+        "orientation_error": float(np.linalg.norm(quat_log(quat_mul(quat_conj(q_exact), q[-1])))),
+        "flips": _sign_changes(omega_body[:, 1]),
+        "flips_exact": _sign_changes(exact.omega_body(times)[:, 1]),
+    }
+
+
+def _best_seconds(advance: Callable[[], Any], repeats: int) -> float:
+    """Best seconds per call of ``advance`` over ``repeats`` chained runs (one warm-up call first)."""
+    advance()
+    begin = time.perf_counter()
+    advance()
+    calls = max(1, min(20_000, int(_SECONDS_PER_REPEAT / max(time.perf_counter() - begin, 1e-7))))
+    best = math.inf
+    gc_was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        for _ in range(repeats):
+            begin = time.perf_counter()
+            for _ in range(calls):
+                advance()
+            best = min(best, (time.perf_counter() - begin) / calls)
+    finally:
+        if gc_was_enabled:
+            gc.enable()
+    return best
+
+
+def _batch(n_bodies: int) -> tuple[np.ndarray, np.ndarray]:
+    """Random orientations ``(n, 4)`` and body rates ``(n, 3)`` near the T-handle's."""
+    rng = np.random.default_rng(SEED + n_bodies)
+    q = rng.normal(size=(n_bodies, 4))
+    return q / np.linalg.norm(q, axis=-1, keepdims=True), np.array(OMEGA_BODY) + 0.1 * rng.normal(size=(n_bodies, 3))
+
+
+def _ours(name: str, h: float, n_steps: int, times: np.ndarray, exact, repeats: int) -> dict:
+    step = INTEGRATORS[name]
+    inertia = np.diag(MOMENTS)[None]
+    state = BodyState.from_omega_body(quat_identity((1,)), np.array([OMEGA_BODY]), inertia)
+    params = BodyParams.from_inertia(inertia)
+    q, omega_world, L_world = np.empty((n_steps + 1, 4)), np.empty((n_steps + 1, 3)), np.empty((n_steps + 1, 3))
+    q[0], omega_world[0], L_world[0] = state.q[0], state.omega_world[0], state.L_world[0]
+    iterations = 0
+    step(state, params, h)  # compiles the kernels on first use
+    begin = time.perf_counter()
+    for k in range(1, n_steps + 1):
+        state, cost = step(state, params, h)
+        q[k], omega_world[k], L_world[k] = state.q[0], state.omega_world[0], state.L_world[0]
+        iterations += int(cost.newton_iterations[0])
+    one_body = (time.perf_counter() - begin) / n_steps
+    n_bodies = EXACT_COST_BODIES if name == "exact" else COST_BODIES
+    q_batch, omega_batch = _batch(n_bodies)
+    batch_inertia = np.broadcast_to(inertia, (n_bodies, 3, 3))
+    batch = [BodyState.from_omega_body(q_batch, omega_batch, batch_inertia), BodyParams.from_inertia(batch_inertia)]
+
+    def advance() -> None:
+        batch[0] = step(batch[0], batch[1], h)[0]
+
+    # The state's own L and E = ½ ω·L: a method that carries L exactly shows a zero momentum error.
+    energy = 0.5 * np.sum(omega_world * L_world, axis=-1)
+    row = _measures(q, quat_rotate(quat_conj(q), omega_world), energy, L_world, times, exact)
+    seconds = _best_seconds(advance, repeats)
+    return row | {"us_per_body_step": seconds / n_bodies * 1e6, "us_per_step_one_body": one_body * 1e6,
+                  "newton_iterations_per_step": iterations / n_steps}  # fmt: skip
+
+
+def _mujoco_model(mujoco, n_bodies: int, integrator: str, h: float):
+    body = '<body><freejoint/><inertial pos="0 0 0" mass="1" diaginertia="{} {} {}"/></body>'.format(*MOMENTS)
+    return mujoco.MjModel.from_xml_string(
+        f'<mujoco><option timestep="{h!r}" gravity="0 0 0" integrator="{integrator}"/>'
+        f"<worldbody>{body * n_bodies}</worldbody></mujoco>"
+    )
+
+
+def _mujoco(mujoco, integrator: str, h: float, n_steps: int, times: np.ndarray, exact, repeats: int) -> dict:
+    model = _mujoco_model(mujoco, 1, integrator, h)
+    data = mujoco.MjData(model)
+    data.qpos[3:7], data.qvel[3:6] = quat_identity(), OMEGA_BODY
+    q, omega_body = np.empty((n_steps + 1, 4)), np.empty((n_steps + 1, 3))
+    q[0], omega_body[0] = data.qpos[3:7], data.qvel[3:6]
+    begin = time.perf_counter()
+    for k in range(1, n_steps + 1):
+        mujoco.mj_step(model, data)
+        q[k], omega_body[k] = data.qpos[3:7], data.qvel[3:6]
+    one_body = (time.perf_counter() - begin) / n_steps
+    batch_model = _mujoco_model(mujoco, COST_BODIES, integrator, h)
+    batch_data = mujoco.MjData(batch_model)
+    q_batch, omega_batch = _batch(COST_BODIES)
+    batch_data.qpos.reshape(COST_BODIES, 7)[:, 3:] = q_batch
+    batch_data.qvel.reshape(COST_BODIES, 6)[:, 3:] = omega_batch
+    seconds = _best_seconds(lambda: mujoco.mj_step(batch_model, batch_data), repeats)
+    moments = np.array(MOMENTS)
+    energy, L_world = 0.5 * np.sum(moments * omega_body**2, axis=-1), quat_rotate(q, moments * omega_body)
+    return _measures(q, omega_body, energy, L_world, times, exact) | {
+        "us_per_body_step": seconds / COST_BODIES * 1e6, "us_per_step_one_body": one_body * 1e6}  # fmt: skip
+
+
+def _targets(rows: list[dict], h: float) -> dict:
+    at = {(r["source"], r["integrator"]): r for r in rows if r["h"] == h}
+    rk4, implicit = at.get(("mujoco", "RK4")), at.get(("mujoco", "implicit"))
+    if rk4 is None or implicit is None:
+        return {"h": h, "cost_ratio_to_rk4": {}, "beats_rk4": [], "beats_rk4_met": None,
+                "midpoint_energy_ratio": None, "midpoint_met": None}  # fmt: skip
+    keys = ("energy_error", "momentum_error", "orientation_error")
+    # Every integrator of ours with smaller errors than RK4 on all three counts, and its cost relative to RK4's.
+    cost_ratio = {name: r["us_per_body_step"] / rk4["us_per_body_step"] for (source, name), r in at.items()
+                  if source == "spinlab" and all(r[k] < rk4[k] for k in keys)}  # fmt: skip
+    beats = [name for name, ratio in cost_ratio.items() if ratio <= TARGET_COST_RATIO]
+    ratio = implicit["energy_error"] / at[("spinlab", "implicit_midpoint")]["energy_error"]
+    return {"h": h, "cost_ratio_to_rk4": cost_ratio, "beats_rk4": beats, "beats_rk4_met": bool(beats),
+            "midpoint_energy_ratio": ratio, "midpoint_met": bool(ratio >= TARGET_ENERGY_RATIO)}  # fmt: skip
+
+
+def run(quick: bool, *, progress: Callable[[str], None] | None = None) -> dict[str, Any]:
+    """Run the benchmark. JSON-serialisable result: ``{"name", "quick", "duration", "steps", "moments",
+    "omega_body", "cost_bodies", "mujoco" (version or None), "rows": [{"source", "integrator", "h", the measures
+    of the module docstring}], "targets": {...}}``."""
+    report = progress if progress is not None else (lambda message: None)
+    steps, duration = (STEPS_QUICK, DURATION_QUICK) if quick else (STEPS, DURATION)
+    repeats = 2 if quick else 5
+    exact = TorqueFreeSolution.from_body_state(np.diag(MOMENTS), quat_identity(), OMEGA_BODY)
+    try:
+        import mujoco
+    except ImportError:
+        mujoco = None
+    rows: list[dict[str, Any]] = []
+    for h in steps:
+        n_steps = round(duration / h)
+        times = h * np.arange(n_steps + 1)
+        for name in INTEGRATORS:
+            report(f"{name} h={h:.6g} ...")
+            rows.append({"source": "spinlab", "integrator": name, "h": h} | _ours(name, h, n_steps, times, exact,
+                                                                                  repeats))  # fmt: skip
+        for integrator in MUJOCO_INTEGRATORS if mujoco is not None else ():
+            report(f"mujoco {integrator} h={h:.6g} ...")
+            measured = _mujoco(mujoco, integrator, h, n_steps, times, exact, repeats)
+            rows.append({"source": "mujoco", "integrator": integrator, "h": h} | measured)
+    return {"name": "accuracy", "quick": quick, "duration": duration, "steps": list(steps), "moments": MOMENTS,
+            "omega_body": OMEGA_BODY, "cost_bodies": COST_BODIES, "exact_cost_bodies": EXACT_COST_BODIES,
+            "mujoco": None if mujoco is None else mujoco.__version__, "rows": rows,
+            "targets": _targets(rows, steps[0])}  # fmt: skip
+
+
+def format_table(result: dict[str, Any]) -> str:
+    """A markdown table, one row per integrator and step, then the targets."""
+    lines = [f"T-handle, moments {result['moments']} kg m², body ω {result['omega_body']} rad/s, torque-free, "
+             f"{result['duration']:g} s; cost in a batch of {result['cost_bodies']} bodies "
+             f"({result['exact_cost_bodies']} for `exact`) and for one body alone.", "",
+             "| integrator | h (s) | energy error | \\|ΔL\\|/\\|L\\| | orientation error (rad) | flips (exact) "
+             "| µs/body-step | µs/step, 1 body |", "|---|---|---:|---:|---:|---:|---:|---:|"]  # fmt: skip
+    for r in result["rows"]:
+        name = r["integrator"] if r["source"] == "spinlab" else f"MuJoCo {r['integrator']}"
+        lines.append(f"| {name} | 1/{1.0 / r['h']:.0f} | {r['energy_error']:.2e} | {r['momentum_error']:.2e} | "
+                     f"{r['orientation_error']:.2e} | {r['flips']} ({r['flips_exact']}) | "
+                     f"{r['us_per_body_step']:.3g} | {r['us_per_step_one_body']:.3g} |")  # fmt: skip
+    target = result["targets"]
+    if result["mujoco"] is None:
+        lines.append("\nMuJoCo is not installed (`pip install mujoco`): its rows and the targets are skipped.")
+        return "\n".join(lines)
+    h = f"1/{1.0 / target['h']:.0f}"
+    beaten = ", ".join(f"{name} at {ratio:.2g}× its cost" for name, ratio in target["cost_ratio_to_rk4"].items())
+    lines += ["", f"MuJoCo {result['mujoco']}. Targets at h = {h} s:",
+              f"- beats MuJoCo RK4 on energy, momentum and orientation error: {beaten or 'none'}; at ≤ "
+              f"{TARGET_COST_RATIO:g}× its cost per body-step: {', '.join(target['beats_rk4']) or 'none'} — "
+              f"{'met' if target['beats_rk4_met'] else 'NOT met'};",
+              f"- implicit_midpoint's energy error is {target['midpoint_energy_ratio']:.3g}× smaller than MuJoCo "
+              f"implicit's (target ≥ {TARGET_ENERGY_RATIO:g}×) — {'met' if target['midpoint_met'] else 'NOT met'}.",
+              ]  # fmt: skip
+    return "\n".join(lines)
+
+
+def _plot_line(axes, rows: list[dict], **style: Any) -> None:
+    """One integrator's points, cost per simulated second against its orientation and its energy error."""
+    cost = [r["us_per_body_step"] / r["h"] for r in rows]
+    for axis, key in zip(axes, ("orientation_error", "energy_error"), strict=True):
+        axis.loglog(cost, [max(r[key], 1e-17) for r in rows], **style)  # a zero error is drawn at 1e-17
+
+
+def write_plot(result: dict[str, Any], path: pathlib.Path) -> bool:
+    """Log–log plot of final orientation error and energy error against µs per body per simulated second;
+    returns False (and writes nothing) when matplotlib is not installed."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return False
+    figure, axes = plt.subplots(1, 2, figsize=(13, 5.5), layout="constrained")
+    colours = plt.get_cmap("tab10")
+    for source, marker, linestyle in (("spinlab", "o", "-"), ("mujoco", "s", "--")):
+        names = list(dict.fromkeys(r["integrator"] for r in result["rows"] if r["source"] == source))
+        for index, name in enumerate(names):
+            rows = sorted((r for r in result["rows"] if (r["source"], r["integrator"]) == (source, name)),
+                          key=lambda r: r["h"], reverse=True)  # fmt: skip
+            _plot_line(axes, rows, color=colours(index % 10), marker=marker if index < 10 else "D",
+                       linestyle=linestyle, label=name if source == "spinlab" else f"MuJoCo {name}")  # fmt: skip
+    for axis, title in zip(axes, ("final orientation error (rad)", "max relative energy error"), strict=True):
+        axis.set_xlabel("cost: µs per body per simulated second (batch)")
+        axis.set_title(f"T-handle, {result['duration']:g} s, h = 1/60 … 1/{1.0 / min(result['steps']):.0f} s: {title}")
+        axis.grid(True, which="both", alpha=0.3)
+    axes[1].legend(fontsize=8, ncol=2)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    figure.savefig(path, dpi=110)
+    plt.close(figure)
+    return True
+
+
+def write_docs(result: dict[str, Any], root: pathlib.Path = ROOT) -> str:
+    """Write ``docs/accuracy.md`` (the table) and ``docs/images/accuracy.png`` (the plot, if matplotlib is there)."""
+    plotted = write_plot(result, root / "docs" / "images" / "accuracy.png")
+    picture = "![error against cost](images/accuracy.png)\n\n" if plotted else "(matplotlib not installed: no plot)\n\n"
+    text = (f"# Accuracy against cost\n\nWritten by `python -m benchmarks.accuracy --docs` (see its docstring for what "
+            f"each column measures). Errors are deterministic; the costs are wall times on the machine that ran it, "
+            f"and move by tens of percent with its load. In the plot, cost is per simulated second (µs per "
+            f"body-step / h), so methods are compared at equal work rather than equal h.\n\n"
+            f"{picture}{format_table(result)}\n")  # fmt: skip
+    (root / "docs").mkdir(exist_ok=True)
+    (root / "docs" / "accuracy.md").write_text(text, encoding="utf-8")
+    return "plot written" if plotted else "matplotlib not installed: plot skipped"
+
+
+if __name__ == "__main__":
+    import sys
+
+    arguments = sys.argv[1:]
+    outcome = run("--quick" in arguments, progress=lambda message: print(message, file=sys.stderr))
+    print(format_table(outcome))
+    if "--docs" in arguments:
+        print(write_docs(outcome), file=sys.stderr)

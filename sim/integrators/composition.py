@@ -1,0 +1,88 @@
+"""Symmetric compositions of a symmetric one-step method: higher order from the same exact conservation of L.
+
+If ``Φ_h`` is symmetric (``Φ_h⁻¹ = Φ_{−h}``) and of order 2, the composition ``Φ_{γ_s h} ∘ … ∘ Φ_{γ_1 h}``
+with palindromic ``γ`` (``γ_i = γ_{s+1−i}``) is symmetric, hence of even order, and is of order 4 when
+``Σ γ = 1`` and ``Σ γ³ = 0`` (Hairer, Lubich & Wanner, *Geometric Numerical Integration*, 2nd ed., §II.4 and
+§V.3). Order 6 needs, besides ``Σ γ⁵ = 0``, one condition on a nested commutator, which is why it takes more
+stages than equations in the powers alone:
+
+- ``TRIPLE_JUMP``, order 4, 3 stages: ``γ1 = γ3 = 1/(2 − 2^(1/3))``, ``γ2 = 1 − 2γ1 = −2^(1/3) γ1`` (Yoshida,
+  "Construction of higher order symplectic integrators", Phys. Lett. A 150 (1990) 262–268; also Suzuki 1990,
+  Creutz & Gocksch 1989). The middle stage runs backwards in time (``γ2 ≈ −1.70``).
+- ``KAHAN_LI_9``, order 6, 9 stages: Kahan & Li's ``s9odr6a``, "Composition constants for raising the orders of
+  unconventional schemes for ordinary differential equations", Math. Comp. 66 (1997) 1089–1099, as listed in
+  Hairer, Lubich & Wanner §V.3.2. It costs two stages more than Yoshida's 7-stage sixth-order solution A but has
+  a far smaller error constant, and its constants are known to all digits (Yoshida's were published to 15).
+
+The base methods used here, the implicit midpoint rule and the object-space trapezoidal rule in exponential
+coordinates, are symmetric (replace ``h`` by ``−h`` and ``v`` by ``−v`` in their equations, starting from the
+end state) and carry ``L`` exactly, so every stage does too. The torque is held constant over the whole step:
+each stage advances ``L`` by ``γ_i h τ``, which is ``L(t)`` of ``L̇ = τ`` at the stage's (possibly earlier) time,
+and the step ends with ``L' = L + h τ`` exactly and ``ω' = O' I⁻¹ O'ᵀ L'``.
+
+With the gyroscopic term off, the base methods are not midpoint rules at all (``implicit.py`` steps that model by
+one explicit Magnus term, which is not symmetric), so composing them gains nothing: a composed step is then one
+step of the base method, which for a torque-free body is already exact (``q' = exp(h ω) q``).
+
+Cost: Newton iterations summed over the stages; ``substeps`` is the most pieces any one stage was split into by
+adaptive sub-stepping (1 when no stage was split), keeping :class:`StepCost`'s meaning.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from sim.errors import NumericalError
+from sim.integrators.state import BodyParams, BodyState, StepCost, omega_world_from_momentum
+
+__all__ = ["TRIPLE_JUMP", "KAHAN_LI_9", "step_composed"]
+
+Step = Callable[..., tuple[BodyState, StepCost]]
+
+_CUBE_ROOT_2 = 2.0 ** (1.0 / 3.0)
+_GAMMA_OUTER = 1.0 / (2.0 - _CUBE_ROOT_2)
+TRIPLE_JUMP = (_GAMMA_OUTER, 1.0 - 2.0 * _GAMMA_OUTER, _GAMMA_OUTER)
+
+_KAHAN_LI_HALF = (
+    0.39216144400731413927925056,
+    0.33259913678935943859974864,
+    -0.70624617255763935980996482,
+    0.08221359629355080023149045,
+)
+KAHAN_LI_9 = (*_KAHAN_LI_HALF, 0.79854399093482996339895035, *_KAHAN_LI_HALF[::-1])
+
+
+def step_composed(
+    name: str,
+    base_step: Step,
+    coefficients: tuple[float, ...],
+    state: BodyState,
+    params: BodyParams,
+    h: float,
+    **options: Any,
+) -> tuple[BodyState, StepCost]:
+    """Advance N bodies by ``h`` seconds with ``base_step`` composed by ``coefficients`` (see the module).
+
+    ``options`` go to every stage (the base method's backend, Newton and sub-stepping options). A stage that fails
+    raises :class:`sim.errors.NumericalError` naming ``name``, the stage and the bodies.
+    """
+    if not params.gyroscopic:
+        return base_step(state, params, h, **options)
+    n_bodies = len(state)
+    iterations = np.zeros(n_bodies, dtype=np.int64)
+    substeps = np.ones(n_bodies, dtype=np.int64)
+    stage_state = state
+    for index, gamma in enumerate(coefficients):
+        try:
+            stage_state, cost = base_step(stage_state, params, gamma * h, **options)
+        except NumericalError as error:
+            where = f"stage {index + 1} of {len(coefficients)}, {gamma:.6g} h"
+            raise NumericalError(f"{name} ({where}): {error}", bodies=error.bodies) from error
+        iterations += cost.newton_iterations
+        np.maximum(substeps, cost.substeps, out=substeps)
+    L_new = state.L_world + h * params.torque_world
+    omega_new = omega_world_from_momentum(stage_state.q, L_new, params.inertia_body_inv)
+    return BodyState(stage_state.q, omega_new, L_new), StepCost(iterations, substeps)

@@ -1,0 +1,23 @@
+"""``im6``: the implicit midpoint rule composed by Kahan & Li's 9-stage scheme — sixth order, symmetric, L exact.
+
+Nine implicit midpoint steps (:mod:`sim.integrators.implicit_midpoint`) of ``γ_i h`` with Kahan & Li's ``s9odr6a``
+constants (Math. Comp. 66 (1997); Hairer, Lubich & Wanner, *Geometric Numerical Integration*, §V.3.2), three of
+them backwards in time; see :mod:`sim.integrators.composition` for the constants, the torque, the cost and the
+gyroscopic switch. A step costs about nine midpoint steps.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sim.integrators import implicit_midpoint
+from sim.integrators.composition import KAHAN_LI_9, step_composed
+from sim.integrators.state import BodyParams, BodyState, StepCost
+
+__all__ = ["step"]
+
+
+def step(state: BodyState, params: BodyParams, h: float, **options: Any) -> tuple[BodyState, StepCost]:
+    """Advance N bodies by ``h`` seconds. Keyword-only options are the implicit midpoint rule's
+    (``implicit.step_implicit``), passed to every stage."""
+    return step_composed("im6", implicit_midpoint.step, KAHAN_LI_9, state, params, h, **options)

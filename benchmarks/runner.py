@@ -20,11 +20,16 @@ from typing import Any, TextIO
 
 import numpy as np
 
-from benchmarks import contiguous_list, integrators
+from benchmarks import accuracy, contiguous_list, integrators, render
 
 __all__ = ["BENCHMARKS", "main", "run_all", "write_json_atomically"]
 
-BENCHMARKS: dict[str, ModuleType] = {"contiguous_list": contiguous_list, "integrators": integrators}
+BENCHMARKS: dict[str, ModuleType] = {
+    "contiguous_list": contiguous_list,
+    "integrators": integrators,
+    "accuracy": accuracy,
+    "render": render,
+}
 
 
 def _metadata(quick: bool) -> dict[str, Any]:

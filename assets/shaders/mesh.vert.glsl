@@ -1,0 +1,21 @@
+#version 330
+// Instanced, lit meshes: one draw per unit-mesh kind, a model matrix and a colour per instance.
+uniform mat4 u_view_projection;
+in vec3 in_position;
+in vec3 in_normal;
+in mat4 in_model;
+in vec4 in_color;
+out vec3 v_world;
+out vec3 v_normal;
+out vec4 v_color;
+
+void main() {
+    vec4 world = in_model * vec4(in_position, 1.0);
+    // The cofactor of the linear part maps normals correctly under non-uniform scale (no inverse needed).
+    mat3 m = mat3(in_model);
+    mat3 cofactor = mat3(cross(m[1], m[2]), cross(m[2], m[0]), cross(m[0], m[1]));
+    v_world = world.xyz;
+    v_normal = cofactor * in_normal;
+    v_color = in_color;
+    gl_Position = u_view_projection * world;
+}

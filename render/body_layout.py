@@ -1,0 +1,124 @@
+"""What the renderer knows about a scene's bodies before any frame: parts, colours, sizes and arrow scales.
+
+Arrays have the body as leading axis, in the scene file's order (the order of a :class:`Snapshot`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from render import meshes
+from render.instances import rotation_from_quat_wxyz
+from render.look import PALETTE_LINEAR
+from scene.scene_file import SceneSpec
+from sim.inertia import principal_moments
+
+__all__ = ["BodyLayout", "nice_step"]
+
+# The fastest body's ω arrow is this many typical body sizes long (the T-handle's: about its length).
+OMEGA_ARROW_SIZES = 0.85
+MOMENTUM_ARROW_SIZES = 1.05
+# Arrow proportions, in typical body sizes.
+SHAFT_RADIUS_SIZES = 0.016
+HEAD_LENGTH_SIZES = 0.11
+HEAD_RADIUS_SIZES = 0.04
+# Principal axes stick out of the body by this factor of its bounding radius.
+AXES_LENGTH_RADII = 1.2
+# The floor lies this many typical sizes below the lowest bounding sphere.
+FLOOR_GAP_SIZES = 0.1
+
+
+def nice_step(value: float) -> float:
+    """The number of the form {1, 2.5, 5} × 10^k nearest to ``value`` > 0 in ratio."""
+    exponent = np.floor(np.log10(value))
+    candidates = np.array([1.0, 2.5, 5.0, 10.0]) * 10.0**exponent
+    return float(candidates[np.argmin(np.abs(np.log(candidates / value)))])
+
+
+class BodyLayout:
+    """Static per-body data of ``scene`` for drawing.
+
+    ``com_offset`` (N, 3) m modelling frame; ``colors_rgba`` (N, 4) linear; ``parts`` maps a unit-mesh kind to
+    ``(body index (P,), matrix (P, 4, 4))``, unit mesh → modelling frame; ``radius`` (N,) m, the bounding sphere
+    about the centre of mass;
+    ``principal_axes`` (N, 3, 3), columns the principal axes in the body frame (ascending moments);
+    ``omega_scale`` m per rad/s and ``momentum_scale`` m per kg·m²/s, the arrows' scales; ``torque_free`` (N,) bool,
+    the bodies that have an invariable plane.
+    """
+
+    def __init__(self, scene: SceneSpec) -> None:
+        bodies = scene.bodies
+        count = len(bodies)
+        self.com_offset = np.array([body.com_offset for body in bodies], dtype=float).reshape(count, 3)
+        colors = [
+            PALETTE_LINEAR[i % len(PALETTE_LINEAR)] if body.color is None else np.asarray(body.color)
+            for i, body in enumerate(bodies)
+        ]
+        self.colors_rgba = np.column_stack([np.array(colors).reshape(count, 3), np.ones(count)])
+
+        shapes: dict[str, tuple[tuple[meshes.Part, ...], float]] = {}
+        owners: dict[str, list[int]] = {}
+        matrices: dict[str, list[np.ndarray]] = {}
+        radius = np.empty(count)
+        for index, body in enumerate(bodies):
+            key = repr((body.shape, sorted(body.sizes.items()), body.com_offset.tolist()))
+            if key not in shapes:
+                vertices = meshes.body_mesh(body.shape, body.sizes).positions - body.com_offset
+                shapes[key] = (
+                    meshes.shape_parts(body.shape, body.sizes),
+                    float(np.linalg.norm(vertices, axis=1).max()),
+                )
+            parts, radius[index] = shapes[key]
+            for part in parts:
+                owners.setdefault(part.kind, []).append(index)
+                matrices.setdefault(part.kind, []).append(part.matrix)
+        self.parts = {kind: (np.array(owners[kind]), np.array(matrices[kind])) for kind in owners}
+        self.radius = radius
+        self.size = 2.0 * float(np.median(radius))
+
+        # Only a torque-free body has an invariable plane: not a kinematic or parented one (its parent pushes it),
+        # nor one held at a pivot under gravity (a heavy top).
+        gravity = bool(np.any(scene.gravity))
+        self.torque_free = np.array(
+            [not body.kinematic and body.parent is None and (body.pivot is None or not gravity) for body in bodies]
+        )
+        self.principal_axes = np.array([principal_moments(body.inertia_com)[1] for body in bodies]).reshape(count, 3, 3)
+        self.axes_length = AXES_LENGTH_RADII * radius
+
+        rotation = rotation_from_quat_wxyz(np.array([body.orientation for body in bodies]).reshape(count, 4))
+        omega = np.array([body.omega_world for body in bodies]).reshape(count, 3)
+        inertia_world = rotation @ np.array([body.inertia_body for body in bodies]) @ rotation.transpose(0, 2, 1)
+        momentum = np.einsum("nij,nj->ni", inertia_world, omega)
+        fastest = float(np.linalg.norm(omega, axis=1).max())
+        largest = float(np.linalg.norm(momentum, axis=1).max())
+        self.omega_scale = OMEGA_ARROW_SIZES * self.size / (fastest if fastest > 0.0 else 1.0)
+        self.momentum_scale = MOMENTUM_ARROW_SIZES * self.size / (largest if largest > 0.0 else 1.0)
+        self.arrow_sizes = (
+            SHAFT_RADIUS_SIZES * self.size,
+            HEAD_LENGTH_SIZES * self.size,
+            HEAD_RADIUS_SIZES * self.size,
+        )
+        self.grid_cell = nice_step(self.size / 4.0)
+
+    def enclosing_sphere(
+        self, position: np.ndarray, L_world: np.ndarray, selected: np.ndarray
+    ) -> tuple[np.ndarray, float]:
+        """A sphere (centre (3,) m, radius m) holding the ``selected`` bodies at ``position`` (N, 3) m with their
+        L arrows (``L_world`` (N, 3) kg·m²/s). Neither depends on a body's rotation and L is conserved without
+        torque, so a camera fitted to it holds still while the bodies tumble."""
+        center, radius = position[selected], self.radius[selected]
+        tip = self.momentum_scale * L_world[selected]
+        reach = np.linalg.norm(tip, axis=1) + self.arrow_sizes[2]
+        # The smallest sphere holding a body's sphere and its arrow tip (when the tip sticks out of it).
+        grow = np.maximum(0.5 * (reach - radius), 0.0)
+        center = center + tip / np.maximum(np.linalg.norm(tip, axis=1), 1e-12)[:, None] * grow[:, None]
+        radius = radius + grow
+        middle = 0.5 * (center.min(axis=0) + center.max(axis=0))
+        return middle, float((np.linalg.norm(center - middle, axis=1) + radius).max())
+
+    def floor(self, position: np.ndarray) -> tuple[float, float]:
+        """The floor's height (m, below every body's bounding sphere) and the scene's radius (m) about its
+        centre, for bodies at ``position`` (N, 3)."""
+        floor_z = float((position[:, 2] - self.radius).min()) - FLOOR_GAP_SIZES * self.size
+        _, scene_radius = self.enclosing_sphere(position, np.zeros_like(position), np.arange(len(position)))
+        return floor_z, scene_radius

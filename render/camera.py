@@ -1,0 +1,102 @@
+"""An orbit camera about a target point, world z up.
+
+The eye sits at ``target + distance · (cos e cos a, cos e sin a, sin e)`` for azimuth ``a`` (from +x towards +y)
+and elevation ``e`` (above the xy plane). The window calls :meth:`OrbitCamera.orbit`, :meth:`OrbitCamera.pan` and
+:meth:`OrbitCamera.zoom` from mouse drags and the wheel; :meth:`OrbitCamera.fit` frames a bounding box.
+
+Matrices act on column vectors (``clip = P @ V @ [x, 1]``). pyrr builds the transposes (row vectors), so this
+module transposes what pyrr returns; a matrix goes to GLSL as ``M.T`` bytes (GLSL reads column-major).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+from pyrr import matrix44
+
+__all__ = ["OrbitCamera", "project"]
+
+WORLD_UP = np.array([0.0, 0.0, 1.0])
+# Elevation stays this far from ±90° so that the view direction never lines up with world up.
+ELEVATION_LIMIT_DEG = 89.0
+MIN_DISTANCE_M = 1e-3
+# Near and far planes in units of the distance: tight enough for depth precision, far enough for the floor grid.
+NEAR_FRACTION = 0.02
+FAR_FRACTION = 60.0
+# Fraction of the view a fitted bounding sphere fills (the rest is margin).
+FIT_FILL = 0.9
+
+
+@dataclass
+class OrbitCamera:
+    """Angles in degrees, ``distance`` in metres, ``target`` (3,) m world, ``fov_y_deg`` the vertical field of view."""
+
+    azimuth_deg: float = -60.0
+    elevation_deg: float = 22.0
+    distance: float = 4.0
+    target: np.ndarray = field(default_factory=lambda: np.zeros(3))
+    fov_y_deg: float = 35.0
+
+    def eye(self) -> np.ndarray:
+        """(3,) m, the camera position in the world."""
+        a, e = np.radians(self.azimuth_deg), np.radians(self.elevation_deg)
+        direction = np.array([np.cos(e) * np.cos(a), np.cos(e) * np.sin(a), np.sin(e)])
+        return np.asarray(self.target, dtype=float) + self.distance * direction
+
+    def view(self) -> np.ndarray:
+        """(4, 4) world → camera."""
+        return matrix44.create_look_at(self.eye(), np.asarray(self.target, dtype=float), WORLD_UP).T
+
+    def projection(self, aspect: float) -> np.ndarray:
+        """(4, 4) camera → clip, for ``aspect`` = width / height."""
+        near, far = NEAR_FRACTION * self.distance, FAR_FRACTION * self.distance
+        return matrix44.create_perspective_projection(self.fov_y_deg, aspect, near, far).T
+
+    def view_projection(self, aspect: float) -> np.ndarray:
+        """(4, 4) world → clip."""
+        return self.projection(aspect) @ self.view()
+
+    def orbit(self, delta_azimuth_deg: float, delta_elevation_deg: float) -> None:
+        """Turn about the target (a horizontal drag changes the azimuth, a vertical one the elevation)."""
+        self.azimuth_deg = (self.azimuth_deg + delta_azimuth_deg + 180.0) % 360.0 - 180.0
+        self.elevation_deg = float(
+            np.clip(self.elevation_deg + delta_elevation_deg, -ELEVATION_LIMIT_DEG, ELEVATION_LIMIT_DEG)
+        )
+
+    def pan(self, dx_px: float, dy_px: float, viewport_height_px: float) -> None:
+        """Move the target in the view plane so that a point at the target's depth follows a drag of
+        ``(dx_px, dy_px)`` pixels (x right, y up)."""
+        metres_per_px = 2.0 * self.distance * np.tan(0.5 * np.radians(self.fov_y_deg)) / viewport_height_px
+        view = self.view()
+        right, up = view[0, :3], view[1, :3]
+        self.target = np.asarray(self.target, dtype=float) - metres_per_px * (dx_px * right + dy_px * up)
+
+    def zoom(self, steps: float) -> None:
+        """Move towards the target by 10 % per wheel step (negative steps move away)."""
+        self.distance = max(MIN_DISTANCE_M, self.distance * 0.9**steps)
+
+    def fit(self, bounds: np.ndarray, aspect: float = 16.0 / 9.0) -> None:
+        """Frame the box ``bounds`` ((2, 3) m: min and max corners) by its bounding sphere (see :meth:`fit_sphere`)."""
+        low, high = np.asarray(bounds, dtype=float)
+        self.fit_sphere(0.5 * (low + high), 0.5 * float(np.linalg.norm(high - low)), aspect)
+
+    def fit_sphere(self, center: np.ndarray, radius: float, aspect: float = 16.0 / 9.0) -> None:
+        """Aim at ``center`` (3,) m and set the distance so that the sphere of ``radius`` m fills about 90 % of the
+        smaller field of view (vertical, or horizontal for ``aspect`` < 1); the angles stay."""
+        half_fov_y = 0.5 * np.radians(self.fov_y_deg)
+        half_fov = min(half_fov_y, np.arctan(np.tan(half_fov_y) * aspect))
+        self.target = np.array(center, dtype=float)
+        self.distance = max(float(radius), MIN_DISTANCE_M) / (FIT_FILL * np.sin(half_fov))
+
+
+def project(view_projection: np.ndarray, points_world: np.ndarray, viewport: tuple[int, int, int, int]) -> np.ndarray:
+    """(N, 3) world points → (N, 2) window coordinates ``(x, y)`` in pixels, GL's convention (origin at the
+    target's bottom-left corner, y up), for ``viewport`` = (x, y, width, height) in the same convention. In an
+    image read top-down, row = height_of_target − y. Points behind the eye give NaN."""
+    x0, y0, width, height = viewport
+    points = np.atleast_2d(np.asarray(points_world, dtype=float))
+    clip = np.hstack([points, np.ones((len(points), 1))]) @ view_projection.T
+    w = np.where(clip[:, 3] > 0.0, clip[:, 3], np.nan)
+    ndc = clip[:, :2] / w[:, None]
+    return np.stack([x0 + (ndc[:, 0] + 1.0) * 0.5 * width, y0 + (ndc[:, 1] + 1.0) * 0.5 * height], axis=1)

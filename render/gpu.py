@@ -1,0 +1,76 @@
+"""Small GL helpers for the renderer: a mesh drawn instanced from a growing per-instance buffer."""
+
+from __future__ import annotations
+
+import moderngl
+import numpy as np
+
+from render.meshes import Lines, Mesh
+
+__all__ = ["InstancedDraw", "write_growing"]
+
+INSTANCE_FORMAT = "16f 4f/i"
+INSTANCE_ATTRIBUTES = ("in_model", "in_color")
+INSTANCE_BYTES = 20 * 4
+
+
+def write_growing(buffer: moderngl.Buffer, data: np.ndarray) -> None:
+    """Write ``data`` at the start of ``buffer``, orphaning it to a larger size first when it does not fit (the
+    GL name stays, so vertex arrays that use it stay valid)."""
+    if data.nbytes > buffer.size:
+        buffer.orphan(max(data.nbytes, 2 * buffer.size))
+    buffer.write(data)
+
+
+class InstancedDraw:
+    """One vertex array: a unit mesh (or line set) per vertex, a model matrix and an RGBA colour per instance.
+
+    ``mesh`` is a :class:`Mesh` (triangles; ``with_normals`` chooses whether the program reads the normals) or a
+    :class:`Lines` (segments, per-vertex colour). ``instance_attributes`` names the program's two per-instance
+    inputs (a mat4 and a vec4)."""
+
+    def __init__(
+        self,
+        ctx: moderngl.Context,
+        program: moderngl.Program,
+        mesh: Mesh | Lines,
+        *,
+        with_normals: bool = True,
+        instance_attributes: tuple[str, str] = INSTANCE_ATTRIBUTES,
+    ) -> None:
+        self.program = program
+        self.instances = ctx.buffer(reserve=64 * INSTANCE_BYTES)
+        index_buffer = None
+        if isinstance(mesh, Lines):
+            self.vertices = ctx.buffer(np.hstack([mesh.positions, mesh.colors]).astype(np.float32).tobytes())
+            content = [(self.vertices, "3f 4f", "in_position", "in_color")]
+            self.mode = moderngl.LINES
+        else:
+            self.vertices = ctx.buffer(mesh.interleaved().tobytes())
+            if with_normals:
+                content = [(self.vertices, "3f 3f", "in_position", "in_normal")]
+            else:
+                content = [(self.vertices, "3f 12x", "in_position")]
+            index_buffer = ctx.buffer(mesh.indices.astype(np.uint32).tobytes())
+            self.mode = moderngl.TRIANGLES
+        content.append((self.instances, INSTANCE_FORMAT, *instance_attributes))
+        self.vao = ctx.vertex_array(program, content, index_buffer=index_buffer, index_element_size=4)
+
+    def draw(self, rows: np.ndarray, vertices: int = -1) -> None:
+        """Draw one instance per row of ``rows`` (M, 20) float32 (see ``render.instances.instance_rows``), each of
+        the first ``vertices`` vertices (all by default)."""
+        if len(rows) == 0 or vertices == 0:
+            return
+        write_growing(self.instances, np.ascontiguousarray(rows, dtype=np.float32))
+        self.vao.render(self.mode, vertices=vertices, instances=len(rows))
+
+    def set_lines(self, positions: np.ndarray, colors: np.ndarray) -> int:
+        """Replace a line set's vertices: ``positions`` (V, 3) and ``colors`` (V, 4). Returns V."""
+        write_growing(self.vertices, np.hstack([positions, colors]).astype(np.float32))
+        return len(positions)
+
+    def release(self) -> None:
+        """Free the GL objects."""
+        self.vao.release()
+        self.instances.release()
+        self.vertices.release()

@@ -1,0 +1,202 @@
+"""Recording a scene to MP4 without a window: ``python main.py record``.
+
+Simulation time advances in the scene's own fixed steps ``h``, independent of the video's frame rate: frame ``k``
+shows the state at the step nearest ``k / fps`` (several steps per frame when ``h`` is small, the same step
+repeated when it is large). The video holds exactly ``round(fps · T)`` frames. Each frame is rendered
+offscreen (EGL) and handed to :class:`render.video.VideoWriter`, whose encoder thread overlaps encoding with
+rendering and whose bounded queue keeps memory flat for any duration.
+
+Layouts: a scene whose bodies use different integrators (``compare``) is drawn one view per body; ``integrator``
+``"all"`` runs one simulation per integrator in lock step from the same initial state and draws one view per
+simulation; anything else is one view of the whole scene. Cameras are framed on the first frame and then held,
+so the picture does not breathe as the bodies turn.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from render.look import linear_to_srgb
+from render.offscreen import OffscreenTarget, create_offscreen_context
+from render.renderer import Renderer
+from render.text import TextOverlay
+from render.video import VideoWriter, even_size
+from render.viewports import View, compare_views, energy_error_text, render_grid
+from scene.scene_file import SceneSpec
+from scene.simulation import Simulation
+from sim.errors import InputError
+from sim.integrators import INTEGRATORS
+
+__all__ = ["RecordResult", "record_scene", "render_frames", "parse_size"]
+
+MSAA_SAMPLES = 4
+
+
+@dataclass(frozen=True)
+class RecordResult:
+    """What was written: ``frames`` at ``fps`` of ``size`` pixels, simulated to ``simulated_seconds``."""
+
+    path: Path
+    frames: int
+    fps: float
+    size: tuple[int, int]
+    simulated_seconds: float
+    interrupted: bool
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """``"1280x720"`` → ``(1280, 720)``, rounded down to even (H.264 in yuv420p needs even sizes)."""
+    try:
+        width_text, height_text = text.lower().split("x")
+        width, height = int(width_text), int(height_text)
+    except ValueError:
+        raise InputError("size must be WIDTHxHEIGHT, e.g. 1280x720", where="--size", value=text) from None
+    if not (16 <= width <= 7680 and 16 <= height <= 4320):
+        raise InputError("size must be between 16x16 and 7680x4320", where="--size", value=text)
+    return even_size(width, height)
+
+
+class _Scenes:
+    """The simulations a video shows, their renderers and how their views are laid out."""
+
+    def __init__(self, ctx, scene: SceneSpec, integrator: str | None, gyroscopic: bool) -> None:
+        names = list(INTEGRATORS) if integrator == "all" else [integrator]
+        self.simulations = [Simulation(scene, integrator=name, gyroscopic=gyroscopic) for name in names]
+        self.renderers = [Renderer(ctx, scene) for _ in self.simulations]
+        self.energy_initial = [simulation.snapshot().energy for simulation in self.simulations]
+        distinct = {name for name in self.simulations[0].body_integrators if name is not None}
+        self.per_body = len(self.simulations) == 1 and len(distinct) > 1
+        self.cameras: list | None = None
+
+    @property
+    def t(self) -> float:
+        return self.simulations[0].t
+
+    @property
+    def h(self) -> float:
+        return self.simulations[0].h
+
+    def step(self) -> None:
+        for simulation, renderer in zip(self.simulations, self.renderers, strict=True):
+            simulation.step()
+            renderer.push_trail(simulation.snapshot())
+
+    def views(self) -> list[View]:
+        if self.per_body:
+            simulation, renderer = self.simulations[0], self.renderers[0]
+            views = compare_views(renderer, simulation.snapshot(), self.energy_initial[0], simulation.body_integrators)
+        else:
+            views = [self._whole_scene_view(i) for i in range(len(self.simulations))]
+        if self.cameras is None:
+            self.cameras = [None] * len(views)
+        for view, camera in zip(views, self.cameras, strict=True):
+            view.camera = camera
+        return views
+
+    def hold_cameras(self, cameras: list) -> None:
+        """Keep the cameras the first frame chose for the rest of the video."""
+        self.cameras = cameras
+
+    def _whole_scene_view(self, index: int) -> View:
+        simulation, renderer = self.simulations[index], self.renderers[index]
+        snapshot = simulation.snapshot()
+        integrators = sorted({name for name in simulation.body_integrators if name is not None}) or ["kinematic"]
+        error = energy_error_text(float(snapshot.energy.sum()), float(self.energy_initial[index].sum()))
+        label = (", ".join(integrators), f"t = {snapshot.t:.2f} s    {error}")
+        accent = tuple(float(c) for c in linear_to_srgb(renderer.layout.colors_rgba[0, :3]))
+        return View(renderer, snapshot, label=label, accent=accent)
+
+    def release(self) -> None:
+        for renderer in self.renderers:
+            renderer.release()
+
+
+def render_frames(
+    scene: SceneSpec,
+    *,
+    duration: float,
+    fps: float = 60.0,
+    size: tuple[int, int] = (1280, 720),
+    integrator: str | None = None,
+    gyroscopic: bool = True,
+) -> Iterator[tuple[np.ndarray, float]]:
+    """The video's frames, ``round(fps · duration)`` of them: ``(image (H, W, 3) uint8 top-down, simulated t)``.
+
+    Offscreen (EGL); the GL objects are released when the generator is closed or exhausted.
+    """
+    width, height = even_size(*size)
+    ctx = create_offscreen_context()
+    target = OffscreenTarget(ctx, width, height, samples=MSAA_SAMPLES)
+    text = TextOverlay(ctx)
+    scenes = _Scenes(ctx, scene, integrator, gyroscopic)
+    try:
+        for frame in range(max(1, round(fps * duration))):
+            # The step nearest this frame's time.
+            while scenes.t + 0.5 * scenes.h <= frame / fps:
+                scenes.step()
+            views = scenes.views()
+            viewports = render_grid(target.framebuffer, target.size, views, text, legend=True)
+            if any(view.camera is None for view in views):
+                scenes.hold_cameras(_first_frame_cameras(views, viewports))
+            yield target.read(), scenes.t
+    finally:
+        scenes.release()
+        target.release()
+        ctx.release()
+
+
+def record_scene(
+    scene: SceneSpec,
+    out: Path,
+    *,
+    duration: float,
+    fps: float = 60.0,
+    size: tuple[int, int] = (1280, 720),
+    integrator: str | None = None,
+    gyroscopic: bool = True,
+    progress: Callable[[int, int], None] | None = None,
+) -> RecordResult:
+    """Record ``duration`` seconds of ``scene`` to ``out`` (MP4, written atomically).
+
+    Ctrl-C stops the recording and leaves a playable file of the frames written so far (``interrupted``).
+    Raises :class:`InputError` for a bad path or size before any work, and :class:`sim.errors.NumericalError`
+    when a body blows up (no file is left then).
+    """
+    width, height = even_size(*size)
+    total = max(1, round(fps * duration))
+    writer = VideoWriter(out, width, height, fps=_exact_fps(fps))
+    interrupted, simulated = False, 0.0
+    frames = render_frames(
+        scene, duration=duration, fps=fps, size=(width, height), integrator=integrator, gyroscopic=gyroscopic
+    )
+    try:
+        with writer:
+            for index, (image, t) in enumerate(frames):
+                writer.write(image)
+                simulated = t
+                if progress is not None:
+                    progress(index + 1, total)
+    except KeyboardInterrupt:
+        interrupted = True  # the writer has finalised what was recorded
+    finally:
+        frames.close()
+    return RecordResult(Path(out), writer.frames_written, fps, (width, height), simulated, interrupted)
+
+
+def _first_frame_cameras(views: list[View], viewports: list) -> list:
+    """The cameras render_grid chose for ``views`` in ``viewports`` (each renderer's default framing)."""
+    cameras = []
+    for view, viewport in zip(views, viewports, strict=True):
+        bodies = None if view.bodies is None else np.asarray(view.bodies)
+        cameras.append(view.renderer.default_camera(view.snapshot, bodies, viewport[2] / viewport[3]))
+    return cameras
+
+
+def _exact_fps(fps: float):
+    """An integer frame rate stays an int; others go to the writer as they are (it makes them exact fractions)."""
+    return int(fps) if math.isclose(fps, round(fps)) else fps

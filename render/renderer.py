@@ -1,0 +1,323 @@
+"""Draw a scene's bodies, their ω and L arrows, principal axes, herpolhodes and invariable planes.
+
+:class:`Renderer` takes a ``moderngl.Context`` and a :class:`SceneSpec`, and draws a :class:`Snapshot` into any
+framebuffer (a window's, an offscreen one) inside a viewport rectangle. Per frame it computes every instance's
+model matrix from the snapshot in one batch and draws each unit-mesh kind (cylinder, cone, box, sphere, disc,
+line set) with one instanced call per level of detail (round meshes have three, chosen by the projected size of
+each body, ``LEVELS_OF_DETAIL``); nothing is drawn per body.
+
+Frames: ``q`` is body → world, (w, x, y, z); world z is up; a body is drawn around its centre of mass. Lighting
+is linear RGB and every program writes sRGB (render/look.py). The order of a frame: the backdrop (gradient and
+floor grid, one full-screen pass), contact shadows, the solids (depth-tested), then the translucent invariable
+planes and the lines (depth-tested, no depth writes).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import moderngl
+import numpy as np
+
+from render import meshes, overlays
+from render.body_layout import BodyLayout
+from render.camera import OrbitCamera
+from render.gpu import InstancedDraw
+from render.instances import body_model_matrices, instance_rows
+from render.look import (
+    BACKGROUND_BOTTOM_SRGB,
+    BACKGROUND_TOP_SRGB,
+    FILL_DIRECTION_CAMERA,
+    GRID_LINE_SRGB,
+    KEY_DIRECTION_CAMERA,
+    LIGHTING,
+    MOMENTUM_LINEAR,
+    OMEGA_LINEAR,
+    PLANE_LINEAR,
+    TRAIL_LINEAR,
+)
+from render.shaders import load_program
+from render.trail import HerpolhodeTrail
+from scene.scene_file import SceneSpec
+from scene.simulation import Snapshot
+
+__all__ = ["Renderer", "RenderOptions", "Viewport", "REFERENCE_HEIGHT_PX"]
+
+Viewport = tuple[int, int, int, int]  # x, y, width, height in pixels, GL's convention (origin bottom-left)
+
+TRAIL_CAPACITY = 600  # samples: 10 s at 60 frames/s
+# Many bodies: the trails are thinned in time to at most this many segments a frame, and the planes' extents are
+# measured on at most this many samples.
+MAX_TRAIL_SEGMENTS = 40_000
+MAX_PLANE_SAMPLES = 50_000
+# Line widths at a 720-pixel-high viewport; they scale with the viewport's height.
+REFERENCE_HEIGHT_PX = 720.0
+AXES_WIDTH_PX = 2.0
+TRAIL_WIDTH_PX = 3.0
+TRAIL_ALPHA = 0.95
+AXES_ALPHA = 0.85
+PLANE_ALPHA = 0.09
+PLANE_MARGIN = 1.2  # the disc reaches this far beyond the farthest trail point from its centre
+SHADOW_ALPHA = 0.5
+MOMENTUM_THICKNESS = 0.6  # L's arrow is slimmer than ω's: ω circles the conserved L closely
+# The default camera looks this far round from L, so the invariable plane is seen neither edge-on nor face-on.
+VIEW_FROM_MOMENTUM_DEG = 40.0
+# Levels of detail of the round meshes: a body whose bounding sphere projects to at least this many pixels of
+# radius takes the mesh with this many segments around (a polygon's silhouette is then within a pixel or so).
+LEVELS_OF_DETAIL = ((24.0, meshes.SEGMENTS), (6.0, 12), (0.0, 6))
+SHADOW_SEGMENTS = 12  # a shadow fades to nothing before its polygon's edge
+GRID_MAJOR_EVERY = 4.0
+GRID_MINOR_ALPHA = 0.1
+GRID_MAJOR_ALPHA = 0.24
+
+
+@dataclass
+class RenderOptions:
+    """What to draw besides the bodies; the panel edits these fields."""
+
+    show_omega: bool = True
+    show_momentum: bool = True
+    show_axes: bool = True
+    show_herpolhode: bool = True
+    show_invariable_plane: bool = True
+    show_floor: bool = True
+
+
+class Renderer:
+    """Draws :class:`Snapshot` s of ``scene`` (see the module docstring). ``trail_capacity`` is the number of
+    :meth:`push_trail` samples each herpolhode keeps."""
+
+    def __init__(
+        self,
+        ctx: moderngl.Context,
+        scene: SceneSpec,
+        *,
+        options: RenderOptions | None = None,
+        trail_capacity: int = TRAIL_CAPACITY,
+    ) -> None:
+        self.ctx = ctx
+        self.scene = scene
+        self.options = options or RenderOptions()
+        self.layout = BodyLayout(scene)
+        self.trail = HerpolhodeTrail(len(scene.bodies), trail_capacity)
+        self._floor: tuple[float, float] | None = None  # (height, fade radius), fixed at the first draw
+        self._programs = {name: load_program(ctx, name) for name in ("mesh", "line", "disc", "backdrop")}
+        mesh, line, disc = self._programs["mesh"], self._programs["line"], self._programs["disc"]
+        self._solids = {
+            kind: [InstancedDraw(ctx, mesh, meshes.unit_mesh(kind, segments)) for _, segments in LEVELS_OF_DETAIL]
+            for kind in meshes.UNIT_MESHES
+        }
+        # An invariable plane's rim is a visible circle: a finer polygon for near bodies, a coarser for far ones.
+        self._planes = [InstancedDraw(ctx, disc, meshes.disc(segments), with_normals=False) for segments in (96, 24)]
+        self._shadows = InstancedDraw(ctx, disc, meshes.disc(SHADOW_SEGMENTS), with_normals=False)
+        tint = ("in_model", "in_tint")
+        self._axes = InstancedDraw(ctx, line, meshes.axes_lines(), instance_attributes=tint)
+        self._trails = InstancedDraw(ctx, line, meshes.axes_lines(), instance_attributes=tint)
+        self._backdrop = ctx.vertex_array(self._programs["backdrop"], [])
+
+    def push_trail(self, snapshot: Snapshot) -> None:
+        """Append this frame's ω of every body to its herpolhode trail."""
+        self.trail.push(snapshot.omega_world)
+
+    def default_camera(
+        self, snapshot: Snapshot, bodies: np.ndarray | None = None, aspect: float = 16 / 9
+    ) -> OrbitCamera:
+        """A camera that frames ``bodies`` (all by default) with their L arrows and looks at the invariable
+        planes obliquely: its azimuth is ``VIEW_FROM_MOMENTUM_DEG`` round from the horizontal part of their L."""
+        selected = self._select(bodies)
+        camera = OrbitCamera()
+        momentum = snapshot.L_world[selected].sum(axis=0)
+        if np.hypot(momentum[0], momentum[1]) > 0.1 * np.linalg.norm(momentum):
+            camera.azimuth_deg = float(np.degrees(np.arctan2(momentum[1], momentum[0]))) - VIEW_FROM_MOMENTUM_DEG
+        center, radius = self.layout.enclosing_sphere(snapshot.position, snapshot.L_world, selected)
+        camera.fit_sphere(center, radius, aspect)
+        return camera
+
+    def draw(
+        self,
+        framebuffer: moderngl.Framebuffer,
+        viewport: Viewport,
+        camera: OrbitCamera,
+        snapshot: Snapshot,
+        bodies: np.ndarray | None = None,
+    ) -> None:
+        """Draw ``snapshot`` (its ``bodies``, all by default) into ``viewport`` of ``framebuffer``, over whatever
+        was there. Leaves the depth test on, blending off, the depth mask on and no scissor."""
+        ctx, options = self.ctx, self.options
+        selected = self._select(bodies)
+        if self._floor is None:
+            floor_z, scene_radius = self.layout.floor(snapshot.position)
+            self._floor = floor_z, 3.0 * max(1.5 * scene_radius, 2.0 * self.layout.size)
+        framebuffer.use()
+        framebuffer.viewport = viewport
+        framebuffer.scissor = viewport
+        framebuffer.clear(depth=1.0, viewport=viewport)
+        view_projection = camera.view_projection(viewport[2] / viewport[3])
+        line_scale = max(viewport[3] / REFERENCE_HEIGHT_PX, 0.75)
+
+        ctx.enable_only(moderngl.NOTHING)
+        self._draw_backdrop(camera, view_projection, viewport)
+        ctx.blend_func = moderngl.SRC_ALPHA, moderngl.ONE_MINUS_SRC_ALPHA, moderngl.ONE, moderngl.ONE_MINUS_SRC_ALPHA
+        if options.show_floor:
+            ctx.enable_only(moderngl.BLEND)
+            matrices, alpha = overlays.shadow_matrices(
+                snapshot.position[selected], self.layout.radius[selected], self._floor[0], SHADOW_ALPHA
+            )
+            self._draw_discs(self._shadows, view_projection, 1, matrices, np.zeros(3), alpha)
+        ctx.enable_only(moderngl.DEPTH_TEST | moderngl.CULL_FACE)
+        level = self._levels_of_detail(view_projection, viewport, snapshot.position)
+        self._draw_solids(camera, view_projection, level, snapshot, selected)
+        ctx.enable_only(moderngl.DEPTH_TEST | moderngl.BLEND)
+        framebuffer.depth_mask = False
+        if options.show_invariable_plane:
+            self._draw_planes(view_projection, level, snapshot, selected)
+        self._draw_lines(view_projection, viewport, line_scale, snapshot, selected)
+        framebuffer.depth_mask = True
+        framebuffer.scissor = None
+        ctx.enable_only(moderngl.DEPTH_TEST)
+
+    def _select(self, bodies: np.ndarray | None) -> np.ndarray:
+        return np.arange(len(self.scene.bodies)) if bodies is None else np.asarray(bodies, dtype=np.intp)
+
+    def _draw_backdrop(self, camera: OrbitCamera, view_projection: np.ndarray, viewport: Viewport) -> None:
+        floor_z, fade_radius = self._floor
+        eye = camera.eye()
+        # The eye ray through NDC (x, y) is the far-plane point minus the eye: with the homogeneous inverse
+        # M = (VP)⁻¹, far(x, y) = M (x, y, 1, 1) / w, and w is the same for every pixel of a perspective camera's
+        # far plane, so the ray is linear in (x, y): x·a + y·b + c.
+        inverse = np.linalg.inv(view_projection)
+        w = inverse[3] @ [0.0, 0.0, 1.0, 1.0]
+        ray_x, ray_y = inverse[:3, 0] / w, inverse[:3, 1] / w
+        ray_z = (inverse[:3, 2] + inverse[:3, 3]) / w - eye
+        program = self._programs["backdrop"]
+        for name, value in (("u_ray_x", ray_x), ("u_ray_y", ray_y), ("u_ray_z", ray_z), ("u_eye", eye)):
+            program[name].value = tuple(value)
+        program["u_viewport"].value = tuple(float(v) for v in viewport)
+        program["u_top_srgb"].value = tuple(BACKGROUND_TOP_SRGB)
+        program["u_bottom_srgb"].value = tuple(BACKGROUND_BOTTOM_SRGB)
+        program["u_show_floor"].value = self.options.show_floor
+        program["u_floor_z"].value = floor_z
+        program["u_cell"].value = self.layout.grid_cell
+        program["u_major_every"].value = GRID_MAJOR_EVERY
+        program["u_fade_center"].value = tuple(np.asarray(camera.target, dtype=float)[:2])
+        program["u_fade_radius"].value = fade_radius
+        program["u_line_srgb"].value = tuple(GRID_LINE_SRGB)
+        program["u_minor_alpha"].value = GRID_MINOR_ALPHA
+        program["u_major_alpha"].value = GRID_MAJOR_ALPHA
+        self._backdrop.render(moderngl.TRIANGLES, vertices=3)
+
+    def _draw_solids(
+        self, camera: OrbitCamera, view_projection: np.ndarray, level: np.ndarray, snapshot: Snapshot, selected
+    ) -> None:
+        layout, options = self.layout, self.options
+        program = self._programs["mesh"]
+        program["u_view_projection"].write(_gl_matrix(view_projection))
+        program["u_eye"].value = tuple(camera.eye())
+        camera_to_world = camera.view()[:3, :3].T
+        for name, direction in (("u_key_direction", KEY_DIRECTION_CAMERA), ("u_fill_direction", FILL_DIRECTION_CAMERA)):
+            world = camera_to_world @ direction
+            program[name].value = tuple(world / np.linalg.norm(world))
+        for name, value in LIGHTING.items():
+            program[name].value = value
+
+        models = body_model_matrices(snapshot.q, snapshot.position, layout.com_offset)
+        chosen = np.zeros(len(models), dtype=bool)
+        chosen[selected] = True
+        # Per kind: instance rows and the level of detail of each.
+        batches: dict[str, list[tuple[np.ndarray, np.ndarray]]] = {kind: [] for kind in self._solids}
+        for kind, (part_body, part_matrix) in layout.parts.items():
+            owner = part_body[chosen[part_body]]
+            rows = instance_rows(models[owner] @ part_matrix[chosen[part_body]], layout.colors_rgba[owner])
+            batches[kind].append((rows, level[owner]))
+        arrows = []
+        if options.show_omega:
+            arrows.append((snapshot.omega_world * layout.omega_scale, OMEGA_LINEAR, 1.0))
+        if options.show_momentum:
+            arrows.append((snapshot.L_world * layout.momentum_scale, MOMENTUM_LINEAR, MOMENTUM_THICKNESS))
+        shaft_radius, head_length, head_radius = layout.arrow_sizes
+        for vectors, color, thickness in arrows:
+            sizes = (thickness * shaft_radius, head_length, thickness * head_radius)
+            shaft, head = overlays.arrow_matrices(snapshot.position[selected], vectors[selected], sizes)
+            rgba = np.tile([*color, 1.0], (len(selected), 1))
+            batches["cylinder"].append((instance_rows(shaft, rgba), level[selected]))
+            batches["cone"].append((instance_rows(head, rgba), level[selected]))
+        for kind, batch in batches.items():
+            if batch:
+                rows = np.concatenate([rows for rows, _ in batch])
+                levels = np.concatenate([levels for _, levels in batch])
+                for index, draw in enumerate(self._solids[kind]):
+                    draw.draw(rows[levels == index])
+
+    def _levels_of_detail(self, view_projection: np.ndarray, viewport: Viewport, position: np.ndarray) -> np.ndarray:
+        """(N,) int: the index into ``LEVELS_OF_DETAIL`` of each body, by its projected bounding radius."""
+        # Clip w is the distance along the view; row 1 of P·V is the focal factor times the view's unit up row.
+        depth = position @ view_projection[3, :3] + view_projection[3, 3]
+        pixels_per_metre = np.linalg.norm(view_projection[1, :3]) * 0.5 * viewport[3] / np.maximum(depth, 1e-9)
+        radius_px = np.where(depth > 0.0, self.layout.radius * pixels_per_metre, 0.0)
+        thresholds = np.array([pixels for pixels, _ in LEVELS_OF_DETAIL])
+        return np.sum(radius_px[:, None] < thresholds[None, :], axis=1)
+
+    def _draw_discs(
+        self, draw: InstancedDraw, view_projection: np.ndarray, mode: int, matrices, color: np.ndarray, alpha
+    ) -> None:
+        program = self._programs["disc"]
+        program["u_view_projection"].write(_gl_matrix(view_projection))
+        program["u_mode"].value = mode
+        rgba = np.column_stack([np.broadcast_to(color, (len(matrices), 3)), np.broadcast_to(alpha, len(matrices))])
+        draw.draw(instance_rows(matrices, rgba))
+
+    def _draw_planes(self, view_projection: np.ndarray, level: np.ndarray, snapshot: Snapshot, selected) -> None:
+        selected = selected[self.layout.torque_free[selected]]
+        if self.trail.count:
+            history, _ = self.trail.omega_world(selected, MAX_PLANE_SAMPLES)
+        else:
+            history = snapshot.omega_world[selected][None]
+        matrices = overlays.plane_matrices(
+            snapshot.position[selected],
+            snapshot.L_world[selected],
+            snapshot.energy[selected],
+            history,
+            self.layout.omega_scale,
+            PLANE_MARGIN,
+            0.3 * self.layout.radius[selected],
+        )
+        near = level[selected] == 0
+        for draw, chosen in zip(self._planes, (near, ~near), strict=True):
+            self._draw_discs(draw, view_projection, 0, matrices[chosen], PLANE_LINEAR, PLANE_ALPHA)
+
+    def _draw_lines(self, view_projection, viewport: Viewport, line_scale: float, snapshot: Snapshot, selected) -> None:
+        layout, options = self.layout, self.options
+        program = self._programs["line"]
+        program["u_view_projection"].write(_gl_matrix(view_projection))
+        program["u_viewport_size"].value = (float(viewport[2]), float(viewport[3]))
+        if options.show_axes:
+            program["u_width_px"].value = AXES_WIDTH_PX * line_scale
+            matrices = overlays.axes_matrices(
+                snapshot.q[selected], snapshot.position[selected], layout.principal_axes[selected],
+                layout.axes_length[selected],
+            )  # fmt: skip
+            self._axes.draw(instance_rows(matrices, np.tile([1.0, 1.0, 1.0, AXES_ALPHA], (len(selected), 1))))
+        if options.show_herpolhode and self.trail.count > 1:
+            program["u_width_px"].value = TRAIL_WIDTH_PX * line_scale
+            history, age = self.trail.omega_world(selected, MAX_TRAIL_SEGMENTS)
+            ends, alpha = overlays.trail_segments(
+                snapshot.position[selected], history, age, layout.omega_scale, self.trail.capacity
+            )
+            if len(ends):
+                colors = np.column_stack([np.broadcast_to(TRAIL_LINEAR, (len(ends), 3)), TRAIL_ALPHA * alpha])
+                count = self._trails.set_lines(ends, colors)
+                self._trails.draw(instance_rows(np.eye(4)[None], np.ones((1, 4))), vertices=count)
+
+    def release(self) -> None:
+        """Free the GL objects."""
+        draws = (*(draw for levels in self._solids.values() for draw in levels), *self._planes, self._shadows)
+        for draw in (*draws, self._axes, self._trails):
+            draw.release()
+        self._backdrop.release()
+        for program in self._programs.values():
+            program.release()
+
+
+def _gl_matrix(matrix: np.ndarray) -> bytes:
+    """A column-vector (4, 4) matrix as GLSL reads a mat4 uniform: column-major float32."""
+    return np.ascontiguousarray(matrix.T, dtype=np.float32).tobytes()

@@ -1,0 +1,34 @@
+"""Load the GLSL programs in ``assets/shaders/``.
+
+A program ``name`` is the files ``<name>.vert.glsl`` and ``<name>.frag.glsl``, plus ``<name>.geom.glsl`` when it
+exists. A line ``#include "<file>"`` is replaced by that file's text (one level, from the same folder), so the
+colour helpers in ``common.glsl`` are written once.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import moderngl
+
+__all__ = ["SHADER_DIR", "load_program", "shader_source"]
+
+SHADER_DIR = Path(__file__).resolve().parent.parent / "assets" / "shaders"
+_INCLUDE = re.compile(r'^\s*#include\s+"([^"]+)"\s*$', re.MULTILINE)
+
+
+def shader_source(file_name: str) -> str:
+    """The text of ``assets/shaders/<file_name>`` with its ``#include`` lines expanded."""
+    text = (SHADER_DIR / file_name).read_text(encoding="utf-8")
+    return _INCLUDE.sub(lambda found: (SHADER_DIR / found.group(1)).read_text(encoding="utf-8"), text)
+
+
+def load_program(ctx: moderngl.Context, name: str) -> moderngl.Program:
+    """Compile and link the program ``name`` (see the module docstring for the file names)."""
+    geometry = SHADER_DIR / f"{name}.geom.glsl"
+    return ctx.program(
+        vertex_shader=shader_source(f"{name}.vert.glsl"),
+        fragment_shader=shader_source(f"{name}.frag.glsl"),
+        geometry_shader=shader_source(geometry.name) if geometry.is_file() else None,
+    )

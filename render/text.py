@@ -1,0 +1,220 @@
+"""Crisp text labels over a rendered frame, with ImGui's font rasteriser and draw lists, drawn by moderngl.
+
+ImGui (imgui-bundle) bakes glyphs from a TrueType font at the exact pixel size asked for and lays the text out
+into a draw list; this module uploads ImGui's font atlas to moderngl textures and draws the list's triangles into
+any framebuffer. It keeps a private ImGui context and restores the caller's current one, so it runs headless
+(record, tests) and beside the window's own ImGui context alike. Colours are sRGB (they are not lit).
+"""
+
+from __future__ import annotations
+
+import ctypes
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import imgui_bundle
+import moderngl
+import numpy as np
+from imgui_bundle import imgui
+
+from render.gpu import write_growing
+from render.shaders import load_program
+
+__all__ = ["TextBox", "TextOverlay", "FONT_DIR", "ANCHORS"]
+
+FONT_DIR = Path(imgui_bundle.__file__).resolve().parent / "assets" / "fonts" / "Roboto"
+TITLE_FONT = FONT_DIR / "Roboto-Bold.ttf"
+BODY_FONT = FONT_DIR / "Roboto-Regular.ttf"
+# At a 720-pixel-high target: the title and body text sizes, padding and corner radius of a label's panel.
+TITLE_PX = 24.0
+BODY_PX = 19.0
+PADDING_PX = 10.0
+CORNER_PX = 6.0
+SWATCH_PX = 12.0
+PANEL_RGBA = (0.05, 0.055, 0.065, 0.72)
+TITLE_RGBA = (1.0, 1.0, 1.0, 1.0)
+BODY_RGBA = (0.82, 0.85, 0.9, 1.0)
+
+
+Color = tuple[float, float, float]
+ANCHORS = ("top_left", "top_right", "bottom_left", "bottom_right")
+
+
+@dataclass(frozen=True)
+class TextBox:
+    """A label: ``lines`` on a dark rounded panel whose ``anchor`` corner is at ``(x_px, y_px)`` from the
+    target's top-left corner (y down). With ``title`` the first line is larger and bold. ``accents`` are sRGB
+    colours shown as a dot before the line of the same index (``None`` or a missing entry: no dot)."""
+
+    x_px: float
+    y_px: float
+    lines: tuple[str, ...]
+    accents: tuple[Color | None, ...] = ()
+    title: bool = True
+    anchor: str = "top_left"
+
+
+class TextOverlay:
+    """Draws :class:`TextBox` es; ``scale`` multiplies every size (1 at a 720-pixel-high target)."""
+
+    def __init__(self, ctx: moderngl.Context) -> None:
+        self.ctx = ctx
+        self._program = load_program(ctx, "text")
+        self._vertices = ctx.buffer(reserve=1 << 16)
+        self._indices = ctx.buffer(reserve=1 << 16)
+        self._vao = ctx.vertex_array(
+            self._program,
+            [(self._vertices, "2f 2f 4f1", "in_position", "in_uv", "in_color")],
+            index_buffer=self._indices,
+            index_element_size=imgui.INDEX_SIZE,
+        )
+        self._textures: dict[int, moderngl.Texture] = {}
+        previous = imgui.get_current_context()
+        self._imgui = imgui.create_context()
+        try:
+            io = imgui.get_io()
+            io.set_ini_filename("")
+            io.backend_flags |= imgui.BackendFlags_.renderer_has_textures
+            self._title_font = io.fonts.add_font_from_file_ttf(str(TITLE_FONT), TITLE_PX)
+            self._body_font = io.fonts.add_font_from_file_ttf(str(BODY_FONT), BODY_PX)
+        finally:
+            _restore_context(previous)
+
+    def draw(
+        self, framebuffer: moderngl.Framebuffer, size: tuple[int, int], boxes: Sequence[TextBox], scale: float = 1.0
+    ) -> None:
+        """Draw ``boxes`` over the whole ``framebuffer`` of ``size`` = (width, height) pixels."""
+        previous = imgui.get_current_context()
+        imgui.set_current_context(self._imgui)
+        try:
+            io = imgui.get_io()
+            io.display_size = imgui.ImVec2(float(size[0]), float(size[1]))
+            io.delta_time = 1.0 / 60.0
+            imgui.new_frame()
+            draw_list = imgui.get_foreground_draw_list()
+            for box in boxes:
+                self._layout(draw_list, box, scale)
+            imgui.render()
+            self._update_textures()
+            self._render(framebuffer, size, imgui.get_draw_data())
+        finally:
+            _restore_context(previous)
+
+    def _layout(self, draw_list: imgui.ImDrawList, box: TextBox, scale: float) -> None:
+        pad, swatch, gap = PADDING_PX * scale, SWATCH_PX * scale, 0.2 * PADDING_PX * scale
+        body = (self._body_font, BODY_PX * scale, BODY_RGBA)
+        styles = [(self._title_font, TITLE_PX * scale, TITLE_RGBA) if box.title else body] + [body] * (
+            len(box.lines) - 1
+        )
+        accents = [*box.accents, *[None] * len(box.lines)][: len(box.lines)]
+        indent = 1.6 * swatch if any(accent is not None for accent in accents) else 0.0
+        sizes = []
+        for line, (font, pixels, _) in zip(box.lines, styles, strict=True):
+            imgui.push_font(font, pixels)
+            sizes.append(imgui.calc_text_size(line))
+            imgui.pop_font()
+        width = 2 * pad + indent + max(size.x for size in sizes)
+        height = 2 * pad + sum(size.y for size in sizes) + gap * (len(sizes) - 1)
+        x = box.x_px - (width if box.anchor.endswith("right") else 0.0)
+        y = box.y_px - (height if box.anchor.startswith("bottom") else 0.0)
+        draw_list.add_rect_filled(
+            imgui.ImVec2(x, y), imgui.ImVec2(x + width, y + height), _u32(PANEL_RGBA), CORNER_PX * scale
+        )
+        cursor = y + pad
+        for line, (font, pixels, rgba), accent, size in zip(box.lines, styles, accents, sizes, strict=True):
+            if accent is not None:
+                center = imgui.ImVec2(x + pad + 0.5 * swatch, cursor + 0.5 * size.y)
+                draw_list.add_circle_filled(center, 0.5 * swatch, _u32((*accent, 1.0)), 24)
+            draw_list.add_text(font, pixels, imgui.ImVec2(round(x + pad + indent), round(cursor)), _u32(rgba), line)
+            cursor += size.y + gap
+
+    def _update_textures(self) -> None:
+        """Create, update or free the GL textures ImGui asks for (the font atlas grows as glyphs are baked)."""
+        for texture in imgui.get_platform_io().textures:
+            status = texture.status
+            if status == imgui.ImTextureStatus.want_destroy:
+                gl_texture = self._textures.pop(texture.tex_id, None)
+                if gl_texture is not None:
+                    gl_texture.release()
+                texture.set_tex_id(0)
+                texture.status = imgui.ImTextureStatus.destroyed
+            elif status in (imgui.ImTextureStatus.want_create, imgui.ImTextureStatus.want_updates):
+                pixels = np.asarray(texture.get_pixels_array(), dtype=np.uint8)
+                gl_texture = self._textures.get(texture.tex_id)
+                if gl_texture is None or gl_texture.size != (texture.width, texture.height):
+                    if gl_texture is not None:
+                        self._textures.pop(texture.tex_id).release()
+                    gl_texture = self.ctx.texture((texture.width, texture.height), 4)
+                    gl_texture.filter = moderngl.LINEAR, moderngl.LINEAR
+                    gl_texture.repeat_x = gl_texture.repeat_y = False
+                    self._textures[gl_texture.glo] = gl_texture
+                    texture.set_tex_id(gl_texture.glo)
+                gl_texture.write(pixels.tobytes())
+                texture.status = imgui.ImTextureStatus.ok
+
+    def _render(self, framebuffer: moderngl.Framebuffer, size: tuple[int, int], draw_data: imgui.ImDrawData) -> None:
+        width, height = size
+        framebuffer.use()
+        framebuffer.viewport = (0, 0, width, height)
+        self.ctx.enable_only(moderngl.BLEND)
+        self.ctx.blend_func = (
+            moderngl.SRC_ALPHA,
+            moderngl.ONE_MINUS_SRC_ALPHA,
+            moderngl.ONE,
+            moderngl.ONE_MINUS_SRC_ALPHA,
+        )
+        self._program["u_size"].value = (float(width), float(height))
+        for commands in draw_data.cmd_lists:
+            vertex_bytes = ctypes.string_at(
+                commands.vtx_buffer.data_address(), commands.vtx_buffer.size() * imgui.VERTEX_SIZE
+            )
+            index_bytes = ctypes.string_at(
+                commands.idx_buffer.data_address(), commands.idx_buffer.size() * imgui.INDEX_SIZE
+            )
+            write_growing(self._vertices, np.frombuffer(vertex_bytes, dtype=np.uint8))
+            write_growing(self._indices, np.frombuffer(index_bytes, dtype=np.uint8))
+            for command in commands.cmd_buffer:
+                texture = self._textures.get(command.tex_ref.get_tex_id())
+                if texture is None or command.elem_count == 0:
+                    continue
+                left, top, right, bottom = (
+                    command.clip_rect.x,
+                    command.clip_rect.y,
+                    command.clip_rect.z,
+                    command.clip_rect.w,
+                )
+                framebuffer.scissor = (int(left), int(height - bottom), int(right - left), int(bottom - top))
+                texture.use(location=0)
+                self._vao.render(moderngl.TRIANGLES, vertices=command.elem_count, first=command.idx_offset)
+        framebuffer.scissor = None
+        self.ctx.enable_only(moderngl.DEPTH_TEST)
+
+    def release(self) -> None:
+        """Free the GL objects and the private ImGui context."""
+        for texture in self._textures.values():
+            texture.release()
+        self._textures.clear()
+        self._vao.release()
+        self._vertices.release()
+        self._indices.release()
+        self._program.release()
+        imgui.destroy_context(self._imgui)
+
+
+def _restore_context(previous: imgui.internal.Context | None) -> None:
+    """Make ``previous`` current again. The binding cannot set "no context", but destroying the current context
+    does, so for ``None`` a throwaway context is made current and destroyed. Leaving ours current would make a
+    later ``imgui.create_context()`` (the window's) not current, as ImGui only switches when there is none."""
+    if previous is not None:
+        imgui.set_current_context(previous)
+        return
+    throwaway = imgui.create_context()
+    imgui.set_current_context(throwaway)
+    imgui.destroy_context(throwaway)
+
+
+def _u32(rgba: tuple[float, float, float, float]) -> int:
+    """ImGui's packed colour (ABGR bytes) of an sRGB ``rgba`` in [0, 1]."""
+    r, g, b, a = (int(round(255 * min(max(c, 0.0), 1.0))) for c in rgba)
+    return (a << 24) | (b << 16) | (g << 8) | r

@@ -1,0 +1,154 @@
+"""Split views: N viewports in a grid, each with its own camera and a text label.
+
+For the ``compare`` preset, :func:`compare_views` makes one view per body (one per integrator), each showing its
+body centred and labelled with the integrator, the simulated time and the relative energy error; the same works
+for N simulations of one scene, one :class:`View` per simulation.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import moderngl
+import numpy as np
+
+from render.camera import OrbitCamera
+from render.look import MOMENTUM_LINEAR, OMEGA_LINEAR, PLANE_LINEAR, SEPARATOR_SRGB, TRAIL_LINEAR, linear_to_srgb
+from render.renderer import REFERENCE_HEIGHT_PX, Renderer, RenderOptions, Viewport
+from render.text import Color, TextBox, TextOverlay
+from scene.simulation import Snapshot
+
+__all__ = [
+    "View",
+    "grid_viewports",
+    "render_grid",
+    "compare_views",
+    "legend_box",
+    "energy_error_text",
+    "GAP_PX",
+    "LABEL_MARGIN_PX",
+]
+
+GAP_PX = 2
+LABEL_MARGIN_PX = 14.0
+CELL_ASPECT = 4.0 / 3.0
+
+
+@dataclass
+class View:
+    """One viewport's content: ``renderer`` draws ``snapshot`` (its ``bodies``, all by default) from ``camera``
+    (``None``: the renderer's default camera for those bodies); ``label`` lines go top-left, ``accent`` (sRGB)
+    is the label's colour dot."""
+
+    renderer: Renderer
+    snapshot: Snapshot
+    bodies: Sequence[int] | None = None
+    label: tuple[str, ...] = ()
+    accent: Color | None = None
+    camera: OrbitCamera | None = None
+
+
+def grid_viewports(size: tuple[int, int], count: int, columns: int, gap_px: int = GAP_PX) -> list[Viewport]:
+    """``count`` viewports of a ``size`` = (width, height) target in ``columns`` columns, row by row from the
+    top-left, separated by ``gap_px`` pixels; each is (x, y, width, height) with GL's bottom-left origin."""
+    width, height = size
+    rows = math.ceil(count / columns)
+    cell_width = (width - gap_px * (columns - 1)) // columns
+    cell_height = (height - gap_px * (rows - 1)) // rows
+    viewports = []
+    for index in range(count):
+        row, column = divmod(index, columns)
+        x = column * (cell_width + gap_px)
+        y = height - (row + 1) * cell_height - row * gap_px
+        viewports.append((x, y, cell_width, cell_height))
+    return viewports
+
+
+def render_grid(
+    framebuffer: moderngl.Framebuffer,
+    size: tuple[int, int],
+    views: Sequence[View],
+    text: TextOverlay | None,
+    columns: int | None = None,
+    *,
+    legend: bool = False,
+) -> list[Viewport]:
+    """Draw ``views`` in a grid over the whole ``framebuffer`` (of ``size`` pixels) and their labels with
+    ``text`` (none when ``None``), and with ``legend`` a key to the overlays (in an empty cell, or else in the
+    bottom-right corner).
+    ``columns`` defaults to the grid whose cells are closest to ``CELL_ASPECT``. Returns the viewports used, in
+    ``views``' order."""
+    columns = columns or _columns_for(len(views), size)
+    framebuffer.use()
+    framebuffer.viewport = (0, 0, *size)
+    framebuffer.clear(*SEPARATOR_SRGB, 1.0, depth=1.0)
+    viewports = grid_viewports(size, len(views), columns)
+    boxes = []
+    scale = size[1] / REFERENCE_HEIGHT_PX * (1.0 if len(views) <= columns else 0.85)
+    for view, viewport in zip(views, viewports, strict=True):
+        aspect = viewport[2] / viewport[3]
+        bodies = None if view.bodies is None else np.asarray(view.bodies)
+        camera = view.camera or view.renderer.default_camera(view.snapshot, bodies, aspect)
+        view.renderer.draw(framebuffer, viewport, camera, view.snapshot, bodies)
+        if view.label:
+            top = size[1] - (viewport[1] + viewport[3])
+            margin = LABEL_MARGIN_PX * scale
+            boxes.append(TextBox(viewport[0] + margin, top + margin, tuple(view.label), (view.accent,)))
+    if legend and views:
+        # In the first empty cell when the grid has one, else in the target's bottom-right corner.
+        margin = LABEL_MARGIN_PX * scale
+        cells = grid_viewports(size, math.ceil(len(views) / columns) * columns, columns)
+        if len(cells) > len(views):
+            x, y, _, height = cells[len(views)]
+            boxes.append(legend_box(views[0].renderer.options, x + margin, size[1] - (y + height) + margin, "top_left"))
+        else:
+            boxes.append(legend_box(views[0].renderer.options, size[0] - margin, size[1] - margin, "bottom_right"))
+    if text is not None and boxes:
+        text.draw(framebuffer, size, boxes, scale)
+    return viewports
+
+
+def _columns_for(count: int, size: tuple[int, int]) -> int:
+    """The number of columns that makes the cells' aspect ratio closest to ``CELL_ASPECT``."""
+    aspect = size[0] / size[1]
+    return min(range(1, count + 1), key=lambda c: abs(math.log(aspect * math.ceil(count / c) / c / CELL_ASPECT)))
+
+
+def legend_box(options: RenderOptions, x_px: float, y_px: float, anchor: str) -> TextBox:
+    """A key to the overlays that ``options`` shows, as a :class:`TextBox` at ``(x_px, y_px)``."""
+    entries = [
+        (options.show_omega, "ω  angular velocity", OMEGA_LINEAR),
+        (options.show_momentum, "L  angular momentum", MOMENTUM_LINEAR),
+        (options.show_herpolhode, "herpolhode: the path of ω's tip", TRAIL_LINEAR),
+        (options.show_invariable_plane, "invariable plane  ω·L/|L| = 2E/|L|", PLANE_LINEAR),
+        (options.show_axes, "principal axes: red minor, green middle, blue major", None),
+    ]
+    shown = [
+        (line, None if color is None else tuple(float(c) for c in linear_to_srgb(color)))
+        for on, line, color in entries
+        if on
+    ]
+    return TextBox(x_px, y_px, tuple(line for line, _ in shown), tuple(color for _, color in shown), False, anchor)
+
+
+def energy_error_text(energy: float, energy_initial: float) -> str:
+    """``"ΔE/E = +1.2e-05"``: the relative change of the kinetic energy since the start (a minus sign, not a
+    hyphen, for negative values)."""
+    relative = (energy - energy_initial) / energy_initial if energy_initial else 0.0
+    sign = "\u2212" if relative < 0 else "+"
+    return f"ΔE/E = {sign}{abs(relative):.1e}"
+
+
+def compare_views(
+    renderer: Renderer, snapshot: Snapshot, energy_initial: np.ndarray, names: Sequence[str]
+) -> list[View]:
+    """One view per body of ``snapshot``, that body centred, labelled ``names[i]`` (e.g. its integrator), the
+    time and its relative energy error against ``energy_initial`` (N,) J."""
+    views = []
+    for index, name in enumerate(names):
+        accent = tuple(float(c) for c in linear_to_srgb(renderer.layout.colors_rgba[index, :3]))
+        label = (name, f"t = {snapshot.t:.2f} s    {energy_error_text(snapshot.energy[index], energy_initial[index])}")
+        views.append(View(renderer, snapshot, bodies=[index], label=label, accent=accent))
+    return views

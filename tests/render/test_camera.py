@@ -1,0 +1,60 @@
+"""render/camera.py: projection conventions, orbit/pan/zoom, fitting; no GL."""
+
+import numpy as np
+import pytest
+
+from render.camera import ELEVATION_LIMIT_DEG, OrbitCamera, project
+
+VIEWPORT = (10, 20, 640, 360)
+ATOL_PX = 1e-6
+
+
+def test_the_target_projects_to_the_viewport_centre_and_up_is_up():
+    camera = OrbitCamera(azimuth_deg=30.0, elevation_deg=20.0, distance=5.0, target=np.array([1.0, 2.0, 0.5]))
+    pixels = project(camera.view_projection(16 / 9), [camera.target, camera.target + [0, 0, 0.1]], VIEWPORT)
+    assert np.allclose(pixels[0], [10 + 320, 20 + 180], atol=ATOL_PX)
+    assert pixels[1, 1] > pixels[0, 1]
+    assert np.isclose(np.linalg.norm(camera.eye() - camera.target), 5.0)
+
+
+def test_a_point_behind_the_eye_projects_to_nan():
+    camera = OrbitCamera()
+    behind = camera.eye() + (camera.eye() - camera.target)
+    assert np.all(np.isnan(project(camera.view_projection(1.0), [behind], VIEWPORT)))
+
+
+def test_orbit_wraps_the_azimuth_and_clamps_the_elevation():
+    camera = OrbitCamera(azimuth_deg=170.0, elevation_deg=80.0)
+    camera.orbit(20.0, 30.0)
+    assert camera.azimuth_deg == pytest.approx(-170.0)
+    assert camera.elevation_deg == ELEVATION_LIMIT_DEG
+
+
+def test_pan_moves_the_point_under_the_cursor_with_the_drag():
+    camera = OrbitCamera(azimuth_deg=-40.0, elevation_deg=25.0, distance=3.0)
+    anchor = np.array(camera.target, dtype=float)
+    before = project(camera.view_projection(640 / 360), [anchor], VIEWPORT)[0]
+    camera.pan(12.0, -7.0, viewport_height_px=360)
+    after = project(camera.view_projection(640 / 360), [anchor], VIEWPORT)[0]
+    assert np.allclose(after - before, [12.0, -7.0], atol=1e-6)
+
+
+def test_zoom_moves_towards_the_target_and_back():
+    camera = OrbitCamera(distance=4.0)
+    camera.zoom(3)
+    assert camera.distance == pytest.approx(4.0 * 0.9**3)
+    camera.zoom(-3)
+    assert camera.distance == pytest.approx(4.0)
+
+
+@pytest.mark.parametrize("aspect", [16 / 9, 1.0, 0.5])
+def test_fit_keeps_the_whole_bounding_sphere_in_view(aspect):
+    camera = OrbitCamera(azimuth_deg=75.0, elevation_deg=-10.0)
+    bounds = np.array([[-1.0, 2.0, 0.0], [3.0, 2.5, 1.0]])
+    camera.fit(bounds, aspect)
+    center, radius = bounds.mean(axis=0), 0.5 * np.linalg.norm(bounds[1] - bounds[0])
+    directions = np.random.default_rng(3).normal(size=(500, 3))
+    surface = center + radius * directions / np.linalg.norm(directions, axis=1, keepdims=True)
+    height = 400
+    pixels = project(camera.view_projection(aspect), surface, (0, 0, round(aspect * height), height))
+    assert np.all((pixels >= 0) & (pixels <= [round(aspect * height), height]))

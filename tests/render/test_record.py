@@ -1,0 +1,88 @@
+"""`record`: a real MP4, decoded back and counted, against the offscreen render of the same instants."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from render.look import SEPARATOR_SRGB
+from render.record import parse_size, record_scene, render_frames
+from render.video import decode_frames, read_video_info
+from render.viewports import GAP_PX
+from scene.scene_file import load_scene
+from sim.errors import InputError
+
+ROOT = Path(__file__).resolve().parents[2]
+SIZE = (320, 180)
+MIN_PSNR_DB = 30.0
+
+
+def _psnr(a: np.ndarray, b: np.ndarray) -> float:
+    mse = np.mean((a.astype(float) - b.astype(float)) ** 2)
+    return float("inf") if mse == 0 else 10.0 * np.log10(255.0**2 / mse)
+
+
+def test_recorded_video_has_exact_frames_and_matches_the_render(tmp_path):
+    out = tmp_path / "t_handle.mp4"
+    result = record_scene(load_scene("t_handle"), out, duration=1.5, fps=30, size=SIZE)
+    assert result.frames == 45 and not result.interrupted
+    assert read_video_info(out)[:3] == (45, *SIZE) and read_video_info(out)[3] == 30
+    # Simulation time follows the scene's h = 1/60: frame k shows t = k/30 exactly.
+    rendered = [image for image, _ in render_frames(load_scene("t_handle"), duration=1.5, fps=30, size=SIZE)]
+    decoded = decode_frames(out, [0, 22, 44])
+    for frame, index in zip(decoded, [0, 22, 44], strict=True):
+        assert _psnr(frame, rendered[index]) > MIN_PSNR_DB
+    # The handle turns: the first and last frames differ much more than the codec's error.
+    assert _psnr(decoded[0], decoded[2]) < MIN_PSNR_DB - 5
+
+
+def test_frame_times_follow_the_scene_step_not_the_frame_rate():
+    times = [t for _, t in render_frames(load_scene("t_handle"), duration=0.5, fps=24, size=(64, 36))]
+    h = load_scene("t_handle").h
+    assert len(times) == 12
+    for k, t in enumerate(times):
+        assert abs(t - k / 24) <= 0.5 * h + 1e-12  # the step nearest the frame's time
+        assert abs(round(t / h) * h - t) < 1e-12  # a whole number of steps
+
+
+def test_compare_records_one_view_per_integrator(tmp_path):
+    image, _ = next(render_frames(load_scene("compare"), duration=0.1, fps=10, size=(640, 360)))
+    # The views are separated by gaps of the separator colour: whole pixel columns and rows of it.
+    separator = np.round(255 * np.array(SEPARATOR_SRGB[:3]))
+    is_separator = np.all(np.abs(image.astype(float) - separator) <= 2, axis=-1)
+    gap_columns = np.flatnonzero(is_separator.all(axis=0))
+    gap_rows = np.flatnonzero(is_separator.all(axis=1))
+    columns, rows = len(gap_columns) // GAP_PX + 1, len(gap_rows) // GAP_PX + 1
+    views = len(load_scene("compare").bodies)
+    assert columns > 1 and rows > 1 and columns * rows >= views
+
+
+def test_size_parsing():
+    assert parse_size("1280x720") == (1280, 720)
+    assert parse_size("641x361") == (640, 360)
+    for bad in ("1280", "x720", "axb", "8x8", "100000x10"):
+        with pytest.raises(InputError):
+            parse_size(bad)
+
+
+def _main(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(ROOT / "main.py"), *args], capture_output=True, text=True, cwd=ROOT)
+
+
+def test_record_command_writes_a_playable_file_and_rejects_bad_input(tmp_path):
+    out = tmp_path / "clip.mp4"
+    result = _main("record", "t_handle", "--out", str(out), "--duration", "0.5", "--fps", "20", "--size", "160x90")
+    assert result.returncode == 0, result.stderr
+    assert read_video_info(out)[:3] == (10, 160, 90)
+    for args in (
+        ("record", "t_handle", "--out", str(tmp_path / "x.avi")),
+        ("record", "t_handle", "--out", str(tmp_path / "no" / "dir.mp4")),
+        ("record", "t_handle", "--out", str(out), "--size", "12x"),
+        ("record", "no_such_scene", "--out", str(out)),
+    ):
+        bad = _main(*args)
+        assert bad.returncode == 2, (args, bad.stderr)
+        assert bad.stderr.count("\n") == 1 and "Traceback" not in bad.stderr
+    assert not list(tmp_path.glob("*.tmp*"))

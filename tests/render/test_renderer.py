@@ -1,0 +1,186 @@
+"""The renderer on real GL (EGL, offscreen): pixels where the camera says, background, anti-aliasing, labels.
+
+Images are small (640×360) to keep the file fast on a CPU rasteriser; rows are read top-down.
+"""
+
+import dataclasses
+
+import numpy as np
+import pytest
+from imgui_bundle import imgui
+
+from render.camera import project
+from render.look import BACKGROUND_BOTTOM_SRGB, BACKGROUND_TOP_SRGB
+from render.offscreen import OffscreenTarget
+from render.renderer import Renderer, RenderOptions
+from render.text import TextOverlay
+from render.viewports import View, compare_views, grid_viewports, render_grid
+from scene.scene_file import load_scene
+from scene.simulation import Simulation
+
+WIDTH, HEIGHT = 640, 360
+VIEWPORT = (0, 0, WIDTH, HEIGHT)
+# A pixel this far (sum of |ΔRGB| in 8-bit levels) from the background is something drawn.
+DRAWN_LEVELS = 40
+BACKGROUND_LEVELS = 3  # the backdrop's gradient, quantised to 8 bits
+BODIES_ONLY = RenderOptions(
+    show_omega=False, show_momentum=False, show_axes=False, show_herpolhode=False, show_invariable_plane=False,
+    show_floor=False,
+)  # fmt: skip
+
+
+def _background(rows: int) -> np.ndarray:
+    """(rows, 3) float 8-bit levels of the backdrop's gradient, top row first, without the floor."""
+    v = 1.0 - (np.arange(rows) + 0.5) / rows
+    return 255.0 * (BACKGROUND_BOTTOM_SRGB + v[:, None] * (BACKGROUND_TOP_SRGB - BACKGROUND_BOTTOM_SRGB))
+
+
+def _drawn(image: np.ndarray) -> np.ndarray:
+    """(H, W) bool: pixels far from the backdrop's gradient."""
+    return np.abs(image - _background(len(image))[:, None, :]).sum(axis=2) > DRAWN_LEVELS
+
+
+def _render(ctx, scene, snapshot, options=BODIES_ONLY, samples=4, bodies=None):
+    renderer = Renderer(ctx, scene, options=dataclasses.replace(options))
+    target = OffscreenTarget(ctx, WIDTH, HEIGHT, samples=samples)
+    camera = renderer.default_camera(snapshot, bodies, WIDTH / HEIGHT)
+    renderer.draw(target.framebuffer, VIEWPORT, camera, snapshot, bodies)
+    image = target.read().astype(float)
+    renderer.release()
+    target.release()
+    return image, camera
+
+
+@pytest.fixture(scope="module")
+def t_handle():
+    scene = load_scene("t_handle")
+    return scene, Simulation(scene).snapshot()
+
+
+@pytest.fixture(scope="module")
+def compare_at_20_s():
+    """The compare preset after the flip: every integrator's handle stepped to t = 20 s."""
+    scene = load_scene("compare")
+    simulation = Simulation(scene)
+    energy_initial = simulation.snapshot().energy
+    while simulation.t < 20.0 - 0.5 * simulation.h:
+        simulation.step()
+    return scene, simulation, energy_initial
+
+
+def test_the_body_is_where_the_camera_projects_its_centre_of_mass(gl_context, t_handle):
+    scene, snapshot = t_handle
+    image, camera = _render(gl_context, scene, snapshot)
+    x, y = project(camera.view_projection(WIDTH / HEIGHT), snapshot.position, VIEWPORT)[0]
+    row, column = int(HEIGHT - y), int(x)
+    assert _drawn(image)[row, column]
+    # The handle's colour (scene colour orange: red above blue), not a shade of the grey backdrop.
+    red, _, blue = image[row, column]
+    assert red > blue + 40
+    # The silhouette is a solid blob around that pixel, and the body fills a fair part of the frame.
+    assert _drawn(image)[row - 2 : row + 3, column - 2 : column + 3].all()
+    assert 0.015 < _drawn(image).mean() < 0.5
+
+
+def test_background_corners_are_the_background_colour(gl_context, t_handle):
+    scene, snapshot = t_handle
+    expected = _background(HEIGHT)
+    bodies_only, _ = _render(gl_context, scene, snapshot)
+    everything, _ = _render(gl_context, scene, snapshot, options=RenderOptions())
+    for row in (0, HEIGHT - 1):
+        for column in (0, WIDTH - 1):
+            assert np.abs(bodies_only[row, column] - expected[row]).max() <= BACKGROUND_LEVELS
+    # With the floor grid on, the sky's corners are still the bare gradient.
+    for column in (0, WIDTH - 1):
+        assert np.abs(everything[0, column] - expected[0]).max() <= BACKGROUND_LEVELS
+
+
+def test_msaa_blends_the_silhouette_edges(gl_context, t_handle):
+    scene, snapshot = t_handle
+    aliased, _ = _render(gl_context, scene, snapshot, samples=0)
+    smooth, _ = _render(gl_context, scene, snapshot, samples=4)
+    inside = _drawn(aliased)
+    # Silhouette pixels: drawn, with a background pixel beside them (4-neighbourhood).
+    beside = np.zeros_like(inside)
+    beside[1:-1, 1:-1] = ~inside[:-2, 1:-1] | ~inside[2:, 1:-1] | ~inside[1:-1, :-2] | ~inside[1:-1, 2:]
+    edge = inside & beside
+    assert edge.sum() > 50
+    # Where each edge pixel falls between the backdrop (0) and the aliased body colour (1).
+    background = _background(HEIGHT)[:, None, :].repeat(WIDTH, axis=1)
+    span = aliased - background
+    blend = ((smooth - background) * span).sum(axis=2) / np.maximum((span * span).sum(axis=2), 1.0)
+    intermediate = (blend[edge] > 0.1) & (blend[edge] < 0.9)
+    assert intermediate.mean() > 0.25, "MSAA should leave partly covered edge pixels between the two colours"
+    assert not np.array_equal(aliased, smooth)
+
+
+def test_overlays_draw_arrows_trail_and_floor(gl_context, t_handle):
+    scene, snapshot = t_handle
+    bodies_only, _ = _render(gl_context, scene, snapshot)
+    everything, _ = _render(gl_context, scene, snapshot, options=RenderOptions())
+    assert (_drawn(everything) & ~_drawn(bodies_only)).mean() > 0.01
+
+
+def test_different_states_give_different_viewports(gl_context, compare_at_20_s):
+    scene, simulation, _ = compare_at_20_s
+    snapshot = simulation.snapshot()
+    names = simulation.body_integrators
+    silhouettes = {
+        name: _drawn(_render(gl_context, scene, snapshot, bodies=[names.index(name)])[0])
+        for name in ("euler", "implicit_midpoint", "trapezoidal")
+    }
+
+    def overlap(a, b):
+        return (silhouettes[a] & silhouettes[b]).sum() / (silhouettes[a] | silhouettes[b]).sum()
+
+    # Explicit Euler has drifted far from the others; two second-order conservative methods still agree.
+    assert overlap("euler", "implicit_midpoint") < 0.6
+    assert overlap("trapezoidal", "implicit_midpoint") > 0.9
+
+
+def test_grid_labels_are_drawn_as_text(gl_context, compare_at_20_s):
+    scene, simulation, energy_initial = compare_at_20_s
+    snapshot = simulation.snapshot()
+    renderer = Renderer(gl_context, scene, options=dataclasses.replace(BODIES_ONLY))
+    target = OffscreenTarget(gl_context, 1280, 720)
+    views = compare_views(renderer, snapshot, energy_initial, simulation.body_integrators)
+    render_grid(target.framebuffer, target.size, views, None)
+    unlabelled = target.read()
+    text = TextOverlay(gl_context)
+    window_context = imgui.create_context()  # stands for the window's own ImGui context, current while we draw
+    imgui.set_current_context(window_context)
+    viewports = render_grid(target.framebuffer, target.size, views, text)
+    labelled = target.read()
+    assert imgui.get_current_context() is window_context, "the overlay must leave the caller's ImGui context current"
+    imgui.destroy_context(window_context)
+    assert viewports == grid_viewports(target.size, len(views), 3)
+    for x, y, _, height in viewports:
+        top = 720 - (y + height)
+        corner = (slice(top, top + 70), slice(x, x + 260))
+        changed = np.abs(labelled[corner].astype(int) - unlabelled[corner]).sum(axis=2) > DRAWN_LEVELS
+        white = (labelled[corner] > 200).all(axis=2)  # glyphs of the title
+        assert changed.mean() > 0.2 and white.sum() > 100
+        # Anti-aliased glyph edges: grey levels between the white text and the dark panel.
+        assert np.unique(labelled[corner][..., 0]).size > 30
+    # Nothing outside the label panels changes.
+    outside = np.ones((720, 1280), dtype=bool)
+    for x, y, _, height in viewports:
+        top = 720 - (y + height)
+        outside[top : top + 100, x : x + 400] = False
+    assert np.array_equal(labelled[outside], unlabelled[outside])
+    text.release()
+    renderer.release()
+    target.release()
+
+
+def test_views_of_one_renderer_in_a_custom_grid(gl_context, t_handle):
+    scene, snapshot = t_handle
+    renderer = Renderer(gl_context, scene, options=dataclasses.replace(BODIES_ONLY))
+    target = OffscreenTarget(gl_context, WIDTH, HEIGHT, samples=0)
+    viewports = render_grid(target.framebuffer, target.size, [View(renderer, snapshot)] * 2, None, columns=2)
+    image = target.read().astype(float)
+    (x0, _, w0, _), (x1, _, w1, _) = viewports
+    assert x1 >= x0 + w0 and x1 + w1 <= WIDTH
+    assert np.array_equal(image[:, x0 : x0 + w0], image[:, x1 : x1 + w1])  # the same view twice
+    renderer.release()
+    target.release()

@@ -11,18 +11,26 @@ A frame is ``Renderer.draw`` plus the read-back of the pixels (``OffscreenTarget
 RGB to numpy), what ``record`` does per frame. Frames/s is the best of ``REPEATS`` runs of at least ``MIN_FRAMES``
 frames each, after one warm-up frame (shader compilation). The camera frames all the bodies, so 10⁴ of them are
 a few pixels each and take the coarsest level of detail.
+
+End to end: ``record`` (render/record.py: simulate, draw, read back, encode on the writer's thread) of the
+``t_handle`` and ``compare`` presets for ``RECORD_SECONDS`` of 60 frames/s video at 1280×720, frames/s of video
+made per second of wall time (above 60 is faster than real time), the best of ``RECORD_REPEATS``. It includes
+starting the context and compiling the shaders (~0.2 s), so short runs understate the steady rate a little.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import tempfile
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from render.offscreen import OffscreenTarget, create_offscreen_context
+from render.record import record_scene
 from render.renderer import Renderer, RenderOptions
 from scene.scene_file import SceneSpec, load_scene
 from scene.simulation import Snapshot
@@ -40,6 +48,11 @@ SECONDS = 2.0
 SECONDS_QUICK = 0.5
 SPACING_M = 1.6
 SEED = 7
+RECORD_SCENES = ("t_handle", "compare")
+RECORD_SECONDS = 4.0
+RECORD_SECONDS_QUICK = 1.0
+RECORD_REPEATS = 3
+RECORD_FPS = 60.0
 
 
 def _scene(count: int) -> SceneSpec:
@@ -90,10 +103,23 @@ def _frames_per_second(renderer: Renderer, target: OffscreenTarget, snapshot: Sn
     return best
 
 
+def _record_frames_per_second(scene_name: str, seconds: float, repeats: int) -> float:
+    """Video frames made per wall-clock second by ``record_scene`` (best of ``repeats``)."""
+    best = 0.0
+    with tempfile.TemporaryDirectory() as folder:
+        for _ in range(repeats):
+            start = time.perf_counter()
+            result = record_scene(load_scene(scene_name), Path(folder) / "bench.mp4", duration=seconds, fps=RECORD_FPS,
+                                  size=SIZE)  # fmt: skip
+            best = max(best, result.frames / (time.perf_counter() - start))
+    return best
+
+
 def run(quick: bool, *, progress: Callable[[str], None] | None = None) -> dict[str, Any]:
-    """Measure every (body count, MSAA samples, workload). JSON-serialisable result:
+    """Measure every (body count, MSAA samples, workload), then ``record`` end to end. JSON-serialisable result:
     ``{"name", "quick", "size", "renderer", "results": [{"bodies", "samples", "workload", "frames_per_second",
-    "ms_per_frame"}]}``."""
+    "ms_per_frame"}], "record": [{"scene", "video_seconds", "video_fps", "frames_per_second",
+    "realtime_factor"}]}``."""
     report = progress if progress is not None else (lambda message: None)
     seconds = SECONDS_QUICK if quick else SECONDS
     rng = np.random.default_rng(SEED)
@@ -129,7 +155,28 @@ def run(quick: bool, *, progress: Callable[[str], None] | None = None) -> dict[s
         renderer_name = ctx.info["GL_RENDERER"]
     finally:
         ctx.release()
-    return {"name": "render", "quick": quick, "size": list(SIZE), "renderer": renderer_name, "results": results}
+    record = []
+    seconds = RECORD_SECONDS_QUICK if quick else RECORD_SECONDS
+    for scene_name in RECORD_SCENES:
+        report(f"record {scene_name}, {seconds:g} s of video ...")
+        fps = _record_frames_per_second(scene_name, seconds, 1 if quick else RECORD_REPEATS)
+        record.append(
+            {
+                "scene": scene_name,
+                "video_seconds": seconds,
+                "video_fps": RECORD_FPS,
+                "frames_per_second": fps,
+                "realtime_factor": fps / RECORD_FPS,
+            }
+        )
+    return {
+        "name": "render",
+        "quick": quick,
+        "size": list(SIZE),
+        "renderer": renderer_name,
+        "results": results,
+        "record": record,
+    }
 
 
 def format_table(result: dict[str, Any]) -> str:
@@ -147,4 +194,11 @@ def format_table(result: dict[str, Any]) -> str:
     for count in BODY_COUNTS:
         cells = [fps[count, workload, samples] for workload, samples in columns]
         lines.append(f"{count:>8}" + "".join(f"{f'{value:.1f} ({1e3 / value:.1f})':>22}" for value in cells))
+    if result.get("record"):
+        lines += ["", f"record end to end ({width}x{height}, render + read back + x264), frames/s of video made:"]
+        for row in result["record"]:
+            lines.append(
+                f"{row['scene']:>10}: {row['frames_per_second']:6.1f} frames/s "
+                f"({row['realtime_factor']:.2f}x real time at {row['video_fps']:g} fps, {row['video_seconds']:g} s)"
+            )
     return "\n".join(lines)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import moderngl
 import numpy as np
 
-from render.meshes import Lines, Mesh
+from render.meshes import Lines, Mesh, edge_adjacency
 
 __all__ = ["InstancedDraw", "write_growing"]
 
@@ -26,7 +26,8 @@ class InstancedDraw:
     """One vertex array: a unit mesh (or line set) per vertex, a model matrix and an RGBA colour per instance.
 
     ``mesh`` is a :class:`Mesh` (triangles; ``with_normals`` chooses whether the program reads the normals) or a
-    :class:`Lines` (segments, per-vertex colour). ``instance_attributes`` names the program's two per-instance
+    :class:`Lines` (segments, per-vertex colour); with ``edges`` a mesh is drawn as its edges with adjacency, for the
+    silhouette fringes. ``instance_attributes`` names the program's two per-instance
     inputs (a mat4 and a vec4)."""
 
     def __init__(
@@ -37,6 +38,7 @@ class InstancedDraw:
         *,
         with_normals: bool = True,
         instance_attributes: tuple[str, str] = INSTANCE_ATTRIBUTES,
+        edges: bool = False,
     ) -> None:
         self.program = program
         self.instances = ctx.buffer(reserve=64 * INSTANCE_BYTES)
@@ -51,8 +53,12 @@ class InstancedDraw:
                 content = [(self.vertices, "3f 3f", "in_position", "in_normal")]
             else:
                 content = [(self.vertices, "3f 12x", "in_position")]
-            index_buffer = ctx.buffer(mesh.indices.astype(np.uint32).tobytes())
-            self.mode = moderngl.TRIANGLES
+            if edges:  # the mesh's edges with their triangles' far corners (meshes.edge_adjacency)
+                index_buffer = ctx.buffer(edge_adjacency(mesh).tobytes())
+                self.mode = moderngl.LINES_ADJACENCY
+            else:
+                index_buffer = ctx.buffer(mesh.indices.astype(np.uint32).tobytes())
+                self.mode = moderngl.TRIANGLES
         content.append((self.instances, INSTANCE_FORMAT, *instance_attributes))
         self.vao = ctx.vertex_array(program, content, index_buffer=index_buffer, index_element_size=4)
 

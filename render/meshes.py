@@ -31,6 +31,7 @@ __all__ = [
     "body_mesh",
     "arrow_part_matrices",
     "UNIT_MESHES",
+    "edge_adjacency",
     "unit_mesh",
     "transform_mesh",
     "merge",
@@ -285,3 +286,33 @@ def arrow_part_matrices(
     head_matrix[:, 2, 3] = shaft
     head_matrix[:, 3, 3] = 1.0
     return shaft_matrix, head_matrix
+
+
+def edge_adjacency(mesh: Mesh, weld: float = 1e-5) -> np.ndarray:
+    """(2E, 4) uint32 ``GL_LINES_ADJACENCY`` indices, two per interior edge of ``mesh``: ``(f, a, b, g)`` where
+    ``(a, b, f)`` is a triangle as it winds (CCW outside) and ``g`` the far corner of the other triangle on the
+    edge, then the same from the other triangle's side. Vertices closer than ``weld`` count as one (a cap's rim
+    and the side it meets), so the edges where normals jump are found too; edges with other than two triangles
+    (degenerate poles) are left out. The renderer's silhouette fringes are drawn from these."""
+    keys = np.round(np.asarray(mesh.positions, dtype=float) / weld).astype(np.int64)
+    _, welded = np.unique(keys, axis=0, return_inverse=True)
+    welded = welded.reshape(-1)
+    triangles = np.asarray(mesh.indices, dtype=np.int64)
+    # Every half-edge (a, b) of every triangle, with the triangle's third corner.
+    a = triangles[:, [0, 1, 2]].reshape(-1)
+    b = triangles[:, [1, 2, 0]].reshape(-1)
+    far = triangles[:, [2, 0, 1]].reshape(-1)
+    wa, wb = welded[a], welded[b]
+    keep = wa != wb
+    a, b, far, wa, wb = a[keep], b[keep], far[keep], wa[keep], wb[keep]
+    low, high = np.minimum(wa, wb), np.maximum(wa, wb)
+    order = np.lexsort((high, low))
+    low, high = low[order], high[order]
+    same = (low[1:] == low[:-1]) & (high[1:] == high[:-1])
+    starts = np.flatnonzero(np.r_[True, ~same])
+    counts = np.diff(np.r_[starts, len(low)])
+    pairs = starts[counts == 2]
+    first, second = order[pairs], order[pairs + 1]
+    forward = np.stack([far[first], a[first], b[first], far[second]], axis=1)
+    backward = np.stack([far[second], a[second], b[second], far[first]], axis=1)
+    return np.concatenate([forward, backward]).astype(np.uint32)

@@ -34,7 +34,12 @@ from sim.integrators import INTEGRATORS
 
 __all__ = ["RecordResult", "record_scene", "render_frames", "parse_size"]
 
-MSAA_SAMPLES = 4
+MSAA_SAMPLES = 0  # the renderer anti-aliases the solids' silhouettes itself, far cheaper on llvmpipe (renderer.py)
+# x264 shares the two cores with llvmpipe: ultrafast takes ~40 % less CPU a frame than veryfast at the same crf,
+# with the same PSNR against the rendered frames (43 dB t_handle, 39 dB compare, where yuv420p's chroma
+# subsampling is most of the loss), for files ~3.5x larger (~4-10 Mbit/s at 1280x720, 60 fps).
+X264_PRESET = "ultrafast"
+X264_CRF = 18
 
 
 @dataclass(frozen=True)
@@ -169,7 +174,7 @@ def record_scene(
     """
     width, height = even_size(*size)
     total = max(1, round(fps * duration))
-    writer = VideoWriter(out, width, height, fps=_exact_fps(fps))
+    writer = VideoWriter(out, width, height, fps=_exact_fps(fps), crf=X264_CRF, preset=X264_PRESET)
     interrupted, simulated = False, 0.0
     frames = render_frames(
         scene, duration=duration, fps=fps, size=(width, height), integrator=integrator, gyroscopic=gyroscopic

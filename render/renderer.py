@@ -8,8 +8,15 @@ each body, ``LEVELS_OF_DETAIL``); nothing is drawn per body.
 
 Frames: ``q`` is body → world, (w, x, y, z); world z is up; a body is drawn around its centre of mass. Lighting
 is linear RGB and every program writes sRGB (render/look.py). The order of a frame: the backdrop (gradient and
-floor grid, one full-screen pass), contact shadows, the solids (depth-tested), then the translucent invariable
-planes and the lines (depth-tested, no depth writes).
+floor grid, one full-screen pass), contact shadows, the solids (depth-tested), their anti-aliased silhouette
+fringes, then the translucent invariable planes and the lines (depth-tested, no depth writes).
+
+Costs on a CPU rasteriser (llvmpipe): the backdrop shader is the dearest pass (~10 ms at 1280×720), and it only
+changes with the camera, so it is drawn into a cache framebuffer once per camera and viewport and copied into
+the target afterwards (a blit, ~0.1 ms for a whole frame). Multisampling costs 2–3× and its resolve ~12 ms; the
+solids' silhouettes are the only hard edges of a frame (lines, disc rims, grid and text anti-alias themselves),
+so instead of MSAA each silhouette edge gets a thin fading fringe (assets/shaders/edge.*.glsl), which shades a
+few pixels along the outline rather than every pixel again.
 """
 
 from __future__ import annotations
@@ -69,6 +76,9 @@ SHADOW_SEGMENTS = 12  # a shadow fades to nothing before its polygon's edge
 GRID_MAJOR_EVERY = 4.0
 GRID_MINOR_ALPHA = 0.1
 GRID_MAJOR_ALPHA = 0.24
+# Silhouette fringes: how far outside the edge they reach, and their opacity at the edge (falling to 0 there).
+FRINGE_PX = 1.0
+FRINGE_EDGE_ALPHA = 1.0
 
 
 @dataclass
@@ -81,6 +91,8 @@ class RenderOptions:
     show_herpolhode: bool = True
     show_invariable_plane: bool = True
     show_floor: bool = True
+    # Anti-aliased fringes on the solids' silhouettes (edge.geom.glsl); not drawn into a multisampled framebuffer.
+    antialias: bool = True
 
 
 class Renderer:
@@ -101,10 +113,19 @@ class Renderer:
         self.layout = BodyLayout(scene)
         self.trail = HerpolhodeTrail(len(scene.bodies), trail_capacity)
         self._floor: tuple[float, float] | None = None  # (height, fade radius), fixed at the first draw
-        self._programs = {name: load_program(ctx, name) for name in ("mesh", "line", "disc", "backdrop")}
+        self._programs = {
+            name: load_program(ctx, name) for name in ("mesh", "edge", "line", "disc", "backdrop", "copy")
+        }
         mesh, line, disc = self._programs["mesh"], self._programs["line"], self._programs["disc"]
         self._solids = {
             kind: [InstancedDraw(ctx, mesh, meshes.unit_mesh(kind, segments)) for _, segments in LEVELS_OF_DETAIL]
+            for kind in meshes.UNIT_MESHES
+        }
+        self._edges = {
+            kind: [
+                InstancedDraw(ctx, self._programs["edge"], meshes.unit_mesh(kind, segments), edges=True)
+                for _, segments in LEVELS_OF_DETAIL
+            ]
             for kind in meshes.UNIT_MESHES
         }
         # An invariable plane's rim is a visible circle: a finer polygon for near bodies, a coarser for far ones.
@@ -114,6 +135,11 @@ class Renderer:
         self._axes = InstancedDraw(ctx, line, meshes.axes_lines(), instance_attributes=tint)
         self._trails = InstancedDraw(ctx, line, meshes.axes_lines(), instance_attributes=tint)
         self._backdrop = ctx.vertex_array(self._programs["backdrop"], [])
+        self._copy = ctx.vertex_array(self._programs["copy"], [])
+        # The backdrop cache: a colour framebuffer of the target's size, and the camera etc. each viewport's
+        # region of it was drawn for.
+        self._backdrop_cache: moderngl.Framebuffer | None = None
+        self._backdrop_keys: dict[Viewport, tuple] = {}
 
     def push_trail(self, snapshot: Snapshot) -> None:
         """Append this frame's ω of every body to its herpolhode trail."""
@@ -155,8 +181,7 @@ class Renderer:
         view_projection = camera.view_projection(viewport[2] / viewport[3])
         line_scale = max(viewport[3] / REFERENCE_HEIGHT_PX, 0.75)
 
-        ctx.enable_only(moderngl.NOTHING)
-        self._draw_backdrop(camera, view_projection, viewport)
+        self._draw_backdrop(framebuffer, camera, view_projection, viewport)
         ctx.blend_func = moderngl.SRC_ALPHA, moderngl.ONE_MINUS_SRC_ALPHA, moderngl.ONE, moderngl.ONE_MINUS_SRC_ALPHA
         if options.show_floor:
             ctx.enable_only(moderngl.BLEND)
@@ -166,9 +191,11 @@ class Renderer:
             self._draw_discs(self._shadows, view_projection, 1, matrices, np.zeros(3), alpha)
         ctx.enable_only(moderngl.DEPTH_TEST | moderngl.CULL_FACE)
         level = self._levels_of_detail(view_projection, viewport, snapshot.position)
-        self._draw_solids(camera, view_projection, level, snapshot, selected)
+        solids = self._draw_solids(camera, view_projection, level, snapshot, selected)
         ctx.enable_only(moderngl.DEPTH_TEST | moderngl.BLEND)
         framebuffer.depth_mask = False
+        if options.antialias and not framebuffer.samples:
+            self._draw_fringes(camera, view_projection, viewport, solids)
         if options.show_invariable_plane:
             self._draw_planes(view_projection, level, snapshot, selected)
         self._draw_lines(view_projection, viewport, line_scale, snapshot, selected)
@@ -176,10 +203,57 @@ class Renderer:
         framebuffer.scissor = None
         ctx.enable_only(moderngl.DEPTH_TEST)
 
+    def _release_backdrop_cache(self) -> None:
+        if self._backdrop_cache is not None:
+            self._backdrop_cache.color_attachments[0].release()
+            self._backdrop_cache.release()
+            self._backdrop_cache = None
+
     def _select(self, bodies: np.ndarray | None) -> np.ndarray:
         return np.arange(len(self.scene.bodies)) if bodies is None else np.asarray(bodies, dtype=np.intp)
 
-    def _draw_backdrop(self, camera: OrbitCamera, view_projection: np.ndarray, viewport: Viewport) -> None:
+    def _draw_backdrop(
+        self, framebuffer: moderngl.Framebuffer, camera: OrbitCamera, view_projection: np.ndarray, viewport: Viewport
+    ) -> None:
+        """The backdrop in ``viewport``: copied from the cache when it was drawn there for the same camera, else
+        drawn into the cache first. A multisampled ``framebuffer`` gets it drawn directly (a blit cannot go from
+        one sample to several). Leaves ``framebuffer`` bound with ``viewport`` and its scissor, capabilities off."""
+        self.ctx.enable_only(moderngl.NOTHING)
+        if framebuffer.samples:
+            self._shade_backdrop(camera, view_projection, viewport)
+            return
+        size = tuple(framebuffer.size)
+        if self._backdrop_cache is None or tuple(self._backdrop_cache.size) != size:
+            self._release_backdrop_cache()
+            texture = self.ctx.texture(size, 4)
+            texture.filter = moderngl.NEAREST, moderngl.NEAREST
+            self._backdrop_cache = self.ctx.framebuffer(color_attachments=[texture])
+            self._backdrop_keys = {}
+        # Everything the backdrop shader reads that can change: the camera, the floor, whether it is shown.
+        eye, target = np.asarray(camera.eye(), dtype=float), np.asarray(camera.target, dtype=float)
+        key = (view_projection.tobytes(), eye.tobytes(), target.tobytes(), self._floor, self.options.show_floor)
+        if self._backdrop_keys.get(viewport) != key:
+            cache = self._backdrop_cache
+            cache.scissor = None
+            cache.use()
+            cache.viewport = viewport
+            self._shade_backdrop(camera, view_projection, viewport)
+            # Drawing here may have overwritten other viewports' backdrops where they overlap this one.
+            self._backdrop_keys = {
+                other: other_key for other, other_key in self._backdrop_keys.items() if not _overlap(other, viewport)
+            }
+            self._backdrop_keys[viewport] = key
+            framebuffer.use()
+        if tuple(viewport) == (0, 0, *size):
+            self.ctx.copy_framebuffer(framebuffer, self._backdrop_cache)  # a memcpy on llvmpipe (~0.1 ms)
+        else:
+            # A blit into part of a framebuffer takes llvmpipe's slow path and waits for all queued drawing; a
+            # draw that fetches each pixel does neither.
+            self._backdrop_cache.color_attachments[0].use(location=0)
+            self._programs["copy"]["u_source"].value = 0
+            self._copy.render(moderngl.TRIANGLES, vertices=3)
+
+    def _shade_backdrop(self, camera: OrbitCamera, view_projection: np.ndarray, viewport: Viewport) -> None:
         floor_z, fade_radius = self._floor
         eye = camera.eye()
         # The eye ray through NDC (x, y) is the far-plane point minus the eye: with the homogeneous inverse
@@ -207,8 +281,14 @@ class Renderer:
         self._backdrop.render(moderngl.TRIANGLES, vertices=3)
 
     def _draw_solids(
-        self, camera: OrbitCamera, view_projection: np.ndarray, level: np.ndarray, snapshot: Snapshot, selected
-    ) -> None:
+        self,
+        camera: OrbitCamera,
+        view_projection: np.ndarray,
+        level: np.ndarray,
+        snapshot: Snapshot,
+        selected,
+    ) -> dict[str, list[np.ndarray]]:
+        """Draw the bodies and the arrows; returns the instance rows drawn, per kind and level of detail."""
         layout, options = self.layout, self.options
         program = self._programs["mesh"]
         program["u_view_projection"].write(_gl_matrix(view_projection))
@@ -241,12 +321,32 @@ class Renderer:
             rgba = np.tile([*color, 1.0], (len(selected), 1))
             batches["cylinder"].append((instance_rows(shaft, rgba), level[selected]))
             batches["cone"].append((instance_rows(head, rgba), level[selected]))
+        drawn = {}
         for kind, batch in batches.items():
             if batch:
                 rows = np.concatenate([rows for rows, _ in batch])
                 levels = np.concatenate([levels for _, levels in batch])
-                for index, draw in enumerate(self._solids[kind]):
-                    draw.draw(rows[levels == index])
+                drawn[kind] = [rows[levels == index] for index in range(len(LEVELS_OF_DETAIL))]
+                for draw, rows_at_level in zip(self._solids[kind], drawn[kind], strict=True):
+                    draw.draw(rows_at_level)
+        return drawn
+
+    def _draw_fringes(
+        self, camera: OrbitCamera, view_projection: np.ndarray, viewport: Viewport, solids: dict[str, list]
+    ) -> None:
+        """The solids' silhouette fringes (edge.geom.glsl), over the solids: blended, depth-tested, no depth
+        writes, no culling (the caller's state)."""
+        program = self._programs["edge"]
+        mesh_program = self._programs["mesh"]
+        for name in ("u_eye", "u_key_direction", "u_fill_direction", *LIGHTING):
+            program[name].value = mesh_program[name].value
+        program["u_view_projection"].write(_gl_matrix(view_projection))
+        program["u_viewport_size"].value = (float(viewport[2]), float(viewport[3]))
+        program["u_fringe_px"].value = FRINGE_PX
+        program["u_edge_alpha"].value = FRINGE_EDGE_ALPHA
+        for kind, levels in solids.items():
+            for draw, rows in zip(self._edges[kind], levels, strict=True):
+                draw.draw(rows)
 
     def _levels_of_detail(self, view_projection: np.ndarray, viewport: Viewport, position: np.ndarray) -> np.ndarray:
         """(N,) int: the index into ``LEVELS_OF_DETAIL`` of each body, by its projected bounding radius."""
@@ -310,12 +410,22 @@ class Renderer:
 
     def release(self) -> None:
         """Free the GL objects."""
-        draws = (*(draw for levels in self._solids.values() for draw in levels), *self._planes, self._shadows)
+        draws = (
+            *(draw for levels in (*self._solids.values(), *self._edges.values()) for draw in levels),
+            *self._planes,
+            self._shadows,
+        )
         for draw in (*draws, self._axes, self._trails):
             draw.release()
         self._backdrop.release()
+        self._copy.release()
+        self._release_backdrop_cache()
         for program in self._programs.values():
             program.release()
+
+
+def _overlap(a: Viewport, b: Viewport) -> bool:
+    return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]
 
 
 def _gl_matrix(matrix: np.ndarray) -> bytes:

@@ -89,3 +89,22 @@ def test_body_model_matrices_draw_the_body_around_its_centre_of_mass():
     moved = np.einsum("nij,nj->ni", model, np.column_stack([point, np.ones(5)]))[:, :3]
     assert np.allclose(moved, position + quat_rotate(q, point - com_offset), atol=1e-12)
     assert np.allclose(rotation_from_quat_wxyz(q) @ point[0], quat_rotate(q, point[0]))
+
+
+@pytest.mark.parametrize("kind", sorted(meshes.UNIT_MESHES))
+def test_edge_adjacency_gives_each_edge_from_both_of_its_triangles(kind):
+    mesh = meshes.unit_mesh(kind, 12)
+    edges = meshes.edge_adjacency(mesh).astype(np.int64)
+    positions = mesh.positions.astype(float)
+    # A closed mesh: 3T/2 edges, each twice (once from each side).
+    assert len(edges) == 3 * len(mesh.indices)
+    winding = {tuple(np.roll(triangle, shift)) for triangle in mesh.indices.tolist() for shift in range(3)}
+    for f, a, b, g in edges:
+        assert (a, b, f) in winding  # (a, b, f) is a triangle of the mesh as it winds
+        assert not np.allclose(positions[a], positions[b])
+        # g is across the edge from f: the two far corners lie on opposite sides of the line a-b or the
+        # triangles fold over it, never on the same triangle.
+        assert g != f
+    # Both orientations of each edge appear, by position.
+    keys = {(tuple(np.round(positions[a], 5)), tuple(np.round(positions[b], 5))) for _, a, b, _ in edges}
+    assert all((end, start) in keys for start, end in keys)

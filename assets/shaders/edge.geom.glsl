@@ -1,0 +1,56 @@
+#version 330
+// Anti-aliasing of the solids' silhouettes, instead of multisampling (which costs 2-3x on a CPU rasteriser).
+// Each primitive is one mesh edge with the far corners of its two triangles (render/meshes.py edge_adjacency):
+// 0 = the third corner of triangle F, 1-2 = the edge as F winds it (CCW outside), 3 = the third corner of G.
+// Where F faces the eye and G does not, the edge is on the silhouette: it becomes a thin quad reaching
+// u_fringe_px outward in screen space, shaded like the surface at the edge and fading out (edge.frag), which
+// covers the pixels the solid's staircase left out. Each edge comes twice (F and G swapped), so every
+// silhouette is found from whichever side faces the eye.
+layout(lines_adjacency) in;
+layout(triangle_strip, max_vertices = 4) out;
+uniform vec3 u_eye;
+uniform vec2 u_viewport_size;    // pixels
+uniform float u_fringe_px;
+in vec3 g_world[];
+in vec3 g_normal[];
+in vec4 g_color[];
+out vec3 v_world;
+out vec3 v_normal;
+out vec4 v_color;
+out float v_outside_px;
+
+void corner(int index, vec2 offset_ndc, float outside_px) {
+    vec4 clip = gl_in[index].gl_Position;
+    v_world = g_world[index];
+    v_normal = g_normal[index];
+    v_color = g_color[index];
+    v_outside_px = outside_px;
+    gl_Position = vec4(clip.xy + offset_ndc * clip.w, clip.zw);
+    EmitVertex();
+}
+
+void main() {
+    vec3 a = g_world[1];
+    vec3 b = g_world[2];
+    bool f_front = dot(cross(b - a, g_world[0] - a), u_eye - a) > 0.0;
+    bool g_front = dot(cross(a - b, g_world[3] - b), u_eye - b) > 0.0;
+    vec4 ca = gl_in[1].gl_Position;
+    vec4 cb = gl_in[2].gl_Position;
+    vec4 co = gl_in[0].gl_Position;
+    if (!f_front || g_front || ca.w <= 0.0 || cb.w <= 0.0 || co.w <= 0.0) return;
+    vec2 half_size = 0.5 * u_viewport_size;
+    vec2 pa = ca.xy / ca.w * half_size;
+    vec2 pb = cb.xy / cb.w * half_size;
+    vec2 po = co.xy / co.w * half_size;
+    vec2 along = pb - pa;
+    float length_px = length(along);
+    if (length_px < 1e-6) return;
+    vec2 outward = vec2(-along.y, along.x) / length_px;
+    if (dot(outward, po - pa) > 0.0) outward = -outward;    // away from F's inside
+    vec2 offset = outward * u_fringe_px / half_size;
+    corner(1, vec2(0.0), 0.0);
+    corner(1, offset, u_fringe_px);
+    corner(2, vec2(0.0), 0.0);
+    corner(2, offset, u_fringe_px);
+    EndPrimitive();
+}

@@ -172,6 +172,12 @@ def _cmd_record(args: argparse.Namespace) -> int:
     return EXIT_INTERRUPTED if result.interrupted else 0
 
 
+def _cmd_gui(args: argparse.Namespace) -> int:
+    from ui.app import run_gui
+
+    return run_gui(args.scene)
+
+
 def _cmd_bench(args: argparse.Namespace) -> int:
     from benchmarks.runner import run_all
 
@@ -188,6 +194,16 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="Run 'spinlab COMMAND --help' for the options of a command.",
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    gui = commands.add_parser(
+        "gui",
+        help="open the window (the default command)",
+        description="Open the spinlab window on SCENE (a preset name or a .toml path; default: compare, one "
+        "T-handle per integrator). Space pauses, the right arrow steps, R resets, F12 saves a screenshot; drag to "
+        "orbit, right-drag to pan, wheel to zoom.",
+    )
+    gui.add_argument("scene", nargs="?", metavar="SCENE", help="a preset name or a .toml path (default: compare)")
+    gui.set_defaults(handler=_cmd_gui)
 
     run = commands.add_parser(
         "run",
@@ -251,8 +267,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:
-        parser.print_help()
-        return 0
+        # design.md: plain `python main.py` opens the window on the integrator-comparison demo.
+        args = parser.parse_args(["gui"])
     try:
         return args.handler(args)
     except InputError as error:

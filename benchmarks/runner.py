@@ -20,7 +20,7 @@ from typing import Any, TextIO
 
 import numpy as np
 
-from benchmarks import accuracy, contiguous_list, integrators, render
+from benchmarks import accuracy, contiguous_list, gui, integrators, render
 
 __all__ = ["BENCHMARKS", "main", "run_all", "write_json_atomically"]
 
@@ -29,6 +29,7 @@ BENCHMARKS: dict[str, ModuleType] = {
     "integrators": integrators,
     "accuracy": accuracy,
     "render": render,
+    "gui": gui,
 }
 
 

@@ -1,0 +1,151 @@
+"""Frame time of the real window at 1280×720: the compare demo with every plot on, and variations.
+
+The window runs under a private Xvfb when it is installed (else on ``DISPLAY``), so on a machine without a GPU
+Mesa's llvmpipe rasterises on the CPU and the numbers scale with cores (and with whatever else is running).
+Each workload runs the app's own loop (:meth:`ui.app.App.run`, no frame cap, vsync off) at time scale 1× after
+``WARMUP_FRAMES`` frames, and reports the median and 90th percentile of the frame time (update + show + draw) and
+the median of each part: ``update`` (simulation steps, plot samples, panel and plots laid out by ImGui), ``flip``
+(waiting for the previous frame's rasterisation and showing it), ``draw`` (3D view and ImGui draw calls issued),
+and the CPU time per frame of every thread of the process (llvmpipe's rasteriser threads included): unlike the
+wall time, it does not grow when other programs compete for the cores.
+The ``sequential`` mode draws and waits for each frame before updating the next (no overlap), for comparison.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import time
+from collections.abc import Callable
+from contextlib import nullcontext
+from typing import Any
+
+import numpy as np
+
+from scene.scene_file import load_scene
+from ui.panel import PanelEdits
+from ui.xvfb import virtual_display, xvfb_available
+
+__all__ = ["run", "format_table", "WORKLOADS", "TARGET_MS"]
+
+SIZE = (1280, 720)
+TARGET_MS = 1000.0 / 60.0
+WARMUP_FRAMES = 60
+FRAMES = 600
+FRAMES_QUICK = 150
+# name: (scene, side by side, a view per integrator, plots shown, mode)
+WORKLOADS = {
+    "compare, all plots": ("compare", False, True, True, "pipelined"),
+    "compare, all plots, sequential": ("compare", False, True, True, "sequential"),
+    "compare, no plots": ("compare", False, True, False, "pipelined"),
+    "compare, one view, all plots": ("compare", False, False, True, "pipelined"),
+    "t_handle, all plots": ("t_handle", False, True, True, "pipelined"),
+    "t_handle side by side, all plots": ("t_handle", True, True, True, "pipelined"),
+}
+
+
+def _measure(app, frames: int, mode: str) -> np.ndarray:
+    """(frames, 3) seconds of update, flip and draw per frame."""
+    app.frame_log.clear()
+    if mode == "pipelined":
+        app.run(max_fps=None, frames=frames)
+        app.ctx.finish()
+        return np.array(app.frame_log)
+    parts, last = [], time.perf_counter()
+    for _ in range(frames):
+        app.window.dispatch_events()
+        start = time.perf_counter()
+        app.update(start - last)
+        last = start
+        updated = time.perf_counter()
+        app.draw()
+        app.ctx.finish()
+        drawn = time.perf_counter()
+        app.window.flip()
+        parts.append((updated - start, time.perf_counter() - drawn, drawn - updated))
+    return np.array(parts)
+
+
+def _workload(app, name: str, frames: int) -> dict[str, Any]:
+    scene, side_by_side, split, plots, mode = WORKLOADS[name]
+    app.pending = PanelEdits(scene=scene, side_by_side=side_by_side, split_views=split, show_plots=plots, reset=True)
+    app.state.time_scale_exp, app.state.paused = 0, False
+    _measure(app, WARMUP_FRAMES, mode)
+    cpu_start, wall_start = time.process_time(), time.perf_counter()
+    parts = _measure(app, frames, mode)
+    cpu_s, wall_s = time.process_time() - cpu_start, time.perf_counter() - wall_start
+    total_ms = 1e3 * parts.sum(axis=1)
+    update_ms, flip_ms, draw_ms = (1e3 * np.median(parts, axis=0)).tolist()
+    return {
+        "workload": name,
+        "scene": scene,
+        "views": len(app.view.groups),
+        "plots": plots,
+        "mode": mode,
+        "frames": frames,
+        "median_ms": float(np.median(total_ms)),
+        "p90_ms": float(np.percentile(total_ms, 90)),
+        "update_ms": update_ms,
+        "flip_ms": flip_ms,
+        "draw_ms": draw_ms,
+        "frames_per_second": float(1e3 / np.median(total_ms)),
+        "cpu_ms": 1e3 * cpu_s / frames,
+        "cpu_cores_busy": cpu_s / wall_s,
+    }
+
+
+def run(quick: bool, *, progress: Callable[[str], None] | None = None) -> dict[str, Any]:
+    """Measure every workload. JSON-serialisable result: ``{"name", "quick", "size", "renderer", "display",
+    "cpu_count", "load_average", "target_ms", "results": [...]}`` (see :func:`_workload`), or with ``"skipped"``
+    (the reason) and no results when no X display can be had."""
+    report = progress if progress is not None else (lambda message: None)
+    frames = FRAMES_QUICK if quick else FRAMES
+    base = {"name": "gui", "quick": quick, "size": list(SIZE), "target_ms": TARGET_MS, "cpu_count": os.cpu_count()}
+    if xvfb_available():
+        display = virtual_display()
+    elif os.environ.get("DISPLAY"):
+        display = nullcontext(os.environ["DISPLAY"])
+    else:
+        return {**base, "skipped": "no X display: install Xvfb (apt-get install -y xvfb xauth)", "results": []}
+    from ui.app import App
+
+    results = []
+    with display as name, tempfile.TemporaryDirectory() as folder:
+        app = App(load_scene("compare"), size=SIZE, vsync=False, output_dir=folder)
+        try:
+            renderer = app.ctx.info["GL_RENDERER"]
+            for workload in WORKLOADS:
+                report(f"{workload} ({frames} frames) ...")
+                results.append(_workload(app, workload, frames))
+        finally:
+            app.close()
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
+    return {**base, "renderer": renderer, "display": name, "load_average": load, "results": results}
+
+
+def format_table(result: dict[str, Any]) -> str:
+    """One line per workload: median and p90 frame time, and the parts' medians."""
+    if result.get("skipped"):
+        return f"gui benchmark skipped: {result['skipped']}"
+    header = (
+        f"{'workload':<34} {'views':>5} {'median ms':>9} {'p90 ms':>7} {'fps':>6} {'update':>7} {'flip':>7} "
+        f"{'draw':>7} {'CPU ms':>7}"
+    )
+    width, height = result["size"]
+    lines = [
+        f"{width}x{height} window, {result['renderer']}, {result['cpu_count']} CPUs, load average "
+        f"{result['load_average']:.2f}; target {result['target_ms']:.1f} ms",
+        header,
+        "-" * len(header),
+    ]
+    for row in result["results"]:
+        lines.append(
+            f"{row['workload']:<34} {row['views']:>5} {row['median_ms']:>9.1f} {row['p90_ms']:>7.1f} "
+            f"{row['frames_per_second']:>6.1f} {row['update_ms']:>7.1f} {row['flip_ms']:>7.1f} {row['draw_ms']:>7.1f} "
+            f"{row['cpu_ms']:>7.1f}"
+        )
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    print(format_table(run(quick=True, progress=print)))

@@ -1,0 +1,218 @@
+"""The real window under Xvfb: frames drawn, the panel driven through its edits (as a click would), keys and mouse
+dispatched as pyglet events, and what the window writes (screenshots, videos, CSV, scene files) read back."""
+
+import av
+import numpy as np
+import pytest
+
+from render.video import read_video_info
+from scene.scene_file import load_scene
+from sim.integrators import INTEGRATORS
+from sim.quaternion import quat_conj, quat_rotate
+from ui.capture import RECORD_FPS
+from ui.panel import PanelEdits
+from ui.theme import PANEL_BG_RGB
+from ui.view3d import PANEL_WIDTH
+
+FRAME_S = 1.0 / 60.0
+PANEL_COLOR_TOLERANCE = 3  # 8-bit levels
+FAST = 3  # time scale 2**3 = 8×
+
+
+def run_frames(app, count, wall_dt=FRAME_S):
+    for _ in range(count):
+        app.window.dispatch_events()
+        app.frame(wall_dt)
+        app.window.flip()
+
+
+def ask(app, **fields):
+    """Apply panel edits (what clicking the panel produces) and draw one frame."""
+    app.pending = PanelEdits(**fields)
+    run_frames(app, 1)
+
+
+def fresh(app, scene):
+    """Open ``scene`` running at 1×, one integrator per body, gyroscopic term on."""
+    state = app.state
+    state.paused, state.time_scale_exp, state.side_by_side, state.gyroscopic = False, 0, False, True
+    ask(app, scene=scene, reset=True)
+    assert state.scene_name == scene and state.error is None
+
+
+def omega_body_y(app, body=0):
+    snapshot = app.session.snapshot
+    return quat_rotate(quat_conj(snapshot.q[body]), snapshot.omega_world[body])[1]
+
+
+def decode_png(path):
+    with av.open(str(path)) as container:
+        return next(container.decode(video=0)).to_ndarray(format="rgb24")
+
+
+def test_screenshot_shows_the_panel_the_view_and_the_plots(app):
+    from pyglet.window import key
+
+    fresh(app, "compare")
+    run_frames(app, 20)
+    app.window.dispatch_event("on_key_press", key.F12, 0)
+    run_frames(app, 1)
+    image = decode_png(app.last_screenshot)
+    width, height = app.window.get_framebuffer_size()
+    assert image.shape == (height, width, 3)
+    panel = image[:, : int(PANEL_WIDTH) - 20]
+    panel_bg = np.round(np.array(PANEL_BG_RGB) * 255)
+    is_panel_bg = np.all(np.abs(panel.astype(int) - panel_bg) <= PANEL_COLOR_TOLERANCE, axis=2)
+    assert is_panel_bg.mean() > 0.3, "the panel's background is not where the panel should be"
+    assert (panel.max(axis=2) > 180).mean() > 0.01, "the panel has no light text"
+    view = image[: height // 2, int(PANEL_WIDTH) + 10 :]
+    assert view.std() > 10.0, "the 3D view is blank"
+    assert not np.all(np.abs(view.astype(int) - panel_bg) <= PANEL_COLOR_TOLERANCE, axis=2).mean() > 0.5
+
+
+def test_the_t_handle_flips_with_the_gyroscopic_term_and_not_without(app):
+    fresh(app, "t_handle")
+    app.state.time_scale_exp = FAST
+    signs = []
+    for _ in range(60):  # 8 s simulated; the first flip comes at about 5 s
+        run_frames(app, 1)
+        signs.append(np.sign(omega_body_y(app)))
+    assert min(signs) < 0 < max(signs), "with the gyroscopic term the handle should flip"
+
+    ask(app, gyroscopic=False, reset=True)
+    assert app.session.simulation.world.gyroscopic is False and app.session.t <= 8 * FRAME_S + 1e-12
+    signs = []
+    for _ in range(60):
+        run_frames(app, 1)
+        signs.append(np.sign(omega_body_y(app)))
+    assert app.session.t > 7.5
+    assert min(signs) > 0, "without the gyroscopic term body Ω_y keeps its sign"
+    ask(app, gyroscopic=True)
+
+
+def test_switching_integrators_per_body_and_side_by_side(app):
+    fresh(app, "compare")
+    ask(app, integrator=(0, "implicit_midpoint"))
+    assert app.session.simulation.body_integrators[0] == "implicit_midpoint"
+    assert app.session.t <= FRAME_S + 1e-12, "changing an integrator restarts the run"
+
+    fresh(app, "t_handle")
+    ask(app, side_by_side=True)
+    labels = [group.label for group in app.session.groups]
+    assert labels == list(INTEGRATORS)
+    assert app.session.simulation.body_integrators == list(INTEGRATORS)
+    initial = app.session.initial
+    assert np.all(initial.omega_world == initial.omega_world[0]), "every copy starts from the same state"
+    run_frames(app, 10)
+    assert app.state.error is None and app.session.t > 0
+    ask(app, compare=("euler", False))
+    assert "euler" not in [group.label for group in app.session.groups]
+    ask(app, side_by_side=False, compare=("euler", True))
+    assert len(app.session.groups) == 1
+
+
+def test_recording_two_seconds_makes_a_playable_video(app):
+    fresh(app, "t_handle")
+    ask(app, toggle_record=True)  # this frame is the first of the video
+    run_frames(app, 2 * RECORD_FPS - 1)
+    assert app.state.recording
+    ask(app, toggle_record=True)
+    assert not app.state.recording and app.last_video is not None
+    frames, width, height, fps = read_video_info(app.last_video)
+    assert frames == 2 * RECORD_FPS
+    assert fps == RECORD_FPS and width % 2 == 0 and height % 2 == 0
+    assert width > 0.5 * app.window.get_framebuffer_size()[0]
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")  # the last state before the blow-up overflows as it is drawn
+def test_a_blow_up_pauses_names_the_body_and_reset_recovers(app):
+    fresh(app, "t_handle")
+    ask(app, integrator=(0, "euler"), h_text="1", apply_h=True)  # explicit Euler at h = 1 s diverges in ~15 steps
+    for _ in range(40):
+        ask(app, step=True)
+        if app.state.error:
+            break
+    assert app.state.paused and app.state.error is not None
+    assert "'handle' (euler)" in app.state.error and "not finite" in app.state.error
+    t_stopped = app.session.t
+    ask(app, toggle_pause=True)
+    run_frames(app, 3)
+    assert app.state.paused and app.session.t == t_stopped, "a stopped run stays stopped until reset"
+    ask(app, reset=True)
+    assert app.state.error is None and app.session.t == 0.0
+    ask(app, toggle_pause=True)
+    run_frames(app, 3)
+    assert not app.state.paused and app.state.error is None
+    ask(app, body_text=("omega_body", "1e200, 0, 0"), apply_body="omega_body")
+    assert "overflows" in app.state.body_errors["omega_body"]
+
+
+def test_invalid_values_are_shown_and_not_applied(app):
+    fresh(app, "t_handle")
+    before = app.scene.bodies[0].inertia_com.copy()
+    ask(app, body_text=("moments", "1, 1, 5"), apply_body="moments")
+    assert "triangle" in app.state.body_errors["moments"]
+    assert np.array_equal(app.scene.bodies[0].inertia_com, before)
+    ask(app, h_text="-1", apply_h=True)
+    assert app.state.h_error and app.session.h == pytest.approx(1 / 60)
+    ask(app, h_text="1/120", apply_h=True)
+    assert app.state.h_error is None and app.session.h == 1 / 120
+    ask(app, scene="/no/such/scene.toml")
+    assert "no such file" in app.state.scene_error and app.state.scene_name == "t_handle"
+
+
+def test_keys_pause_step_and_reset(app):
+    from pyglet.window import key
+
+    fresh(app, "t_handle")
+    run_frames(app, 5)
+    app.window.dispatch_event("on_key_press", key.SPACE, 0)
+    run_frames(app, 1)
+    assert app.state.paused
+    t_paused = app.session.t
+    run_frames(app, 5)
+    assert app.session.t == t_paused
+    app.window.dispatch_event("on_key_press", key.RIGHT, 0)
+    run_frames(app, 1)
+    assert app.session.t == pytest.approx(t_paused + app.session.h)
+    app.window.dispatch_event("on_key_press", key.R, 0)
+    run_frames(app, 1)
+    assert app.session.t == 0.0
+
+
+def test_dragging_in_the_view_orbits_and_the_wheel_zooms(app):
+    from pyglet.window import mouse
+
+    fresh(app, "t_handle")
+    x, y = int(PANEL_WIDTH + 300), app.window.height - 150  # pyglet's y is up
+    app.window.dispatch_event("on_mouse_motion", x, y, 0, 0)
+    run_frames(app, 1)
+    camera = app.view.cameras[0]
+    azimuth, distance = camera.azimuth_deg, camera.distance
+    app.window.dispatch_event("on_mouse_press", x, y, mouse.LEFT, 0)
+    app.window.dispatch_event("on_mouse_drag", x + 40, y, 40, 0, mouse.LEFT, 0)
+    app.window.dispatch_event("on_mouse_release", x + 40, y, mouse.LEFT, 0)
+    app.window.dispatch_event("on_mouse_scroll", x + 40, y, 0, 2)
+    run_frames(app, 1)
+    assert camera.azimuth_deg != azimuth
+    assert camera.distance < distance
+
+
+def test_csv_export_and_saved_scene_read_back(app, tmp_path):
+    fresh(app, "compare")
+    run_frames(app, 10)
+    ask(app, toggle_pause=True)
+    ask(app, export_csv=True)
+    path = app.state.message.split(" to ", 1)[1]
+    with open(path) as file:
+        header, *rows = file.read().splitlines()
+    assert header.startswith("t,ms_per_step,energy_error:euler,")
+    assert len(rows) == app.history.count
+    saved = tmp_path / "edited.toml"
+    ask(app, body_text=("omega_body", "0.1, 4, 0"), apply_body="omega_body", save_text=str(saved), save_scene=True)
+    assert not app.state.message_is_error, app.state.message
+    loaded = load_scene(saved)
+    assert [body.integrator for body in loaded.bodies] == app.integrators
+    for original, copy in zip(app.scene.bodies, loaded.bodies, strict=True):
+        assert np.array_equal(original.omega_world, copy.omega_world)
+        assert np.array_equal(original.inertia_body, copy.inertia_body)

@@ -1,0 +1,57 @@
+"""What a person types: numbers, fractions, time steps and a body's initial state, checked before use."""
+
+import numpy as np
+import pytest
+
+from scene.scene_file import load_scene
+from sim.quaternion import quat_conj, quat_rotate
+from ui.edits import body_texts, edited_body, parse_time_step, parse_vector
+
+ATOL = 1e-12
+
+
+def test_vectors_accept_commas_spaces_brackets_and_fractions():
+    assert np.array_equal(parse_vector("[0.05, 5 ,0.05]", 3), [0.05, 5.0, 0.05])
+    assert np.array_equal(parse_vector("1/2 1/4", 2), [0.5, 0.25])
+
+
+@pytest.mark.parametrize("text", ["1, 2", "1, 2, x", "1, 2, nan", "1, 2, 1/0", ""])
+def test_bad_vectors_say_why(text):
+    with pytest.raises(ValueError, match="number|give 3"):
+        parse_vector(text, 3)
+
+
+def test_time_steps():
+    assert parse_time_step("1/120") == 1 / 120
+    for text in ("0", "-0.1", "2", "abc"):
+        with pytest.raises(ValueError):
+            parse_time_step(text)
+
+
+def test_the_texts_of_a_body_read_back_to_the_same_body():
+    body = load_scene("t_handle").bodies[0]
+    for field, text in body_texts(body).items():
+        edited = edited_body(body, field, text)
+        np.testing.assert_allclose(edited.omega_world, body.omega_world, atol=ATOL)
+        np.testing.assert_allclose(edited.inertia_body, body.inertia_body, atol=ATOL)
+        np.testing.assert_allclose(edited.orientation, body.orientation, atol=ATOL)
+
+
+def test_a_new_orientation_keeps_the_body_frame_spin():
+    body = load_scene("t_handle").bodies[0]
+    turned = edited_body(body, "orientation", "0, 0, 0, 2")  # normalised to a half turn about z
+    assert np.allclose(turned.orientation, [0, 0, 0, 1])
+    omega_body = quat_rotate(quat_conj(turned.orientation), turned.omega_world)
+    np.testing.assert_allclose(omega_body, [0.05, 5.0, 0.05], atol=ATOL)
+
+
+def test_impossible_bodies_are_refused():
+    body = load_scene("heavy_top").bodies[0]
+    with pytest.raises(ValueError, match="triangle"):
+        edited_body(body, "moments", "1, 1, 3")
+    with pytest.raises(ValueError, match="zero"):
+        edited_body(body, "orientation", "0, 0, 0, 0")
+    with pytest.raises(ValueError, match="overflows"):
+        edited_body(body, "omega_body", "1e300, 0, 0")
+    moved = edited_body(body, "moments", "1, 1, 1.5")
+    assert not np.array_equal(moved.inertia_body, moved.inertia_com), "a pivoted body's tensor is about the pivot"

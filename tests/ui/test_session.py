@@ -1,0 +1,70 @@
+"""Runs as the window makes them, without a window: layouts, the side-by-side copies, and what the plots measure."""
+
+import numpy as np
+import pytest
+
+from scene.scene_file import load_scene
+from sim.integrators import INTEGRATORS
+from ui.session import ERROR_FLOOR, Session, Setup, default_integrators, run_layout
+
+ATOL_RAD_PER_S = 1e-9
+
+
+def setup(name, **options):
+    scene = load_scene(name)
+    return Setup(scene, options.pop("integrators", default_integrators(scene)), **options)
+
+
+def test_side_by_side_copies_every_body_once_per_integrator_with_renamed_parents():
+    scene, groups = run_layout(setup("hierarchy", side_by_side=True))
+    base = load_scene("hierarchy")
+    assert len(scene.bodies) == len(base.bodies) * len(INTEGRATORS)
+    assert [group.label for group in groups] == list(INTEGRATORS)
+    for group in groups:
+        copies = [scene.bodies[i] for i in group.bodies]
+        assert [body.name for body in copies] == [f"{body.name} [{group.label}]" for body in base.bodies]
+        assert all(body.parent is None or body.parent.endswith(f"[{group.label}]") for body in copies)
+        assert all(body.integrator in (None, group.label) for body in copies)
+
+
+def test_the_compare_preset_gets_a_view_per_integrator_and_one_scene_a_single_view():
+    _, groups = run_layout(setup("compare"))
+    assert len(groups) == len(load_scene("compare").bodies)
+    _, groups = run_layout(setup("hierarchy"))
+    assert len(groups) == 1
+
+
+def test_the_exact_integrator_follows_the_exact_reference():
+    session = Session(setup("t_handle", side_by_side=True, compared=("exact", "euler")))
+    session.step(120)
+    sample = session.sample()
+    exact_row = session.names.index("exact")
+    np.testing.assert_allclose(sample.herpolhode[exact_row], sample.herpolhode_exact[exact_row], atol=ATOL_RAD_PER_S)
+    np.testing.assert_allclose(sample.polhode[exact_row], sample.polhode_exact[exact_row], atol=ATOL_RAD_PER_S)
+    assert session.exact_rows == [0], "copies with one initial state share one exact solution"
+    assert sample.energy_error[session.names.index("euler")] > 1e-5
+
+
+def test_a_body_under_torque_has_no_invariable_plane_but_a_polhode():
+    session = Session(setup("heavy_top"))
+    session.step(10)
+    sample = session.sample()
+    assert np.isnan(sample.momentum_error).all() and np.isnan(sample.herpolhode).all()
+    assert np.isfinite(sample.polhode).all() and np.isfinite(sample.energy_error).all()
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")  # the last good state's energy overflows
+def test_errors_start_at_the_floor_and_a_failure_is_reported_not_raised():
+    session = Session(setup("t_handle", h=1.0, integrators=("euler",)))
+    sample = session.sample()
+    assert sample.energy_error[0] == ERROR_FLOOR and sample.momentum_error[0] == ERROR_FLOOR
+    report = session.step(100)
+    assert report.error is not None and "'handle' (euler)" in report.error
+    assert 0 < report.steps < 100 and np.isfinite(session.snapshot.omega_world).all()
+
+
+@pytest.mark.parametrize("gyroscopic", [True, False])
+def test_the_gyroscopic_switch_reaches_the_world(gyroscopic):
+    session = Session(setup("t_handle"))
+    session.set_gyroscopic(gyroscopic)
+    assert session.simulation.world.gyroscopic is gyroscopic

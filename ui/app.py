@@ -1,0 +1,334 @@
+"""The window: pyglet + moderngl + ImGui, and the frame loop that drives a :class:`~ui.session.Session`.
+
+One frame (:meth:`App.frame`): the wall time since the last frame, times the time scale, goes into a fixed-step
+accumulator; the session takes the whole steps due (at most ``MAX_STEPS_PER_FRAME``, within a time budget, dropping
+what it cannot catch up so the window keeps its frame rate while the simulation lags), the plots get one
+sample, the panel and plots are laid out, the 3D view is drawn into its part of the window, ImGui over it, and
+screenshots and video frames are read back before the frame is shown. While recording, each frame advances the
+simulation by exactly 1/60 s × the time scale, so the video plays at the chosen speed however slow the window is.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections import deque
+
+import moderngl
+import numpy as np
+from imgui_bundle import imgui, implot
+from OpenGL import GL as gl
+
+from render.renderer import Renderer
+from render.text import TextOverlay
+from scene.scene_file import SceneSpec, list_presets, load_scene
+from sim.errors import SpinlabError
+from sim.integrators import INTEGRATORS
+from ui import actions
+from ui.capture import RECORD_FPS, read_pixels
+from ui.files import save_png, timestamped_path
+from ui.panel import PanelEdits, PanelState, draw_panel
+from ui.plots import draw_plots
+from ui.session import Session, Setup, default_integrators
+from ui.theme import apply_theme
+from ui.view3d import SceneView, to_viewport, window_layout
+from ui.window import clear_gl_errors, close_window, open_window
+
+__all__ = ["App", "run_gui", "DEFAULT_SCENE"]
+
+DEFAULT_SCENE = "compare"
+WINDOW_SIZE = (1280, 720)
+MAX_FRAME_S = 0.1  # a longer frame (a stall, a dragged window) counts as this long
+MAX_STEPS_PER_FRAME = 240
+# Stepping may take this long in a frame, or this share of the recent frame time if that is longer (a frame slow
+# to draw leaves room to step: at worst stepping doubles it, never starves it).
+STEP_BUDGET_S = 0.008
+STEP_BUDGET_SHARE = 0.5
+FRAME_STATS = 60  # frames over which frame time and speed are averaged
+FRAME_LOG = 1200
+FIXED_WINDOW = (
+    imgui.WindowFlags_.no_move | imgui.WindowFlags_.no_resize | imgui.WindowFlags_.no_collapse
+    | imgui.WindowFlags_.no_saved_settings
+)  # fmt: skip
+BACKGROUND_SRGB = (0.043, 0.047, 0.055)
+
+
+def run_gui(scene: str | None) -> int:
+    """Open the window on ``scene`` (a preset name or a .toml path; ``None``: the compare preset) and run until
+    it is closed. A bad scene raises :class:`~sim.errors.InputError` before any window opens; no display raises
+    :class:`SpinlabError`. Returns the exit status, 0."""
+    app = App(load_scene(scene or DEFAULT_SCENE))
+    try:
+        app.run()
+    finally:
+        app.close()
+    return 0
+
+
+class App:
+    """The window on ``scene``. ``visible=False`` and ``vsync=False`` serve tests and benchmarks, ``output_dir``
+    is where screenshots, videos and CSV files go (default: the current directory)."""
+
+    def __init__(
+        self,
+        scene: SceneSpec,
+        *,
+        size: tuple[int, int] = WINDOW_SIZE,
+        visible: bool = True,
+        vsync: bool = True,
+        output_dir: str = ".",
+    ) -> None:
+        self.window = open_window(size, visible=visible, vsync=vsync)
+        self.ctx = moderngl.create_context()
+        clear_gl_errors(self.ctx)
+        # The text overlay keeps its own ImGui context; made while none is current it leaves none current, so
+        # the window's context below becomes current (render/text.py).
+        self.text = TextOverlay(self.ctx)
+        imgui.create_context()
+        implot.create_context()
+        imgui.get_io().set_ini_filename("")
+        self.window.push_handlers(self)  # under ImGui's handlers, which see every event first
+        from imgui_bundle.python_backends import pyglet_backend
+
+        self.imgui_renderer = pyglet_backend.create_renderer(self.window)
+        pixel_ratio = self.window.get_framebuffer_size()[0] / max(self.window.width, 1)
+        self.ui_scale = max(self.window.scale, 1.0) if pixel_ratio == 1.0 else 1.0
+        apply_theme(self.ui_scale)
+
+        names = list(INTEGRATORS)
+        self.state = PanelState(presets=list_presets(), scene_name=scene.name, integrator_names=names, compared=names)
+        self.state.output_dir = output_dir
+        self.scene = scene
+        self.integrators = list(default_integrators(scene))
+        self.h = scene.h
+        self.pending = PanelEdits()  # what keys asked for since the last frame
+        self.show_panel = True
+        self.recording = None
+        self.want_screenshot = False
+        self.last_screenshot = None
+        self.last_video = None
+        self.session: Session | None = None
+        self.renderer: Renderer | None = None
+        self._drag: str | None = None
+        self._frame_s: deque[float] = deque(maxlen=FRAME_STATS)
+        self._last_update: float | None = None
+        self._speed: deque[tuple[int, float, float]] = deque(maxlen=FRAME_STATS)  # steps, advanced, requested
+        self._panel_edits = PanelEdits()
+        self.frame_log: deque[tuple[float, float, float]] = deque(maxlen=FRAME_LOG)
+        actions.load_scene_into_state(self, scene)
+        self.restart()
+
+    # -- the run --------------------------------------------------------------------------------------------
+
+    def restart(self) -> None:
+        """Start the current setup from its initial state: a new session, renderer, plots and cameras."""
+        state = self.state
+        setup = Setup(
+            self.scene, tuple(self.integrators), state.side_by_side, tuple(state.compared), self.h, state.gyroscopic
+        )
+        self.session = Session(setup)
+        if self.renderer is not None:
+            self.renderer.release()
+        self.renderer = Renderer(self.ctx, self.session.scene, options=state.render)
+        self.view = SceneView(self.renderer, self.text, actions.view_groups(self))
+        self.history = actions.new_history(self.session, self.renderer)
+        self.accumulator = 0.0
+        state.error = None
+        state.status.wall_t = 0.0
+        self._record_sample(np.zeros(len(self.session.plotted)), float("nan"))
+
+    def _record_sample(self, newton_per_step: np.ndarray, ms_per_step: float) -> None:
+        self.last_sample = self.session.sample()
+        self.history.append(self.last_sample, newton_per_step, ms_per_step)
+        self.renderer.push_trail(self.session.drawable())
+
+    def step(self, count: int, budget_s: float = float("inf")) -> int:
+        """Take up to ``count`` steps now; a numerical failure pauses the run and shows why. Returns the steps."""
+        report = self.session.step(count, budget_s)
+        if report.steps:
+            self._record_sample(report.newton_per_step, report.ms_per_step)
+        if report.error:
+            self.state.error, self.state.paused = report.error, True
+        return report.steps
+
+    def _advance(self, wall_dt: float) -> None:
+        """Feed this frame's time to the accumulator and take the whole steps due."""
+        state, h = self.state, self.session.h
+        if state.paused or state.error:
+            return
+        scale = 2.0**state.time_scale_exp
+        requested = scale / RECORD_FPS if self.recording else min(wall_dt, MAX_FRAME_S) * scale
+        self.accumulator += requested
+        due = int(self.accumulator / h + 1e-9)
+        budget = max(STEP_BUDGET_S, STEP_BUDGET_SHARE * 1e-3 * state.status.frame_ms)
+        steps = self.step(due) if self.recording else self.step(min(due, MAX_STEPS_PER_FRAME), budget)
+        self.accumulator -= steps * h
+        if steps < due and not self.recording:
+            self.accumulator = min(self.accumulator, h)  # drop what cannot be caught up
+        state.status.wall_t += wall_dt
+        self._speed.append((steps, steps * h, requested))
+
+    # -- one frame --------------------------------------------------------------------------------------------
+
+    def frame(self, wall_dt: float) -> None:
+        """One whole frame into the back buffer (the caller flips): :meth:`update`, then :meth:`draw`."""
+        self.update(wall_dt)
+        self.draw()
+
+    def update(self, wall_dt: float) -> None:
+        """The CPU half of a frame: carry out what was asked, advance the simulation, lay out the UI."""
+        edits, self.pending, self._panel_edits = (self.pending, self._panel_edits), PanelEdits(), PanelEdits()
+        for asked in edits:
+            actions.apply(self, asked)
+        self._advance(wall_dt)
+        self._update_status(wall_dt)
+        self._panel_edits, self._layout = self._build_ui(wall_dt)
+
+    def draw(self) -> None:
+        """The GL half: the 3D view, ImGui over it, then screenshots and video frames read back; the commands
+        are flushed so that the rasteriser works while the next :meth:`update` runs."""
+        width, height = self.window.get_framebuffer_size()
+        area = to_viewport(self._layout.view, self.window.height, width / max(self.window.width, 1))
+        self.ctx.screen.use()
+        self.ctx.clear(*BACKGROUND_SRGB, 1.0, depth=1.0, viewport=area)
+        labels = actions.view_labels(self) if len(self.view.groups) > 1 else None
+        self.view.draw(self.ctx.screen, (width, height), area, self.session.drawable(), labels)
+        if self.recording and not self.state.record_window:
+            actions.record_frame(self, area)
+        self.ctx.screen.use()
+        self.imgui_renderer.render(imgui.get_draw_data())
+        if self.recording and self.state.record_window:
+            actions.record_frame(self, (0, 0, width, height))
+        if self.want_screenshot:
+            self.want_screenshot = False
+            self._screenshot((width, height))
+        gl.glFlush()
+
+    def _build_ui(self, wall_dt: float):
+        io = imgui.get_io()
+        io.delta_time = max(wall_dt, 1e-4)
+        imgui.new_frame()
+        state = self.state
+        layout = window_layout(
+            self.window.width, self.window.height, panel=self.show_panel, plots=state.show_plots, ui_scale=self.ui_scale
+        )
+        edits = PanelEdits()
+        if layout.panel is not None:
+            imgui.set_next_window_pos(imgui.ImVec2(layout.panel.x, layout.panel.y))
+            imgui.set_next_window_size(imgui.ImVec2(layout.panel.width, layout.panel.height))
+            if imgui.begin(f"spinlab · {state.scene_name}###panel", flags=FIXED_WINDOW)[0]:
+                edits = draw_panel(state)
+            imgui.end()
+        if layout.plots is not None:
+            imgui.set_next_window_pos(imgui.ImVec2(layout.plots.x, layout.plots.y))
+            imgui.set_next_window_size(imgui.ImVec2(layout.plots.width, layout.plots.height))
+            flags = FIXED_WINDOW | imgui.WindowFlags_.no_title_bar | imgui.WindowFlags_.no_scrollbar
+            if imgui.begin("plots", flags=flags)[0]:
+                available = imgui.get_content_region_avail()
+                draw_plots(self.history, state.plots, (available.x, available.y))
+            imgui.end()
+        if self.recording:
+            actions.draw_rec_indicator(self, layout.view)
+        imgui.render()
+        return edits, layout
+
+    def _update_status(self, wall_dt: float) -> None:
+        # Frame time as the clock sees it, whatever ``wall_dt`` the caller fed the simulation.
+        now = time.perf_counter()
+        if self._last_update is not None:
+            self._frame_s.append(now - self._last_update)
+        self._last_update = now
+        status = self.state.status
+        status.sim_t = self.session.t
+        status.frame_ms = 1e3 * float(np.median(self._frame_s)) if self._frame_s else 0.0
+        recent = np.array(self._speed) if self._speed else np.array([[0.0, 1.0, 1.0]])
+        steps, advanced, requested = recent.sum(axis=0)
+        status.speed_ratio = advanced / requested if requested > 0 else 1.0
+        status.steps_per_frame = steps / len(recent)
+        self.state.record_seconds = self.recording.seconds if self.recording else 0.0
+
+    def _screenshot(self, size: tuple[int, int]) -> None:
+        try:
+            path = save_png(
+                timestamped_path(self.state.output_dir, self.state.scene_name, ".png"),
+                read_pixels(self.ctx, (0, 0, *size)),
+            )
+        except SpinlabError as error:
+            actions.tell(self, str(error), error=True)
+            return
+        self.last_screenshot = path
+        actions.tell(self, f"screenshot saved to {path}")
+
+    # -- the loop and input ------------------------------------------------------------------------------------
+
+    def run(self, max_fps: float | None = 60.0, frames: int | None = None) -> None:
+        """Dispatch events and draw frames until the window is closed (or ``frames`` have been drawn);
+        ``max_fps`` caps the frame rate when vsync does not (``None``: as fast as it goes). Each frame is updated
+        while the previous one is rasterised, then shown, then drawn; ``frame_log`` keeps the seconds of each
+        part (update, flip, draw) of the last frames."""
+        last = time.perf_counter()
+        count = 0
+        while not self.window.has_exit and (frames is None or count < frames):
+            self.window.dispatch_events()
+            start = time.perf_counter()
+            self.update(start - last)
+            last = start
+            updated = time.perf_counter()
+            self.window.flip()
+            shown = time.perf_counter()
+            self.draw()
+            drawn = time.perf_counter()
+            self.frame_log.append((updated - start, shown - updated, drawn - shown))
+            count += 1
+            if max_fps:
+                time.sleep(max(0.0, 1.0 / max_fps - (time.perf_counter() - start)))
+
+    def close(self) -> None:
+        """Finish a recording (a playable file), free ImGui and GL, close the window."""
+        if self.recording is not None:
+            actions.stop_recording(self)
+        self.imgui_renderer.shutdown()
+        implot.destroy_context()
+        imgui.destroy_context()
+        self.renderer.release()
+        self.text.release()
+        close_window(self.window)
+
+    def on_key_press(self, symbol: int, modifiers: int):
+        from pyglet.window import key
+
+        if imgui.get_io().want_capture_keyboard:
+            return True if symbol == key.ESCAPE else None
+        handled = actions.key_edit(self, symbol, key)
+        return True if handled or symbol == key.ESCAPE else None  # Escape does not close the window
+
+    def on_mouse_press(self, x: int, y: int, button: int, modifiers: int):
+        from pyglet.window import key, mouse
+
+        layout = window_layout(
+            self.window.width,
+            self.window.height,
+            panel=self.show_panel,
+            plots=self.state.show_plots,
+            ui_scale=self.ui_scale,
+        )
+        inside = layout.view.contains(x, self.window.height - y) and not imgui.get_io().want_capture_mouse
+        pan = button in (mouse.RIGHT, mouse.MIDDLE) or (button == mouse.LEFT and modifiers & key.MOD_SHIFT)
+        self._drag = None if not inside else ("pan" if pan else "orbit")
+
+    def on_mouse_release(self, x: int, y: int, button: int, modifiers: int):
+        self._drag = None
+
+    def on_mouse_drag(self, x: int, y: int, dx: int, dy: int, buttons: int, modifiers: int):
+        if self._drag == "orbit":
+            self.view.orbit(dx, dy)
+        elif self._drag == "pan":
+            self.view.pan(dx, dy, self.window.get_framebuffer_size()[0] / max(self.window.width, 1))
+
+    def on_mouse_scroll(self, x: int, y: int, scroll_x: float, scroll_y: float):
+        if not imgui.get_io().want_capture_mouse:
+            self.view.zoom(scroll_y)
+
+
+if __name__ == "__main__":
+    sys.exit(run_gui(sys.argv[1] if len(sys.argv) > 1 else None))

@@ -1,0 +1,72 @@
+"""Pixels out of the window: read a rectangle of the frame being drawn, and record a video of it.
+
+Read before the frame is shown (``flip``): after a swap the back buffer is undefined. moderngl's read of pyglet's
+default framebuffer leaves ``GL_INVALID_OPERATION`` pending (stack.md §3), which is cleared here so the ImGui
+backend's next PyOpenGL call does not raise it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import moderngl
+import numpy as np
+
+from render.video import VideoWriter, even_size
+
+__all__ = ["read_pixels", "Recording", "RECORD_FPS"]
+
+RECORD_FPS = 60
+
+
+def read_pixels(ctx: moderngl.Context, viewport: tuple[int, int, int, int]) -> np.ndarray:
+    """(height, width, 3) uint8 RGB of ``viewport`` = (x, y, width, height) of the window's framebuffer (GL's
+    bottom-left origin), rows top-down."""
+    _, _, width, height = viewport
+    data = ctx.screen.read(viewport=viewport, components=3, alignment=1)
+    _ = ctx.error
+    return np.frombuffer(data, dtype=np.uint8).reshape(height, width, 3)[::-1]
+
+
+class Recording:
+    """An MP4 being written at ``RECORD_FPS`` from a rectangle of the window, one :meth:`add` per frame. The
+    rectangle's size is fixed by the first frame (trimmed to even numbers, as H.264 in yuv420p needs);
+    :meth:`finish` finalises a playable file."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self.writer: VideoWriter | None = None
+        self.size: tuple[int, int] | None = None
+
+    @property
+    def frames(self) -> int:
+        return 0 if self.writer is None else self.writer.frames_written
+
+    @property
+    def seconds(self) -> float:
+        """Length of the video so far, s."""
+        return self.frames / RECORD_FPS
+
+    def add(self, ctx: moderngl.Context, viewport: tuple[int, int, int, int]) -> bool:
+        """Append ``viewport`` (x, y, width, height, GL's origin) of the frame being drawn. Returns ``False``, adding
+        nothing, when its size differs from the first frame's (the window was resized)."""
+        x, y, width, height = viewport
+        size = even_size(width, height)
+        if self.writer is None:
+            self.writer, self.size = VideoWriter(self.path, *size, RECORD_FPS), size
+        elif size != self.size:
+            return False
+        self.writer.write(read_pixels(ctx, (x, y, *size)))
+        return True
+
+    def finish(self) -> Path:
+        """Flush and finalise the file; returns its path (``ValueError`` if no frame was added, leaving none)."""
+        if self.writer is None:
+            raise ValueError("no frame was recorded")
+        self.writer.close()
+        return self.path
+
+    def abort(self) -> None:
+        """Stop and leave no file."""
+        if self.writer is not None:
+            self.writer.abort()

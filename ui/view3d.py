@@ -1,0 +1,146 @@
+"""The 3D view of the window: where the panel, plots and view go, and the view's grid of linked cameras.
+
+Rectangles are in window coordinates (top-left origin, y down, logical pixels, as ImGui and the mouse use);
+viewports are in framebuffer pixels with GL's bottom-left origin (on a HiDPI display the framebuffer is larger
+than the window by ``pixel_ratio``). The view shows one viewport per :class:`~ui.session.Group` (one per
+integrator side by side), each with its own :class:`OrbitCamera`, all turned, panned and zoomed together.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import moderngl
+import numpy as np
+
+from render.camera import OrbitCamera
+from render.look import linear_to_srgb
+from render.renderer import REFERENCE_HEIGHT_PX, Renderer, Viewport
+from render.text import TextBox, TextOverlay
+from render.viewports import LABEL_MARGIN_PX, grid_viewports
+from scene.simulation import Snapshot
+from ui.session import Group
+
+__all__ = ["Rect", "Layout", "window_layout", "SceneView", "PANEL_WIDTH", "PLOTS_HEIGHT_FRACTION"]
+
+PANEL_WIDTH = 340.0
+PLOTS_HEIGHT_FRACTION = 0.36
+MIN_PLOTS_HEIGHT = 200.0
+CELL_ASPECT = 4.0 / 3.0
+ORBIT_DEG_PER_PX = 0.35
+MIN_VIEW_PX = 32  # a smaller view (a window being minimised) is not drawn
+
+
+@dataclass(frozen=True)
+class Rect:
+    """x, y of the top-left corner and the size, in window coordinates."""
+
+    x: float
+    y: float
+    width: float
+    height: float
+
+    def contains(self, x: float, y: float) -> bool:
+        return self.x <= x < self.x + self.width and self.y <= y < self.y + self.height
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where the panel and the plots go (``None`` when hidden) and the rest, the 3D view."""
+
+    panel: Rect | None
+    plots: Rect | None
+    view: Rect
+
+
+def window_layout(width: float, height: float, *, panel: bool, plots: bool, ui_scale: float = 1.0) -> Layout:
+    """The panel down the left side, the plots along the bottom right, the 3D view above them."""
+    panel_width = min(PANEL_WIDTH * ui_scale, 0.5 * width) if panel else 0.0
+    plots_height = max(PLOTS_HEIGHT_FRACTION * height, MIN_PLOTS_HEIGHT * ui_scale) if plots else 0.0
+    plots_height = min(plots_height, 0.6 * height)
+    return Layout(
+        panel=Rect(0.0, 0.0, panel_width, height) if panel else None,
+        plots=Rect(panel_width, height - plots_height, width - panel_width, plots_height) if plots else None,
+        view=Rect(panel_width, 0.0, width - panel_width, height - plots_height),
+    )
+
+
+def to_viewport(rect: Rect, window_height: float, pixel_ratio: float) -> Viewport:
+    """The framebuffer viewport (GL's bottom-left origin) covering ``rect``."""
+    x0, x1 = round(rect.x * pixel_ratio), round((rect.x + rect.width) * pixel_ratio)
+    y0 = round((window_height - rect.y - rect.height) * pixel_ratio)
+    y1 = round((window_height - rect.y) * pixel_ratio)
+    return (x0, y0, max(x1 - x0, 1), max(y1 - y0, 1))
+
+
+def grid_columns(count: int, width: float, height: float) -> int:
+    """The number of columns that makes ``count`` cells in a ``width`` × ``height`` area closest to 4:3."""
+    aspect = width / height
+    return min(range(1, count + 1), key=lambda c: abs(math.log(aspect * math.ceil(count / c) / c / CELL_ASPECT)))
+
+
+class SceneView:
+    """Draws a session's groups with ``renderer`` into a viewport of the window's framebuffer."""
+
+    def __init__(self, renderer: Renderer, text: TextOverlay, groups: tuple[Group, ...]) -> None:
+        self.renderer = renderer
+        self.text = text
+        self.groups = groups
+        self.cameras: list[OrbitCamera] | None = None
+        self.viewports: list[Viewport] = []
+        self.accents = [
+            tuple(float(c) for c in linear_to_srgb(renderer.layout.colors_rgba[group.bodies[0], :3]))
+            for group in groups
+        ]
+
+    def reset_cameras(self) -> None:
+        """Frame every group again at the next draw (the default view)."""
+        self.cameras = None
+
+    def orbit(self, dx_px: float, dy_px: float) -> None:
+        """Turn every camera for a mouse drag of (dx, dy) pixels (x right, y up)."""
+        for camera in self.cameras or []:
+            camera.orbit(-ORBIT_DEG_PER_PX * dx_px, -ORBIT_DEG_PER_PX * dy_px)
+
+    def pan(self, dx_px: float, dy_px: float, pixel_ratio: float) -> None:
+        for camera, viewport in zip(self.cameras or [], self.viewports, strict=False):
+            camera.pan(dx_px * pixel_ratio, dy_px * pixel_ratio, viewport[3])
+
+    def zoom(self, steps: float) -> None:
+        for camera in self.cameras or []:
+            camera.zoom(steps)
+
+    def draw(
+        self,
+        screen: moderngl.Framebuffer,
+        framebuffer_size: tuple[int, int],
+        area: Viewport,
+        snapshot: Snapshot,
+        labels: list[tuple[str, ...]] | None,
+    ) -> None:
+        """Draw ``snapshot`` into ``area`` of the window's ``screen`` (of ``framebuffer_size``), one viewport per
+        group, with ``labels`` (one tuple of lines per group; ``None`` for none)."""
+        x0, y0, width, height = area
+        if width < MIN_VIEW_PX or height < MIN_VIEW_PX:
+            return
+        columns = grid_columns(len(self.groups), width, height)
+        self.viewports = [
+            (x0 + x, y0 + y, w, h) for x, y, w, h in grid_viewports((width, height), len(self.groups), columns)
+        ]
+        if self.cameras is None:
+            self.cameras = [
+                self.renderer.default_camera(snapshot, np.array(group.bodies), viewport[2] / viewport[3])
+                for group, viewport in zip(self.groups, self.viewports, strict=True)
+            ]
+        for group, viewport, camera in zip(self.groups, self.viewports, self.cameras, strict=True):
+            self.renderer.draw(screen, viewport, camera, snapshot, np.array(group.bodies))
+        if not labels:
+            return
+        scale = framebuffer_size[1] / REFERENCE_HEIGHT_PX * (0.85 if len(self.groups) <= columns else 0.7)
+        margin = LABEL_MARGIN_PX * scale
+        boxes = [
+            TextBox(viewport[0] + margin, framebuffer_size[1] - viewport[1] - viewport[3] + margin, lines, (accent,))
+            for viewport, lines, accent in zip(self.viewports, labels, self.accents, strict=True)
+        ]
+        self.text.draw(screen, framebuffer_size, boxes, scale)

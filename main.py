@@ -187,6 +187,14 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def _add_scene_arguments(command: argparse.ArgumentParser, integrator_help: str) -> None:
+    """The arguments ``run`` and ``record`` share: the scene, its duration, the integrator, the gyroscopic term."""
+    command.add_argument("scene", metavar="SCENE", help="a preset name (e.g. t_handle, compare) or a .toml path")
+    command.add_argument("--duration", type=_positive_float, default=10.0, metavar="T", help="seconds (default: 10)")
+    command.add_argument("--integrator", type=_integrator_name, metavar="NAME", help=integrator_help)
+    command.add_argument("--no-gyroscopic", action="store_true", help="drop the gyroscopic term ω × L, as games do")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="spinlab",
@@ -212,16 +220,8 @@ def build_parser() -> argparse.ArgumentParser:
         "Prints, per body: the final relative energy error, |ΔL|/|L| (torque-free bodies), the orientation error "
         "against the exact torque-free solution, Newton iterations per step and sub-steps, and the wall time.",
     )
-    run.add_argument("scene", metavar="SCENE", help="a preset name (e.g. t_handle, compare, heavy_top) or a .toml path")
-    run.add_argument(
-        "--integrator",
-        type=_integrator_name,
-        metavar="NAME",
-        help="override every body's integrator; 'all' runs each one in turn and prints one table",
-    )
+    _add_scene_arguments(run, "override every body's integrator; 'all' runs each one in turn and prints one table")
     run.add_argument("--dt", type=_positive_float, metavar="H", help="time step in seconds (default: the scene's)")
-    run.add_argument("--duration", type=_positive_float, default=10.0, metavar="T", help="seconds (default: 10)")
-    run.add_argument("--no-gyroscopic", action="store_true", help="drop the gyroscopic term ω × L, as games do")
     run.add_argument(
         "--trace", type=_writable_path, metavar="OUT.csv", help="write every step of every body as CSV"
     )
@@ -235,15 +235,10 @@ def build_parser() -> argparse.ArgumentParser:
         "several integrators (compare), or --integrator all, is drawn one view per integrator, in lock step. "
         "The file is written atomically; Ctrl-C stops and keeps a playable file of what was recorded.",
     )
-    record.add_argument("scene", metavar="SCENE", help="a preset name (e.g. t_handle, compare) or a .toml path")
+    _add_scene_arguments(record, "override every body's integrator; 'all': one view per integrator, in lock step")
     record.add_argument("--out", required=True, type=_writable_path, metavar="OUT.mp4", help="the video file")
-    record.add_argument("--duration", type=_positive_float, default=10.0, metavar="T", help="seconds (default: 10)")
     record.add_argument("--fps", type=_positive_float, default=60.0, help="frames per second (default: 60)")
     record.add_argument("--size", default="1280x720", metavar="WxH", help="pixels, rounded to even (default: 1280x720)")
-    record.add_argument(
-        "--integrator", type=_integrator_name, metavar="NAME", help="override every body's; 'all': one view each"
-    )
-    record.add_argument("--no-gyroscopic", action="store_true", help="drop the gyroscopic term ω × L, as games do")
     record.set_defaults(handler=_cmd_record)
 
     bench = commands.add_parser(

@@ -26,7 +26,9 @@ this saves two quaternion rotations per product with ``A``. The numpy reference 
 A step of length ``h`` is cut into pieces of ``h / 2^k``. A piece is tried at the size its parent's first half
 had; when Newton fails, the piece is halved, at most ``max_depth`` times; after a piece succeeds, the next one has
 the size of the lowest set bit of the position reached (in units of ``h / 2^max_depth``), which visits the pieces
-exactly as recursive halving would. Newton converges when ``|residual| ≤ tolerance (1 + |v|)``, and a piece is
+exactly as recursive halving would. Newton converges when ``|residual| ≤ tolerance (1 + |v|)``, or, without
+evaluating the residual, when an update ``Δv`` has ``curvature |Δv|² ≤ tolerance (1 + |v|)`` (the bound of
+:func:`sim.integrators.newton.newton_curvature` on the next residual), and a piece is
 accepted only if ``|v|² ≤ max_step_angle_sq`` (see :mod:`sim.integrators.newton`). ``status_out[n]``: 0 success,
 1 Newton failed at the deepest level, 2 the given or the new state is not finite.
 """
@@ -42,8 +44,8 @@ from sim.integrators.checks import STATUS_NON_FINITE, STATUS_NOT_CONVERGED, STAT
 from sim.taylor import TAYLOR_BRANCH_ANGLE_SQ
 
 __all__ = ["euler_kernel", "euler_body_kernel", "magnus_kernel", "rkmk4_kernel", "implicit_kernel",
-           "rodrigues_coefficients", "left_jacobian_inv_coefficient", "KERNEL_METHODS", "EXPONENTIAL_EXACT",
-           "EXPONENTIAL_THIRD_ORDER"]  # fmt: skip
+           "composed_kernel", "newton_curvature", "rodrigues_coefficients", "left_jacobian_inv_coefficient",
+           "KERNEL_METHODS", "EXPONENTIAL_EXACT", "EXPONENTIAL_THIRD_ORDER"]  # fmt: skip
 
 
 # The Taylor polynomials of sim.taylor in a², highest coefficient first: s1, s2, s3 of math.md §Rodrigues.
@@ -439,37 +441,44 @@ KERNEL_METHODS = {
 
 @njit(cache=True)
 def _residual(method, v, a, b, M, h):
-    """The residual at ``v``; ``a``, ``b`` are the per-method data set up in :func:`_attempt`."""
+    """The residual at ``v``, with what :func:`_jacobian` reuses at the same ``v``: the Rodrigues coefficients
+    ``(s1, s2, s3)`` at ``|v/2|²`` (midpoint) or ``|v|²``, and the rotated momentum ``R(−v/2) ℓ`` (midpoint) or
+    ``R(v)ᵀ ℓ₁``. ``a``, ``b`` are the per-method data set up in :func:`_attempt`."""
     if method == MIDPOINT:
         u = scale(-0.5, v)
-        s1, s2, _ = rodrigues_coefficients(dot(u, u))
-        return sub(v, scale(h, matvec(M, first_order_map(u, s1, s2, a))))
-    s1, s2, _ = rodrigues_coefficients(dot(v, v))
+        s1, s2, s3 = rodrigues_coefficients(dot(u, u))
+        rotated = first_order_map(u, s1, s2, a)
+        return sub(v, scale(h, matvec(M, rotated))), (s1, s2, s3), rotated
+    s1, s2, s3 = rodrigues_coefficients(dot(v, v))
     body_end = first_order_map(scale(-1.0, v), s1, s2, b)  # R(v)ᵀ ℓ₁
     if method == WORLD_TRAPEZOIDAL:
-        return sub(v, scale(0.5 * h, add(a, first_order_map(v, s1, s2, matvec(M, body_end)))))
-    return sub(v, scale(0.5 * h, add(a, matvec(M, body_end))))
+        F = sub(v, scale(0.5 * h, add(a, first_order_map(v, s1, s2, matvec(M, body_end)))))
+        return F, (s1, s2, s3), body_end
+    return sub(v, scale(0.5 * h, add(a, matvec(M, body_end)))), (s1, s2, s3), body_end
 
 
 @njit(cache=True)
-def _jacobian(method, v, a, b, M, h):
-    """Rows of the residual's Jacobian (math.md; derivations in the numpy modules), as products of 3×3 matrices."""
+def _jacobian(method, v, a, b, M, h, coefficients, rotated):
+    """Rows of the residual's Jacobian (math.md; derivations in the numpy modules), as products of 3×3 matrices;
+    ``coefficients`` and ``rotated`` are those :func:`_residual` returned at ``v``.
+
+    The midpoint and object trapezoidal Jacobians have the form ``1 − (h/2) I⁻¹ R(−x) [ℓ] Jl(x)``; with
+    ``R [ℓ] = [R ℓ] R`` and ``Jl(x) = R(x) Jr(x)``, that is ``1 − (h/2) I⁻¹ [R(−x) ℓ] Jl(−x)``: the rotated momentum
+    of the residual and one matrix product, not two and the rotation matrix."""
+    s1, s2, s3 = coefficients
     if method == MIDPOINT:
-        # ∂F/∂v = 1 − (h/2) I⁻¹ R(−v/2) [ℓ] Jl(v/2)
-        half = scale(0.5, v)
-        s1, s2, s3 = rodrigues_coefficients(dot(half, half))
-        R = first_order_matrix(scale(-1.0, half), s1, s2)
-        return identity_minus(0.5 * h, matmul(M, matmul(R, hat_times(a, first_order_matrix(half, s2, s3)))))
-    s1, s2, s3 = rodrigues_coefficients(dot(v, v))
-    J_left = first_order_matrix(v, s2, s3)
-    R_transpose = first_order_matrix(scale(-1.0, v), s1, s2)
+        # ∂F/∂v = 1 − (h/2) I⁻¹ R(−v/2) [ℓ] Jl(v/2) = 1 − (h/2) I⁻¹ [R(−v/2) ℓ] Jl(−v/2)
+        J_left = first_order_matrix(scale(-0.5, v), s2, s3)
+        return identity_minus(0.5 * h, matmul(M, hat_times(rotated, J_left)))
+    J_left = first_order_matrix(scale(-1.0, v), s2, s3)
     if method == WORLD_TRAPEZOIDAL:
         # In body coordinates: 1 − (h/2) (B [ℓ₁] − [B ℓ₁]) Jl(u), B = R(u) I⁻¹ R(u)ᵀ; row i of B [ℓ₁] is Bᵢ × ℓ₁.
+        R_transpose = first_order_matrix(scale(-1.0, v), s1, s2)
         B = matmul(transpose(R_transpose), matmul(M, R_transpose))
         B_hat = (cross(B[0], b), cross(B[1], b), cross(B[2], b))
-        return identity_minus(0.5 * h, matmul(subtract(B_hat, hat(matvec(B, b))), J_left))
-    # ∂H/∂v = 1 − (h/2) I⁻¹ R(v)ᵀ [ℓ₁] Jl(v)
-    return identity_minus(0.5 * h, matmul(M, matmul(R_transpose, hat_times(b, J_left))))
+        return identity_minus(0.5 * h, matmul(subtract(B_hat, hat(matvec(B, b))), first_order_matrix(v, s2, s3)))
+    # ∂H/∂v = 1 − (h/2) I⁻¹ R(v)ᵀ [ℓ₁] Jl(v) = 1 − (h/2) I⁻¹ [R(v)ᵀ ℓ₁] Jl(−v)
+    return identity_minus(0.5 * h, matmul(M, hat_times(rotated, J_left)))
 
 
 @njit(cache=True)
@@ -484,10 +493,11 @@ def _attempt(method, q, omega, L, M, torque, h, tolerance, max_iterations, max_s
         a = to_body(q, omega) if method == WORLD_TRAPEZOIDAL else matvec(M, to_body(q, L))
         b = to_body(q, L_end)
         v = scale(0.5 * h, add(a, matvec(M, b)))
+    curvature = newton_curvature(M, L, torque, h)
     converged = False
     iterations = 0
     for iteration in range(max_iterations + 1):
-        F = _residual(method, v, a, b, M, h)
+        F, coefficients, rotated = _residual(method, v, a, b, M, h)
         size_sq = dot(F, F)
         if not isfinite(size_sq):
             break
@@ -496,17 +506,28 @@ def _attempt(method, q, omega, L, M, torque, h, tolerance, max_iterations, max_s
             break
         if iteration == max_iterations:
             break
-        v = sub(v, solve(_jacobian(method, v, a, b, M, h), F))
+        update = solve(_jacobian(method, v, a, b, M, h, coefficients, rotated), F)
+        v = sub(v, update)
         iterations += 1
+        # The residual after the update is at most curvature |Δv|² (sim.integrators.newton): converged without
+        # evaluating it. False for a nan; then the residual is evaluated and found not finite.
+        if curvature * dot(update, update) <= tolerance * (1.0 + sqrt(dot(v, v))):
+            converged = dot(v, v) <= max_step_angle_sq
+            break
     return converged, iterations, v
 
 
 @njit(cache=True)
-def _step_body(n, method, q, omega_world, L_world, inertia_inv, torque_world, h, tolerance, max_iterations,
-               max_depth, max_step_angle_sq, q_out, omega_out, L_out, iterations_out, substeps_out,
-               status_out):  # fmt: skip
-    qn = (q[n, 0], q[n, 1], q[n, 2], q[n, 3])
-    omega, L, torque, M = row(omega_world, n), row(L_world, n), row(torque_world, n), matrix(inertia_inv, n)
+def newton_curvature(M, L, torque, h):
+    """``2 |h| |I⁻¹|_F (|L| + |h| |τ|)``, as :func:`sim.integrators.newton.newton_curvature`."""
+    size_M = sqrt(dot(M[0], M[0]) + dot(M[1], M[1]) + dot(M[2], M[2]))
+    h_abs = abs(h)
+    return 2.0 * h_abs * size_M * (sqrt(dot(L, L)) + h_abs * sqrt(dot(torque, torque)))
+
+
+@njit(cache=True)
+def _advance(method, qn, omega, L, M, torque, h, tolerance, max_iterations, max_depth, max_step_angle_sq):
+    """One body's step of ``h`` in pieces (module docstring): ``(q, ω, L, iterations, substeps, status)``."""
     pieces = 1 << max_depth
     position, size, iterations, substeps, status = 0, pieces, 0, 0, STATUS_OK
     if not is_finite_state(qn, omega, L):
@@ -531,6 +552,12 @@ def _step_body(n, method, q, omega_world, L_world, inertia_inv, torque_world, h,
         size = position & -position
     if status == STATUS_OK and not is_finite_state(qn, omega, L):
         status = STATUS_NON_FINITE
+    return qn, omega, L, iterations, substeps, status
+
+
+@njit(cache=True)
+def _write_implicit(n, qn, omega, L, iterations, substeps, status, q_out, omega_out, L_out, iterations_out,
+                    substeps_out, status_out):  # fmt: skip
     for i in range(4):
         q_out[n, i] = qn[i]
     for i in range(3):
@@ -545,6 +572,42 @@ def implicit_kernel(method, q, omega_world, L_world, inertia_inv, torque_world, 
                     status_out):  # fmt: skip
     """Step every body; see the module docstring. Inputs (N, 4), (N, 3), (N, 3), (N, 3, 3), (N, 3)."""
     for n in range(q.shape[0]):
-        _step_body(n, method, q, omega_world, L_world, inertia_inv, torque_world, h, tolerance, max_iterations,
-                   max_depth, max_step_angle_sq, q_out, omega_out, L_out, iterations_out, substeps_out,
-                   status_out)  # fmt: skip
+        qn = (q[n, 0], q[n, 1], q[n, 2], q[n, 3])
+        M, torque = matrix(inertia_inv, n), row(torque_world, n)
+        qn, omega, L, iterations, substeps, status = _advance(
+            method, qn, row(omega_world, n), row(L_world, n), M, torque, h, tolerance, max_iterations, max_depth,
+            max_step_angle_sq,
+        )  # fmt: skip
+        _write_implicit(n, qn, omega, L, iterations, substeps, status, q_out, omega_out, L_out, iterations_out,
+                        substeps_out, status_out)  # fmt: skip
+
+
+@njit(cache=True)
+def composed_kernel(method, coefficients, q, omega_world, L_world, inertia_inv, torque_world, h, tolerance,
+                    max_iterations, max_depth, max_step_angle_sq, q_out, omega_out, L_out, iterations_out,
+                    substeps_out, status_out):  # fmt: skip
+    """Step every body by the composition of ``method`` with ``coefficients`` (K,), as
+    :func:`sim.integrators.composition.step_composed` does with one :func:`implicit_kernel` call per stage, all
+    stages of a body in one go: stage ``i`` is a step of ``coefficients[i] h`` (sub-stepped as above);
+    ``iterations_out`` sums the stages, ``substeps_out`` is the most pieces of any stage, and the step ends with
+    ``L' = L + h τ``, ``ω' = O' I⁻¹ O'ᵀ L'``. A body stops at its first failing stage with that stage's status
+    (its outputs are then meaningless: the caller re-runs the stages one by one to report it)."""
+    for n in range(q.shape[0]):
+        qn = (q[n, 0], q[n, 1], q[n, 2], q[n, 3])
+        omega, L_start = row(omega_world, n), row(L_world, n)
+        M, torque = matrix(inertia_inv, n), row(torque_world, n)
+        L = L_start
+        iterations, substeps, status = 0, 1, STATUS_OK
+        for stage in range(coefficients.shape[0]):
+            qn, omega, L, stage_iterations, stage_substeps, status = _advance(
+                method, qn, omega, L, M, torque, coefficients[stage] * h, tolerance, max_iterations, max_depth,
+                max_step_angle_sq,
+            )  # fmt: skip
+            iterations += stage_iterations
+            substeps = max(substeps, stage_substeps)
+            if status != STATUS_OK:
+                break
+        L = add(L_start, scale(h, torque))
+        omega = to_world(qn, matvec(M, to_body(qn, L)))
+        _write_implicit(n, qn, omega, L, iterations, substeps, status, q_out, omega_out, L_out, iterations_out,
+                        substeps_out, status_out)  # fmt: skip

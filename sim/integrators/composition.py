@@ -24,6 +24,10 @@ With the gyroscopic term off, the base methods are not midpoint rules at all (``
 one explicit Magnus term, which is not symmetric), so composing them gains nothing: a composed step is then one
 step of the base method, which for a torque-free body is already exact (``q' = exp(h ω) q``).
 
+With the numba backend, a base method that has a compiled kernel runs all the stages of a body in one kernel call
+(:func:`sim.integrators.implicit.step_composed_in_kernel`: no Python and no intermediate state arrays between
+stages); if any body fails there, the stages are re-run one by one, which names the failing stage and bodies.
+
 Cost: Newton iterations summed over the stages; ``substeps`` is the most pieces any one stage was split into by
 adaptive sub-stepping (1 when no stage was split), keeping :class:`StepCost`'s meaning.
 """
@@ -36,6 +40,7 @@ from typing import Any
 import numpy as np
 
 from sim.errors import NumericalError
+from sim.integrators.implicit import ImplicitMethod, step_composed_in_kernel
 from sim.integrators.state import BodyParams, BodyState, StepCost, omega_world_from_momentum
 
 __all__ = ["TRIPLE_JUMP", "KAHAN_LI_9", "step_composed"]
@@ -55,6 +60,14 @@ _KAHAN_LI_HALF = (
 KAHAN_LI_9 = (*_KAHAN_LI_HALF, 0.79854399093482996339895035, *_KAHAN_LI_HALF[::-1])
 
 
+def _implicit_methods() -> dict[Step, ImplicitMethod]:
+    """The base steps that have a compiled kernel, with their methods (imported here: they import this module's
+    siblings)."""
+    from sim.integrators import implicit_midpoint, object_trapezoidal
+
+    return {implicit_midpoint.step: implicit_midpoint.METHOD, object_trapezoidal.step: object_trapezoidal.METHOD}
+
+
 def step_composed(
     name: str,
     base_step: Step,
@@ -71,6 +84,11 @@ def step_composed(
     """
     if not params.gyroscopic:
         return base_step(state, params, h, **options)
+    method = _implicit_methods().get(base_step)
+    if method is not None and options.get("backend", "numba") == "numba":
+        result = step_composed_in_kernel(method, coefficients, state, params, h, **options)
+        if result is not None:
+            return result
     n_bodies = len(state)
     iterations = np.zeros(n_bodies, dtype=np.int64)
     substeps = np.ones(n_bodies, dtype=np.int64)

@@ -34,11 +34,11 @@ from sim.integrators.checks import (
     non_finite_status,
     raise_on_failure,
 )
-from sim.integrators.newton import newton_solve
+from sim.integrators.newton import newton_curvature, newton_solve
 from sim.integrators.state import BodyParams, BodyState, StepCost, omega_world_from_momentum
 from sim.quaternion import quat_exp, quat_mul, quat_normalize
 
-__all__ = ["ImplicitMethod", "step_implicit", "advance_body_frame"]
+__all__ = ["ImplicitMethod", "step_implicit", "step_composed_in_kernel", "advance_body_frame"]
 
 Setup = Callable[[BodyState, BodyParams, np.ndarray], tuple[np.ndarray, tuple[np.ndarray, ...]]]
 Finish = Callable[[BodyState, BodyParams, np.ndarray, np.ndarray], BodyState]
@@ -71,9 +71,10 @@ def _attempt(method, jacobian, tolerance, max_iterations, max_step_angle, state,
     """One Newton solve per body over pieces of length ``h`` (n,): ``(new state, converged, iterations)``."""
     v0, args = method.setup(state, params, h)
     hand_written = method.jacobian if jacobian == "analytic" else None
+    curvature = newton_curvature(params.inertia_body_inv, state.L_world, params.torque_world, h)
     v, converged, iterations = newton_solve(
         method.residual, hand_written, v0, args, tolerance=tolerance, max_iterations=max_iterations,
-        max_step_angle=max_step_angle,
+        max_step_angle=max_step_angle, curvature=curvature,
     )  # fmt: skip
     return method.finish(state[converged], params[converged], h[converged], v[converged]), converged, iterations
 
@@ -162,3 +163,39 @@ def step_implicit(
             )  # fmt: skip
     raise_on_failure(method.name, status, h, max_substep_depth, max_step_angle)
     return new_state, cost
+
+
+def step_composed_in_kernel(
+    method: ImplicitMethod,
+    coefficients: tuple[float, ...],
+    state: BodyState,
+    params: BodyParams,
+    h: float,
+    *,
+    backend: str = "numba",
+    jacobian: str = "analytic",
+    tolerance: float = 1e-14,
+    max_iterations: int = 12,
+    max_substep_depth: int = 16,
+    max_step_angle: float = MAX_STEP_ANGLE,
+) -> tuple[BodyState, StepCost] | None:
+    """The composition of ``method`` by ``coefficients`` (:mod:`sim.integrators.composition`) in one kernel call:
+    the same state and cost as one :func:`step_implicit` per stage, with the gyroscopic term on and the numba
+    backend. Options as :func:`step_implicit`'s. Returns ``None`` if any body fails, for the caller to re-run
+    the stages one by one and report which stage failed for which bodies."""
+    from sim.integrators import _kernels
+
+    check_newton_options(backend, jacobian, tolerance, max_iterations, max_substep_depth, max_step_angle)
+    n_bodies = len(state)
+    q, omega_world, L_world = np.empty((n_bodies, 4)), np.empty((n_bodies, 3)), np.empty((n_bodies, 3))
+    iterations, substeps = np.empty(n_bodies, dtype=np.int64), np.empty(n_bodies, dtype=np.int64)
+    status = np.empty(n_bodies, dtype=np.int8)
+    _kernels.composed_kernel(
+        _kernels.KERNEL_METHODS[method.name], np.asarray(coefficients, dtype=np.float64), state.q,
+        state.omega_world, state.L_world, params.inertia_body_inv, params.torque_world, float(h), float(tolerance),
+        int(max_iterations), int(max_substep_depth), float(max_step_angle) ** 2,
+        q, omega_world, L_world, iterations, substeps, status,
+    )  # fmt: skip
+    if status.any():
+        return None
+    return BodyState(q, omega_world, L_world), StepCost(iterations, substeps)

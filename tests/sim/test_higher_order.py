@@ -13,7 +13,7 @@ from sim.exact import TorqueFreeSolution
 from sim.integrators import INTEGRATORS, implicit_midpoint, object_trapezoidal
 from sim.integrators._kernels import left_jacobian_inv_coefficient as left_jacobian_inv_coefficient_numba
 from sim.integrators._kernels import rodrigues_coefficients as rodrigues_coefficients_numba
-from sim.integrators.composition import KAHAN_LI_9, TRIPLE_JUMP
+from sim.integrators.composition import KAHAN_LI_9, TRIPLE_JUMP, step_composed
 from sim.integrators.state import BodyParams, BodyState, omega_world_from_momentum
 from sim.quaternion import quat_conj, quat_exp, quat_identity, quat_log, quat_mul, quat_normalize, quat_rotate
 from sim.taylor import left_jacobian_inv_coefficient
@@ -168,6 +168,21 @@ def test_without_the_gyroscopic_term_a_composition_is_one_base_step(name, base):
     single, _ = base.step(state, params, 0.05)
     np.testing.assert_array_equal(composed.q, single.q)
     np.testing.assert_array_equal(composed.omega_world, single.omega_world)
+
+
+@pytest.mark.parametrize(("name", "base", "coefficients"), [("im4", implicit_midpoint, TRIPLE_JUMP),
+                                                            ("im6", implicit_midpoint, KAHAN_LI_9),
+                                                            ("ot4", object_trapezoidal, TRIPLE_JUMP)])  # fmt: skip
+def test_a_composition_in_one_kernel_call_equals_one_call_per_stage(name, base, coefficients):
+    state, params = _random_bodies(7, seed=29)
+    fused, fused_cost = INTEGRATORS[name](state, params, 0.05)
+    # A wrapper is not a base step with a kernel of its own: the stages run one call at a time.
+    staged, staged_cost = step_composed(name, lambda *a, **k: base.step(*a, **k), coefficients, state, params, 0.05)
+    np.testing.assert_array_equal(fused.q, staged.q)
+    np.testing.assert_array_equal(fused.L_world, staged.L_world)
+    np.testing.assert_allclose(fused.omega_world, staged.omega_world, rtol=0.0, atol=4e-15)
+    np.testing.assert_array_equal(fused_cost.newton_iterations, staged_cost.newton_iterations)
+    np.testing.assert_array_equal(fused_cost.substeps, staged_cost.substeps)
 
 
 def test_a_failing_stage_names_the_composition_the_stage_and_the_body():

@@ -17,6 +17,7 @@ from sim.errors import InputError, NumericalError, SpinlabError
 ROOT = Path(__file__).resolve().parent
 DEFAULT_BENCH_JSON = ROOT / "benchmarks" / "results" / "bench.json"
 EXIT_USAGE = 2
+BENCHMARK_NAMES = ("contiguous_list", "integrators", "accuracy", "render", "gui")
 EXIT_INTERRUPTED = 130
 
 
@@ -183,7 +184,7 @@ def _cmd_bench(args: argparse.Namespace) -> int:
 
     json_path = args.json or DEFAULT_BENCH_JSON
     json_path.parent.mkdir(parents=True, exist_ok=True)
-    run_all(quick=args.quick, json_path=json_path)
+    run_all(quick=args.quick, json_path=json_path, only=args.only)
     return 0
 
 
@@ -244,10 +245,20 @@ def build_parser() -> argparse.ArgumentParser:
     bench = commands.add_parser(
         "bench",
         help="run the benchmark suite and write JSON results",
-        description="Run the benchmarks (today: the contiguous-list entity store against a node-based linked "
-        "list and a Python list, as in seed 000), print a table per benchmark and write all results as JSON.",
+        description="Run the benchmarks, print a table per benchmark and write all results as JSON: "
+        "contiguous_list (the entity store against a node-based linked list and a Python list, seed 000), "
+        "integrators (body-steps/s at N = 1 … 10⁵), accuracy (errors against the exact solution and cost, with "
+        "MuJoCo when installed), render (frames/s offscreen and record end to end), gui (window frame time; "
+        "needs Xvfb).",
     )
-    bench.add_argument("--quick", action="store_true", help="smaller sizes and fewer repeats (well under a minute)")
+    bench.add_argument("--quick", action="store_true", help="smaller sizes and fewer repeats (a few minutes in all)")
+    bench.add_argument(
+        "--only",
+        action="append",
+        choices=list(BENCHMARK_NAMES),
+        metavar="NAME",
+        help=f"run only this benchmark (repeatable): {', '.join(BENCHMARK_NAMES)}",
+    )
     bench.add_argument(
         "--json",
         type=_writable_path,

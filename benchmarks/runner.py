@@ -65,15 +65,19 @@ def write_json_atomically(data: dict[str, Any], path: pathlib.Path) -> None:
         raise
 
 
-def run_all(quick: bool, json_path: pathlib.Path | None, out: TextIO | None = None) -> dict[str, Any]:
-    """Run every benchmark in ``BENCHMARKS``; print each table to ``out`` (default: the current
-    ``sys.stdout``, looked up at call time) and progress to stderr.
+def run_all(
+    quick: bool, json_path: pathlib.Path | None, out: TextIO | None = None, only: list[str] | None = None
+) -> dict[str, Any]:
+    """Run every benchmark in ``BENCHMARKS`` (or the ones named in ``only``); print each table to ``out``
+    (default: the current ``sys.stdout``, looked up at call time) and progress to stderr.
 
     Returns ``{"metadata": {...}, "benchmarks": {name: result}}`` and writes it to ``json_path`` when given.
     """
     out = sys.stdout if out is None else out
     report: dict[str, Any] = {"metadata": _metadata(quick), "benchmarks": {}}
     for name, module in BENCHMARKS.items():
+        if only is not None and name not in only:
+            continue
 
         def progress(message: str, name: str = name) -> None:
             print(f"{name}: {message}", file=sys.stderr, flush=True)

@@ -33,6 +33,13 @@ def test_bad_json_path_is_rejected_before_any_work(tmp_path):
     assert not missing.parent.exists()
 
 
+def test_benchmark_names_match_the_suite():
+    from benchmarks.runner import BENCHMARKS
+    from main import BENCHMARK_NAMES
+
+    assert set(BENCHMARK_NAMES) == set(BENCHMARKS)
+
+
 def test_json_path_that_is_a_directory_is_rejected(tmp_path):
     result = _run("bench", "--json", str(tmp_path))
     assert result.returncode == 2 and "is a directory" in result.stderr
@@ -40,11 +47,12 @@ def test_json_path_that_is_a_directory_is_rejected(tmp_path):
 
 def test_bench_quick_prints_the_table_and_writes_json(tmp_path):
     out = tmp_path / "bench.json"
-    result = _run("bench", "--quick", "--json", str(out))
+    result = _run("bench", "--quick", "--only", "contiguous_list", "--json", str(out))
     assert result.returncode == 0, result.stderr
     assert "contiguous" in result.stdout.lower()
     data = json.loads(out.read_text())
     assert data["metadata"]["quick"] is True
+    assert list(data["benchmarks"]) == ["contiguous_list"]
     operations = {row["operation"] for row in data["benchmarks"]["contiguous_list"]["results"]}
     assert {"build", "ordered_sum", "order_free_sum", "random_erase"} <= operations
     assert not list(tmp_path.glob("*.tmp*")), "the temporary file was left behind"

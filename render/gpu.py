@@ -62,13 +62,16 @@ class InstancedDraw:
         content.append((self.instances, INSTANCE_FORMAT, *instance_attributes))
         self.vao = ctx.vertex_array(program, content, index_buffer=index_buffer, index_element_size=4)
 
-    def draw(self, rows: np.ndarray, vertices: int = -1) -> None:
+    def draw(self, rows: np.ndarray | None, vertices: int = -1, first: int = 0) -> None:
         """Draw one instance per row of ``rows`` (M, 20) float32 (see ``render.instances.instance_rows``), each of
-        the first ``vertices`` vertices (all by default)."""
-        if len(rows) == 0 or vertices == 0:
+        ``vertices`` vertices from ``first`` on (all by default). ``rows`` ``None`` draws one instance of what the
+        instance buffer already holds."""
+        count = 1 if rows is None else len(rows)
+        if count == 0 or vertices == 0:
             return
-        write_growing(self.instances, np.ascontiguousarray(rows, dtype=np.float32))
-        self.vao.render(self.mode, vertices=vertices, instances=len(rows))
+        if rows is not None:
+            write_growing(self.instances, np.ascontiguousarray(rows, dtype=np.float32))
+        self.vao.render(self.mode, vertices=vertices, first=first, instances=count)
 
     def set_lines(self, positions: np.ndarray, colors: np.ndarray) -> int:
         """Replace a line set's vertices: ``positions`` (V, 3) and ``colors`` (V, 4). Returns V."""

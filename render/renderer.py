@@ -13,15 +13,16 @@ fringes, then the translucent invariable planes and the lines (depth-tested, no 
 
 Costs on a CPU rasteriser (llvmpipe): the backdrop shader is the dearest pass (~10 ms at 1280×720), and it only
 changes with the camera, so it is drawn into a cache framebuffer once per camera and viewport and copied into
-the target afterwards (a blit, ~0.1 ms for a whole frame). Multisampling costs 2–3× and its resolve ~12 ms; the
-solids' silhouettes are the only hard edges of a frame (lines, disc rims, grid and text anti-alias themselves),
-so instead of MSAA each silhouette edge gets a thin fading fringe (assets/shaders/edge.*.glsl), which shades a
-few pixels along the outline rather than every pixel again.
+the target afterwards (a blit, ~0.1 ms for a whole frame); a camera that moved since the last frame gets it
+shaded straight into the target instead (no copy, no wait for the cache). Multisampling costs 2–3× and its
+resolve ~12 ms; the solids' silhouettes are the only hard edges of a frame (lines, disc rims, grid and text
+anti-alias themselves), so instead of MSAA each silhouette edge gets a thin fading fringe
+(assets/shaders/edge.*.glsl), which shades a few pixels along the outline rather than every pixel again.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import moderngl
 import numpy as np
@@ -140,6 +141,18 @@ class Renderer:
         # region of it was drawn for.
         self._backdrop_cache: moderngl.Framebuffer | None = None
         self._backdrop_keys: dict[Viewport, tuple] = {}
+        # The key each viewport's backdrop was last asked for: a camera that moves every frame gets its backdrop
+        # shaded straight into the target (see _draw_backdrop).
+        self._backdrop_requests: dict[Viewport, tuple] = {}
+        for name in ("mesh", "edge"):
+            for uniform, value in LIGHTING.items():
+                self._programs[name][uniform].value = value
+        # The trails are one line set drawn once, with this one identity instance.
+        self._trails.instances.write(instance_rows(np.eye(4)[None], np.ones((1, 4))))
+        # Instance data of every body, computed once per snapshot and trail sample (_frame_instances), and which
+        # trail vertices the line set holds.
+        self._frame: _FrameInstances | None = None
+        self._trail_vertices_key: tuple | None = None
 
     def push_trail(self, snapshot: Snapshot) -> None:
         """Append this frame's ω of every body to its herpolhode trail."""
@@ -181,24 +194,26 @@ class Renderer:
         view_projection = camera.view_projection(viewport[2] / viewport[3])
         line_scale = max(viewport[3] / REFERENCE_HEIGHT_PX, 0.75)
 
+        frame = self._frame_instances(snapshot)
+        chosen = np.zeros(len(self.scene.bodies), dtype=bool)
+        chosen[selected] = True
+        gl_view_projection = _gl_matrix(view_projection)
+
         self._draw_backdrop(framebuffer, camera, view_projection, viewport)
         ctx.blend_func = moderngl.SRC_ALPHA, moderngl.ONE_MINUS_SRC_ALPHA, moderngl.ONE, moderngl.ONE_MINUS_SRC_ALPHA
         if options.show_floor:
             ctx.enable_only(moderngl.BLEND)
-            matrices, alpha = overlays.shadow_matrices(
-                snapshot.position[selected], self.layout.radius[selected], self._floor[0], SHADOW_ALPHA
-            )
-            self._draw_discs(self._shadows, view_projection, 1, matrices, np.zeros(3), alpha)
+            self._draw_discs(self._shadows, gl_view_projection, 1, frame.shadows[selected])
         ctx.enable_only(moderngl.DEPTH_TEST | moderngl.CULL_FACE)
         level = self._levels_of_detail(view_projection, viewport, snapshot.position)
-        solids = self._draw_solids(camera, view_projection, level, snapshot, selected)
+        solids = self._draw_solids(camera, gl_view_projection, level, frame, chosen)
         ctx.enable_only(moderngl.DEPTH_TEST | moderngl.BLEND)
         framebuffer.depth_mask = False
         if options.antialias and not framebuffer.samples:
-            self._draw_fringes(camera, view_projection, viewport, solids)
+            self._draw_fringes(gl_view_projection, viewport, solids)
         if options.show_invariable_plane:
-            self._draw_planes(view_projection, level, snapshot, selected)
-        self._draw_lines(view_projection, viewport, line_scale, snapshot, selected)
+            self._draw_planes(gl_view_projection, level, frame, selected)
+        self._draw_lines(gl_view_projection, viewport, line_scale, frame, selected)
         framebuffer.depth_mask = True
         framebuffer.scissor = None
         ctx.enable_only(moderngl.DEPTH_TEST)
@@ -232,6 +247,12 @@ class Renderer:
         # Everything the backdrop shader reads that can change: the camera, the floor, whether it is shown.
         eye, target = np.asarray(camera.eye(), dtype=float), np.asarray(camera.target, dtype=float)
         key = (view_projection.tobytes(), eye.tobytes(), target.tobytes(), self._floor, self.options.show_floor)
+        requested, self._backdrop_requests[viewport] = self._backdrop_requests.get(viewport), key
+        if self._backdrop_keys.get(viewport) != key and requested != key:
+            # A camera that moved since the last frame will likely move again: shading straight into the target
+            # costs what shading into the cache does, and saves the copy and its wait for the shading to finish.
+            self._shade_backdrop(camera, view_projection, viewport)
+            return
         if self._backdrop_keys.get(viewport) != key:
             cache = self._backdrop_cache
             cache.scissor = None
@@ -280,35 +301,22 @@ class Renderer:
         program["u_major_alpha"].value = GRID_MAJOR_ALPHA
         self._backdrop.render(moderngl.TRIANGLES, vertices=3)
 
-    def _draw_solids(
-        self,
-        camera: OrbitCamera,
-        view_projection: np.ndarray,
-        level: np.ndarray,
-        snapshot: Snapshot,
-        selected,
-    ) -> dict[str, list[np.ndarray]]:
-        """Draw the bodies and the arrows; returns the instance rows drawn, per kind and level of detail."""
+    def _frame_instances(self, snapshot: Snapshot) -> _FrameInstances:
+        """The instance rows of every body of ``snapshot``: computed at the first draw of a snapshot (and trail
+        sample, and set of overlays), then only selected from by each view of it."""
         layout, options = self.layout, self.options
-        program = self._programs["mesh"]
-        program["u_view_projection"].write(_gl_matrix(view_projection))
-        program["u_eye"].value = tuple(camera.eye())
-        camera_to_world = camera.view()[:3, :3].T
-        for name, direction in (("u_key_direction", KEY_DIRECTION_CAMERA), ("u_fill_direction", FILL_DIRECTION_CAMERA)):
-            world = camera_to_world @ direction
-            program[name].value = tuple(world / np.linalg.norm(world))
-        for name, value in LIGHTING.items():
-            program[name].value = value
-
+        key = (self.trail.version, options.show_omega, options.show_momentum, self._floor)
+        frame = self._frame
+        if frame is not None and frame.snapshot is snapshot and frame.key == key:
+            return frame
+        count = len(self.scene.bodies)
+        every = np.arange(count)
         models = body_model_matrices(snapshot.q, snapshot.position, layout.com_offset)
-        chosen = np.zeros(len(models), dtype=bool)
-        chosen[selected] = True
-        # Per kind: instance rows and the level of detail of each.
+        # Per kind: instance rows and the body each belongs to, the parts first, then the arrows.
         batches: dict[str, list[tuple[np.ndarray, np.ndarray]]] = {kind: [] for kind in self._solids}
         for kind, (part_body, part_matrix) in layout.parts.items():
-            owner = part_body[chosen[part_body]]
-            rows = instance_rows(models[owner] @ part_matrix[chosen[part_body]], layout.colors_rgba[owner])
-            batches[kind].append((rows, level[owner]))
+            rows = instance_rows(models[part_body] @ part_matrix, layout.colors_rgba[part_body])
+            batches[kind].append((rows, part_body))
         arrows = []
         if options.show_omega:
             arrows.append((snapshot.omega_world * layout.omega_scale, OMEGA_LINEAR, 1.0))
@@ -317,30 +325,58 @@ class Renderer:
         shaft_radius, head_length, head_radius = layout.arrow_sizes
         for vectors, color, thickness in arrows:
             sizes = (thickness * shaft_radius, head_length, thickness * head_radius)
-            shaft, head = overlays.arrow_matrices(snapshot.position[selected], vectors[selected], sizes)
-            rgba = np.tile([*color, 1.0], (len(selected), 1))
-            batches["cylinder"].append((instance_rows(shaft, rgba), level[selected]))
-            batches["cone"].append((instance_rows(head, rgba), level[selected]))
+            shaft, head = overlays.arrow_matrices(snapshot.position, vectors, sizes)
+            rgba = np.tile([*color, 1.0], (count, 1))
+            batches["cylinder"].append((instance_rows(shaft, rgba), every))
+            batches["cone"].append((instance_rows(head, rgba), every))
+        solids = {
+            kind: (np.concatenate([rows for rows, _ in batch]), np.concatenate([owner for _, owner in batch]))
+            for kind, batch in batches.items()
+            if batch
+        }
+        shadows = None
+        if self._floor is not None:
+            matrices, alpha = overlays.shadow_matrices(snapshot.position, layout.radius, self._floor[0], SHADOW_ALPHA)
+            shadows = instance_rows(matrices, np.column_stack([np.zeros((count, 3)), alpha]))
+        axes_matrices = overlays.axes_matrices(snapshot.q, snapshot.position, layout.principal_axes, layout.axes_length)
+        axes = instance_rows(axes_matrices, np.tile([1.0, 1.0, 1.0, AXES_ALPHA], (count, 1)))
+        self._frame = _FrameInstances(snapshot, key, solids, shadows, axes)
+        return self._frame
+
+    def _draw_solids(
+        self,
+        camera: OrbitCamera,
+        gl_view_projection: bytes,
+        level: np.ndarray,
+        frame: _FrameInstances,
+        chosen: np.ndarray,
+    ) -> dict[str, list[np.ndarray]]:
+        """Draw the ``chosen`` (N,) bodies and their arrows; returns the instance rows drawn, per kind and level of
+        detail."""
+        program = self._programs["mesh"]
+        program["u_view_projection"].write(gl_view_projection)
+        program["u_eye"].value = tuple(camera.eye())
+        camera_to_world = camera.view()[:3, :3].T
+        for name, direction in (("u_key_direction", KEY_DIRECTION_CAMERA), ("u_fill_direction", FILL_DIRECTION_CAMERA)):
+            world = camera_to_world @ direction
+            program[name].value = tuple(world / np.linalg.norm(world))
         drawn = {}
-        for kind, batch in batches.items():
-            if batch:
-                rows = np.concatenate([rows for rows, _ in batch])
-                levels = np.concatenate([levels for _, levels in batch])
-                drawn[kind] = [rows[levels == index] for index in range(len(LEVELS_OF_DETAIL))]
-                for draw, rows_at_level in zip(self._solids[kind], drawn[kind], strict=True):
-                    draw.draw(rows_at_level)
+        for kind, (rows, owner) in frame.solids.items():
+            shown = chosen[owner]
+            rows, levels = rows[shown], level[owner[shown]]
+            drawn[kind] = [rows[levels == index] for index in range(len(LEVELS_OF_DETAIL))]
+            for draw, rows_at_level in zip(self._solids[kind], drawn[kind], strict=True):
+                draw.draw(rows_at_level)
         return drawn
 
-    def _draw_fringes(
-        self, camera: OrbitCamera, view_projection: np.ndarray, viewport: Viewport, solids: dict[str, list]
-    ) -> None:
+    def _draw_fringes(self, gl_view_projection: bytes, viewport: Viewport, solids: dict[str, list]) -> None:
         """The solids' silhouette fringes (edge.geom.glsl), over the solids: blended, depth-tested, no depth
         writes, no culling (the caller's state)."""
         program = self._programs["edge"]
         mesh_program = self._programs["mesh"]
-        for name in ("u_eye", "u_key_direction", "u_fill_direction", *LIGHTING):
+        for name in ("u_eye", "u_key_direction", "u_fill_direction"):
             program[name].value = mesh_program[name].value
-        program["u_view_projection"].write(_gl_matrix(view_projection))
+        program["u_view_projection"].write(gl_view_projection)
         program["u_viewport_size"].value = (float(viewport[2]), float(viewport[3]))
         program["u_fringe_px"].value = FRINGE_PX
         program["u_edge_alpha"].value = FRINGE_EDGE_ALPHA
@@ -357,56 +393,73 @@ class Renderer:
         thresholds = np.array([pixels for pixels, _ in LEVELS_OF_DETAIL])
         return np.sum(radius_px[:, None] < thresholds[None, :], axis=1)
 
-    def _draw_discs(
-        self, draw: InstancedDraw, view_projection: np.ndarray, mode: int, matrices, color: np.ndarray, alpha
-    ) -> None:
+    def _draw_discs(self, draw: InstancedDraw, gl_view_projection: bytes, mode: int, rows: np.ndarray) -> None:
         program = self._programs["disc"]
-        program["u_view_projection"].write(_gl_matrix(view_projection))
+        program["u_view_projection"].write(gl_view_projection)
         program["u_mode"].value = mode
-        rgba = np.column_stack([np.broadcast_to(color, (len(matrices), 3)), np.broadcast_to(alpha, len(matrices))])
-        draw.draw(instance_rows(matrices, rgba))
+        draw.draw(rows)
 
-    def _draw_planes(self, view_projection: np.ndarray, level: np.ndarray, snapshot: Snapshot, selected) -> None:
+    def _plane_rows(self, frame: _FrameInstances, stride: int) -> np.ndarray:
+        """(N, 20) instance rows of every body's invariable plane, its extent measured on every ``stride``-th
+        trail sample (cached in ``frame``)."""
+        rows = frame.planes.get(stride)
+        if rows is None:
+            snapshot = frame.snapshot
+            if self.trail.count:
+                history, _ = self.trail.omega_world(stride=stride)
+            else:
+                history = snapshot.omega_world[None]
+            matrices = overlays.plane_matrices(
+                snapshot.position,
+                snapshot.L_world,
+                snapshot.energy,
+                history,
+                self.layout.omega_scale,
+                PLANE_MARGIN,
+                0.3 * self.layout.radius,
+            )
+            rgba = np.column_stack([np.tile(PLANE_LINEAR, (len(matrices), 1)), np.full(len(matrices), PLANE_ALPHA)])
+            rows = frame.planes[stride] = instance_rows(matrices, rgba)
+        return rows
+
+    def _draw_planes(self, gl_view_projection: bytes, level: np.ndarray, frame: _FrameInstances, selected) -> None:
         selected = selected[self.layout.torque_free[selected]]
-        if self.trail.count:
-            history, _ = self.trail.omega_world(selected, MAX_PLANE_SAMPLES)
-        else:
-            history = snapshot.omega_world[selected][None]
-        matrices = overlays.plane_matrices(
-            snapshot.position[selected],
-            snapshot.L_world[selected],
-            snapshot.energy[selected],
-            history,
-            self.layout.omega_scale,
-            PLANE_MARGIN,
-            0.3 * self.layout.radius[selected],
-        )
+        rows = self._plane_rows(frame, self.trail.stride(len(selected), MAX_PLANE_SAMPLES))[selected]
         near = level[selected] == 0
         for draw, chosen in zip(self._planes, (near, ~near), strict=True):
-            self._draw_discs(draw, view_projection, 0, matrices[chosen], PLANE_LINEAR, PLANE_ALPHA)
+            self._draw_discs(draw, gl_view_projection, 0, rows[chosen])
 
-    def _draw_lines(self, view_projection, viewport: Viewport, line_scale: float, snapshot: Snapshot, selected) -> None:
-        layout, options = self.layout, self.options
+    def _upload_trails(self, frame: _FrameInstances, stride: int) -> int:
+        """Put every body's herpolhode segments, every ``stride``-th sample, into the trail line set (once per
+        frame and stride); returns the number of vertices of each body's, which are contiguous."""
+        if self._trail_vertices_key != (id(frame), stride):
+            history, age = self.trail.omega_world(stride=stride)
+            ends, alpha = overlays.trail_segments(
+                frame.snapshot.position, history, age, self.layout.omega_scale, self.trail.capacity
+            )
+            colors = np.column_stack([np.broadcast_to(TRAIL_LINEAR, (len(ends), 3)), TRAIL_ALPHA * alpha])
+            self._trails.set_lines(ends, colors)
+            self._trail_vertices_key = id(frame), stride  # self._frame holds frame, so its id is not reused
+            self._trail_vertices_per_body = 2 * (len(age) - 1)
+        return self._trail_vertices_per_body
+
+    def _draw_lines(
+        self, gl_view_projection: bytes, viewport: Viewport, line_scale: float, frame: _FrameInstances, selected
+    ) -> None:
+        options = self.options
         program = self._programs["line"]
-        program["u_view_projection"].write(_gl_matrix(view_projection))
+        program["u_view_projection"].write(gl_view_projection)
         program["u_viewport_size"].value = (float(viewport[2]), float(viewport[3]))
         if options.show_axes:
             program["u_width_px"].value = AXES_WIDTH_PX * line_scale
-            matrices = overlays.axes_matrices(
-                snapshot.q[selected], snapshot.position[selected], layout.principal_axes[selected],
-                layout.axes_length[selected],
-            )  # fmt: skip
-            self._axes.draw(instance_rows(matrices, np.tile([1.0, 1.0, 1.0, AXES_ALPHA], (len(selected), 1))))
+            self._axes.draw(frame.axes[selected])
         if options.show_herpolhode and self.trail.count > 1:
             program["u_width_px"].value = TRAIL_WIDTH_PX * line_scale
-            history, age = self.trail.omega_world(selected, MAX_TRAIL_SEGMENTS)
-            ends, alpha = overlays.trail_segments(
-                snapshot.position[selected], history, age, layout.omega_scale, self.trail.capacity
-            )
-            if len(ends):
-                colors = np.column_stack([np.broadcast_to(TRAIL_LINEAR, (len(ends), 3)), TRAIL_ALPHA * alpha])
-                count = self._trails.set_lines(ends, colors)
-                self._trails.draw(instance_rows(np.eye(4)[None], np.ones((1, 4))), vertices=count)
+            per_body = self._upload_trails(frame, self.trail.stride(len(selected), MAX_TRAIL_SEGMENTS))
+            # One draw per run of consecutive bodies.
+            breaks = np.flatnonzero(np.diff(selected) != 1) + 1
+            for run in np.split(selected, breaks) if len(selected) else ():
+                self._trails.draw(None, vertices=per_body * len(run), first=per_body * int(run[0]))
 
     def release(self) -> None:
         """Free the GL objects."""
@@ -422,6 +475,20 @@ class Renderer:
         self._release_backdrop_cache()
         for program in self._programs.values():
             program.release()
+
+
+@dataclass
+class _FrameInstances:
+    """Instance rows of every body of one ``snapshot`` (see ``Renderer._frame_instances``); ``key`` is what else
+    they were computed from. ``solids``: per kind, rows (M, 20) and the body (M,) of each; ``shadows`` (N, 20)
+    (``None`` before the floor is known), ``axes`` (N, 20); ``planes``: (N, 20) per trail stride."""
+
+    snapshot: Snapshot
+    key: tuple
+    solids: dict[str, tuple[np.ndarray, np.ndarray]]
+    shadows: np.ndarray | None
+    axes: np.ndarray
+    planes: dict[int, np.ndarray] = field(default_factory=dict)
 
 
 def _overlap(a: Viewport, b: Viewport) -> bool:

@@ -22,26 +22,35 @@ class HerpolhodeTrail:
         self._omega_world = np.zeros((self.capacity, n_bodies, 3))
         self._next = 0
         self.count = 0
+        self.version = 0  # changes with every push and clear: what a cache of derived data is keyed on
 
     def push(self, omega_world: np.ndarray) -> None:
         """Append one sample, (N, 3) rad/s world frame, dropping the oldest when full."""
         self._omega_world[self._next] = omega_world
         self._next = (self._next + 1) % self.capacity
         self.count = min(self.count + 1, self.capacity)
+        self.version += 1
 
     def clear(self) -> None:
         """Forget every sample (after a reset or a jump in time)."""
         self._next = 0
         self.count = 0
+        self.version += 1
+
+    def stride(self, n_bodies: int, max_values: int | None) -> int:
+        """The sampling stride that keeps T' · ``n_bodies`` within ``max_values`` (1 without a limit)."""
+        return 1 if max_values is None else max(1, -(-self.count * n_bodies // max_values))
 
     def omega_world(
-        self, bodies: np.ndarray | slice = slice(None), max_values: int | None = None
+        self, bodies: np.ndarray | slice = slice(None), max_values: int | None = None, *, stride: int | None = None
     ) -> tuple[np.ndarray, np.ndarray]:
         """The samples of ``bodies``, oldest first: ``(omega_world (T', K, 3) rad/s world frame, age (T',))``,
         the age in samples (0 for the newest). With ``max_values`` every stride-th sample is kept, the newest
-        always, so that T' · K stays within ``max_values`` (many bodies cost no more than a few)."""
+        always, so that T' · K stays within ``max_values`` (many bodies cost no more than a few); an explicit
+        ``stride`` overrides that."""
         selected = np.arange(self._omega_world.shape[1])[bodies]
-        stride = 1 if max_values is None else max(1, -(-self.count * len(selected) // max_values))
+        if stride is None:
+            stride = self.stride(len(selected), max_values)
         age = np.arange(0, self.count, stride)[::-1]
         slots = (self._next - 1 - age) % self.capacity
         return self._omega_world[np.ix_(slots, selected)], age

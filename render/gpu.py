@@ -9,9 +9,12 @@ from render.meshes import Lines, Mesh, edge_adjacency
 
 __all__ = ["InstancedDraw", "write_growing"]
 
-INSTANCE_FORMAT = "16f 4f/i"
-INSTANCE_ATTRIBUTES = ("in_model", "in_color")
-INSTANCE_BYTES = 20 * 4
+# Per instance: a model matrix (column-major), an RGBA colour, and the index of the view it is drawn in
+# (assets/shaders/views.glsl), as a float.
+INSTANCE_FORMAT = "16f 4f 1f/i"
+INSTANCE_ATTRIBUTES = ("in_model", "in_color", "in_view")
+INSTANCE_FLOATS = 21
+INSTANCE_BYTES = INSTANCE_FLOATS * 4
 
 
 def write_growing(buffer: moderngl.Buffer, data: np.ndarray) -> None:
@@ -23,12 +26,13 @@ def write_growing(buffer: moderngl.Buffer, data: np.ndarray) -> None:
 
 
 class InstancedDraw:
-    """One vertex array: a unit mesh (or line set) per vertex, a model matrix and an RGBA colour per instance.
+    """One vertex array: a unit mesh (or line set) per vertex, a model matrix, an RGBA colour and a view per instance.
 
     ``mesh`` is a :class:`Mesh` (triangles; ``with_normals`` chooses whether the program reads the normals) or a
     :class:`Lines` (segments, per-vertex colour); with ``edges`` a mesh is drawn as its edges with adjacency, for the
-    silhouette fringes. ``instance_attributes`` names the program's two per-instance
-    inputs (a mat4 and a vec4)."""
+    silhouette fringes. ``instance_attributes`` names the program's three per-instance inputs (a mat4, a vec4 and
+    the view, a float). A line set with ``vertex_views`` takes the view per vertex instead (:meth:`set_lines`), and
+    ignores the instances' view column."""
 
     def __init__(
         self,
@@ -37,15 +41,24 @@ class InstancedDraw:
         mesh: Mesh | Lines,
         *,
         with_normals: bool = True,
-        instance_attributes: tuple[str, str] = INSTANCE_ATTRIBUTES,
+        instance_attributes: tuple[str, str, str] = INSTANCE_ATTRIBUTES,
         edges: bool = False,
+        vertex_views: bool = False,
     ) -> None:
         self.program = program
         self.instances = ctx.buffer(reserve=64 * INSTANCE_BYTES)
+        self.vertex_views = vertex_views
+        instance_format = INSTANCE_FORMAT
         index_buffer = None
         if isinstance(mesh, Lines):
-            self.vertices = ctx.buffer(np.hstack([mesh.positions, mesh.colors]).astype(np.float32).tobytes())
-            content = [(self.vertices, "3f 4f", "in_position", "in_color")]
+            columns = [mesh.positions, mesh.colors]
+            vertex_format, vertex_attributes = "3f 4f", ("in_position", "in_color")
+            if vertex_views:
+                columns.append(np.zeros((len(mesh.positions), 1)))
+                vertex_format, vertex_attributes = "3f 4f 1f", (*vertex_attributes, "in_view")
+                instance_attributes, instance_format = instance_attributes[:2], "16f 4f 4x/i"
+            self.vertices = ctx.buffer(np.hstack(columns).astype(np.float32).tobytes())
+            content = [(self.vertices, vertex_format, *vertex_attributes)]
             self.mode = moderngl.LINES
         else:
             self.vertices = ctx.buffer(mesh.interleaved().tobytes())
@@ -59,11 +72,11 @@ class InstancedDraw:
             else:
                 index_buffer = ctx.buffer(mesh.indices.astype(np.uint32).tobytes())
                 self.mode = moderngl.TRIANGLES
-        content.append((self.instances, INSTANCE_FORMAT, *instance_attributes))
+        content.append((self.instances, instance_format, *instance_attributes))
         self.vao = ctx.vertex_array(program, content, index_buffer=index_buffer, index_element_size=4)
 
     def draw(self, rows: np.ndarray | None, vertices: int = -1, first: int = 0) -> None:
-        """Draw one instance per row of ``rows`` (M, 20) float32 (see ``render.instances.instance_rows``), each of
+        """Draw one instance per row of ``rows`` (M, 21) float32 (see ``render.instances.instance_rows``), each of
         ``vertices`` vertices from ``first`` on (all by default). ``rows`` ``None`` draws one instance of what the
         instance buffer already holds."""
         count = 1 if rows is None else len(rows)
@@ -73,9 +86,11 @@ class InstancedDraw:
             write_growing(self.instances, np.ascontiguousarray(rows, dtype=np.float32))
         self.vao.render(self.mode, vertices=vertices, first=first, instances=count)
 
-    def set_lines(self, positions: np.ndarray, colors: np.ndarray) -> int:
-        """Replace a line set's vertices: ``positions`` (V, 3) and ``colors`` (V, 4). Returns V."""
-        write_growing(self.vertices, np.hstack([positions, colors]).astype(np.float32))
+    def set_lines(self, positions: np.ndarray, colors: np.ndarray, views: np.ndarray | None = None) -> int:
+        """Replace a line set's vertices: ``positions`` (V, 3), ``colors`` (V, 4) and, with ``vertex_views``, the
+        view of each, ``views`` (V,). Returns V."""
+        columns = [positions, colors] + ([np.reshape(views, (-1, 1))] if self.vertex_views else [])
+        write_growing(self.vertices, np.hstack(columns).astype(np.float32))
         return len(positions)
 
     def release(self) -> None:

@@ -55,8 +55,11 @@ def frames_along(directions: np.ndarray) -> np.ndarray:
     return np.stack([tangent, bitangent, n], axis=2)
 
 
-def instance_rows(matrices: np.ndarray, colors: np.ndarray) -> np.ndarray:
-    """(N, 20) float32 rows: the (N, 4, 4) ``matrices`` column-major, then (N, 4) RGBA ``colors``; the instance
-    buffer layout ``"16f 4f/i"``."""
-    columns = np.ascontiguousarray(matrices.transpose(0, 2, 1)).reshape(len(matrices), 16)
-    return np.hstack([columns, colors]).astype(np.float32)
+def instance_rows(matrices: np.ndarray, colors: np.ndarray, view: int = 0) -> np.ndarray:
+    """(N, 21) float32 rows: the (N, 4, 4) ``matrices`` column-major, (N, 4) RGBA ``colors``, then the index of the
+    ``view`` they are drawn in; the instance buffer layout ``"16f 4f 1f/i"`` (render/gpu.py)."""
+    rows = np.empty((len(matrices), 21), dtype=np.float32)
+    rows[:, :16] = matrices.transpose(0, 2, 1).reshape(len(matrices), 16)
+    rows[:, 16:20] = colors
+    rows[:, 20] = view
+    return rows

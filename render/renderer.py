@@ -3,8 +3,8 @@
 :class:`Renderer` takes a ``moderngl.Context`` and a :class:`SceneSpec`, and draws a :class:`Snapshot` into any
 framebuffer (a window's, an offscreen one) inside a viewport rectangle. Per frame it computes every instance's
 model matrix from the snapshot in one batch and draws each unit-mesh kind (cylinder, cone, box, sphere, disc,
-line set) with one instanced call per level of detail (round meshes have three, chosen by the projected size of
-each body, ``LEVELS_OF_DETAIL``); nothing is drawn per body.
+line set) with one instanced call per level of detail (round meshes come with several numbers of segments,
+``ROUND_SEGMENTS``, chosen per instance by its projected radius); nothing is drawn per body or per view.
 
 Frames: ``q`` is body → world, (w, x, y, z); world z is up; a body is drawn around its centre of mass. Lighting
 is linear RGB and every program writes sRGB (render/look.py). The order of a frame: the backdrop (gradient and
@@ -22,6 +22,7 @@ anti-alias themselves), so instead of MSAA each silhouette edge gets a thin fadi
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import moderngl
@@ -44,13 +45,14 @@ from render.look import (
     PLANE_LINEAR,
     TRAIL_LINEAR,
 )
-from render.shaders import load_program
+from render.shaders import MAX_VIEWS, load_program
 from render.trail import HerpolhodeTrail
 from scene.scene_file import SceneSpec
 from scene.simulation import Snapshot
 
-__all__ = ["Renderer", "RenderOptions", "Viewport", "REFERENCE_HEIGHT_PX"]
+__all__ = ["Renderer", "RenderOptions", "Viewport", "REFERENCE_HEIGHT_PX", "MAX_VIEWS"]
 
+GL_CLIP_DISTANCE0 = 0x3000  # the first of the four user clip planes that keep each view in its rectangle
 Viewport = tuple[int, int, int, int]  # x, y, width, height in pixels, GL's convention (origin bottom-left)
 
 TRAIL_CAPACITY = 600  # samples: 10 s at 60 frames/s
@@ -58,8 +60,9 @@ TRAIL_CAPACITY = 600  # samples: 10 s at 60 frames/s
 # measured on at most this many samples.
 MAX_TRAIL_SEGMENTS = 40_000
 MAX_PLANE_SAMPLES = 50_000
-# Line widths at a 720-pixel-high viewport; they scale with the viewport's height.
+# Line widths at a 720-pixel-high viewport; they scale with the viewport's height, down to MIN_LINE_SCALE.
 REFERENCE_HEIGHT_PX = 720.0
+MIN_LINE_SCALE = 0.75
 AXES_WIDTH_PX = 2.0
 TRAIL_WIDTH_PX = 3.0
 TRAIL_ALPHA = 0.95
@@ -72,7 +75,13 @@ MOMENTUM_THICKNESS = 0.6  # L's arrow is slimmer than ω's: ω circles the conse
 VIEW_FROM_MOMENTUM_DEG = 40.0
 # Levels of detail of the round meshes: a body whose bounding sphere projects to at least this many pixels of
 # radius takes the mesh with this many segments around (a polygon's silhouette is then within a pixel or so).
-LEVELS_OF_DETAIL = ((24.0, meshes.SEGMENTS), (6.0, 12), (0.0, 6))
+# A round mesh of N segments about its axis departs from the circle of radius r pixels by r (1 − cos(π/N)) at most:
+# each instance takes the fewest segments that keep its silhouette within SILHOUETTE_ERROR_PX of the true one.
+# On a CPU rasteriser every triangle costs set-up and binning, so a thin arrow shaft of 6 segments instead of 40
+# matters.
+ROUND_SEGMENTS = (64, meshes.SEGMENTS, 24, 12, 6)
+SILHOUETTE_ERROR_PX = 0.25
+PLANE_SEGMENTS = (96, 24)
 SHADOW_SEGMENTS = 12  # a shadow fades to nothing before its polygon's edge
 GRID_MAJOR_EVERY = 4.0
 GRID_MINOR_ALPHA = 0.1
@@ -119,22 +128,24 @@ class Renderer:
         }
         mesh, line, disc = self._programs["mesh"], self._programs["line"], self._programs["disc"]
         self._solids = {
-            kind: [InstancedDraw(ctx, mesh, meshes.unit_mesh(kind, segments)) for _, segments in LEVELS_OF_DETAIL]
+            kind: [InstancedDraw(ctx, mesh, meshes.unit_mesh(kind, segments)) for segments in ROUND_SEGMENTS]
             for kind in meshes.UNIT_MESHES
         }
         self._edges = {
             kind: [
                 InstancedDraw(ctx, self._programs["edge"], meshes.unit_mesh(kind, segments), edges=True)
-                for _, segments in LEVELS_OF_DETAIL
+                for segments in ROUND_SEGMENTS
             ]
             for kind in meshes.UNIT_MESHES
         }
         # An invariable plane's rim is a visible circle: a finer polygon for near bodies, a coarser for far ones.
-        self._planes = [InstancedDraw(ctx, disc, meshes.disc(segments), with_normals=False) for segments in (96, 24)]
+        self._planes = [
+            InstancedDraw(ctx, disc, meshes.disc(segments), with_normals=False) for segments in PLANE_SEGMENTS
+        ]
         self._shadows = InstancedDraw(ctx, disc, meshes.disc(SHADOW_SEGMENTS), with_normals=False)
-        tint = ("in_model", "in_tint")
+        tint = ("in_model", "in_tint", "in_view")
         self._axes = InstancedDraw(ctx, line, meshes.axes_lines(), instance_attributes=tint)
-        self._trails = InstancedDraw(ctx, line, meshes.axes_lines(), instance_attributes=tint)
+        self._trails = InstancedDraw(ctx, line, meshes.axes_lines(), instance_attributes=tint, vertex_views=True)
         self._backdrop = ctx.vertex_array(self._programs["backdrop"], [])
         self._copy = ctx.vertex_array(self._programs["copy"], [])
         # The backdrop cache: a colour framebuffer of the target's size, and the camera etc. each viewport's
@@ -144,15 +155,27 @@ class Renderer:
         # The key each viewport's backdrop was last asked for: a camera that moves every frame gets its backdrop
         # shaded straight into the target (see _draw_backdrop).
         self._backdrop_requests: dict[Viewport, tuple] = {}
+        # The same for a whole frame of views (_draw_whole_backdrop): the key the cache holds, the key last asked.
+        self._whole_backdrop_key: tuple | None = None
+        self._whole_backdrop_request: tuple | None = None
+        # The uniforms each program has (the compiler drops those a program does not use).
+        self._uniforms = {
+            name: {member for member in program if isinstance(program[member], moderngl.Uniform)}
+            for name, program in self._programs.items()
+        }
         for name in ("mesh", "edge"):
             for uniform, value in LIGHTING.items():
-                self._programs[name][uniform].value = value
-        # The trails are one line set drawn once, with this one identity instance.
+                if uniform in self._uniforms[name]:
+                    self._programs[name][uniform].value = value
+        line["u_reference_height_px"].value = REFERENCE_HEIGHT_PX
+        line["u_min_width_scale"].value = MIN_LINE_SCALE
+        # The trails are one line set (every view's, the view per vertex) drawn with this one identity instance.
         self._trails.instances.write(instance_rows(np.eye(4)[None], np.ones((1, 4))))
         # Instance data of every body, computed once per snapshot and trail sample (_frame_instances), and which
         # trail vertices the line set holds.
         self._frame: _FrameInstances | None = None
         self._trail_vertices_key: tuple | None = None
+        self._trail_vertices = 0
 
     def push_trail(self, snapshot: Snapshot) -> None:
         """Append this frame's ω of every body to its herpolhode trail."""
@@ -181,42 +204,151 @@ class Renderer:
         bodies: np.ndarray | None = None,
     ) -> None:
         """Draw ``snapshot`` (its ``bodies``, all by default) into ``viewport`` of ``framebuffer``, over whatever
-        was there. Leaves the depth test on, blending off, the depth mask on and no scissor."""
+        was there: :meth:`draw_views` with one view."""
+        self.draw_views(framebuffer, snapshot, [viewport], [camera], [bodies])
+
+    def draw_views(
+        self,
+        framebuffer: moderngl.Framebuffer,
+        snapshot: Snapshot,
+        viewports: Sequence[Viewport],
+        cameras: Sequence[OrbitCamera],
+        bodies: Sequence[np.ndarray | None] | None = None,
+        *,
+        background: tuple[float, float, float] | None = None,
+    ) -> None:
+        """Draw ``snapshot`` into each of ``viewports`` (which must not overlap) of ``framebuffer``, over whatever
+        was there, from its camera of ``cameras``, showing its ``bodies`` (all by default). Every view goes into the
+        same instanced draws (assets/shaders/views.glsl), one per mesh kind and level of detail, in batches of
+        ``MAX_VIEWS`` views. With a ``background`` (sRGB) the rest of the framebuffer may be filled with it: then
+        when no camera moved the whole backdrop is one copy from the cache. Leaves the depth test on, blending
+        off, the depth mask on and no scissor."""
+        bodies = [None] * len(viewports) if bodies is None else list(bodies)
+        if not len(viewports) == len(cameras) == len(bodies):
+            raise ValueError("draw_views needs one camera and one body selection per viewport")
+        if len(viewports) > MAX_VIEWS:
+            background = None  # the next batch must not paint over the first
+        for first in range(0, len(viewports), MAX_VIEWS):
+            batch = slice(first, first + MAX_VIEWS)
+            selected = [self._select(chosen) for chosen in bodies[batch]]
+            self._draw_batch(framebuffer, snapshot, list(viewports[batch]), list(cameras[batch]), selected, background)
+
+    def _draw_batch(
+        self,
+        framebuffer: moderngl.Framebuffer,
+        snapshot: Snapshot,
+        viewports: list[Viewport],
+        cameras: list[OrbitCamera],
+        selected: list[np.ndarray],
+        background: tuple[float, float, float] | None,
+    ) -> None:
+        """:meth:`draw_views` for at most ``MAX_VIEWS`` views; ``selected`` are their bodies' indices."""
         ctx, options = self.ctx, self.options
-        selected = self._select(bodies)
         if self._floor is None:
             floor_z, scene_radius = self.layout.floor(snapshot.position)
             self._floor = floor_z, 3.0 * max(1.5 * scene_radius, 2.0 * self.layout.size)
-        framebuffer.use()
-        framebuffer.viewport = viewport
-        framebuffer.scissor = viewport
-        framebuffer.clear(depth=1.0, viewport=viewport)
-        view_projection = camera.view_projection(viewport[2] / viewport[3])
-        line_scale = max(viewport[3] / REFERENCE_HEIGHT_PX, 0.75)
-
+        count = len(self.scene.bodies)
+        chosen = np.zeros((len(viewports), count), dtype=bool)
+        for view, indices in enumerate(selected):
+            chosen[view, indices] = True
+        view_projections = [
+            camera.view_projection(viewport[2] / viewport[3])
+            for camera, viewport in zip(cameras, viewports, strict=True)
+        ]
         frame = self._frame_instances(snapshot)
-        chosen = np.zeros(len(self.scene.bodies), dtype=bool)
-        chosen[selected] = True
-        gl_view_projection = _gl_matrix(view_projection)
+        area = _bounding_viewport(viewports)
 
-        self._draw_backdrop(framebuffer, camera, view_projection, viewport)
+        framebuffer.use()
+        whole = background is not None and self._draw_whole_backdrop(
+            framebuffer, cameras, view_projections, viewports, background
+        )
+        if not whole:
+            copies = []
+            for camera, view_projection, viewport in zip(cameras, view_projections, viewports, strict=True):
+                framebuffer.viewport = viewport
+                framebuffer.scissor = viewport
+                framebuffer.clear(depth=1.0, viewport=viewport)
+                if self._draw_backdrop(framebuffer, camera, view_projection, viewport):
+                    copies.append(viewport)
+            framebuffer.viewport = area
+            framebuffer.scissor = area
+            self._copy_backdrops(framebuffer, area, copies)
+        framebuffer.viewport = area
+        framebuffer.scissor = area
+
+        self._set_views(viewports, cameras, view_projections, area)
+        # Per view: the rows of P·V that give an instance's distance along the view (clip w) and pixels per metre
+        # at unit distance (row 1 of P·V is the focal factor times the view's unit up row).
+        depth_rows = np.array([view_projection[3] for view_projection in view_projections])
+        pixels_per_metre = np.array(
+            [
+                np.linalg.norm(view_projection[1, :3]) * 0.5 * viewport[3]
+                for view_projection, viewport in zip(view_projections, viewports, strict=True)
+            ]
+        )
+        projection = depth_rows, pixels_per_metre
+        for plane in range(4):
+            ctx.enable_direct(GL_CLIP_DISTANCE0 + plane)
         ctx.blend_func = moderngl.SRC_ALPHA, moderngl.ONE_MINUS_SRC_ALPHA, moderngl.ONE, moderngl.ONE_MINUS_SRC_ALPHA
-        if options.show_floor:
+        if options.show_floor and frame.shadows is not None:
             ctx.enable_only(moderngl.BLEND)
-            self._draw_discs(self._shadows, gl_view_projection, 1, frame.shadows[selected])
+            self._draw_discs(self._shadows, 1, _rows_in_views(frame.shadows, None, chosen)[0])
         ctx.enable_only(moderngl.DEPTH_TEST | moderngl.CULL_FACE)
-        level = self._levels_of_detail(view_projection, viewport, snapshot.position)
-        solids = self._draw_solids(camera, gl_view_projection, level, frame, chosen)
+        solids = self._draw_solids(projection, frame, chosen)
         ctx.enable_only(moderngl.DEPTH_TEST | moderngl.BLEND)
         framebuffer.depth_mask = False
         if options.antialias and not framebuffer.samples:
-            self._draw_fringes(gl_view_projection, viewport, solids)
+            self._draw_fringes(solids)
         if options.show_invariable_plane:
-            self._draw_planes(gl_view_projection, level, frame, selected)
-        self._draw_lines(gl_view_projection, viewport, line_scale, frame, selected)
+            self._draw_planes(projection, frame, chosen)
+        self._draw_lines(frame, chosen)
+        for plane in range(4):
+            ctx.disable_direct(GL_CLIP_DISTANCE0 + plane)
         framebuffer.depth_mask = True
         framebuffer.scissor = None
         ctx.enable_only(moderngl.DEPTH_TEST)
+
+    def _set_views(
+        self,
+        viewports: list[Viewport],
+        cameras: list[OrbitCamera],
+        view_projections: list[np.ndarray],
+        area: Viewport,
+    ) -> None:
+        """Every program's per-view uniforms (views.glsl, lighting.glsl) for views in ``viewports`` of the GL
+        viewport ``area``; unused entries are zero."""
+        count = len(viewports)
+        matrices = np.zeros((MAX_VIEWS, 4, 4), dtype=np.float32)
+        matrices[:count] = np.transpose(view_projections, (0, 2, 1))  # column-major, as GLSL reads a mat4
+        rects = np.zeros((MAX_VIEWS, 4), dtype=np.float32)
+        sizes = np.zeros((MAX_VIEWS, 2), dtype=np.float32)
+        eyes, keys, fills = (np.zeros((MAX_VIEWS, 3), dtype=np.float32) for _ in range(3))
+        for view, (viewport, camera) in enumerate(zip(viewports, cameras, strict=True)):
+            x, y, width, height = viewport
+            rects[view] = (
+                width / area[2],
+                height / area[3],
+                (2.0 * (x - area[0]) + width) / area[2] - 1.0,
+                (2.0 * (y - area[1]) + height) / area[3] - 1.0,
+            )
+            sizes[view] = width, height
+            eyes[view] = camera.eye()
+            camera_to_world = camera.view()[:3, :3].T
+            key, fill = camera_to_world @ KEY_DIRECTION_CAMERA, camera_to_world @ FILL_DIRECTION_CAMERA
+            keys[view], fills[view] = key / np.linalg.norm(key), fill / np.linalg.norm(fill)
+        values = {
+            "u_view_projection": matrices,
+            "u_view_rect": rects,
+            "u_view_size": sizes,
+            "u_eye": eyes,
+            "u_key_direction": keys,
+            "u_fill_direction": fills,
+        }
+        for name in ("mesh", "edge", "line", "disc"):
+            program = self._programs[name]
+            for uniform, value in values.items():
+                if uniform in self._uniforms[name]:
+                    program[uniform].write(value.tobytes())
 
     def _release_backdrop_cache(self) -> None:
         if self._backdrop_cache is not None:
@@ -227,32 +359,80 @@ class Renderer:
     def _select(self, bodies: np.ndarray | None) -> np.ndarray:
         return np.arange(len(self.scene.bodies)) if bodies is None else np.asarray(bodies, dtype=np.intp)
 
-    def _draw_backdrop(
-        self, framebuffer: moderngl.Framebuffer, camera: OrbitCamera, view_projection: np.ndarray, viewport: Viewport
-    ) -> None:
-        """The backdrop in ``viewport``: copied from the cache when it was drawn there for the same camera, else
-        drawn into the cache first. A multisampled ``framebuffer`` gets it drawn directly (a blit cannot go from
-        one sample to several). Leaves ``framebuffer`` bound with ``viewport`` and its scissor, capabilities off."""
-        self.ctx.enable_only(moderngl.NOTHING)
-        if framebuffer.samples:
-            self._shade_backdrop(camera, view_projection, viewport)
-            return
-        size = tuple(framebuffer.size)
+    def _ensure_backdrop_cache(self, size: tuple[int, int]) -> moderngl.Framebuffer:
+        """The backdrop cache, (re)made at ``size`` (forgetting what it held) when it is not that size."""
         if self._backdrop_cache is None or tuple(self._backdrop_cache.size) != size:
             self._release_backdrop_cache()
             texture = self.ctx.texture(size, 4)
             texture.filter = moderngl.NEAREST, moderngl.NEAREST
             self._backdrop_cache = self.ctx.framebuffer(color_attachments=[texture])
             self._backdrop_keys = {}
-        # Everything the backdrop shader reads that can change: the camera, the floor, whether it is shown.
+            self._whole_backdrop_key = None
+        return self._backdrop_cache
+
+    def _backdrop_key(self, camera: OrbitCamera, view_projection: np.ndarray) -> tuple:
+        """Everything the backdrop shader reads that can change: the camera, the floor, whether it is shown."""
         eye, target = np.asarray(camera.eye(), dtype=float), np.asarray(camera.target, dtype=float)
-        key = (view_projection.tobytes(), eye.tobytes(), target.tobytes(), self._floor, self.options.show_floor)
+        return view_projection.tobytes(), eye.tobytes(), target.tobytes(), self._floor, self.options.show_floor
+
+    def _draw_whole_backdrop(
+        self,
+        framebuffer: moderngl.Framebuffer,
+        cameras: list[OrbitCamera],
+        view_projections: list[np.ndarray],
+        viewports: list[Viewport],
+        background: tuple[float, float, float],
+    ) -> bool:
+        """Fill all of ``framebuffer`` (colour and depth) with the views' backdrops and ``background`` elsewhere,
+        by one copy of the cache, when it holds that frame: returns False (and draws nothing) the first time a frame
+        is asked for, and on a multisampled ``framebuffer``; the second time running it is drawn into the cache."""
+        if framebuffer.samples:
+            return False
+        size = tuple(framebuffer.size)
+        cache = self._ensure_backdrop_cache(size)
+        keys = [self._backdrop_key(camera, vp) for camera, vp in zip(cameras, view_projections, strict=True)]
+        key = tuple(viewports), tuple(keys), tuple(float(c) for c in background)
+        requested, self._whole_backdrop_request = self._whole_backdrop_request, key
+        if self._whole_backdrop_key != key:
+            if requested != key:
+                return False  # a camera is moving: each view's backdrop is shaded straight into the target
+            self.ctx.enable_only(moderngl.NOTHING)
+            cache.scissor = None
+            cache.use()
+            cache.viewport = (0, 0, *size)
+            cache.clear(*background, 1.0)
+            for camera, view_projection, viewport in zip(cameras, view_projections, viewports, strict=True):
+                cache.viewport = viewport
+                self._shade_backdrop(camera, view_projection, viewport)
+            self._backdrop_keys = dict(zip(viewports, keys, strict=True))
+            self._whole_backdrop_key = key
+            framebuffer.use()
+        framebuffer.scissor = None
+        framebuffer.viewport = (0, 0, *size)
+        framebuffer.clear(*background, 1.0, depth=1.0)
+        self.ctx.copy_framebuffer(framebuffer, cache)  # a memcpy on llvmpipe (~0.1 ms for 1280×720)
+        return True
+
+    def _draw_backdrop(
+        self, framebuffer: moderngl.Framebuffer, camera: OrbitCamera, view_projection: np.ndarray, viewport: Viewport
+    ) -> bool:
+        """The backdrop in ``viewport``: shaded straight into ``framebuffer`` (returns False), or, when the cache
+        holds it for the same camera (it is drawn into the cache first when asked for twice running), left to
+        :meth:`_copy_backdrops` (returns True). A multisampled ``framebuffer`` gets it shaded (a blit cannot go
+        from one sample to several). Leaves ``framebuffer`` bound with ``viewport`` and its scissor, capabilities
+        off."""
+        self.ctx.enable_only(moderngl.NOTHING)
+        if framebuffer.samples:
+            self._shade_backdrop(camera, view_projection, viewport)
+            return False
+        self._ensure_backdrop_cache(tuple(framebuffer.size))
+        key = self._backdrop_key(camera, view_projection)
         requested, self._backdrop_requests[viewport] = self._backdrop_requests.get(viewport), key
         if self._backdrop_keys.get(viewport) != key and requested != key:
             # A camera that moved since the last frame will likely move again: shading straight into the target
             # costs what shading into the cache does, and saves the copy and its wait for the shading to finish.
             self._shade_backdrop(camera, view_projection, viewport)
-            return
+            return False
         if self._backdrop_keys.get(viewport) != key:
             cache = self._backdrop_cache
             cache.scissor = None
@@ -264,15 +444,34 @@ class Renderer:
                 other: other_key for other, other_key in self._backdrop_keys.items() if not _overlap(other, viewport)
             }
             self._backdrop_keys[viewport] = key
+            self._whole_backdrop_key = None
             framebuffer.use()
-        if tuple(viewport) == (0, 0, *size):
+        return True
+
+    def _copy_backdrops(self, framebuffer: moderngl.Framebuffer, area: Viewport, viewports: list[Viewport]) -> None:
+        """Copy the cached backdrop of ``viewports`` into ``framebuffer``, whose GL viewport is ``area``: the whole
+        framebuffer in one memcpy when that is all, else one draw of a rectangle per viewport."""
+        if not viewports:
+            return
+        self.ctx.enable_only(moderngl.NOTHING)
+        if len(viewports) == 1 and tuple(viewports[0]) == (0, 0, *framebuffer.size):
             self.ctx.copy_framebuffer(framebuffer, self._backdrop_cache)  # a memcpy on llvmpipe (~0.1 ms)
-        else:
-            # A blit into part of a framebuffer takes llvmpipe's slow path and waits for all queued drawing; a
-            # draw that fetches each pixel does neither.
-            self._backdrop_cache.color_attachments[0].use(location=0)
-            self._programs["copy"]["u_source"].value = 0
-            self._copy.render(moderngl.TRIANGLES, vertices=3)
+            return
+        # A blit into part of a framebuffer takes llvmpipe's slow path and waits for all queued drawing; a draw
+        # that fetches each pixel does neither.
+        rects = np.zeros((MAX_VIEWS, 4), dtype=np.float32)
+        for index, (x, y, width, height) in enumerate(viewports):
+            rects[index] = (
+                2.0 * (x - area[0]) / area[2] - 1.0,
+                2.0 * (y - area[1]) / area[3] - 1.0,
+                2.0 * (x + width - area[0]) / area[2] - 1.0,
+                2.0 * (y + height - area[1]) / area[3] - 1.0,
+            )
+        program = self._programs["copy"]
+        program["u_rects"].write(rects.tobytes())
+        program["u_source"].value = 0
+        self._backdrop_cache.color_attachments[0].use(location=0)
+        self._copy.render(moderngl.TRIANGLES, vertices=6 * len(viewports))
 
     def _shade_backdrop(self, camera: OrbitCamera, view_projection: np.ndarray, viewport: Viewport) -> None:
         floor_z, fade_radius = self._floor
@@ -344,63 +543,36 @@ class Renderer:
         return self._frame
 
     def _draw_solids(
-        self,
-        camera: OrbitCamera,
-        gl_view_projection: bytes,
-        level: np.ndarray,
-        frame: _FrameInstances,
-        chosen: np.ndarray,
+        self, projection: tuple[np.ndarray, np.ndarray], frame: _FrameInstances, chosen: np.ndarray
     ) -> dict[str, list[np.ndarray]]:
-        """Draw the ``chosen`` (N,) bodies and their arrows; returns the instance rows drawn, per kind and level of
-        detail."""
-        program = self._programs["mesh"]
-        program["u_view_projection"].write(gl_view_projection)
-        program["u_eye"].value = tuple(camera.eye())
-        camera_to_world = camera.view()[:3, :3].T
-        for name, direction in (("u_key_direction", KEY_DIRECTION_CAMERA), ("u_fill_direction", FILL_DIRECTION_CAMERA)):
-            world = camera_to_world @ direction
-            program[name].value = tuple(world / np.linalg.norm(world))
+        """Draw the bodies ``chosen`` (V, N) in each view, and their arrows, each part with the segments its
+        projected size needs (``projection``: see :func:`_levels_of_detail`); returns the instance rows drawn, per
+        kind and level of detail."""
         drawn = {}
         for kind, (rows, owner) in frame.solids.items():
-            shown = chosen[owner]
-            rows, levels = rows[shown], level[owner[shown]]
-            drawn[kind] = [rows[levels == index] for index in range(len(LEVELS_OF_DETAIL))]
+            rows, _, _ = _rows_in_views(rows, owner, chosen)
+            levels = _levels_of_detail(rows, *projection, ROUND_SEGMENTS, round_columns=3 if kind == "sphere" else 2)
+            drawn[kind] = [rows[levels == index] for index in range(len(ROUND_SEGMENTS))]
             for draw, rows_at_level in zip(self._solids[kind], drawn[kind], strict=True):
                 draw.draw(rows_at_level)
         return drawn
 
-    def _draw_fringes(self, gl_view_projection: bytes, viewport: Viewport, solids: dict[str, list]) -> None:
+    def _draw_fringes(self, solids: dict[str, list]) -> None:
         """The solids' silhouette fringes (edge.geom.glsl), over the solids: blended, depth-tested, no depth
         writes, no culling (the caller's state)."""
         program = self._programs["edge"]
-        mesh_program = self._programs["mesh"]
-        for name in ("u_eye", "u_key_direction", "u_fill_direction"):
-            program[name].value = mesh_program[name].value
-        program["u_view_projection"].write(gl_view_projection)
-        program["u_viewport_size"].value = (float(viewport[2]), float(viewport[3]))
         program["u_fringe_px"].value = FRINGE_PX
         program["u_edge_alpha"].value = FRINGE_EDGE_ALPHA
         for kind, levels in solids.items():
             for draw, rows in zip(self._edges[kind], levels, strict=True):
                 draw.draw(rows)
 
-    def _levels_of_detail(self, view_projection: np.ndarray, viewport: Viewport, position: np.ndarray) -> np.ndarray:
-        """(N,) int: the index into ``LEVELS_OF_DETAIL`` of each body, by its projected bounding radius."""
-        # Clip w is the distance along the view; row 1 of P·V is the focal factor times the view's unit up row.
-        depth = position @ view_projection[3, :3] + view_projection[3, 3]
-        pixels_per_metre = np.linalg.norm(view_projection[1, :3]) * 0.5 * viewport[3] / np.maximum(depth, 1e-9)
-        radius_px = np.where(depth > 0.0, self.layout.radius * pixels_per_metre, 0.0)
-        thresholds = np.array([pixels for pixels, _ in LEVELS_OF_DETAIL])
-        return np.sum(radius_px[:, None] < thresholds[None, :], axis=1)
-
-    def _draw_discs(self, draw: InstancedDraw, gl_view_projection: bytes, mode: int, rows: np.ndarray) -> None:
-        program = self._programs["disc"]
-        program["u_view_projection"].write(gl_view_projection)
-        program["u_mode"].value = mode
+    def _draw_discs(self, draw: InstancedDraw, mode: int, rows: np.ndarray) -> None:
+        self._programs["disc"]["u_mode"].value = mode
         draw.draw(rows)
 
     def _plane_rows(self, frame: _FrameInstances, stride: int) -> np.ndarray:
-        """(N, 20) instance rows of every body's invariable plane, its extent measured on every ``stride``-th
+        """(N, 21) instance rows of every body's invariable plane, its extent measured on every ``stride``-th
         trail sample (cached in ``frame``)."""
         rows = frame.planes.get(stride)
         if rows is None:
@@ -422,44 +594,47 @@ class Renderer:
             rows = frame.planes[stride] = instance_rows(matrices, rgba)
         return rows
 
-    def _draw_planes(self, gl_view_projection: bytes, level: np.ndarray, frame: _FrameInstances, selected) -> None:
-        selected = selected[self.layout.torque_free[selected]]
-        rows = self._plane_rows(frame, self.trail.stride(len(selected), MAX_PLANE_SAMPLES))[selected]
-        near = level[selected] == 0
-        for draw, chosen in zip(self._planes, (near, ~near), strict=True):
-            self._draw_discs(draw, gl_view_projection, 0, rows[chosen])
+    def _draw_planes(
+        self, projection: tuple[np.ndarray, np.ndarray], frame: _FrameInstances, chosen: np.ndarray
+    ) -> None:
+        """The invariable planes of the torque-free bodies ``chosen`` (V, N) in each view; a finer disc where one
+        looks large (``projection``: see :func:`_levels_of_detail`)."""
+        chosen = chosen & self.layout.torque_free
+        stride = self.trail.stride(int(chosen.any(axis=0).sum()), MAX_PLANE_SAMPLES)
+        rows, _, _ = _rows_in_views(self._plane_rows(frame, stride), None, chosen)
+        levels = _levels_of_detail(rows, *projection, PLANE_SEGMENTS, round_columns=2)
+        for index, draw in enumerate(self._planes):
+            self._draw_discs(draw, 0, rows[levels == index])
 
-    def _upload_trails(self, frame: _FrameInstances, stride: int) -> int:
-        """Put every body's herpolhode segments, every ``stride``-th sample, into the trail line set (once per
-        frame and stride); returns the number of vertices of each body's, which are contiguous."""
-        if self._trail_vertices_key != (id(frame), stride):
-            history, age = self.trail.omega_world(stride=stride)
+    def _upload_trails(self, frame: _FrameInstances, chosen: np.ndarray) -> int:
+        """Put the herpolhode segments of the bodies ``chosen`` (V, N) in each view into the trail line set (once
+        per frame and choice), every stride-th sample so that there are at most ``MAX_TRAIL_SEGMENTS``; returns
+        the number of vertices."""
+        key = id(frame), chosen.tobytes()
+        if self._trail_vertices_key != key:
+            view, body = np.nonzero(chosen)
+            history, age = self.trail.omega_world(stride=self.trail.stride(len(body), MAX_TRAIL_SEGMENTS))
             ends, alpha = overlays.trail_segments(
                 frame.snapshot.position, history, age, self.layout.omega_scale, self.trail.capacity
             )
+            per_body = 2 * (len(age) - 1)
+            ends = ends.reshape(-1, per_body, 3)[body].reshape(-1, 3)
+            alpha = alpha.reshape(-1, per_body)[body].reshape(-1)
             colors = np.column_stack([np.broadcast_to(TRAIL_LINEAR, (len(ends), 3)), TRAIL_ALPHA * alpha])
-            self._trails.set_lines(ends, colors)
-            self._trail_vertices_key = id(frame), stride  # self._frame holds frame, so its id is not reused
-            self._trail_vertices_per_body = 2 * (len(age) - 1)
-        return self._trail_vertices_per_body
+            self._trail_vertices = self._trails.set_lines(ends, colors, np.repeat(view, per_body))
+            self._trail_vertices_key = key  # self._frame holds frame, so its id is not reused
+        return self._trail_vertices
 
-    def _draw_lines(
-        self, gl_view_projection: bytes, viewport: Viewport, line_scale: float, frame: _FrameInstances, selected
-    ) -> None:
+    def _draw_lines(self, frame: _FrameInstances, chosen: np.ndarray) -> None:
+        """The principal axes and the herpolhode trails of the bodies ``chosen`` (V, N) in each view."""
         options = self.options
         program = self._programs["line"]
-        program["u_view_projection"].write(gl_view_projection)
-        program["u_viewport_size"].value = (float(viewport[2]), float(viewport[3]))
         if options.show_axes:
-            program["u_width_px"].value = AXES_WIDTH_PX * line_scale
-            self._axes.draw(frame.axes[selected])
-        if options.show_herpolhode and self.trail.count > 1:
-            program["u_width_px"].value = TRAIL_WIDTH_PX * line_scale
-            per_body = self._upload_trails(frame, self.trail.stride(len(selected), MAX_TRAIL_SEGMENTS))
-            # One draw per run of consecutive bodies.
-            breaks = np.flatnonzero(np.diff(selected) != 1) + 1
-            for run in np.split(selected, breaks) if len(selected) else ():
-                self._trails.draw(None, vertices=per_body * len(run), first=per_body * int(run[0]))
+            program["u_width_px"].value = AXES_WIDTH_PX
+            self._axes.draw(_rows_in_views(frame.axes, None, chosen)[0])
+        if options.show_herpolhode and self.trail.count > 1 and chosen.any():
+            program["u_width_px"].value = TRAIL_WIDTH_PX
+            self._trails.draw(None, vertices=self._upload_trails(frame, chosen))
 
     def release(self) -> None:
         """Free the GL objects."""
@@ -491,10 +666,50 @@ class _FrameInstances:
     planes: dict[int, np.ndarray] = field(default_factory=dict)
 
 
+def _rows_in_views(
+    rows: np.ndarray, owner: np.ndarray | None, chosen: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The instance ``rows`` (M, 21) of bodies ``owner`` (M,) (row i is body i when ``None``) repeated for each view
+    whose bodies ``chosen`` (V, N) hold their owner, with the view's index in their view column; returns
+    ``(rows (K, 21), view (K,), body (K,))``, view by view."""
+    owned = chosen if owner is None else chosen[:, owner]
+    view, row = np.nonzero(owned)
+    placed = rows[row]
+    placed[:, 20] = view
+    return placed, view, row if owner is None else owner[row]
+
+
+def _levels_of_detail(
+    rows: np.ndarray,
+    depth_rows: np.ndarray,
+    pixels_per_metre: np.ndarray,
+    segments: tuple[int, ...],
+    round_columns: int,
+) -> np.ndarray:
+    """(K,) int: for each instance row (K, 21) (render/gpu.py), the index into ``segments`` (finest first) of the
+    fewest segments whose polygon stays within ``SILHOUETTE_ERROR_PX`` of the circle it stands for. The radius is
+    the largest of the first ``round_columns`` columns of the model matrix (the unit mesh's round axes), projected
+    at the distance of the instance's origin in its view: ``depth_rows`` (V, 4) the views' row 3 of P·V, and
+    ``pixels_per_metre`` (V,) at unit distance."""
+    view = rows[:, 20].astype(np.intp)
+    radius = np.max(
+        [np.linalg.norm(rows[:, 4 * column : 4 * column + 3], axis=1) for column in range(round_columns)], 0
+    )
+    depth = np.einsum("ki,ki->k", rows[:, 12:15], depth_rows[view, :3]) + depth_rows[view, 3]
+    radius_px = np.where(depth > 0.0, radius * pixels_per_metre[view] / np.maximum(depth, 1e-9), 0.0)
+    # The largest radius each coarser polygon serves: r (1 − cos(π/N)) = SILHOUETTE_ERROR_PX.
+    limits = SILHOUETTE_ERROR_PX / (1.0 - np.cos(np.pi / np.array(segments[1:], dtype=float)))
+    return np.sum(radius_px[:, None] <= limits[None, :], axis=1)
+
+
+def _bounding_viewport(viewports: Sequence[Viewport]) -> Viewport:
+    """The smallest viewport that holds all of ``viewports``."""
+    x0 = min(x for x, _, _, _ in viewports)
+    y0 = min(y for _, y, _, _ in viewports)
+    x1 = max(x + width for x, _, width, _ in viewports)
+    y1 = max(y + height for _, y, _, height in viewports)
+    return x0, y0, x1 - x0, y1 - y0
+
+
 def _overlap(a: Viewport, b: Viewport) -> bool:
     return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]
-
-
-def _gl_matrix(matrix: np.ndarray) -> bytes:
-    """A column-vector (4, 4) matrix as GLSL reads a mat4 uniform: column-major float32."""
-    return np.ascontiguousarray(matrix.T, dtype=np.float32).tobytes()

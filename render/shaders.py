@@ -2,7 +2,8 @@
 
 A program ``name`` is the files ``<name>.vert.glsl`` and ``<name>.frag.glsl``, plus ``<name>.geom.glsl`` when it
 exists. A line ``#include "<file>"`` is replaced by that file's text (one level, from the same folder), so the
-colour helpers in ``common.glsl`` are written once.
+colour helpers in ``common.glsl`` are written once. ``DEFINES`` go after each stage's ``#version`` line: constants
+that Python and GLSL share, defined once here.
 """
 
 from __future__ import annotations
@@ -12,16 +13,23 @@ from pathlib import Path
 
 import moderngl
 
-__all__ = ["SHADER_DIR", "load_program", "shader_source"]
+__all__ = ["SHADER_DIR", "load_program", "shader_source", "MAX_VIEWS"]
+
+# Views one draw call can hold (assets/shaders/views.glsl): the uniform arrays' length.
+MAX_VIEWS = 16
+DEFINES = {"MAX_VIEWS": MAX_VIEWS}
 
 SHADER_DIR = Path(__file__).resolve().parent.parent / "assets" / "shaders"
 _INCLUDE = re.compile(r'^\s*#include\s+"([^"]+)"\s*$', re.MULTILINE)
+_VERSION = re.compile(r"^\s*#version[^\n]*\n", re.MULTILINE)
 
 
 def shader_source(file_name: str) -> str:
     """The text of ``assets/shaders/<file_name>`` with its ``#include`` lines expanded."""
     text = (SHADER_DIR / file_name).read_text(encoding="utf-8")
-    return _INCLUDE.sub(lambda found: (SHADER_DIR / found.group(1)).read_text(encoding="utf-8"), text)
+    text = _INCLUDE.sub(lambda found: (SHADER_DIR / found.group(1)).read_text(encoding="utf-8"), text)
+    defines = "".join(f"#define {name} {value}\n" for name, value in DEFINES.items())
+    return _VERSION.sub(lambda found: found.group(0) + defines, text, count=1)
 
 
 def load_program(ctx: moderngl.Context, name: str) -> moderngl.Program:

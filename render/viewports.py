@@ -87,11 +87,20 @@ def render_grid(
     viewports = grid_viewports(size, len(views), columns)
     boxes = []
     scale = size[1] / REFERENCE_HEIGHT_PX * (1.0 if len(views) <= columns else 0.85)
+    # The views of one renderer and snapshot are drawn together, in one batch of instanced draws.
+    batches: dict[tuple[int, int], tuple[View, list, list, list]] = {}
     for view, viewport in zip(views, viewports, strict=True):
         aspect = viewport[2] / viewport[3]
         bodies = None if view.bodies is None else np.asarray(view.bodies)
         camera = view.camera or view.renderer.default_camera(view.snapshot, bodies, aspect)
-        view.renderer.draw(framebuffer, viewport, camera, view.snapshot, bodies)
+        batch = batches.setdefault((id(view.renderer), id(view.snapshot)), (view, [], [], []))
+        for values, value in zip(batch[1:], (viewport, camera, bodies), strict=True):
+            values.append(value)
+    for first, batch_viewports, cameras, bodies in batches.values():
+        # A single batch owns the whole frame: its renderer may fill the separators too (one copy of its cache).
+        background = SEPARATOR_SRGB if len(batches) == 1 else None
+        first.renderer.draw_views(framebuffer, first.snapshot, batch_viewports, cameras, bodies, background=background)
+    for view, viewport in zip(views, viewports, strict=True):
         if view.label:
             top = size[1] - (viewport[1] + viewport[3])
             margin = LABEL_MARGIN_PX * scale

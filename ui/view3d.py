@@ -118,9 +118,11 @@ class SceneView:
         area: Viewport,
         snapshot: Snapshot,
         labels: list[tuple[str, ...]] | None,
+        background: tuple[float, float, float] | None = None,
     ) -> None:
         """Draw ``snapshot`` into ``area`` of the window's ``screen`` (of ``framebuffer_size``), one viewport per
-        group, with ``labels`` (one tuple of lines per group; ``None`` for none)."""
+        group, with ``labels`` (one tuple of lines per group; ``None`` for none). With a ``background`` (sRGB), the
+        rest of the screen may be filled with it (the renderer's ``draw_views``)."""
         x0, y0, width, height = area
         if width < MIN_VIEW_PX or height < MIN_VIEW_PX:
             return
@@ -133,8 +135,8 @@ class SceneView:
                 self.renderer.default_camera(snapshot, np.array(group.bodies), viewport[2] / viewport[3])
                 for group, viewport in zip(self.groups, self.viewports, strict=True)
             ]
-        for group, viewport, camera in zip(self.groups, self.viewports, self.cameras, strict=True):
-            self.renderer.draw(screen, viewport, camera, snapshot, np.array(group.bodies))
+        bodies = [np.array(group.bodies) for group in self.groups]
+        self.renderer.draw_views(screen, snapshot, self.viewports, self.cameras, bodies, background=background)
         if not labels:
             return
         scale = framebuffer_size[1] / REFERENCE_HEIGHT_PX * (0.85 if len(self.groups) <= columns else 0.7)

@@ -1,14 +1,16 @@
 #version 330
 // Instanced unit discs (in their z = 0 plane): contact shadows on the floor and invariable planes.
-uniform mat4 u_view_projection;
+#include "views.glsl"
 in vec3 in_position;
 in mat4 in_model;
 in vec4 in_color;
+in float in_view;
 out vec2 v_local;
 out vec4 v_color;
 
 void main() {
+    int view = int(in_view);
     v_local = in_position.xy;
     v_color = in_color;
-    gl_Position = u_view_projection * (in_model * vec4(in_position, 1.0));
+    gl_Position = to_target(u_view_projection[view] * (in_model * vec4(in_position, 1.0)), view);
 }

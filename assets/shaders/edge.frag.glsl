@@ -8,10 +8,11 @@ uniform float u_edge_alpha;
 in vec3 v_world;
 in vec3 v_normal;
 in vec4 v_color;
+flat in int v_view;
 in float v_outside_px;
 out vec4 f_color;
 
 void main() {
     float alpha = u_edge_alpha * clamp(1.0 - v_outside_px / u_fringe_px, 0.0, 1.0);
-    f_color = vec4(linear_to_srgb(shade(v_world, v_normal, v_color.rgb)), alpha);
+    f_color = vec4(linear_to_srgb(shade(v_world, v_normal, v_color.rgb, v_view)), alpha);
 }

@@ -8,15 +8,17 @@
 // silhouette is found from whichever side faces the eye.
 layout(lines_adjacency) in;
 layout(triangle_strip, max_vertices = 4) out;
-uniform vec3 u_eye;
-uniform vec2 u_viewport_size;    // pixels
+#include "views.glsl"
+uniform vec3 u_eye[MAX_VIEWS];
 uniform float u_fringe_px;
 in vec3 g_world[];
 in vec3 g_normal[];
 in vec4 g_color[];
+flat in int g_view[];
 out vec3 v_world;
 out vec3 v_normal;
 out vec4 v_color;
+flat out int v_view;
 out float v_outside_px;
 
 void corner(int index, vec2 offset_ndc, float outside_px) {
@@ -24,21 +26,24 @@ void corner(int index, vec2 offset_ndc, float outside_px) {
     v_world = g_world[index];
     v_normal = g_normal[index];
     v_color = g_color[index];
+    v_view = g_view[index];
     v_outside_px = outside_px;
-    gl_Position = vec4(clip.xy + offset_ndc * clip.w, clip.zw);
+    gl_Position = to_target(vec4(clip.xy + offset_ndc * clip.w, clip.zw), g_view[index]);
     EmitVertex();
 }
 
 void main() {
+    int view = g_view[1];
     vec3 a = g_world[1];
     vec3 b = g_world[2];
-    bool f_front = dot(cross(b - a, g_world[0] - a), u_eye - a) > 0.0;
-    bool g_front = dot(cross(a - b, g_world[3] - b), u_eye - b) > 0.0;
+    vec3 eye = u_eye[view];
+    bool f_front = dot(cross(b - a, g_world[0] - a), eye - a) > 0.0;
+    bool g_front = dot(cross(a - b, g_world[3] - b), eye - b) > 0.0;
     vec4 ca = gl_in[1].gl_Position;
     vec4 cb = gl_in[2].gl_Position;
     vec4 co = gl_in[0].gl_Position;
     if (!f_front || g_front || ca.w <= 0.0 || cb.w <= 0.0 || co.w <= 0.0) return;
-    vec2 half_size = 0.5 * u_viewport_size;
+    vec2 half_size = 0.5 * u_view_size[view];
     vec2 pa = ca.xy / ca.w * half_size;
     vec2 pb = cb.xy / cb.w * half_size;
     vec2 po = co.xy / co.w * half_size;

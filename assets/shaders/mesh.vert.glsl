@@ -1,15 +1,18 @@
 #version 330
-// Instanced, lit meshes: one draw per unit-mesh kind, a model matrix and a colour per instance.
-uniform mat4 u_view_projection;
+// Instanced, lit meshes: one draw per unit-mesh kind, a model matrix, a colour and a view per instance.
+#include "views.glsl"
 in vec3 in_position;
 in vec3 in_normal;
 in mat4 in_model;
 in vec4 in_color;
+in float in_view;
 out vec3 v_world;
 out vec3 v_normal;
 out vec4 v_color;
+flat out int v_view;
 
 void main() {
+    int view = int(in_view);
     vec4 world = in_model * vec4(in_position, 1.0);
     // The cofactor of the linear part maps normals correctly under non-uniform scale (no inverse needed).
     mat3 m = mat3(in_model);
@@ -17,5 +20,6 @@ void main() {
     v_world = world.xyz;
     v_normal = cofactor * in_normal;
     v_color = in_color;
-    gl_Position = u_view_projection * world;
+    v_view = view;
+    gl_Position = to_target(u_view_projection[view] * world, view);
 }

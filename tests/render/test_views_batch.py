@@ -1,0 +1,149 @@
+"""Several views in one batch of instanced draws (Renderer.draw_views, assets/shaders/views.glsl), on real GL.
+
+Each view is placed in its rectangle by an affine map of clip coordinates and clipped to it by user clip planes;
+these tests hold that to what one view drawn alone gives, pixel for pixel, and check that nothing spills over.
+"""
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from render.offscreen import OffscreenTarget
+from render.renderer import MAX_VIEWS, Renderer, RenderOptions
+from scene.scene_file import load_scene
+from scene.simulation import Simulation
+
+WIDTH, HEIGHT = 480, 240
+LEFT, RIGHT = (0, 0, 238, 240), (242, 0, 238, 240)
+EVERYTHING = RenderOptions()
+GAP_SRGB = (1.0, 0.0, 1.0)  # a colour nothing else has
+
+
+@pytest.fixture(scope="module")
+def compare():
+    scene = load_scene("compare")
+    simulation = Simulation(scene)
+    for _ in range(30):
+        simulation.step()
+    return scene, simulation.snapshot()
+
+
+def _image(target: OffscreenTarget) -> np.ndarray:
+    return target.read().astype(int)
+
+
+def _separately(ctx, scene, snapshot, viewports, cameras, bodies) -> np.ndarray:
+    """Each view drawn by its own draw call, with a fresh renderer (no cache) per view."""
+    target = OffscreenTarget(ctx, WIDTH, HEIGHT, samples=0)
+    target.framebuffer.use()
+    target.framebuffer.clear(*GAP_SRGB, 1.0)
+    for viewport, camera, chosen in zip(viewports, cameras, bodies, strict=True):
+        renderer = Renderer(ctx, scene, options=dataclasses.replace(EVERYTHING))
+        renderer.draw(target.framebuffer, viewport, camera, snapshot, chosen)
+        renderer.release()
+    image = _image(target)
+    target.release()
+    return image
+
+
+def _cameras(ctx, scene, snapshot, viewports, bodies):
+    renderer = Renderer(ctx, scene)
+    cameras = [
+        renderer.default_camera(snapshot, chosen, viewport[2] / viewport[3])
+        for viewport, chosen in zip(viewports, bodies, strict=True)
+    ]
+    renderer.release()
+    return cameras
+
+
+def test_a_batch_of_views_draws_what_each_view_alone_draws(gl_context, compare):
+    scene, snapshot = compare
+    viewports, bodies = [LEFT, RIGHT], [np.array([0]), np.array([3])]
+    cameras = _cameras(gl_context, scene, snapshot, viewports, bodies)
+    alone = _separately(gl_context, scene, snapshot, viewports, cameras, bodies)
+
+    renderer = Renderer(gl_context, scene, options=dataclasses.replace(EVERYTHING))
+    target = OffscreenTarget(gl_context, WIDTH, HEIGHT, samples=0)
+    target.framebuffer.use()
+    target.framebuffer.clear(*GAP_SRGB, 1.0)
+    renderer.draw_views(target.framebuffer, snapshot, viewports, cameras, bodies)
+    batched = _image(target)
+    # The same pixels but for rounding: clip-space positions go through one more affine map.
+    difference = np.abs(batched - alone).max(axis=2)
+    assert difference.max() <= 24 and (difference > 2).sum() <= 0.002 * WIDTH * HEIGHT
+    # Each view shows its own body: the two views differ (different integrators, colours).
+    assert np.abs(batched[:, : LEFT[2]] - batched[:, RIGHT[0] : RIGHT[0] + RIGHT[2]]).max() > 100
+    # The gap between the views keeps what was there.
+    assert (batched[:, LEFT[2] : RIGHT[0]] == np.array(GAP_SRGB) * 255).all()
+    renderer.release()
+    target.release()
+
+
+def test_a_view_does_not_spill_into_its_neighbour(gl_context, compare):
+    scene, snapshot = compare
+    viewports, bodies = [LEFT, RIGHT], [np.array([0]), np.array([1])]
+    cameras = _cameras(gl_context, scene, snapshot, viewports, bodies)
+    # The left camera looks past its body, which then sticks out of the view's right edge, towards the other view.
+    cameras[0] = dataclasses.replace(cameras[0], distance=0.5 * cameras[0].distance)
+    cameras[0].pan(0.45 * LEFT[2], 0.0, LEFT[3])
+    renderer = Renderer(gl_context, scene, options=dataclasses.replace(EVERYTHING))
+    target = OffscreenTarget(gl_context, WIDTH, HEIGHT, samples=0)
+
+    def right_view(chosen_left):
+        target.framebuffer.use()
+        target.framebuffer.clear(*GAP_SRGB, 1.0)
+        renderer.draw_views(target.framebuffer, snapshot, viewports, cameras, [chosen_left, bodies[1]])
+        return _image(target)
+
+    with_left, without_left = right_view(bodies[0]), right_view(np.array([], dtype=int))
+    left_edge = with_left[:, LEFT[2] - 3 : LEFT[2]]
+    assert (np.abs(left_edge - without_left[:, LEFT[2] - 3 : LEFT[2]]).sum(axis=2) > 40).any(), (
+        "the left body should reach its view's right edge"
+    )
+    assert np.array_equal(with_left[:, LEFT[2] :], without_left[:, LEFT[2] :])
+    renderer.release()
+    target.release()
+
+
+def test_more_views_than_one_batch_holds(gl_context, compare):
+    scene, snapshot = compare
+    count = MAX_VIEWS + 2
+    width = WIDTH // count
+    viewports = [(index * width, 0, width - 1, HEIGHT) for index in range(count)]
+    bodies = [np.array([index % len(scene.bodies)]) for index in range(count)]
+    cameras = _cameras(gl_context, scene, snapshot, viewports, bodies)
+    renderer = Renderer(gl_context, scene, options=dataclasses.replace(EVERYTHING))
+    target = OffscreenTarget(gl_context, WIDTH, HEIGHT, samples=0)
+    target.framebuffer.use()
+    target.framebuffer.clear(*GAP_SRGB, 1.0)
+    renderer.draw_views(target.framebuffer, snapshot, viewports, cameras, bodies, background=GAP_SRGB)
+    image = _image(target)
+    for x, _, w, _ in viewports:  # every view drawn: its backdrop replaced the gap colour
+        assert not (image[:, x : x + w] == np.array(GAP_SRGB) * 255).all(axis=2).any()
+    renderer.release()
+    target.release()
+
+
+def test_the_whole_frame_backdrop_from_the_cache_is_the_shaded_one(gl_context, compare):
+    scene, snapshot = compare
+    viewports, bodies = [LEFT, RIGHT], [np.array([0]), np.array([3])]
+    cameras = _cameras(gl_context, scene, snapshot, viewports, bodies)
+    renderer = Renderer(gl_context, scene, options=dataclasses.replace(EVERYTHING))
+    target = OffscreenTarget(gl_context, WIDTH, HEIGHT, samples=0)
+    frames = []
+    for _ in range(3):  # shaded, shaded into the cache and copied, copied
+        target.framebuffer.use()
+        target.framebuffer.clear(0.0, 0.0, 0.0, 1.0)
+        renderer.draw_views(target.framebuffer, snapshot, viewports, cameras, bodies, background=GAP_SRGB)
+        frames.append(_image(target))
+    assert renderer._whole_backdrop_key is not None, "the third frame should come from the cache"
+    assert np.array_equal(frames[0][:, LEFT[2] : RIGHT[0]], np.zeros((HEIGHT, RIGHT[0] - LEFT[2], 3))), (
+        "the first frame leaves the gap alone"
+    )
+    assert (frames[2][:, LEFT[2] : RIGHT[0]] == np.array(GAP_SRGB) * 255).all(), "the copy fills the gap"
+    for x, _, w, _ in viewports:
+        assert np.array_equal(frames[0][:, x : x + w], frames[1][:, x : x + w])
+        assert np.array_equal(frames[0][:, x : x + w], frames[2][:, x : x + w])
+    renderer.release()
+    target.release()

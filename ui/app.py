@@ -192,7 +192,9 @@ class App:
         self.ctx.screen.use()
         self.ctx.clear(*BACKGROUND_SRGB, 1.0, depth=1.0, viewport=area)
         labels = actions.view_labels(self) if len(self.view.groups) > 1 else None
-        self.view.draw(self.ctx.screen, (width, height), area, self.session.drawable(), labels)
+        # ImGui's windows cover the rest of the screen: the renderer may fill it (one copy of its backdrop cache).
+        drawable = self.session.drawable()
+        self.view.draw(self.ctx.screen, (width, height), area, drawable, labels, background=BACKGROUND_SRGB)
         if self.recording and not self.state.record_window:
             actions.record_frame(self, area)
         self.ctx.screen.use()

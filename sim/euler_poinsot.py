@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property
 
 import numpy as np
 from scipy.special import elliprj
@@ -205,8 +206,11 @@ class EulerPoinsot:
             omega[..., c] = self.omega_principal0[c]
             return omega
         _, (sn, cn, dn) = self._jacobi(t)
-        c = self.spin_axis
-        functions = [dn, sn, cn] if c == 0 else [cn, sn, dn]
+        return self._omega_from_jacobi(sn, cn, dn)
+
+    def _omega_from_jacobi(self, sn: np.ndarray, cn: np.ndarray, dn: np.ndarray) -> np.ndarray:
+        """Elliptic ``Ω`` ``(..., 3)`` from ``sn, cn, dn`` at ``u = λ t + u₀``."""
+        functions = [dn, sn, cn] if self.spin_axis == 0 else [cn, sn, dn]
         return np.stack([self.amplitudes[k] * functions[k] for k in range(3)], axis=-1)
 
     def precession_angle(self, t: np.ndarray) -> np.ndarray:
@@ -227,14 +231,34 @@ class EulerPoinsot:
         if self.kind == "axisymmetric":
             # I_a = I_b = I_t in φ̇ above: a steady precession about L.
             return self.L_norm / self.moments[1] * t
-        i_c, i2, i_e = self.moments[self.spin_axis], self.moments[1], self.moments[2 - self.spin_axis]
-        n = -i_c * abs(i2 - i_e) / (i_e * abs(i_c - i2))
-        u, _ = self._jacobi(t)
-        coefficient = self.L_norm * (i_c - i_e) * n / (3.0 * i_c * i_e * self.rate)
-        return self.L_norm / i_e * t + coefficient * (self._g(u, n) - self._g(np.array(self.phase0), n))
+        return self._precession_from_g(t, self._g(self.rate * t + self.phase0))
 
-    def _g(self, u: np.ndarray, n: float) -> np.ndarray:
+    def _precession_from_g(self, t: np.ndarray, g: np.ndarray) -> np.ndarray:
+        """``φ(t)`` of :meth:`precession_angle` from ``G(u)`` at ``u = λ t + u₀``."""
+        coefficient, g0 = self._precession_constants
+        return self.L_norm / self.moments[2 - self.spin_axis] * t + coefficient * (g - g0)
+
+    @cached_property
+    def _precession_constants(self) -> tuple[float, np.ndarray]:
+        """The coefficient of ``G`` in :meth:`precession_angle` and ``G(u₀)``: constants of the motion."""
+        i_c, i_e = self.moments[self.spin_axis], self.moments[2 - self.spin_axis]
+        coefficient = self.L_norm * (i_c - i_e) * self._characteristic / (3.0 * i_c * i_e * self.rate)
+        return coefficient, self._g(np.array(self.phase0))
+
+    @cached_property
+    def _characteristic(self) -> float:
+        """``n = −I_c |I2 − I_e| / (I_e |I_c − I2|) < 0`` of :meth:`precession_angle`."""
+        i_c, i2, i_e = self.moments[self.spin_axis], self.moments[1], self.moments[2 - self.spin_axis]
+        return -i_c * abs(i2 - i_e) / (i_e * abs(i_c - i2))
+
+    @cached_property
+    def _complete_g(self) -> float:
+        """``R_J(0, m₁, 1, 1 − n)``: ``G`` grows by twice this every half-period ``2K`` (finite ``K`` only)."""
+        return float(elliprj(0.0, self.m_complement, 1.0, 1.0 - self._characteristic))
+
+    def _g(self, u: np.ndarray) -> np.ndarray:
         """``G(u)`` of :meth:`precession_angle`: ``3 (Π(n; am u | m) − u) / n``."""
+        n = self._characteristic
         K = self.quarter_period
         excess = np.zeros_like(u)
         if not np.isfinite(K):
@@ -244,24 +268,45 @@ class EulerPoinsot:
             excess = 3.0 * (u - clipped) / (1.0 - n)
             u = clipped
         half_periods, r = reduce_by_half_period(u, K)
-        sn, cn, dn = jacobi_sn_cn_dn(r, self.m, self.m_complement)
+        sn, cn, _ = jacobi_sn_cn_dn(r, self.m, self.m_complement)
+        return self._g_reduced(half_periods, sn, cn) + excess
+
+    def _g_reduced(self, half_periods: np.ndarray, sn: np.ndarray, cn: np.ndarray) -> np.ndarray:
+        """``G(u)`` for ``u = 2K j + r`` from ``j`` and ``sn r``, ``cn r`` (``|r| ≤ K``; on the separatrix ``j = 0``
+        and ``r = u``, clipped)."""
+        n = self._characteristic
         partial = sn**3 * elliprj(cn * cn, cn * cn + self.m_complement * sn * sn, 1.0, 1.0 - n * sn * sn)
-        if np.isfinite(K):
-            partial = partial + 2.0 * half_periods * elliprj(0.0, self.m_complement, 1.0, 1.0 - n)
-        return partial + excess
+        if np.isfinite(self.quarter_period):
+            partial = partial + 2.0 * half_periods * self._complete_g
+        return partial
 
     def euler_angles(self, t: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``(φ, θ, ψ)`` at times ``t``: the rotation invariable ← Euler frame is ``Rz(φ) Rx(θ) Rz(ψ)``.
 
         The Euler frame is the principal frame relabelled as :attr:`euler_axes`. Not defined for ``"constant"``.
         """
+        return self.omega_and_euler_angles(t)[1]
+
+    def omega_and_euler_angles(self, t: np.ndarray) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        """:meth:`omega_principal` and :meth:`euler_angles` at times ``t`` together (the angles are read off Ω, so
+        it is evaluated once). Not defined for ``"constant"``."""
         t = np.asarray(t, dtype=float)
         a, b, c = self.euler_axes
-        momentum = self.moments * self.omega_principal(t)
+        if self.kind == "elliptic" and np.isfinite(self.quarter_period):
+            # One evaluation of sn, cn, dn serves Ω and φ: jacobi_sn_cn_dn(u) is sn, cn, dn at the reduced
+            # r = u − 2K j, with sn and cn signed by the parity of j (sim/jacobi_elliptic.py), and G takes them at r.
+            half_periods, r = reduce_by_half_period(self.rate * t + self.phase0, self.quarter_period)
+            sn, cn, dn = jacobi_sn_cn_dn(r, self.m, self.m_complement)
+            sign = 1.0 - 2.0 * np.mod(half_periods, 2.0)
+            omega = self._omega_from_jacobi(sign * sn, sign * cn, dn)
+            phi = self._precession_from_g(t, self._g_reduced(half_periods, sn, cn))
+        else:
+            omega, phi = self.omega_principal(t), self.precession_angle(t)
+        momentum = self.moments * omega
         theta = np.arctan2(np.hypot(momentum[..., a], momentum[..., b]), momentum[..., c])
         if self.kind == "axisymmetric":
             # ψ = atan2(Ω_a, Ω_b) turns at −ν: written so, it is continuous in t.
             psi = np.arctan2(self.omega_principal0[a], self.omega_principal0[b]) - self.rate * t
         else:
             psi = np.arctan2(momentum[..., a], momentum[..., b])
-        return self.precession_angle(t), theta, psi
+        return omega, (phi, theta, psi)

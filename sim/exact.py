@@ -19,11 +19,13 @@ Example::
     solution = TorqueFreeSolution.from_body_state(np.diag([2.5, 1.4, 1.3]), quat_identity(), [0.05, 5.0, 0.05])
     t = np.linspace(0.0, 20.0, 201)
     q, omega_world = solution.orientation(t), solution.omega_world(t)     # (201, 4), (201, 3)
+    q, omega_body = solution.orientation_and_omega_body(t)              # both from one evaluation
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -128,11 +130,35 @@ class TorqueFreeSolution:
         """Orientation ``q(t)`` ``(T, 4)``, unit, body → world; ``q(0) = q0`` to rounding."""
         t = np.asarray(t, dtype=float)
         if self.motion.kind == "constant":
-            # q̇ = ½ q ⊗ (0, Ω) with Ω constant: a rotation about the body axis Ω, fixed in the world.
-            return quat_mul(self.q0, quat_exp(t[..., None] * self.omega_body0))
-        r = quat_from_zxz_euler(*self.motion.euler_angles(t))
-        return quat_mul(quat_mul(self.q_world_invariable, r), quat_conj(self.q_body_euler))
+            return self._constant_orientation(t)
+        return self._orientation_from_euler(self.motion.euler_angles(t))
+
+    def orientation_and_omega_body(self, t: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`orientation` ``(T, 4)`` and :meth:`omega_body` ``(T, 3)`` at times ``t``, the same values, for about
+        the cost of the orientation alone (the Euler angles are read off Ω)."""
+        t = np.asarray(t, dtype=float)
+        if self.motion.kind == "constant":
+            return self._constant_orientation(t), self.omega_body(t)
+        omega_principal, angles = self.motion.omega_and_euler_angles(t)
+        return self._orientation_from_euler(angles), omega_principal @ self.axes_body.T
 
     def omega_world(self, t: np.ndarray) -> np.ndarray:
         """World angular velocity ``ω(t) = O(t) Ω(t)`` ``(T, 3)``, rad/s, world frame."""
-        return quat_rotate(self.orientation(t), self.omega_body(t))
+        return quat_rotate(*self.orientation_and_omega_body(t))
+
+    def _constant_orientation(self, t: np.ndarray) -> np.ndarray:
+        # q̇ = ½ q ⊗ (0, Ω) with Ω constant: a rotation about the body axis Ω, fixed in the world.
+        return quat_mul(self.q0, quat_exp(t[..., None] * self.omega_body0))
+
+    def _orientation_from_euler(self, angles: tuple[np.ndarray, np.ndarray, np.ndarray]) -> np.ndarray:
+        """``q_world_invariable ⊗ r ⊗ q_body_euler*`` with ``r = Rz(φ) Rx(θ) Rz(ψ)``, through :attr:`_chain`."""
+        r = quat_from_zxz_euler(*angles)
+        chain = self._chain
+        return r[..., :1] * chain[0] + r[..., 1:2] * chain[1] + r[..., 2:3] * chain[2] + r[..., 3:] * chain[3]
+
+    @cached_property
+    def _chain(self) -> np.ndarray:
+        """(4, 4): row k is ``q_world_invariable ⊗ e_k ⊗ q_body_euler*`` for the unit quaternions ``e_k``. The
+        chain is linear in the middle factor, so ``q_world_invariable ⊗ r ⊗ q_body_euler* = Σ_k r_k row_k``:
+        four products and sums in place of two quaternion products at every time."""
+        return quat_mul(quat_mul(self.q_world_invariable, np.eye(4)), quat_conj(self.q_body_euler))

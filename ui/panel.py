@@ -239,10 +239,11 @@ def _integration(state: PanelState, edits: PanelEdits) -> None:
             imgui.set_next_item_width(-1.0)
             if integrator is None:
                 imgui.text_disabled("kinematic")
-            else:
-                changed, choice = imgui.combo("##integrator", names.index(integrator), names)
-                if changed:
-                    edits.integrator = (index, names[choice])
+            elif imgui.begin_combo("##integrator", integrator):  # the list is built only while it is open
+                for name in names:
+                    if imgui.selectable(name, name == integrator)[0] and name != integrator:
+                        edits.integrator = (index, name)
+                imgui.end_combo()
             imgui.pop_id()
     imgui.align_text_to_frame_padding()
     imgui.text("h (s)")

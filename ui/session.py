@@ -252,21 +252,23 @@ class Session:
         snapshot, t, rows = self.snapshot, self.t, self.plotted
         count = len(rows)
         energy_error = np.maximum(np.abs(self._energy() - self._energy0) / self._energy_scale, ERROR_FLOOR)
-        omega_world = snapshot.omega_world[rows]
-        omega_body = quat_rotate(quat_conj(snapshot.q[rows]), omega_world)
         free = self._torque_free
         with np.errstate(invalid="ignore", divide="ignore"):
             drift = np.linalg.norm(snapshot.L_world[rows] - self._L0, axis=1) / self._L0_norm
-        momentum_error = np.where(free, np.maximum(np.nan_to_num(drift), ERROR_FLOOR), np.nan)
-        herpolhode = np.where(free[:, None], _in_axes(self._plane_axes, omega_world), np.nan)
-        polhode = _in_axes(self._polhode_axes, omega_body)
-        exact_world, exact_body = np.full((count, 3), np.nan), np.full((count, 3), np.nan)
-        times = np.array([t])
+        # NaN (L₀ = 0) counts as no drift, an infinity as the largest float: then at least the floor.
+        momentum_error = np.where(free, np.fmax(np.minimum(drift, np.finfo(float).max), ERROR_FLOOR), np.nan)
+        # The exact motion of each distinct initial state, at t; NaN for the bodies under a torque.
+        q_exact, omega_body_exact = np.full((count, 4), np.nan), np.full((count, 3), np.nan)
         for solution, served in self._solutions:
-            exact_world[served] = solution.omega_world(times)[0]
-            exact_body[served] = solution.omega_body(times)[0]
-        herpolhode_exact = _in_axes(self._plane_axes, exact_world)
-        polhode_exact = _in_axes(self._polhode_axes, exact_body)
+            q_exact[served], omega_body_exact[served] = solution.orientation_and_omega_body(np.array(t))
+        # One rotation for both: the bodies' ω to the body frame, the exact Ω to the world frame.
+        omega_world = snapshot.omega_world[rows]
+        rotated = quat_rotate(
+            np.concatenate([quat_conj(snapshot.q[rows]), q_exact]), np.concatenate([omega_world, omega_body_exact])
+        )
+        herpolhode, herpolhode_exact = _in_axes(self._plane_axes, np.stack([omega_world, rotated[count:]]))
+        polhode, polhode_exact = _in_axes(self._polhode_axes, np.stack([rotated[:count], omega_body_exact]))
+        herpolhode = np.where(free[:, None], herpolhode, np.nan)
         return Sample(t, energy_error, momentum_error, herpolhode, herpolhode_exact, polhode, polhode_exact)
 
 
@@ -284,8 +286,8 @@ def _clamped(vectors: np.ndarray, limit: float) -> np.ndarray:
 
 
 def _in_axes(axes: np.ndarray, vectors: np.ndarray) -> np.ndarray:
-    """(K, 2): each of ``vectors`` (K, 3) along its two ``axes`` (K, 3, 2)."""
-    return np.einsum("kij,ki->kj", axes, vectors)
+    """(S, K, 2): each of ``vectors`` (S, K, 3) along its body's two ``axes`` (K, 3, 2)."""
+    return np.einsum("kij,ski->skj", axes, vectors)
 
 
 @dataclass(frozen=True)

@@ -171,6 +171,27 @@ def test_initial_state_is_reproduced(name):
 
 
 @pytest.mark.parametrize("name", list(CASES))
+def test_orientation_and_omega_body_together_are_each_alone(name):
+    solution = TorqueFreeSolution.from_body_state(*CASES[name])
+    for t in (np.linspace(0.0, 50.0, 11), np.array(7.3)):
+        q, omega_body = solution.orientation_and_omega_body(t)
+        np.testing.assert_array_equal(q, solution.orientation(t))
+        np.testing.assert_array_equal(omega_body, solution.omega_body(t))
+        np.testing.assert_array_equal(solution.omega_world(t), quat_rotate(q, omega_body))
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_euler_angles_with_omega_share_one_evaluation_and_change_nothing(name):
+    motion = TorqueFreeSolution.from_body_state(*CASES[name]).motion
+    if motion.kind == "constant":
+        pytest.skip("no Euler angles when Ω is constant")
+    for t in (np.linspace(-40.0, 60.0, 101), np.array(7.3)):
+        omega, (phi, _, _) = motion.omega_and_euler_angles(t)
+        np.testing.assert_array_equal(omega, motion.omega_principal(t))
+        np.testing.assert_array_equal(phi, motion.precession_angle(t))
+
+
+@pytest.mark.parametrize("name", list(CASES))
 def test_energy_and_momentum_are_conserved(name):
     solution = TorqueFreeSolution.from_body_state(*CASES[name])
     t = np.linspace(0.0, 200.0, 2001)

@@ -5,7 +5,8 @@ import pytest
 
 from scene.scene_file import load_scene
 from sim.integrators import INTEGRATORS
-from ui.session import ERROR_FLOOR, Session, Setup, default_integrators, run_layout
+from sim.quaternion import quat_conj, quat_rotate
+from ui.session import ERROR_FLOOR, Reference, Session, Setup, default_integrators, run_layout
 
 ATOL_RAD_PER_S = 1e-9
 
@@ -68,3 +69,33 @@ def test_the_gyroscopic_switch_reaches_the_world(gyroscopic):
     session = Session(setup("t_handle"))
     session.set_gyroscopic(gyroscopic)
     assert session.simulation.world.gyroscopic is gyroscopic
+
+
+@pytest.mark.parametrize(
+    "name, options", [("compare", {}), ("heavy_top", {}), ("stable_major", {"side_by_side": True})]
+)
+def test_a_sample_measures_every_body_against_its_own_references(name, options):
+    session = Session(setup(name, **options))
+    session.step(45)
+    sample, snapshot, t = session.sample(), session.snapshot, session.t
+    for row, index in enumerate(session.plotted):
+        reference = Reference.make(session.scene, session.initial, index)
+        omega_world, q = snapshot.omega_world[index], snapshot.q[index]
+        polhode = reference.polhode_axes.T @ quat_rotate(quat_conj(q), omega_world)
+        np.testing.assert_allclose(sample.polhode[row], polhode, rtol=1e-14, atol=1e-14)
+        if reference.solution is None:
+            assert np.isnan(sample.herpolhode[row]).all() and np.isnan(sample.herpolhode_exact[row]).all()
+            assert np.isnan(sample.momentum_error[row]) and np.isnan(sample.polhode_exact[row]).all()
+            continue
+        np.testing.assert_allclose(sample.herpolhode[row], reference.plane_axes.T @ omega_world, rtol=1e-14, atol=1e-14)
+        exact_world = reference.solution.omega_world(np.array(t))
+        exact_body = reference.solution.omega_body(np.array(t))
+        np.testing.assert_allclose(
+            sample.herpolhode_exact[row], reference.plane_axes.T @ exact_world, rtol=1e-14, atol=1e-14
+        )
+        np.testing.assert_allclose(
+            sample.polhode_exact[row], reference.polhode_axes.T @ exact_body, rtol=1e-14, atol=1e-14
+        )
+        L0 = session.initial.L_world[index]
+        drift = np.linalg.norm(snapshot.L_world[index] - L0) / np.linalg.norm(L0)
+        assert sample.momentum_error[row] == max(drift, ERROR_FLOOR)

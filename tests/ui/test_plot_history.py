@@ -1,0 +1,192 @@
+"""The plots' data (ui/plot_history.py): ring buffers, CSV export, and each plot's data prepared for ImPlot.
+
+Reference for the prepared data: the window, buckets and strides computed the plain way from the raw series (a
+mask over time, numpy reductions over a reshaped axis, ``np.percentile``).
+"""
+
+import csv
+import dataclasses
+
+import numpy as np
+import pytest
+
+from ui.plot_history import (
+    DASH_SAMPLES,
+    MAX_CURVE_POINTS,
+    MAX_POINTS,
+    CostLines,
+    Curves,
+    PlotHistory,
+    TimeLines,
+    _bucketed,
+    _dashes,
+    _percentile,
+    export_csv,
+)
+from ui.session import Sample
+
+BODIES = ("a", "b", "c")
+RTOL_MEAN = 1e-15  # a bucket's mean, summed in another order
+
+
+def sample(t, rng):
+    k = len(BODIES)
+    momentum = rng.uniform(1e-17, 1e-3, k)
+    momentum[-1] = np.nan  # a body under a torque
+    exact = rng.normal(size=(k, 2))
+    exact[1:] = np.nan  # one exact reference, for the first body
+    return Sample(
+        t=t,
+        energy_error=rng.uniform(1e-17, 1e-3, k),
+        momentum_error=momentum,
+        herpolhode=rng.normal(size=(k, 2)),
+        herpolhode_exact=exact,
+        polhode=rng.normal(size=(k, 2)),
+        polhode_exact=np.full((k, 2), np.nan),
+    )
+
+
+def filled(count, capacity=100, seed=1):
+    rng = np.random.default_rng(seed)
+    colors = np.array([[1.0, 0.5, 0.2], [0.2, 0.5, 1.0], [0.5, 0.5, 0.5]])
+    history = PlotHistory(list(BODIES), colors, [0], capacity=capacity)
+    for i in range(count):
+        history.append(sample(i / 60.0, rng), np.array([0.0, 2.0, float(i % 3)]), 0.1 + i)
+    return history
+
+
+def test_the_ring_buffer_keeps_the_newest_samples_oldest_first():
+    history = filled(250, capacity=100)
+    assert history.count == 100 and history.version == 250
+    assert np.allclose(history.t(), np.arange(150, 250) / 60.0)
+    assert np.array_equal(history.series("ms_per_step"), 0.1 + np.arange(150, 250))
+    assert history.series("herpolhode").shape == (100, 3, 2)
+    for count in (1, 99, 100, 101, 199, 200, 201):
+        partial = filled(count, capacity=100)
+        expected = np.arange(max(count - 100, 0), count) / 60.0
+        np.testing.assert_array_equal(partial.t(), expected)
+
+
+def test_csv_has_a_column_per_series_and_a_row_per_sample(tmp_path):
+    history = filled(130, capacity=100)
+    path = export_csv(history, tmp_path / "plots.csv")
+    with open(path, newline="") as file:
+        rows = list(csv.reader(file))
+    header = rows[0]
+    assert header[:3] == ["t", "ms_per_step", "energy_error:a"]
+    assert "herpolhode_exact_v:b" in header and "newton_per_step:b" in header
+    assert len(rows) == 101 and all(len(row) == len(header) for row in rows)
+    assert float(rows[1][0]) == 30 / 60.0 and float(rows[-1][0]) == 129 / 60.0
+
+
+def test_the_window_starts_at_the_first_sample_within_its_seconds():
+    history = filled(250, capacity=100)
+    t = history.t()
+    for seconds in (0.0, 0.5, 1.0, 1.01, 1e9):
+        assert history.window_start(seconds) == np.flatnonzero(t >= t[-1] - seconds)[0]
+
+
+def _reference_bucketed(t, values, reduce):
+    size = int(np.ceil(len(t) / MAX_POINTS))
+    if size <= 1:
+        return t, values
+    usable = (len(t) // size) * size
+    t, values = t[len(t) - usable :], values[len(values) - usable :]
+    return t[size - 1 :: size], reduce(values.reshape(usable // size, size, *values.shape[1:]), axis=1)
+
+
+@pytest.mark.parametrize("count", [1, 150, 200, 201, 1199, 3600])
+def test_buckets_keep_the_largest_and_the_mean(count):
+    rng = np.random.default_rng(count)
+    t, values = np.arange(count) / 60.0, rng.uniform(size=(count, 4))
+    values[rng.integers(count, size=3), rng.integers(4, size=3)] = np.nan
+    x, largest = _bucketed(t, values.T, MAX_POINTS, np.maximum)  # time is the last axis
+    x_expected, largest_expected = _reference_bucketed(t, values, np.max)
+    np.testing.assert_array_equal(x, x_expected)
+    np.testing.assert_array_equal(largest, largest_expected.T)  # NaN where a bucket holds one
+    _, mean = _bucketed(t, values.T, MAX_POINTS, np.add)
+    np.testing.assert_allclose(mean, _reference_bucketed(t, values, np.mean)[1].T, rtol=RTOL_MEAN)
+    assert len(x) <= MAX_POINTS and x.flags.c_contiguous and largest.flags.c_contiguous
+
+
+def test_the_percentile_is_numpys_linear_one():
+    rng = np.random.default_rng(5)
+    for size in (1, 2, 7, 200):
+        values = rng.exponential(size=size)
+        for percent in (0.0, 50.0, 95.0, 100.0):
+            assert _percentile(values, percent) == pytest.approx(np.percentile(values, percent), rel=1e-15)
+
+
+@pytest.mark.parametrize("count", [1, 30, 1500, 5000])
+def test_prepared_time_lines_are_the_windows_buckets_one_row_per_body(count):
+    history = filled(count, capacity=3600)
+    seconds = 20.0
+    t = history.t()
+    window = t >= t[-1] - seconds
+    for plot, series in (("energy", "energy_error"), ("momentum", "momentum_error")):
+        lines = history.prepared(plot, seconds)
+        assert isinstance(lines, TimeLines)
+        values = history.series(series)[window]
+        x, expected = _reference_bucketed(t[window], values, np.max)
+        np.testing.assert_array_equal(lines.x, x)
+        np.testing.assert_array_equal(lines.y, expected.T)
+        assert lines.t_range == (t[window][0], t[window][-1])
+        positive = values[np.isfinite(values) & (values > 0)]
+        assert lines.y_range == (positive.min(), positive.max())
+        assert lines.drawn == ([0, 1, 2] if plot == "energy" else [0, 1])
+    cost = history.prepared("cost", seconds)
+    assert isinstance(cost, CostLines)
+    x, ms = _reference_bucketed(t[window], history.series("ms_per_step")[window], np.mean)
+    np.testing.assert_array_equal(cost.x_ms, x)
+    np.testing.assert_allclose(cost.ms, ms, rtol=RTOL_MEAN)
+    assert cost.ms_top == pytest.approx(1.25 * np.percentile(ms, 95), rel=1e-14)
+    assert cost.newton_top == history.series("newton_per_step")[window].max()
+
+
+@pytest.mark.parametrize("count", [1, 2, 30, 1500, 5000])
+def test_prepared_curves_are_the_windows_strided_samples_with_dashed_references(count):
+    history = filled(count, capacity=3600)
+    t = history.t()
+    window = t >= t[-1] - 20.0
+    curves = history.prepared("herpolhode", 20.0)
+    assert isinstance(curves, Curves)
+    points, exact = history.series("herpolhode")[window], history.series("herpolhode_exact")[window]
+    stride = max(1, int(np.ceil(len(points) / MAX_CURVE_POINTS)))
+    keep = slice((len(points) - 1) % stride, None, stride)
+    np.testing.assert_array_equal(curves.xy, points[keep].transpose(1, 2, 0))
+    np.testing.assert_array_equal(curves.xy[:, :, -1], points[-1])  # the newest sample is always kept
+    assert curves.drawn == [0, 1, 2]
+    if count == 1:
+        assert curves.dashes == []
+        return
+    ((k, segments),) = curves.dashes
+    reference = exact[keep][:, 0]
+    start = np.arange(len(reference) - 1)
+    start = start[(start // DASH_SAMPLES) % 2 == 0]
+    expected = np.stack([reference[start], reference[start + 1]], axis=1).reshape(-1, 2)
+    assert k == 0
+    np.testing.assert_array_equal(segments, expected.T)
+
+
+def test_a_curve_no_body_has_is_none_and_dashes_skip_missing_samples():
+    history = filled(0)
+    rng = np.random.default_rng(3)
+    for i in range(10):
+        history.append(dataclasses.replace(sample(i, rng), polhode=np.full((3, 2), np.nan)), np.zeros(3), 1.0)
+    assert history.prepared("polhode", 20.0) is None
+    curve = np.arange(20.0).reshape(10, 2)
+    curve[3] = np.nan
+    segments = _dashes(np.ascontiguousarray(curve.T))
+    assert not np.isnan(segments).any()
+    np.testing.assert_array_equal(segments[0], [0.0, 2.0, 2.0, 4.0, 4.0, 8.0, 8.0, 10.0, 10.0, 12.0, 12.0, 14.0])
+
+
+def test_prepared_data_is_made_again_only_after_a_sample_or_for_another_window():
+    history = filled(50)
+    first = {plot: history.prepared(plot, 20.0) for plot in ("energy", "momentum", "herpolhode", "polhode", "cost")}
+    for plot, data in first.items():
+        assert history.prepared(plot, 20.0) is data
+    assert history.prepared("energy", 0.1) is not first["energy"]
+    history.append(sample(1.0, np.random.default_rng(2)), np.zeros(3), 1.0)
+    again = history.prepared("energy", 0.1)
+    assert again.t_range[1] == 1.0

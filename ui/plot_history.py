@@ -1,0 +1,274 @@
+"""What the live plots show: ring buffers appended once per frame, each plot's data prepared for ImPlot, and CSV.
+
+Series are per plotted (dynamic) body, K of them, in the session's order (see :class:`~ui.session.Sample`). Series
+drawn alike share a buffer (the two errors; Newton iterations and ms per step; the four curves) with time as its
+last axis, as ImPlot takes a series, and every buffer holds each sample twice, at ``i`` and ``i + capacity``, so
+the samples in time order are always one slice, with no copy. Each plot draws at most ``MAX_POINTS`` points per
+series over time (older samples are merged into buckets, keeping the largest error of each) and
+``MAX_CURVE_POINTS`` per curve, so a long history costs no more to draw than a short one. What the plots draw is
+prepared in one batch of array operations over every body and series, and kept until the next sample
+(:meth:`PlotHistory.prepared`): a frame without a new sample (paused, or slowed down) prepares nothing.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from ui.files import write_atomically
+from ui.session import Sample
+
+__all__ = ["PlotHistory", "TimeLines", "CostLines", "Curves", "export_csv", "CAPACITY", "MAX_POINTS",
+           "MAX_CURVE_POINTS", "DASH_SAMPLES"]  # fmt: skip
+
+CAPACITY = 3600  # samples: one minute at 60 frames/s
+MAX_POINTS = 200
+MAX_CURVE_POINTS = 300  # herpolhode and polhode: curves, not time series
+DASH_SAMPLES = 6  # the exact references are drawn as dashes this many samples long, with gaps as long
+_ERRORS = ("energy_error", "momentum_error")  # and the plots that draw them:
+_ERROR_PLOTS = ("energy", "momentum")
+_CURVES = ("herpolhode", "herpolhode_exact", "polhode", "polhode_exact")
+
+
+@dataclass(frozen=True)
+class TimeLines:
+    """One plot over time, ready to draw: ``t_range`` the first and last time of the window (s), ``x`` (P,) s,
+    ``y`` (K, P) with a contiguous row per body, ``drawn`` the bodies with any data, ``y_range`` (low, high) of the
+    window's positive finite values (``None`` when there are none)."""
+
+    t_range: tuple[float, float]
+    x: np.ndarray
+    y: np.ndarray
+    drawn: list[int]
+    y_range: tuple[float, float] | None
+
+
+@dataclass(frozen=True)
+class CostLines:
+    """The cost plot: Newton iterations per step (:class:`TimeLines`, bucket means, top of its axis
+    ``newton_top``) and milliseconds per step, ``ms`` (P,) at times ``x_ms``, its axis up to ``ms_top``."""
+
+    newton: TimeLines
+    newton_top: float
+    x_ms: np.ndarray
+    ms: np.ndarray
+    ms_top: float
+
+
+@dataclass(frozen=True)
+class Curves:
+    """A 2D curve per body: ``xy`` (K, 2, P) contiguous (x then y of each body), ``drawn`` the bodies with any
+    data, ``dashes`` ``(k, segments)`` of each exact reference drawn, ``segments`` (2, 2S): x and y of the dashes'
+    end points (see :func:`_dashes`)."""
+
+    xy: np.ndarray
+    drawn: list[int]
+    dashes: list[tuple[int, np.ndarray]]
+
+
+class PlotHistory:
+    """Ring buffers of ``capacity`` samples for K bodies called ``names``, drawn in ``colors`` (K, 3) sRGB.
+    ``exact_rows`` are the bodies whose exact reference is drawn (one per distinct initial state). Samples come in
+    time order (a run's time only advances; a restart makes a new history). ``version`` counts the samples
+    appended."""
+
+    def __init__(self, names: list[str], colors: np.ndarray, exact_rows: list[int], capacity: int = CAPACITY) -> None:
+        self.names = list(names)
+        self.colors = np.asarray(colors, dtype=float).reshape(len(self.names), 3)
+        self.rgb = [tuple(float(c) for c in color) for color in self.colors]
+        self.exact_rows = list(exact_rows)
+        self.capacity = int(capacity)
+        k, rows = len(self.names), 2 * self.capacity
+        self._t = np.zeros(rows)
+        self._errors = np.zeros((len(_ERRORS), k, rows))
+        self._cost = np.zeros((k + 1, rows))  # Newton iterations per step of each body, then ms per step
+        self._curves = np.zeros((len(_CURVES), k, 2, rows))
+        # name: (buffer, index of the series in the buffer)
+        self._series = {name: (self._errors, j) for j, name in enumerate(_ERRORS)}
+        self._series |= {name: (self._curves, j) for j, name in enumerate(_CURVES)}
+        self._series |= {"newton_per_step": (self._cost, slice(0, k)), "ms_per_step": (self._cost, k)}
+        self._next = 0
+        self.count = 0
+        self.version = 0
+        self._prepared: tuple[tuple[int, float], dict[str, object]] | None = None
+
+    def append(self, sample: Sample, newton_per_step: np.ndarray, ms_per_step: float) -> None:
+        """Add one frame's sample (the oldest is dropped when full)."""
+        i, mirror = self._next, self._next + self.capacity
+        self._t[i] = self._t[mirror] = sample.t
+        for j, name in enumerate(_ERRORS):
+            self._errors[j, :, i] = getattr(sample, name)
+        for j, name in enumerate(_CURVES):
+            self._curves[j, :, :, i] = getattr(sample, name)
+        self._cost[:-1, i], self._cost[-1, i] = newton_per_step, ms_per_step
+        for buffer in (self._errors, self._curves, self._cost):
+            buffer[..., mirror] = buffer[..., i]
+        self._next = (i + 1) % self.capacity
+        self.count = min(self.count + 1, self.capacity)
+        self.version += 1
+
+    def t(self) -> np.ndarray:
+        """(T,) s, oldest first (a view: read it before the next append)."""
+        return self._ordered(self._t)
+
+    def series(self, name: str) -> np.ndarray:
+        """The samples of series ``name`` (a :class:`Sample` field, ``newton_per_step`` or ``ms_per_step``),
+        oldest first: (T, ...) (a view: read it before the next append)."""
+        buffer, index = self._series[name]
+        return np.moveaxis(self._ordered(buffer[index]), -1, 0)
+
+    def window_start(self, seconds: float) -> int:
+        """Index into :meth:`t` of the first sample at most ``seconds`` older than the newest."""
+        t = self.t()
+        return int(np.searchsorted(t, t[-1] - seconds, side="left")) if len(t) else 0
+
+    def prepared(self, plot: str, seconds: float):
+        """What plot ``plot`` (``"energy"``, ``"momentum"``: :class:`TimeLines`; ``"cost"``: :class:`CostLines`;
+        ``"herpolhode"``, ``"polhode"``: :class:`Curves`, or ``None`` when no body has that curve) draws over the
+        last ``seconds``. Every plot's is made at once, again only after a sample is added or for another
+        ``seconds``. Needs at least one sample."""
+        key = (self.version, seconds)
+        if self._prepared is None or self._prepared[0] != key:
+            self._prepared = (key, _prepare(self, seconds))
+        return self._prepared[1][plot]
+
+    def _ordered(self, buffer: np.ndarray) -> np.ndarray:
+        """The samples of ``buffer`` (..., 2 capacity) in time order: (..., T)."""
+        start = self._next if self.count == self.capacity else 0
+        return buffer[..., start : start + self.count]
+
+
+def export_csv(history: PlotHistory, path: str | Path) -> Path:
+    """Write every plotted series to ``path`` as CSV, one row per sample, atomically. Columns: ``t`` (s),
+    ``ms_per_step``, then per body ``<measure>:<body>``. Returns the path."""
+    columns: list[tuple[str, np.ndarray]] = [("t", history.t()), ("ms_per_step", history.series("ms_per_step"))]
+    per_body = {
+        "energy_error": ("energy_error",),
+        "momentum_error": ("momentum_error",),
+        "herpolhode": ("herpolhode_u", "herpolhode_v"),
+        "herpolhode_exact": ("herpolhode_exact_u", "herpolhode_exact_v"),
+        "polhode": ("polhode_intermediate", "polhode_other"),
+        "polhode_exact": ("polhode_exact_intermediate", "polhode_exact_other"),
+        "newton_per_step": ("newton_per_step",),
+    }
+    for k, body in enumerate(history.names):
+        for series, headers in per_body.items():
+            values = history.series(series)[:, k]
+            for j, header in enumerate(headers):
+                columns.append((f"{header}:{body}", values if values.ndim == 1 else values[:, j]))
+    text = io.StringIO()
+    writer = csv.writer(text, lineterminator="\n")
+    writer.writerow([name for name, _ in columns])
+    for row in zip(*(values for _, values in columns), strict=True):
+        writer.writerow([repr(float(value)) for value in row])
+    path = Path(path)
+    write_atomically(path, text.getvalue().encode("utf-8"))
+    return path
+
+
+def _bucketed(t: np.ndarray, values: np.ndarray, limit: int, reduce: np.ufunc) -> tuple[np.ndarray, np.ndarray]:
+    """At most ``limit`` points of ``values`` (..., T) over ``t`` (T,): the newest samples in buckets of equal size,
+    each stamped with its last time and reduced along time, by ``np.maximum`` (the largest; NaN if any is) or
+    ``np.add`` (the mean). Returns contiguous arrays."""
+    size = int(np.ceil(len(t) / limit))
+    if size <= 1:
+        return np.ascontiguousarray(t), np.ascontiguousarray(values)
+    usable = (len(t) // size) * size
+    t, values = t[len(t) - usable :], values[..., values.shape[-1] - usable :]
+    # Element-wise over the bucket's positions: numpy's reductions along a short axis cost ~20 ns an element.
+    reduced = values[..., 0::size].copy()
+    for position in range(1, size):
+        reduce(reduced, values[..., position::size], out=reduced)
+    if reduce is np.add:
+        reduced /= size
+    return t[size - 1 :: size].copy(), reduced
+
+
+def _prepare(history: PlotHistory, seconds: float) -> dict[str, object]:
+    """Every plot's data over the last ``seconds`` (see :meth:`PlotHistory.prepared`), each step batched over the
+    series drawn alike and every body."""
+    start = history.window_start(seconds)
+    t = history.t()[start:]
+    t_range = (float(t[0]), float(t[-1]))
+    errors = history._ordered(history._errors)[..., start:]  # (2, K, W)
+    x, error_rows = _bucketed(t, errors, MAX_POINTS, np.maximum)  # (2, K, B)
+    error_drawn = ~np.isnan(error_rows).all(axis=2)
+    # Each error's positive finite values: its smallest and largest.
+    positive = np.isfinite(errors) & (errors > 0.0)
+    low = np.where(positive, errors, np.inf).min(axis=(1, 2))
+    high = np.where(positive, errors, -np.inf).max(axis=(1, 2))
+    prepared: dict[str, object] = {
+        plot: TimeLines(
+            t_range,
+            x,
+            error_rows[j],
+            np.flatnonzero(error_drawn[j]).tolist(),
+            (float(low[j]), float(high[j])) if np.isfinite(low[j]) else None,
+        )
+        for j, plot in enumerate(_ERROR_PLOTS)
+    }
+    cost = history._ordered(history._cost)[:, start:]  # (K + 1, W)
+    _, cost_rows = _bucketed(t, cost, MAX_POINTS, np.add)  # bucket means
+    newton, ms = cost_rows[:-1], cost_rows[-1]
+    # The first steps of a run include compiling the kernels: a percentile keeps them from setting the scale.
+    finite = ms[np.isfinite(ms)]
+    newton_lines = TimeLines(t_range, x, newton, np.flatnonzero(~np.isnan(newton).all(axis=1)).tolist(), None)
+    prepared["cost"] = CostLines(
+        newton_lines,
+        float(cost[:-1].max(initial=0.0)),
+        x,
+        ms,
+        1.25 * _percentile(finite, 95.0) if len(finite) else 1.0,
+    )
+    prepared |= _curves(history, start)
+    return prepared
+
+
+def _curves(history: PlotHistory, start: int) -> dict[str, Curves | None]:
+    """The herpolhode and polhode from sample ``start`` on: every ``stride``-th sample, at most
+    ``MAX_CURVE_POINTS``, ending with the newest."""
+    curves = history._ordered(history._curves)[..., start:]  # (4, K, 2, W)
+    count = curves.shape[-1]
+    stride = max(1, int(np.ceil(count / MAX_CURVE_POINTS)))
+    xy = np.ascontiguousarray(curves[..., (count - 1) % stride :: stride])  # (4, K, 2, P)
+    drawn = ~np.isnan(xy).all(axis=(2, 3))  # (4, K)
+    prepared: dict[str, Curves | None] = {}
+    for j, plot in ((0, "herpolhode"), (2, "polhode")):
+        if not drawn[j].any():
+            prepared[plot] = None
+            continue
+        dashes = [(k, _dashes(xy[j + 1, k])) for k in history.exact_rows]
+        prepared[plot] = Curves(xy[j], np.flatnonzero(drawn[j]).tolist(), [(k, d) for k, d in dashes if d.shape[1]])
+    return prepared
+
+
+def _percentile(values: np.ndarray, percent: float) -> float:
+    """``np.percentile(values, percent)`` (linear interpolation) of a non-empty 1D array, without its overhead."""
+    ordered = np.sort(values)
+    position = percent / 100.0 * (len(ordered) - 1)
+    lower = int(position)
+    upper = min(lower + 1, len(ordered) - 1)
+    return float(ordered[lower] + (position - lower) * (ordered[upper] - ordered[lower]))
+
+
+def _dashes(xy: np.ndarray) -> np.ndarray:
+    """x and y (2, 2S) of the segment end points drawing the curve ``xy`` (2, T) in dashes of ``DASH_SAMPLES``
+    samples with equal gaps (NaN samples left out)."""
+    finite = ~np.isnan(xy).any(axis=0)
+    if not finite.all():
+        xy = xy[:, finite]
+    return np.take(xy, _dash_ends(xy.shape[1]), axis=1)
+
+
+@lru_cache(maxsize=16)
+def _dash_ends(count: int) -> np.ndarray:
+    """Indices of the end points of every dash over ``count`` samples: the segments from ``i`` to ``i + 1`` for
+    the ``i`` in the first half of each period of ``2 DASH_SAMPLES``."""
+    start = np.arange(max(count - 1, 0))
+    start = start[(start // DASH_SAMPLES) % 2 == 0]
+    return np.stack([start, start + 1], axis=1).ravel()

@@ -37,16 +37,37 @@ class OffscreenTarget:
         else:
             self.framebuffer = self.resolved
         self._pixels = np.empty((self.size[1], self.size[0], 3), dtype=np.uint8)
+        self._pack: moderngl.Buffer | None = None  # the pixel buffer of start_read
 
     def read(self) -> np.ndarray:
         """(height, width, 3) uint8 RGB, rows top-down (a new array)."""
-        if self.framebuffer is not self.resolved:
-            self.ctx.copy_framebuffer(self.resolved, self.framebuffer)
+        self._resolve()
         self.resolved.read_into(self._pixels, components=3)
         return self._pixels[::-1].copy()
 
+    def start_read(self) -> None:
+        """Ask for the pixels drawn so far into a pixel buffer, without waiting: drawing into another target can go
+        on while the rasteriser finishes this one. :meth:`finish_read` returns them."""
+        self._resolve()
+        if self._pack is None:
+            self._pack = self.ctx.buffer(reserve=self._pixels.nbytes)
+        self.resolved.read_into(self._pack, components=3)
+
+    def finish_read(self) -> np.ndarray:
+        """The pixels of the last :meth:`start_read`, as :meth:`read` gives them (waits for them if need be)."""
+        if self._pack is None:
+            raise RuntimeError("finish_read() without start_read()")
+        self._pack.read_into(self._pixels)
+        return self._pixels[::-1].copy()
+
+    def _resolve(self) -> None:
+        if self.framebuffer is not self.resolved:
+            self.ctx.copy_framebuffer(self.resolved, self.framebuffer)
+
     def release(self) -> None:
         """Free the GL objects."""
+        if self._pack is not None:
+            self._pack.release()
         for framebuffer in {id(self.framebuffer): self.framebuffer, id(self.resolved): self.resolved}.values():
             for attachment in (*framebuffer.color_attachments, framebuffer.depth_attachment):
                 attachment.release()

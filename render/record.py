@@ -132,26 +132,35 @@ def render_frames(
 ) -> Iterator[tuple[np.ndarray, float]]:
     """The video's frames, ``round(fps · duration)`` of them: ``(image (H, W, 3) uint8 top-down, simulated t)``.
 
-    Offscreen (EGL); the GL objects are released when the generator is closed or exhausted.
+    Offscreen (EGL), into two targets in turn: frame k is read back (asynchronously, through a pixel buffer) only
+    after frame k + 1 has been simulated and its drawing issued, so the rasteriser's threads finish one frame
+    while Python prepares the next. The GL objects are released when the generator is closed or exhausted.
     """
     width, height = even_size(*size)
     ctx = create_offscreen_context()
-    target = OffscreenTarget(ctx, width, height, samples=MSAA_SAMPLES)
+    targets = [OffscreenTarget(ctx, width, height, samples=MSAA_SAMPLES) for _ in range(2)]
     text = TextOverlay(ctx)
     scenes = _Scenes(ctx, scene, integrator, gyroscopic)
+    pending: tuple[OffscreenTarget, float] | None = None
     try:
         for frame in range(max(1, round(fps * duration))):
             # The step nearest this frame's time.
             while scenes.t + 0.5 * scenes.h <= frame / fps:
                 scenes.step()
+            target = targets[frame % 2]
             views = scenes.views()
             viewports = render_grid(target.framebuffer, target.size, views, text, legend=True)
             if any(view.camera is None for view in views):
                 scenes.hold_cameras(_first_frame_cameras(views, viewports))
-            yield target.read(), scenes.t
+            target.start_read()
+            if pending is not None:
+                yield pending[0].finish_read(), pending[1]
+            pending = target, scenes.t
+        yield pending[0].finish_read(), pending[1]
     finally:
         scenes.release()
-        target.release()
+        for target in targets:
+            target.release()
         ctx.release()
 
 

@@ -1,7 +1,6 @@
 #version 330
 // u_mode 0: an invariable plane, a faint fill with a brighter rim and rings every quarter radius.
 // u_mode 1: a soft contact shadow, darkest at the centre.
-#include "common.glsl"
 uniform int u_mode;
 in vec2 v_local;
 in vec4 v_color;
@@ -21,5 +20,5 @@ void main() {
         float edge = 1.0 - smoothstep(1.0 - width, 1.0, r);
         alpha = v_color.a * edge * (0.55 + 0.45 * r * r + 1.8 * rings + 4.0 * rim);
     }
-    f_color = vec4(linear_to_srgb(v_color.rgb), clamp(alpha, 0.0, 1.0));
+    f_color = vec4(v_color.rgb, clamp(alpha, 0.0, 1.0));
 }

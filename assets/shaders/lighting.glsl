@@ -23,7 +23,8 @@ vec3 shade(vec3 world, vec3 normal, vec3 albedo_linear, int view) {
 
     float specular = u_specular * pow(max(dot(n, half_vector), 0.0), u_shininess) * float(dot(n, key_direction) > 0.0);
     vec3 ambient = mix(u_ground_color, u_sky_color, 0.5 + 0.5 * n.z);
-    float rim = u_rim * pow(1.0 - max(dot(n, to_eye), 0.0), 3.0);
+    float facing = 1.0 - max(dot(n, to_eye), 0.0);
+    float rim = u_rim * facing * facing * facing;
     vec3 albedo = albedo_linear;
     vec3 color = albedo * (ambient + key * u_key_color + fill * u_fill_color) + specular * u_key_color
         + rim * u_sky_color;

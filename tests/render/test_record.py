@@ -86,3 +86,31 @@ def test_record_command_writes_a_playable_file_and_rejects_bad_input(tmp_path):
         assert bad.returncode == 2, (args, bad.stderr)
         assert bad.stderr.count("\n") == 1 and "Traceback" not in bad.stderr
     assert not list(tmp_path.glob("*.tmp*"))
+
+
+def test_pipelined_frames_are_the_frames_drawn_one_at_a_time():
+    """render_frames reads frame k back only after drawing frame k + 1 (two targets in turn): each image must
+    still be frame k's, pixel for pixel, as drawing and reading one frame at a time gives it."""
+    from render.offscreen import OffscreenTarget, create_offscreen_context
+    from render.record import _first_frame_cameras, _Scenes
+    from render.text import TextOverlay
+    from render.viewports import render_grid
+
+    scene, fps, size = load_scene("t_handle"), 30, (160, 90)
+    pipelined = list(render_frames(scene, duration=0.2, fps=fps, size=size))
+    ctx = create_offscreen_context()
+    target, text = OffscreenTarget(ctx, *size, samples=0), TextOverlay(ctx)
+    scenes = _Scenes(ctx, scene, None, True)
+    for frame, (image, t) in enumerate(pipelined):
+        while scenes.t + 0.5 * scenes.h <= frame / fps:
+            scenes.step()
+        views = scenes.views()
+        viewports = render_grid(target.framebuffer, target.size, views, text, legend=True)
+        if frame == 0:
+            scenes.hold_cameras(_first_frame_cameras(views, viewports))
+        assert t == scenes.t
+        assert np.array_equal(image, target.read()), f"frame {frame} differs"
+    assert not np.array_equal(pipelined[0][0], pipelined[-1][0])
+    scenes.release()
+    target.release()
+    ctx.release()

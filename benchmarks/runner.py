@@ -71,10 +71,14 @@ def run_all(
     """Run every benchmark in ``BENCHMARKS`` (or the ones named in ``only``); print each table to ``out``
     (default: the current ``sys.stdout``, looked up at call time) and progress to stderr.
 
-    Returns ``{"metadata": {...}, "benchmarks": {name: result}}`` and writes it to ``json_path`` when given.
+    Returns ``{"metadata": {...}, "benchmarks": {name: result}}`` and writes it to ``json_path`` when given; with
+    ``only``, the other benchmarks' results already in that file are kept (each result carries its own date).
     """
     out = sys.stdout if out is None else out
-    report: dict[str, Any] = {"metadata": _metadata(quick), "benchmarks": {}}
+    metadata = _metadata(quick)
+    report: dict[str, Any] = {"metadata": metadata, "benchmarks": {}}
+    if only is not None and json_path is not None:
+        report["benchmarks"] = {name: result for name, result in _read_results(json_path).items() if name not in only}
     for name, module in BENCHMARKS.items():
         if only is not None and name not in only:
             continue
@@ -83,13 +87,22 @@ def run_all(
             print(f"{name}: {message}", file=sys.stderr, flush=True)
 
         result = module.run(quick, progress=progress)
-        report["benchmarks"][name] = result
+        report["benchmarks"][name] = {**result, "date": metadata["date"]}
         print(f"\n## {name}{' (quick)' if quick else ''}\n", file=out)
         print(module.format_table(result), file=out, flush=True)
     if json_path is not None:
         write_json_atomically(report, json_path)
         print(f"\nwrote {json_path}", file=out)
     return report
+
+
+def _read_results(path: pathlib.Path) -> dict[str, Any]:
+    """The ``benchmarks`` of an earlier report at ``path``; none when it is missing or not such a report."""
+    try:
+        results = json.loads(path.read_text(encoding="utf-8")).get("benchmarks", {})
+    except (OSError, ValueError, AttributeError):
+        return {}
+    return results if isinstance(results, dict) else {}
 
 
 def main(argv: list[str] | None = None) -> int:

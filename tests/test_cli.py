@@ -47,12 +47,16 @@ def test_json_path_that_is_a_directory_is_rejected(tmp_path):
 
 def test_bench_quick_prints_the_table_and_writes_json(tmp_path):
     out = tmp_path / "bench.json"
+    # An earlier report: --only replaces its own benchmark's result and keeps the others'.
+    out.write_text(json.dumps({"benchmarks": {"render": {"kept": True}, "contiguous_list": {"stale": True}}}))
     result = _run("bench", "--quick", "--only", "contiguous_list", "--json", str(out))
     assert result.returncode == 0, result.stderr
     assert "contiguous" in result.stdout.lower()
     data = json.loads(out.read_text())
     assert data["metadata"]["quick"] is True
-    assert list(data["benchmarks"]) == ["contiguous_list"]
+    assert set(data["benchmarks"]) == {"contiguous_list", "render"}
+    assert data["benchmarks"]["render"] == {"kept": True} and "stale" not in data["benchmarks"]["contiguous_list"]
+    assert data["benchmarks"]["contiguous_list"]["date"] == data["metadata"]["date"]
     operations = {row["operation"] for row in data["benchmarks"]["contiguous_list"]["results"]}
     assert {"build", "ordered_sum", "order_free_sum", "random_erase"} <= operations
     assert not list(tmp_path.glob("*.tmp*")), "the temporary file was left behind"

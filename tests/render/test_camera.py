@@ -58,3 +58,21 @@ def test_fit_keeps_the_whole_bounding_sphere_in_view(aspect):
     height = 400
     pixels = project(camera.view_projection(aspect), surface, (0, 0, round(aspect * height), height))
     assert np.all((pixels >= 0) & (pixels <= [round(aspect * height), height]))
+
+
+def test_view_in_closed_form_is_pyrrs_look_at():
+    from pyrr import matrix44
+
+    rng = np.random.default_rng(11)
+    for _ in range(200):
+        camera = OrbitCamera(
+            azimuth_deg=rng.uniform(-180.0, 180.0),
+            elevation_deg=rng.uniform(-89.0, 89.0),
+            distance=rng.uniform(0.01, 100.0),
+            target=rng.normal(size=3),
+        )
+        expected = matrix44.create_look_at(camera.eye(), camera.target, np.array([0.0, 0.0, 1.0])).T
+        np.testing.assert_allclose(camera.view(), expected, rtol=0, atol=1e-12 * max(1.0, camera.distance))
+        # A rotation and the eye at the origin of the camera frame.
+        np.testing.assert_allclose(camera.view()[:3, :3] @ camera.view()[:3, :3].T, np.eye(3), atol=1e-14)
+        np.testing.assert_allclose(camera.view() @ [*camera.eye(), 1.0], [0.0, 0.0, 0.0, 1.0], atol=1e-12 * 100)

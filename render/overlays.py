@@ -1,6 +1,6 @@
 """Instance data of what is drawn around the bodies, as functions over numpy arrays (no GL): arrows, principal
 axes, contact shadows, invariable planes and herpolhode segments. Matrices act on column vectors; a leading axis
-is the body (K selected bodies)."""
+is the body (K selected bodies), or the (view, body) pair (P pairs) for what depends on the view."""
 
 from __future__ import annotations
 
@@ -10,7 +10,15 @@ from render import meshes
 from render.instances import frames_along, rigid_matrices, rotation_from_quat_wxyz
 from render.trail import invariable_plane
 
-__all__ = ["arrow_matrices", "axes_matrices", "shadow_matrices", "plane_matrices", "trail_segments"]
+__all__ = [
+    "arrow_matrices",
+    "axes_matrices",
+    "shadow_matrices",
+    "plane_matrices",
+    "trail_tips_px",
+    "trail_keep",
+    "trail_segments",
+]
 
 
 def arrow_matrices(
@@ -63,16 +71,73 @@ def plane_matrices(
     return rigid_matrices(frames_along(normal) * radius[:, None, None], center)
 
 
-def trail_segments(
-    position: np.ndarray, omega_history: np.ndarray, age: np.ndarray, omega_scale: float, capacity: int
+def trail_tips_px(
+    tips: np.ndarray, view_projection: np.ndarray, view_size: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Herpolhode line segments: end points (2S, 3) m, consecutive pairs, and their opacity (2S,).
+    """Where trail tips land on screen: ``tips`` (P, T, 3) m world frame, seen through ``view_projection``
+    (P, 4, 4) world → clip into a view of ``view_size`` (P, 2) pixels. Returns ``(pixels (P, T, 2), in_front
+    (P, T))``, pixels from the view's centre (x right, y up), meaningful only where ``in_front`` (clip w > 0)."""
+    rows = view_projection[:, [0, 1, 3]]  # clip x, y and w
+    clip = tips @ np.swapaxes(rows[:, :, :3], 1, 2) + rows[:, None, :, 3]  # (P, T, 3)
+    in_front = clip[..., 2] > 0.0
+    scale = 0.5 * view_size[:, None, :] / np.where(in_front, clip[..., 2], 1.0)[..., None]
+    return clip[..., :2] * scale, in_front
 
-    The tips ``position + omega_scale · ω`` of ``omega_history`` (T, K, 3) rad/s, oldest first, whose ``age``
-    (T,) is in samples, fade as ``(1 − age/capacity)²``. Each body's segments are contiguous.
-    """
-    tips = position + omega_scale * omega_history  # (T, K, 3)
+
+def trail_keep(
+    pixels: np.ndarray,
+    in_front: np.ndarray,
+    index: np.ndarray,
+    stride: int,
+    *,
+    segment_px: float,
+    error_px: float,
+    max_stride: int,
+) -> np.ndarray:
+    """(P, T) bool: the samples of each trail to draw so that it looks as drawn with all of them (on screen,
+    consecutive samples are often less than a pixel apart). ``pixels`` (P, T, 2) and ``in_front`` (P, T) from
+    :func:`trail_tips_px`, oldest first; ``index`` (T,) the samples' absolute indices (render/trail.py), multiples
+    of ``stride`` (the time thinning) but for the newest.
+
+    Strides are powers of two anchored to the absolute index: sample m = index / stride stays at a local stride of
+    2^k when 2^k divides m. So the sample m = odd · 2^j is the first a stride of 2^(j+1) drops, and it is kept when
+    the path over the 2^j samples on each side of it, of length L and chord c in pixels, is longer than
+    ``segment_px`` (its mean speed v has 2^(j+1) · v > ``segment_px``), or curves: L² − c² > 2 ``error_px``²; and
+    when a tip on that path is behind the eye; and always when 2^j ≥ ``max_stride``. The oldest and the newest
+    sample are always kept.
+
+    Why that suffices: two consecutive kept samples a, b (more than one step apart) lie within the path of the
+    dropped sample of highest j between them, of length L and chord c. So the path from a to b is at most
+    ``segment_px`` long, and with its own L' and c', L' − c' ≤ L − c (triangle inequality) and L' + c' ≤ 2L give
+    L'² − c'² ≤ 2 (L² − c²) ≤ 4 ``error_px``². A path of length L' between a and b stays within √(L'² − c'²)/2
+    of the chord ab (an ellipse with foci a, b), so no dropped tip is farther than ``error_px`` from the line
+    drawn. The kept samples depend on the absolute indices and the projection only: under a still camera they
+    stay the same from one pushed sample to the next, but within ``max_stride`` samples of either end, where the
+    paths are cut short."""
+    count = pixels.shape[1]
+    x, y = np.ascontiguousarray(pixels[..., 0]), np.ascontiguousarray(pixels[..., 1])
+    step_px = np.hypot(np.diff(x, axis=1), np.diff(y, axis=1))  # (P, T − 1): the distance to the next sample
+    # A step from or to a tip behind the eye counts as longer than any path may be, so its samples are kept.
+    seen = in_front[:, 1:] & in_front[:, :-1] & np.isfinite(step_px)
+    travelled = np.zeros(x.shape)  # along the trail from its oldest sample: a path's length in two look-ups
+    np.cumsum(np.where(seen, step_px, segment_px + 1.0), axis=1, out=travelled[:, 1:])
+    level = np.asarray(index) // stride
+    half = np.where(level > 0, level & -level, max_stride)  # 2^j: the largest power of two dividing level
+    position = np.arange(count)
+    first, last = np.maximum(position - half, 0), np.minimum(position + half, count - 1)
+    length = travelled[:, last] - travelled[:, first]
+    curve = length**2 - (x[:, last] - x[:, first]) ** 2 - (y[:, last] - y[:, first]) ** 2  # L² − c²
+    keep = (length > segment_px) | (curve > 2.0 * error_px**2) | (half >= max_stride)
+    keep[:, [0, -1]] = True
+    return keep
+
+
+def trail_segments(tips: np.ndarray, age: np.ndarray, capacity: int, keep: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Herpolhode line segments joining the consecutive ``keep`` (P, T) samples of each trail of ``tips``
+    (P, T, 3) m, oldest first: ``(end points (2S, 3), opacity (2S,), trail (2S,))``, consecutive pairs, each
+    trail's segments contiguous and in order. ``age`` (T,) is in samples; tips fade as ``(1 − age/capacity)²``."""
+    trail, sample = np.nonzero(keep)  # trail by trail, oldest first
+    start = np.flatnonzero(trail[1:] == trail[:-1])
+    ends = np.stack([start, start + 1], axis=1).reshape(-1)  # into (trail, sample): a segment's two ends
     alpha = (1.0 - age / capacity) ** 2
-    ends = np.stack([tips[:-1], tips[1:]], axis=2).transpose(1, 0, 2, 3)  # (K, T−1, 2, 3)
-    end_alpha = np.broadcast_to(np.stack([alpha[:-1], alpha[1:]], axis=1), ends.shape[:3])
-    return ends.reshape(-1, 3), end_alpha.reshape(-1)
+    return tips[trail[ends], sample[ends]], alpha[sample[ends]], trail[ends]

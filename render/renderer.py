@@ -60,6 +60,13 @@ TRAIL_CAPACITY = 600  # samples: 10 s at 60 frames/s
 # measured on at most this many samples.
 MAX_TRAIL_SEGMENTS = 40_000
 MAX_PLANE_SAMPLES = 50_000
+# On screen a trail's consecutive samples are often less than a pixel apart, and a CPU rasteriser pays per segment:
+# each view's trails keep the samples that make segments of at most TRAIL_SEGMENT_PX pixels of path, with no
+# dropped sample farther than TRAIL_ERROR_PX from the line drawn, by strides of up to TRAIL_MAX_STRIDE samples
+# anchored to the samples' absolute indices (overlays.trail_keep). TRAIL_SEGMENT_PX = 0 keeps every sample.
+TRAIL_SEGMENT_PX = 4.0
+TRAIL_ERROR_PX = 0.5
+TRAIL_MAX_STRIDE = 64
 # Line widths at a 720-pixel-high viewport; they scale with the viewport's height, down to MIN_LINE_SCALE.
 REFERENCE_HEIGHT_PX = 720.0
 MIN_LINE_SCALE = 0.75
@@ -301,7 +308,7 @@ class Renderer:
             self._draw_fringes(solids)
         if options.show_invariable_plane:
             self._draw_planes(projection, frame, chosen)
-        self._draw_lines(frame, chosen)
+        self._draw_lines(frame, chosen, view_projections, viewports)
         for plane in range(4):
             ctx.disable_direct(GL_CLIP_DISTANCE0 + plane)
         framebuffer.depth_mask = True
@@ -606,27 +613,44 @@ class Renderer:
         for index, draw in enumerate(self._planes):
             self._draw_discs(draw, 0, rows[levels == index])
 
-    def _upload_trails(self, frame: _FrameInstances, chosen: np.ndarray) -> int:
+    def _upload_trails(
+        self, frame: _FrameInstances, chosen: np.ndarray, view_projections: list[np.ndarray], viewports: list[Viewport]
+    ) -> int:
         """Put the herpolhode segments of the bodies ``chosen`` (V, N) in each view into the trail line set (once
-        per frame and choice), every stride-th sample so that there are at most ``MAX_TRAIL_SEGMENTS``; returns
-        the number of vertices."""
-        key = id(frame), chosen.tobytes()
+        per frame, choice and cameras); returns the number of vertices. The samples are thinned in time, a stride
+        that keeps them within ``MAX_TRAIL_SEGMENTS``, then on screen: each (view, body) pair keeps those its
+        view's ``view_projections`` and ``viewports`` need to look smooth (``TRAIL_SEGMENT_PX``, ``TRAIL_ERROR_PX``)."""
+        key = id(frame), chosen.tobytes(), np.asarray(view_projections).tobytes(), tuple(viewports)
         if self._trail_vertices_key != key:
             view, body = np.nonzero(chosen)
-            history, age = self.trail.omega_world(stride=self.trail.stride(len(body), MAX_TRAIL_SEGMENTS))
-            ends, alpha = overlays.trail_segments(
-                frame.snapshot.position, history, age, self.layout.omega_scale, self.trail.capacity
+            stride = self.trail.stride(len(body), MAX_TRAIL_SEGMENTS)
+            history, age = self.trail.omega_world(stride=stride)
+            # ω drawn from each body's centre: its tip, per (view, body) pair, (P, T, 3).
+            tips = (frame.snapshot.position + self.layout.omega_scale * history).transpose(1, 0, 2)[body]
+            pixels, in_front = overlays.trail_tips_px(
+                tips, np.asarray(view_projections)[view], np.asarray(viewports, dtype=float)[view, 2:]
             )
-            per_body = 2 * (len(age) - 1)
-            ends = ends.reshape(-1, per_body, 3)[body].reshape(-1, 3)
-            alpha = alpha.reshape(-1, per_body)[body].reshape(-1)
+            index = self.trail.sample_index(age)
+            keep = overlays.trail_keep(
+                pixels,
+                in_front,
+                index,
+                stride,
+                segment_px=TRAIL_SEGMENT_PX,
+                error_px=TRAIL_ERROR_PX,
+                max_stride=TRAIL_MAX_STRIDE,
+            )
+            ends, alpha, pair = overlays.trail_segments(tips, age, self.trail.capacity, keep)
             colors = np.column_stack([np.broadcast_to(TRAIL_LINEAR, (len(ends), 3)), TRAIL_ALPHA * alpha])
-            self._trail_vertices = self._trails.set_lines(ends, colors, np.repeat(view, per_body))
+            self._trail_vertices = self._trails.set_lines(ends, colors, view[pair])
             self._trail_vertices_key = key  # self._frame holds frame, so its id is not reused
         return self._trail_vertices
 
-    def _draw_lines(self, frame: _FrameInstances, chosen: np.ndarray) -> None:
-        """The principal axes and the herpolhode trails of the bodies ``chosen`` (V, N) in each view."""
+    def _draw_lines(
+        self, frame: _FrameInstances, chosen: np.ndarray, view_projections: list[np.ndarray], viewports: list[Viewport]
+    ) -> None:
+        """The principal axes and the herpolhode trails of the bodies ``chosen`` (V, N) in each view (its camera's
+        ``view_projections`` and its ``viewports``)."""
         options = self.options
         program = self._programs["line"]
         if options.show_axes:
@@ -634,7 +658,7 @@ class Renderer:
             self._axes.draw(_rows_in_views(frame.axes, None, chosen)[0])
         if options.show_herpolhode and self.trail.count > 1 and chosen.any():
             program["u_width_px"].value = TRAIL_WIDTH_PX
-            self._trails.draw(None, vertices=self._upload_trails(frame, chosen))
+            self._trails.draw(None, vertices=self._upload_trails(frame, chosen, view_projections, viewports))
 
     def release(self) -> None:
         """Free the GL objects."""

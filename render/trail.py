@@ -22,6 +22,10 @@ class HerpolhodeTrail:
         self._omega_world = np.zeros((self.capacity, n_bodies, 3))
         self._next = 0
         self.count = 0
+        # Samples pushed since the last clear: the next sample's absolute index (sample_index). Thinning keeps the
+        # samples whose absolute index is a multiple of the stride, so the kept samples stay the same from one
+        # push to the next instead of shifting with the newest.
+        self.pushed = 0
         self.version = 0  # changes with every push and clear: what a cache of derived data is keyed on
 
     def push(self, omega_world: np.ndarray) -> None:
@@ -29,31 +33,51 @@ class HerpolhodeTrail:
         self._omega_world[self._next] = omega_world
         self._next = (self._next + 1) % self.capacity
         self.count = min(self.count + 1, self.capacity)
+        self.pushed += 1
         self.version += 1
 
     def clear(self) -> None:
         """Forget every sample (after a reset or a jump in time)."""
         self._next = 0
         self.count = 0
+        self.pushed = 0
         self.version += 1
 
     def stride(self, n_bodies: int, max_values: int | None) -> int:
-        """The sampling stride that keeps T' · ``n_bodies`` within ``max_values`` (1 without a limit)."""
-        return 1 if max_values is None else max(1, -(-self.count * n_bodies // max_values))
+        """The sampling stride that keeps T' · ``n_bodies`` within ``max_values`` (1 without a limit), give or take
+        the two ends of the trail (:meth:`omega_world` keeps its newest sample too, and the multiples of the stride
+        it holds may start at its oldest): a power of two, so that the samples kept at one stride are kept at every
+        finer one and a growing trail changes its kept samples only when the stride doubles."""
+        if max_values is None:
+            return 1
+        needed = max(1, -(-self.count * n_bodies // max_values))
+        return 1 << (needed - 1).bit_length()
 
     def omega_world(
         self, bodies: np.ndarray | slice = slice(None), max_values: int | None = None, *, stride: int | None = None
     ) -> tuple[np.ndarray, np.ndarray]:
         """The samples of ``bodies``, oldest first: ``(omega_world (T', K, 3) rad/s world frame, age (T',))``,
-        the age in samples (0 for the newest). With ``max_values`` every stride-th sample is kept, the newest
-        always, so that T' · K stays within ``max_values`` (many bodies cost no more than a few); an explicit
-        ``stride`` overrides that."""
+        the age in samples (0 for the newest; :meth:`sample_index` gives their absolute indices). With
+        ``max_values`` the samples whose absolute index is a multiple of :meth:`stride` are kept, and the newest,
+        so that T' · K stays within about ``max_values`` (many bodies cost no more than a few); an explicit
+        ``stride`` overrides that. Anchored to absolute indices, the kept samples stay the same from one push to the
+        next (but the newest)."""
         selected = np.arange(self._omega_world.shape[1])[bodies]
         if stride is None:
             stride = self.stride(len(selected), max_values)
-        age = np.arange(0, self.count, stride)[::-1]
+        newest = self.pushed - 1
+        oldest = self.pushed - self.count
+        index = np.arange(-(-oldest // stride) * stride, self.pushed, stride)  # the multiples of stride held
+        if self.count and (not len(index) or index[-1] != newest):
+            index = np.append(index, newest)
+        age = newest - index
         slots = (self._next - 1 - age) % self.capacity
         return self._omega_world[np.ix_(slots, selected)], age
+
+    def sample_index(self, age: np.ndarray) -> np.ndarray:
+        """The absolute index of the samples of ``age`` (T',): how many samples were pushed before each since the
+        last clear."""
+        return self.pushed - 1 - np.asarray(age)
 
 
 def invariable_plane(L_world: np.ndarray, energy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -17,8 +17,10 @@ def test_the_ring_buffer_keeps_the_newest_samples_oldest_first():
     history, age = trail.omega_world()
     assert np.array_equal(history[:, 0, 0], [2.0, 3.0, 4.0, 5.0]) and np.array_equal(age, [3, 2, 1, 0])
     assert trail.omega_world([1])[0].shape == (4, 1, 3)
-    thinned, age = trail.omega_world([0, 1], max_values=4)  # every second sample, the newest kept
-    assert np.array_equal(thinned[:, 1, 0], [3.0, 5.0]) and np.array_equal(age, [2, 0])
+    # Stride 2: the samples of even absolute index (sample k holds k), and the newest.
+    thinned, age = trail.omega_world([0, 1], max_values=4)
+    assert np.array_equal(thinned[:, 1, 0], [2.0, 4.0, 5.0]) and np.array_equal(age, [3, 1, 0])
+    assert np.array_equal(trail.sample_index(age), [2, 4, 5])
     trail.clear()
     assert trail.count == 0
 
@@ -44,10 +46,13 @@ def test_omega_lies_in_the_invariable_plane():
     assert np.allclose(np.linalg.norm(tips - center, axis=1) * 1.2, disc_radius)
 
 
-def test_trail_segments_join_consecutive_tips_and_fade_with_age():
-    history = np.arange(5 * 2 * 3, dtype=float).reshape(5, 2, 3)
-    ends, alpha = trail_segments(np.zeros((2, 3)), history, np.arange(4, -1, -1), 1.0, capacity=10)
-    assert ends.shape == (2 * 4 * 2, 3)
-    assert np.array_equal(ends[0], history[0, 0]) and np.array_equal(ends[1], history[1, 0])
-    assert np.array_equal(ends[8], history[0, 1])
+def test_trail_segments_join_consecutive_kept_tips_and_fade_with_age():
+    tips = np.arange(2 * 5 * 3, dtype=float).reshape(2, 5, 3)  # two trails of five samples
+    keep = np.ones((2, 5), dtype=bool)
+    keep[1, [1, 2]] = False
+    ends, alpha, trail = trail_segments(tips, np.arange(4, -1, -1), 10, keep)
+    assert ends.shape == (2 * (4 + 2), 3) and np.array_equal(trail, [0] * 8 + [1] * 4)
+    assert np.array_equal(ends[:8], tips[0, [0, 1, 1, 2, 2, 3, 3, 4]])
+    assert np.array_equal(ends[8:], tips[1, [0, 3, 3, 4]])  # no segment joins the two trails
     assert alpha[7] == 1.0 and np.all(np.diff(alpha[1:8:2]) > 0) and np.isclose(alpha[0], 0.6**2)
+    assert np.allclose(alpha[8:], [0.6**2, 0.9**2, 0.9**2, 1.0])

@@ -1,5 +1,6 @@
 """The shaders' colour encoding on the real GL: linear → sRGB (assets/shaders/common.glsl) against IEC 61966-2-1."""
 
+import moderngl
 import numpy as np
 
 from render.look import linear_to_srgb
@@ -29,6 +30,8 @@ def test_linear_to_srgb_on_the_gl_is_within_a_level_of_the_standard(gl_context):
     program["u_width"].value = float(WIDTH)
     framebuffer = ctx.simple_framebuffer((WIDTH, 1))
     framebuffer.use()
+    framebuffer.clear()
+    ctx.enable_only(moderngl.NOTHING)  # whatever an earlier test left on (a depth test, blending)
     ctx.vertex_array(program, []).render(vertices=3)
     pixels = np.frombuffer(framebuffer.read(components=3), dtype=np.uint8).reshape(WIDTH, 3).astype(int)
     c = np.arange(WIDTH) / (WIDTH - 1.0)

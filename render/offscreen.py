@@ -7,10 +7,39 @@ into a single-sampled one by a blit before reading.
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
+from collections.abc import Callable
+
 import moderngl
 import numpy as np
 
-__all__ = ["create_offscreen_context", "OffscreenTarget"]
+__all__ = ["create_offscreen_context", "OffscreenTarget", "flush"]
+
+
+def flush() -> None:
+    """``glFlush``: hand the commands issued so far to the driver without waiting for them. On llvmpipe this starts
+    the rasteriser's threads on the frame, so the CPU can prepare the next one meanwhile (moderngl has only
+    ``finish``, which waits). Through GLVND's libOpenGL (or libGL), which dispatches to the current context; a
+    no-op where neither library is found (nothing then overlaps, the pixels are the same)."""
+    global _gl_flush
+    if _gl_flush is None:
+        _gl_flush = _find_gl_flush()
+    _gl_flush()
+
+
+def _find_gl_flush() -> Callable[[], None]:
+    for name in ("OpenGL", "GL"):
+        path = ctypes.util.find_library(name)
+        if path:
+            try:
+                return ctypes.CDLL(path).glFlush
+            except (OSError, AttributeError):
+                continue
+    return lambda: None
+
+
+_gl_flush: Callable[[], None] | None = None  # found at the first flush (find_library runs a subprocess)
 
 
 def create_offscreen_context() -> moderngl.Context:
@@ -37,27 +66,11 @@ class OffscreenTarget:
         else:
             self.framebuffer = self.resolved
         self._pixels = np.empty((self.size[1], self.size[0], 3), dtype=np.uint8)
-        self._pack: moderngl.Buffer | None = None  # the pixel buffer of start_read
 
     def read(self) -> np.ndarray:
         """(height, width, 3) uint8 RGB, rows top-down (a new array)."""
         self._resolve()
         self.resolved.read_into(self._pixels, components=3)
-        return self._pixels[::-1].copy()
-
-    def start_read(self) -> None:
-        """Ask for the pixels drawn so far into a pixel buffer, without waiting: drawing into another target can go
-        on while the rasteriser finishes this one. :meth:`finish_read` returns them."""
-        self._resolve()
-        if self._pack is None:
-            self._pack = self.ctx.buffer(reserve=self._pixels.nbytes)
-        self.resolved.read_into(self._pack, components=3)
-
-    def finish_read(self) -> np.ndarray:
-        """The pixels of the last :meth:`start_read`, as :meth:`read` gives them (waits for them if need be)."""
-        if self._pack is None:
-            raise RuntimeError("finish_read() without start_read()")
-        self._pack.read_into(self._pixels)
         return self._pixels[::-1].copy()
 
     def _resolve(self) -> None:
@@ -66,8 +79,6 @@ class OffscreenTarget:
 
     def release(self) -> None:
         """Free the GL objects."""
-        if self._pack is not None:
-            self._pack.release()
         for framebuffer in {id(self.framebuffer): self.framebuffer, id(self.resolved): self.resolved}.values():
             for attachment in (*framebuffer.color_attachments, framebuffer.depth_attachment):
                 attachment.release()

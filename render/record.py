@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from render.look import linear_to_srgb
-from render.offscreen import OffscreenTarget, create_offscreen_context
+from render.offscreen import OffscreenTarget, create_offscreen_context, flush
 from render.renderer import Renderer
 from render.text import TextOverlay
 from render.video import VideoWriter, even_size
@@ -91,6 +91,16 @@ class _Scenes:
             simulation.step()
             renderer.push_trail(simulation.snapshot())
 
+    def advance_to(self, t: float) -> list[View]:
+        """Step to the step nearest ``t`` seconds (none if already there) and return the views of that state, their
+        instance data prepared."""
+        while self.t + 0.5 * self.h <= t:
+            self.step()
+        views = self.views()
+        for view in views:
+            view.renderer.prepare(view.snapshot)
+        return views
+
     def views(self) -> list[View]:
         if self.per_body:
             simulation, renderer = self.simulations[0], self.renderers[0]
@@ -132,35 +142,30 @@ def render_frames(
 ) -> Iterator[tuple[np.ndarray, float]]:
     """The video's frames, ``round(fps · duration)`` of them: ``(image (H, W, 3) uint8 top-down, simulated t)``.
 
-    Offscreen (EGL), into two targets in turn: frame k is read back (asynchronously, through a pixel buffer) only
-    after frame k + 1 has been simulated and its drawing issued, so the rasteriser's threads finish one frame
-    while Python prepares the next. The GL objects are released when the generator is closed or exhausted.
+    Offscreen (EGL). Frame k's drawing is flushed to the driver, then frame k + 1 is simulated and its instance
+    data prepared, and only then is frame k read back: on llvmpipe the rasteriser's threads finish frame k while
+    Python works on the next one. The GL objects are released when the generator is closed or exhausted.
     """
     width, height = even_size(*size)
     ctx = create_offscreen_context()
-    targets = [OffscreenTarget(ctx, width, height, samples=MSAA_SAMPLES) for _ in range(2)]
+    target = OffscreenTarget(ctx, width, height, samples=MSAA_SAMPLES)
     text = TextOverlay(ctx)
     scenes = _Scenes(ctx, scene, integrator, gyroscopic)
-    pending: tuple[OffscreenTarget, float] | None = None
     try:
-        for frame in range(max(1, round(fps * duration))):
-            # The step nearest this frame's time.
-            while scenes.t + 0.5 * scenes.h <= frame / fps:
-                scenes.step()
-            target = targets[frame % 2]
-            views = scenes.views()
+        frames = max(1, round(fps * duration))
+        views = scenes.advance_to(0.0)
+        for frame in range(frames):
             viewports = render_grid(target.framebuffer, target.size, views, text, legend=True)
             if any(view.camera is None for view in views):
                 scenes.hold_cameras(_first_frame_cameras(views, viewports))
-            target.start_read()
-            if pending is not None:
-                yield pending[0].finish_read(), pending[1]
-            pending = target, scenes.t
-        yield pending[0].finish_read(), pending[1]
+            flush()
+            t = scenes.t
+            if frame + 1 < frames:
+                views = scenes.advance_to((frame + 1) / fps)
+            yield target.read(), t
     finally:
         scenes.release()
-        for target in targets:
-            target.release()
+        target.release()
         ctx.release()
 
 

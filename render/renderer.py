@@ -184,6 +184,11 @@ class Renderer:
         self._trail_vertices_key: tuple | None = None
         self._trail_vertices = 0
 
+    def prepare(self, snapshot: Snapshot) -> None:
+        """Compute the instance data of ``snapshot`` now (no GL), so that drawing it later does less: e.g. while the
+        rasteriser still works on the previous frame. Optional; drawing computes what is missing."""
+        self._frame_instances(snapshot)
+
     def push_trail(self, snapshot: Snapshot) -> None:
         """Append this frame's ω of every body to its herpolhode trail."""
         self.trail.push(snapshot.omega_world)

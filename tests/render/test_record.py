@@ -89,8 +89,8 @@ def test_record_command_writes_a_playable_file_and_rejects_bad_input(tmp_path):
 
 
 def test_pipelined_frames_are_the_frames_drawn_one_at_a_time():
-    """render_frames reads frame k back only after drawing frame k + 1 (two targets in turn): each image must
-    still be frame k's, pixel for pixel, as drawing and reading one frame at a time gives it."""
+    """render_frames reads frame k back only after simulating frame k + 1 and preparing its instances: each image
+    must still be frame k's, pixel for pixel, as drawing and reading one frame at a time gives it."""
     from render.offscreen import OffscreenTarget, create_offscreen_context
     from render.record import _first_frame_cameras, _Scenes
     from render.text import TextOverlay

@@ -8,18 +8,15 @@ any framebuffer. It keeps a private ImGui context and restores the caller's curr
 
 from __future__ import annotations
 
-import ctypes
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import imgui_bundle
 import moderngl
-import numpy as np
 from imgui_bundle import imgui
 
-from render.gpu import write_growing
-from render.shaders import load_program
+from render.imgui_draw import ImGuiDraw
 
 __all__ = ["TextBox", "TextOverlay", "FONT_DIR", "ANCHORS"]
 
@@ -60,16 +57,7 @@ class TextOverlay:
 
     def __init__(self, ctx: moderngl.Context) -> None:
         self.ctx = ctx
-        self._program = load_program(ctx, "text")
-        self._vertices = ctx.buffer(reserve=1 << 16)
-        self._indices = ctx.buffer(reserve=1 << 16)
-        self._vao = ctx.vertex_array(
-            self._program,
-            [(self._vertices, "2f 2f 4f1", "in_position", "in_uv", "in_color")],
-            index_buffer=self._indices,
-            index_element_size=imgui.INDEX_SIZE,
-        )
-        self._textures: dict[int, moderngl.Texture] = {}
+        self._draw = ImGuiDraw(ctx)
         previous = imgui.get_current_context()
         self._imgui = imgui.create_context()
         try:
@@ -96,8 +84,7 @@ class TextOverlay:
             for box in boxes:
                 self._layout(draw_list, box, scale)
             imgui.render()
-            self._update_textures()
-            self._render(framebuffer, size, imgui.get_draw_data())
+            self._draw.render(framebuffer, imgui.get_draw_data())
         finally:
             _restore_context(previous)
 
@@ -129,76 +116,9 @@ class TextOverlay:
             draw_list.add_text(font, pixels, imgui.ImVec2(round(x + pad + indent), round(cursor)), _u32(rgba), line)
             cursor += size.y + gap
 
-    def _update_textures(self) -> None:
-        """Create, update or free the GL textures ImGui asks for (the font atlas grows as glyphs are baked)."""
-        for texture in imgui.get_platform_io().textures:
-            status = texture.status
-            if status == imgui.ImTextureStatus.want_destroy:
-                gl_texture = self._textures.pop(texture.tex_id, None)
-                if gl_texture is not None:
-                    gl_texture.release()
-                texture.set_tex_id(0)
-                texture.status = imgui.ImTextureStatus.destroyed
-            elif status in (imgui.ImTextureStatus.want_create, imgui.ImTextureStatus.want_updates):
-                pixels = np.asarray(texture.get_pixels_array(), dtype=np.uint8)
-                gl_texture = self._textures.get(texture.tex_id)
-                if gl_texture is None or gl_texture.size != (texture.width, texture.height):
-                    if gl_texture is not None:
-                        self._textures.pop(texture.tex_id).release()
-                    gl_texture = self.ctx.texture((texture.width, texture.height), 4)
-                    gl_texture.filter = moderngl.LINEAR, moderngl.LINEAR
-                    gl_texture.repeat_x = gl_texture.repeat_y = False
-                    self._textures[gl_texture.glo] = gl_texture
-                    texture.set_tex_id(gl_texture.glo)
-                gl_texture.write(pixels.tobytes())
-                texture.status = imgui.ImTextureStatus.ok
-
-    def _render(self, framebuffer: moderngl.Framebuffer, size: tuple[int, int], draw_data: imgui.ImDrawData) -> None:
-        width, height = size
-        framebuffer.use()
-        framebuffer.viewport = (0, 0, width, height)
-        self.ctx.enable_only(moderngl.BLEND)
-        self.ctx.blend_func = (
-            moderngl.SRC_ALPHA,
-            moderngl.ONE_MINUS_SRC_ALPHA,
-            moderngl.ONE,
-            moderngl.ONE_MINUS_SRC_ALPHA,
-        )
-        self._program["u_size"].value = (float(width), float(height))
-        for commands in draw_data.cmd_lists:
-            vertex_bytes = ctypes.string_at(
-                commands.vtx_buffer.data_address(), commands.vtx_buffer.size() * imgui.VERTEX_SIZE
-            )
-            index_bytes = ctypes.string_at(
-                commands.idx_buffer.data_address(), commands.idx_buffer.size() * imgui.INDEX_SIZE
-            )
-            write_growing(self._vertices, np.frombuffer(vertex_bytes, dtype=np.uint8))
-            write_growing(self._indices, np.frombuffer(index_bytes, dtype=np.uint8))
-            for command in commands.cmd_buffer:
-                texture = self._textures.get(command.tex_ref.get_tex_id())
-                if texture is None or command.elem_count == 0:
-                    continue
-                left, top, right, bottom = (
-                    command.clip_rect.x,
-                    command.clip_rect.y,
-                    command.clip_rect.z,
-                    command.clip_rect.w,
-                )
-                framebuffer.scissor = (int(left), int(height - bottom), int(right - left), int(bottom - top))
-                texture.use(location=0)
-                self._vao.render(moderngl.TRIANGLES, vertices=command.elem_count, first=command.idx_offset)
-        framebuffer.scissor = None
-        self.ctx.enable_only(moderngl.DEPTH_TEST)
-
     def release(self) -> None:
         """Free the GL objects and the private ImGui context."""
-        for texture in self._textures.values():
-            texture.release()
-        self._textures.clear()
-        self._vao.release()
-        self._vertices.release()
-        self._indices.release()
-        self._program.release()
+        self._draw.release()
         imgui.destroy_context(self._imgui)
 
 

@@ -91,9 +91,9 @@ class App:
         implot.create_context()
         imgui.get_io().set_ini_filename("")
         self.window.push_handlers(self)  # under ImGui's handlers, which see every event first
-        from imgui_bundle.python_backends import pyglet_backend
+        from ui.imgui_backend import ImGuiBackend  # imports pyglet.window, which needs a display: after open_window
 
-        self.imgui_renderer = pyglet_backend.create_renderer(self.window)
+        self.imgui_renderer = ImGuiBackend(self.window, self.ctx)
         pixel_ratio = self.window.get_framebuffer_size()[0] / max(self.window.width, 1)
         self.ui_scale = max(self.window.scale, 1.0) if pixel_ratio == 1.0 else 1.0
         apply_theme(self.ui_scale)

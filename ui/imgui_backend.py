@@ -1,0 +1,40 @@
+"""The window's ImGui backend: input from imgui-bundle's pyglet backend, drawing by moderngl.
+
+imgui-bundle's pyglet renderer feeds ImGui the window's keys, mouse, text and clipboard, and draws through
+PyOpenGL: about 40 wrapped GL calls a frame, ~3 ms of Python at 1280×720 with the plots shown. Here the input
+half is kept and the drawing (and ImGui's font textures) is :class:`render.imgui_draw.ImGuiDraw`'s.
+"""
+
+from __future__ import annotations
+
+import moderngl
+from imgui_bundle import imgui
+from imgui_bundle.python_backends.pyglet_backend import PygletProgrammablePipelineRenderer
+
+from render.imgui_draw import ImGuiDraw
+
+__all__ = ["ImGuiBackend"]
+
+
+class ImGuiBackend(PygletProgrammablePipelineRenderer):
+    """ImGui on ``window`` (its input callbacks attached), drawn with ``ctx`` into ``ctx.screen``."""
+
+    def __init__(self, window, ctx: moderngl.Context) -> None:
+        super().__init__(window)
+        self._ctx = ctx
+        self._draw = ImGuiDraw(ctx)
+
+    def render(self, draw_data: imgui.ImDrawData) -> None:
+        """Draw ``draw_data`` over the window's framebuffer (HiDPI-aware) and set the mouse cursor ImGui asks for."""
+        scale = self.io.display_framebuffer_scale
+        self._draw.render(self._ctx.screen, draw_data, (scale.x, scale.y))
+        self._handle_mouse_cursor()
+
+    def shutdown(self) -> None:
+        """Free the textures and GL objects; ImGui's textures are marked destroyed."""
+        for texture in imgui.get_platform_io().textures:
+            texture.set_tex_id(0)
+            texture.status = imgui.ImTextureStatus.destroyed
+        self._draw.release()
+        self.io.backend_flags &= ~imgui.BackendFlags_.renderer_has_textures
+        self._invalidate_device_objects()

@@ -139,8 +139,10 @@ def render_frames(
     size: tuple[int, int] = (1280, 720),
     integrator: str | None = None,
     gyroscopic: bool = True,
+    raw: bool = False,
 ) -> Iterator[tuple[np.ndarray, float]]:
-    """The video's frames, ``round(fps · duration)`` of them: ``(image (H, W, 3) uint8 top-down, simulated t)``.
+    """The video's frames, ``round(fps · duration)`` of them: ``(image (H, W, 3) uint8 top-down, simulated t)``;
+    with ``raw`` the image is (H, W, 4) RGBA with rows bottom-up, as GL reads it fastest (for the video writer).
 
     Offscreen (EGL). Frame k's drawing is flushed to the driver, then frame k + 1 is simulated and its instance
     data prepared, and only then is frame k read back: on llvmpipe the rasteriser's threads finish frame k while
@@ -162,7 +164,7 @@ def render_frames(
             t = scenes.t
             if frame + 1 < frames:
                 views = scenes.advance_to((frame + 1) / fps)
-            yield target.read(), t
+            yield (target.read_rgba() if raw else target.read()), t
     finally:
         scenes.release()
         target.release()
@@ -191,12 +193,12 @@ def record_scene(
     writer = VideoWriter(out, width, height, fps=_exact_fps(fps), crf=X264_CRF, preset=X264_PRESET)
     interrupted, simulated = False, 0.0
     frames = render_frames(
-        scene, duration=duration, fps=fps, size=(width, height), integrator=integrator, gyroscopic=gyroscopic
+        scene, duration=duration, fps=fps, size=(width, height), integrator=integrator, gyroscopic=gyroscopic, raw=True
     )
     try:
         with writer:
             for index, (image, t) in enumerate(frames):
-                writer.write(image)
+                writer.write(image, bottom_up=True, copy=False)
                 simulated = t
                 if progress is not None:
                     progress(index + 1, total)

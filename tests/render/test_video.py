@@ -236,12 +236,27 @@ def test_write_blocks_while_the_queue_is_full(tmp_path):
 
 def test_write_checks_the_frame_and_copies_it(tmp_path):
     with VideoWriter(tmp_path / "out.mp4", 64, 48, FPS) as video:
-        for bad in (np.zeros((48, 64, 4), np.uint8), np.zeros((64, 48, 3), np.uint8), np.zeros((48, 64, 3))):
-            with pytest.raises(ValueError, match=r"\(48, 64, 3\) uint8 RGB"):
+        for bad in (np.zeros((48, 64, 2), np.uint8), np.zeros((64, 48, 3), np.uint8), np.zeros((48, 64, 3))):
+            with pytest.raises(ValueError, match=r"\(48, 64, 3\) RGB or \(48, 64, 4\) RGBA uint8"):
                 video.write(bad)
         video.write(np.zeros((48, 64, 3), np.uint8))
     with pytest.raises(RuntimeError, match="closed"):
         video.write(np.zeros((48, 64, 3), np.uint8))
+
+
+def test_rgba_bottom_up_frames_make_the_same_video_as_rgb_top_down(tmp_path):
+    rng = np.random.default_rng(5)
+    frames = [rng.integers(0, 256, size=(48, 64, 3), dtype=np.uint8) for _ in range(3)]
+    with VideoWriter(tmp_path / "rgb.mp4", 64, 48, FPS) as video:
+        for frame in frames:
+            video.write(frame)
+    with VideoWriter(tmp_path / "rgba.mp4", 64, 48, FPS) as video:
+        for frame in frames:
+            rgba = np.dstack([frame, np.full(frame.shape[:2], 7, np.uint8)])[::-1]  # as GL reads it
+            video.write(np.ascontiguousarray(rgba), bottom_up=True, copy=False)
+    rgb, rgba = (decode_frames(tmp_path / name, range(3)) for name in ("rgb.mp4", "rgba.mp4"))
+    for a, b in zip(rgb, rgba, strict=True):
+        assert np.array_equal(a, b)
 
 
 def test_even_size_rounds_down():

@@ -69,6 +69,18 @@ def test_a_rendered_like_frame_matches_swscale():
         assert difference.mean() < 0.6
 
 
+def test_rgba_words_convert_exactly_as_rgb():
+    rng = np.random.default_rng(8)
+    rgb = rng.integers(0, 256, size=(10, 16, 3), dtype=np.uint8)
+    rgba = np.dstack([rgb, rng.integers(0, 256, size=(10, 16), dtype=np.uint8)])  # alpha is ignored
+    for flip in (False, True):
+        source = np.ascontiguousarray(rgb[::-1]) if flip else rgb
+        for plane, other in zip(
+            _convert(source, flip), _convert(np.ascontiguousarray(rgba[::-1]) if flip else rgba, flip), strict=True
+        ):
+            assert np.array_equal(plane, other)
+
+
 def test_odd_sizes_are_refused():
     _, planes = _planes(6, 4)
     with pytest.raises(ValueError, match="even"):

@@ -183,6 +183,7 @@ class Renderer:
         self._frame: _FrameInstances | None = None
         self._trail_vertices_key: tuple | None = None
         self._trail_vertices = 0
+        self._views_key: tuple | None = None  # what _set_views last wrote
 
     def prepare(self, snapshot: Snapshot) -> None:
         """Compute the instance data of ``snapshot`` now (no GL), so that drawing it later does less: e.g. while the
@@ -328,7 +329,17 @@ class Renderer:
         area: Viewport,
     ) -> None:
         """Every program's per-view uniforms (views.glsl, lighting.glsl) for views in ``viewports`` of the GL
-        viewport ``area``; unused entries are zero."""
+        viewport ``area``; unused entries are zero. Programs keep their uniforms: nothing is written when the views
+        are those of the last call (still cameras)."""
+        key = (
+            tuple(viewports),
+            tuple(area),
+            b"".join(np.asarray(vp, dtype=float).tobytes() for vp in view_projections),
+            b"".join(camera.eye().tobytes() for camera in cameras),
+        )
+        if key == self._views_key:
+            return
+        self._views_key = key
         count = len(viewports)
         matrices = np.zeros((MAX_VIEWS, 4, 4), dtype=np.float32)
         matrices[:count] = np.transpose(view_projections, (0, 2, 1))  # column-major, as GLSL reads a mat4

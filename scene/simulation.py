@@ -77,8 +77,12 @@ class Simulation:
         )
         self.world = World(gravity=scene.gravity, gyroscopic=gyroscopic, integrator_options=integrator_options or {})
         self._dynamic = np.flatnonzero(~self.kinematic)
+        # Every node dynamic and in file order: a step's cost per world slot is already the cost in file order.
+        self._cost_in_file_order = self._dynamic.size == len(ordered) and np.array_equal(
+            self._to_file_order, self._dynamic
+        )
         self._add_dynamic_bodies(ordered)
-        self._poses = self._compose()
+        self._composed = None
 
     def _add_dynamic_bodies(self, ordered: tuple) -> None:
         """Put the dynamic bodies in the world with their initial global state (graph order)."""
@@ -118,13 +122,23 @@ class Simulation:
             who = ", ".join(f"'{self._graph_names[node]}' ({self.integrators[node]})" for node in failed)
             raise NumericalError(f"at t = {self.t:.6g} s, body {who}: {error}", bodies=failed) from error
         self.step_index += 1
-        self._poses = self._compose()
+        self._composed = None
+        if self._cost_in_file_order:
+            return cost
         iterations = np.zeros(len(self.graph), dtype=np.int64)
         substeps = np.ones(len(self.graph), dtype=np.int64)
         # Dynamic nodes entered the world in graph order and nothing is erased, so world slot k is _dynamic[k].
         iterations[self._dynamic] = cost.newton_iterations
         substeps[self._dynamic] = cost.substeps
         return StepCost(iterations[self._to_file_order], substeps[self._to_file_order])
+
+    @property
+    def _poses(self):
+        """Every node's global pose now and the centres of mass (graph order), composed when first asked for after
+        a step: a run of steps between snapshots composes the scene graph once."""
+        if self._composed is None:
+            self._composed = self._compose()
+        return self._composed
 
     def _compose(self):
         n = len(self.graph)

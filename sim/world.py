@@ -17,6 +17,13 @@ costs a second step, only when some body has a pivot under gravity, and restores
 
 A body whose position the scene graph prescribes (a child of a moving parent) is ``pinned``: the world
 integrates its rotation only.
+
+Only the state (q, ω, L, position, velocity) and the torque change from one step to the next. What else a step
+needs (each integrator's slots, as a slice when they are contiguous, its bodies' inertia and inverse, which bodies
+are free or pivoted) is kept in a layout built from the fields in :data:`LAYOUT_FIELDS` and rebuilt whenever their
+bytes change, however they changed: :meth:`World.add_body`, :meth:`World.remove_body`,
+:meth:`World.set_integrator`, the entity store's ``set``, or a write into ``values(name)``. The layout is a
+function of those bytes alone, so a step with it is bit for bit the step that rebuilds everything.
 """
 
 from __future__ import annotations
@@ -32,7 +39,7 @@ from sim.integrators.state import BodyParams, BodyState, StepCost, momentum_from
 from sim.quaternion import quat_conj, quat_exp, quat_log, quat_mul, quat_rotate
 from sim.vector import cross
 
-__all__ = ["World", "INTEGRATOR_NAMES", "BODY_FIELDS"]
+__all__ = ["World", "INTEGRATOR_NAMES", "BODY_FIELDS", "LAYOUT_FIELDS"]
 
 INTEGRATOR_NAMES = tuple(INTEGRATORS)
 
@@ -52,6 +59,35 @@ BODY_FIELDS = {
     "integrator": (np.int16, ()),
 }
 
+LAYOUT_FIELDS = ("integrator", "inertia_body", "inertia_body_inv", "has_pivot", "pinned")
+"""The per-body constants a step's layout is derived from; a change to any of their bytes rebuilds it."""
+
+Slots = slice | np.ndarray
+"""Rows of the body arrays: a slice when they are contiguous (a view, no copy), else an index array."""
+
+
+@dataclass(frozen=True, eq=False)
+class _Group:
+    """The bodies one integrator steps: ``slots``, the same as an index array ``bodies`` (K,) (to name the ones
+    that fail), and their parameters under zero torque, without and with the gyroscopic term (indexed by it),
+    holding copies of their inertia and its inverse (K, 3, 3)."""
+
+    name: str
+    slots: Slots
+    bodies: np.ndarray
+    torque_free_params: tuple[BodyParams, BodyParams]
+
+
+@dataclass(frozen=True, eq=False)
+class _Layout:
+    """What a step needs besides the state, derived from ``key`` (the bytes of :data:`LAYOUT_FIELDS`): one group
+    per integrator in use (code order) and the ``free`` and ``pivoted`` slots (``None`` when there are none)."""
+
+    key: tuple[bytes, ...]
+    groups: tuple[_Group, ...]
+    free: Slots | None
+    pivoted: Slots | None
+
 
 @dataclass
 class World:
@@ -65,7 +101,7 @@ class World:
 
     def __post_init__(self) -> None:
         self.gravity = np.asarray(self.gravity, dtype=float)
-        self._groups: list[tuple[str, slice | np.ndarray]] | None = None
+        self._layout: _Layout | None = None
 
     def __len__(self) -> int:
         return len(self.bodies)
@@ -91,7 +127,6 @@ class World:
         inertia_body = np.asarray(inertia_body, dtype=float)
         position = np.asarray(position, dtype=float)
         com_from_pivot = np.zeros(3) if pivot_body is None else -np.asarray(pivot_body, dtype=float)
-        self._groups = None
         return self.bodies.append(
             {
                 "q": q,
@@ -111,11 +146,9 @@ class World:
         )
 
     def remove_body(self, handle: Handle) -> None:
-        self._groups = None
         self.bodies.erase(handle)
 
     def set_integrator(self, handle: Handle, integrator: str) -> None:
-        self._groups = None
         self.bodies.set(handle, "integrator", INTEGRATOR_NAMES.index(integrator))
 
     def values(self, name: str) -> np.ndarray:
@@ -137,63 +170,113 @@ class World:
         Raises :class:`NumericalError` (with ``bodies`` = slots) when an integrator cannot take the step; the
         state is then left as it was before the step.
         """
+        layout = self._current_layout()
         values = self.bodies.values
         q = values("q")
-        torque = self.torque_world(q)
-        new_q, new_omega, new_L, cost = self._step_with_torque(h, torque)
-        if np.any(values("has_pivot")) and np.any(self.gravity != 0.0):
+        torque = None if layout.pivoted is None else self.torque_world(q)
+        new_q, new_omega, new_L, cost = self._step_with_torque(h, layout, torque)
+        if layout.pivoted is not None and np.any(self.gravity != 0.0):
             predicted = cost
             midpoint = quat_mul(q, quat_exp(0.5 * quat_log(quat_mul(quat_conj(q), new_q))))
-            new_q, new_omega, new_L, cost = self._step_with_torque(h, self.torque_world(midpoint))
+            new_q, new_omega, new_L, cost = self._step_with_torque(h, layout, self.torque_world(midpoint))
             cost = StepCost(cost.newton_iterations + predicted.newton_iterations, cost.substeps)
         # Commit only once every group has stepped, so a failure leaves the world unchanged.
         q[...], values("omega_world")[...], values("L_world")[...] = new_q, new_omega, new_L
-        self._move_centres_of_mass(h)
+        self._move_centres_of_mass(h, layout)
         return cost
 
-    def _step_with_torque(self, h: float, torque: np.ndarray):
-        """One step of every integrator group with the given world torques; nothing is written to the world."""
+    def _step_with_torque(self, h: float, layout: _Layout, torque: np.ndarray | None):
+        """One step of every integrator group with the given world torques (``None``: zero); nothing is written
+        to the world."""
         values = self.bodies.values
+        state = values("q"), values("omega_world"), values("L_world")
+        if len(layout.groups) == 1:
+            # One integrator has every body: its new arrays are the world's.
+            new, cost = self._step_group(h, layout.groups[0], *state, torque)
+            return new.q, new.omega_world, new.L_world, cost
         size = len(self.bodies)
-        q, omega, L = values("q"), values("omega_world"), values("L_world")
-        new_q, new_omega, new_L = q.copy(), omega.copy(), L.copy()
-        iterations = np.zeros(size, dtype=np.int64)
-        substeps = np.ones(size, dtype=np.int64)
-        for name, slots in self._integrator_groups():
-            state = BodyState(q[slots], omega[slots], L[slots])
-            params = BodyParams(
-                values("inertia_body")[slots], values("inertia_body_inv")[slots], torque[slots], self.gyroscopic
-            )
-            try:
-                new, cost = INTEGRATORS[name](state, params, h, **self.integrator_options.get(name, {}))
-            except NumericalError as error:
-                group = np.arange(size)[slots]
-                failed = group if error.bodies is None else group[np.asarray(error.bodies)]
-                raise NumericalError(str(error), bodies=failed) from error
+        # The groups partition the slots, so every row is written below.
+        new_q, new_omega, new_L = np.empty((size, 4)), np.empty((size, 3)), np.empty((size, 3))
+        iterations, substeps = np.empty(size, dtype=np.int64), np.empty(size, dtype=np.int64)
+        for group in layout.groups:
+            new, cost = self._step_group(h, group, *state, torque)
+            slots = group.slots
             new_q[slots], new_omega[slots], new_L[slots] = new.q, new.omega_world, new.L_world
             iterations[slots], substeps[slots] = cost.newton_iterations, cost.substeps
         return new_q, new_omega, new_L, StepCost(iterations, substeps)
 
-    def _move_centres_of_mass(self, h: float) -> None:
+    def _step_group(
+        self,
+        h: float,
+        group: _Group,
+        q: np.ndarray,
+        omega_world: np.ndarray,
+        L_world: np.ndarray,
+        torque: np.ndarray | None,
+    ) -> tuple[BodyState, StepCost]:
+        """One step of ``group``'s bodies from the world's arrays (every body) under ``torque`` (``None``: zero);
+        a failure names the world slots."""
+        slots = group.slots
+        params = group.torque_free_params[bool(self.gyroscopic)]
+        if torque is not None:
+            params = BodyParams(params.inertia_body, params.inertia_body_inv, torque[slots], params.gyroscopic)
+        try:
+            return INTEGRATORS[group.name](
+                BodyState(q[slots], omega_world[slots], L_world[slots]),
+                params,
+                h,
+                **self.integrator_options.get(group.name, {}),
+            )
+        except NumericalError as error:
+            failed = group.bodies if error.bodies is None else group.bodies[np.asarray(error.bodies)]
+            raise NumericalError(str(error), bodies=failed) from error
+
+    def _move_centres_of_mass(self, h: float, layout: _Layout) -> None:
         values = self.bodies.values
         position, velocity = values("position"), values("velocity")
-        pivoted, pinned = values("has_pivot"), values("pinned")
-        free = ~(pivoted | pinned)
-        # Constant gravity: the free fall is quadratic in time, so this update is exact.
-        position[free] += h * velocity[free] + 0.5 * h * h * self.gravity
-        velocity[free] += h * self.gravity
-        if pivoted.any():
+        free, pivoted = layout.free, layout.pivoted
+        if free is not None:
+            # Constant gravity: the free fall is quadratic in time, so this update is exact.
+            position[free] += h * velocity[free] + 0.5 * h * h * self.gravity
+            velocity[free] += h * self.gravity
+        if pivoted is not None:
             position[pivoted] = values("pivot_world")[pivoted] + quat_rotate(
                 values("q")[pivoted], values("com_from_pivot_body")[pivoted]
             )
 
-    def _integrator_groups(self) -> list[tuple[str, slice | np.ndarray]]:
-        """(integrator name, slots) for every integrator in use; a slice when one integrator has every body."""
-        if self._groups is None:
-            codes = self.bodies.values("integrator")
-            used = np.unique(codes)
-            if used.size == 1:
-                self._groups = [(INTEGRATOR_NAMES[int(used[0])], slice(None))]
-            else:
-                self._groups = [(INTEGRATOR_NAMES[int(c)], np.flatnonzero(codes == c)) for c in used]
-        return self._groups
+    def _current_layout(self) -> _Layout:
+        """The layout of the bodies as they are now: the kept one while :data:`LAYOUT_FIELDS` are unchanged."""
+        values = self.bodies.values
+        key = tuple(values(name).tobytes() for name in LAYOUT_FIELDS)
+        if self._layout is None or self._layout.key != key:
+            self._layout = _build_layout(key, values)
+        return self._layout
+
+
+def _build_layout(key: tuple[bytes, ...], values) -> _Layout:
+    """The layout of the bodies whose :data:`LAYOUT_FIELDS` are ``values(name)`` (with bytes ``key``)."""
+    codes = values("integrator")
+    groups = []
+    for code in np.unique(codes):
+        bodies = np.flatnonzero(codes == code)
+        # Index arrays copy: the layout does not depend on the store's buffers (which an append can replace).
+        inertia, inertia_inv = values("inertia_body")[bodies], values("inertia_body_inv")[bodies]
+        torque_free = tuple(
+            BodyParams(inertia, inertia_inv, np.zeros((bodies.size, 3)), gyroscopic) for gyroscopic in (False, True)
+        )
+        groups.append(_Group(INTEGRATOR_NAMES[int(code)], _slots(bodies), bodies, torque_free))
+    pivoted, pinned = values("has_pivot"), values("pinned")
+    free = np.flatnonzero(~(pivoted | pinned))
+    pivoted = np.flatnonzero(pivoted)
+    return _Layout(
+        key,
+        tuple(groups),
+        _slots(free) if free.size else None,
+        _slots(pivoted) if pivoted.size else None,
+    )
+
+
+def _slots(bodies: np.ndarray) -> Slots:
+    """``bodies`` (K,) ascending, K > 0, as a slice when they are consecutive, else as they are."""
+    first, last = int(bodies[0]), int(bodies[-1])
+    return slice(first, last + 1) if last - first + 1 == bodies.size else bodies

@@ -1,5 +1,7 @@
 """The scene in motion: the world's batching, the scene graph, traces, determinism and the `run` command."""
 
+import dataclasses
+import functools
 import hashlib
 import subprocess
 import sys
@@ -14,6 +16,7 @@ from scene.simulation import Simulation
 from scene.trace import TRACE_HEADER
 from sim.errors import NumericalError
 from sim.quaternion import quat_conj, quat_exp, quat_mul, quat_rotate
+from tests.sim.world_reference import assert_same_bits, reference_step
 
 ROOT = Path(__file__).resolve().parents[2]
 ATOL = 1e-12
@@ -100,6 +103,48 @@ def test_trace_format_and_determinism(tmp_path):
     # Every float is the shortest repr that reads back to the same double.
     for field in lines[-1].split(",")[2:]:
         assert repr(float(field)) == field
+
+
+PRESETS = ("compare", "t_handle", "hierarchy", "heavy_top", "stable_major", "stable_minor")
+SNAPSHOT_EVERY = 7  # steps between the snapshots of the run under test, which composes the scene graph lazily
+
+
+def _rebuilding(simulation: Simulation) -> Simulation:
+    """``simulation`` with a world that rebuilds everything at every step (the step before the layout cache)."""
+    simulation.world.step = functools.partial(reference_step, simulation.world)
+    return simulation
+
+
+def _assert_same_step(actual: Simulation, expected: Simulation, snapshot: bool) -> None:
+    """One step of both: the same cost and, if ``snapshot``, the same snapshot and potential energy, bit for bit.
+    ``expected`` is composed after every step, as every step did before the composition was made lazy."""
+    cost, expected_cost = actual.step(), expected.step()
+    assert_same_bits(cost.newton_iterations, expected_cost.newton_iterations)
+    assert_same_bits(cost.substeps, expected_cost.substeps)
+    expected_snapshot, expected_potential = expected.snapshot(), expected.potential_energy()
+    if snapshot:
+        now = actual.snapshot()
+        for field in dataclasses.fields(now):
+            assert_same_bits(getattr(now, field.name), getattr(expected_snapshot, field.name))
+        assert_same_bits(actual.potential_energy(), expected_potential)
+
+
+@pytest.mark.parametrize("gyroscopic", [True, False], ids=["gyroscopic", "no_gyroscopic_term"])
+@pytest.mark.parametrize("name", PRESETS)
+def test_presets_step_bit_for_bit_as_a_world_that_rebuilds_every_step(name, gyroscopic):
+    cached = Simulation(load_scene(name), gyroscopic=gyroscopic)
+    rebuilt = _rebuilding(Simulation(load_scene(name), gyroscopic=gyroscopic))
+    for step in range(1, 121):
+        _assert_same_step(cached, rebuilt, snapshot=step % SNAPSHOT_EVERY == 0)
+
+
+def test_switching_the_gyroscopic_term_mid_run_is_honoured_on_the_next_step():
+    """The window's checkbox writes ``simulation.world.gyroscopic`` (``Session.set_gyroscopic``) between steps."""
+    cached, rebuilt = Simulation(load_scene("compare")), _rebuilding(Simulation(load_scene("compare")))
+    for on in (True, False, True):
+        cached.world.gyroscopic = rebuilt.world.gyroscopic = on
+        for _ in range(5):
+            _assert_same_step(cached, rebuilt, snapshot=True)
 
 
 def test_failed_run_leaves_no_trace(tmp_path):

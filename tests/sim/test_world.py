@@ -1,0 +1,184 @@
+"""The world's step keeps what does not change between steps (its layout), and is bit for bit the step that
+rebuilds everything (:func:`tests.sim.world_reference.reference_step`), before and after any edit of the world."""
+
+from collections.abc import Callable
+
+import numpy as np
+import pytest
+
+from sim.contiguous_list import Handle
+from sim.errors import NumericalError
+from sim.integrators.state import StepCost
+from sim.quaternion import quat_normalize
+from sim.world import BODY_FIELDS, INTEGRATOR_NAMES, World
+from tests.sim.world_reference import assert_same_bits, reference_step
+
+H_S = 1.0 / 90.0
+GRAVITY = (0.0, -9.81, 1.0)
+# Interleaved, so that most groups are not contiguous slots. Every third body has a pivot (under gravity: the
+# midpoint torque's second pass), every fifth is pinned, the rest fall freely; exact's body has no pivot.
+MIXED = (
+    "euler", "implicit_midpoint", "euler", "magnus", "implicit_midpoint", "im6", "euler", "trapezoidal",
+    "object_trapezoidal", "magnus", "rkmk4", "im4", "ot4", "euler_body", "exact",
+)  # fmt: skip
+
+
+def _world(integrators=MIXED, *, gravity=GRAVITY, gyroscopic=True, seed=7) -> tuple[World, list[Handle]]:
+    rng = np.random.default_rng(seed)
+    world = World(gravity=gravity, gyroscopic=gyroscopic)
+    handles = [_add_random_body(world, rng, k, name) for k, name in enumerate(integrators)]
+    return world, handles
+
+
+def _add_random_body(world: World, rng: np.random.Generator, k: int, integrator: str) -> Handle:
+    spread = rng.normal(size=(3, 3))
+    return world.add_body(
+        q=quat_normalize(rng.normal(size=4)),
+        omega_world=3.0 * rng.normal(size=3),
+        inertia_body=spread @ spread.T + 3.0 * np.eye(3),
+        integrator=integrator,
+        mass=1.0 + k,
+        position=rng.normal(size=3),
+        velocity=rng.normal(size=3),
+        pivot_body=rng.normal(size=3) if k % 3 == 0 else None,
+        pinned=k % 5 == 4,
+    )
+
+
+def _assert_same_world(actual: World, expected: World) -> None:
+    for name in BODY_FIELDS:
+        assert_same_bits(actual.values(name), expected.values(name))
+
+
+def _assert_same_cost(actual: StepCost, expected: StepCost) -> None:
+    assert_same_bits(actual.newton_iterations, expected.newton_iterations)
+    assert_same_bits(actual.substeps, expected.substeps)
+
+
+def _step_both(cached: World, rebuilt: World, steps: int) -> None:
+    for _ in range(steps):
+        _assert_same_cost(cached.step(H_S), reference_step(rebuilt, H_S))
+    _assert_same_world(cached, rebuilt)
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {},
+        {"integrators": ("implicit_midpoint",) * 6},  # one group of every body: the integrator's arrays are used
+        {"integrators": ("euler",) * 3 + ("im6",) * 4 + ("magnus",) * 2},  # contiguous groups: slices
+        {"gravity": (0.0, 0.0, 0.0)},  # pivots without torque: no second pass
+        {"gyroscopic": False},
+    ],
+    ids=["mixed", "one_integrator", "contiguous", "no_gravity", "no_gyroscopic_term"],
+)
+def test_a_step_is_the_step_that_rebuilds_everything(options):
+    cached, _ = _world(**options)
+    rebuilt, _ = _world(**options)
+    _step_both(cached, rebuilt, 40)
+
+
+def _set_integrator(world, handles):
+    world.set_integrator(handles[1], "euler_body")
+
+
+def _integrator_in_the_store(world, handles):
+    world.bodies.set(handles[3], "integrator", INTEGRATOR_NAMES.index("implicit_midpoint"))
+
+
+def _inertia_through_values(world, handles):
+    slot = world.bodies.slot_of(handles[0])  # euler: uses I (for L' from ω') and I⁻¹
+    world.values("inertia_body")[slot] = np.diag([1.0, 2.0, 3.5])
+    world.values("inertia_body_inv")[slot] = np.diag([1.0, 1.0 / 2.0, 1.0 / 3.5])
+
+
+def _inertia_alone(world, handles):
+    world.bodies.set(handles[2], "inertia_body", np.diag([2.0, 2.5, 4.0]))  # euler reads I for L' = O' I O'ᵀ ω'
+
+
+def _inverse_inertia_alone(world, handles):
+    world.bodies.set(handles[4], "inertia_body_inv", np.diag([0.5, 0.25, 0.2]))  # implicit midpoint reads I⁻¹ only
+
+
+def _pin(world, handles):
+    world.bodies.set(handles[1], "pinned", True)  # a free body stops falling
+
+
+def _unpin(world, handles):
+    world.bodies.set(handles[4], "pinned", False)
+
+
+def _release_pivot(world, handles):
+    world.bodies.set(handles[3], "has_pivot", False)
+
+
+def _remove_and_add(world, handles):
+    # Swap-remove moves the last body into the hole: the slots of two groups change, their sizes do not.
+    world.remove_body(handles[2])
+    _add_random_body(world, np.random.default_rng(3), 2, "euler")
+
+
+def _add(world, handles):
+    _add_random_body(world, np.random.default_rng(4), 15, "magnus")
+
+
+def _remove_a_group(world, handles):
+    world.remove_body(handles[13])  # the only euler_body
+
+
+EDITS = [
+    _set_integrator, _integrator_in_the_store, _inertia_through_values, _inertia_alone, _inverse_inertia_alone,
+    _pin, _unpin, _release_pivot, _remove_and_add, _add, _remove_a_group,
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("edit", EDITS, ids=lambda edit: edit.__name__.strip("_"))
+def test_an_edit_is_honoured_on_the_next_step(edit: Callable[[World, list[Handle]], None]):
+    """Whichever way the world's bodies or their constants change, the next step sees it. The edit matters: the
+    world left as it was steps elsewhere, which a step with a stale layout would do."""
+    (cached, cached_handles), (rebuilt, rebuilt_handles), (unedited, _) = _world(), _world(), _world()
+    _step_both(cached, rebuilt, 5)
+    edit(cached, cached_handles)
+    edit(rebuilt, rebuilt_handles)
+    _step_both(cached, rebuilt, 3)
+    for _ in range(8):
+        unedited.step(H_S)
+    assert any(unedited.values(name).tobytes() != rebuilt.values(name).tobytes() for name in ("q", "position"))
+
+
+def test_switching_the_gyroscopic_term_is_honoured_on_the_next_step():
+    """What the window's checkbox does (``Session.set_gyroscopic``): the world's flag, read at every step."""
+    (cached, _), (rebuilt, _) = _world(), _world()
+    _step_both(cached, rebuilt, 5)
+    cached.gyroscopic = rebuilt.gyroscopic = False
+    _step_both(cached, rebuilt, 3)
+    cached.gyroscopic = rebuilt.gyroscopic = True
+    _step_both(cached, rebuilt, 3)
+
+
+def test_the_layout_is_kept_while_the_constants_are_unchanged():
+    world, handles = _world()
+    layout = world._current_layout()
+    for _ in range(3):
+        world.step(H_S)
+    world.values("omega_world")[0] *= 2.0  # state, not a constant
+    world.gravity = np.array([0.0, 0.0, -1.0])
+    world.step(H_S)
+    assert world._current_layout() is layout
+    world.set_integrator(handles[0], "magnus")
+    assert world._current_layout() is not layout
+
+
+def test_a_failing_group_names_world_slots_and_leaves_the_world_unchanged():
+    # exact's group is slots 2 and 5 (not contiguous). It refuses a body under torque: slot 5, once it hangs from
+    # a pivot under gravity.
+    world, handles = _world(("euler", "magnus", "exact", "magnus", "euler", "exact"), seed=11)
+    world.step(H_S)
+    world.bodies.set(handles[5], "has_pivot", True)
+    world.bodies.set(handles[5], "com_from_pivot_body", [0.0, 0.0, 0.5])
+    before = {name: world.values(name).copy() for name in BODY_FIELDS}
+    with pytest.raises(NumericalError) as raised:
+        world.step(H_S)
+    np.testing.assert_array_equal(raised.value.bodies, [5])
+    for name in BODY_FIELDS:
+        assert_same_bits(world.values(name), before[name])

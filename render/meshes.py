@@ -288,12 +288,16 @@ def arrow_part_matrices(
     return shaft_matrix, head_matrix
 
 
+COPLANAR_TOLERANCE = 1e-9  # 1 − cos of the angle between two triangles' normals below which they are one plane
+
+
 def edge_adjacency(mesh: Mesh, weld: float = 1e-5) -> np.ndarray:
     """(2E, 4) uint32 ``GL_LINES_ADJACENCY`` indices, two per interior edge of ``mesh``: ``(f, a, b, g)`` where
     ``(a, b, f)`` is a triangle as it winds (CCW outside) and ``g`` the far corner of the other triangle on the
     edge, then the same from the other triangle's side. Vertices closer than ``weld`` count as one (a cap's rim
     and the side it meets), so the edges where normals jump are found too; edges with other than two triangles
-    (degenerate poles) are left out. The renderer's silhouette fringes are drawn from these."""
+    (degenerate poles) are left out, and so are edges inside a plane (which are never on a silhouette). The
+    renderer's silhouette fringes are drawn from these."""
     keys = np.round(np.asarray(mesh.positions, dtype=float) / weld).astype(np.int64)
     _, welded = np.unique(keys, axis=0, return_inverse=True)
     welded = welded.reshape(-1)
@@ -313,6 +317,16 @@ def edge_adjacency(mesh: Mesh, weld: float = 1e-5) -> np.ndarray:
     counts = np.diff(np.r_[starts, len(low)])
     pairs = starts[counts == 2]
     first, second = order[pairs], order[pairs + 1]
+    # An edge between two triangles in one plane (a cap's fan, a side quad's diagonal) is never on a silhouette:
+    # both face the eye or neither does. Leaving those out halves a cylinder's edges.
+    positions = np.asarray(mesh.positions, dtype=float)
+    normal_first = np.cross(positions[b[first]] - positions[a[first]], positions[far[first]] - positions[a[first]])
+    normal_second = np.cross(positions[b[second]] - positions[a[second]], positions[far[second]] - positions[a[second]])
+    cosine = np.einsum("ij,ij->i", normal_first, normal_second) / (
+        np.linalg.norm(normal_first, axis=1) * np.linalg.norm(normal_second, axis=1)
+    )
+    folded = cosine < 1.0 - COPLANAR_TOLERANCE
+    first, second = first[folded], second[folded]
     forward = np.stack([far[first], a[first], b[first], far[second]], axis=1)
     backward = np.stack([far[second], a[second], b[second], far[first]], axis=1)
     return np.concatenate([forward, backward]).astype(np.uint32)

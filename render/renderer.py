@@ -52,6 +52,8 @@ from scene.simulation import Snapshot
 
 __all__ = ["Renderer", "RenderOptions", "Viewport", "REFERENCE_HEIGHT_PX", "MAX_VIEWS"]
 
+# "Over" compositing of straight-alpha colour (the alpha channel accumulates coverage the same way).
+BLEND_OVER = moderngl.SRC_ALPHA, moderngl.ONE_MINUS_SRC_ALPHA, moderngl.ONE, moderngl.ONE_MINUS_SRC_ALPHA
 GL_CLIP_DISTANCE0 = 0x3000  # the first of the four user clip planes that keep each view in its rectangle
 Viewport = tuple[int, int, int, int]  # x, y, width, height in pixels, GL's convention (origin bottom-left)
 
@@ -271,9 +273,15 @@ class Renderer:
         frame = self._frame_instances(snapshot)
         area = _bounding_viewport(viewports)
 
+        self._set_views(viewports, cameras, view_projections, area)
+        shadows = None
+        if options.show_floor and frame.shadows is not None:
+            shadows = _rows_in_views(frame.shadows, None, chosen)[0]
         framebuffer.use()
+        # The whole frame's backdrop from the cache holds the contact shadows too (they move only with the bodies'
+        # centres, which in most scenes stay put).
         whole = background is not None and self._draw_whole_backdrop(
-            framebuffer, cameras, view_projections, viewports, background
+            framebuffer, cameras, view_projections, viewports, background, shadows, area
         )
         if not whole:
             copies = []
@@ -289,7 +297,6 @@ class Renderer:
         framebuffer.viewport = area
         framebuffer.scissor = area
 
-        self._set_views(viewports, cameras, view_projections, area)
         # Per view: the rows of P·V that give an instance's distance along the view (clip w) and pixels per metre
         # at unit distance (row 1 of P·V is the focal factor times the view's unit up row).
         depth_rows = np.array([view_projection[3] for view_projection in view_projections])
@@ -300,12 +307,10 @@ class Renderer:
             ]
         )
         projection = depth_rows, pixels_per_metre
-        for plane in range(4):
-            ctx.enable_direct(GL_CLIP_DISTANCE0 + plane)
-        ctx.blend_func = moderngl.SRC_ALPHA, moderngl.ONE_MINUS_SRC_ALPHA, moderngl.ONE, moderngl.ONE_MINUS_SRC_ALPHA
-        if options.show_floor and frame.shadows is not None:
-            ctx.enable_only(moderngl.BLEND)
-            self._draw_discs(self._shadows, 1, _rows_in_views(frame.shadows, None, chosen)[0])
+        self._clip_to_views(True)
+        if shadows is not None and not whole:
+            self._draw_shadows(shadows)
+        ctx.blend_func = BLEND_OVER
         ctx.enable_only(moderngl.DEPTH_TEST | moderngl.CULL_FACE)
         solids = self._draw_solids(projection, frame, chosen)
         ctx.enable_only(moderngl.DEPTH_TEST | moderngl.BLEND)
@@ -315,11 +320,21 @@ class Renderer:
         if options.show_invariable_plane:
             self._draw_planes(projection, frame, chosen)
         self._draw_lines(frame, chosen, view_projections, viewports)
-        for plane in range(4):
-            ctx.disable_direct(GL_CLIP_DISTANCE0 + plane)
+        self._clip_to_views(False)
         framebuffer.depth_mask = True
         framebuffer.scissor = None
         ctx.enable_only(moderngl.DEPTH_TEST)
+
+    def _clip_to_views(self, on: bool) -> None:
+        """Turn the four user clip planes that keep each view in its rectangle (views.glsl) on or off."""
+        for plane in range(4):
+            (self.ctx.enable_direct if on else self.ctx.disable_direct)(GL_CLIP_DISTANCE0 + plane)
+
+    def _draw_shadows(self, rows: np.ndarray) -> None:
+        """The contact shadows ``rows`` (instance rows with their views), blended over what is there, no depth."""
+        self.ctx.enable_only(moderngl.BLEND)
+        self.ctx.blend_func = BLEND_OVER
+        self._draw_discs(self._shadows, 1, rows)
 
     def _set_views(
         self,
@@ -405,16 +420,21 @@ class Renderer:
         view_projections: list[np.ndarray],
         viewports: list[Viewport],
         background: tuple[float, float, float],
+        shadows: np.ndarray | None,
+        area: Viewport,
     ) -> bool:
-        """Fill all of ``framebuffer`` (colour and depth) with the views' backdrops and ``background`` elsewhere,
-        by one copy of the cache, when it holds that frame: returns False (and draws nothing) the first time a frame
-        is asked for, and on a multisampled ``framebuffer``; the second time running it is drawn into the cache."""
+        """Fill all of ``framebuffer`` (colour and depth) with the views' backdrops and contact ``shadows``
+        (instance rows, or ``None``) and ``background`` elsewhere, by one copy of the cache, when it holds that
+        frame: returns False (and draws nothing) the first time a frame is asked for, and on a multisampled
+        ``framebuffer``; the second time running it is drawn into the cache. The views' uniforms must be set, for
+        ``area`` as the GL viewport (:meth:`_set_views`)."""
         if framebuffer.samples:
             return False
         size = tuple(framebuffer.size)
         cache = self._ensure_backdrop_cache(size)
         keys = [self._backdrop_key(camera, vp) for camera, vp in zip(cameras, view_projections, strict=True)]
-        key = tuple(viewports), tuple(keys), tuple(float(c) for c in background)
+        shadow_key = None if shadows is None else shadows.tobytes()
+        key = tuple(viewports), tuple(keys), tuple(float(c) for c in background), shadow_key
         requested, self._whole_backdrop_request = self._whole_backdrop_request, key
         if self._whole_backdrop_key != key:
             if requested != key:
@@ -427,7 +447,14 @@ class Renderer:
             for camera, view_projection, viewport in zip(cameras, view_projections, viewports, strict=True):
                 cache.viewport = viewport
                 self._shade_backdrop(camera, view_projection, viewport)
-            self._backdrop_keys = dict(zip(viewports, keys, strict=True))
+            if shadows is not None:
+                cache.viewport = area
+                self._clip_to_views(True)
+                self._draw_shadows(shadows)
+                self._clip_to_views(False)
+                self.ctx.enable_only(moderngl.NOTHING)
+            # The per-view entries would hold the shadows: none of them is taken from this cache.
+            self._backdrop_keys = {}
             self._whole_backdrop_key = key
             framebuffer.use()
         framebuffer.scissor = None

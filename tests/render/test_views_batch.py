@@ -147,3 +147,34 @@ def test_the_whole_frame_backdrop_from_the_cache_is_the_shaded_one(gl_context, c
         assert np.array_equal(frames[0][:, x : x + w], frames[2][:, x : x + w])
     renderer.release()
     target.release()
+
+
+def test_shadows_in_the_cached_backdrop_follow_the_bodies(gl_context, compare):
+    scene, snapshot = compare
+    viewports, bodies = [LEFT, RIGHT], [np.array([0]), np.array([3])]
+    cameras = _cameras(gl_context, scene, snapshot, viewports, bodies)
+    raised = dataclasses.replace(snapshot, position=snapshot.position + [0.0, 0.0, 0.15])
+    renderer = Renderer(gl_context, scene, options=dataclasses.replace(EVERYTHING))
+    target = OffscreenTarget(gl_context, WIDTH, HEIGHT, samples=0)
+
+    def frame(drawer, shown):
+        target.framebuffer.use()
+        target.framebuffer.clear(0.0, 0.0, 0.0, 1.0)
+        drawer.draw_views(target.framebuffer, shown, viewports, cameras, bodies, background=GAP_SRGB)
+        return _image(target)
+
+    for _ in range(3):
+        resting = frame(renderer, snapshot)  # the last from the cache, shadows included
+    moved = [frame(renderer, raised) for _ in range(3)]
+    fresh = Renderer(gl_context, scene, options=dataclasses.replace(EVERYTHING))
+    fresh._floor = renderer._floor  # the same floor, fixed at the first draw
+    expected = frame(fresh, raised)
+    views = np.zeros((HEIGHT, WIDTH), dtype=bool)  # the gap is filled only by frames from the cache
+    for x, _, w, _ in viewports:
+        views[:, x : x + w] = True
+    assert not np.array_equal(resting[views], expected[views])
+    for image in moved:
+        assert np.array_equal(image[views], expected[views])
+    renderer.release()
+    fresh.release()
+    target.release()

@@ -27,8 +27,11 @@ __all__ = ["PlotHistory", "TimeLines", "CostLines", "Curves", "export_csv", "CAP
            "MAX_CURVE_POINTS", "DASH_SAMPLES"]  # fmt: skip
 
 CAPACITY = 3600  # samples: one minute at 60 frames/s
-MAX_POINTS = 200
-MAX_CURVE_POINTS = 300  # herpolhode and polhode: curves, not time series
+# The plots are ~150 px wide at 1280x720 (five in a row): 100 points is one per 1.5 px, and a curve of 150 points
+# has segments of a few pixels. Every point is two triangles a frame, which a CPU rasteriser pays for (~0.25 µs
+# each): at 200/300 the plots were ~20 000 triangles, half of the window's.
+MAX_POINTS = 100
+MAX_CURVE_POINTS = 150  # herpolhode and polhode: curves, not time series
 DASH_SAMPLES = 6  # the exact references are drawn as dashes this many samples long, with gaps as long
 _ERRORS = ("energy_error", "momentum_error")  # and the plots that draw them:
 _ERROR_PLOTS = ("energy", "momentum")

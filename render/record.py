@@ -77,6 +77,7 @@ class _Scenes:
         distinct = {name for name in self.simulations[0].body_integrators if name is not None}
         self.per_body = len(self.simulations) == 1 and len(distinct) > 1
         self.cameras: list | None = None
+        self.viewports: list | None = None  # where render_grid put the views last
 
     @property
     def t(self) -> float:
@@ -97,8 +98,21 @@ class _Scenes:
         while self.t + 0.5 * self.h <= t:
             self.step()
         views = self.views()
-        for view in views:
-            view.renderer.prepare(view.snapshot)
+        # Grouped as render_grid draws them: the views of one renderer and snapshot in one batch.
+        batches: dict[tuple[int, int], list[int]] = {}
+        for index, view in enumerate(views):
+            batches.setdefault((id(view.renderer), id(view.snapshot)), []).append(index)
+        for indices in batches.values():
+            first = views[indices[0]]
+            if self.cameras is None or self.viewports is None or None in self.cameras:
+                first.renderer.prepare(first.snapshot)
+                continue
+            first.renderer.prepare(
+                first.snapshot,
+                [self.viewports[index] for index in indices],
+                [self.cameras[index] for index in indices],
+                [None if views[index].bodies is None else np.asarray(views[index].bodies) for index in indices],
+            )
         return views
 
     def views(self) -> list[View]:
@@ -160,6 +174,7 @@ def render_frames(
             viewports = render_grid(target.framebuffer, target.size, views, text, legend=True)
             if any(view.camera is None for view in views):
                 scenes.hold_cameras(_first_frame_cameras(views, viewports))
+            scenes.viewports = viewports
             flush()
             t = scenes.t
             if frame + 1 < frames:

@@ -185,12 +185,37 @@ class Renderer:
         self._frame: _FrameInstances | None = None
         self._trail_vertices_key: tuple | None = None
         self._trail_vertices = 0
+        self._trail_lines_cache: tuple | None = None
         self._views_key: tuple | None = None  # what _set_views last wrote
 
-    def prepare(self, snapshot: Snapshot) -> None:
-        """Compute the instance data of ``snapshot`` now (no GL), so that drawing it later does less: e.g. while the
-        rasteriser still works on the previous frame. Optional; drawing computes what is missing."""
-        self._frame_instances(snapshot)
+    def prepare(
+        self,
+        snapshot: Snapshot,
+        viewports: Sequence[Viewport] = (),
+        cameras: Sequence[OrbitCamera] = (),
+        bodies: Sequence[np.ndarray | None] | None = None,
+    ) -> None:
+        """Compute now (no GL) what drawing ``snapshot`` will need, so that :meth:`draw_views` does less later: e.g.
+        while the rasteriser still works on the previous frame. With the ``viewports`` and ``cameras`` (and
+        ``bodies``) it will be drawn with, the herpolhode trails' thinned segments too. Optional; drawing computes
+        what is missing, and what no longer matches (a camera moved since) is computed again."""
+        frame = self._frame_instances(snapshot)
+        if not viewports or len(viewports) > MAX_VIEWS or not self.options.show_herpolhode or self.trail.count < 2:
+            return
+        bodies = [None] * len(viewports) if bodies is None else list(bodies)
+        chosen = self._chosen([self._select(selection) for selection in bodies])
+        view_projections = [
+            camera.view_projection(viewport[2] / viewport[3])
+            for camera, viewport in zip(cameras, viewports, strict=True)
+        ]
+        self._trail_lines(frame, chosen, view_projections, list(viewports))
+
+    def _chosen(self, selected: list[np.ndarray]) -> np.ndarray:
+        """(V, N) bool: which bodies each view shows, from each view's body indices."""
+        chosen = np.zeros((len(selected), len(self.scene.bodies)), dtype=bool)
+        for view, indices in enumerate(selected):
+            chosen[view, indices] = True
+        return chosen
 
     def push_trail(self, snapshot: Snapshot) -> None:
         """Append this frame's ω of every body to its herpolhode trail."""
@@ -262,10 +287,7 @@ class Renderer:
         if self._floor is None:
             floor_z, scene_radius = self.layout.floor(snapshot.position)
             self._floor = floor_z, 3.0 * max(1.5 * scene_radius, 2.0 * self.layout.size)
-        count = len(self.scene.bodies)
-        chosen = np.zeros((len(viewports), count), dtype=bool)
-        for view, indices in enumerate(selected):
-            chosen[view, indices] = True
+        chosen = self._chosen(selected)
         view_projections = [
             camera.view_projection(viewport[2] / viewport[3])
             for camera, viewport in zip(cameras, viewports, strict=True)
@@ -656,37 +678,48 @@ class Renderer:
         for index, draw in enumerate(self._planes):
             self._draw_discs(draw, 0, rows[levels == index])
 
+    def _trail_lines(
+        self, frame: _FrameInstances, chosen: np.ndarray, view_projections: list[np.ndarray], viewports: list[Viewport]
+    ) -> tuple[tuple, np.ndarray, np.ndarray, np.ndarray]:
+        """The herpolhode segments of the bodies ``chosen`` (V, N) in each view: ``(key, ends (S, 3), colours
+        (S, 4), views (S,))``, cached per frame, choice and cameras. The samples are thinned in time, a stride that
+        keeps them within ``MAX_TRAIL_SEGMENTS``, then on screen: each (view, body) pair keeps those its view's
+        ``view_projections`` and ``viewports`` need to look smooth (``TRAIL_SEGMENT_PX``, ``TRAIL_ERROR_PX``)."""
+        key = id(frame), chosen.tobytes(), np.asarray(view_projections).tobytes(), tuple(viewports)
+        if self._trail_lines_cache is not None and self._trail_lines_cache[0] == key:
+            return self._trail_lines_cache
+        view, body = np.nonzero(chosen)
+        stride = self.trail.stride(len(body), MAX_TRAIL_SEGMENTS)
+        history, age = self.trail.omega_world(stride=stride)
+        # ω drawn from each body's centre: its tip, per (view, body) pair, (P, T, 3).
+        tips = (frame.snapshot.position + self.layout.omega_scale * history).transpose(1, 0, 2)[body]
+        pixels, in_front = overlays.trail_tips_px(
+            tips, np.asarray(view_projections)[view], np.asarray(viewports, dtype=float)[view, 2:]
+        )
+        index = self.trail.sample_index(age)
+        keep = overlays.trail_keep(
+            pixels,
+            in_front,
+            index,
+            stride,
+            segment_px=TRAIL_SEGMENT_PX,
+            error_px=TRAIL_ERROR_PX,
+            max_stride=TRAIL_MAX_STRIDE,
+        )
+        ends, alpha, pair = overlays.trail_segments(tips, age, self.trail.capacity, keep)
+        colors = np.column_stack([np.broadcast_to(TRAIL_LINEAR, (len(ends), 3)), TRAIL_ALPHA * alpha])
+        self._trail_lines_cache = key, ends, colors, view[pair]  # self._frame holds frame, so its id is not reused
+        return self._trail_lines_cache
+
     def _upload_trails(
         self, frame: _FrameInstances, chosen: np.ndarray, view_projections: list[np.ndarray], viewports: list[Viewport]
     ) -> int:
-        """Put the herpolhode segments of the bodies ``chosen`` (V, N) in each view into the trail line set (once
-        per frame, choice and cameras); returns the number of vertices. The samples are thinned in time, a stride
-        that keeps them within ``MAX_TRAIL_SEGMENTS``, then on screen: each (view, body) pair keeps those its
-        view's ``view_projections`` and ``viewports`` need to look smooth (``TRAIL_SEGMENT_PX``, ``TRAIL_ERROR_PX``)."""
-        key = id(frame), chosen.tobytes(), np.asarray(view_projections).tobytes(), tuple(viewports)
+        """Put the herpolhode segments (:meth:`_trail_lines`) into the trail line set, once per frame, choice and
+        cameras; returns the number of vertices."""
+        key, ends, colors, views = self._trail_lines(frame, chosen, view_projections, viewports)
         if self._trail_vertices_key != key:
-            view, body = np.nonzero(chosen)
-            stride = self.trail.stride(len(body), MAX_TRAIL_SEGMENTS)
-            history, age = self.trail.omega_world(stride=stride)
-            # ω drawn from each body's centre: its tip, per (view, body) pair, (P, T, 3).
-            tips = (frame.snapshot.position + self.layout.omega_scale * history).transpose(1, 0, 2)[body]
-            pixels, in_front = overlays.trail_tips_px(
-                tips, np.asarray(view_projections)[view], np.asarray(viewports, dtype=float)[view, 2:]
-            )
-            index = self.trail.sample_index(age)
-            keep = overlays.trail_keep(
-                pixels,
-                in_front,
-                index,
-                stride,
-                segment_px=TRAIL_SEGMENT_PX,
-                error_px=TRAIL_ERROR_PX,
-                max_stride=TRAIL_MAX_STRIDE,
-            )
-            ends, alpha, pair = overlays.trail_segments(tips, age, self.trail.capacity, keep)
-            colors = np.column_stack([np.broadcast_to(TRAIL_LINEAR, (len(ends), 3)), TRAIL_ALPHA * alpha])
-            self._trail_vertices = self._trails.set_lines(ends, colors, view[pair])
-            self._trail_vertices_key = key  # self._frame holds frame, so its id is not reused
+            self._trail_vertices = self._trails.set_lines(ends, colors, views)
+            self._trail_vertices_key = key
         return self._trail_vertices
 
     def _draw_lines(

@@ -185,7 +185,7 @@ class App:
             actions.apply(self, asked)
         self._advance(wall_dt)
         # The 3D view's instance data now, while the rasteriser still works on the last frame (no GL).
-        self.renderer.prepare(self.session.drawable())
+        self.view.prepare(self.session.drawable())
         self._update_status(wall_dt)
         self._panel_edits, self._layout = self._build_ui(wall_dt)
 

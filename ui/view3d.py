@@ -111,6 +111,14 @@ class SceneView:
         for camera in self.cameras or []:
             camera.zoom(steps)
 
+    def prepare(self, snapshot: Snapshot) -> None:
+        """Let the renderer compute what drawing ``snapshot`` with the last frame's viewports and cameras needs."""
+        if self.cameras is not None and len(self.viewports) == len(self.cameras):
+            bodies = [np.array(group.bodies) for group in self.groups]
+            self.renderer.prepare(snapshot, self.viewports, self.cameras, bodies)
+        else:
+            self.renderer.prepare(snapshot)
+
     def draw(
         self,
         screen: moderngl.Framebuffer,

@@ -42,6 +42,7 @@ class OrbitCamera:
     distance: float = 4.0
     target: np.ndarray = field(default_factory=lambda: np.zeros(3))
     fov_y_deg: float = 35.0
+    _memo: tuple | None = field(default=None, init=False, repr=False, compare=False)
 
     def eye(self) -> np.ndarray:
         """(3,) m, the camera position in the world."""
@@ -70,8 +71,13 @@ class OrbitCamera:
         return matrix44.create_perspective_projection(self.fov_y_deg, aspect, near, far).T
 
     def view_projection(self, aspect: float) -> np.ndarray:
-        """(4, 4) world → clip."""
-        return self.projection(aspect) @ self.view()
+        """(4, 4) world → clip (a new array; the last one is remembered for the same camera and aspect, as the
+        views ask for it several times a frame)."""
+        key = (self.azimuth_deg, self.elevation_deg, self.distance, self.fov_y_deg, float(aspect))
+        key += tuple(np.asarray(self.target, dtype=float).tolist())
+        if self._memo is None or self._memo[0] != key:
+            self._memo = key, self.projection(aspect) @ self.view()
+        return self._memo[1].copy()
 
     def orbit(self, delta_azimuth_deg: float, delta_elevation_deg: float) -> None:
         """Turn about the target (a horizontal drag changes the azimuth, a vertical one the elevation)."""

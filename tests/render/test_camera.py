@@ -76,3 +76,26 @@ def test_view_in_closed_form_is_pyrrs_look_at():
         # A rotation and the eye at the origin of the camera frame.
         np.testing.assert_allclose(camera.view()[:3, :3] @ camera.view()[:3, :3].T, np.eye(3), atol=1e-14)
         np.testing.assert_allclose(camera.view() @ [*camera.eye(), 1.0], [0.0, 0.0, 0.0, 1.0], atol=1e-12 * 100)
+
+
+def test_view_projection_follows_every_change_of_the_camera():
+    camera = OrbitCamera()
+    first = camera.view_projection(1.5)
+    assert np.array_equal(camera.view_projection(1.5), first)
+    changes = [
+        lambda c: c.orbit(3.0, 0.0),
+        lambda c: c.orbit(0.0, 2.0),
+        lambda c: c.zoom(1.0),
+        lambda c: c.pan(5.0, 0.0, 100.0),
+        lambda c: setattr(c, "fov_y_deg", 40.0),
+    ]
+    previous = first
+    for change in changes:
+        change(camera)
+        now = camera.view_projection(1.5)
+        assert not np.allclose(now, previous)
+        assert np.array_equal(now, camera.projection(1.5) @ camera.view())
+        previous = now
+    assert not np.allclose(camera.view_projection(2.0), previous)
+    camera.target[0] += 1.0  # the target changed in place
+    assert np.array_equal(camera.view_projection(1.5), camera.projection(1.5) @ camera.view())

@@ -22,7 +22,7 @@ anti-alias themselves), so instead of MSAA each silhouette edge gets a thin fadi
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 
 import moderngl
@@ -256,22 +256,31 @@ class Renderer:
         bodies: Sequence[np.ndarray | None] | None = None,
         *,
         background: tuple[float, float, float] | None = None,
-    ) -> None:
+        underlay: Callable[[moderngl.Framebuffer], None] | None = None,
+        underlay_key: Hashable = None,
+    ) -> bool:
         """Draw ``snapshot`` into each of ``viewports`` (which must not overlap) of ``framebuffer``, over whatever
         was there, from its camera of ``cameras``, showing its ``bodies`` (all by default). Every view goes into the
         same instanced draws (assets/shaders/views.glsl), one per mesh kind and level of detail, in batches of
         ``MAX_VIEWS`` views. With a ``background`` (sRGB) the rest of the framebuffer may be filled with it: then
-        when no camera moved the whole backdrop is one copy from the cache. Leaves the depth test on, blending
-        off, the depth mask on and no scissor."""
+        when no camera moved the whole backdrop is one copy from the cache, and ``underlay`` (e.g. the labels'
+        panels), which draws into a framebuffer of the same size, goes into that cache once per ``underlay_key``.
+        Returns whether the frame came from the cache, underlay included (else the caller draws it). Leaves the
+        depth test on, blending off, the depth mask on and no scissor."""
         bodies = [None] * len(viewports) if bodies is None else list(bodies)
         if not len(viewports) == len(cameras) == len(bodies):
             raise ValueError("draw_views needs one camera and one body selection per viewport")
         if len(viewports) > MAX_VIEWS:
             background = None  # the next batch must not paint over the first
+        cached = False
         for first in range(0, len(viewports), MAX_VIEWS):
             batch = slice(first, first + MAX_VIEWS)
             selected = [self._select(chosen) for chosen in bodies[batch]]
-            self._draw_batch(framebuffer, snapshot, list(viewports[batch]), list(cameras[batch]), selected, background)
+            cameras_batch, viewports_batch = list(cameras[batch]), list(viewports[batch])
+            cached = self._draw_batch(
+                framebuffer, snapshot, viewports_batch, cameras_batch, selected, background, (underlay, underlay_key)
+            )
+        return cached and underlay is not None
 
     def _draw_batch(
         self,
@@ -281,8 +290,10 @@ class Renderer:
         cameras: list[OrbitCamera],
         selected: list[np.ndarray],
         background: tuple[float, float, float] | None,
-    ) -> None:
-        """:meth:`draw_views` for at most ``MAX_VIEWS`` views; ``selected`` are their bodies' indices."""
+        underlay: tuple[Callable[[moderngl.Framebuffer], None] | None, Hashable],
+    ) -> bool:
+        """:meth:`draw_views` for at most ``MAX_VIEWS`` views; ``selected`` are their bodies' indices. Returns
+        whether the backdrop (with the underlay) came from the whole-frame cache."""
         ctx, options = self.ctx, self.options
         if self._floor is None:
             floor_z, scene_radius = self.layout.floor(snapshot.position)
@@ -303,7 +314,7 @@ class Renderer:
         # The whole frame's backdrop from the cache holds the contact shadows too (they move only with the bodies'
         # centres, which in most scenes stay put).
         whole = background is not None and self._draw_whole_backdrop(
-            framebuffer, cameras, view_projections, viewports, background, shadows, area
+            framebuffer, cameras, view_projections, viewports, background, shadows, area, underlay
         )
         if not whole:
             copies = []
@@ -346,6 +357,7 @@ class Renderer:
         framebuffer.depth_mask = True
         framebuffer.scissor = None
         ctx.enable_only(moderngl.DEPTH_TEST)
+        return whole
 
     def _clip_to_views(self, on: bool) -> None:
         """Turn the four user clip planes that keep each view in its rectangle (views.glsl) on or off."""
@@ -444,19 +456,21 @@ class Renderer:
         background: tuple[float, float, float],
         shadows: np.ndarray | None,
         area: Viewport,
+        underlay: tuple[Callable[[moderngl.Framebuffer], None] | None, Hashable],
     ) -> bool:
         """Fill all of ``framebuffer`` (colour and depth) with the views' backdrops and contact ``shadows``
         (instance rows, or ``None``) and ``background`` elsewhere, by one copy of the cache, when it holds that
         frame: returns False (and draws nothing) the first time a frame is asked for, and on a multisampled
-        ``framebuffer``; the second time running it is drawn into the cache. The views' uniforms must be set, for
-        ``area`` as the GL viewport (:meth:`_set_views`)."""
+        ``framebuffer``; the second time running it is drawn into the cache, with ``underlay`` = (draw, key) over
+        it. The views' uniforms must be set, for ``area`` as the GL viewport (:meth:`_set_views`)."""
         if framebuffer.samples:
             return False
         size = tuple(framebuffer.size)
         cache = self._ensure_backdrop_cache(size)
         keys = [self._backdrop_key(camera, vp) for camera, vp in zip(cameras, view_projections, strict=True)]
         shadow_key = None if shadows is None else shadows.tobytes()
-        key = tuple(viewports), tuple(keys), tuple(float(c) for c in background), shadow_key
+        draw_underlay, underlay_key = underlay
+        key = tuple(viewports), tuple(keys), tuple(float(c) for c in background), shadow_key, underlay_key
         requested, self._whole_backdrop_request = self._whole_backdrop_request, key
         if self._whole_backdrop_key != key:
             if requested != key:
@@ -474,6 +488,10 @@ class Renderer:
                 self._clip_to_views(True)
                 self._draw_shadows(shadows)
                 self._clip_to_views(False)
+                self.ctx.enable_only(moderngl.NOTHING)
+            if draw_underlay is not None:
+                cache.scissor = None
+                draw_underlay(cache)
                 self.ctx.enable_only(moderngl.NOTHING)
             # The per-view entries would hold the shadows: none of them is taken from this cache.
             self._backdrop_keys = {}

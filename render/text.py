@@ -8,7 +8,9 @@ any framebuffer. It keeps a private ImGui context and restores the caller's curr
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -30,6 +32,7 @@ PADDING_PX = 10.0
 CORNER_PX = 6.0
 SWATCH_PX = 12.0
 PANEL_RGBA = (0.05, 0.055, 0.065, 0.72)
+PANEL_WIDTH_STEP_PX = 12.0  # panel widths are whole steps (see TextOverlay.panel_rects)
 TITLE_RGBA = (1.0, 1.0, 1.0, 1.0)
 BODY_RGBA = (0.82, 0.85, 0.9, 1.0)
 
@@ -58,6 +61,7 @@ class TextOverlay:
     def __init__(self, ctx: moderngl.Context) -> None:
         self.ctx = ctx
         self._draw = ImGuiDraw(ctx)
+        self._widths: dict[tuple, float] = {}  # the widest panel drawn at each place (see _measure)
         previous = imgui.get_current_context()
         self._imgui = imgui.create_context()
         try:
@@ -70,9 +74,39 @@ class TextOverlay:
             _restore_context(previous)
 
     def draw(
-        self, framebuffer: moderngl.Framebuffer, size: tuple[int, int], boxes: Sequence[TextBox], scale: float = 1.0
+        self,
+        framebuffer: moderngl.Framebuffer,
+        size: tuple[int, int],
+        boxes: Sequence[TextBox],
+        scale: float = 1.0,
+        *,
+        panels: bool = True,
+        text: bool = True,
     ) -> None:
-        """Draw ``boxes`` over the whole ``framebuffer`` of ``size`` = (width, height) pixels."""
+        """Draw ``boxes`` over the whole ``framebuffer`` of ``size`` = (width, height) pixels: their ``panels``
+        (the dark rounded rectangles) and their ``text`` (lines and colour dots). Drawing the panels once into a
+        cached backdrop and the text every frame gives the same picture where nothing passes under a label."""
+        with self._frame(size):
+            draw_list = imgui.get_foreground_draw_list()
+            for box in boxes:
+                self._layout(draw_list, box, scale, panels, text)
+            imgui.render()
+            self._draw.render(framebuffer, imgui.get_draw_data())
+
+    def panel_rects(
+        self, size: tuple[int, int], boxes: Sequence[TextBox], scale: float = 1.0
+    ) -> tuple[tuple[float, float, float, float], ...]:
+        """Each box's panel ``(x, y, width, height)`` in pixels from the top-left: what a cache of the panels is
+        keyed on (widths are whole ``PANEL_WIDTH_STEP_PX`` and never shrink at a place, so a label whose digits
+        change keeps its panel)."""
+        with self._frame(size):
+            rects = tuple(self._measure(box, scale)[0] for box in boxes)
+            imgui.end_frame()
+        return rects
+
+    @contextmanager
+    def _frame(self, size: tuple[int, int]) -> Iterator[None]:
+        """An ImGui frame of the private context, the caller's context restored after."""
         previous = imgui.get_current_context()
         imgui.set_current_context(self._imgui)
         try:
@@ -80,34 +114,45 @@ class TextOverlay:
             io.display_size = imgui.ImVec2(float(size[0]), float(size[1]))
             io.delta_time = 1.0 / 60.0
             imgui.new_frame()
-            draw_list = imgui.get_foreground_draw_list()
-            for box in boxes:
-                self._layout(draw_list, box, scale)
-            imgui.render()
-            self._draw.render(framebuffer, imgui.get_draw_data())
+            yield
         finally:
             _restore_context(previous)
 
-    def _layout(self, draw_list: imgui.ImDrawList, box: TextBox, scale: float) -> None:
+    def _measure(self, box: TextBox, scale: float) -> tuple[tuple[float, float, float, float], list, list]:
+        """``(panel (x, y, width, height), line styles, line sizes)`` of ``box``."""
         pad, swatch, gap = PADDING_PX * scale, SWATCH_PX * scale, 0.2 * PADDING_PX * scale
         body = (self._body_font, BODY_PX * scale, BODY_RGBA)
         styles = [(self._title_font, TITLE_PX * scale, TITLE_RGBA) if box.title else body] + [body] * (
             len(box.lines) - 1
         )
-        accents = [*box.accents, *[None] * len(box.lines)][: len(box.lines)]
-        indent = 1.6 * swatch if any(accent is not None for accent in accents) else 0.0
+        indent = 1.6 * swatch if any(accent is not None for accent in box.accents) else 0.0
         sizes = []
         for line, (font, pixels, _) in zip(box.lines, styles, strict=True):
             imgui.push_font(font, pixels)
             sizes.append(imgui.calc_text_size(line))
             imgui.pop_font()
-        width = 2 * pad + indent + max(size.x for size in sizes)
+        step = PANEL_WIDTH_STEP_PX * scale
+        width = math.ceil((2 * pad + indent + max(size.x for size in sizes)) / step) * step
+        # A panel at the same place never narrows: a label whose text changes width from frame to frame (a sign, a
+        # digit more) keeps one panel, which a cache of the panels can then keep too.
+        place = box.x_px, box.y_px, box.anchor, scale
+        width = self._widths[place] = max(width, self._widths.get(place, 0.0))
         height = 2 * pad + sum(size.y for size in sizes) + gap * (len(sizes) - 1)
         x = box.x_px - (width if box.anchor.endswith("right") else 0.0)
         y = box.y_px - (height if box.anchor.startswith("bottom") else 0.0)
-        draw_list.add_rect_filled(
-            imgui.ImVec2(x, y), imgui.ImVec2(x + width, y + height), _u32(PANEL_RGBA), CORNER_PX * scale
-        )
+        return (float(x), float(y), float(width), float(height)), styles, sizes
+
+    def _layout(self, draw_list: imgui.ImDrawList, box: TextBox, scale: float, panel: bool, text: bool) -> None:
+        (x, y, width, height), styles, sizes = self._measure(box, scale)
+        pad, swatch, gap = PADDING_PX * scale, SWATCH_PX * scale, 0.2 * PADDING_PX * scale
+        accents = [*box.accents, *[None] * len(box.lines)][: len(box.lines)]
+        indent = 1.6 * swatch if any(accent is not None for accent in accents) else 0.0
+        if panel:
+            draw_list.add_rect_filled(
+                imgui.ImVec2(x, y), imgui.ImVec2(x + width, y + height), _u32(PANEL_RGBA), CORNER_PX * scale
+            )
+        if not text:
+            return
         cursor = y + pad
         for line, (font, pixels, rgba), accent, size in zip(box.lines, styles, accents, sizes, strict=True):
             if accent is not None:

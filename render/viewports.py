@@ -7,6 +7,7 @@ for N simulations of one scene, one :class:`View` per simulation.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -28,6 +29,7 @@ __all__ = [
     "legend_box",
     "energy_error_text",
     "GAP_PX",
+    "draw_labelled_views",
     "LABEL_MARGIN_PX",
 ]
 
@@ -87,19 +89,6 @@ def render_grid(
     viewports = grid_viewports(size, len(views), columns)
     boxes = []
     scale = size[1] / REFERENCE_HEIGHT_PX * (1.0 if len(views) <= columns else 0.85)
-    # The views of one renderer and snapshot are drawn together, in one batch of instanced draws.
-    batches: dict[tuple[int, int], tuple[View, list, list, list]] = {}
-    for view, viewport in zip(views, viewports, strict=True):
-        aspect = viewport[2] / viewport[3]
-        bodies = None if view.bodies is None else np.asarray(view.bodies)
-        camera = view.camera or view.renderer.default_camera(view.snapshot, bodies, aspect)
-        batch = batches.setdefault((id(view.renderer), id(view.snapshot)), (view, [], [], []))
-        for values, value in zip(batch[1:], (viewport, camera, bodies), strict=True):
-            values.append(value)
-    for first, batch_viewports, cameras, bodies in batches.values():
-        # A single batch owns the whole frame: its renderer may fill the separators too (one copy of its cache).
-        background = SEPARATOR_SRGB if len(batches) == 1 else None
-        first.renderer.draw_views(framebuffer, first.snapshot, batch_viewports, cameras, bodies, background=background)
     for view, viewport in zip(views, viewports, strict=True):
         if view.label:
             top = size[1] - (viewport[1] + viewport[3])
@@ -114,9 +103,61 @@ def render_grid(
             boxes.append(legend_box(views[0].renderer.options, x + margin, size[1] - (y + height) + margin, "top_left"))
         else:
             boxes.append(legend_box(views[0].renderer.options, size[0] - margin, size[1] - margin, "bottom_right"))
-    if text is not None and boxes:
+    labelled = text is not None and bool(boxes)
+    # The views of one renderer and snapshot are drawn together, in one batch of instanced draws.
+    batches: dict[tuple[int, int], tuple[View, list, list, list]] = {}
+    for view, viewport in zip(views, viewports, strict=True):
+        aspect = viewport[2] / viewport[3]
+        bodies = None if view.bodies is None else np.asarray(view.bodies)
+        camera = view.camera or view.renderer.default_camera(view.snapshot, bodies, aspect)
+        batch = batches.setdefault((id(view.renderer), id(view.snapshot)), (view, [], [], []))
+        for values, value in zip(batch[1:], (viewport, camera, bodies), strict=True):
+            values.append(value)
+    if len(batches) == 1:
+        # A single batch owns the whole frame: its renderer may fill the separators too (one copy of its cache).
+        (first, batch_viewports, cameras, bodies), = batches.values()
+        draw_labelled_views(
+            first.renderer, framebuffer, size, first.snapshot, batch_viewports, cameras, bodies,
+            text if labelled else None, boxes, scale, SEPARATOR_SRGB,
+        )  # fmt: skip
+        return viewports
+    for first, batch_viewports, cameras, bodies in batches.values():
+        first.renderer.draw_views(framebuffer, first.snapshot, batch_viewports, cameras, bodies)
+    if labelled:
         text.draw(framebuffer, size, boxes, scale)
     return viewports
+
+
+def draw_labelled_views(
+    renderer: Renderer,
+    framebuffer: moderngl.Framebuffer,
+    size: tuple[int, int],
+    snapshot: Snapshot,
+    viewports: Sequence[Viewport],
+    cameras: Sequence[OrbitCamera],
+    bodies: Sequence[np.ndarray | None],
+    text: TextOverlay | None,
+    boxes: Sequence[TextBox],
+    scale: float,
+    background: tuple[float, float, float],
+) -> None:
+    """``renderer.draw_views`` filling the rest of ``framebuffer`` (of ``size``) with ``background``, then the
+    label ``boxes`` with ``text`` (none when ``None``). The labels' panels go into the renderer's cached backdrop
+    while they stay where and how large they are (``TextOverlay.panel_rects``), and only their text is drawn each
+    frame: on a CPU rasteriser the translucent panels cost more than the text over them."""
+    underlay, key = None, None
+    if text is not None and boxes:
+        key = scale, text.panel_rects(size, boxes, scale)
+        underlay = functools.partial(_draw_panels, text, size, list(boxes), scale)
+    panels_cached = renderer.draw_views(
+        framebuffer, snapshot, viewports, cameras, bodies, background=background, underlay=underlay, underlay_key=key
+    )
+    if underlay is not None:
+        text.draw(framebuffer, size, boxes, scale, panels=not panels_cached)
+
+
+def _draw_panels(text: TextOverlay, size: tuple[int, int], boxes: list[TextBox], scale: float, framebuffer) -> None:
+    text.draw(framebuffer, size, boxes, scale, text=False)
 
 
 def _columns_for(count: int, size: tuple[int, int]) -> int:

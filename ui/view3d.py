@@ -18,7 +18,7 @@ from render.camera import OrbitCamera
 from render.look import linear_to_srgb
 from render.renderer import REFERENCE_HEIGHT_PX, Renderer, Viewport
 from render.text import TextBox, TextOverlay
-from render.viewports import LABEL_MARGIN_PX, grid_viewports
+from render.viewports import LABEL_MARGIN_PX, draw_labelled_views, grid_viewports
 from scene.simulation import Snapshot
 from ui.session import Group
 
@@ -144,13 +144,21 @@ class SceneView:
                 for group, viewport in zip(self.groups, self.viewports, strict=True)
             ]
         bodies = [np.array(group.bodies) for group in self.groups]
-        self.renderer.draw_views(screen, snapshot, self.viewports, self.cameras, bodies, background=background)
-        if not labels:
+        boxes, scale = [], 1.0
+        if labels:
+            scale = framebuffer_size[1] / REFERENCE_HEIGHT_PX * (0.85 if len(self.groups) <= columns else 0.7)
+            margin = LABEL_MARGIN_PX * scale
+            top = framebuffer_size[1]
+            boxes = [
+                TextBox(viewport[0] + margin, top - viewport[1] - viewport[3] + margin, lines, (accent,))
+                for viewport, lines, accent in zip(self.viewports, labels, self.accents, strict=True)
+            ]
+        if background is None:
+            self.renderer.draw_views(screen, snapshot, self.viewports, self.cameras, bodies)
+            if boxes:
+                self.text.draw(screen, framebuffer_size, boxes, scale)
             return
-        scale = framebuffer_size[1] / REFERENCE_HEIGHT_PX * (0.85 if len(self.groups) <= columns else 0.7)
-        margin = LABEL_MARGIN_PX * scale
-        boxes = [
-            TextBox(viewport[0] + margin, framebuffer_size[1] - viewport[1] - viewport[3] + margin, lines, (accent,))
-            for viewport, lines, accent in zip(self.viewports, labels, self.accents, strict=True)
-        ]
-        self.text.draw(screen, framebuffer_size, boxes, scale)
+        draw_labelled_views(
+            self.renderer, screen, framebuffer_size, snapshot, self.viewports, self.cameras, bodies,
+            self.text if boxes else None, boxes, scale, background,
+        )  # fmt: skip

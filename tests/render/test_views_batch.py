@@ -178,3 +178,45 @@ def test_shadows_in_the_cached_backdrop_follow_the_bodies(gl_context, compare):
     renderer.release()
     fresh.release()
     target.release()
+
+
+def test_label_panels_from_the_cache_give_the_frame_drawn_in_full(gl_context, compare):
+    from render.text import TextOverlay
+    from render.viewports import compare_views, render_grid
+
+    scene, snapshot = compare
+    renderer = Renderer(gl_context, scene, options=dataclasses.replace(EVERYTHING))
+    text = TextOverlay(gl_context)
+    target = OffscreenTarget(gl_context, 640, 360, samples=0)
+    views = compare_views(renderer, snapshot, snapshot.energy, [body.integrator for body in scene.bodies])
+    for view in views:
+        view.camera = renderer.default_camera(snapshot, np.array(view.bodies), 4 / 3)
+    frames = []
+    for _ in range(3):  # drawn in full; panels drawn into the cache; panels from the cache
+        render_grid(target.framebuffer, target.size, views, text, legend=True)
+        frames.append(_image(target))
+    assert renderer._whole_backdrop_key is not None and renderer._whole_backdrop_key[-1] is not None
+    # Under the panels a line of the 3D view may pass: drawn over the panel when the panel is in the cache,
+    # under it when the panel is drawn last. Everywhere else the frames are the same.
+    outside = np.ones((360, 640), dtype=bool)
+    for x, y, width, height in renderer._whole_backdrop_key[-1][1]:
+        outside[int(y) : int(np.ceil(y + height)) + 1, int(x) : int(np.ceil(x + width)) + 1] = False
+    assert outside.mean() > 0.8
+    assert np.array_equal(frames[0][outside], frames[1][outside])
+    assert np.array_equal(frames[1], frames[2])
+    text.release()
+    renderer.release()
+    target.release()
+
+
+def test_a_label_panel_keeps_its_width_when_its_text_narrows(gl_context):
+    from render.text import TextBox, TextOverlay
+
+    text = TextOverlay(gl_context)
+    wide = TextBox(10.0, 10.0, ("name", "t = 10.00 s    ΔE/E = −1.0e-04"))
+    narrow = TextBox(10.0, 10.0, ("name", "t = 1.00 s"))
+    elsewhere = TextBox(300.0, 10.0, ("name", "t = 1.00 s"))
+    (first,) = text.panel_rects((640, 360), [wide])
+    (second, other) = text.panel_rects((640, 360), [narrow, elsewhere])
+    assert second == first and other[2] < first[2]
+    text.release()

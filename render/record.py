@@ -26,7 +26,7 @@ from render.offscreen import OffscreenTarget, create_offscreen_context, flush
 from render.renderer import Renderer
 from render.text import TextOverlay
 from render.video import VideoWriter, even_size
-from render.viewports import View, compare_views, energy_error_text, render_grid
+from render.viewports import View, compare_views, energy_error_text, render_grid, view_batches
 from scene.scene_file import SceneSpec
 from scene.simulation import Simulation
 from sim.errors import InputError
@@ -98,11 +98,7 @@ class _Scenes:
         while self.t + 0.5 * self.h <= t:
             self.step()
         views = self.views()
-        # Grouped as render_grid draws them: the views of one renderer and snapshot in one batch.
-        batches: dict[tuple[int, int], list[int]] = {}
-        for index, view in enumerate(views):
-            batches.setdefault((id(view.renderer), id(view.snapshot)), []).append(index)
-        for indices in batches.values():
+        for indices in view_batches(views):  # as render_grid draws them
             first = views[indices[0]]
             if self.cameras is None or self.viewports is None or None in self.cameras:
                 first.renderer.prepare(first.snapshot)

@@ -30,6 +30,7 @@ __all__ = [
     "energy_error_text",
     "GAP_PX",
     "draw_labelled_views",
+    "view_batches",
     "LABEL_MARGIN_PX",
 ]
 
@@ -104,28 +105,37 @@ def render_grid(
         else:
             boxes.append(legend_box(views[0].renderer.options, size[0] - margin, size[1] - margin, "bottom_right"))
     labelled = text is not None and bool(boxes)
-    # The views of one renderer and snapshot are drawn together, in one batch of instanced draws.
-    batches: dict[tuple[int, int], tuple[View, list, list, list]] = {}
-    for view, viewport in zip(views, viewports, strict=True):
-        aspect = viewport[2] / viewport[3]
-        bodies = None if view.bodies is None else np.asarray(view.bodies)
-        camera = view.camera or view.renderer.default_camera(view.snapshot, bodies, aspect)
-        batch = batches.setdefault((id(view.renderer), id(view.snapshot)), (view, [], [], []))
-        for values, value in zip(batch[1:], (viewport, camera, bodies), strict=True):
-            values.append(value)
+    batches = []
+    for indices in view_batches(views):
+        first = views[indices[0]]
+        bodies = [None if views[i].bodies is None else np.asarray(views[i].bodies) for i in indices]
+        cameras = [
+            views[i].camera or first.renderer.default_camera(first.snapshot, body, viewports[i][2] / viewports[i][3])
+            for i, body in zip(indices, bodies, strict=True)
+        ]
+        batches.append((first, [viewports[i] for i in indices], cameras, bodies))
     if len(batches) == 1:
         # A single batch owns the whole frame: its renderer may fill the separators too (one copy of its cache).
-        (first, batch_viewports, cameras, bodies), = batches.values()
+        ((first, batch_viewports, cameras, bodies),) = batches
         draw_labelled_views(
             first.renderer, framebuffer, size, first.snapshot, batch_viewports, cameras, bodies,
             text if labelled else None, boxes, scale, SEPARATOR_SRGB,
         )  # fmt: skip
         return viewports
-    for first, batch_viewports, cameras, bodies in batches.values():
+    for first, batch_viewports, cameras, bodies in batches:
         first.renderer.draw_views(framebuffer, first.snapshot, batch_viewports, cameras, bodies)
     if labelled:
         text.draw(framebuffer, size, boxes, scale)
     return viewports
+
+
+def view_batches(views: Sequence[View]) -> list[list[int]]:
+    """The indices of ``views`` grouped by renderer and snapshot, in order: each group is drawn in one batch of
+    instanced draws (``Renderer.draw_views``)."""
+    batches: dict[tuple[int, int], list[int]] = {}
+    for index, view in enumerate(views):
+        batches.setdefault((id(view.renderer), id(view.snapshot)), []).append(index)
+    return list(batches.values())
 
 
 def draw_labelled_views(

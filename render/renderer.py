@@ -11,10 +11,16 @@ is linear RGB and every program writes sRGB (render/look.py). The order of a fra
 floor grid, one full-screen pass), contact shadows, the solids (depth-tested), their anti-aliased silhouette
 fringes, then the translucent invariable planes and the lines (depth-tested, no depth writes).
 
+Several views (a grid, one per integrator) go into the same draws (:meth:`Renderer.draw_views`,
+assets/shaders/views.glsl): each instance carries its view's index, and each view's camera and rectangle are
+uniform arrays.
+
 Costs on a CPU rasteriser (llvmpipe): the backdrop shader is the dearest pass (~10 ms at 1280×720), and it only
 changes with the camera, so it is drawn into a cache framebuffer once per camera and viewport and copied into
-the target afterwards (a blit, ~0.1 ms for a whole frame); a camera that moved since the last frame gets it
-shaded straight into the target instead (no copy, no wait for the cache). Multisampling costs 2–3× and its
+the target afterwards; a camera that moved since the last frame gets it shaded straight into the target instead
+(no copy, no wait for the cache). When the views fill the whole target (a ``background`` for the rest), the
+cache holds the whole frame's backdrop with the contact shadows and the caller's underlay (the labels' panels)
+and is copied in one memcpy (~0.1 ms). Multisampling costs 2–3× and its
 resolve ~12 ms; the solids' silhouettes are the only hard edges of a frame (lines, disc rims, grid and text
 anti-alias themselves), so instead of MSAA each silhouette edge gets a thin fading fringe
 (assets/shaders/edge.*.glsl), which shades a few pixels along the outline rather than every pixel again.

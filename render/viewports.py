@@ -183,7 +183,9 @@ def legend_box(options: RenderOptions, x_px: float, y_px: float, anchor: str) ->
         (options.show_momentum, "L  angular momentum", MOMENTUM_LINEAR),
         (options.show_herpolhode, "herpolhode: the path of ω's tip", TRAIL_LINEAR),
         (options.show_invariable_plane, "invariable plane  ω·L/|L| = 2E/|L|", PLANE_LINEAR),
-        (options.show_axes, "principal axes: red minor, green middle, blue major", None),
+        # Two lines, so that the key fits a grid cell a third of 1280 pixels wide.
+        (options.show_axes, "principal axes: red minor,", None),
+        (options.show_axes, "green middle, blue major", None),
     ]
     shown = [
         (line, None if color is None else tuple(float(c) for c in linear_to_srgb(color)))

@@ -14,10 +14,8 @@ flat out int g_view;
 void main() {
     int view = int(in_view);
     vec4 world = in_model * vec4(in_position, 1.0);
-    mat3 m = mat3(in_model);
-    mat3 cofactor = mat3(cross(m[1], m[2]), cross(m[2], m[0]), cross(m[0], m[1]));
     g_world = world.xyz;
-    g_normal = cofactor * in_normal;
+    g_normal = world_normal(in_model, in_normal);
     g_color = in_color;
     g_view = view;
     gl_Position = u_view_projection[view] * world;    // the view's clip space; the geometry shader places it

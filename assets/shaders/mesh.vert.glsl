@@ -14,11 +14,8 @@ flat out int v_view;
 void main() {
     int view = int(in_view);
     vec4 world = in_model * vec4(in_position, 1.0);
-    // The cofactor of the linear part maps normals correctly under non-uniform scale (no inverse needed).
-    mat3 m = mat3(in_model);
-    mat3 cofactor = mat3(cross(m[1], m[2]), cross(m[2], m[0]), cross(m[0], m[1]));
     v_world = world.xyz;
-    v_normal = cofactor * in_normal;
+    v_normal = world_normal(in_model, in_normal);
     v_color = in_color;
     v_view = view;
     gl_Position = to_target(u_view_projection[view] * world, view);

@@ -16,3 +16,10 @@ vec4 to_target(vec4 clip, int view) {
     vec4 rect = u_view_rect[view];
     return vec4(clip.xy * rect.xy + rect.zw * clip.w, clip.zw);
 }
+
+// A normal of the unit mesh in the world: the cofactor of the model matrix's linear part maps normals correctly
+// under non-uniform scale (no inverse needed).
+vec3 world_normal(mat4 model, vec3 normal) {
+    mat3 m = mat3(model);
+    return mat3(cross(m[1], m[2]), cross(m[2], m[0]), cross(m[0], m[1])) * normal;
+}

@@ -3,9 +3,11 @@
 The window runs under a private Xvfb when it is installed (else on ``DISPLAY``), so on a machine without a GPU
 Mesa's llvmpipe rasterises on the CPU and the numbers scale with cores (and with whatever else is running).
 Each workload runs the app's own loop (:meth:`ui.app.App.run`, no frame cap, vsync off) at time scale 1× after
-``WARMUP_FRAMES`` frames, and reports the median and 90th percentile of the frame time (update + show + draw) and
-the median of each part: ``update`` (simulation steps, plot samples, panel and plots laid out by ImGui), ``flip``
-(waiting for the previous frame's rasterisation and showing it), ``draw`` (3D view and ImGui draw calls issued),
+``WARMUP_FRAMES`` frames, and reports the median and 90th percentile of the frame time (from one frame to the
+next: events + update + show + draw) and the median of each part: ``events`` (pyglet's dispatch of the window's
+events, which may wait for the X server), ``update`` (simulation steps, plot samples, panel and plots laid out by
+ImGui), ``flip`` (waiting for the previous frame's rasterisation and showing it), ``draw`` (3D view and ImGui draw
+calls issued),
 and the CPU time per frame of every thread of the process (llvmpipe's rasteriser threads included): unlike the
 wall time, it does not grow when other programs compete for the cores.
 The ``sequential`` mode draws and waits for each frame before updating the next (no overlap), for comparison.
@@ -45,7 +47,7 @@ WORKLOADS = {
 
 
 def _measure(app, frames: int, mode: str) -> np.ndarray:
-    """(frames, 3) seconds of update, flip and draw per frame."""
+    """(frames, 4) seconds of events, update, flip and draw per frame."""
     app.frame_log.clear()
     if mode == "pipelined":
         app.run(max_fps=None, frames=frames)
@@ -53,6 +55,7 @@ def _measure(app, frames: int, mode: str) -> np.ndarray:
         return np.array(app.frame_log)
     parts, last = [], time.perf_counter()
     for _ in range(frames):
+        begun = time.perf_counter()
         app.window.dispatch_events()
         start = time.perf_counter()
         app.update(start - last)
@@ -62,7 +65,7 @@ def _measure(app, frames: int, mode: str) -> np.ndarray:
         app.ctx.finish()
         drawn = time.perf_counter()
         app.window.flip()
-        parts.append((updated - start, time.perf_counter() - drawn, drawn - updated))
+        parts.append((start - begun, updated - start, time.perf_counter() - drawn, drawn - updated))
     return np.array(parts)
 
 
@@ -75,7 +78,7 @@ def _workload(app, name: str, frames: int) -> dict[str, Any]:
     parts = _measure(app, frames, mode)
     cpu_s, wall_s = time.process_time() - cpu_start, time.perf_counter() - wall_start
     total_ms = 1e3 * parts.sum(axis=1)
-    update_ms, flip_ms, draw_ms = (1e3 * np.median(parts, axis=0)).tolist()
+    events_ms, update_ms, flip_ms, draw_ms = (1e3 * np.median(parts, axis=0)).tolist()
     return {
         "workload": name,
         "scene": scene,
@@ -85,6 +88,7 @@ def _workload(app, name: str, frames: int) -> dict[str, Any]:
         "frames": frames,
         "median_ms": float(np.median(total_ms)),
         "p90_ms": float(np.percentile(total_ms, 90)),
+        "events_ms": events_ms,
         "update_ms": update_ms,
         "flip_ms": flip_ms,
         "draw_ms": draw_ms,
@@ -128,7 +132,8 @@ def format_table(result: dict[str, Any]) -> str:
     if result.get("skipped"):
         return f"gui benchmark skipped: {result['skipped']}"
     header = (
-        f"{'workload':<34} {'views':>5} {'median ms':>9} {'p90 ms':>7} {'fps':>6} {'update':>7} {'flip':>7} "
+        f"{'workload':<34} {'views':>5} {'median ms':>9} {'p90 ms':>7} {'fps':>6} {'events':>7} {'update':>7} "
+        f"{'flip':>7} "
         f"{'draw':>7} {'CPU ms':>7}"
     )
     width, height = result["size"]
@@ -141,7 +146,8 @@ def format_table(result: dict[str, Any]) -> str:
     for row in result["results"]:
         lines.append(
             f"{row['workload']:<34} {row['views']:>5} {row['median_ms']:>9.1f} {row['p90_ms']:>7.1f} "
-            f"{row['frames_per_second']:>6.1f} {row['update_ms']:>7.1f} {row['flip_ms']:>7.1f} {row['draw_ms']:>7.1f} "
+            f"{row['frames_per_second']:>6.1f} {row.get('events_ms', float('nan')):>7.1f} {row['update_ms']:>7.1f} "
+            f"{row['flip_ms']:>7.1f} {row['draw_ms']:>7.1f} "
             f"{row['cpu_ms']:>7.1f}"
         )
     return "\n".join(lines)

@@ -117,7 +117,7 @@ class App:
         self._last_update: float | None = None
         self._speed: deque[tuple[int, float, float]] = deque(maxlen=FRAME_STATS)  # steps, advanced, requested
         self._panel_edits = PanelEdits()
-        self.frame_log: deque[tuple[float, float, float]] = deque(maxlen=FRAME_LOG)
+        self.frame_log: deque[tuple[float, float, float, float]] = deque(maxlen=FRAME_LOG)
         actions.load_scene_into_state(self, scene)
         self.restart()
 
@@ -272,10 +272,12 @@ class App:
         """Dispatch events and draw frames until the window is closed (or ``frames`` have been drawn);
         ``max_fps`` caps the frame rate when vsync does not (``None``: as fast as it goes). Each frame is updated
         while the previous one is rasterised, then shown, then drawn; ``frame_log`` keeps the seconds of each
-        part (update, flip, draw) of the last frames."""
+        part (events, update, flip, draw: together the time from one frame to the next, short of the cap's
+        sleep) of the last frames."""
         last = time.perf_counter()
         count = 0
         while not self.window.has_exit and (frames is None or count < frames):
+            begun = time.perf_counter()
             self.window.dispatch_events()
             start = time.perf_counter()
             self.update(start - last)
@@ -285,10 +287,10 @@ class App:
             shown = time.perf_counter()
             self.draw()
             drawn = time.perf_counter()
-            self.frame_log.append((updated - start, shown - updated, drawn - shown))
+            self.frame_log.append((start - begun, updated - start, shown - updated, drawn - shown))
             count += 1
             if max_fps:
-                time.sleep(max(0.0, 1.0 / max_fps - (time.perf_counter() - start)))
+                time.sleep(max(0.0, 1.0 / max_fps - (time.perf_counter() - begun)))
 
     def close(self) -> None:
         """Finish a recording (a playable file), free ImGui and GL, close the window."""

@@ -4,25 +4,36 @@ pyglet.window is imported only here, when a window is opened: importing it needs
 keeps one current context per thread across GLX and EGL, so an offscreen renderer's EGL context (the render
 tests, the benchmarks) is released before the window's GLX context is made current, and no GLX context is left
 current when the window closes.
+
+On Mesa's CPU rasteriser (llvmpipe) the window asks for three rasteriser threads per core rather than one
+(``LP_NUM_THREADS``, unless set): they share the cores with the main thread (simulation, ImGui, draw calls) and the
+X server, and a frame is shown only when its last tile is rasterised. Measured with the GUI bench on 2 cores
+(compare, all plots, 1280×720, medians of 5 runs of 400 frames): 2 threads 18.2 ms a frame, 4 threads 17.0,
+6 threads 16.5; `record`, which has no X server to share with, is the same with 2, 4 or 6 (~70 frames/s).
 """
 
 from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import os
 import sys
 
 import moderngl
 
 from sim.errors import SpinlabError
 
-__all__ = ["open_window", "close_window", "clear_gl_errors"]
+__all__ = ["open_window", "close_window", "clear_gl_errors", "LLVMPIPE_THREADS_PER_CORE"]
+
+LLVMPIPE_THREADS_PER_CORE = 3
+LLVMPIPE_MAX_THREADS = 16
 
 
 def open_window(size: tuple[int, int], *, visible: bool = True, vsync: bool = True):
     """A resizable ``pyglet.window.Window`` of ``size`` (width, height) with a current GL 3.3 core context,
     double-buffered with a 24-bit depth buffer. No display raises :class:`SpinlabError` saying what to do."""
     _release_egl_thread()
+    _share_cores_with_llvmpipe()
     try:
         import pyglet
 
@@ -60,6 +71,14 @@ def clear_gl_errors(ctx: moderngl.Context) -> None:
     for _ in range(16):
         if ctx.error == "GL_NO_ERROR":
             return
+
+
+def _share_cores_with_llvmpipe() -> None:
+    """Ask llvmpipe for ``LLVMPIPE_THREADS_PER_CORE`` rasteriser threads per core this process may use, before the
+    first GL context is made (llvmpipe reads it then; other drivers ignore it). A value already set is kept."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    threads = min(LLVMPIPE_THREADS_PER_CORE * cores, LLVMPIPE_MAX_THREADS)
+    os.environ.setdefault("LP_NUM_THREADS", str(threads))
 
 
 def _release_egl_thread() -> None:

@@ -8,6 +8,7 @@ import numpy as np
 
 from render import meshes
 from render.instances import frames_along, rigid_matrices, rotation_from_quat_wxyz
+from render.thinning import polyline_keep
 from render.trail import invariable_plane
 
 __all__ = [
@@ -113,23 +114,36 @@ def trail_keep(
     of the chord ab (an ellipse with foci a, b), so no dropped tip is farther than ``error_px`` from the line
     drawn. The kept samples depend on the absolute indices and the projection only: under a still camera they
     stay the same from one pushed sample to the next, but within ``max_stride`` samples of either end, where the
-    paths are cut short."""
-    count = pixels.shape[1]
-    x, y = np.ascontiguousarray(pixels[..., 0]), np.ascontiguousarray(pixels[..., 1])
-    step_px = np.hypot(np.diff(x, axis=1), np.diff(y, axis=1))  # (P, T − 1): the distance to the next sample
-    # A step from or to a tip behind the eye counts as longer than any path may be, so its samples are kept.
-    seen = in_front[:, 1:] & in_front[:, :-1] & np.isfinite(step_px)
-    travelled = np.zeros(x.shape)  # along the trail from its oldest sample: a path's length in two look-ups
-    np.cumsum(np.where(seen, step_px, segment_px + 1.0), axis=1, out=travelled[:, 1:])
-    level = np.asarray(index) // stride
-    half = np.where(level > 0, level & -level, max_stride)  # 2^j: the largest power of two dividing level
-    position = np.arange(count)
-    first, last = np.maximum(position - half, 0), np.minimum(position + half, count - 1)
-    length = travelled[:, last] - travelled[:, first]
-    curve = length**2 - (x[:, last] - x[:, first]) ** 2 - (y[:, last] - y[:, first]) ** 2  # L² − c²
-    keep = (length > segment_px) | (curve > 2.0 * error_px**2) | (half >= max_stride)
-    keep[:, [0, -1]] = True
-    return keep
+    paths are cut short.
+
+    The loops are compiled, one pass per trail (render/thinning.py); the numpy formulation they match bit for bit
+    is tests/render/thinning_reference.py."""
+    pixels = np.ascontiguousarray(pixels, dtype=np.float64)
+    in_front = np.ascontiguousarray(in_front, dtype=np.bool_)
+    index = np.ascontiguousarray(index, dtype=np.int64)
+    if (
+        pixels.ndim != 3
+        or pixels.shape[2] != 2
+        or in_front.shape != pixels.shape[:2]
+        or index.shape != pixels.shape[1:2]
+    ):
+        raise ValueError(
+            f"trail_keep needs pixels (P, T, 2), in_front (P, T) and index (T,), got {pixels.shape}, "
+            f"{in_front.shape} and {index.shape}"
+        )
+    if stride < 1:
+        raise ValueError(f"trail_keep needs a stride of at least 1, got {stride}")
+    # The thresholds in the caller's scalar arithmetic, rounded as the numpy formulation rounds them.
+    return polyline_keep(
+        pixels,
+        in_front,
+        index,
+        int(stride),
+        float(segment_px),
+        float(segment_px + 1.0),
+        float(2.0 * error_px**2),
+        int(max_stride),
+    )
 
 
 def trail_segments(tips: np.ndarray, age: np.ndarray, capacity: int, keep: np.ndarray) -> tuple[np.ndarray, ...]:

@@ -42,13 +42,15 @@ _CURVES = ("herpolhode", "herpolhode_exact", "polhode", "polhode_exact")
 class TimeLines:
     """One plot over time, ready to draw: ``t_range`` the first and last time of the window (s), ``x`` (P,) s,
     ``y`` (K, P) with a contiguous row per body, ``drawn`` the bodies with any data, ``y_range`` (low, high) of the
-    window's positive finite values (``None`` when there are none)."""
+    window's positive finite values (``None`` when there are none), ``level`` (P,) each point's absolute index in
+    buckets (consecutive; what the plots thin lines by, ui/plots.py)."""
 
     t_range: tuple[float, float]
     x: np.ndarray
     y: np.ndarray
     drawn: list[int]
     y_range: tuple[float, float] | None
+    level: np.ndarray
 
 
 @dataclass(frozen=True)
@@ -67,11 +69,13 @@ class CostLines:
 class Curves:
     """A 2D curve per body: ``xy`` (K, 2, P) contiguous (x then y of each body), ``drawn`` the bodies with any
     data, ``dashes`` ``(k, segments)`` of each exact reference drawn, ``segments`` (2, 2S): x and y of the dashes'
-    end points (see :func:`_dashes`)."""
+    end points (see :func:`_dashes`), ``level`` (P,) each point's absolute sample index over the stride between
+    points (consecutive, and the same for a point from one sample to the next while the stride stays)."""
 
     xy: np.ndarray
     drawn: list[int]
     dashes: list[tuple[int, np.ndarray]]
+    level: np.ndarray
 
 
 class PlotHistory:
@@ -200,6 +204,9 @@ def _prepare(history: PlotHistory, seconds: float) -> dict[str, object]:
     t_range = (float(t[0]), float(t[-1]))
     errors = history._ordered(history._errors)[..., start:]  # (2, K, W)
     x, error_rows = _bucketed(t, errors, MAX_POINTS, np.maximum)  # (2, K, B)
+    # The newest point is the newest sample's; each point before it is one bucket older.
+    bucket = max(1, int(np.ceil(len(t) / MAX_POINTS)))
+    level = (history.version - 1) // bucket - np.arange(len(x))[::-1]
     error_drawn = ~np.isnan(error_rows).all(axis=2)
     # Each error's positive finite values: its smallest and largest.
     positive = np.isfinite(errors) & (errors > 0.0)
@@ -212,6 +219,7 @@ def _prepare(history: PlotHistory, seconds: float) -> dict[str, object]:
             error_rows[j],
             np.flatnonzero(error_drawn[j]).tolist(),
             (float(low[j]), float(high[j])) if np.isfinite(low[j]) else None,
+            level,
         )
         for j, plot in enumerate(_ERROR_PLOTS)
     }
@@ -220,7 +228,9 @@ def _prepare(history: PlotHistory, seconds: float) -> dict[str, object]:
     newton, ms = cost_rows[:-1], cost_rows[-1]
     # The first steps of a run include compiling the kernels: a percentile keeps them from setting the scale.
     finite = ms[np.isfinite(ms)]
-    newton_lines = TimeLines(t_range, x, newton, np.flatnonzero(~np.isnan(newton).all(axis=1)).tolist(), None)
+    newton_lines = TimeLines(
+        t_range, x, newton, np.flatnonzero(~np.isnan(newton).all(axis=1)).tolist(), None, level
+    )
     prepared["cost"] = CostLines(
         newton_lines,
         float(cost[:-1].max(initial=0.0)),
@@ -238,7 +248,10 @@ def _curves(history: PlotHistory, start: int) -> dict[str, Curves | None]:
     curves = history._ordered(history._curves)[..., start:]  # (4, K, 2, W)
     count = curves.shape[-1]
     stride = max(1, int(np.ceil(count / MAX_CURVE_POINTS)))
-    xy = np.ascontiguousarray(curves[..., (count - 1) % stride :: stride])  # (4, K, 2, P)
+    first = (count - 1) % stride
+    xy = np.ascontiguousarray(curves[..., first::stride])  # (4, K, 2, P)
+    # Absolute sample index of each point: the newest sample's is version − 1.
+    level = (history.version - count + first + stride * np.arange(xy.shape[-1])) // stride
     drawn = ~np.isnan(xy).all(axis=(2, 3))  # (4, K)
     prepared: dict[str, Curves | None] = {}
     for j, plot in ((0, "herpolhode"), (2, "polhode")):
@@ -246,7 +259,9 @@ def _curves(history: PlotHistory, start: int) -> dict[str, Curves | None]:
             prepared[plot] = None
             continue
         dashes = [(k, _dashes(xy[j + 1, k])) for k in history.exact_rows]
-        prepared[plot] = Curves(xy[j], np.flatnonzero(drawn[j]).tolist(), [(k, d) for k, d in dashes if d.shape[1]])
+        prepared[plot] = Curves(
+            xy[j], np.flatnonzero(drawn[j]).tolist(), [(k, d) for k, d in dashes if d.shape[1]], level
+        )
     return prepared
 
 

@@ -3,7 +3,8 @@
 Side by side: the relative energy error and |ΔL|/|L| of each body (log scale), the herpolhode (world ω in the
 invariable plane's coordinates, the exact solution dashed), the polhode (body ω along two principal axes, exact
 dashed), Newton iterations per step and milliseconds per step. The data each plot draws is prepared by the history
-(once per sample, batched over the bodies); drawing is ImGui calls only.
+(once per sample, batched over the bodies); drawing leaves out the points of each line that the line drawn without
+them passes within a quarter of a pixel of (``THIN_ERROR_PX``, in the plot's own pixels), then is ImGui calls only.
 """
 
 from __future__ import annotations
@@ -11,8 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cache
 
+import numpy as np
 from imgui_bundle import imgui, implot
 
+from render.overlays import trail_keep
 from ui.plot_history import CostLines, Curves, PlotHistory, TimeLines, export_csv
 from ui.session import ERROR_FLOOR
 
@@ -21,6 +24,10 @@ __all__ = ["PlotHistory", "PlotOptions", "draw_plots", "export_csv", "PLOT_TITLE
 EXACT_RGBA = (0.92, 0.93, 0.95, 0.85)
 MS_RGB = (0.75, 0.77, 0.8)
 NO_INVARIANT = ("L is not conserved", "under a torque")
+# Lines are thinned on screen: a point is left out when the line drawn without it is within THIN_ERROR_PX of it
+# (see render.overlays.trail_keep). Each point drawn is two triangles a frame, which a CPU rasteriser pays for.
+THIN_ERROR_PX = 0.25
+THIN_MAX_STRIDE = 32
 PLOT_TITLES = {
     "energy": "energy error |ΔE|/E",
     "momentum": "momentum error |ΔL|/|L|",
@@ -105,11 +112,38 @@ def _begin_time_plot(title: str, lines: TimeLines, size, y_label: str, log: bool
     return True
 
 
-def _draw_lines(history: PlotHistory, lines: TimeLines) -> None:
-    """Each body's row of ``lines`` (bodies without data are left out)."""
-    names, rgb = history.names, history.rgb
-    for k in lines.drawn:
-        implot.plot_line(names[k], lines.x, lines.y[k], _spec(rgb[k]))
+def _draw_lines(history: PlotHistory, lines: TimeLines, log: bool) -> None:
+    """Each body's row of ``lines`` (bodies without data are left out), thinned on screen (``log``: the y axis
+    is logarithmic)."""
+    names, rgb, drawn = history.names, history.rgb, lines.drawn
+    x = np.broadcast_to(lines.x, (len(drawn), len(lines.x)))
+    for k, keep in zip(drawn, _kept(x, lines.y[drawn], lines.level, log), strict=True):
+        implot.plot_line(names[k], lines.x[keep], lines.y[k, keep], _spec(rgb[k]))
+
+
+def _kept(x: np.ndarray, y: np.ndarray, level: np.ndarray, log: bool) -> np.ndarray:
+    """(K, P) bool: the points of the lines (``x``, ``y``) (K, P) in the current plot's axes that keep each line
+    as drawn with all of them, within ``THIN_ERROR_PX``; ``level`` (P,) the points' consecutive absolute indices,
+    which anchor the choice so that it stays put as the data scroll. Call after the plot's setup."""
+    limits, size = implot.get_plot_limits(), implot.get_plot_size()
+    if log:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            y = np.log10(y)
+        low, high = np.log10(max(limits.y.min, 1e-300)), np.log10(max(limits.y.max, 1e-300))
+    else:
+        low, high = limits.y.min, limits.y.max
+    scale_x = size.x / max(limits.x.max - limits.x.min, 1e-300)
+    scale_y = size.y / max(high - low, 1e-300)
+    pixels = np.stack([x * scale_x, y * scale_y], axis=-1)
+    return trail_keep(
+        pixels,
+        np.ones(pixels.shape[:2], dtype=bool),
+        level,
+        1,
+        segment_px=1e6,
+        error_px=THIN_ERROR_PX,
+        max_stride=THIN_MAX_STRIDE,
+    )
 
 
 def _empty_plot(title: str, size) -> None:
@@ -129,7 +163,7 @@ def _centered(line: str, show) -> None:
 
 def _energy_plot(history: PlotHistory, lines: TimeLines, size) -> None:
     if _begin_time_plot(PLOT_TITLES["energy"], lines, size, "", log=True):
-        _draw_lines(history, lines)
+        _draw_lines(history, lines, log=True)
         implot.end_plot()
 
 
@@ -137,7 +171,7 @@ def _momentum_plot(history: PlotHistory, lines: TimeLines, size) -> None:
     if not lines.drawn:
         _empty_plot(PLOT_TITLES["momentum"], size)
     elif _begin_time_plot(PLOT_TITLES["momentum"], lines, size, "", log=True):
-        _draw_lines(history, lines)
+        _draw_lines(history, lines, log=True)
         implot.end_plot()
 
 
@@ -147,7 +181,7 @@ def _cost_plot(history: PlotHistory, cost: CostLines, size) -> None:
     implot.setup_axis_limits(implot.ImAxis_.y1, -0.2, max(cost.newton_top, 1.0) + 0.5, imgui.Cond_.always)
     implot.setup_axis(implot.ImAxis_.y2, "ms / step", implot.AxisFlags_.aux_default)
     implot.setup_axis_limits(implot.ImAxis_.y2, 0.0, max(cost.ms_top, 1e-3), imgui.Cond_.always)
-    _draw_lines(history, cost.newton)
+    _draw_lines(history, cost.newton, log=False)
     implot.set_axes(implot.ImAxis_.x1, implot.ImAxis_.y2)
     implot.plot_line("ms per step", cost.x_ms, cost.ms, _spec(MS_RGB, 1.0))
     implot.end_plot()
@@ -163,9 +197,9 @@ def _curve_plot(history: PlotHistory, curves: Curves | None, size, name: str) ->
     ):
         return
     implot.setup_axes(*_CURVE_LABELS[name], implot.AxisFlags_.auto_fit, implot.AxisFlags_.auto_fit)
-    names, rgb, xy = history.names, history.rgb, curves.xy
-    for k in curves.drawn:
-        implot.plot_line(names[k], xy[k, 0], xy[k, 1], _spec(rgb[k]))
+    names, rgb, xy, drawn = history.names, history.rgb, curves.xy, curves.drawn
+    for k, keep in zip(drawn, _kept(xy[drawn, 0], xy[drawn, 1], curves.level, log=False), strict=True):
+        implot.plot_line(names[k], xy[k, 0, keep], xy[k, 1, keep], _spec(rgb[k]))
     dashed = _spec(EXACT_RGBA, 1.2, implot.LineFlags_.segments | implot.ItemFlags_.no_fit)
     for k, segments in curves.dashes:
         implot.plot_line(f"exact##{k}", segments[0], segments[1], dashed)

@@ -168,6 +168,25 @@ def test_prepared_curves_are_the_windows_strided_samples_with_dashed_references(
     np.testing.assert_array_equal(segments, expected.T)
 
 
+def test_points_keep_their_level_from_one_sample_to_the_next():
+    """The levels that anchor the plots' thinning (ui/plots.py): consecutive, and a curve's point keeps its level
+    while the stride stays (its sample's absolute index over the stride)."""
+    history = filled(1000, capacity=3600)  # 16.7 s: all in the window, 7 samples a point, for 50 samples more
+    before = history.prepared("herpolhode", 20.0)
+    lines = history.prepared("energy", 20.0)
+    assert np.array_equal(np.diff(before.level), np.ones(len(before.level) - 1))
+    assert np.array_equal(np.diff(lines.level), np.ones(len(lines.level) - 1))
+    stride = max(1, int(np.ceil(len(history.t()[history.window_start(20.0) :]) / MAX_CURVE_POINTS)))
+    assert before.level[-1] == (history.version - 1) // stride
+    rng = np.random.default_rng(5)
+    for _ in range(stride):  # the next point of the same stride
+        history.append(sample(history.t()[-1] + 1 / 60.0, rng), np.zeros(3), 1.0)
+    after = history.prepared("herpolhode", 20.0)
+    common, mine, theirs = np.intersect1d(before.level, after.level, return_indices=True)
+    assert len(common) >= len(before.level) - 2
+    np.testing.assert_array_equal(before.xy[:, :, mine], after.xy[:, :, theirs])
+
+
 def test_a_curve_no_body_has_is_none_and_dashes_skip_missing_samples():
     history = filled(0)
     rng = np.random.default_rng(3)

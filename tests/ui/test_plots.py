@@ -7,7 +7,7 @@ import pytest
 from imgui_bundle import imgui, implot
 
 from tests.ui.test_plot_history import filled
-from ui.plots import PLOT_TITLES, PlotOptions, draw_plots
+from ui.plots import PLOT_TITLES, THIN_ERROR_PX, PlotOptions, _kept, draw_plots
 
 
 @contextmanager
@@ -44,3 +44,42 @@ def test_implot_gets_contiguous_float_arrays_of_equal_length(imgui_window, monke
     # energy 3, momentum 2 (body c is under a torque), herpolhode 3 + exact, polhode 3, Newton 3 and ms per step
     assert lines.count("a") == 5 and lines.count("c") == 4 and lines.count("exact##0") == 1
     assert len(lines) == 3 + 2 + 4 + 3 + 4
+
+
+def _farthest_dropped_px(pixels, keep):
+    """The largest distance (px) of a dropped point from the segment joining the kept points around it."""
+    kept = np.flatnonzero(keep)
+    worst = 0.0
+    for a, b in zip(kept[:-1], kept[1:], strict=True):
+        start, end = pixels[a], pixels[b]
+        chord = end - start
+        for point in pixels[a + 1 : b]:
+            along = np.clip(np.dot(point - start, chord) / max(np.dot(chord, chord), 1e-300), 0.0, 1.0)
+            worst = max(worst, float(np.linalg.norm(point - (start + along * chord))))
+    return worst
+
+
+@pytest.mark.parametrize("log", [False, True])
+def test_thinned_lines_stay_within_a_fraction_of_a_pixel_on_screen(imgui_window, log):
+    """Left-out points lie within THIN_ERROR_PX of the line drawn, in ImPlot's own pixels (plot_to_pixels);
+    a smooth line loses most of its points, a noisy one keeps them."""
+    t = np.linspace(0.0, 10.0, 150)
+    smooth = 1.5 + np.sin(t) if not log else 10.0 ** (-8.0 + 0.5 * t)
+    noisy = smooth * (1.0 + 0.3 * np.random.default_rng(2).standard_normal(len(t)) ** 2)
+    y = np.stack([smooth, noisy])
+    with plots_window():
+        assert implot.begin_plot("thinned", imgui.ImVec2(300.0, 200.0))
+        implot.setup_axis_limits(implot.ImAxis_.x1, 0.0, 10.0, imgui.Cond_.always)
+        if log:
+            implot.setup_axis_scale(implot.ImAxis_.y1, implot.Scale_.log10)
+            implot.setup_axis_limits(implot.ImAxis_.y1, 1e-9, 1e-2, imgui.Cond_.always)
+        else:
+            implot.setup_axis_limits(implot.ImAxis_.y1, -1.0, 4.0, imgui.Cond_.always)
+        keep = _kept(np.broadcast_to(t, y.shape), y, np.arange(len(t)) + 1000, log)
+        pixels = [np.array([[p.x, p.y] for p in map(implot.plot_to_pixels, t, row)]) for row in y]
+        implot.end_plot()
+    for row_pixels, kept in zip(pixels, keep, strict=True):
+        assert _farthest_dropped_px(row_pixels, kept) <= THIN_ERROR_PX * 1.001
+        assert kept[0] and kept[-1]
+    assert keep[0].sum() < 0.5 * len(t), "a smooth line should lose most of its points"
+    assert keep[1].sum() > 0.8 * len(t), "a noisy line should keep nearly all"

@@ -34,6 +34,7 @@ SWATCH_PX = 12.0
 PANEL_RGBA = (0.05, 0.055, 0.065, 0.72)
 PANEL_WIDTH_STEP_PX = 12.0  # panel widths are whole steps (see TextOverlay.panel_rects)
 TITLE_RGBA = (1.0, 1.0, 1.0, 1.0)
+MAX_MEASURED_LINES = 4096  # text sizes remembered (forgotten all at once when full)
 BODY_RGBA = (0.82, 0.85, 0.9, 1.0)
 
 
@@ -62,6 +63,9 @@ class TextOverlay:
         self.ctx = ctx
         self._draw = ImGuiDraw(ctx)
         self._widths: dict[tuple, float] = {}  # the widest panel drawn at each place (see _measure)
+        # (line, font, pixels): its size. A frame measures each label twice (its panel's key, then its text) and
+        # most lines (the titles) stay the same from frame to frame.
+        self._text_sizes: dict[tuple, tuple[float, float]] = {}
         previous = imgui.get_current_context()
         self._imgui = imgui.create_context()
         try:
@@ -126,21 +130,30 @@ class TextOverlay:
             len(box.lines) - 1
         )
         indent = 1.6 * swatch if any(accent is not None for accent in box.accents) else 0.0
-        sizes = []
-        for line, (font, pixels, _) in zip(box.lines, styles, strict=True):
-            imgui.push_font(font, pixels)
-            sizes.append(imgui.calc_text_size(line))
-            imgui.pop_font()
+        sizes = [self._text_size(line, font, pixels) for line, (font, pixels, _) in zip(box.lines, styles, strict=True)]
         step = PANEL_WIDTH_STEP_PX * scale
-        width = math.ceil((2 * pad + indent + max(size.x for size in sizes)) / step) * step
+        width = math.ceil((2 * pad + indent + max(size[0] for size in sizes)) / step) * step
         # A panel at the same place never narrows: a label whose text changes width from frame to frame (a sign, a
         # digit more) keeps one panel, which a cache of the panels can then keep too.
         place = box.x_px, box.y_px, box.anchor, scale
         width = self._widths[place] = max(width, self._widths.get(place, 0.0))
-        height = 2 * pad + sum(size.y for size in sizes) + gap * (len(sizes) - 1)
+        height = 2 * pad + sum(size[1] for size in sizes) + gap * (len(sizes) - 1)
         x = box.x_px - (width if box.anchor.endswith("right") else 0.0)
         y = box.y_px - (height if box.anchor.startswith("bottom") else 0.0)
         return (float(x), float(y), float(width), float(height)), styles, sizes
+
+    def _text_size(self, line: str, font: imgui.ImFont, pixels: float) -> tuple[float, float]:
+        """``line``'s (width, height) in pixels in ``font`` at ``pixels`` (inside a frame of the private context)."""
+        key = line, id(font), pixels
+        size = self._text_sizes.get(key)
+        if size is None:
+            if len(self._text_sizes) >= MAX_MEASURED_LINES:
+                self._text_sizes.clear()
+            imgui.push_font(font, pixels)
+            measured = imgui.calc_text_size(line)
+            imgui.pop_font()
+            size = self._text_sizes[key] = (measured.x, measured.y)
+        return size
 
     def _layout(self, draw_list: imgui.ImDrawList, box: TextBox, scale: float, panel: bool, text: bool) -> None:
         (x, y, width, height), styles, sizes = self._measure(box, scale)
@@ -156,10 +169,10 @@ class TextOverlay:
         cursor = y + pad
         for line, (font, pixels, rgba), accent, size in zip(box.lines, styles, accents, sizes, strict=True):
             if accent is not None:
-                center = imgui.ImVec2(x + pad + 0.5 * swatch, cursor + 0.5 * size.y)
+                center = imgui.ImVec2(x + pad + 0.5 * swatch, cursor + 0.5 * size[1])
                 draw_list.add_circle_filled(center, 0.5 * swatch, _u32((*accent, 1.0)), 24)
             draw_list.add_text(font, pixels, imgui.ImVec2(round(x + pad + indent), round(cursor)), _u32(rgba), line)
-            cursor += size.y + gap
+            cursor += size[1] + gap
 
     def release(self) -> None:
         """Free the GL objects and the private ImGui context."""

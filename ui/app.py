@@ -273,8 +273,11 @@ class App:
         ``max_fps`` caps the frame rate when vsync does not (``None``: as fast as it goes). Each frame is updated
         while the previous one is rasterised, then shown, then drawn; ``frame_log`` keeps the seconds of each
         part (events, update, flip, draw: together the time from one frame to the next, short of the cap's
-        sleep) of the last frames."""
+        sleep) of the last frames. The cap paces frames on a fixed grid of ``1 / max_fps``: a sleep that overshoots
+        (they do by up to a millisecond) is made up at the next frame, so the rate is ``max_fps`` on average, not
+        a little under it; a frame later than a whole period starts the grid again."""
         last = time.perf_counter()
+        deadline = last
         count = 0
         while not self.window.has_exit and (frames is None or count < frames):
             begun = time.perf_counter()
@@ -290,7 +293,10 @@ class App:
             self.frame_log.append((start - begun, updated - start, shown - updated, drawn - shown))
             count += 1
             if max_fps:
-                time.sleep(max(0.0, 1.0 / max_fps - (time.perf_counter() - begun)))
+                now = time.perf_counter()
+                deadline = max(deadline + 1.0 / max_fps, now - 1.0 / max_fps)
+                if deadline > now:
+                    time.sleep(deadline - now)
 
     def close(self) -> None:
         """Finish a recording (a playable file), free ImGui and GL, close the window."""

@@ -133,8 +133,7 @@ def format_table(result: dict[str, Any]) -> str:
         return f"gui benchmark skipped: {result['skipped']}"
     header = (
         f"{'workload':<34} {'views':>5} {'median ms':>9} {'p90 ms':>7} {'fps':>6} {'events':>7} {'update':>7} "
-        f"{'flip':>7} "
-        f"{'draw':>7} {'CPU ms':>7}"
+        f"{'flip':>7} {'draw':>7} {'CPU ms':>7}"
     )
     width, height = result["size"]
     lines = [
@@ -147,8 +146,7 @@ def format_table(result: dict[str, Any]) -> str:
         lines.append(
             f"{row['workload']:<34} {row['views']:>5} {row['median_ms']:>9.1f} {row['p90_ms']:>7.1f} "
             f"{row['frames_per_second']:>6.1f} {row.get('events_ms', float('nan')):>7.1f} {row['update_ms']:>7.1f} "
-            f"{row['flip_ms']:>7.1f} {row['draw_ms']:>7.1f} "
-            f"{row['cpu_ms']:>7.1f}"
+            f"{row['flip_ms']:>7.1f} {row['draw_ms']:>7.1f} {row['cpu_ms']:>7.1f}"
         )
     return "\n".join(lines)
 

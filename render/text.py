@@ -34,8 +34,8 @@ SWATCH_PX = 12.0
 PANEL_RGBA = (0.05, 0.055, 0.065, 0.72)
 PANEL_WIDTH_STEP_PX = 12.0  # panel widths are whole steps (see TextOverlay.panel_rects)
 TITLE_RGBA = (1.0, 1.0, 1.0, 1.0)
-MAX_MEASURED_LINES = 4096  # text sizes remembered (forgotten all at once when full)
 BODY_RGBA = (0.82, 0.85, 0.9, 1.0)
+MAX_MEASURED_LINES = 4096  # text sizes remembered (forgotten all at once when full)
 
 
 Color = tuple[float, float, float]

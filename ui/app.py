@@ -274,8 +274,8 @@ class App:
         while the previous one is rasterised, then shown, then drawn; ``frame_log`` keeps the seconds of each
         part (events, update, flip, draw: together the time from one frame to the next, short of the cap's
         sleep) of the last frames. The cap paces frames on a fixed grid of ``1 / max_fps``: a sleep that overshoots
-        (they do by up to a millisecond) is made up at the next frame, so the rate is ``max_fps`` on average, not
-        a little under it; a frame later than a whole period starts the grid again."""
+        (they do by up to a millisecond) is made up at the next frames, so the rate is ``max_fps`` on average, not
+        a little under it; of a longer lag, at most one period is made up."""
         last = time.perf_counter()
         deadline = last
         count = 0

@@ -3,12 +3,13 @@
 ``InputError`` is a mistake in what the user gave (a scene file, an argument): it names the file, the key and the
 value, and the command line turns it into one line on stderr and exit status 2. ``NumericalError`` is a numerical
 failure the simulation detected (Newton not converging, a non-finite state): it is raised rather than returning a
-wrong state silently.
+wrong state silently. ``OutputError`` is a fault writing an output (disk full, file too large, permission, a
+closed pipe): the command line reports it in one line with exit status 1, and nothing is left half-written.
 """
 
 from __future__ import annotations
 
-__all__ = ["SpinlabError", "InputError", "NumericalError"]
+__all__ = ["SpinlabError", "InputError", "NumericalError", "OutputError"]
 
 
 class SpinlabError(Exception):
@@ -36,3 +37,11 @@ class NumericalError(SpinlabError):
     def __init__(self, message: str, *, bodies=None):
         super().__init__(message)
         self.bodies = bodies
+
+
+class OutputError(SpinlabError):
+    """An output could not be written: ``path`` is the file, the message says why (from the OS error)."""
+
+    def __init__(self, message: str, *, path: str | None = None):
+        self.path = path
+        super().__init__(f"{path}: {message}" if path else message)

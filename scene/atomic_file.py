@@ -1,0 +1,120 @@
+"""Outputs written whole or not at all: a temporary file beside the target, renamed over it on success.
+
+Every file spinlab writes for a person (traces, videos, JSON, images) goes through here, so that each of them:
+
+- is complete or absent: on any failure, an interrupt included, the temporary file is removed and a file already
+  at the target name is kept as it was;
+- gets ordinary permissions, ``0o666`` less the process's umask, like any file a program creates (``mkstemp``
+  alone would give ``0o600``);
+- turns an OS fault (disk full, file too large, permission, a closed pipe) into one :class:`OutputError` naming
+  the file, which the command line reports in one line with exit status 1.
+
+A file-size limit (``ulimit -f``) normally kills a process with SIGXFSZ; :func:`ignore_file_size_signal` makes
+the write fail with EFBIG instead, so that it is reported like a full disk.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import signal
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO
+
+from sim.errors import OutputError
+
+__all__ = [
+    "atomic_output",
+    "create_temporary",
+    "commit_temporary",
+    "discard_temporary",
+    "output_error",
+    "umask",
+    "ignore_file_size_signal",
+]
+
+
+def umask() -> int:
+    """The process's file-creation mask (read without changing it for longer than the two calls)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def output_error(error: OSError, path: str | os.PathLike[str]) -> OutputError:
+    """One line for an OS fault writing ``path``: ``disk full``, ``file too large``, ``permission denied``…"""
+    reasons = {
+        errno.ENOSPC: "cannot be written: the disk is full",
+        errno.EDQUOT: "cannot be written: the disk quota is exceeded",
+        errno.EFBIG: "cannot be written: the file is too large (a file-size limit)",
+        errno.EACCES: "cannot be written: permission denied",
+        errno.EPERM: "cannot be written: operation not permitted",
+        errno.EROFS: "cannot be written: the file system is read-only",
+        errno.EPIPE: "cannot be written: the reader went away (broken pipe)",
+    }
+    reason = reasons.get(error.errno, f"cannot be written: {error.strerror or error}")
+    return OutputError(reason, path=os.fspath(path))
+
+
+def create_temporary(path: str | os.PathLike[str]) -> Path:
+    """An empty temporary file beside ``path`` (same directory, so the rename is atomic), with the umask's
+    permissions. Raises :class:`OutputError` when it cannot be created."""
+    target = Path(path)
+    directory = target.parent if str(target.parent) else Path(".")
+    try:
+        handle, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
+    except OSError as error:
+        raise output_error(error, target) from None
+    try:
+        os.fchmod(handle, 0o666 & ~umask())
+    finally:
+        os.close(handle)
+    return Path(name)
+
+
+def commit_temporary(temporary: Path, path: str | os.PathLike[str]) -> None:
+    """Rename ``temporary`` over ``path``; on failure remove it and raise :class:`OutputError`."""
+    try:
+        os.replace(temporary, path)
+    except OSError as error:
+        discard_temporary(temporary)
+        raise output_error(error, path) from None
+
+
+def discard_temporary(temporary: Path | None) -> None:
+    """Remove ``temporary`` if it exists (never raises)."""
+    if temporary is not None:
+        with contextlib.suppress(OSError):
+            temporary.unlink(missing_ok=True)
+
+
+@contextlib.contextmanager
+def atomic_output(path: str | os.PathLike[str], *, binary: bool = False) -> Iterator[IO]:
+    """``with atomic_output(path) as file:`` write ``file``; it replaces ``path`` when the block ends normally.
+
+    Text files are UTF-8 with ``\\n`` line ends. Any exception in the block (or in writing, flushing or renaming)
+    removes the temporary file and leaves ``path`` as it was; an ``OSError`` is raised as :class:`OutputError`.
+    """
+    temporary = create_temporary(path)
+    try:
+        mode = "wb" if binary else "w"
+        encoding = None if binary else "utf-8"
+        newline = None if binary else "\n"
+        with open(temporary, mode, encoding=encoding, newline=newline) as file:
+            yield file
+    except OSError as error:
+        discard_temporary(temporary)
+        raise output_error(error, path) from None
+    except BaseException:
+        discard_temporary(temporary)
+        raise
+    commit_temporary(temporary, path)
+
+
+def ignore_file_size_signal() -> None:
+    """Make a write past ``ulimit -f`` fail with EFBIG (reported) instead of killing the process (SIGXFSZ)."""
+    if hasattr(signal, "SIGXFSZ"):
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)

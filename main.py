@@ -7,12 +7,15 @@ ends as one line on stderr and exit status 2, never a traceback.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
+import signal
 import sys
+import threading
 import time
 from pathlib import Path
 
-from sim.errors import InputError, NumericalError, SpinlabError
+from sim.errors import InputError, NumericalError, SpinlabError, printable
 
 ROOT = Path(__file__).resolve().parent
 DEFAULT_BENCH_JSON = ROOT / "benchmarks" / "results" / "bench.json"
@@ -116,11 +119,15 @@ def _cmd_run(args: argparse.Namespace) -> int:
     scene = load_scene(args.scene)
     h = args.dt or scene.h
     names = list(INTEGRATORS) if args.integrator == "all" else [args.integrator]
+    traces = {name: args.trace for name in names}
+    if args.trace is not None and args.integrator == "all":
+        traces = {name: args.trace.with_name(f"{args.trace.stem}.{name}{args.trace.suffix}") for name in names}
+    for trace in traces.values():
+        _refuse_overwriting_input(trace, scene.path, "--trace")
+    step_count(args.duration, h)  # too many steps: refused before any work
     rows, failures = [], []
     for name in names:
-        trace = args.trace
-        if trace is not None and args.integrator == "all":
-            trace = trace.with_name(f"{trace.stem}.{name}{trace.suffix}")
+        trace = traces[name]
         label = f"{scene.name} ({name or 'scene integrators'})"
         try:
             rows += run_scene(
@@ -144,9 +151,22 @@ def _cmd_run(args: argparse.Namespace) -> int:
     gyro = "off" if args.no_gyroscopic else "on"
     print(f"{scene.name}: {steps} steps of h = {h:.6g} s ({steps * h:.6g} s simulated), gyroscopic term {gyro}")
     print(_format_summary(rows))
+    for row in rows:
+        if row.note:
+            print(f"note: {row.body} ({row.integrator}): {row.note}")
     for failure in failures:
-        print(f"failed: {failure}")
+        print(f"failed: {printable(failure)}")
     return 1 if failures else 0
+
+
+def _refuse_overwriting_input(output: Path | None, source: Path, option: str) -> None:
+    """An output that is the file being read (by any spelling or link) would destroy it: refused (exit 2)."""
+    if output is None or not output.exists():
+        return
+    with contextlib.suppress(OSError):
+        if os.path.samefile(output, source):
+            raise InputError(f"is the scene file being read ({source}); choose another file", where=option,
+                             value=str(output))  # fmt: skip
 
 
 def _cmd_record(args: argparse.Namespace) -> int:
@@ -269,23 +289,79 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class Interrupted(KeyboardInterrupt):
+    """SIGTERM or SIGHUP, raised in the main thread like Ctrl-C's KeyboardInterrupt, so every command stops the
+    same way: a recording is finalised, a half-written output removed, and the exit status is 130."""
+
+
+def _raise_interrupted(signum: int, _frame) -> None:
+    raise Interrupted(signal.Signals(signum).name)
+
+
+def install_signal_handlers() -> None:
+    """SIGTERM and SIGHUP stop a command as Ctrl-C does; a write past ``ulimit -f`` fails (EFBIG) instead of
+    killing the process. Only from the main thread (signal handlers can be set nowhere else)."""
+    from scene.atomic_file import ignore_file_size_signal
+
+    if threading.current_thread() is not threading.main_thread():
+        return
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), _raise_interrupted)
+    ignore_file_size_signal()
+
+
+def _report(command: str, message: str) -> None:
+    """One line on stderr (a closed stderr is not worth a second error)."""
+    with contextlib.suppress(OSError, ValueError):
+        print(f"spinlab {command}: {printable(message)}", file=sys.stderr, flush=True)
+
+
+def _silence_stdout() -> None:
+    """After a broken pipe, point stdout at /dev/null so the interpreter's final flush does not complain."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:
         # design.md: plain `python main.py` opens the window on the integrator-comparison demo.
         args = parser.parse_args(["gui"])
+    install_signal_handlers()
+    command = args.command
     try:
-        return args.handler(args)
+        status = args.handler(args)
+        sys.stdout.flush()
+        return status
     except InputError as error:
-        print(f"spinlab {args.command}: error: {error}", file=sys.stderr)
+        _report(command, f"error: {error}")
         return EXIT_USAGE
     except SpinlabError as error:
-        print(f"spinlab {args.command}: {error}", file=sys.stderr)
+        _report(command, str(error))
         return 1
-    except KeyboardInterrupt:
-        print(f"spinlab {args.command}: interrupted", file=sys.stderr)
+    except BrokenPipeError:
+        _silence_stdout()
+        _report(command, "stopped: the output was closed (broken pipe)")
+        return 1
+    except OSError as error:
+        where = f"{error.filename}: " if error.filename else ""
+        _report(command, f"{where}{error.strerror or error}")
+        return 1
+    except MemoryError:
+        _report(command, "out of memory")
+        return 1
+    except KeyboardInterrupt as interrupt:
+        reason = f" ({interrupt})" if isinstance(interrupt, Interrupted) else ""
+        _report(command, f"interrupted{reason}")
         return EXIT_INTERRUPTED
+    except Exception as error:  # noqa: BLE001 - a bug: one line, with a way to see the traceback
+        if os.environ.get("SPINLAB_DEBUG"):
+            raise
+        _report(command, f"internal error: {type(error).__name__}: {error} (SPINLAB_DEBUG=1 shows the traceback)")
+        return 1
 
 
 if __name__ == "__main__":

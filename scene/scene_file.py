@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -47,6 +48,7 @@ from typing import Any
 
 import numpy as np
 
+from scene.limits import MAX_BODIES, MAX_SCENE_BYTES, check_count, limits_lifted
 from scene.validation import TableReader, check_names_and_parents, did_you_mean, fail
 from sim.inertia import SHAPES, SIZE_DEFAULTS, check_inertia, parallel_axis
 from sim.integrators import INTEGRATORS
@@ -172,6 +174,7 @@ def load_scene(scene: str | os.PathLike[str]) -> SceneSpec:
         fail(where, "body", "must be an array of tables, written [[body]]", entries)
     if not entries:
         fail(where, "body", "the scene has no bodies; add at least one [[body]] table")
+    check_count(len(entries), MAX_BODIES, "bodies", where=where, key="body")
     bodies = tuple(_read_body(entry, index, where) for index, entry in enumerate(entries))
     check_names_and_parents([(body.name, body.parent) for body in bodies], where)
     return SceneSpec(path, _frozen(gravity), h, bodies, description)
@@ -188,11 +191,13 @@ def order_parent_first(bodies: tuple[BodySpec, ...] | list[BodySpec]) -> tuple[B
     for body in bodies:
         # Climb to the first placed ancestor (or the root), then place the chain top-down.
         chain: list[BodySpec] = []
+        in_chain: set[str] = set()
         current: BodySpec | None = body
         while current is not None and current.name not in placed:
-            if current in chain:
+            if current.name in in_chain:
                 raise ValueError(f"parents form a cycle through '{current.name}'")
             chain.append(current)
+            in_chain.add(current.name)
             if current.parent is not None and current.parent not in by_name:
                 raise ValueError(f"unknown parent '{current.parent}' of '{current.name}'")
             current = by_name.get(current.parent) if current.parent is not None else None
@@ -203,16 +208,32 @@ def order_parent_first(bodies: tuple[BodySpec, ...] | list[BodySpec]) -> tuple[B
 
 
 def _read_toml(path: Path, where: str) -> dict[str, Any]:
+    """The parsed TOML of ``path``: a regular file of at most ``MAX_SCENE_BYTES`` of UTF-8 (a byte-order mark is
+    accepted). A FIFO, a device or a directory is refused without being opened, so nothing blocks or reads
+    forever."""
     try:
-        text = path.read_bytes().decode("utf-8")
+        status = path.stat()
     except FileNotFoundError:
         fail(where, None, "no such file")
-    except IsADirectoryError:
-        fail(where, None, "is a directory, not a scene file")
-    except UnicodeDecodeError as error:
-        fail(where, None, f"is not UTF-8 text (byte {error.start})")
     except OSError as error:
         fail(where, None, f"cannot be read: {error.strerror}")
+    if stat.S_ISDIR(status.st_mode):
+        fail(where, None, "is a directory, not a scene file")
+    if not stat.S_ISREG(status.st_mode):
+        fail(where, None, "is not a regular file (a FIFO, a device or a socket); give a .toml file")
+    check_count(status.st_size, MAX_SCENE_BYTES, "bytes of scene file", where=where)
+    try:
+        # O_NONBLOCK: should the path have become a FIFO since the check, opening it does not wait for a writer.
+        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(descriptor, "rb") as file:
+            data = file.read(MAX_SCENE_BYTES + 1 if not limits_lifted() else -1)
+    except OSError as error:
+        fail(where, None, f"cannot be read: {error.strerror}")
+    check_count(len(data), MAX_SCENE_BYTES, "bytes of scene file", where=where)
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        fail(where, None, f"is not UTF-8 text (byte {error.start})")
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
@@ -222,6 +243,8 @@ def _read_toml(path: Path, where: str) -> dict[str, Any]:
         lines = text.splitlines()
         line = lines[int(found.group(1)) - 1] if found and int(found.group(1)) <= len(lines) else None
         fail(where, None, f"TOML syntax error: {message}", line)
+    except RecursionError:
+        fail(where, None, "arrays or tables are nested too deeply to read")
 
 
 def _read_body(entry: object, index: int, where: str) -> BodySpec:
@@ -246,13 +269,19 @@ def _read_body(entry: object, index: int, where: str) -> BodySpec:
     sizes = {key: _read_size(body, key, default) for key, default in size_defaults.items()}
     mass = body.number("mass", 1.0, positive=True)
     shape_properties = SHAPES[shape](mass, **sizes)
-    inertia_com = _read_inertia(body) if body.has("inertia") else shape_properties.inertia
+    if body.has("inertia"):
+        inertia_com = _read_inertia(body)
+    else:
+        inertia_com = shape_properties.inertia
+        _check_derived_inertia(body, inertia_com, ("mass", *size_defaults), f"of this {shape} and mass")
     position = body.vector("position", 3, (0.0, 0.0, 0.0))
-    orientation = body.vector("orientation", 4, (1.0, 0.0, 0.0, 0.0))
-    norm = float(np.linalg.norm(orientation))
-    if norm < QUAT_MIN_NORM:
+    orientation = body.vector("orientation", 4, (1.0, 0.0, 0.0, 0.0), any_magnitude=True)
+    # Scaled by its largest entry before the norm, so that no square overflows or underflows.
+    largest = float(np.max(np.abs(orientation)))
+    if largest * 2.0 < QUAT_MIN_NORM:
         body.fail("orientation", "is (nearly) zero; give a unit quaternion (w, x, y, z)", body.table["orientation"])
-    orientation = orientation / norm
+    orientation = orientation / largest
+    orientation = orientation / np.linalg.norm(orientation)
     color = body.vector("color", 3, None, bounds=(0.0, 1.0))
 
     kinematic = body.subtable("kinematic")
@@ -267,7 +296,10 @@ def _read_body(entry: object, index: int, where: str) -> BodySpec:
     else:
         omega_world = _read_angular_velocity(body, orientation)
         pivot = body.vector("pivot", 3, None)
-    inertia_body = inertia_com if pivot is None else parallel_axis(inertia_com, mass, pivot)
+    inertia_body = inertia_com
+    if pivot is not None:
+        inertia_body = parallel_axis(inertia_com, mass, pivot)
+        _check_derived_inertia(body, inertia_body, ("pivot",), "about this pivot")
 
     return BodySpec(
         name=name,
@@ -305,6 +337,16 @@ def _read_inertia(body: TableReader) -> np.ndarray:
     if reason is not None:
         body.fail("inertia", reason, value)
     return inertia
+
+
+def _check_derived_inertia(body: TableReader, inertia: np.ndarray, keys: tuple[str, ...], about: str) -> None:
+    """Put an inertia derived from other keys (a shape's size and mass, a pivot) through the checks a given one
+    passes; a failure names the first of ``keys`` the file gives (else the first) and its value."""
+    reason = check_inertia(inertia)
+    if reason is None:
+        return
+    key = next((key for key in keys if body.has(key)), keys[0])
+    body.fail(key, f"gives an inertia tensor {about} that {reason}", body.table.get(key))
 
 
 def _read_angular_velocity(body: TableReader, orientation: np.ndarray) -> np.ndarray:

@@ -164,7 +164,8 @@ class Simulation:
                 poses.q[kinematic], poses.omega_world[kinematic], self._inertia[kinematic]
             )
         order = self._to_file_order
-        energy = 0.5 * np.sum(poses.omega_world * L_world, axis=-1)
+        with np.errstate(over="ignore", invalid="ignore"):  # an overflowed state: the caller's finite check says so
+            energy = 0.5 * np.sum(poses.omega_world * L_world, axis=-1)
         return Snapshot(
             self.t, poses.q[order], position[order], poses.omega_world[order], L_world[order], energy[order]
         )

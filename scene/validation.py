@@ -16,6 +16,7 @@ from typing import Any, NoReturn
 
 import numpy as np
 
+from scene.limits import MAX_DEPTH, MAX_MAGNITUDE, MIN_POSITIVE, check_count
 from sim.errors import InputError
 
 __all__ = ["TableReader", "check_names_and_parents", "did_you_mean", "fail"]
@@ -107,8 +108,10 @@ class TableReader:
         *,
         positive: bool = False,
         bounds: tuple[float, float] | None = None,
+        any_magnitude: bool = False,
     ) -> np.ndarray | None:
-        """A finite ``(length,)`` float array (entries ``> 0`` when ``positive``, within ``bounds`` when given)."""
+        """A finite ``(length,)`` float array (entries ``> 0`` when ``positive``, within ``bounds`` when given, and
+        within the range of :mod:`scene.limits` unless ``any_magnitude``: for a direction the caller scales)."""
         value = self.table.get(key, _MISSING)
         if value is _MISSING:
             return None if default is None else np.array(default, dtype=float)
@@ -116,7 +119,7 @@ class TableReader:
             self.fail(key, f"must be an array of {length} numbers, not {_type_name(value)}", value)
         if len(value) != length:
             self.fail(key, f"must have {length} numbers, not {len(value)}", value)
-        entries = [self._finite(key, entry, value, positive=positive) for entry in value]
+        entries = [self._finite(key, entry, value, positive=positive, any_magnitude=any_magnitude) for entry in value]
         if bounds is not None and not all(bounds[0] <= entry <= bounds[1] for entry in entries):
             self.fail(key, f"entries must lie in [{bounds[0]:g}, {bounds[1]:g}]", value)
         return np.array(entries, dtype=float)
@@ -130,7 +133,9 @@ class TableReader:
             self.fail(key, "every row of a 3×3 tensor must have 3 numbers", value)
         return np.array([[self._finite(key, entry, value) for entry in row] for row in value], dtype=float)
 
-    def _finite(self, key: str, entry: object, shown: object, *, positive: bool = False) -> float:
+    def _finite(
+        self, key: str, entry: object, shown: object, *, positive: bool = False, any_magnitude: bool = False
+    ) -> float:
         """``entry`` as a float; errors show ``shown`` (the whole value, for an array)."""
         if not _is_number(entry):
             self.fail(key, f"must be a number, not {_type_name(entry)}", shown)
@@ -142,12 +147,20 @@ class TableReader:
             self.fail(key, "must be a finite number", shown)
         if positive and number <= 0.0:
             self.fail(key, "must be greater than zero", shown)
+        magnitude = abs(number)
+        if any_magnitude:
+            return number
+        if magnitude > MAX_MAGNITUDE:
+            self.fail(key, f"is too large: numbers here are at most {MAX_MAGNITUDE:g} in magnitude", shown)
+        if 0.0 < magnitude < MIN_POSITIVE:
+            self.fail(key, f"is too small: a number here is 0 or at least {MIN_POSITIVE:g} in magnitude", shown)
         return number
 
 
 def check_names_and_parents(links: Sequence[tuple[str, str | None]], where: str) -> None:
-    """Reject a duplicate name, an unknown parent or a cycle of parents among ``(name, parent)`` of the bodies
-    in file order; keys are reported as ``body[i].name`` and ``body "name".parent``."""
+    """Reject a duplicate name, an unknown parent, a cycle of parents or a chain deeper than ``MAX_DEPTH`` among
+    ``(name, parent)`` of the bodies in file order; keys are reported as ``body[i].name`` and
+    ``body "name".parent``. Time linear in the number of bodies, however deep the hierarchy."""
     index_of: dict[str, int] = {}
     for index, (name, _) in enumerate(links):
         if name in index_of:
@@ -155,14 +168,25 @@ def check_names_and_parents(links: Sequence[tuple[str, str | None]], where: str)
         index_of[name] = index
     for name, parent in links:
         if parent is not None and parent not in index_of:
-            known = f"bodies: {', '.join(index_of)}"
+            known = f"bodies: {', '.join(list(index_of)[:10])}{', …' if len(index_of) > 10 else ''}"
             fail(where, f'body "{name}".parent', f"unknown parent ({known}){did_you_mean(parent, index_of)}", parent)
-    for name, parent in links:
-        # Walk up from each body; meeting the body itself again means it lies on a cycle.
-        chain = [name]
-        ancestor = parent
-        while ancestor is not None and ancestor != name and ancestor not in chain:
-            chain.append(ancestor)
-            ancestor = links[index_of[ancestor]][1]
-        if ancestor == name:
-            fail(where, f'body "{name}".parent', f"parents form a cycle: {' → '.join([*chain, name])}", parent)
+    # Each body's depth (a root's is 1), found by climbing to the first body whose depth is known; every body is
+    # climbed over once. Meeting a body of the current climb again means the climb has gone round a cycle.
+    depth: dict[str, int] = {}
+    for name, _ in links:
+        chain: list[str] = []
+        on_chain: set[str] = set()
+        current: str | None = name
+        while current is not None and current not in depth:
+            if current in on_chain:
+                cycle = chain[chain.index(current) :] + [current]
+                shown = " → ".join(cycle) if len(cycle) <= 8 else f"{' → '.join(cycle[:4])} → … → {current}"
+                fail(where, f'body "{current}".parent', f"parents form a cycle: {shown}", links[index_of[current]][1])
+            chain.append(current)
+            on_chain.add(current)
+            current = links[index_of[current]][1]
+        below = 0 if current is None else depth[current]
+        for offset, node in enumerate(reversed(chain), start=1):
+            depth[node] = below + offset
+        if below + len(chain) > MAX_DEPTH:
+            check_count(below + len(chain), MAX_DEPTH, "levels of parents", where=where, key=f'body "{name}".parent')

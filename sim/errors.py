@@ -21,10 +21,38 @@ class InputError(SpinlabError):
 
     def __init__(self, message: str, *, where: str | None = None, key: str | None = None, value: object = None):
         self.where, self.key, self.value = where, key, value
-        parts = [p for p in (where, key and f"key '{key}'") if p]
+        parts = [printable(p) for p in (where, key and f"key '{key}'") if p]
         prefix = ": ".join(parts)
-        shown = "" if value is None else f" (got {value!r})"
+        shown = "" if value is None else f" (got {quoted(value)})"
         super().__init__(f"{prefix}: {message}{shown}" if prefix else f"{message}{shown}")
+
+
+MAX_QUOTED = 100
+"""The longest value a message quotes, in characters; a longer one is cut with an ellipsis."""
+
+
+def printable(text: str) -> str:
+    """``text`` with every character a terminal would act on (control characters, bidirectional overrides,
+    line breaks) written as its Python escape, so a message is one line whatever a file holds."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in str(text))
+
+
+def quoted(value: object, limit: int = MAX_QUOTED) -> str:
+    """``repr(value)``, escaped by :func:`printable` and cut to at most ``limit`` characters."""
+    text = printable(_bounded_repr(value, limit))
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _bounded_repr(value: object, limit: int) -> str:
+    """``repr`` of ``value`` without building the whole text of a huge list or string."""
+    if isinstance(value, str) and len(value) > limit:
+        return repr(value[:limit])
+    if isinstance(value, list | tuple) and len(value) > limit:
+        value = value[:limit]
+    try:
+        return repr(value)
+    except (RecursionError, ValueError):  # a structure nested too deeply to print, an int too long to print
+        return f"<{type(value).__name__}>"
 
 
 class NumericalError(SpinlabError):

@@ -173,8 +173,13 @@ def check_inertia(inertia: Mat3) -> str | None:
         return f"is not symmetric (largest |I - Iᵀ| entry is {asymmetry:.3g})"
     moments, _ = principal_moments(inertia)
     largest = moments[2]
-    if moments[0] <= DEFINITE_RTOL * max(largest, 0.0):
+    if moments[0] <= 0.0:
         return f"is not positive definite (principal moments {_show(moments)})"
+    if moments[0] <= DEFINITE_RTOL * largest:
+        return (
+            f"is too ill-conditioned to invert (principal moments {_show(moments)}: the smallest must be more than "
+            f"{DEFINITE_RTOL:g} of the largest)"
+        )
     slack = moments[0] + moments[1] - moments[2]
     if slack < -TRIANGLE_RTOL * largest:
         return (

@@ -8,7 +8,8 @@ defines a function, so a kernel cached from one file would keep running an old c
 rows, so the inner loops allocate nothing. The formulas are those of :mod:`sim.taylor`, :mod:`sim.so3`,
 :mod:`sim.quaternion` and the integrator modules, written for one body; the numpy code is the reference the
 kernels are tested against. Each kernel fills the ``*_out`` arrays and a status per body (``checks.STATUS_*``):
-the Python side raises.
+the Python side raises. Every kernel is compiled with numpy's error model: a division by zero gives an inf or a
+nan (then a non-finite status), never a Python exception from inside a kernel.
 
 Explicit kernels (``euler_kernel``, ``magnus_kernel``, ``rkmk4_kernel``) follow their numpy versions operation for
 operation.
@@ -62,7 +63,7 @@ _TIER_BOUNDS = (1e-3, 1e-2, 1e-1)
 _TIER_TERMS = (4, 5, 7)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def rodrigues_coefficients(angle_sq):
     """``(s1, s2, s3)`` at ``a² = angle_sq``, as :func:`sim.taylor.rodrigues_coefficients` (to an ulp)."""
     if angle_sq < TAYLOR_BRANCH_ANGLE_SQ:
@@ -83,7 +84,7 @@ def rodrigues_coefficients(angle_sq):
     return sin_a / a, 2.0 * sin_half * sin_half / angle_sq, (a - sin_a) / (angle_sq * a)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def left_jacobian_inv_coefficient(angle_sq, s2, s3):
     """``c(a) = (1 − (a/2) cot(a/2))/a²`` at ``a² = angle_sq``, given ``s2``, ``s3`` there, as
     :func:`sim.taylor.left_jacobian_inv_coefficient`: ``Jl(v)⁻¹ = 1 − ½[v] + c[v]²``, ``Jr(v)⁻¹ = 1 + ½[v] + c[v]²``.
@@ -100,32 +101,32 @@ def left_jacobian_inv_coefficient(angle_sq, s2, s3):
     return (1.0 - half * cos(half) / sin(half)) / angle_sq
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def add(a, b):
     return (a[0] + b[0], a[1] + b[1], a[2] + b[2])
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def sub(a, b):
     return (a[0] - b[0], a[1] - b[1], a[2] - b[2])
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def scale(s, a):
     return (s * a[0], s * a[1], s * a[2])
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def dot(a, b):
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def cross(a, b):
     return (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0])
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def matvec(M, x):
     """``M x`` for a 3×3 matrix given as a tuple of rows, summed in the order of
     :func:`sim.integrators.state.matvec`."""
@@ -136,7 +137,7 @@ def matvec(M, x):
     )
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def matrix(A, n):
     """Matrix ``A[n]`` of an (N, 3, 3) array as a tuple of rows (no array view in the inner loops)."""
     return (
@@ -146,20 +147,20 @@ def matrix(A, n):
     )
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def row(A, n):
     """Row ``n`` of an (N, 3) array as a tuple."""
     return (A[n, 0], A[n, 1], A[n, 2])
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def first_order_map(v, c1, c2, x):
     """``(1 + c1 [v] + c2 [v]²) x``: ``R(v) x`` with ``(s1, s2)``, ``Jl(v) x`` with ``(s2, s3)``."""
     vx = cross(v, x)
     return add(x, add(scale(c1, vx), scale(c2, cross(v, vx))))
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def first_order_matrix(v, c1, c2):
     """Rows of ``1 + c1 [v] + c2 [v]² = (1 − c2 |v|²) 1 + c1 [v] + c2 v vᵀ``: ``R(v)`` or ``Jl(v)``."""
     diagonal = 1.0 - c2 * dot(v, v)
@@ -171,12 +172,12 @@ def first_order_matrix(v, c1, c2):
     )
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def hat(x):
     return ((0.0, -x[2], x[1]), (x[2], 0.0, -x[0]), (-x[1], x[0], 0.0))
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def hat_times(x, A):
     """Rows of ``[x] A``."""
     return (
@@ -186,27 +187,27 @@ def hat_times(x, A):
     )
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _row_times(r, B):
     return add(add(scale(r[0], B[0]), scale(r[1], B[1])), scale(r[2], B[2]))
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def matmul(A, B):
     return (_row_times(A[0], B), _row_times(A[1], B), _row_times(A[2], B))
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def transpose(A):
     return ((A[0][0], A[1][0], A[2][0]), (A[0][1], A[1][1], A[2][1]), (A[0][2], A[1][2], A[2][2]))
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def subtract(A, B):
     return (sub(A[0], B[0]), sub(A[1], B[1]), sub(A[2], B[2]))
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def identity_minus(s, A):
     """Rows of ``1 − s A``."""
     return (
@@ -216,7 +217,7 @@ def identity_minus(s, A):
     )
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def solve(J, b):
     """``x`` with ``J x = b`` (rows): ``J⁻¹``'s columns are ``r₁ × r₂, r₂ × r₀, r₀ × r₁`` over ``det J`` (Cramer);
     ample for the near-identity Newton Jacobians."""
@@ -225,7 +226,7 @@ def solve(J, b):
     return scale(1.0 / det, add(add(scale(b[0], c0), scale(b[1], c1)), scale(b[2], c2)))
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def quat_mul(p, q):
     """Hamilton product ``p ⊗ q``: rotate by ``q``, then by ``p``."""
     return (
@@ -236,13 +237,13 @@ def quat_mul(p, q):
     )
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def quat_normalize(q):
     norm = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3])
     return (q[0] / norm, q[1] / norm, q[2] / norm, q[3] / norm)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def to_world(q, x):
     """``O x`` as :func:`sim.quaternion.quat_rotate`: ``x + w t + u × t`` with ``t = 2 u × x``."""
     u = (q[1], q[2], q[3])
@@ -250,13 +251,13 @@ def to_world(q, x):
     return add(add(x, scale(q[0], t)), cross(u, t))
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def to_body(q, x):
     """``Oᵀ x``: rotation by the conjugate."""
     return to_world((q[0], -q[1], -q[2], -q[3]), x)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def quat_exp(v):
     """``exp(v/2)`` of a rotation vector, as :func:`sim.quaternion.quat_exp`."""
     half = scale(0.5, v)
@@ -265,7 +266,7 @@ def quat_exp(v):
     return (1.0 - half_sq * s2, s1 * half[0], s1 * half[1], s1 * half[2])
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def quat_exp_third_order(v):
     """Seed 000's normalised third-order ``exp(v/2)``, as :func:`sim.quaternion.quat_exp_third_order`."""
     half = scale(0.5, v)
@@ -276,7 +277,7 @@ def quat_exp_third_order(v):
     return (w / norm, k / norm * half[0], k / norm * half[1], k / norm * half[2])
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def is_finite_state(q, omega, L):
     """Whether every component of a body's new ``q``, ``ω`` and ``L`` is finite."""
     finite = isfinite(q[0]) and isfinite(q[1]) and isfinite(q[2]) and isfinite(q[3])
@@ -289,7 +290,7 @@ def is_finite_state(q, omega, L):
 EXPONENTIAL_EXACT, EXPONENTIAL_THIRD_ORDER = 0, 1
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _start(n, q, omega_world, L_world, inertia_inv, torque_world, h, gyroscopic):
     """Body ``n``'s ``q``, ``ω``, ``α = I_w⁻¹ (τ − g ω × L)`` (``I_w⁻¹ = O I⁻¹ Oᵀ``, math.md §Torque) and
     ``ω' = ω + h α``."""
@@ -300,7 +301,7 @@ def _start(n, q, omega_world, L_world, inertia_inv, torque_world, h, gyroscopic)
     return qn, omega, alpha, add(omega, scale(h, alpha))
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _write(n, q, omega, L, q_out, omega_out, L_out, status_out):
     """Write body ``n``'s new ``q``, ``ω``, ``L`` and its status (non-finite or not)."""
     for i in range(4):
@@ -311,13 +312,13 @@ def _write(n, q, omega, L, q_out, omega_out, L_out, status_out):
     status_out[n] = STATUS_OK if is_finite_state(q, omega, L) else STATUS_NON_FINITE
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _store(n, q, omega, inertia, q_out, omega_out, L_out, status_out):
     """Write body ``n``'s new ``q`` and ``ω`` and ``L = O' I O'ᵀ ω'``."""
     _write(n, q, omega, to_world(q, matvec(inertia, to_body(q, omega))), q_out, omega_out, L_out, status_out)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _euler_orientation(q, omega, h):
     """``normalise(q + (h/2) [0, ω] ⊗ q)``: Euler's orientation update (math.md)."""
     rate = quat_mul((0.0, omega[0], omega[1], omega[2]), q)
@@ -327,7 +328,7 @@ def _euler_orientation(q, omega, h):
     )
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def euler_kernel(q, omega_world, L_world, inertia, inertia_inv, torque_world, h, gyroscopic,
                  q_out, omega_out, L_out, status_out):  # fmt: skip
     """Explicit Euler: ``ω' = ω + h α``, ``q' = normalise(q + (h/2) [0, ω] ⊗ q)``, both from the state at t."""
@@ -337,7 +338,7 @@ def euler_kernel(q, omega_world, L_world, inertia, inertia_inv, torque_world, h,
         _store(n, q_new, omega_new, matrix(inertia, n), q_out, omega_out, L_out, status_out)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def euler_body_kernel(q, omega_world, L_world, inertia, inertia_inv, torque_world, h, gyroscopic,
                       q_out, omega_out, L_out, status_out):  # fmt: skip
     """Explicit Euler on Euler's equations in the body frame: ``Ω' = Ω + h α_b`` and the same ``q'`` as
@@ -350,7 +351,7 @@ def euler_body_kernel(q, omega_world, L_world, inertia, inertia_inv, torque_worl
         _store(n, q_new, to_world(q_new, omega_body_new), matrix(inertia, n), q_out, omega_out, L_out, status_out)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def magnus_kernel(q, omega_world, L_world, inertia, inertia_inv, torque_world, h, gyroscopic, terms, exponential,
                   q_out, omega_out, L_out, status_out):  # fmt: skip
     """Magnus with constant α (seed 000): ``q' = exp(½ (Ω₁ + Ω₂ + Ω₃)) ⊗ q``, the first ``terms`` terms."""
@@ -369,7 +370,7 @@ def magnus_kernel(q, omega_world, L_world, inertia, inertia_inv, torque_world, h
         _store(n, q_new, omega_new, matrix(inertia, n), q_out, omega_out, L_out, status_out)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _rkmk4_rates(v, M, ell, omega, torque_body, gyroscopic):
     """One stage of :func:`rkmk4_kernel` at ``v``: ``(v̇, u̇)``.
 
@@ -388,13 +389,13 @@ def _rkmk4_rates(v, M, ell, omega, torque_body, gyroscopic):
     return first_order_map(v, 0.5, c, omega_body), alpha
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _rk4_sum(h, k1, k2, k3, k4):
     """``(h/6) (k1 + 2 k2 + 2 k3 + k4)``."""
     return scale(h / 6.0, add(add(k1, scale(2.0, add(k2, k3))), k4))
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def rkmk4_kernel(q, omega_world, L_world, inertia, inertia_inv, torque_world, h, gyroscopic,
                  q_out, omega_out, L_out, status_out):  # fmt: skip
     """Classical RK4 on the rotation vector ``v`` of ``O(t) = O R(v(t))`` (:mod:`sim.integrators.rkmk4`), with
@@ -439,7 +440,7 @@ KERNEL_METHODS = {
 }
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _residual(method, v, a, b, M, h):
     """The residual at ``v``, with what :func:`_jacobian` reuses at the same ``v``: the Rodrigues coefficients
     ``(s1, s2, s3)`` at ``|v/2|²`` (midpoint) or ``|v|²``, and the rotated momentum ``R(−v/2) ℓ`` (midpoint) or
@@ -457,7 +458,7 @@ def _residual(method, v, a, b, M, h):
     return sub(v, scale(0.5 * h, add(a, matvec(M, body_end)))), (s1, s2, s3), body_end
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _jacobian(method, v, a, b, M, h, coefficients, rotated):
     """Rows of the residual's Jacobian (math.md; derivations in the numpy modules), as products of 3×3 matrices;
     ``coefficients`` and ``rotated`` are those :func:`_residual` returned at ``v``.
@@ -481,7 +482,7 @@ def _jacobian(method, v, a, b, M, h, coefficients, rotated):
     return identity_minus(0.5 * h, matmul(M, hat_times(rotated, J_left)))
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _attempt(method, q, omega, L, M, torque, h, tolerance, max_iterations, max_step_angle_sq):
     """One Newton solve over a piece of length ``h``: ``(converged, iterations, v)``."""
     L_end = add(L, scale(h, torque))
@@ -517,7 +518,7 @@ def _attempt(method, q, omega, L, M, torque, h, tolerance, max_iterations, max_s
     return converged, iterations, v
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def newton_curvature(M, L, torque, h):
     """``2 |h| |I⁻¹|_F (|L| + |h| |τ|)``, as :func:`sim.integrators.newton.newton_curvature`."""
     size_M = sqrt(dot(M[0], M[0]) + dot(M[1], M[1]) + dot(M[2], M[2]))
@@ -525,7 +526,7 @@ def newton_curvature(M, L, torque, h):
     return 2.0 * h_abs * size_M * (sqrt(dot(L, L)) + h_abs * sqrt(dot(torque, torque)))
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _advance(method, qn, omega, L, M, torque, h, tolerance, max_iterations, max_depth, max_step_angle_sq):
     """One body's step of ``h`` in pieces (module docstring): ``(q, ω, L, iterations, substeps, status)``."""
     pieces = 1 << max_depth
@@ -555,7 +556,7 @@ def _advance(method, qn, omega, L, M, torque, h, tolerance, max_iterations, max_
     return qn, omega, L, iterations, substeps, status
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _write_implicit(n, qn, omega, L, iterations, substeps, status, q_out, omega_out, L_out, iterations_out,
                     substeps_out, status_out):  # fmt: skip
     for i in range(4):
@@ -566,7 +567,7 @@ def _write_implicit(n, qn, omega, L, iterations, substeps, status, q_out, omega_
     iterations_out[n], substeps_out[n], status_out[n] = iterations, substeps, status
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def implicit_kernel(method, q, omega_world, L_world, inertia_inv, torque_world, h, tolerance, max_iterations,
                     max_depth, max_step_angle_sq, q_out, omega_out, L_out, iterations_out, substeps_out,
                     status_out):  # fmt: skip
@@ -582,7 +583,7 @@ def implicit_kernel(method, q, omega_world, L_world, inertia_inv, torque_world, 
                         substeps_out, status_out)  # fmt: skip
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def composed_kernel(method, coefficients, q, omega_world, L_world, inertia_inv, torque_world, h, tolerance,
                     max_iterations, max_depth, max_step_angle_sq, q_out, omega_out, L_out, iterations_out,
                     substeps_out, status_out):  # fmt: skip

@@ -133,19 +133,26 @@ def _closed_form_orientation(
     keys = _state_keys(state.q, state.omega_world, state.L_world, params.inertia_body) if rows else []
     omega_body = None
     continuations = []
+    solved = []
     for n in rows:
         continuation = _CONTINUATIONS.get(keys[n])
-        if continuation is None:
-            if omega_body is None:
-                with np.errstate(all="ignore"):  # bodies with a non-finite state are not stepped, and are reported
-                    omega_body = matvec(params.inertia_body_inv, to_body(state.q, state.L_world))
-            solution = TorqueFreeSolution.from_body_state(params.inertia_body[n], state.q[n], omega_body[n])
-            continuation = _Continuation(solution, 0.0, h, 1)
-        else:
-            continuation = continuation.advanced(h)
-        q_new[n] = continuation.solution.orientation(np.array(continuation.t))
+        try:
+            with np.errstate(all="ignore"):  # a state too extreme for the closed form gives nan, reported below
+                if continuation is None:
+                    if omega_body is None:
+                        omega_body = matvec(params.inertia_body_inv, to_body(state.q, state.L_world))
+                    solution = TorqueFreeSolution.from_body_state(params.inertia_body[n], state.q[n], omega_body[n])
+                    continuation = _Continuation(solution, 0.0, h, 1)
+                else:
+                    continuation = continuation.advanced(h)
+                q_new[n] = continuation.solution.orientation(np.array(continuation.t))
+        except (ArithmeticError, ValueError):  # overflow in the case analysis: no closed form for this state
+            q_new[n] = np.nan
+            continue
+        solved.append(n)
         continuations.append(continuation)
-    return quat_normalize(q_new), rows, continuations
+    with np.errstate(all="ignore"):
+        return quat_normalize(q_new), solved, continuations
 
 
 def step(state: BodyState, params: BodyParams, h: float, *, backend: str = "numba") -> tuple[BodyState, StepCost]:

@@ -14,7 +14,7 @@ from scene.scene_file import (
     load_scene,
     order_parent_first,
 )
-from sim.errors import InputError
+from sim.errors import MAX_QUOTED, InputError
 from sim.inertia import box, parallel_axis, t_handle
 from sim.quaternion import quat_conj, quat_rotate
 
@@ -225,6 +225,9 @@ def test_each_mistake_gives_one_message_naming_file_key_and_value(tmp_path, case
     message = str(error)
     assert message.startswith(f"{path}: ") and reason in message, message
     assert (key is None and "key '" not in message) or f"key '{key}': " in message, message
+    # A value is quoted in at most MAX_QUOTED characters, a longer one cut with an ellipsis.
+    if shown is not None and len(shown) > MAX_QUOTED:
+        shown = shown[: MAX_QUOTED - 1] + "…"
     assert (shown is None and "(got" not in message) or message.endswith(f"(got {shown})"), message
     assert "\n" not in message and "Traceback" not in message and ".py" not in message
 

@@ -22,7 +22,7 @@ from numba import njit
 __all__ = ["polyline_keep"]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, error_model="numpy")
 def polyline_keep(
     pixels, in_front, index, stride, segment_px, unseen_px, curve_limit_px2, max_stride
 ):  # pragma: no cover - compiled

@@ -139,7 +139,8 @@ def relative_change(end: np.ndarray, start: np.ndarray) -> list[float | None]:
         end, start = end[:, None], start[:, None]
     scale = np.max(np.abs(start), axis=-1, keepdims=True)
     safe = np.where(scale > 0.0, scale, 1.0)
-    change = np.linalg.norm((end - start) / safe, axis=-1) / np.linalg.norm(start / safe, axis=-1)
+    with np.errstate(invalid="ignore", divide="ignore"):  # rows at rest give None below
+        change = np.linalg.norm((end - start) / safe, axis=-1) / np.linalg.norm(start / safe, axis=-1)
     return [float(value) if size > 0.0 else None for value, size in zip(change, scale[:, 0], strict=True)]
 
 

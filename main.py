@@ -119,6 +119,11 @@ def _cmd_run(args: argparse.Namespace) -> int:
     scene = load_scene(args.scene)
     h = args.dt or scene.h
     names = list(INTEGRATORS) if args.integrator == "all" else [args.integrator]
+    left_out = []
+    if args.integrator == "all" and scene.has_torque and "exact" in names:
+        # The closed form holds only without torque: with every integrator in turn, it is left out, not a failure.
+        names.remove("exact")
+        left_out.append("exact (the closed form holds only for torque-free bodies, and this scene has torque)")
     traces = {name: args.trace for name in names}
     if args.trace is not None and args.integrator == "all":
         traces = {name: args.trace.with_name(f"{args.trace.stem}.{name}{args.trace.suffix}") for name in names}
@@ -154,6 +159,8 @@ def _cmd_run(args: argparse.Namespace) -> int:
     for row in rows:
         if row.note:
             print(f"note: {row.body} ({row.integrator}): {row.note}")
+    for name in left_out:
+        print(f"left out: {name}")
     for failure in failures:
         print(f"failed: {printable(failure)}")
     return 1 if failures else 0

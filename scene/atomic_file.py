@@ -4,6 +4,7 @@ Every file spinlab writes for a person (traces, videos, JSON, images) goes throu
 
 - is complete or absent: on any failure, an interrupt included, the temporary file is removed and a file already
   at the target name is kept as it was;
+- (a device or a FIFO at the target, such as ``/dev/stdout``, is written in place: it cannot be renamed over)
 - gets ordinary permissions, ``0o666`` less the process's umask, like any file a program creates (``mkstemp``
   alone would give ``0o600``);
 - turns an OS fault (disk full, file too large, permission, a closed pipe) into one :class:`OutputError` naming
@@ -19,6 +20,7 @@ import contextlib
 import errno
 import os
 import signal
+import stat
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -98,11 +100,19 @@ def atomic_output(path: str | os.PathLike[str], *, binary: bool = False) -> Iter
     Text files are UTF-8 with ``\\n`` line ends. Any exception in the block (or in writing, flushing or renaming)
     removes the temporary file and leaves ``path`` as it was; an ``OSError`` is raised as :class:`OutputError`.
     """
+    mode = "wb" if binary else "w"
+    encoding = None if binary else "utf-8"
+    newline = None if binary else "\n"
+    if _is_stream(path):
+        # A device or a pipe (/dev/stdout, /dev/full, a FIFO) cannot be replaced by a rename: written in place.
+        try:
+            with open(path, mode, encoding=encoding, newline=newline) as file:
+                yield file
+        except OSError as error:
+            raise output_error(error, path) from None
+        return
     temporary = create_temporary(path)
     try:
-        mode = "wb" if binary else "w"
-        encoding = None if binary else "utf-8"
-        newline = None if binary else "\n"
         with open(temporary, mode, encoding=encoding, newline=newline) as file:
             yield file
     except OSError as error:
@@ -112,6 +122,15 @@ def atomic_output(path: str | os.PathLike[str], *, binary: bool = False) -> Iter
         discard_temporary(temporary)
         raise
     commit_temporary(temporary, path)
+
+
+def _is_stream(path: str | os.PathLike[str]) -> bool:
+    """Whether ``path`` names an existing character device or FIFO."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    return stat.S_ISCHR(mode) or stat.S_ISFIFO(mode)
 
 
 def ignore_file_size_signal() -> None:

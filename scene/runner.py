@@ -182,11 +182,11 @@ def _exact_references(simulation: Simulation, start) -> tuple[list[TorqueFreeSol
     Gravity exerts no torque about the centre of mass, so only pivoted bodies under gravity have torque. A body
     integrated with the gyroscopic term off is still compared with the true motion: that is the point.
     """
-    has_gravity = bool(np.any(simulation.scene.gravity != 0.0))
+    scene = simulation.scene
     references: list[TorqueFreeSolution | None] = []
     notes: dict[str, str] = {}
-    for i, body in enumerate(simulation.scene.bodies):
-        if body.kinematic or np.allclose(start.omega_world[i], 0.0) or (body.pivot is not None and has_gravity):
+    for i, body in enumerate(scene.bodies):
+        if body.kinematic or np.allclose(start.omega_world[i], 0.0) or scene.under_torque(body):
             references.append(None)
             continue
         try:

@@ -49,7 +49,7 @@ from typing import Any
 import numpy as np
 
 from scene.limits import MAX_BODIES, MAX_SCENE_BYTES, check_count, limits_lifted
-from scene.validation import TableReader, check_names_and_parents, did_you_mean, fail
+from scene.validation import TableReader, body_label, check_names_and_parents, did_you_mean, fail
 from sim.inertia import SHAPES, SIZE_DEFAULTS, check_inertia, parallel_axis
 from sim.integrators import INTEGRATORS
 from sim.quaternion import quat_rotate
@@ -127,6 +127,16 @@ class SceneSpec:
     def name(self) -> str:
         """The file stem, which is the preset name for a preset."""
         return self.path.stem
+
+    def under_torque(self, body: BodySpec) -> bool:
+        """Whether ``body`` feels a torque: a dynamic body turning about a pivot under gravity. (Gravity exerts no
+        torque about a free body's centre of mass.) The one definition of "torque-free" is its negation."""
+        return not body.kinematic and body.pivot is not None and bool(np.any(self.gravity != 0.0))
+
+    @property
+    def has_torque(self) -> bool:
+        """Whether any body of the scene feels a torque (then the closed-form ``exact`` step does not apply)."""
+        return any(self.under_torque(body) for body in self.bodies)
 
     def body(self, name: str) -> BodySpec:
         """The body called ``name`` (``KeyError`` when there is none)."""
@@ -251,7 +261,7 @@ def _read_body(entry: object, index: int, where: str) -> BodySpec:
     if not isinstance(entry, dict):
         fail(where, f"body[{index}]", "must be a table, written [[body]]", entry)
     name_value = entry.get("name")
-    label = f'body "{name_value}"' if isinstance(name_value, str) and name_value else f"body[{index}]"
+    label = body_label(name_value) if isinstance(name_value, str) and name_value else f"body[{index}]"
     body = TableReader(entry, where, label)
     name = body.string("name", f"body{index}")
     if not name:

@@ -19,7 +19,7 @@ import numpy as np
 from scene.limits import MAX_DEPTH, MAX_MAGNITUDE, MIN_POSITIVE, check_count
 from sim.errors import InputError
 
-__all__ = ["TableReader", "check_names_and_parents", "did_you_mean", "fail"]
+__all__ = ["TableReader", "body_label", "check_names_and_parents", "did_you_mean", "fail"]
 
 _MISSING = object()
 
@@ -28,6 +28,11 @@ def did_you_mean(word: str, options: Iterable[str]) -> str:
     """``"; did you mean 'x'?"`` for the closest of ``options`` to ``word``, or ``""`` when none is close."""
     close = difflib.get_close_matches(word, list(options), n=1)
     return f"; did you mean '{close[0]}'?" if close else ""
+
+
+def body_label(name: str) -> str:
+    """How messages name a body: ``body "handle"``, a long name cut to 40 characters."""
+    return f'body "{name if len(name) <= 40 else name[:39] + "…"}"'
 
 
 def fail(where: str, key: str | None, message: str, value: object = None) -> NoReturn:
@@ -169,7 +174,8 @@ def check_names_and_parents(links: Sequence[tuple[str, str | None]], where: str)
     for name, parent in links:
         if parent is not None and parent not in index_of:
             known = f"bodies: {', '.join(list(index_of)[:10])}{', …' if len(index_of) > 10 else ''}"
-            fail(where, f'body "{name}".parent', f"unknown parent ({known}){did_you_mean(parent, index_of)}", parent)
+            message = f"unknown parent ({known}){did_you_mean(parent, index_of)}"
+            fail(where, f"{body_label(name)}.parent", message, parent)
     # Each body's depth (a root's is 1), found by climbing to the first body whose depth is known; every body is
     # climbed over once. Meeting a body of the current climb again means the climb has gone round a cycle.
     depth: dict[str, int] = {}
@@ -181,7 +187,8 @@ def check_names_and_parents(links: Sequence[tuple[str, str | None]], where: str)
             if current in on_chain:
                 cycle = chain[chain.index(current) :] + [current]
                 shown = " → ".join(cycle) if len(cycle) <= 8 else f"{' → '.join(cycle[:4])} → … → {current}"
-                fail(where, f'body "{current}".parent', f"parents form a cycle: {shown}", links[index_of[current]][1])
+                parent = links[index_of[current]][1]
+                fail(where, f"{body_label(current)}.parent", f"parents form a cycle: {shown}", parent)
             chain.append(current)
             on_chain.add(current)
             current = links[index_of[current]][1]
@@ -189,4 +196,5 @@ def check_names_and_parents(links: Sequence[tuple[str, str | None]], where: str)
         for offset, node in enumerate(reversed(chain), start=1):
             depth[node] = below + offset
         if below + len(chain) > MAX_DEPTH:
-            check_count(below + len(chain), MAX_DEPTH, "levels of parents", where=where, key=f'body "{name}".parent')
+            key = f"{body_label(name)}.parent"
+            check_count(below + len(chain), MAX_DEPTH, "levels of parents", where=where, key=key)

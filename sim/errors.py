@@ -21,7 +21,7 @@ class InputError(SpinlabError):
 
     def __init__(self, message: str, *, where: str | None = None, key: str | None = None, value: object = None):
         self.where, self.key, self.value = where, key, value
-        parts = [printable(p) for p in (where, key and f"key '{key}'") if p]
+        parts = [_cut(printable(p), 2 * MAX_QUOTED) for p in (where, key and f"key '{key}'") if p]
         prefix = ": ".join(parts)
         shown = "" if value is None else f" (got {quoted(value)})"
         super().__init__(f"{prefix}: {message}{shown}" if prefix else f"{message}{shown}")
@@ -39,7 +39,10 @@ def printable(text: str) -> str:
 
 def quoted(value: object, limit: int = MAX_QUOTED) -> str:
     """``repr(value)``, escaped by :func:`printable` and cut to at most ``limit`` characters."""
-    text = printable(_bounded_repr(value, limit))
+    return _cut(printable(_bounded_repr(value, limit)), limit)
+
+
+def _cut(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 

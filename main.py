@@ -15,7 +15,7 @@ import threading
 import time
 from pathlib import Path
 
-from sim.errors import InputError, NumericalError, SpinlabError, printable
+from sim.errors import InputError, NumericalError, SpinlabError, printable, quoted
 
 ROOT = Path(__file__).resolve().parent
 DEFAULT_BENCH_JSON = ROOT / "benchmarks" / "results" / "bench.json"
@@ -28,6 +28,9 @@ class _Parser(argparse.ArgumentParser):
     """An argument parser whose errors are one line (with a pointer to --help) and exit status 2."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
+        message = printable(message)  # what a person typed, control characters and all, is quoted as escapes
+        if len(message) > 300:
+            message = message[:299] + "…"
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
 
 
@@ -45,13 +48,18 @@ def _writable_path(text: str) -> Path:
 
 
 def _positive_float(text: str) -> float:
-    """An argparse type: a finite number > 0."""
+    """An argparse type: a finite number > 0, within the range a scene file's numbers have (scene/limits.py)."""
+    from scene.limits import MAX_MAGNITUDE, MIN_POSITIVE
+
+    shown = quoted(text)
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"'{text}' is not a number") from None
+        raise argparse.ArgumentTypeError(f"{shown} is not a number") from None
     if not (value > 0.0 and value < float("inf")):
-        raise argparse.ArgumentTypeError(f"'{text}' must be a finite number > 0")
+        raise argparse.ArgumentTypeError(f"{shown} must be a finite number > 0")
+    if not MIN_POSITIVE <= value <= MAX_MAGNITUDE:
+        raise argparse.ArgumentTypeError(f"{shown} must lie between {MIN_POSITIVE:g} and {MAX_MAGNITUDE:g}")
     return value
 
 

@@ -14,13 +14,13 @@ import os
 import pathlib
 import platform
 import sys
-import tempfile
 from types import ModuleType
 from typing import Any, TextIO
 
 import numpy as np
 
 from benchmarks import accuracy, contiguous_list, gui, integrators, render
+from scene.atomic_file import atomic_output
 
 __all__ = ["BENCHMARKS", "main", "run_all", "write_json_atomically"]
 
@@ -46,23 +46,12 @@ def _metadata(quick: bool) -> dict[str, Any]:
 
 
 def write_json_atomically(data: dict[str, Any], path: pathlib.Path) -> None:
-    """Write ``data`` as JSON to ``path`` so a reader never sees a half-written file.
-
-    The text goes to a temporary file in the same directory (so the rename stays on one file system), which
-    ``os.replace`` then moves over ``path`` in one step.
-    """
+    """Write ``data`` as JSON to ``path`` so a reader never sees a half-written file
+    (:func:`scene.atomic_file.atomic_output`: a full disk is an ``OutputError`` and leaves the old file)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    descriptor, temporary_name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(descriptor, "w", encoding="utf-8") as temporary:
-            json.dump(data, temporary, indent=2)
-            temporary.write("\n")
-            temporary.flush()
-            os.fsync(temporary.fileno())
-        os.replace(temporary_name, path)
-    except BaseException:
-        pathlib.Path(temporary_name).unlink(missing_ok=True)
-        raise
+    with atomic_output(path) as file:
+        json.dump(data, file, indent=2)
+        file.write("\n")
 
 
 def run_all(

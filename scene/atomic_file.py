@@ -61,13 +61,13 @@ def output_error(error: OSError, path: str | os.PathLike[str]) -> OutputError:
     return OutputError(reason, path=os.fspath(path))
 
 
-def create_temporary(path: str | os.PathLike[str]) -> Path:
-    """An empty temporary file beside ``path`` (same directory, so the rename is atomic), with the umask's
-    permissions. Raises :class:`OutputError` when it cannot be created."""
+def create_temporary(path: str | os.PathLike[str], suffix: str = ".tmp") -> Path:
+    """An empty temporary file ``.<name>.<random><suffix>`` beside ``path`` (same directory, so the rename is
+    atomic), with the umask's permissions. Raises :class:`OutputError` when it cannot be created."""
     target = Path(path)
     directory = target.parent if str(target.parent) else Path(".")
     try:
-        handle, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
+        handle, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=suffix, dir=directory)
     except OSError as error:
         raise output_error(error, target) from None
     try:

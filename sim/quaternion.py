@@ -172,6 +172,9 @@ def quat_log(q: np.ndarray) -> np.ndarray:
     s = np.sqrt(s2)
     small = s2 < 1e-12
     safe_s = np.where(small, 1.0, s)
+    # A small |u| means w ≈ 1 on a unit quaternion; where it is not (w = 0 too: not a rotation), 1 keeps the series
+    # from dividing by zero.
+    safe_w = np.where(small & (w != 0.0), w, 1.0)
     # For tiny s, atan2(s, w)/s = (1/w)(1 − s²/(3w²)) + O(s⁴) with w ≈ 1.
-    factor = np.where(small, (1.0 - s2 / (3.0 * w * w)) / w, np.arctan2(s, w) / safe_s)
+    factor = np.where(small, (1.0 - s2 / (3.0 * safe_w * safe_w)) / safe_w, np.arctan2(s, w) / safe_s)
     return 2.0 * factor[..., None] * u

@@ -1,5 +1,7 @@
 """sim/quaternion.py against rotation matrices (sim/so3.py) and closed forms."""
 
+import warnings
+
 import numpy as np
 from hypothesis import given, settings
 
@@ -103,3 +105,15 @@ def test_sweep_has_exact_small_angle_behaviour(sweep):
     # Near zero exp(v/2) = (1 − |v|²/8, v/2) to second order, with no digit lost in the vector part.
     tiny = np.linalg.norm(sweep, axis=-1) < 1e-5
     np.testing.assert_allclose(q[tiny, 1:], 0.5 * sweep[tiny], rtol=1e-11)
+
+
+def test_log_of_a_half_turn_is_silent_and_exact():
+    # w = 0: the series branch (small |u|) must not divide by w where it is not taken.
+    half_turns = np.array([[0.0, 1.0, 0.0, 0.0], [0.0, 0.0, 0.6, 0.8], [-0.0, 0.0, 0.0, -1.0]])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        v = quat_log(half_turns)
+    np.testing.assert_allclose(np.linalg.norm(v, axis=-1), np.pi, rtol=1e-15)
+    back = quat_exp(v)
+    sign = np.sign(np.sum(back * half_turns, axis=-1, keepdims=True))
+    np.testing.assert_allclose(sign * back, half_turns, atol=2e-16)

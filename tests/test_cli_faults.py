@@ -112,7 +112,6 @@ def test_binary_junk_is_one_line(tmp_path):
 
 def test_a_message_quotes_a_long_value_briefly_and_escapes_control_characters(tmp_path):
     path = tmp_path / "odd.toml"
-    name = "\x1b[31m" + "x" * 5000 + "\u202e"
     toml_name = "\\u001b[31m" + "x" * 5000 + "\\u202e"  # TOML's escapes of the same characters
     path.write_text(f'[[body]]\nname = "{toml_name}"\nshape = "wedge"\n')
     result = _main("run", str(path))
@@ -336,3 +335,21 @@ def test_a_signal_stops_a_run_like_ctrl_c_and_leaves_no_trace(tmp_path, signum):
     assert stderr.strip().splitlines()[-1].startswith("spinlab run: interrupted"), stderr
     assert "Traceback" not in stderr
     assert trace.read_text() == "the old trace\n" and _leftovers(tmp_path) == []
+
+
+def test_body_count_and_depth_limits_name_the_key_and_can_be_lifted(tmp_path, monkeypatch):
+    import scene.scene_file
+    import scene.validation
+
+    path = tmp_path / "four.toml"
+    path.write_text("".join(f'[[body]]\nname = "b{i}"\nshape = "box"\n' + (f'parent = "b{i - 1}"\n' if i else "")
+                            for i in range(4)))  # fmt: skip
+    monkeypatch.setattr(scene.scene_file, "MAX_BODIES", 3)
+    with pytest.raises(InputError, match=r"key 'body'.*4 bodies.*SPINLAB_NO_LIMITS"):
+        load_scene(path)
+    monkeypatch.setattr(scene.scene_file, "MAX_BODIES", 4)
+    monkeypatch.setattr(scene.validation, "MAX_DEPTH", 3)
+    with pytest.raises(InputError, match=r"levels of parents"):
+        load_scene(path)
+    monkeypatch.setenv("SPINLAB_NO_LIMITS", "1")
+    assert len(load_scene(path).bodies) == 4

@@ -2,8 +2,10 @@
 
 Frames are ``(H, W, 3)`` uint8 RGB arrays with rows top-down (flip a GL read-back, which is bottom-up, first).
 Frame ``i`` is stamped ``pts = i`` in time base ``1/fps``, so the file holds exactly the frames written, at exactly
-``fps``. The encoder writes ``.<name>.<random>.tmp.mp4`` beside the target, and the file appears at ``path`` only
-when :meth:`VideoWriter.close` succeeds, so a reader never sees a half-written video.
+``fps``. The encoder writes ``.<name>.<random>.tmp.mp4`` beside the target (scene/atomic_file.py: the umask's
+permissions), and the file appears at ``path`` only when :meth:`VideoWriter.close` succeeds, so a reader never sees
+a half-written video. A fault the OS reports while writing (disk full, a file-size limit, permission) is raised as
+:class:`sim.errors.OutputError` naming ``path``, and leaves no temporary file and any old file at ``path`` as it was.
 
 The encoder is libx264 through PyAV (stack.md §4): yuv420p, BT.709 limited range (what players assume for HD, and
 tagged in the stream so they need not guess), ``thread_type="FRAME"``, ``movflags=+faststart`` so the index sits at
@@ -22,7 +24,6 @@ import math
 import numbers
 import os
 import queue
-import secrets
 import threading
 from collections.abc import Iterable
 from fractions import Fraction
@@ -33,6 +34,7 @@ import numpy as np
 from av.video.reformatter import ColorPrimaries, ColorRange, ColorTrc, Interpolation
 
 from render.yuv import rgb_to_yuv420p_bt709
+from scene.atomic_file import commit_temporary, create_temporary, discard_temporary, output_error
 from sim.errors import InputError
 
 __all__ = ["VideoWriter", "X264_PRESETS", "even_size", "read_video_info", "decode_frames"]
@@ -65,7 +67,8 @@ class VideoWriter:
 
     Bad user input (path, size, fps, crf, preset) raises :class:`sim.errors.InputError` before any file is made; an
     odd size raises ``ValueError`` (the caller rounds, with :func:`even_size`). An exception in the encoder thread
-    is re-raised by the next :meth:`write` or :meth:`close`, and the temporary file is removed.
+    is re-raised by the next :meth:`write` or :meth:`close`, and the temporary file is removed; the OS refusing a
+    write (disk full, file too large, permission) is raised as :class:`sim.errors.OutputError` naming ``path``.
 
     As a context manager: a normal exit closes; ``KeyboardInterrupt`` also closes, so Ctrl-C leaves a playable file
     of the frames written so far (or nothing, if no frame was written); any other exception aborts and leaves
@@ -100,11 +103,16 @@ class VideoWriter:
         self.width, self.height = int(width), int(height)
         self.frames_written = 0
         self._time_base = 1 / self.fps
-        self._tmp_path = _create_temp_file(self.path)
+        self._tmp_path: Path | None = None
         self._container = None
         try:
+            # The temporary file keeps the .mp4 suffix, so FFmpeg picks the MP4 muxer from its name.
+            self._tmp_path = create_temporary(self.path, suffix=".tmp.mp4")
             self._container = av.open(str(self._tmp_path), "w", container_options={"movflags": "+faststart"})
             self._stream = _add_h264_stream(self._container, self.width, self.height, self.fps, crf, preset)
+        except OSError as error:
+            self._close_container_and_remove_file()
+            raise output_error(error, self.path) from None
         except BaseException:
             self._close_container_and_remove_file()
             raise
@@ -161,8 +169,12 @@ class VideoWriter:
             self._send_stop()
             self._thread.join()
             if self._error is None:
-                self._container.close()
-                os.replace(self._tmp_path, self.path)
+                container, self._container = self._container, None
+                container.close()  # writes the index, and moves it to the front (+faststart): it may fail too
+                commit_temporary(self._tmp_path, self.path)
+        except OSError as error:
+            self._discard()
+            raise output_error(error, self.path) from None
         except BaseException:
             self._discard()
             raise
@@ -170,6 +182,11 @@ class VideoWriter:
             self._discard()
             raise self._error
         self._state = "closed"
+
+    @property
+    def committed(self) -> bool:
+        """Whether :meth:`close` succeeded: the video is at ``path``."""
+        return self._state == "closed"
 
     def abort(self) -> None:
         """Stop encoding and remove the temporary file; ``path`` is left as it was. Does nothing once closed."""
@@ -186,7 +203,8 @@ class VideoWriter:
                 if not self._cancel.is_set():
                     self._encode_frame(None if stopped else item)
         except BaseException as error:
-            self._error = error
+            # A write the OS refused (disk full, file too large, permission) is an output fault naming the target.
+            self._error = output_error(error, self.path) if isinstance(error, OSError) else error
             # Keep taking frames until the stop, so that a write() blocked on a full queue always wakes up.
             while not stopped:
                 stopped = self._queue.get() is _STOP
@@ -230,7 +248,7 @@ class VideoWriter:
             except Exception:  # noqa: BLE001 - the file is being thrown away; failing to finalise it is moot
                 pass
             self._container = None
-        self._tmp_path.unlink(missing_ok=True)
+        discard_temporary(self._tmp_path)
 
 
 def read_video_info(path: str | os.PathLike[str]) -> tuple[int, int, int, Fraction]:
@@ -291,22 +309,6 @@ def _check_output_path(path: Path) -> None:
         raise InputError(f"directory '{directory}' does not exist", where=where)
     if not os.access(directory, os.W_OK | os.X_OK):
         raise InputError(f"directory '{directory}' is not writable", where=where)
-
-
-def _create_temp_file(path: Path) -> Path:
-    """Create ``.<name>.<random>.tmp.mp4`` beside ``path``; it keeps the .mp4 suffix so FFmpeg picks the MP4 muxer.
-
-    Made with mode 0o666 (less the umask), like any file, because it becomes the video on close.
-    """
-    while True:
-        tmp_path = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp.mp4")
-        try:
-            os.close(os.open(tmp_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
-        except FileExistsError:
-            continue
-        except OSError as error:
-            raise InputError(f"cannot create a file here: {error.strerror}", where=str(path)) from error
-        return tmp_path
 
 
 def _add_h264_stream(container, width: int, height: int, fps: Fraction, crf: float, preset: str):

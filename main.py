@@ -9,9 +9,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
-import signal
 import sys
-import threading
 import time
 from pathlib import Path
 
@@ -36,14 +34,22 @@ class _Parser(argparse.ArgumentParser):
 
 def _writable_path(text: str) -> Path:
     """An argparse type: a path whose directory exists and is writable, checked before any work is done."""
+    if not text:
+        raise argparse.ArgumentTypeError("an empty path is not a file")
     path = Path(text)
     directory = path.parent if str(path.parent) else Path(".")
-    if path.is_dir():
-        raise argparse.ArgumentTypeError(f"'{text}' is a directory, not a file")
-    if not directory.is_dir():
-        raise argparse.ArgumentTypeError(f"directory '{directory}' of '{text}' does not exist")
-    if not os.access(directory, os.W_OK):
-        raise argparse.ArgumentTypeError(f"directory '{directory}' of '{text}' is not writable")
+    shown, shown_directory = quoted(text), quoted(str(directory))
+    try:
+        if path.is_dir():
+            raise argparse.ArgumentTypeError(f"{shown} is a directory, not a file")
+        if not directory.is_dir():
+            raise argparse.ArgumentTypeError(f"directory {shown_directory} of {shown} does not exist")
+        if not os.access(directory, os.W_OK):
+            raise argparse.ArgumentTypeError(f"directory {shown_directory} of {shown} is not writable")
+        os.stat(path) if path.exists() else None  # a name too long, a NUL byte: an OSError or ValueError now
+    except (OSError, ValueError) as error:
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+        raise argparse.ArgumentTypeError(f"{shown} cannot be used: {reason}") from None
     return path
 
 
@@ -304,32 +310,22 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-class Interrupted(KeyboardInterrupt):
-    """SIGTERM or SIGHUP, raised in the main thread like Ctrl-C's KeyboardInterrupt, so every command stops the
-    same way: a recording is finalised, a half-written output removed, and the exit status is 130."""
-
-
-def _raise_interrupted(signum: int, _frame) -> None:
-    raise Interrupted(signal.Signals(signum).name)
-
-
 def install_signal_handlers() -> None:
-    """SIGTERM and SIGHUP stop a command as Ctrl-C does; a write past ``ulimit -f`` fails (EFBIG) instead of
-    killing the process. Only from the main thread (signal handlers can be set nowhere else)."""
+    """Ctrl-C, SIGTERM and SIGHUP stop a command the same way (:mod:`scene.interrupts`): a recording is finalised,
+    a half-written output removed, and the exit status is 130. A write past ``ulimit -f`` fails (EFBIG) instead of
+    killing the process."""
     from scene.atomic_file import ignore_file_size_signal
+    from scene.interrupts import install_handlers
 
-    if threading.current_thread() is not threading.main_thread():
-        return
-    for name in ("SIGTERM", "SIGHUP"):
-        if hasattr(signal, name):
-            signal.signal(getattr(signal, name), _raise_interrupted)
+    install_handlers()
     ignore_file_size_signal()
 
 
 def _report(command: str, message: str) -> None:
     """One line on stderr (a closed stderr is not worth a second error)."""
+    prefix = f"spinlab {printable(command)[:40]}".rstrip()
     with contextlib.suppress(OSError, ValueError):
-        print(f"spinlab {command}: {printable(message)}", file=sys.stderr, flush=True)
+        print(f"{prefix}: {printable(message)}", file=sys.stderr, flush=True)
 
 
 def _silence_stdout() -> None:
@@ -340,14 +336,15 @@ def _silence_stdout() -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if args.command is None:
-        # design.md: plain `python main.py` opens the window on the integrator-comparison demo.
-        args = parser.parse_args(["gui"])
     install_signal_handlers()
-    command = args.command
+    command = ""  # until the arguments are parsed
     try:
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        if args.command is None:
+            # design.md: plain `python main.py` opens the window on the integrator-comparison demo.
+            args = parser.parse_args(["gui"])
+        command = args.command
         status = args.handler(args)
         sys.stdout.flush()
         return status
@@ -369,7 +366,7 @@ def main(argv: list[str] | None = None) -> int:
         _report(command, "out of memory")
         return 1
     except KeyboardInterrupt as interrupt:
-        reason = f" ({interrupt})" if isinstance(interrupt, Interrupted) else ""
+        reason = f" ({interrupt})" if str(interrupt) else ""
         _report(command, f"interrupted{reason}")
         return EXIT_INTERRUPTED
     except Exception as error:  # noqa: BLE001 - a bug: one line, with a way to see the traceback

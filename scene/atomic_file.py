@@ -22,6 +22,7 @@ import os
 import signal
 import stat
 import tempfile
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import IO
@@ -135,5 +136,5 @@ def _is_stream(path: str | os.PathLike[str]) -> bool:
 
 def ignore_file_size_signal() -> None:
     """Make a write past ``ulimit -f`` fail with EFBIG (reported) instead of killing the process (SIGXFSZ)."""
-    if hasattr(signal, "SIGXFSZ"):
+    if hasattr(signal, "SIGXFSZ") and threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from scene.graph import SceneGraph
+from scene.interrupts import raise_if_interrupted
 from scene.scene_file import SceneSpec, order_parent_first
 from sim.errors import NumericalError
 from sim.integrators.state import StepCost, momentum_from_omega_world
@@ -115,6 +116,7 @@ class Simulation:
         """Advance by one step ``h``. Raises :class:`NumericalError` naming the body when one cannot be stepped,
         leaving the simulation as it was. Returns the cost per body in file order (a kinematic body's is zero
         Newton iterations and one sub-step)."""
+        raise_if_interrupted()
         try:
             cost = self.world.step(self.h)
         except NumericalError as error:

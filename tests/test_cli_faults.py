@@ -353,3 +353,27 @@ def test_body_count_and_depth_limits_name_the_key_and_can_be_lifted(tmp_path, mo
         load_scene(path)
     monkeypatch.setenv("SPINLAB_NO_LIMITS", "1")
     assert len(load_scene(path).bodies) == 4
+
+
+def test_a_signal_swallowed_by_a_callback_from_c_still_stops_the_run():
+    # numba's compiler calls back into Python from C; an exception raised there is printed and dropped. The stop
+    # must be silent there and still happen at the next step.
+    script = """
+import ctypes, os, signal, sys
+sys.path.insert(0, sys.argv[1])
+from scene.interrupts import Interrupted, install_handlers
+from scene.scene_file import load_scene
+from scene.simulation import Simulation
+install_handlers()
+simulation = Simulation(load_scene("t_handle"))
+callback = ctypes.CFUNCTYPE(None)(lambda: os.kill(os.getpid(), signal.SIGTERM))
+callback()
+print("went on after the callback", flush=True)
+try:
+    simulation.step()
+except Interrupted as stop:
+    print("stopped:", stop)
+"""
+    result = subprocess.run([sys.executable, "-c", script, str(ROOT)], capture_output=True, text=True, timeout=120)
+    assert result.stdout.splitlines() == ["went on after the callback", "stopped: SIGTERM"], result
+    assert result.stderr == "", result.stderr

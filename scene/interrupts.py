@@ -1,0 +1,58 @@
+"""Ctrl-C, SIGTERM and SIGHUP: one way to stop, whatever the program is doing when the signal comes.
+
+The handler raises :class:`Interrupted` (a ``KeyboardInterrupt``) at once, which stops a command wherever it is.
+Python swallows an exception raised inside a callback from C (numba's compiler calls back into Python while it
+compiles a kernel, and prints "Exception ignored"), so the handler also remembers the signal, and
+:func:`raise_if_interrupted`, called at every simulation step, raises it again there.
+"""
+
+from __future__ import annotations
+
+import signal
+import sys
+import threading
+
+__all__ = ["Interrupted", "install_handlers", "raise_if_interrupted", "STOP_SIGNALS"]
+
+STOP_SIGNALS = ("SIGINT", "SIGTERM", "SIGHUP")
+
+_pending: str | None = None
+
+
+class Interrupted(KeyboardInterrupt):
+    """A stop signal (its name is the message), raised in the main thread like Ctrl-C's KeyboardInterrupt."""
+
+
+def _on_signal(signum: int, _frame) -> None:
+    global _pending
+    _pending = signal.Signals(signum).name
+    raise Interrupted(_pending)
+
+
+def _quiet_about_swallowed_stops(hook):
+    """``sys.unraisablehook`` that says nothing of a swallowed :class:`Interrupted` (it is raised again at the next
+    step) and hands everything else to ``hook``."""
+
+    def unraisable(report) -> None:
+        if not isinstance(report.exc_value, Interrupted):
+            hook(report)
+
+    unraisable.spinlab = True
+    return unraisable
+
+
+def install_handlers() -> None:
+    """Handle :data:`STOP_SIGNALS` (from the main thread only, where Python runs signal handlers)."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    for name in STOP_SIGNALS:
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), _on_signal)
+    if not getattr(sys.unraisablehook, "spinlab", False):
+        sys.unraisablehook = _quiet_about_swallowed_stops(sys.unraisablehook)
+
+
+def raise_if_interrupted() -> None:
+    """Raise :class:`Interrupted` if a stop signal came and its first exception was swallowed."""
+    if _pending is not None:
+        raise Interrupted(_pending)

@@ -1,6 +1,8 @@
 """render/video.py: exact frame count and rate, fidelity, atomic writes, Ctrl-C, encoder failures, validation."""
 
+import errno
 import os
+import re
 import stat
 import threading
 import time
@@ -11,7 +13,7 @@ import numpy as np
 import pytest
 
 from render.video import VideoWriter, decode_frames, even_size, read_video_info
-from sim.errors import InputError
+from sim.errors import InputError, OutputError
 
 FRAME_COUNT = 90
 FPS = 30
@@ -308,3 +310,42 @@ def test_bad_paths_are_input_errors_before_any_file_is_made(tmp_path, monkeypatc
     with pytest.raises(InputError, match="is not writable"):
         VideoWriter(tmp_path / "out.mp4", 64, 48)
     assert os.listdir(tmp_path) == ["folder.mp4"]
+
+
+def test_an_os_fault_in_the_encoder_is_an_output_error_naming_the_target(tmp_path):
+    path = tmp_path / "out.mp4"
+    path.write_bytes(b"previous video")
+    video = VideoWriter(path, 64, 48, FPS, queue_frames=2)
+
+    def disk_full(frame):
+        raise OSError(errno.ENOSPC, "No space left on device", str(video._tmp_path))
+
+    video._encode_frame = disk_full
+    frame = _synthetic_frames(1, 64, 48)[0]
+    with pytest.raises(OutputError, match=rf"^{re.escape(str(path))}: cannot be written: the disk is full$"):
+        for _ in range(1000):
+            video.write(frame)
+    assert os.listdir(tmp_path) == ["out.mp4"] and path.read_bytes() == b"previous video"
+
+
+def test_a_directory_made_at_the_target_while_writing_is_an_output_error(tmp_path):
+    path = tmp_path / "out.mp4"
+    video = VideoWriter(path, 64, 48, FPS)
+    for frame in _synthetic_frames(3, 64, 48):
+        video.write(frame)
+    path.mkdir()  # the rename onto the target fails now
+    with pytest.raises(OutputError, match=rf"^{re.escape(str(path))}: cannot be written"):
+        video.close()
+    assert os.listdir(tmp_path) == ["out.mp4"] and path.is_dir() and os.listdir(path) == []
+
+
+def test_the_temporary_file_has_the_umask_permissions(tmp_path):
+    umask = os.umask(0o027)
+    try:
+        video = VideoWriter(tmp_path / "out.mp4", 64, 48, FPS)
+    finally:
+        os.umask(umask)
+    assert stat.S_IMODE(video._tmp_path.stat().st_mode) == 0o640
+    video.write(_synthetic_frames(1, 64, 48)[0])
+    video.close()
+    assert stat.S_IMODE((tmp_path / "out.mp4").stat().st_mode) == 0o640

@@ -59,8 +59,20 @@ def bch_so3(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     # atan2 takes the angle from sin|z| near zero and from cos|z| near π: accurate at both ends.
     angle = np.arctan2(sin_z, cos_z)
     # z = (|z| / sin|z|) · sin|z| ẑ, with |z|/sin|z| = 1 + |z|²/6 + O(|z|⁴) near zero. Near |z| = π the direction
-    # of the tiny skew part, and so z, is accurate only to about 1e-16 / sin|z| (Engø's form is singular there).
+    # of the tiny skew part is accurate only to about 1e-16 / sin|z| (Engø's form is singular there), so beyond
+    # π/2 the direction comes from the vector part of the quaternion product, sin(|z|/2) ẑ, of length ≈ 1 there:
+    # (cos(|x|/2), ½ s1(|x|/2) x) ⊗ (cos(|y|/2), ½ s1(|y|/2) y), on the representative with cos(|z|/2) ≥ 0.
     small = angle < 1e-4
     safe_sin = np.where(small, 1.0, sin_z)
     ratio = np.where(small, 1.0 + angle * angle / 6.0, angle / safe_sin)
-    return ratio[..., None] * sin_z_axis
+    z = ratio[..., None] * sin_z_axis
+    large = angle > 0.5 * np.pi
+    if np.any(large):
+        half_x = 0.5 * half_s1_x[..., None] * x
+        half_y = 0.5 * half_s1_y[..., None] * y
+        vector = cos_half_x[..., None] * half_y + cos_half_y[..., None] * half_x + cross(half_x, half_y)
+        vector = np.where(cos_half_z[..., None] < 0.0, -vector, vector)
+        length = np.linalg.norm(vector, axis=-1)
+        safe_length = np.where(large, length, 1.0)
+        z = np.where(large[..., None], (angle / safe_length)[..., None] * vector, z)
+    return z

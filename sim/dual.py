@@ -178,6 +178,13 @@ def _select(take_first: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> Calla
     return rule
 
 
+def _sech_squared(x):
+    """``1/cosh² x`` as ``4 e^(−2|x|) / (1 + e^(−2|x|))²``: no overflow, and no cancellation for large |x| (where
+    ``1 − tanh² x`` is 0)."""
+    e = np.exp(-2.0 * np.abs(x))
+    return 4.0 * e / ((1.0 + e) * (1.0 + e))
+
+
 # f'(x) for f(x, y) = (f(x), y f'(x)); each entry gets x and the value f(x), whichever is cheaper to use.
 _UNARY_DERIVATIVES: dict[np.ufunc, Callable[[np.ndarray, np.ndarray], Any]] = {
     np.negative: lambda x, fx: -1.0,
@@ -190,9 +197,9 @@ _UNARY_DERIVATIVES: dict[np.ufunc, Callable[[np.ndarray, np.ndarray], Any]] = {
     np.arctan: lambda x, fx: 1.0 / (1.0 + x * x),
     np.sinh: lambda x, fx: np.cosh(x),
     np.cosh: lambda x, fx: np.sinh(x),
-    np.tanh: lambda x, fx: 1.0 - fx * fx,
+    np.tanh: lambda x, fx: _sech_squared(x),
     np.exp: lambda x, fx: fx,
-    np.expm1: lambda x, fx: fx + 1.0,
+    np.expm1: lambda x, fx: np.exp(x),
     np.log: lambda x, fx: 1.0 / x,
     np.log1p: lambda x, fx: 1.0 / (1.0 + x),
     np.sqrt: lambda x, fx: 0.5 / fx,

@@ -4,6 +4,8 @@ The functions under test are written once in numpy style and run on floats (for 
 value) and on Duals (for the derivative), which is how the project uses the module.
 """
 
+import warnings
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -444,3 +446,20 @@ def test_jacobian_of_affine_map_is_its_matrix(values):
     matrix, offset = np.array(values[:9]).reshape(3, 3), np.array(values[9:])
     J, value = jacobian(lambda x: x @ matrix.T + offset, np.array([[0.1, 0.2, 0.3], [1.0, -1.0, 2.0]]))
     np.testing.assert_array_equal(J, np.broadcast_to(matrix, (2, 3, 3)))
+
+
+@pytest.mark.parametrize(
+    ("function", "x", "derivative"),
+    [
+        (np.tanh, 20.0, 4.0 * np.exp(-40.0) / (1.0 + np.exp(-40.0)) ** 2),
+        (np.tanh, -30.0, 4.0 * np.exp(-60.0) / (1.0 + np.exp(-60.0)) ** 2),
+        (np.tanh, 800.0, 0.0),  # below the smallest double: 0, without an overflow warning
+        (np.expm1, -40.0, np.exp(-40.0)),
+    ],
+)
+def test_derivatives_keep_their_digits_for_large_arguments(function, x, derivative):
+    # 1 − tanh²x and expm1(x) + 1 cancel to 0 there; the derivative is tiny but has every digit.
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        result = function(Dual(np.array([x]), np.array([1.0])))
+    np.testing.assert_allclose(result.dual, [derivative], rtol=4e-16, atol=0.0)

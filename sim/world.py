@@ -8,12 +8,17 @@ and units: ``q`` (w, x, y, z) body → world; ``omega_world`` rad/s and ``L_worl
 Forces: a constant world ``gravity`` (m/s²). A free body's centre of mass falls under it (exactly, being
 quadratic in time) and it exerts no torque. A body with a pivot (a point fixed in the body and in space, like a
 heavy top's tip) feels the torque ``τ = (O c) × m g`` about the pivot, ``c`` being the centre of mass seen from
-the pivot in the body frame; its inertia is then the one about the pivot. The integrators hold the torque
+the pivot in the body frame; its inertia is then the one about the pivot. Most integrators hold the torque
 constant over a step (math.md §The integrators); taken at the start of the step, that makes any integrator first
 order in the torque (the heavy top's energy drifts by ~20 % in 10 s at h = 1/120). So the world takes it at the
 step's midpoint instead: a predictor step with the starting torque gives the end orientation, the torque is
 evaluated on the geodesic midpoint between the two, and the step is taken again from the start with it. That
-costs a second step, only when some body has a pivot under gravity, and restores second order.
+costs a second step, only when some body has a pivot under gravity, and restores second order — but no more:
+im4, im6, ot4 and rkmk4 are second order under torque too. The integrators of
+:data:`sim.integrators.ORIENTATION_TORQUE` (the splittings ``split2``, ``split4``, ``split6``) instead get the
+torque as the function of the orientation it is, ``τ(q) = (O c) × m g``
+(:class:`sim.integrators.torque.LeverTorque`), evaluate it at each of their stages and keep their order; they
+take no predictor step.
 
 A body whose position the scene graph prescribes (a child of a moving parent) is ``pinned``: the world
 integrates its rotation only.
@@ -34,8 +39,9 @@ import numpy as np
 
 from sim.contiguous_list import ContiguousList, Handle
 from sim.errors import NumericalError
-from sim.integrators import INTEGRATORS
+from sim.integrators import INTEGRATORS, ORIENTATION_TORQUE
 from sim.integrators.state import BodyParams, BodyState, StepCost, momentum_from_omega_world
+from sim.integrators.torque import LeverTorque
 from sim.quaternion import quat_conj, quat_exp, quat_log, quat_mul, quat_rotate
 from sim.vector import cross
 
@@ -70,21 +76,26 @@ Slots = slice | np.ndarray
 class _Group:
     """The bodies one integrator steps: ``slots``, the same as an index array ``bodies`` (K,) (to name the ones
     that fail), and their parameters under zero torque, without and with the gyroscopic term (indexed by it),
-    holding copies of their inertia and its inverse (K, 3, 3)."""
+    holding copies of their inertia and its inverse (K, 3, 3). ``orientation_torque``: whether the integrator
+    takes the torque as a function of the orientation (:data:`sim.integrators.ORIENTATION_TORQUE`)."""
 
     name: str
     slots: Slots
     bodies: np.ndarray
     torque_free_params: tuple[BodyParams, BodyParams]
+    orientation_torque: bool
 
 
 @dataclass(frozen=True, eq=False)
 class _Layout:
     """What a step needs besides the state, derived from ``key`` (the bytes of :data:`LAYOUT_FIELDS`): one group
-    per integrator in use (code order) and the ``free`` and ``pivoted`` slots (``None`` when there are none)."""
+    per integrator in use (code order), the groups among them that hold the torque constant over a step
+    (``held_torque``: a predictor step and a second pass under gravity), and the ``free`` and ``pivoted`` slots
+    (``None`` when there are none)."""
 
     key: tuple[bytes, ...]
     groups: tuple[_Group, ...]
+    held_torque: tuple[_Group, ...]
     free: Slots | None
     pivoted: Slots | None
 
@@ -174,32 +185,58 @@ class World:
         values = self.bodies.values
         q = values("q")
         torque = None if layout.pivoted is None else self.torque_world(q)
-        new_q, new_omega, new_L, cost = self._step_with_torque(h, layout, torque)
-        if layout.pivoted is not None and np.any(self.gravity != 0.0):
-            predicted = cost
-            midpoint = quat_mul(q, quat_exp(0.5 * quat_log(quat_mul(quat_conj(q), new_q))))
-            new_q, new_omega, new_L, cost = self._step_with_torque(h, layout, self.torque_world(midpoint))
-            cost = StepCost(cost.newton_iterations + predicted.newton_iterations, cost.substeps)
+        under_gravity = layout.pivoted is not None and np.any(self.gravity != 0.0)
+        lever_torque = self._lever_torque() if under_gravity else None
+        new_q, new_omega, new_L, cost = self._step_with_torque(h, layout, layout.groups, torque, lever_torque)
+        if under_gravity and layout.held_torque:
+            midpoint_torque = self.torque_world(quat_mul(q, quat_exp(0.5 * quat_log(quat_mul(quat_conj(q), new_q)))))
+            if len(layout.held_torque) == len(layout.groups):
+                predicted = cost
+                new_q, new_omega, new_L, cost = self._step_with_torque(h, layout, layout.groups, midpoint_torque, None)
+                cost = StepCost(cost.newton_iterations + predicted.newton_iterations, cost.substeps)
+            else:
+                # Several groups (so the arrays are the world's own): the held ones step again over the first pass,
+                # whose steps of the other groups are final.
+                state = values("q"), values("omega_world"), values("L_world")
+                for group in layout.held_torque:
+                    new, corrected = self._step_group(h, group, *state, midpoint_torque, None)
+                    slots = group.slots
+                    new_q[slots], new_omega[slots], new_L[slots] = new.q, new.omega_world, new.L_world
+                    cost.newton_iterations[slots] += corrected.newton_iterations
+                    cost.substeps[slots] = corrected.substeps
         # Commit only once every group has stepped, so a failure leaves the world unchanged.
         q[...], values("omega_world")[...], values("L_world")[...] = new_q, new_omega, new_L
         self._move_centres_of_mass(h, layout)
         return cost
 
-    def _step_with_torque(self, h: float, layout: _Layout, torque: np.ndarray | None):
-        """One step of every integrator group with the given world torques (``None``: zero); nothing is written
-        to the world."""
+    def _lever_torque(self) -> LeverTorque:
+        """Gravity's torque about each pivot as the function of the orientation :meth:`torque_world` evaluates:
+        the lever ``c`` (body) and the weight ``m g`` (world), (N, 3) each."""
+        values = self.bodies.values
+        return LeverTorque(values("com_from_pivot_body"), values("mass")[:, None] * self.gravity)
+
+    def _step_with_torque(
+        self,
+        h: float,
+        layout: _Layout,
+        groups: tuple[_Group, ...],
+        torque: np.ndarray | None,
+        lever_torque: LeverTorque | None,
+    ):
+        """One step of each of ``groups`` with the given world torques (``None``: zero), or ``lever_torque`` for
+        the groups that take the torque as a function of the orientation; nothing is written to the world. Rows
+        of bodies outside ``groups`` are left unset."""
         values = self.bodies.values
         state = values("q"), values("omega_world"), values("L_world")
         if len(layout.groups) == 1:
             # One integrator has every body: its new arrays are the world's.
-            new, cost = self._step_group(h, layout.groups[0], *state, torque)
+            new, cost = self._step_group(h, groups[0], *state, torque, lever_torque)
             return new.q, new.omega_world, new.L_world, cost
         size = len(self.bodies)
-        # The groups partition the slots, so every row is written below.
         new_q, new_omega, new_L = np.empty((size, 4)), np.empty((size, 3)), np.empty((size, 3))
         iterations, substeps = np.empty(size, dtype=np.int64), np.empty(size, dtype=np.int64)
-        for group in layout.groups:
-            new, cost = self._step_group(h, group, *state, torque)
+        for group in groups:
+            new, cost = self._step_group(h, group, *state, torque, lever_torque)
             slots = group.slots
             new_q[slots], new_omega[slots], new_L[slots] = new.q, new.omega_world, new.L_world
             iterations[slots], substeps[slots] = cost.newton_iterations, cost.substeps
@@ -213,19 +250,22 @@ class World:
         omega_world: np.ndarray,
         L_world: np.ndarray,
         torque: np.ndarray | None,
+        lever_torque: LeverTorque | None,
     ) -> tuple[BodyState, StepCost]:
-        """One step of ``group``'s bodies from the world's arrays (every body) under ``torque`` (``None``: zero);
+        """One step of ``group``'s bodies from the world's arrays (every body) under ``torque`` (``None``: zero),
+        or under ``lever_torque`` (``None``: none) if the group takes the torque as a function of the orientation;
         a failure names the world slots."""
         slots = group.slots
         params = group.torque_free_params[bool(self.gyroscopic)]
-        if torque is not None:
+        options = self.integrator_options.get(group.name, {})
+        if group.orientation_torque:
+            if lever_torque is not None:
+                options = {**options, "orientation_torque": lever_torque[slots]}
+        elif torque is not None:
             params = BodyParams(params.inertia_body, params.inertia_body_inv, torque[slots], params.gyroscopic)
         try:
             return INTEGRATORS[group.name](
-                BodyState(q[slots], omega_world[slots], L_world[slots]),
-                params,
-                h,
-                **self.integrator_options.get(group.name, {}),
+                BodyState(q[slots], omega_world[slots], L_world[slots]), params, h, **options
             )
         except NumericalError as error:
             failed = group.bodies if error.bodies is None else group.bodies[np.asarray(error.bodies)]
@@ -264,13 +304,15 @@ def _build_layout(key: tuple[bytes, ...], values) -> _Layout:
         torque_free = tuple(
             BodyParams(inertia, inertia_inv, np.zeros((bodies.size, 3)), gyroscopic) for gyroscopic in (False, True)
         )
-        groups.append(_Group(INTEGRATOR_NAMES[int(code)], _slots(bodies), bodies, torque_free))
+        name = INTEGRATOR_NAMES[int(code)]
+        groups.append(_Group(name, _slots(bodies), bodies, torque_free, name in ORIENTATION_TORQUE))
     pivoted, pinned = values("has_pivot"), values("pinned")
     free = np.flatnonzero(~(pivoted | pinned))
     pivoted = np.flatnonzero(pivoted)
     return _Layout(
         key,
         tuple(groups),
+        tuple(group for group in groups if not group.orientation_torque),
         _slots(free) if free.size else None,
         _slots(pivoted) if pivoted.size else None,
     )

@@ -45,8 +45,9 @@ from sim.integrators.checks import STATUS_NON_FINITE, STATUS_NOT_CONVERGED, STAT
 from sim.taylor import TAYLOR_BRANCH_ANGLE_SQ
 
 __all__ = ["euler_kernel", "euler_body_kernel", "magnus_kernel", "rkmk4_kernel", "implicit_kernel",
-           "composed_kernel", "newton_curvature", "rodrigues_coefficients", "left_jacobian_inv_coefficient",
-           "KERNEL_METHODS", "EXPONENTIAL_EXACT", "EXPONENTIAL_THIRD_ORDER"]  # fmt: skip
+           "composed_kernel", "split_kernel", "newton_curvature", "rodrigues_coefficients",
+           "left_jacobian_inv_coefficient", "KERNEL_METHODS", "EXPONENTIAL_EXACT",
+           "EXPONENTIAL_THIRD_ORDER"]  # fmt: skip
 
 
 # The Taylor polynomials of sim.taylor in a², highest coefficient first: s1, s2, s3 of math.md §Rodrigues.
@@ -346,9 +347,14 @@ def euler_body_kernel(q, omega_world, L_world, inertia, inertia_inv, torque_worl
     for n in range(q.shape[0]):
         qn, omega, alpha, omega_new = _start(n, q, omega_world, L_world, inertia_inv, torque_world, h, gyroscopic)
         q_new = _euler_orientation(qn, omega, h)
-        # ω + h α = O (Ω + h α_b) = O Ω': the body-frame update, carried to the world by the new orientation.
-        omega_body_new = to_body(qn, omega_new)
-        _store(n, q_new, to_world(q_new, omega_body_new), matrix(inertia, n), q_out, omega_out, L_out, status_out)
+        if gyroscopic:
+            # ω + h α = O (Ω + h α_b) = O Ω': the body-frame update, carried to the world by the new orientation.
+            omega_new = to_world(q_new, to_body(qn, omega_new))
+        else:
+            # q' turns about ω, so O' Ω = ω: O' Ω' = ω + h O' α_b, and a torque-free ω is kept bit for bit.
+            alpha_body = matvec(matrix(inertia_inv, n), to_body(qn, row(torque_world, n)))
+            omega_new = add(omega, scale(h, to_world(q_new, alpha_body)))
+        _store(n, q_new, omega_new, matrix(inertia, n), q_out, omega_out, L_out, status_out)
 
 
 @njit(cache=True, error_model="numpy")
@@ -610,5 +616,60 @@ def composed_kernel(method, coefficients, q, omega_world, L_world, inertia_inv, 
                 break
         L = add(L_start, scale(h, torque))
         omega = to_world(qn, matvec(M, to_body(qn, L)))
+        _write_implicit(n, qn, omega, L, iterations, substeps, status, q_out, omega_out, L_out, iterations_out,
+                        substeps_out, status_out)  # fmt: skip
+
+
+# The splitting integrators (sim.integrators.splitting).
+
+
+@njit(cache=True, error_model="numpy")
+def _kick(qn, omega, L, M, torque, lever, force, length, gyroscopic):
+    """The torque's exact flow over ``length`` s at fixed ``q``: ``τ = τ₀ + (O r) × f``, ``L' = L + length τ``
+    (without the gyroscopic term ``ω' = ω + length O I⁻¹ Oᵀ τ``). Returns ``(ω', L')``."""
+    total = add(torque, cross(to_world(qn, lever), force))
+    if gyroscopic:
+        return omega, add(L, scale(length, total))
+    return add(omega, scale(length, to_world(qn, matvec(M, to_body(qn, total))))), L
+
+
+@njit(cache=True, error_model="numpy")
+def split_kernel(coefficients, kicks, q, omega_world, L_world, inertia, inertia_inv, torque_world, lever_body,
+                 force_world, h, gyroscopic, tolerance, max_iterations, max_depth, max_step_angle_sq, q_out,
+                 omega_out, L_out, iterations_out, substeps_out, status_out):  # fmt: skip
+    """Strang stages ``K ∘ F_{γ_i h} ∘ K`` with merged kicks (:mod:`sim.integrators.splitting`): kick ``i`` lasts
+    ``kicks[i] h`` (``kicks`` (K + 1,)), free flow ``i`` is a midpoint step of ``coefficients[i] h`` with zero torque
+    (sub-stepped as above), or the spin ``q' = exp(γ_i h ω) q`` without the gyroscopic term. The torque at a kick is
+    ``τ₀ + (O r) × f`` (``torque_world``, ``lever_body``, ``force_world``, each (N, 3)). A body stops at its first
+    failing stage with that stage's status."""
+    zero = (0.0, 0.0, 0.0)
+    stages = coefficients.shape[0]
+    for n in range(q.shape[0]):
+        qn = (q[n, 0], q[n, 1], q[n, 2], q[n, 3])
+        omega, L = row(omega_world, n), row(L_world, n)
+        M, torque, lever, force = matrix(inertia_inv, n), row(torque_world, n), row(lever_body, n), row(force_world, n)
+        iterations, substeps = 0, 1
+        status = STATUS_OK if is_finite_state(qn, omega, L) else STATUS_NON_FINITE
+        for stage in range(stages + 1):
+            if status != STATUS_OK:
+                break
+            omega, L = _kick(qn, omega, L, M, torque, lever, force, kicks[stage] * h, gyroscopic)
+            if stage == stages:
+                break
+            stage_h = coefficients[stage] * h
+            if not gyroscopic:
+                qn = quat_normalize(quat_mul(quat_exp(scale(stage_h, omega)), qn))
+                continue
+            qn, omega, L, stage_iterations, stage_substeps, status = _advance(
+                MIDPOINT, qn, omega, L, M, zero, stage_h, tolerance, max_iterations, max_depth, max_step_angle_sq
+            )
+            iterations += stage_iterations
+            substeps = max(substeps, stage_substeps)
+        if gyroscopic:
+            omega = to_world(qn, matvec(M, to_body(qn, L)))
+        else:
+            L = to_world(qn, matvec(matrix(inertia, n), to_body(qn, omega)))
+        if status == STATUS_OK and not is_finite_state(qn, omega, L):
+            status = STATUS_NON_FINITE
         _write_implicit(n, qn, omega, L, iterations, substeps, status, q_out, omega_out, L_out, iterations_out,
                         substeps_out, status_out)  # fmt: skip

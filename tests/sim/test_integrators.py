@@ -28,10 +28,10 @@ IMPLICIT_MODULES = {"implicit_midpoint": implicit_midpoint, "trapezoidal": trape
 # With the gyroscopic term, Magnus's ω update is explicit Euler's, so the method is first order (measured 0.95).
 # The exact stepper's error is rounding at every h: None, checked as such by the order test.
 ORDER = {"euler": 1, "euler_body": 1, "magnus": 1, "implicit_midpoint": 2, "trapezoidal": 2, "object_trapezoidal": 2,
-         "im4": 4, "im6": 6, "ot4": 4, "rkmk4": 4, "exact": None}  # fmt: skip
+         "im4": 4, "im6": 6, "ot4": 4, "rkmk4": 4, "exact": None, "split2": 2, "split4": 4, "split6": 6}  # fmt: skip
 CONSERVES_MOMENTUM = {"euler": False, "euler_body": False, "magnus": False, "implicit_midpoint": True,
                       "trapezoidal": True, "object_trapezoidal": True, "im4": True, "im6": True, "ot4": True,
-                      "rkmk4": True, "exact": True}  # fmt: skip
+                      "rkmk4": True, "exact": True, "split2": True, "split4": True, "split6": True}  # fmt: skip
 # Steppers that refuse a torque (the closed form holds only torque-free): the contract runs them torque-free.
 TORQUE_FREE_ONLY = {"exact"}
 # h (s) at which each order is asymptotic on the T-handle over 2 s and still above rounding (first-order methods
@@ -176,6 +176,15 @@ def test_without_the_gyroscopic_term_a_torque_free_t_handle_keeps_its_omega_and_
     np.testing.assert_allclose(new.omega_world, state.omega_world, rtol=1e-12)
     np.testing.assert_allclose(omega_body(new), omega_body(state), rtol=1e-11)
     assert cost.newton_iterations[0] == 0 and cost.substeps[0] == 1
+
+
+@pytest.mark.parametrize("backend", ["numba", "numpy"])
+@pytest.mark.parametrize("name", INTEGRATORS)
+def test_without_the_gyroscopic_term_a_torque_free_omega_is_kept_bit_for_bit(name, backend):
+    """ω̇ = 0 is the model: no rounding may move ω (euler_body once drifted by 2e-13 in 500 steps)."""
+    state, params = _random_bodies(6, seed=12, torque=False)
+    params = BodyParams(params.inertia_body, params.inertia_body_inv, params.torque_world, gyroscopic=False)
+    np.testing.assert_array_equal(_run(name, state, params, 0.02, 500, backend=backend).omega_world, state.omega_world)
 
 
 @pytest.mark.parametrize("name", INTEGRATORS)

@@ -58,6 +58,7 @@ GRID, GRID_QUICK = 200, 40  # points a side (even: no point at ℓ = 0, where E 
 METHODS = ("implicit_midpoint", "trapezoidal", "object_trapezoidal")
 SETTINGS = (("kantorovich", None), ("cap_1rad", 1.0), ("cap_pi", MAX_STEP_ANGLE))  # (name, max_step_angle)
 TOLERANCE, MAX_ITERATIONS = 1e-10, 10  # the convergence maps' test; the seed's 10 updates
+SWEEP_TOLERANCES = (1e-6, 1e-10, 1e-14)  # the seed's "certain fixed precision" is not given: how much it matters
 KANTOROVICH_CONSTANT = math.sqrt(3.0) - 1.0
 SEED_CLAIMS = {
     "midpoint_worst_energy_change": 3e-3,  # §11: "the largest value being around 0.3%"
@@ -215,12 +216,20 @@ def _convergence(ell_body: np.ndarray, n: int, extent: float) -> tuple[dict, dic
     return summary, maps
 
 
+def _tolerance_row(ell_body: np.ndarray, tolerance: float) -> dict:
+    newton = newton_iterations(ell_body, tolerance=tolerance)
+    fixed_point = fixed_point_iterations(ell_body, tolerance=tolerance)
+    return {"tolerance": tolerance, "newton_converged_fraction": float(newton[1].mean()),
+            "fixed_point_converged_fraction": float(fixed_point[1].mean())}  # fmt: skip
+
+
 def run(quick: bool, *, progress: Callable[[str], None] | None = None, image_dir: pathlib.Path | None = None) -> dict:
     """Run the benchmark. JSON-serialisable result: ``{"name", "quick", "moments", "h", "energy": {"extent",
     "grid", "rows": [{"setting", "max_step_angle", "integrator", "worst", "worst_at", "median",
     "newton_iterations_mean", "substeps_mean", "substeps_max"}]}, "convergence": {"tolerance", "max_iterations",
     "kantorovich_constant", "disc_radius", "grids": [{"extent", "grid", "newton": {...}, "fixed_point": {...},
-    "disc_fraction", "pointwise_fraction", "max_difference_where_both_converge"}]}, "seed_claims", "images"}``.
+    "disc_fraction", "pointwise_fraction", "max_difference_where_both_converge"}], "tolerance_sweep": [{"tolerance",
+    "newton_converged_fraction", "fixed_point_converged_fraction"}]}, "seed_claims", "images"}``.
 
     Images go to ``image_dir`` (default: ``docs/images`` on a full run, none on a quick one); ``images`` lists the
     files written, or says why there are none.
@@ -235,11 +244,14 @@ def run(quick: bool, *, progress: Callable[[str], None] | None = None, image_dir
         summary, maps = _convergence(momentum_grid(extent, n)[1], n, extent)
         grids.append(summary)
         convergence_maps.append(maps)
+    report("convergence against the tolerance ...")
+    sweep = [_tolerance_row(momentum_grid(CONVERGENCE_EXTENT, n)[1], tolerance) for tolerance in SWEEP_TOLERANCES]
     result = {"name": "maps", "quick": quick, "moments": MOMENTS, "h": H,
               "energy": {"extent": ENERGY_EXTENT, "grid": n, "rows": energy_rows},
               "convergence": {"tolerance": TOLERANCE, "max_iterations": MAX_ITERATIONS,
                               "kantorovich_constant": KANTOROVICH_CONSTANT,
-                              "disc_radius": KANTOROVICH_CONSTANT * min(MOMENTS) / H, "grids": grids},
+                              "disc_radius": KANTOROVICH_CONSTANT * min(MOMENTS) / H, "grids": grids,
+                              "tolerance_sweep": sweep},
               "seed_claims": SEED_CLAIMS}  # fmt: skip
     if image_dir is None and not quick:
         image_dir = ROOT / "docs" / "images"
@@ -288,6 +300,11 @@ def format_table(result: dict[str, Any]) -> str:
         lines.append(f"\n±{grid['extent']:g}: the Kantorovich disc holds {grid['disc_fraction']:.2%} of the grid, the "
                      f"pointwise region {grid['pointwise_fraction']:.2%}; where both iterations converge their v "
                      f"differ by at most {'–' if difference is None else f'{difference:.2g}'} rad.")  # fmt: skip
+    sweep = convergence.get("tolerance_sweep", [])
+    if sweep:
+        fractions = "; ".join(f"{r['tolerance']:g}: Newton {r['newton_converged_fraction']:.2%}, fixed point "
+                              f"{r['fixed_point_converged_fraction']:.2%}" for r in sweep)  # fmt: skip
+        lines.append(f"\nConverged on the ±{convergence['grids'][0]['extent']:g} grid by tolerance: {fractions}.")
     images = result["images"]
     lines.append("\nImages: " + (", ".join(images) if isinstance(images, list) else images) + ".")
     return "\n".join(lines)
@@ -385,7 +402,116 @@ def write_docs(result: dict[str, Any], root: pathlib.Path = ROOT) -> None:
 
 
 def _note(result: dict[str, Any]) -> str:
-    return f"# Seed 003's maps\n\n{format_table(result)}\n"
+    """docs/maps.md: the comparison with seed 003's figures, written from ``result``'s numbers."""
+    worst = {(r["setting"], r["integrator"]): r["worst"] for r in result["energy"]["rows"]}
+    substeps = {(r["setting"], r["integrator"]): r for r in result["energy"]["rows"]}
+    mid, trap, ot = (worst[(setting, name)] for setting, name in
+                     (("kantorovich", "implicit_midpoint"), ("kantorovich", "trapezoidal"),
+                      ("kantorovich", "object_trapezoidal")))  # fmt: skip
+    mid_1, mid_pi = worst[("cap_1rad", "implicit_midpoint")], worst[("cap_pi", "implicit_midpoint")]
+    ot_all = max(worst[(setting, "object_trapezoidal")] for setting, _ in SETTINGS)
+    seed_mid, seed_ot = (
+        SEED_CLAIMS["midpoint_worst_energy_change"],
+        SEED_CLAIMS["object_trapezoidal_worst_energy_change"],
+    )
+    turn = KANTOROVICH_CONSTANT  # the largest turn of a seed piece: |I⁻¹ ℓ| h/n ≤ h|ℓ|/(n I_min) ≤ √3 − 1 rad
+    big, zoom = result["convergence"]["grids"]
+    newton, fixed = big["newton"], big["fixed_point"]
+    ot_pi, mid_pi_row = substeps[("cap_pi", "object_trapezoidal")], substeps[("cap_pi", "implicit_midpoint")]
+    images = result["images"]
+    energy_image = "![energy change per step](images/maps_energy.png)" if isinstance(images, list) else images
+    newton_image = "![iterations, fixed point and Newton](images/maps_newton.png)" if isinstance(images, list) else ""
+    row_mid = (
+        f"{mid:.2%} with the seed's pieces ({mid / seed_mid:.2f}×); {mid_1:.2%} capped at 1 rad "
+        f"({mid_1 / seed_mid:.2f}×); {mid_pi:.2%} at the default cap π ({mid_pi / seed_mid:.1f}×)"
+    )
+    row_ot = f"at most {ot_all:.1e} under every rule ({seed_ot / ot_all:.0e}× below the seed's bound)"
+    row_trap = f"{trap:.2%} against {mid:.2%} with the seed's pieces ({trap / mid:.1f}×)"
+    row_bounded = r"yes under every rule: the worst is set by the largest turn a piece may make, not by \|ℓ\|"
+    row_fixed = (
+        f"converges on {fixed['converged_fraction']:.2%} of the grid (±{zoom['extent']:g}: "
+        f"{zoom['fixed_point']['converged_fraction']:.1%}), median {fixed['median_iterations']:g} updates"
+    )
+    row_newton = f"converges on {newton['converged_fraction']:.1%}, median {newton['median_iterations']:g} updates"
+    row_kantorovich = (
+        rf"the disc h\|ℓ\| ≤ (√3 − 1) I_min holds {big['disc_fraction']:.2%} of the grid, the same "
+        f"theorem with exact β, η at each ℓ {big['pointwise_fraction']:.2%}; Newton converges at every "
+        f"point of both, in at most {newton['max_iterations_in_disc']} updates in the disc"
+    )
+    return rf"""# Seed 003's maps, reproduced
+
+Written by `python -m benchmarks.maps --docs`; `python main.py bench` redraws the images. Every number here is from
+that run (module docstring of `benchmarks/maps.py`: the body, the grids, the tests, the Kantorovich condition).
+
+## Energy change per step at h = 1 (seed 003 §11)
+
+{energy_image}
+
+Rows: how a step is split. The seed's final method splits each step into pieces that satisfy its Kantorovich
+condition, and its §11 picture is drawn with it: that is the seed's setting (top row; equal pieces here, the seed
+takes the largest safe piece and a remainder). The project's integrators split a step only when Newton fails or
+when the converged step turns by more than `max_step_angle` (halving): 1 rad (middle row) and the default π
+(bottom row). Two colour scales: the object-space rule's changes are at rounding level.
+
+| claim (seed 003 §11) | here |
+|---|---|
+| implicit midpoint: largest change "around 0.3 %" | {row_mid} |
+| object-space trapezoidal: "under 10⁻⁵" | {row_ot} |
+| trapezoidal: "similar energy fluctuations to the implicit midpoint" | {row_trap} |
+| the relative error stays bounded as \|L\| (or h) grows | {row_bounded} |
+
+Why they differ:
+
+- **The cap sets the worst change.** A second-order method's energy change per piece grows about as the square of
+  the piece's turn. The seed's pieces turn by at most h\|ℓ\|/(n I_min) ≤ √3 − 1 = {turn:.2f} rad; the project's
+  by at most the cap. (1/{turn:.2f})² = {(1 / turn) ** 2:.1f} and (π/{turn:.2f})² = {(math.pi / turn) ** 2:.1f}
+  against the measured ratios {mid_1 / mid:.1f} and {mid_pi / mid:.1f}. The default cap π is the project's
+  choice for cost (mean sub-steps {mid_pi_row["substeps_mean"]:.3g} against
+  {substeps[("kantorovich", "implicit_midpoint")]["substeps_mean"]:.3g} with the seed's pieces), and it costs a
+  {mid_pi / mid:.0f}× larger worst energy change at h = 1; a 1 rad cap is within {abs(mid_1 / seed_mid - 1):.0%}
+  of the seed's figure. The issue quotes about 0.36 % at 1 rad and 3 % at π; here {mid_1:.2%} and {mid_pi:.1%}:
+  the worst sits on thin ridges, so it depends on where the grid samples them (200² pixel centres here).
+- **Against the seed's own 0.3 %,** its rule gives {mid:.2%} here, {1 - mid / seed_mid:.0%} less. The seed's
+  inequality was an image and is lost; √3 − 1 is re-derived from the seed's description (v₀ = 0, simple bounds).
+  The worst change goes as the square of that constant, so a constant {math.sqrt(seed_mid / mid):.2f}× ours
+  ({turn * math.sqrt(seed_mid / mid):.2f}) would give 0.3 %; the seed's number is also read off a grey image
+  ("around").
+- **The object-space rule conserves the energy exactly** when torque-free (proof in
+  `sim/integrators/object_trapezoidal.py`): what is left is float64 rounding over up to
+  {substeps[("kantorovich", "object_trapezoidal")]["substeps_max"]} pieces and Newton's stopping test (10⁻¹⁴). The
+  seed's "under 10⁻⁵" is an upper bound from a float32 shader (ε = 6·10⁻⁸), consistent with it. Its other claim, a
+  much smaller Newton convergence region, shows in the sub-steps at the default cap: mean
+  {ot_pi["substeps_mean"]:.3g} and max {ot_pi["substeps_max"]} against the midpoint rule's
+  {mid_pi_row["substeps_mean"]:.3g} and {mid_pi_row["substeps_max"]}.
+
+## Newton against the simple iteration, and the Kantorovich region (seed 003 §8, §10)
+
+{newton_image}
+
+Both solve the midpoint equation F(v) = v − h I⁻¹ R(−v/2) ℓ = 0 from v = 0 (the start of the seed's Kantorovich
+analysis; the integrators start at h I⁻¹ ℓ, one simple iteration further) with the same test
+\|F(v)\| ≤ {result["convergence"]["tolerance"]:g}·(1 + \|v\|) and at most 10 updates (the seed's cap; its
+precision is not given, so the table below also varies it). Yellow: not converged.
+
+| claim (seed 003 §8, §10) | here, ℓ over ±{big["extent"]:g} |
+|---|---|
+| the simple iteration "doesn't seem to converge except for a small area close to the origin" | {row_fixed} |
+| Newton "converges for most of the values and converges much faster" | {row_newton} |
+| the Kantorovich region (green) is "rather conservative" | {row_kantorovich} |
+
+Where the two iterations both converge their roots agree to {big["max_difference_where_both_converge"]:.1g} rad.
+One thing the seed's map does not show: of Newton's {newton["converged_fraction"]:.1%}, only
+{newton["converged_within_pi_fraction"]:.1%} of the grid (inside the red dashed line) is a root that turns by at
+most π. Beyond it Newton finds roots outside the ball where exponential coordinates are a chart, a step that wraps
+around; the seed's map counts them as converged, and so does this one for the comparison, but the integrators
+reject them and sub-step (`sim/integrators/newton.py`). Measured against that region, the Kantorovich disc holds
+{big["disc_fraction"] / newton["converged_within_pi_fraction"]:.0%} of where Newton really converges: conservative
+indeed.
+
+## The run's tables
+
+{format_table(result)}
+"""
 
 
 if __name__ == "__main__":

@@ -126,6 +126,7 @@ def _format_summary(rows) -> str:
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
+    from scene.atomic_file import refuse_overwriting
     from scene.runner import run_scene, step_count
     from scene.scene_file import load_scene
     from sim.integrators import INTEGRATORS
@@ -142,7 +143,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
     if args.trace is not None and args.integrator == "all":
         traces = {name: args.trace.with_name(f"{args.trace.stem}.{name}{args.trace.suffix}") for name in names}
     for trace in traces.values():
-        _refuse_overwriting_input(trace, scene.path, "--trace")
+        refuse_overwriting(trace, scene.path, "--trace")
     step_count(args.duration, h)  # too many steps: refused before any work
     rows, failures = [], []
     for name in names:
@@ -180,21 +181,12 @@ def _cmd_run(args: argparse.Namespace) -> int:
     return 1 if failures else 0
 
 
-def _refuse_overwriting_input(output: Path | None, source: Path, option: str) -> None:
-    """An output that is the file being read (by any spelling or link) would destroy it: refused (exit 2)."""
-    if output is None or not output.exists():
-        return
-    with contextlib.suppress(OSError):
-        if os.path.samefile(output, source):
-            raise InputError(f"is the scene file being read ({source}); choose another file", where=option,
-                             value=str(output))  # fmt: skip
-
-
 def _cmd_record(args: argparse.Namespace) -> int:
-    from render.record import parse_size, record_scene
+    from render.record import frame_count, parse_size, record_scene
     from scene.scene_file import load_scene
 
     size = parse_size(args.size)
+    frame_count(args.duration, args.fps)  # a rate or a frame count out of range: refused before loading anything
     scene = load_scene(args.scene)
     result = record_scene(
         scene,

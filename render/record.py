@@ -22,7 +22,6 @@ the bodies turn.
 from __future__ import annotations
 
 import math
-import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,6 +34,8 @@ from render.renderer import Renderer
 from render.text import TextOverlay
 from render.video import VideoWriter, even_size
 from render.viewports import View, compare_views, energy_error_text, render_grid, view_batches
+from scene.atomic_file import refuse_overwriting
+from scene.interrupts import deferred_interrupts
 from scene.limits import MAX_FRAMES, check_count
 from scene.runner import check_finite, step_count
 from scene.scene_file import SceneSpec
@@ -250,7 +251,7 @@ def record_scene(
     :class:`sim.errors.NumericalError` when a body blows up and :class:`sim.errors.OutputError` when the file
     cannot be written (no file is left then, and a file already at ``out`` is kept).
     """
-    _refuse_overwriting_scene(Path(out), scene.path)
+    refuse_overwriting(out, scene.path, "--out")
     total = frame_count(duration, fps)
     step_count(duration, scene.h)
     width, height = even_size(*size)
@@ -260,7 +261,8 @@ def record_scene(
     )
     writer = None
     try:
-        writer = VideoWriter(out, width, height, fps=_exact_fps(fps), crf=X264_CRF, preset=X264_PRESET)
+        with deferred_interrupts():  # an interrupt finds the writer (and its temporary file) in `writer`
+            writer = VideoWriter(out, width, height, fps=_exact_fps(fps), crf=X264_CRF, preset=X264_PRESET)
         with writer:
             for index, (image, t) in enumerate(frames):
                 writer.write(image, bottom_up=True, copy=False)
@@ -276,20 +278,6 @@ def record_scene(
             writer.abort()  # nothing once closed; an interrupt that came before the with block leaves no file
         frames.close()
     return RecordResult(Path(out), writer.frames_written, fps, (width, height), simulated, interrupted)
-
-
-def _refuse_overwriting_scene(out: Path, scene_path: Path | None) -> None:
-    """``out`` naming the scene file being read (by any spelling, symlink or hard link) is refused: the video
-    would replace the scene."""
-    if scene_path is None:
-        return
-    try:
-        same = os.path.samefile(out, scene_path)
-    except OSError:  # one of them does not exist (yet): not the same file
-        return
-    if same:
-        raise InputError(f"is the scene file being read ({scene_path}); choose another file", where="--out",
-                         value=str(out))  # fmt: skip
 
 
 def _first_frame_cameras(views: list[View], viewports: list) -> list:

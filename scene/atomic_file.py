@@ -27,7 +27,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO
 
-from sim.errors import OutputError
+from scene.interrupts import deferred_interrupts
+from sim.errors import InputError, OutputError
 
 __all__ = [
     "atomic_output",
@@ -37,6 +38,7 @@ __all__ = [
     "output_error",
     "umask",
     "ignore_file_size_signal",
+    "refuse_overwriting",
 ]
 
 
@@ -112,8 +114,10 @@ def atomic_output(path: str | os.PathLike[str], *, binary: bool = False) -> Iter
         except OSError as error:
             raise output_error(error, path) from None
         return
-    temporary = create_temporary(path)
+    temporary = None
     try:
+        with deferred_interrupts():  # an interrupt comes before the file exists or once it is ours to remove
+            temporary = create_temporary(path)
         with open(temporary, mode, encoding=encoding, newline=newline) as file:
             yield file
     except OSError as error:
@@ -132,6 +136,21 @@ def _is_stream(path: str | os.PathLike[str]) -> bool:
     except OSError:
         return False
     return stat.S_ISCHR(mode) or stat.S_ISFIFO(mode)
+
+
+def refuse_overwriting(output: str | os.PathLike[str] | None, source: str | os.PathLike[str] | None, option: str):
+    """Raise :class:`InputError` (exit 2) when ``output`` is the file ``source`` being read, by any spelling,
+    symbolic or hard link: writing it would destroy the input. ``option`` names the argument (``--trace``)."""
+    if output is None or source is None:
+        return
+    try:
+        same = os.path.samefile(output, source)
+    except OSError:  # one of them does not exist (yet): not the same file
+        return
+    if same:
+        raise InputError(
+            f"is the scene file being read ({source}); choose another file", where=option, value=os.fspath(output)
+        )
 
 
 def ignore_file_size_signal() -> None:

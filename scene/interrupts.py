@@ -8,11 +8,13 @@ compiles a kernel, and prints "Exception ignored"), so the handler also remember
 
 from __future__ import annotations
 
+import contextlib
 import signal
 import sys
 import threading
+from collections.abc import Iterator
 
-__all__ = ["Interrupted", "install_handlers", "raise_if_interrupted", "STOP_SIGNALS"]
+__all__ = ["Interrupted", "install_handlers", "raise_if_interrupted", "deferred_interrupts", "STOP_SIGNALS"]
 
 STOP_SIGNALS = ("SIGINT", "SIGTERM", "SIGHUP")
 
@@ -56,3 +58,18 @@ def raise_if_interrupted() -> None:
     """Raise :class:`Interrupted` if a stop signal came and its first exception was swallowed."""
     if _pending is not None:
         raise Interrupted(_pending)
+
+
+@contextlib.contextmanager
+def deferred_interrupts() -> Iterator[None]:
+    """Hold stop signals back while the block runs (it creates a resource and records who owns it), and deliver
+    them when it ends: an interrupt then finds the resource owned and cleans it up, never between the two."""
+    signals = {getattr(signal, name) for name in STOP_SIGNALS if hasattr(signal, name)}
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, signals)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)

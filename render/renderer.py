@@ -28,6 +28,7 @@ anti-alias themselves), so instead of MSAA each silhouette edge gets a thin fadi
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 
@@ -120,6 +121,19 @@ class RenderOptions:
     antialias: bool = True
 
 
+def _quiet_numpy(method):
+    """Run ``method`` with numpy's overflow and invalid-value warnings off. The simulation checks every state it
+    reports for finiteness; a huge but finite one (|ω| up to 1e50 is a valid scene) overflows float32 or a norm
+    while being drawn, which only draws nothing there, and must not print a warning."""
+
+    @functools.wraps(method)
+    def quiet(*args, **kwargs):
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            return method(*args, **kwargs)
+
+    return quiet
+
+
 class Renderer:
     """Draws :class:`Snapshot` s of ``scene`` (see the module docstring). ``trail_capacity`` is the number of
     :meth:`push_trail` samples each herpolhode keeps."""
@@ -194,6 +208,7 @@ class Renderer:
         self._trail_lines_cache: tuple | None = None
         self._views_key: tuple | None = None  # what _set_views last wrote
 
+    @_quiet_numpy
     def prepare(
         self,
         snapshot: Snapshot,
@@ -223,10 +238,12 @@ class Renderer:
             chosen[view, indices] = True
         return chosen
 
+    @_quiet_numpy
     def push_trail(self, snapshot: Snapshot) -> None:
         """Append this frame's ω of every body to its herpolhode trail."""
         self.trail.push(snapshot.omega_world)
 
+    @_quiet_numpy
     def default_camera(
         self, snapshot: Snapshot, bodies: np.ndarray | None = None, aspect: float = 16 / 9
     ) -> OrbitCamera:
@@ -253,6 +270,7 @@ class Renderer:
         was there: :meth:`draw_views` with one view."""
         self.draw_views(framebuffer, snapshot, [viewport], [camera], [bodies])
 
+    @_quiet_numpy
     def draw_views(
         self,
         framebuffer: moderngl.Framebuffer,

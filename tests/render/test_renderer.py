@@ -4,6 +4,7 @@ Images are small (640×360) to keep the file fast on a CPU rasteriser; rows are 
 """
 
 import dataclasses
+import warnings
 
 import numpy as np
 import pytest
@@ -246,3 +247,24 @@ def test_cached_backdrop_follows_the_camera(gl_context, t_handle, viewport):
     outside = np.ones((HEIGHT, WIDTH), dtype=bool)
     outside[HEIGHT - (y + h) : HEIGHT - y, x : x + w] = False
     assert not first[outside].any()
+
+
+def test_a_huge_but_finite_state_draws_without_warnings(gl_context, tmp_path):
+    # |ω| = 1e50 rad/s is a valid scene (scene/limits.py); drawn, it overflows float32 and norms.
+    path = tmp_path / "fast.toml"
+    path.write_text('[[body]]\nname = "a"\nshape = "t_handle"\nangular_velocity = [1e50, 1e49, 0]\n')
+    scene = load_scene(path)
+    snapshot = Simulation(scene).snapshot()
+    everything = RenderOptions()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        renderer = Renderer(gl_context, scene, options=everything)
+        renderer.push_trail(snapshot)
+        renderer.push_trail(snapshot)
+        target = OffscreenTarget(gl_context, WIDTH, HEIGHT, samples=0)
+        camera = renderer.default_camera(snapshot, None, WIDTH / HEIGHT)
+        renderer.prepare(snapshot, [VIEWPORT], [camera])
+        renderer.draw(target.framebuffer, VIEWPORT, camera, snapshot)
+        target.read()
+    renderer.release()
+    target.release()

@@ -138,6 +138,7 @@ class Renderer:
     """Draws :class:`Snapshot` s of ``scene`` (see the module docstring). ``trail_capacity`` is the number of
     :meth:`push_trail` samples each herpolhode keeps."""
 
+    @_quiet_numpy
     def __init__(
         self,
         ctx: moderngl.Context,

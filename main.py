@@ -117,8 +117,9 @@ def _format_summary(rows) -> str:
     )
     lines = [header, "-" * len(header)]
     for row in rows:
+        body = printable(row.body)  # a name is the file's: control characters and all, shown as escapes
         lines.append(
-            f"{row.body:<20} {row.integrator:<19} {number(row.energy_error):>10} {number(row.momentum_error):>10} "
+            f"{body:<20} {row.integrator:<19} {number(row.energy_error):>10} {number(row.momentum_error):>10} "
             f"{number(row.orientation_error):>11} {row.newton_per_step:>11.2f} {row.max_substeps:>7d} "
             f"{row.wall_seconds:>7.2f}"
         )
@@ -166,14 +167,14 @@ def _cmd_run(args: argparse.Namespace) -> int:
             failures.append(f"{name}: {error}")
             continue
         if trace is not None:
-            print(f"trace written to {trace}", file=sys.stderr)
+            print(f"trace written to {printable(str(trace))}", file=sys.stderr)
     steps = step_count(args.duration, h)
     gyro = "off" if args.no_gyroscopic else "on"
     print(f"{scene.name}: {steps} steps of h = {h:.6g} s ({steps * h:.6g} s simulated), gyroscopic term {gyro}")
     print(_format_summary(rows))
     for row in rows:
         if row.note:
-            print(f"note: {row.body} ({row.integrator}): {row.note}")
+            print(f"note: {printable(row.body)} ({row.integrator}): {row.note}")
     for name in left_out:
         print(f"left out: {name}")
     for failure in failures:
@@ -199,8 +200,9 @@ def _cmd_record(args: argparse.Namespace) -> int:
         progress=_ProgressBar(f"recording {scene.name}", unit="frames"),
     )
     stopped = " (interrupted: the file holds what was recorded)" if result.interrupted else ""
+    width, height = result.size
     print(
-        f"wrote {result.path}: {result.frames} frames at {result.fps:g} fps, {result.size[0]}x{result.size[1]}, "
+        f"wrote {printable(str(result.path))}: {result.frames} frames at {result.fps:g} fps, {width}x{height}, "
         f"{result.simulated_seconds:.6g} s simulated{stopped}"
     )
     return EXIT_INTERRUPTED if result.interrupted else 0
@@ -351,7 +353,7 @@ def main(argv: list[str] | None = None) -> int:
         _report(command, "stopped: the output was closed (broken pipe)")
         return 1
     except OSError as error:
-        where = f"{error.filename}: " if error.filename else ""
+        where = f"{quoted(str(error.filename))}: " if error.filename else ""
         _report(command, f"{where}{error.strerror or error}")
         return 1
     except MemoryError:

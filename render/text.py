@@ -28,6 +28,7 @@ BODY_FONT = FONT_DIR / "Roboto-Regular.ttf"
 # At a 720-pixel-high target: the title and body text sizes, padding and corner radius of a label's panel.
 TITLE_PX = 24.0
 BODY_PX = 19.0
+MIN_FONT_PX = 1.0  # the smallest font size drawn, px
 PADDING_PX = 10.0
 CORNER_PX = 6.0
 SWATCH_PX = 12.0
@@ -125,8 +126,10 @@ class TextOverlay:
     def _measure(self, box: TextBox, scale: float) -> tuple[tuple[float, float, float, float], list, list]:
         """``(panel (x, y, width, height), line styles, line sizes)`` of ``box``."""
         pad, swatch, gap = PADDING_PX * scale, SWATCH_PX * scale, 0.2 * PADDING_PX * scale
-        body = (self._body_font, BODY_PX * scale, BODY_RGBA)
-        styles = [(self._title_font, TITLE_PX * scale, TITLE_RGBA) if box.title else body] + [body] * (
+        # ImGui asserts a font size > 0: a frame too small for text (16×16) still gets one-pixel text.
+        body = (self._body_font, max(BODY_PX * scale, MIN_FONT_PX), BODY_RGBA)
+        title = (self._title_font, max(TITLE_PX * scale, MIN_FONT_PX), TITLE_RGBA)
+        styles = [title if box.title else body] + [body] * (
             len(box.lines) - 1
         )
         indent = 1.6 * swatch if any(accent is not None for accent in box.accents) else 0.0

@@ -157,8 +157,11 @@ def resolve_scene_path(scene: str | os.PathLike[str]) -> Path:
     if isinstance(scene, os.PathLike) or text.endswith(".toml") or "/" in text or os.sep in text:
         return Path(text)
     preset = PRESET_DIR / f"{text}.toml"
-    if preset.is_file():
-        return preset
+    try:
+        if preset.is_file():
+            return preset
+    except (OSError, ValueError):  # a name too long for a file, a NUL byte: not a preset
+        pass
     presets = list_presets()
     fail(
         f"scene '{text}'",

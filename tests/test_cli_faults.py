@@ -377,3 +377,20 @@ except Interrupted as stop:
     result = subprocess.run([sys.executable, "-c", script, str(ROOT)], capture_output=True, text=True, timeout=120)
     assert result.stdout.splitlines() == ["went on after the callback", "stopped: SIGTERM"], result
     assert result.stderr == "", result.stderr
+
+
+def test_names_and_paths_are_printed_as_escapes(tmp_path):
+    scene = tmp_path / "escape.toml"
+    scene.write_text('[[body]]\nname = "a\\u001b[2Jb\\u202e"\nshape = "box"\nangular_velocity = [1, 0, 0]\n')
+    trace = tmp_path / "out\nput.csv"
+    result = _main("run", str(scene), "--duration", "0.05", "--trace", str(trace))
+    assert result.returncode == 0, result.stderr
+    assert "\x1b" not in result.stdout and "\u202e" not in result.stdout and "a\\x1b[2Jb\\u202e" in result.stdout
+    assert result.stderr.count("\n") == 1 and "out\\nput.csv" in result.stderr
+
+
+def test_a_video_too_small_for_its_labels_is_still_written(tmp_path):
+    out = tmp_path / "tiny.mp4"
+    result = _main("record", "compare", "--out", str(out), "--duration", "0.4", "--fps", "5", "--size", "16x16")
+    assert result.returncode == 0, result.stderr
+    assert out.stat().st_size > 0

@@ -32,6 +32,8 @@ body is named (with the stage, on the stage-by-stage path). Cost: Newton iterati
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 from sim.errors import NumericalError
@@ -65,6 +67,14 @@ def kick_lengths(coefficients: tuple[float, ...]) -> np.ndarray:
     return 0.5 * (np.concatenate([[0.0], gammas]) + np.concatenate([gammas, [0.0]]))
 
 
+@lru_cache(maxsize=16)
+def _schedule(coefficients: tuple[float, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """The stage lengths and kick lengths (units of ``h``) as read-only arrays, built once per scheme."""
+    gammas, kicks = np.asarray(coefficients, dtype=np.float64), kick_lengths(coefficients)
+    gammas.flags.writeable = kicks.flags.writeable = False
+    return gammas, kicks
+
+
 def step_split(
     name: str,
     coefficients: tuple[float, ...],
@@ -87,11 +97,11 @@ def step_split(
     free flow. Raises :class:`sim.errors.NumericalError` naming ``name`` and the failing bodies.
     """
     check_newton_options(backend, jacobian, tolerance, max_iterations, max_substep_depth, max_step_angle)
-    kicks = kick_lengths(coefficients)
+    gammas, kicks = _schedule(tuple(coefficients))
     newton = dict(tolerance=tolerance, max_iterations=max_iterations, max_substep_depth=max_substep_depth,
                   max_step_angle=max_step_angle)  # fmt: skip
     if backend == "numba" and (orientation_torque is None or isinstance(orientation_torque, LeverTorque)):
-        return _run_kernel(name, coefficients, kicks, state, params, h, orientation_torque, **newton)
+        return _run_kernel(name, gammas, kicks, state, params, h, orientation_torque, **newton)
     with np.errstate(all="ignore"):  # non-finite states are reported by body
         return _run_stages(name, coefficients, kicks, state, params, h, orientation_torque, backend=backend,
                            jacobian=jacobian, **newton)  # fmt: skip
@@ -110,7 +120,7 @@ def _run_kernel(name, coefficients, kicks, state, params, h, orientation_torque,
     iterations, substeps = np.empty(n_bodies, dtype=np.int64), np.empty(n_bodies, dtype=np.int64)
     status = np.empty(n_bodies, dtype=np.int8)
     _kernels.split_kernel(
-        np.asarray(coefficients, dtype=np.float64), kicks, state.q, state.omega_world, state.L_world,
+        coefficients, kicks, state.q, state.omega_world, state.L_world,
         params.inertia_body, params.inertia_body_inv, params.torque_world, lever, force, float(h), params.gyroscopic,
         float(tolerance), int(max_iterations), int(max_substep_depth), float(max_step_angle) ** 2,
         q, omega_world, L_world, iterations, substeps, status,

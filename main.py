@@ -18,7 +18,7 @@ from sim.errors import InputError, NumericalError, SpinlabError, printable, quot
 ROOT = Path(__file__).resolve().parent
 DEFAULT_BENCH_JSON = ROOT / "benchmarks" / "results" / "bench.json"
 EXIT_USAGE = 2
-BENCHMARK_NAMES = ("contiguous_list", "integrators", "accuracy", "render", "gui")
+BENCHMARK_NAMES = ("contiguous_list", "integrators", "accuracy", "render", "gui", "maps")
 EXIT_INTERRUPTED = 130
 
 
@@ -284,7 +284,7 @@ def build_parser() -> argparse.ArgumentParser:
         "contiguous_list (the entity store against a node-based linked list and a Python list, seed 000), "
         "integrators (body-steps/s at N = 1 … 10⁵), accuracy (errors against the exact solution and cost, with "
         "MuJoCo when installed), render (frames/s offscreen and record end to end), gui (window frame time; "
-        "needs Xvfb).",
+        "needs Xvfb), maps (seed 003's maps of the energy change per step and Newton's convergence, docs/maps.md).",
     )
     bench.add_argument("--quick", action="store_true", help="smaller sizes and fewer repeats (a few minutes in all)")
     bench.add_argument(

@@ -19,7 +19,7 @@ from typing import Any, TextIO
 
 import numpy as np
 
-from benchmarks import accuracy, contiguous_list, gui, integrators, render
+from benchmarks import accuracy, contiguous_list, gui, integrators, maps, render
 from scene.atomic_file import atomic_output
 
 __all__ = ["BENCHMARKS", "main", "run_all", "write_json_atomically"]
@@ -30,6 +30,7 @@ BENCHMARKS: dict[str, ModuleType] = {
     "accuracy": accuracy,
     "render": render,
     "gui": gui,
+    "maps": maps,
 }
 
 

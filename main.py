@@ -254,7 +254,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="step a scene headless, print a summary per body, optionally write a trace",
         description="Step SCENE (a preset name or a .toml file) for a duration in fixed steps, without a window. "
         "Prints, per body: the final relative energy error, |ΔL|/|L| (torque-free bodies), the orientation error "
-        "against the exact torque-free solution, Newton iterations per step and sub-steps, and the wall time.",
+        "against the closed-form solution (torque-free bodies, and symmetric heavy tops), Newton iterations per step "
+        "and sub-steps, and the wall time.",
     )
     _add_scene_arguments(run, "override every body's integrator; 'all' runs each one in turn and prints one table")
     run.add_argument("--dt", type=_positive_float, metavar="H", help="time step in seconds (default: the scene's)")

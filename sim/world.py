@@ -186,7 +186,8 @@ class World:
         q = values("q")
         torque = None if layout.pivoted is None else self.torque_world(q)
         under_gravity = layout.pivoted is not None and np.any(self.gravity != 0.0)
-        lever_torque = self._lever_torque() if under_gravity else None
+        takes_lever = under_gravity and len(layout.held_torque) < len(layout.groups)
+        lever_torque = self._lever_torque() if takes_lever else None
         new_q, new_omega, new_L, cost = self._step_with_torque(h, layout, layout.groups, torque, lever_torque)
         if under_gravity and layout.held_torque:
             midpoint_torque = self.torque_world(quat_mul(q, quat_exp(0.5 * quat_log(quat_mul(quat_conj(q), new_q)))))

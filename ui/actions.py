@@ -2,11 +2,14 @@
 helpers around it: loading a scene into the panel's state, recording, labels, messages.
 
 Every function takes the :class:`~ui.app.App` and changes it; the panel itself never does. Anything a person can
-get wrong (a scene file, a value, a folder) ends as a red message in the panel, never as an exception.
+get wrong (a scene file, a value, a folder), and anything else an action raises, ends as a red message in the
+panel, never as an exception: :func:`apply` for a frame's edits and :func:`attempt` for the actions carried out
+while a frame is drawn (screenshots, video frames) are where that is caught.
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import os
 from typing import TYPE_CHECKING
@@ -15,23 +18,24 @@ from imgui_bundle import imgui
 
 from render.look import linear_to_srgb
 from scene.scene_file import SceneSpec, load_scene
-from sim.errors import SpinlabError
+from sim.errors import InputError, SpinlabError, printable
 from ui.capture import Recording
 from ui.edits import body_texts, edited_body, parse_time_step
 from ui.files import timestamped_path
-from ui.panel import PanelEdits
+from ui.panel import PanelEdits, PanelState
 from ui.plots import PlotHistory, export_csv
-from ui.scene_toml import save_scene
-from ui.session import Group, Session, default_integrators
+from ui.scene_toml import check_body, save_scene
+from ui.session import Group, Session, check_scene_runs, default_integrators
 from ui.view3d import Rect, SceneView
 
 if TYPE_CHECKING:
     from ui.app import App
 
-__all__ = ["apply", "key_edit", "load_scene_into_state", "new_history", "view_groups", "view_labels", "record_frame",
-           "stop_recording", "draw_rec_indicator", "tell"]  # fmt: skip
+__all__ = ["apply", "attempt", "failure_text", "key_edit", "load_scene_into_state", "new_history", "view_groups",
+           "view_labels", "record_frame", "stop_recording", "draw_rec_indicator", "tell"]  # fmt: skip
 
 REC_RGBA = (0.9, 0.2, 0.2, 1.0)
+MAX_MESSAGE = 300  # characters of a message in the panel
 
 
 def tell(app: App, message: str, *, error: bool = False) -> None:
@@ -69,10 +73,9 @@ def new_history(session: Session, renderer) -> PlotHistory:
     return PlotHistory(session.names, colors, session.exact_rows)
 
 
-def view_groups(app: App) -> tuple[Group, ...]:
-    """The session's groups, one view each, or all bodies in one view when the panel asks for that."""
-    session = app.session
-    if app.state.split_views:
+def view_groups(session: Session, split: bool) -> tuple[Group, ...]:
+    """``session``'s groups, one view each, or (not ``split``) all bodies in one view."""
+    if split:
         return session.groups
     return (Group(session.scene.name, tuple(range(len(session.scene.bodies)))),)
 
@@ -89,28 +92,98 @@ def view_labels(app: App) -> list[tuple[str, ...]]:
     return labels
 
 
-def _restart_safely(app: App) -> None:
+def attempt(app: App, action, *args, failed: str = "not done") -> bool:
+    """Run ``action(*args)``, the one place where what a person asked for can fail: anything it raises (a
+    :class:`SpinlabError`, or any other ``Exception``: a ``ValueError``, an arithmetic or linear-algebra error, an
+    ``OSError``) is shown in red in the panel as ``"<failed>: <why>"``, and the window goes on. Returns whether
+    it succeeded."""
     try:
-        app.restart()
-    except SpinlabError as error:
-        app.state.error, app.state.paused = str(error), True
+        action(*args)
+    except Exception as error:  # noqa: BLE001 - every failure of an action ends here, as a message
+        tell(app, f"{failed}: {failure_text(error)}", error=True)
+        return False
+    return True
+
+
+def failure_text(error: BaseException) -> str:
+    """What went wrong, in one line of at most ~300 characters: a domain error's own message, else the kind of
+    error and its text (a bug or a fault the code did not foresee)."""
+    text = str(error) if isinstance(error, SpinlabError) else f"{type(error).__name__}: {error}".rstrip(": ")
+    text = printable(text)
+    return text if len(text) <= MAX_MESSAGE else text[: MAX_MESSAGE - 1] + "…"
+
+
+@dataclasses.dataclass(frozen=True)
+class _Checkpoint:
+    """The setup as it was before a frame's edits: put back when they fail before a new run has started."""
+
+    scene: SceneSpec
+    integrators: tuple[str | None, ...]
+    h: float
+    session: object
+    state: PanelState
+
+    @classmethod
+    def take(cls, app: App) -> _Checkpoint:
+        return cls(app.scene, tuple(app.integrators), app.h, app.session, dataclasses.replace(app.state))
+
+    def restore(self, app: App) -> None:
+        app.scene, app.integrators, app.h = self.scene, list(self.integrators), self.h
+        for name in _SETUP_FIELDS:
+            setattr(app.state, name, getattr(self.state, name))
+
+
+# The panel's fields that mirror the setup (what is typed into text fields is kept, to be corrected).
+_SETUP_FIELDS = ("scene_name", "scene_description", "body_names", "integrators", "side_by_side", "compared",
+                 "gyroscopic", "selected_body", "body_texts", "paused", "error", "split_views")  # fmt: skip
 
 
 def apply(app: App, edits: PanelEdits) -> None:
-    """Carry out ``edits`` (see :class:`PanelEdits`)."""
+    """Carry out ``edits`` (see :class:`PanelEdits`). This is the one place edits are applied, and so where they
+    fail: whatever an edit raises is shown in red (beside the field it came from, if any, else at the top of the
+    panel), and the run goes on from its last good state: the setup is put back unless a new run had already
+    started, which then stays."""
     state = app.state
-    for name in ("scene_text", "output_dir", "save_text"):
+    for name in ("scene_text", "output_dir", "save_text", "h_text"):
         if getattr(edits, name) is not None:
             setattr(state, name, getattr(edits, name))
+    if edits.body_text is not None:
+        field, text = edits.body_text
+        state.body_texts = {**state.body_texts, field: text}
+    before = _Checkpoint.take(app)
+    try:
+        _apply_setup_edits(app, edits)
+        _apply_run_edits(app, edits)
+        _apply_view_edits(app, edits)
+        _apply_file_edits(app, edits)
+    except Exception as error:  # noqa: BLE001 - the one place a panel action's failure is caught (see above)
+        if app.session is before.session:
+            before.restore(app)
+        _show_failure(app, edits, failure_text(error))
+
+
+def _show_failure(app: App, edits: PanelEdits, message: str) -> None:
+    """Put ``message`` beside the field the failed edit came from, or at the top of the panel."""
+    state = app.state
     if edits.scene is not None:
-        try:
-            scene = load_scene(edits.scene)
-        except SpinlabError as error:
-            state.scene_error = str(error)
-        else:
-            state.scene_error = None
-            load_scene_into_state(app, scene)
-            _restart_safely(app)
+        state.scene_error = message
+    elif edits.apply_h:
+        state.h_error = message
+    elif edits.apply_body is not None:
+        state.body_errors = {**state.body_errors, edits.apply_body: message}
+    else:
+        tell(app, message, error=True)
+
+
+def _apply_setup_edits(app: App, edits: PanelEdits) -> None:
+    """Edits that change the setup, then one restart if any did."""
+    state = app.state
+    if edits.scene is not None:
+        scene = load_scene(edits.scene)
+        check_scene_runs(scene)
+        state.scene_error = None
+        load_scene_into_state(app, scene)
+        app.restart()
     restart = False
     if edits.side_by_side is not None:
         state.side_by_side, restart = edits.side_by_side, True
@@ -127,42 +200,28 @@ def apply(app: App, edits: PanelEdits) -> None:
         index, name = edits.integrator
         app.integrators[index] = name
         state.integrators, restart = list(app.integrators), True
-    if edits.h_text is not None:
-        state.h_text = edits.h_text
     if edits.apply_h:
-        try:
-            h = parse_time_step(state.h_text)
-        except ValueError as error:
-            state.h_error = str(error)
-        else:
-            state.h_error, restart = None, restart or h != app.h
-            app.h = h
-    if edits.body_text is not None:
-        field, text = edits.body_text
-        state.body_texts = {**state.body_texts, field: text}
+        h = parse_time_step(state.h_text)
+        state.h_error, restart = None, restart or h != app.h
+        app.h = h
     if edits.apply_body is not None:
-        restart = _apply_body_edit(app, edits.apply_body) or restart
+        _apply_body_edit(app, edits.apply_body)
+        restart = True
     if edits.select_body is not None:
         _select_body(app, edits.select_body)
     if restart or edits.reset:
-        _restart_safely(app)
-    _apply_run_edits(app, edits)
-    _apply_view_edits(app, edits)
-    _apply_file_edits(app, edits)
+        app.restart()
 
 
-def _apply_body_edit(app: App, field: str) -> bool:
+def _apply_body_edit(app: App, field: str) -> None:
+    """The selected body with ``field`` set from its text, checked as a scene file's body is."""
     state, index = app.state, app.state.selected_body
-    try:
-        body = edited_body(app.scene.bodies[index], field, state.body_texts.get(field, ""))
-    except ValueError as error:
-        state.body_errors = {**state.body_errors, field: str(error)}
-        return False
+    body = edited_body(app.scene.bodies[index], field, state.body_texts.get(field, ""))
+    check_body(body, app.integrators[index])
     bodies = list(app.scene.bodies)
     bodies[index] = body
     app.scene = dataclasses.replace(app.scene, bodies=tuple(bodies))
     state.body_errors = {key: value for key, value in state.body_errors.items() if key != field}
-    return True
 
 
 def _apply_run_edits(app: App, edits: PanelEdits) -> None:
@@ -193,7 +252,7 @@ def _apply_view_edits(app: App, edits: PanelEdits) -> None:
         app.view.reset_cameras()
     if edits.split_views is not None:
         state.split_views = edits.split_views
-        app.view = SceneView(app.renderer, app.text, view_groups(app))
+        app.view = SceneView(app.renderer, app.text, view_groups(app.session, edits.split_views))
 
 
 def _apply_file_edits(app: App, edits: PanelEdits) -> None:
@@ -204,50 +263,49 @@ def _apply_file_edits(app: App, edits: PanelEdits) -> None:
         app.want_screenshot = True
     if edits.toggle_record:
         stop_recording(app) if app.recording else _start_recording(app)
-    try:
-        if edits.export_csv:
-            path = export_csv(app.history, timestamped_path(state.output_dir, state.scene_name, ".csv"))
-            tell(app, f"plotted series saved to {path}")
-        if edits.save_scene:
-            path = save_scene(state.save_text.strip(), app.scene, tuple(app.integrators), app.h)
-            tell(app, f"scene saved to {path}")
-    except SpinlabError as error:
-        tell(app, str(error), error=True)
+    if edits.export_csv:
+        path = export_csv(app.history, timestamped_path(state.output_dir, state.scene_name, ".csv"))
+        tell(app, f"plotted series saved to {path}")
+    if edits.save_scene:
+        path = save_scene(state.save_text.strip(), app.scene, tuple(app.integrators), app.h)
+        tell(app, f"scene saved to {path}")
 
 
 def _start_recording(app: App) -> None:
     directory = app.state.output_dir
     if not os.path.isdir(directory):
-        tell(app, f"cannot record: folder '{directory}' does not exist", error=True)
-        return
+        raise InputError("does not exist", where=f"cannot record: folder '{directory}'")
     app.recording = Recording(timestamped_path(directory, app.state.scene_name, ".mp4"))
     app.state.recording = True
     tell(app, f"recording to {app.recording.path}")
 
 
 def record_frame(app: App, viewport: tuple[int, int, int, int]) -> None:
-    """Add this frame's ``viewport`` to the recording; a change of size (the window was resized) ends it."""
+    """Add this frame's ``viewport`` to the recording; a change of size (the window was resized) ends it, and so
+    does a failure (the video keeps what was recorded if it can, else no file is left), which is then raised."""
     try:
         added = app.recording.add(app.ctx, viewport)
-    except SpinlabError as error:
-        app.recording.abort()
+    except Exception:
+        with contextlib.suppress(Exception):  # the first failure is the one to report
+            stop_recording(app)
         app.recording, app.state.recording = None, False
-        tell(app, f"cannot record: {error}", error=True)
-        return
+        raise
     if not added:
         stop_recording(app, note=" (stopped: the window was resized)")
-
-
-def stop_recording(app: App, note: str = "") -> None:
-    """Finalise the video (a playable MP4) and say where it is."""
-    recording, app.recording, app.state.recording = app.recording, None, False
-    try:
-        path = recording.finish()
-    except (SpinlabError, ValueError) as error:
-        tell(app, f"video not saved: {error}", error=True)
         return
-    tell(app, f"video saved to {path} ({recording.frames} frames, {recording.seconds:.1f} s){note}")
+    if app.announce_recording and app.recording.frames == 1:
+        print(f"recording to {app.recording.path}", flush=True)
+
+
+def stop_recording(app: App, note: str = "") -> str:
+    """Finalise the video (a playable MP4), say where it is in the panel and return that message. A video that
+    cannot be finalised leaves no file, and the error is raised."""
+    recording, app.recording, app.state.recording = app.recording, None, False
+    path = recording.finish()
+    message = f"video saved to {path} ({recording.frames} frames, {recording.seconds:.1f} s){note}"
+    tell(app, message)
     app.last_video = path
+    return message
 
 
 def draw_rec_indicator(app: App, view: Rect) -> None:

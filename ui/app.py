@@ -6,11 +6,21 @@ what it cannot catch up so the window keeps its frame rate while the simulation 
 sample, the panel and plots are laid out, the 3D view is drawn into its part of the window, ImGui over it, and
 screenshots and video frames are read back before the frame is shown. While recording, each frame advances the
 simulation by exactly 1/60 s × the time scale, so the video plays at the chosen speed however slow the window is.
+
+What a person asks for is carried out by ui/actions.py, which catches whatever it raises and shows it in the panel.
+:func:`run_gui` is the window's whole life: a scene that would not run is refused before the window opens; an
+interrupt (Ctrl-C, or SIGTERM and SIGHUP, which main.py raises as ``KeyboardInterrupt``), the window going from
+outside (ui/window.py) and any unexpected error in the frame loop all end the same way: a recording in progress is
+finalised as a playable MP4, the window is closed, and one line says why (exit status 130, 1, 1).
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
+import signal
 import sys
+import threading
 import time
 from collections import deque
 
@@ -22,24 +32,27 @@ from OpenGL import GL as gl
 from render.renderer import Renderer
 from render.text import TextOverlay
 from scene.scene_file import SceneSpec, list_presets, load_scene
-from sim.errors import SpinlabError
+from sim.errors import printable
 from sim.integrators import INTEGRATORS
 from ui import actions
 from ui.capture import RECORD_FPS, read_pixels
 from ui.files import save_png, timestamped_path
 from ui.panel import PanelEdits, PanelState, draw_panel
 from ui.plots import draw_plots
-from ui.session import Session, Setup, default_integrators
+from ui.session import Session, Setup, check_scene_runs, default_integrators
 from ui.theme import PANEL_BG_RGB, apply_theme
 from ui.view3d import SceneView, to_viewport, window_layout
-from ui.window import clear_gl_errors, close_window, open_window
+from ui.window import WindowGone, clear_gl_errors, close_window, open_window, window_gone
 
-__all__ = ["App", "run_gui", "DEFAULT_SCENE"]
+__all__ = ["App", "run_gui", "DEFAULT_SCENE", "RECORD_AT_START_VARIABLE", "EXIT_INTERRUPTED"]
 
 DEFAULT_SCENE = "compare"
 WINDOW_SIZE = (1280, 720)
 MAX_FRAME_S = 0.1  # a longer frame (a stall, a dragged window) counts as this long
 MAX_STEPS_PER_FRAME = 240
+# While recording every step due is taken (the video's time is exact), up to this many a frame: a tiny h
+# (down to a scene file's 1e-50 s) would otherwise never finish a frame. Beyond it the video runs slow.
+MAX_RECORD_STEPS_PER_FRAME = 20_000
 # Stepping may take this long in a frame, or this share of the recent frame time if that is longer (a frame slow
 # to draw leaves room to step: at worst stepping doubles it, never starves it).
 STEP_BUDGET_S = 0.008
@@ -54,18 +67,74 @@ FIXED_WINDOW = (
     | imgui.WindowFlags_.no_saved_settings | imgui.WindowFlags_.no_background
 )  # fmt: skip
 BACKGROUND_SRGB = PANEL_BG_RGB
+EXIT_INTERRUPTED = 130
+# Set (to anything but "" or "0"), the window starts recording at once and, when the first frame is in the video,
+# prints "recording to PATH" on stdout: a way to record from the first frame, and the tests' way to know when.
+RECORD_AT_START_VARIABLE = "SPINLAB_GUI_RECORD"
+_INTERRUPTING_SIGNALS = ("SIGINT", "SIGTERM", "SIGHUP")
 
 
 def run_gui(scene: str | None) -> int:
     """Open the window on ``scene`` (a preset name or a .toml path; ``None``: the compare preset) and run until
-    it is closed. A bad scene raises :class:`~sim.errors.InputError` before any window opens; no display raises
-    :class:`SpinlabError`. Returns the exit status, 0."""
-    app = App(load_scene(scene or DEFAULT_SCENE))
+    it is closed; returns the exit status.
+
+    Before any window opens, the scene is loaded and started on a throwaway copy for one step: a bad scene raises
+    :class:`~sim.errors.InputError`, one that fails on its first step :class:`~sim.errors.NumericalError`; no
+    display raises :class:`~sim.errors.SpinlabError`. Once the window is open nothing escapes as a traceback:
+    closing the window returns 0; an interrupt finalises a recording in progress, closes the window, says so on
+    stderr and returns 130; the window going from outside finalises likewise and raises :class:`WindowGone`
+    (exit 1); any other error finalises likewise and is raised again for the command line to report in one line.
+    """
+    spec = load_scene(scene or DEFAULT_SCENE)
+    check_scene_runs(spec)
+    app = App(spec)
+    if os.environ.get(RECORD_AT_START_VARIABLE, "") not in ("", "0"):
+        app.pending.toggle_record, app.announce_recording = True, True
     try:
         app.run()
-    finally:
+    except KeyboardInterrupt as interrupt:
+        with _interrupts_held():
+            note = app.close()
+        reason = f" ({interrupt})" if str(interrupt) else ""
+        _say(f"interrupted{reason}" + (f"; {note}" if note else ""))
+        return EXIT_INTERRUPTED
+    except BaseException:
+        with _interrupts_held():
+            note = app.close()
+        gone = window_gone(app.window)
+        if gone is not None:
+            raise WindowGone(gone + (f"; {note}" if note else "")) from None
+        raise
+    with _interrupts_held() as came:
         app.close()
+    if came:
+        _say(f"interrupted ({signal.Signals(came[0]).name})")
+        return EXIT_INTERRUPTED
     return 0
+
+
+def _say(message: str) -> None:
+    """One line on stderr, as the command line writes its messages (a closed stderr is not worth an error)."""
+    with contextlib.suppress(OSError, ValueError):
+        print(f"spinlab gui: {printable(message)}", file=sys.stderr, flush=True)
+
+
+@contextlib.contextmanager
+def _interrupts_held():
+    """Hold Ctrl-C, SIGTERM and SIGHUP back while a video is finalised and the window closed, so that a second
+    signal cannot leave a half-written file. Yields the list of the signals that came meanwhile."""
+    came: list[int] = []
+    previous = {}
+    if threading.current_thread() is threading.main_thread():
+        for name in _INTERRUPTING_SIGNALS:
+            number = getattr(signal, name, None)
+            if number is not None and signal.getsignal(number) is not None:
+                previous[number] = signal.signal(number, lambda signum, _frame: came.append(signum))
+    try:
+        yield came
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
 
 
 class App:
@@ -107,6 +176,7 @@ class App:
         self.pending = PanelEdits()  # what keys asked for since the last frame
         self.show_panel = True
         self.recording = None
+        self.announce_recording = False  # print "recording to PATH" on stdout at the first frame (run_gui)
         self.want_screenshot = False
         self.last_screenshot = None
         self.last_video = None
@@ -124,17 +194,23 @@ class App:
     # -- the run --------------------------------------------------------------------------------------------
 
     def restart(self) -> None:
-        """Start the current setup from its initial state: a new session, renderer, plots and cameras."""
+        """Start the current setup from its initial state: a new session, renderer, plots and cameras. All or
+        nothing: if any of them cannot be made, the error is raised and the running session is kept."""
         state = self.state
         setup = Setup(
             self.scene, tuple(self.integrators), state.side_by_side, tuple(state.compared), self.h, state.gyroscopic
         )
-        self.session = Session(setup)
+        session = Session(setup)
+        renderer = Renderer(self.ctx, session.scene, options=state.render)
+        try:
+            view = SceneView(renderer, self.text, actions.view_groups(session, state.split_views))
+            history = actions.new_history(session, renderer)
+        except BaseException:
+            renderer.release()
+            raise
         if self.renderer is not None:
             self.renderer.release()
-        self.renderer = Renderer(self.ctx, self.session.scene, options=state.render)
-        self.view = SceneView(self.renderer, self.text, actions.view_groups(self))
-        self.history = actions.new_history(self.session, self.renderer)
+        self.session, self.renderer, self.view, self.history = session, renderer, view, history
         self.accumulator = 0.0
         state.error = None
         state.status.wall_t = 0.0
@@ -164,9 +240,12 @@ class App:
         self.accumulator += requested
         due = int(self.accumulator / h + 1e-9)
         budget = max(STEP_BUDGET_S, STEP_BUDGET_SHARE * 1e-3 * state.status.frame_ms)
-        steps = self.step(due) if self.recording else self.step(min(due, MAX_STEPS_PER_FRAME), budget)
+        if self.recording:
+            steps = self.step(min(due, MAX_RECORD_STEPS_PER_FRAME))
+        else:
+            steps = self.step(min(due, MAX_STEPS_PER_FRAME), budget)
         self.accumulator -= steps * h
-        if steps < due and not self.recording:
+        if steps < due:
             self.accumulator = min(self.accumulator, h)  # drop what cannot be caught up
         state.status.wall_t += wall_dt
         self._speed.append((steps, steps * h, requested))
@@ -201,14 +280,14 @@ class App:
         drawable = self.session.drawable()
         self.view.draw(self.ctx.screen, (width, height), area, drawable, labels, background=BACKGROUND_SRGB)
         if self.recording and not self.state.record_window:
-            actions.record_frame(self, area)
+            actions.attempt(self, actions.record_frame, self, area, failed="recording stopped")
         self.ctx.screen.use()
         self.imgui_renderer.render(imgui.get_draw_data())
         if self.recording and self.state.record_window:
-            actions.record_frame(self, (0, 0, width, height))
+            actions.attempt(self, actions.record_frame, self, (0, 0, width, height), failed="recording stopped")
         if self.want_screenshot:
             self.want_screenshot = False
-            self._screenshot((width, height))
+            actions.attempt(self, self._screenshot, (width, height), failed="screenshot not saved")
         gl.glFlush()
 
     def _build_ui(self, wall_dt: float):
@@ -255,14 +334,9 @@ class App:
         self.state.record_seconds = self.recording.seconds if self.recording else 0.0
 
     def _screenshot(self, size: tuple[int, int]) -> None:
-        try:
-            path = save_png(
-                timestamped_path(self.state.output_dir, self.state.scene_name, ".png"),
-                read_pixels(self.ctx, (0, 0, *size)),
-            )
-        except SpinlabError as error:
-            actions.tell(self, str(error), error=True)
-            return
+        path = save_png(
+            timestamped_path(self.state.output_dir, self.state.scene_name, ".png"), read_pixels(self.ctx, (0, 0, *size))
+        )
         self.last_screenshot = path
         actions.tell(self, f"screenshot saved to {path}")
 
@@ -275,18 +349,23 @@ class App:
         part (events, update, flip, draw: together the time from one frame to the next, short of the cap's
         sleep) of the last frames. The cap paces frames on a fixed grid of ``1 / max_fps``: a sleep that overshoots
         (they do by up to a millisecond) is made up at the next frames, so the rate is ``max_fps`` on average, not
-        a little under it; of a longer lag, at most one period is made up."""
+        a little under it; of a longer lag, at most one period is made up.
+
+        The window going from outside (ui/window.py) raises :class:`WindowGone` as soon as the loop notices, at
+        the latest after the next dispatch of events or flip."""
         last = time.perf_counter()
         deadline = last
         count = 0
         while not self.window.has_exit and (frames is None or count < frames):
             begun = time.perf_counter()
             self.window.dispatch_events()
+            self._check_window()
             start = time.perf_counter()
             self.update(start - last)
             last = start
             updated = time.perf_counter()
             self.window.flip()
+            self._check_window()
             shown = time.perf_counter()
             self.draw()
             drawn = time.perf_counter()
@@ -298,16 +377,31 @@ class App:
                 if deadline > now:
                     time.sleep(deadline - now)
 
-    def close(self) -> None:
-        """Finish a recording (a playable file), free ImGui and GL, close the window."""
+    def _check_window(self) -> None:
+        gone = window_gone(self.window)
+        if gone is not None:
+            raise WindowGone(gone)
+
+    def close(self) -> str | None:
+        """Finish a recording (a playable file, or none if it cannot be made), free ImGui and GL, close the window.
+        Returns what became of the recording (``None`` if there was none), for a person who no longer sees the
+        panel. After the display connection was lost, neither GL nor the display is touched."""
+        note = None
         if self.recording is not None:
-            actions.stop_recording(self)
-        self.imgui_renderer.shutdown()
+            try:
+                note = actions.stop_recording(self)
+            except Exception as error:  # noqa: BLE001 - said in the note; closing goes on
+                note = f"video not saved: {actions.failure_text(error)}"
+        reachable = window_gone(self.window) is None
+        if reachable:
+            self.imgui_renderer.shutdown()
         implot.destroy_context()
         imgui.destroy_context()
-        self.renderer.release()
-        self.text.release()
+        if reachable:
+            self.renderer.release()
+            self.text.release()
         close_window(self.window)
+        return note
 
     def on_key_press(self, symbol: int, modifiers: int):
         from pyglet.window import key

@@ -13,6 +13,7 @@ import moderngl
 import numpy as np
 
 from render.video import VideoWriter, even_size
+from sim.errors import SpinlabError
 
 __all__ = ["read_pixels", "Recording", "RECORD_FPS"]
 
@@ -63,10 +64,15 @@ class Recording:
         return True
 
     def finish(self) -> Path:
-        """Flush and finalise the file; returns its path (``ValueError`` if no frame was added, leaving none)."""
+        """Flush and finalise the file; returns its path. Raises :class:`SpinlabError` when no frame was added
+        (leaving no file), or the writer's error (leaving no file either)."""
         if self.writer is None:
-            raise ValueError("no frame was recorded")
-        self.writer.close()
+            raise SpinlabError("no frame was recorded, so no video was written")
+        try:
+            self.writer.close()
+        except BaseException:
+            self.writer.abort()
+            raise
         return self.path
 
     def abort(self) -> None:

@@ -1,7 +1,10 @@
 """What a person types into the panel, parsed and checked: numbers, the time step, a body's initial state.
 
-Every function raises ``ValueError`` with a message meant for the panel (shown in red beside the field); a value
-that fails is never applied. Edits of a body return a new :class:`BodySpec` (scene specs are immutable).
+Every function raises :class:`EditError` (a ``ValueError`` and an :class:`~sim.errors.InputError`) with a message
+meant for the panel (shown in red beside the field); a value that fails is never applied. Numbers have the range a
+scene file's have (scene/limits.py). Edits of a body return a new :class:`BodySpec` (scene specs are immutable);
+the app then puts the edited body through the scene files' own checks (:func:`ui.scene_toml.check_body`), so a
+value the panel accepts is one a scene file could hold.
 """
 
 from __future__ import annotations
@@ -13,11 +16,13 @@ from fractions import Fraction
 
 import numpy as np
 
+from scene.limits import MAX_MAGNITUDE, MIN_POSITIVE
 from scene.scene_file import QUAT_MIN_NORM, BodySpec
+from sim.errors import InputError, quoted
 from sim.inertia import check_inertia, parallel_axis
 from sim.quaternion import quat_conj, quat_rotate
 
-__all__ = ["parse_vector", "parse_time_step", "body_texts", "edited_body", "BODY_FIELDS", "MAX_STEP_S"]
+__all__ = ["EditError", "parse_vector", "parse_time_step", "body_texts", "edited_body", "BODY_FIELDS", "MAX_STEP_S"]
 
 MAX_STEP_S = 1.0
 # The fields of a body the panel edits: label, number of values, what they are.
@@ -29,31 +34,47 @@ BODY_FIELDS = {
 _SEPARATORS = re.compile(r"[,\s;]+")
 
 
+class EditError(InputError, ValueError):
+    """A value typed into the panel that cannot be used; the message says why, for the field it was typed in."""
+
+
 def _number(text: str) -> float:
     """A float, or a fraction such as ``1/120``."""
+    shown = quoted(text)
     try:
         value = float(Fraction(text)) if "/" in text else float(text)
     except (ValueError, ZeroDivisionError):
-        raise ValueError(f"'{text}' is not a number") from None
+        raise EditError(f"{shown} is not a number") from None
+    except OverflowError:  # a fraction beyond a double
+        raise EditError(f"{shown} is too large") from None
     if not math.isfinite(value):
-        raise ValueError(f"'{text}' is not a finite number")
+        raise EditError(f"{shown} is not a finite number")
     return value
 
 
-def parse_vector(text: str, count: int) -> np.ndarray:
-    """``count`` numbers separated by commas or spaces (brackets allowed) → (count,) float64."""
+def parse_vector(text: str, count: int, *, any_magnitude: bool = False) -> np.ndarray:
+    """``count`` numbers separated by commas or spaces (brackets allowed) → (count,) float64, each 0 or of a
+    magnitude a scene file accepts (``MIN_POSITIVE`` to ``MAX_MAGNITUDE``) unless ``any_magnitude``."""
     stripped = text.strip().strip("[]()").strip()
     parts = [part for part in _SEPARATORS.split(stripped) if part]
     if len(parts) != count:
-        raise ValueError(f"give {count} numbers separated by commas (got {len(parts)})")
-    return np.array([_number(part) for part in parts])
+        raise EditError(f"give {count} numbers separated by commas (got {len(parts)})")
+    values = np.array([_number(part) for part in parts])
+    if not any_magnitude:
+        magnitudes = np.abs(values)
+        if np.any(magnitudes > MAX_MAGNITUDE):
+            raise EditError(f"numbers here are at most {MAX_MAGNITUDE:g} in magnitude")
+        if np.any((magnitudes > 0.0) & (magnitudes < MIN_POSITIVE)):
+            raise EditError(f"a number here is 0 or at least {MIN_POSITIVE:g} in magnitude")
+    return values
 
 
 def parse_time_step(text: str) -> float:
-    """A time step in seconds: a number or a fraction (``1/120``), > 0 and at most ``MAX_STEP_S``."""
+    """A time step in seconds: a number or a fraction (``1/120``), from ``MIN_POSITIVE`` (a scene file's smallest
+    positive number) to ``MAX_STEP_S``."""
     value = _number(text.strip())
-    if not 0.0 < value <= MAX_STEP_S:
-        raise ValueError(f"h must be > 0 and at most {MAX_STEP_S:g} s")
+    if not MIN_POSITIVE <= value <= MAX_STEP_S:
+        raise EditError(f"h must be from {MIN_POSITIVE:g} to {MAX_STEP_S:g} s")
     return value
 
 
@@ -80,26 +101,24 @@ def edited_body(body: BodySpec, field: str, text: str) -> BodySpec:
     (w, x, y, z), normalised; the body-frame angular velocity is kept, so the body spins about the same body axis.
     """
     _, count = BODY_FIELDS[field]
-    values = parse_vector(text, count)
+    values = parse_vector(text, count, any_magnitude=field == "orientation")
     omega_body = quat_rotate(quat_conj(body.orientation), body.omega_world)
     if field == "omega_body":
-        with np.errstate(over="ignore", invalid="ignore"):
-            energy = 0.5 * values @ body.inertia_body @ values
-        if not np.isfinite(energy):
-            raise ValueError("too fast: the kinetic energy overflows a double")
         return dataclasses.replace(body, omega_world=_frozen(quat_rotate(body.orientation, values)))
     if field == "moments":
         inertia = np.array(body.inertia_com, dtype=float)
         inertia[np.diag_indices(3)] = values
         reason = check_inertia(inertia)
         if reason is not None:
-            raise ValueError(f"the inertia {reason}")
+            raise EditError(f"the inertia {reason}")
         about = inertia if body.pivot is None else parallel_axis(inertia, body.mass, body.pivot)
         return dataclasses.replace(body, inertia_com=_frozen(inertia), inertia_body=_frozen(about))
-    norm = float(np.linalg.norm(values))
-    if norm < QUAT_MIN_NORM:
-        raise ValueError("the quaternion is (nearly) zero; give a unit quaternion (w, x, y, z)")
-    orientation = values / norm
+    # Scaled by its largest entry before the norm, as a scene file's is: no square overflows or underflows.
+    largest = float(np.max(np.abs(values)))
+    if largest * 2.0 < QUAT_MIN_NORM:
+        raise EditError("the quaternion is (nearly) zero; give a unit quaternion (w, x, y, z)")
+    scaled = values / largest
+    orientation = scaled / np.linalg.norm(scaled)
     return dataclasses.replace(
         body, orientation=_frozen(orientation), omega_world=_frozen(quat_rotate(orientation, omega_body))
     )

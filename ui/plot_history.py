@@ -228,9 +228,7 @@ def _prepare(history: PlotHistory, seconds: float) -> dict[str, object]:
     newton, ms = cost_rows[:-1], cost_rows[-1]
     # The first steps of a run include compiling the kernels: a percentile keeps them from setting the scale.
     finite = ms[np.isfinite(ms)]
-    newton_lines = TimeLines(
-        t_range, x, newton, np.flatnonzero(~np.isnan(newton).all(axis=1)).tolist(), None, level
-    )
+    newton_lines = TimeLines(t_range, x, newton, np.flatnonzero(~np.isnan(newton).all(axis=1)).tolist(), None, level)
     prepared["cost"] = CostLines(
         newton_lines,
         float(cost[:-1].max(initial=0.0)),

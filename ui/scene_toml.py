@@ -8,6 +8,7 @@ loads to exactly the state that was shown. Before the file is replaced, the text
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import json
 import os
@@ -16,11 +17,11 @@ from pathlib import Path
 
 import numpy as np
 
-from scene.scene_file import BodySpec, SceneSpec, load_scene
+from scene.scene_file import DEFAULT_DT, BodySpec, SceneSpec, load_scene
 from sim.errors import InputError
 from ui.files import write_atomically
 
-__all__ = ["scene_to_toml", "save_scene"]
+__all__ = ["scene_to_toml", "save_scene", "check_body"]
 
 
 def _number(value: float) -> str:
@@ -86,6 +87,27 @@ def scene_to_toml(scene: SceneSpec, integrators: tuple[str | None, ...], h: floa
     return "\n".join(lines) + "\n"
 
 
+def _load_text(text: str, name: str, *, named: bool = True) -> SceneSpec:
+    """Load ``text`` as the scene file ``name`` from a temporary folder: the scene files' every check. An error
+    names the file ``name`` (``named``) or no file at all, never the temporary one."""
+    with tempfile.TemporaryDirectory() as directory:
+        check = Path(directory) / name
+        check.write_text(text, encoding="utf-8")
+        try:
+            return load_scene(check)
+        except InputError as error:
+            temporary, shown = (f"{check}", name) if named else (f"{check}: ", "")
+            raise InputError(str(error).replace(temporary, shown, 1)) from None
+
+
+def check_body(body: BodySpec, integrator: str | None) -> None:
+    """Put ``body`` (as the panel edited it) through the checks a scene file's body passes: ranges of every
+    number, the inertia's (about its pivot too), the quaternion's. Raises :class:`InputError` naming the key.
+    Only the body is written and read back (as a root), so an edit costs the same in a scene of any size."""
+    alone = SceneSpec(Path("edited.toml"), np.zeros(3), DEFAULT_DT, (dataclasses.replace(body, parent=None),))
+    _load_text(scene_to_toml(alone, (integrator,), DEFAULT_DT), "edited.toml", named=False)
+
+
 def save_scene(path: str | os.PathLike[str], scene: SceneSpec, integrators: tuple[str | None, ...], h: float) -> Path:
     """Write ``scene`` (see :func:`scene_to_toml`) to ``path``, which must end in .toml, atomically and only if
     the text loads back as a valid scene. Raises :class:`InputError` naming the path otherwise."""
@@ -93,8 +115,5 @@ def save_scene(path: str | os.PathLike[str], scene: SceneSpec, integrators: tupl
     if path.suffix != ".toml":
         raise InputError("a scene file name must end in .toml", where=str(path), value=path.suffix or "no extension")
     text = scene_to_toml(scene, integrators, h)
-    with tempfile.TemporaryDirectory() as directory:
-        check = Path(directory) / path.name
-        check.write_text(text, encoding="utf-8")
-        load_scene(check)
+    _load_text(text, path.name)
     return write_atomically(path, text.encode("utf-8"))

@@ -36,6 +36,7 @@ __all__ = [
     "Reference",
     "run_layout",
     "default_integrators",
+    "check_scene_runs",
 ]
 
 # Side by side, each integrator's copy has its colour in the compare preset (linear RGB), others the palette's.
@@ -104,6 +105,17 @@ class Sample:
 def default_integrators(scene: SceneSpec) -> tuple[str | None, ...]:
     """Each body's integrator as the scene gives it (the simulation's default when it names none)."""
     return tuple(None if body.kinematic else (body.integrator or DEFAULT_INTEGRATOR) for body in scene.bodies)
+
+
+def check_scene_runs(scene: SceneSpec) -> None:
+    """Start ``scene`` as the window would and take one step, on a throwaway session: a scene that loads but cannot
+    start or fails on its first step raises here (:class:`NumericalError`), before a window opens or the panel
+    replaces the running scene with it."""
+    session = Session(Setup(scene, default_integrators(scene), h=scene.h))
+    report = session.step(1)
+    if report.error is not None:
+        raise NumericalError(f"{scene.path}: cannot run this scene: {report.error}")
+    session.sample()
 
 
 def run_layout(setup: Setup) -> tuple[SceneSpec, tuple[Group, ...]]:
@@ -218,8 +230,9 @@ class Session:
 
     def step(self, count: int, budget_s: float = float("inf")) -> StepReport:
         """Take up to ``count`` steps of ``h``, stopping early once ``budget_s`` wall seconds are spent. A
-        :class:`NumericalError` stops it too: the state stays the last good one and the report carries the
-        message (which names the body and why)."""
+        numerical failure stops it too (a :class:`NumericalError`, or an arithmetic or linear-algebra error from
+        the numerics): the state stays the last good one and the report carries the message (which names the body
+        and why)."""
         newton = np.zeros(len(self.scene.bodies))
         steps, error = 0, None
         start = time.perf_counter()
@@ -228,6 +241,9 @@ class Session:
                 cost = self.simulation.step()
             except NumericalError as failure:
                 error = str(failure)
+                break
+            except (ArithmeticError, np.linalg.LinAlgError) as failure:
+                error = f"at t = {self.t:.6g} s: {type(failure).__name__}: {failure}"
                 break
             newton += cost.newton_iterations
             steps += 1
@@ -248,15 +264,20 @@ class Session:
         return kinetic + np.where(self._pivoted, potential, 0.0)
 
     def sample(self) -> Sample:
-        """This instant's measurements (see :class:`Sample`)."""
+        """This instant's measurements (see :class:`Sample`). The last good state before a blow-up is finite but
+        can be huge: a measure of it that overflows is shown as the largest double, never as an infinity (and
+        without numpy's warnings, since the run's report says what happened)."""
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore", under="ignore"):
+            return self._measure()
+
+    def _measure(self) -> Sample:
         snapshot, t, rows = self.snapshot, self.t, self.plotted
         count = len(rows)
         energy_error = np.maximum(np.abs(self._energy() - self._energy0) / self._energy_scale, ERROR_FLOOR)
         free = self._torque_free
-        with np.errstate(invalid="ignore", divide="ignore"):
-            drift = np.linalg.norm(snapshot.L_world[rows] - self._L0, axis=1) / self._L0_norm
-        # NaN (L₀ = 0) counts as no drift, an infinity as the largest float: then at least the floor.
-        momentum_error = np.where(free, np.fmax(np.minimum(drift, np.finfo(float).max), ERROR_FLOOR), np.nan)
+        drift = np.linalg.norm(snapshot.L_world[rows] - self._L0, axis=1) / self._L0_norm
+        # NaN (L₀ = 0) counts as no drift: then the floor.
+        momentum_error = np.where(free, np.fmax(drift, ERROR_FLOOR), np.nan)
         # The exact motion of each distinct initial state, at t; NaN for the bodies under a torque.
         q_exact, omega_body_exact = np.full((count, 4), np.nan), np.full((count, 3), np.nan)
         for solution, served in self._solutions:
@@ -269,7 +290,14 @@ class Session:
         herpolhode, herpolhode_exact = _in_axes(self._plane_axes, np.stack([omega_world, rotated[count:]]))
         polhode, polhode_exact = _in_axes(self._polhode_axes, np.stack([rotated[:count], omega_body_exact]))
         herpolhode = np.where(free[:, None], herpolhode, np.nan)
-        return Sample(t, energy_error, momentum_error, herpolhode, herpolhode_exact, polhode, polhode_exact)
+        measures = (energy_error, momentum_error, herpolhode, herpolhode_exact, polhode, polhode_exact)
+        return Sample(t, *(_finite_or_nan(values) for values in measures))
+
+
+def _finite_or_nan(values: np.ndarray) -> np.ndarray:
+    """``values`` with infinities as ± the largest double; NaN (a measure that does not apply) is kept."""
+    largest = np.finfo(float).max
+    return np.clip(values, -largest, largest)
 
 
 def _clamped(vectors: np.ndarray, limit: float) -> np.ndarray:

@@ -10,6 +10,14 @@ On Mesa's CPU rasteriser (llvmpipe) the window asks for three rasteriser threads
 X server, and a frame is shown only when its last tile is rasterised. Measured with the GUI bench on 2 cores
 (compare, all plots, 1280×720, medians of 5 runs of 400 frames): 2 threads 18.2 ms a frame, 4 threads 17.0,
 6 threads 16.5; `record`, which has no X server to share with, is the same with 2, 4 or 6 (~70 frames/s).
+
+The window can go from outside: the X server closes the connection (it stops, or ``xkill`` kills the client) or
+another program destroys the window. Xlib's default answer to a lost connection is to print a message and
+``exit(1)`` at once, which would leave a recording unfinished; :func:`watch_window` makes the loss a flag instead
+(``XSetIOErrorExitHandler``, libX11 1.7 and later; with an older one Xlib still exits), and notices the window's
+destruction, so that :func:`window_gone` can tell the frame loop, which finalises and stops. After a lost
+connection nothing may touch the display again (pyglet's close waits for an event that never comes):
+:func:`close_window` then leaves the window alone.
 """
 
 from __future__ import annotations
@@ -18,15 +26,41 @@ import ctypes
 import ctypes.util
 import os
 import sys
+import weakref
 
 import moderngl
 
 from sim.errors import SpinlabError
 
-__all__ = ["open_window", "close_window", "clear_gl_errors", "LLVMPIPE_THREADS_PER_CORE"]
+__all__ = [
+    "open_window",
+    "close_window",
+    "clear_gl_errors",
+    "watch_window",
+    "window_gone",
+    "WindowGone",
+    "DISPLAY_LOST",
+    "WINDOW_DESTROYED",
+    "LLVMPIPE_THREADS_PER_CORE",
+]
 
 LLVMPIPE_THREADS_PER_CORE = 3
 LLVMPIPE_MAX_THREADS = 16
+DISPLAY_LOST = "the display connection was lost"
+WINDOW_DESTROYED = "the window was destroyed from outside"
+_DESTROY_NOTIFY = 17  # X.h
+
+
+class WindowGone(SpinlabError):
+    """The window went from outside (see :func:`window_gone`); the app has finalised what it was writing."""
+
+
+# Displays (their Display* addresses) whose connection Xlib reported lost, and windows destroyed from outside.
+_lost_displays: set[int] = set()
+_destroyed_windows: weakref.WeakSet = weakref.WeakSet()
+_X_IO_ERROR_HANDLER = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p)
+_X_IO_ERROR_EXIT_HANDLER = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p)
+_handlers: list = []  # the C callbacks, kept alive as long as Xlib may call them
 
 
 def open_window(size: tuple[int, int], *, visible: bool = True, vsync: bool = True):
@@ -52,18 +86,85 @@ def open_window(size: tuple[int, int], *, visible: bool = True, vsync: bool = Tr
                 f"cannot open a window: no display ({error}); on a machine without a screen use 'xvfb-run -a' "
                 "or the 'record' command"
             ) from error
-        raise
+        # No GL 3.3 core context, a display that refuses the window: what the system lacks, in one line.
+        raise SpinlabError(f"cannot open a window: {type(error).__name__}: {error}") from error
     window.switch_to()
+    watch_window(window)
     return window
 
 
 def close_window(window) -> None:
-    """Close ``window`` and leave no GLX context current (pyglet makes its hidden shadow window's current)."""
+    """Close ``window`` and leave no GLX context current (pyglet makes its hidden shadow window's current).
+    After a lost connection (:data:`DISPLAY_LOST`) the display is not touched: only Python's side is dropped."""
     import pyglet.gl
 
+    if window_gone(window) == DISPLAY_LOST:
+        return
     window.close()
     if pyglet.gl.current_context is not None:
         pyglet.gl.current_context.detach()
+
+
+def watch_window(window) -> None:
+    """Have :func:`window_gone` learn when ``window``'s X connection is lost or the window is destroyed from
+    outside. Does nothing for a window that is not an X11 one."""
+    display = _display_address(window)
+    if display is None:
+        return
+    # pyglet selects DestroyNotify (StructureNotifyMask) but has no handler for it: the window's and the view's.
+    on_destroyed = _destroy_handler(weakref.ref(window))
+    for handlers in (window._event_handlers, window._view_event_handlers):
+        handlers[_DESTROY_NOTIFY] = on_destroyed
+    if _handlers:
+        _set_exit_handler(display)
+        return
+    try:
+        libx11 = ctypes.CDLL(ctypes.util.find_library("X11") or "libX11.so.6")
+    except OSError:
+        return
+    # Xlib prints its own message before calling the exit handler: the app says it in one line instead.
+    quiet = _X_IO_ERROR_HANDLER(lambda _display: 0)
+    on_exit = _X_IO_ERROR_EXIT_HANDLER(lambda lost, _data: _lost_displays.add(int(lost or 0)))
+    _handlers.extend([libx11, quiet, on_exit])
+    if not hasattr(libx11, "XSetIOErrorExitHandler"):
+        return  # libX11 older than 1.7: a lost connection still ends the process, as Xlib always did
+    libx11.XSetIOErrorHandler.argtypes = [_X_IO_ERROR_HANDLER]
+    libx11.XSetIOErrorHandler.restype = ctypes.c_void_p
+    libx11.XSetIOErrorExitHandler.argtypes = [ctypes.c_void_p, _X_IO_ERROR_EXIT_HANDLER, ctypes.c_void_p]
+    libx11.XSetIOErrorExitHandler.restype = None
+    libx11.XSetIOErrorHandler(quiet)
+    _set_exit_handler(display)
+
+
+def _destroy_handler(window_ref):
+    def on_destroyed(_event) -> None:
+        window = window_ref()
+        if window is not None:
+            _destroyed_windows.add(window)
+
+    return on_destroyed
+
+
+def _set_exit_handler(display: int) -> None:
+    libx11, _, on_exit = _handlers
+    if hasattr(libx11, "XSetIOErrorExitHandler"):
+        libx11.XSetIOErrorExitHandler(display, on_exit, None)
+
+
+def window_gone(window) -> str | None:
+    """Why ``window`` is gone from outside (:data:`DISPLAY_LOST`, :data:`WINDOW_DESTROYED`), or ``None``."""
+    if _display_address(window) in _lost_displays:
+        return DISPLAY_LOST
+    if window in _destroyed_windows:
+        return WINDOW_DESTROYED
+    return None
+
+
+def _display_address(window) -> int | None:
+    display = getattr(window, "_x_display", None)
+    if display is None or not hasattr(window, "_event_handlers"):
+        return None
+    return ctypes.cast(display, ctypes.c_void_p).value
 
 
 def clear_gl_errors(ctx: moderngl.Context) -> None:

@@ -1,11 +1,13 @@
 """What a person types: numbers, fractions, time steps and a body's initial state, checked before use."""
 
+import warnings
+
 import numpy as np
 import pytest
 
 from scene.scene_file import load_scene
 from sim.quaternion import quat_conj, quat_rotate
-from ui.edits import body_texts, edited_body, parse_time_step, parse_vector
+from ui.edits import EditError, body_texts, edited_body, parse_time_step, parse_vector
 
 ATOL = 1e-12
 
@@ -51,7 +53,44 @@ def test_impossible_bodies_are_refused():
         edited_body(body, "moments", "1, 1, 3")
     with pytest.raises(ValueError, match="zero"):
         edited_body(body, "orientation", "0, 0, 0, 0")
-    with pytest.raises(ValueError, match="overflows"):
+    with pytest.raises(ValueError, match="at most 1e\\+50"):
         edited_body(body, "omega_body", "1e300, 0, 0")
     moved = edited_body(body, "moments", "1, 1, 1.5")
     assert not np.array_equal(moved.inertia_body, moved.inertia_com), "a pivoted body's tensor is about the pivot"
+
+
+@pytest.mark.parametrize(
+    "field, text, why",
+    [
+        ("omega_body", "1e308, 0, 0", "at most"),
+        ("omega_body", "5e-324, 0, 0", "at least"),
+        ("omega_body", "nan, 0, 0", "not a finite"),
+        ("omega_body", "inf, 0, 0", "not a finite"),
+        ("omega_body", "1" + "0" * 400 + "/3, 0, 0", "too large"),
+        ("moments", "1e308, 1e308, 1e308", "at most"),
+        ("moments", "-0, 1, 1", "inertia"),
+        ("moments", "5e-324, 5e-324, 5e-324", "at least"),
+        ("orientation", "5e-324, 0, 0, 0", "zero"),
+        ("orientation", "-0, 0, 0, 0", "zero"),
+    ],
+)
+def test_extreme_values_are_refused_with_a_reason_and_no_warning(field, text, why):
+    body = load_scene("t_handle").bodies[0]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(EditError, match=why):
+            edited_body(body, field, text)
+
+
+def test_a_huge_quaternion_is_normalised_without_overflow():
+    body = load_scene("t_handle").bodies[0]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        edited = edited_body(body, "orientation", "1e308, 1e308, 0, 0")
+    np.testing.assert_allclose(edited.orientation, [2**-0.5, 2**-0.5, 0, 0], atol=ATOL)
+
+
+@pytest.mark.parametrize("text", ["1e-300", "5e-324", "1e308", "-0", "nan", "inf", "1/0"])
+def test_time_steps_out_of_range_are_refused(text):
+    with pytest.raises(EditError, match="h must be|number"):
+        parse_time_step(text)

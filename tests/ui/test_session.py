@@ -4,9 +4,10 @@ import numpy as np
 import pytest
 
 from scene.scene_file import load_scene
+from sim.errors import NumericalError
 from sim.integrators import INTEGRATORS
 from sim.quaternion import quat_conj, quat_rotate
-from ui.session import ERROR_FLOOR, Reference, Session, Setup, default_integrators, run_layout
+from ui.session import ERROR_FLOOR, Reference, Session, Setup, check_scene_runs, default_integrators, run_layout
 
 ATOL_RAD_PER_S = 1e-9
 
@@ -54,7 +55,7 @@ def test_a_body_under_torque_has_no_invariable_plane_but_a_polhode():
     assert np.isfinite(sample.polhode).all() and np.isfinite(sample.energy_error).all()
 
 
-@pytest.mark.filterwarnings("ignore::RuntimeWarning")  # the last good state's energy overflows
+@pytest.mark.filterwarnings("error::RuntimeWarning")  # a blow-up is a report, never a numpy warning
 def test_errors_start_at_the_floor_and_a_failure_is_reported_not_raised():
     session = Session(setup("t_handle", h=1.0, integrators=("euler",)))
     sample = session.sample()
@@ -62,6 +63,33 @@ def test_errors_start_at_the_floor_and_a_failure_is_reported_not_raised():
     report = session.step(100)
     assert report.error is not None and "'handle' (euler)" in report.error
     assert 0 < report.steps < 100 and np.isfinite(session.snapshot.omega_world).all()
+    sample = session.sample()  # the last good state's energy overflows: the largest double, not an infinity
+    for values in (sample.energy_error, sample.momentum_error, sample.herpolhode, sample.polhode):
+        assert np.isfinite(values).all()
+    assert np.isfinite(session.drawable().energy).all()
+
+
+def test_an_arithmetic_error_in_a_step_is_a_report(monkeypatch):
+    session = Session(setup("t_handle"))
+
+    def overflowing_step():
+        raise FloatingPointError("overflow encountered in multiply")
+
+    monkeypatch.setattr(session.simulation, "step", overflowing_step)
+    report = session.step(5)
+    assert report.steps == 0 and "FloatingPointError: overflow" in report.error
+
+
+def test_a_scene_that_fails_on_its_first_step_is_refused_before_it_runs(tmp_path):
+    path = tmp_path / "fast.toml"
+    path.write_text(
+        '[scene]\ndt = 1.0\n[[body]]\nshape = "box"\ninertia = [1, 2, 2.9]\nangular_velocity = [1e10, 1, 1]\n'
+        'integrator = "implicit_midpoint"\n'  # Newton cannot turn by 1e10 rad in one step
+    )
+    scene = load_scene(path)
+    with pytest.raises(NumericalError, match="fast.toml: cannot run this scene: at t = 0 s"):
+        check_scene_runs(scene)
+    check_scene_runs(load_scene("compare"))
 
 
 @pytest.mark.parametrize("gyroscopic", [True, False])

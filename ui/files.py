@@ -1,8 +1,8 @@
 """Files the window writes (screenshots, scene files, CSV): atomic writes, PNG encoding, default names.
 
 A file is written to a temporary name in its directory and renamed over the target in one step, so a reader (or a
-crash half-way) never sees a partial file. PNG is encoded here with zlib (8-bit RGB, no filtering), so the window
-needs no imaging library.
+crash half-way) never sees a partial file, through the one atomic writer every output uses (scene/atomic_file.py).
+PNG is encoded here with zlib (8-bit RGB, no filtering), so the window needs no imaging library.
 """
 
 from __future__ import annotations
@@ -10,12 +10,12 @@ from __future__ import annotations
 import datetime
 import os
 import struct
-import tempfile
 import zlib
 from pathlib import Path
 
 import numpy as np
 
+from scene.atomic_file import atomic_output
 from sim.errors import InputError
 
 __all__ = ["write_atomically", "encode_png", "save_png", "timestamped_path"]
@@ -25,35 +25,19 @@ PNG_COMPRESSION = 6
 
 
 def write_atomically(path: str | os.PathLike[str], data: bytes) -> Path:
-    """Write ``data`` to ``path`` through a temporary file in the same directory and a rename. A problem with the
-    place (no such directory, not writable) raises :class:`InputError` naming the path."""
+    """Write ``data`` to ``path`` through a temporary file in the same directory and a rename
+    (scene/atomic_file.py: the umask's permissions, nothing left behind on failure). A problem with the place (a
+    directory, no such directory) raises :class:`InputError` naming the path; the OS refusing the write (disk
+    full, permission) raises :class:`~sim.errors.OutputError`."""
     path = Path(path)
     if path.is_dir():
         raise InputError("is a directory, not a file", where=str(path))
     directory = path.parent if str(path.parent) else Path(".")
     if not directory.is_dir():
         raise InputError(f"directory '{directory}' does not exist", where=str(path))
-    try:
-        descriptor, temporary = tempfile.mkstemp(dir=directory, prefix=f".{path.name}.", suffix=".tmp")
-    except OSError as error:
-        raise InputError(f"cannot write here: {error.strerror}", where=str(path)) from error
-    try:
-        with os.fdopen(descriptor, "wb") as file:
-            file.write(data)
-            file.flush()
-            os.fsync(file.fileno())
-        os.chmod(temporary, 0o666 & ~_umask())
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    with atomic_output(path, binary=True) as file:
+        file.write(data)
     return path
-
-
-def _umask() -> int:
-    current = os.umask(0)
-    os.umask(current)
-    return current
 
 
 def encode_png(rgb: np.ndarray) -> bytes:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import csv
 import io
+import math
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -152,7 +153,8 @@ class PlotHistory:
 
 def export_csv(history: PlotHistory, path: str | Path) -> Path:
     """Write every plotted series to ``path`` as CSV, one row per sample, atomically. Columns: ``t`` (s),
-    ``ms_per_step``, then per body ``<measure>:<body>``. Returns the path."""
+    ``ms_per_step``, then per body ``<measure>:<body>``; a measure that does not apply is an empty cell. Returns
+    the path."""
     columns: list[tuple[str, np.ndarray]] = [("t", history.t()), ("ms_per_step", history.series("ms_per_step"))]
     per_body = {
         "energy_error": ("energy_error",),
@@ -172,7 +174,9 @@ def export_csv(history: PlotHistory, path: str | Path) -> Path:
     writer = csv.writer(text, lineterminator="\n")
     writer.writerow([name for name, _ in columns])
     for row in zip(*(values for _, values in columns), strict=True):
-        writer.writerow([repr(float(value)) for value in row])
+        # A measure that does not apply (no invariable plane under torque, no cost before the first step) is NaN in
+        # the plots and an empty cell here: every number written is finite.
+        writer.writerow(["" if math.isnan(value) else repr(float(value)) for value in row])
     path = Path(path)
     write_atomically(path, text.getvalue().encode("utf-8"))
     return path

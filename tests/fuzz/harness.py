@@ -223,8 +223,11 @@ def check_trace(path: Path, names: list | None, steps: int | None, h: float | No
 
 def table_problems(stdout: str) -> list[tuple[str, str]]:
     """``run``'s table: the first line's figures and the last six columns of each row finite (or "—")."""
-    lines = stdout.splitlines()
+    lines = stdout.split("\n")  # not splitlines(): U+0085 or U+2028 in a name is not a line break to a reader
     found = []
+    controls = [line for line in lines if any(not c.isprintable() for c in line)]
+    if controls:
+        found.append(("stdout-control-chars", f"raw in {controls[0][:200]!r}"))
     if lines and _NONFINITE.search(lines[0].split(":", 1)[-1]):
         found.append(("stdout-nonfinite", lines[0]))
     try:
@@ -232,7 +235,7 @@ def table_problems(stdout: str) -> list[tuple[str, str]]:
     except StopIteration:
         return found + [("stdout-table", f"no table in {stdout[:300]!r}")]
     for line in lines[start:]:
-        if line.startswith(("note: ", "left out: ", "failed: ")):
+        if not line or line.startswith(("note: ", "left out: ", "failed: ")):
             continue
         tokens = line.split()
         numbers = tokens[-6:]
@@ -269,7 +272,7 @@ def problems(outcome: Outcome, *, allow_stderr: tuple[str, ...] = ("trace writte
     if outcome.status == 1 and len(lines) > 1:
         found.append(("exit1-lines", f"{len(lines)} lines on stderr: {tail!r}"))
     if outcome.status == 0 and lines:
-        found.append(("exit0-stderr", f"stderr: {tail!r}"))
+        found.append(("stderr-extra-line-after-success", f"stderr: {tail!r}"))
     for line in lines:
         if len(line) > 1500:
             found.append(("stderr-long-line", f"{len(line)} characters: {line[:200]!r}…"))

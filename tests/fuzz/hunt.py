@@ -51,6 +51,15 @@ def _case(command: str, scene: SceneFile, draw):
         return template_of(outcome, ws.scene_arg, ws.out), outcome, found
 
 
+def _short(text: str, limit: int = 200) -> str:
+    return text if len(text) <= limit else text[:limit] + f"…({len(text)} characters)"
+
+
+def _shell_word(text: str) -> str:
+    text = _short(text)
+    return repr(text) if not text.isprintable() or " " in text or not text else text
+
+
 def _size(scene: SceneFile, template: list[str]) -> int:
     return len(scene.data) + sum(len(a) for a in template) + len(scene.arg)
 
@@ -123,7 +132,7 @@ class Hunt:
                 text = text[:2500] + f"\n... ({len(data)} bytes in all)"
             scene = {
                 "file": f"scene file ({len(data)} bytes{', ' + example['mangled'] if example['mangled'] else ''})",
-                "preset": f"preset name {example['arg']!r}",
+                "preset": f"preset name {_short(example['arg'])!r}",
                 "device": f"device {example['arg']}",
             }.get(example["kind"], f"a {example['kind']} as the scene")
             lines += [
@@ -132,8 +141,7 @@ class Hunt:
                 f"**{entry.get('state', 'open')}** · seen {entry['count']}× (first {entry['first_seen']}, last "
                 f"{entry.get('last_seen', '-')}){' · replayed ' + entry['replayed'] if 'replayed' in entry else ''}",
                 "",
-                f"Command: `{' '.join(repr(a) if not a.isprintable() or ' ' in a else a for a in example['template'])}`"
-                f" → exit {example['status']}",
+                f"Command: `{' '.join(_shell_word(a) for a in example['template'])}` → exit {example['status']}",
                 "",
                 f"Scene: {scene}" + (":" if example["kind"] == "file" else ""),
                 "",
@@ -177,7 +185,11 @@ def main() -> None:
 
 
 class _Found(Exception):
-    pass
+    """This class's problem: a failure for Hypothesis to shrink."""
+
+
+class _Stop(BaseException):
+    """Time is up: not an ``Exception``, so Hypothesis stops at once instead of shrinking it."""
 
 
 def _shrink(hunt: Hunt, name: str, seconds: float) -> None:
@@ -189,7 +201,7 @@ def _shrink(hunt: Hunt, name: str, seconds: float) -> None:
     @given(scene=scene_files(), data=st.data())
     def target(scene, data):
         if time.monotonic() > deadline:
-            return
+            raise _Stop()
         template, outcome, found = _case(command, scene, data.draw)
         kinds = [(kind, detail) for kind, detail in found if f"{command}: {kind}" == name]
         if kinds:
@@ -198,7 +210,7 @@ def _shrink(hunt: Hunt, name: str, seconds: float) -> None:
 
     try:
         target()
-    except _Found:
+    except (_Found, _Stop):
         pass
     except Exception as error:  # noqa: BLE001 - a flaky class is still a class; say so and go on
         print(f"shrinking {name}: {type(error).__name__}: {error}")

@@ -61,6 +61,8 @@ class Workspace:
             return str(self.out)
         if symbolic == "<scene>":
             return str(self.scene_path or self.out / "scene-like.out")
+        if symbolic == "<scene-relative>":  # the same file by another spelling
+            return os.path.relpath(self.scene_path, self.out) if self.scene_path else "../in/scene-like.out"
         return symbolic  # relative to the working directory, out/, or a device
 
     def files(self) -> dict[str, bytes | None]:
@@ -256,7 +258,8 @@ def _run_output_problems(ws, outcome, trace, allowed, expect, dt_arg, integrator
     if outcome.status == 0 and trace is not None:
         if trace == "/dev/full":
             found.append(("full-disk-not-reported", "--trace /dev/full gave exit 0"))
-        if trace == str(ws.out) or "/no/such/" in trace or (ws.scene_path and trace == str(ws.scene_path)):
+        scene = ws.scene_path is not None and (ws.out / trace).resolve() == ws.scene_path.resolve()
+        if trace == str(ws.out) or "/no/such/" in trace or scene:
             found.append(("bad-trace-target-accepted", trace))
     return found
 

@@ -94,13 +94,13 @@ def run_gui(scene: str | None) -> int:
         app.run()
     except KeyboardInterrupt as interrupt:
         with _interrupts_held():
-            note = app.close()
+            note = _close_after_failure(app)
         reason = f" ({interrupt})" if str(interrupt) else ""
         _say(f"interrupted{reason}" + (f"; {note}" if note else ""))
         return EXIT_INTERRUPTED
     except BaseException:
         with _interrupts_held():
-            note = app.close()
+            note = _close_after_failure(app)
         gone = window_gone(app.window)
         if gone is not None:
             raise WindowGone(gone + (f"; {note}" if note else "")) from None
@@ -111,6 +111,15 @@ def run_gui(scene: str | None) -> int:
         _say(f"interrupted ({signal.Signals(came[0]).name})")
         return EXIT_INTERRUPTED
     return 0
+
+
+def _close_after_failure(app: App) -> str | None:
+    """Finalise the recording, then free what can be freed: the window is ending for another reason, which is
+    the one reported (a GL or X call left half-done by an interrupt can make the teardown fail too)."""
+    note = app.finish_recording()
+    with contextlib.suppress(Exception):
+        app.release()
+    return note
 
 
 def _say(message: str) -> None:
@@ -383,17 +392,27 @@ class App:
             raise WindowGone(gone)
 
     def close(self) -> str | None:
-        """Finish a recording (a playable file, or none if it cannot be made), free ImGui and GL, close the window.
-        Returns what became of the recording (``None`` if there was none), for a person who no longer sees the
-        panel. After the display connection was lost, neither GL nor the display is touched."""
-        note = None
-        if self.recording is not None:
-            try:
-                note = actions.stop_recording(self)
-            except Exception as error:  # noqa: BLE001 - said in the note; closing goes on
-                note = f"video not saved: {actions.failure_text(error)}"
+        """:meth:`finish_recording`, then :meth:`release`; returns what became of the recording."""
+        note = self.finish_recording()
+        self.release()
+        return note
+
+    def finish_recording(self) -> str | None:
+        """Finalise a recording in progress (a playable file, or none if it cannot be made; no GL is needed).
+        Returns what became of it, for a person who no longer sees the panel (``None``: there was none)."""
+        if self.recording is None:
+            return None
+        try:
+            return actions.stop_recording(self)
+        except Exception as error:  # noqa: BLE001 - said in the note; closing goes on
+            return f"video not saved: {actions.failure_text(error)}"
+
+    def release(self) -> None:
+        """Free ImGui and GL, close the window. After the display connection was lost, neither GL nor the
+        display is touched."""
         reachable = window_gone(self.window) is None
         if reachable:
+            clear_gl_errors(self.ctx)  # an interrupt between a read and its error check leaves one pending
             self.imgui_renderer.shutdown()
         implot.destroy_context()
         imgui.destroy_context()
@@ -401,7 +420,6 @@ class App:
             self.renderer.release()
             self.text.release()
         close_window(self.window)
-        return note
 
     def on_key_press(self, symbol: int, modifiers: int):
         from pyglet.window import key

@@ -1,0 +1,226 @@
+"""``main.py gui`` as a person runs it, in a subprocess: bad scene files refused before any window opens, and a
+window that ends from outside (a signal, the X server going, the window destroyed) finalising its recording.
+
+The window is started recording at once (``SPINLAB_GUI_RECORD``), and says so on stdout when the first frame is
+in the video; only then is it stopped. Each test runs its own Xvfb, which some of them kill.
+"""
+
+import ctypes
+import ctypes.util
+import os
+import select
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from render.video import decode_frames, read_video_info
+from scene.scene_file import load_scene
+from sim.errors import InputError
+from ui.app import RECORD_AT_START_VARIABLE
+from ui.xvfb import start_xvfb, stop_xvfb, xvfb_available
+
+MAIN = Path(__file__).resolve().parents[2] / "main.py"
+HANG_S = 60.0  # a process that has not done its part by then hangs: the test fails (not a timing assertion)
+
+BAD_FILES = {
+    "syntax.toml": b"[[body]\nshape = 'box'\n",
+    "binary.toml": b"\x00\xff\xfe\x1b[31m junk \x00",
+    "unknown_key.toml": b'[[body]]\nshape = "box"\nspin = 3\n',
+    "negative_mass.toml": b'[[body]]\nshape = "box"\nmass = -1.0\n',
+    "triangle.toml": b'[[body]]\nshape = "box"\ninertia = [1.0, 1.0, 5.0]\n',
+    "zero_quaternion.toml": b'[[body]]\nshape = "box"\norientation = [0.0, 0.0, 0.0, 0.0]\n',
+    "nan.toml": b'[[body]]\nshape = "box"\nangular_velocity = [nan, 0.0, 0.0]\n',
+    "huge.toml": b'[[body]]\nshape = "box"\nangular_velocity = [1e308, 0.0, 0.0]\n',
+    "tiny_dt.toml": b'[scene]\ndt = 1e-300\n[[body]]\nshape = "box"\n',
+    "deep.toml": b"x = " + b"[" * 5000 + b"]" * 5000 + b"\n",
+    "no_bodies.toml": b"[scene]\n",
+}
+# Loads, but its first step fails: a numerical failure, refused before the window with exit status 1.
+FIRST_STEP_FAILS = b'[scene]\ndt = 1.0\n[[body]]\nshape = "box"\ninertia = [1, 2, 2.9]\nangular_velocity = [1e10, 1, 1]\nintegrator = "implicit_midpoint"\n'  # noqa: E501
+
+
+def _environment(**changes):
+    environment = {key: value for key, value in os.environ.items() if key not in ("DISPLAY", "SPINLAB_DEBUG")}
+    environment.update(changes)
+    return environment
+
+
+def _assert_one_line(stderr: str) -> str:
+    assert "Traceback" not in stderr and "Warning" not in stderr, stderr
+    lines = stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("spinlab gui: "), stderr
+    return lines[0]
+
+
+def _bad_files(folder: Path) -> dict[str, Path | str]:
+    paths: dict[str, Path | str] = {}
+    for name, data in BAD_FILES.items():
+        paths[name] = folder / name
+        paths[name].write_bytes(data)
+    os.mkfifo(folder / "fifo.toml")
+    paths.update(fifo=folder / "fifo.toml", directory=folder, missing=folder / "missing.toml", device="/dev/zero")
+    return paths
+
+
+def test_every_file_run_refuses_is_refused_before_a_window(tmp_path, monkeypatch):
+    """In process, with no display: run_gui refuses each file as `run` does (InputError), before any window."""
+    from ui.app import run_gui
+
+    monkeypatch.delenv("DISPLAY", raising=False)
+    for path in _bad_files(tmp_path).values():
+        with pytest.raises(InputError) as refused:
+            load_scene(path)  # what `run` does first
+        with pytest.raises(InputError) as refused_by_gui:
+            run_gui(str(path))
+        assert str(refused_by_gui.value) == str(refused.value)
+
+
+def test_gui_exits_2_with_one_line_before_any_window_opens(tmp_path):
+    """``main.py gui BADFILE`` with no display at all: the refusal comes before the window would fail to open; a
+    file that fails on its first step is a numerical failure (exit status 1)."""
+    paths = _bad_files(tmp_path)
+    first_step = tmp_path / "first_step.toml"
+    first_step.write_bytes(FIRST_STEP_FAILS)
+    chosen = {name: paths[name] for name in ("syntax.toml", "nan.toml", "fifo")} | {"first_step": first_step}
+    runs = {
+        name: subprocess.Popen(
+            [sys.executable, str(MAIN), "gui", str(path)],
+            env=_environment(),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for name, path in chosen.items()
+    }
+    for name, process in runs.items():
+        stdout, stderr = process.communicate(timeout=HANG_S)
+        line = _assert_one_line(stderr)
+        assert "no display" not in line, f"{name}: the window was tried before the file was checked"
+        assert process.returncode == (1 if name == "first_step" else 2), f"{name}: {line}"
+        assert stdout == ""
+    assert "cannot run this scene" in line and "first_step.toml" in line
+
+
+needs_xvfb = pytest.mark.skipif(not xvfb_available(), reason="no Xvfb (apt-get install -y xvfb xauth)")
+
+
+class _Window:
+    """``main.py gui t_handle`` on a private Xvfb, recording into ``folder`` from its first frame."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.display, self.server = start_xvfb()
+        environment = _environment(DISPLAY=self.display, **{RECORD_AT_START_VARIABLE: "1"})
+        self.process = subprocess.Popen(
+            [sys.executable, str(MAIN), "gui", "t_handle"],
+            cwd=folder,
+            env=environment,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        ready, _, _ = select.select([self.process.stdout], [], [], HANG_S)
+        line = self.process.stdout.readline() if ready else ""
+        if not line.startswith("recording to "):
+            self.process.kill()
+            pytest.fail(f"the window did not start recording: {line!r} {self.process.communicate()}")
+
+    def end(self) -> tuple[int, str]:
+        """Wait for the process to end; its exit status and stderr."""
+        try:
+            _, stderr = self.process.communicate(timeout=HANG_S)
+        finally:
+            if self.process.poll() is None:
+                self.process.kill()
+            stop_xvfb(self.server)
+        return self.process.returncode, stderr
+
+    def assert_video_finalised(self, line: str) -> None:
+        files = sorted(self.folder.iterdir())
+        assert len(files) == 1 and files[0].suffix == ".mp4", f"a temporary file was left: {files}"
+        frames, width, height, fps = read_video_info(files[0])
+        assert frames >= 1 and fps == 60 and width > 0 and height > 0
+        assert decode_frames(files[0], [frames - 1])[0].shape == (height, width, 3)
+        assert f"video saved to {files[0].name} ({frames} frames" in line
+
+
+@needs_xvfb
+@pytest.mark.parametrize("signal_name", ["SIGTERM", "SIGHUP", "SIGINT"])
+def test_a_signal_finalises_the_recording_and_exits_130(tmp_path, signal_name):
+    window = _Window(tmp_path)
+    time.sleep(0.2)  # some frames into the video (the test holds whatever the count)
+    window.process.send_signal(getattr(signal, signal_name))
+    status, stderr = window.end()
+    line = _assert_one_line(stderr)
+    assert status == 130 and "interrupted" in line
+    window.assert_video_finalised(line)
+
+
+def _top_level_windows(display: str):
+    """(libX11, Display*, the root's children) on ``display``, through Xlib."""
+    libx11 = ctypes.CDLL(ctypes.util.find_library("X11") or "libX11.so.6")
+    libx11.XOpenDisplay.restype = ctypes.c_void_p
+    libx11.XDefaultRootWindow.argtypes = [ctypes.c_void_p]
+    libx11.XDefaultRootWindow.restype = ctypes.c_ulong
+    libx11.XQueryTree.argtypes = [ctypes.c_void_p, ctypes.c_ulong] + [ctypes.c_void_p] * 4
+    connection = libx11.XOpenDisplay(display.encode())
+    root, parent = ctypes.c_ulong(), ctypes.c_ulong()
+    children, count = ctypes.POINTER(ctypes.c_ulong)(), ctypes.c_uint()
+    libx11.XQueryTree(
+        connection,
+        libx11.XDefaultRootWindow(connection),
+        ctypes.byref(root),
+        ctypes.byref(parent),
+        ctypes.byref(children),
+        ctypes.byref(count),
+    )
+    return libx11, connection, [children[i] for i in range(count.value)]
+
+
+_X_ERROR_HANDLER = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p)
+
+
+def _from_outside(display: str, request: str) -> None:
+    """Destroy every top-level window (``XDestroyWindow``) or kill their client (``XKillClient`` on the first, as
+    xkill does: they are all the window's). An X error this causes here is ignored, not Xlib's exit."""
+    libx11, connection, windows = _top_level_windows(display)
+    function = getattr(libx11, request)
+    function.argtypes = [ctypes.c_void_p, ctypes.c_ulong]
+    libx11.XSync.argtypes = [ctypes.c_void_p, ctypes.c_int]
+    libx11.XCloseDisplay.argtypes = [ctypes.c_void_p]
+    libx11.XSetErrorHandler.argtypes = [_X_ERROR_HANDLER]
+    libx11.XSetErrorHandler.restype = ctypes.c_void_p
+    ignore = _X_ERROR_HANDLER(lambda _display, _event: 0)
+    previous = libx11.XSetErrorHandler(ignore)
+    try:
+        for window in windows[:1] if request == "XKillClient" else windows:
+            function(connection, window)
+        libx11.XSync(connection, 0)
+        libx11.XCloseDisplay(connection)
+    finally:
+        libx11.XSetErrorHandler(ctypes.cast(previous, _X_ERROR_HANDLER) if previous else None)
+
+
+@needs_xvfb
+@pytest.mark.parametrize(
+    "how, why",
+    [
+        ("server stops", "the display connection was lost"),
+        ("XKillClient", "the display connection was lost"),
+        ("XDestroyWindow", "the window was destroyed from outside"),
+    ],
+)
+def test_a_window_gone_from_outside_finalises_the_recording_and_exits_1(tmp_path, how, why):
+    window = _Window(tmp_path)
+    if how == "server stops":
+        stop_xvfb(window.server)
+    else:
+        _from_outside(window.display, how)
+    status, stderr = window.end()
+    line = _assert_one_line(stderr)
+    assert status == 1 and why in line
+    window.assert_video_finalised(line)

@@ -82,6 +82,9 @@ class Hunt:
             name = f"{command}: {kind}"
             entry = self.classes.setdefault(name, {"count": 0, "first_seen": time.strftime("%H:%M:%S")})
             entry["count"] += 1
+            if entry.get("state", "open") != "open":  # back after its example passed: show the new example
+                entry.pop("example", None)
+                entry.pop("now", None)
             entry["state"] = "open"
             entry["last_seen"] = time.strftime("%H:%M:%S")
             size = _size(scene, template)

@@ -17,6 +17,10 @@ MuJoCo (optional: ``pip install mujoco``) steps the same body as a free joint wi
 (``qpos[3:7]`` is the (w, x, y, z) orientation, body → world; ``qvel[3:6]`` the body-frame ω) with its ``Euler``,
 ``implicit``, ``implicitfast`` and ``RK4`` integrators; its batch is one model of ``COST_BODIES`` free bodies.
 
+The heavy symmetric top under gravity (:mod:`benchmarks.heavy_top_accuracy`: every integrator that takes a torque
+and MuJoCo's on a ball joint, against the Lagrange top's closed form) is measured in the same run; its result is
+the ``heavy_top`` entry, its table follows the T-handle's and its plot is ``docs/images/accuracy_heavy_top.png``.
+
 Targets (issue 7), at h = 1/60 s: an integrator of ours beats MuJoCo's RK4 on energy, momentum and orientation
 error at no more than twice its cost per body-step; the implicit midpoint rule's energy error is at least 1000×
 smaller than MuJoCo's implicit integrator's. ``python -m benchmarks.accuracy [--quick] [--docs]`` prints the table;
@@ -35,6 +39,7 @@ from typing import Any
 
 import numpy as np
 
+from benchmarks import heavy_top_accuracy
 from sim.exact import TorqueFreeSolution
 from sim.integrators import INTEGRATORS
 from sim.integrators.state import BodyParams, BodyState
@@ -180,7 +185,7 @@ def _targets(rows: list[dict], h: float) -> dict:
 def run(quick: bool, *, progress: Callable[[str], None] | None = None) -> dict[str, Any]:
     """Run the benchmark. JSON-serialisable result: ``{"name", "quick", "duration", "steps", "moments",
     "omega_body", "cost_bodies", "mujoco" (version or None), "rows": [{"source", "integrator", "h", the measures
-    of the module docstring}], "targets": {...}}``."""
+    of the module docstring}], "targets": {...}, "heavy_top": {...} (:func:`benchmarks.heavy_top_accuracy.run`)}``."""
     report = progress if progress is not None else (lambda message: None)
     steps, duration = (STEPS_QUICK, DURATION_QUICK) if quick else (STEPS, DURATION)
     repeats = 2 if quick else 5
@@ -201,14 +206,23 @@ def run(quick: bool, *, progress: Callable[[str], None] | None = None) -> dict[s
             report(f"mujoco {integrator} h={h:.6g} ...")
             measured = _mujoco(mujoco, integrator, h, n_steps, times, exact, repeats)
             rows.append({"source": "mujoco", "integrator": integrator, "h": h} | measured)
+    heavy_top = heavy_top_accuracy.run(quick, time_call=_best_seconds, repeats=1 if quick else repeats,
+                                       progress=report)  # fmt: skip
     return {"name": "accuracy", "quick": quick, "duration": duration, "steps": list(steps), "moments": MOMENTS,
             "omega_body": OMEGA_BODY, "cost_bodies": COST_BODIES, "exact_cost_bodies": EXACT_COST_BODIES,
             "mujoco": None if mujoco is None else mujoco.__version__, "rows": rows,
-            "targets": _targets(rows, steps[0])}  # fmt: skip
+            "targets": _targets(rows, steps[0]), "heavy_top": heavy_top}  # fmt: skip
 
 
 def format_table(result: dict[str, Any]) -> str:
-    """A markdown table, one row per integrator and step, then the targets."""
+    """The T-handle's markdown table, one row per integrator and step, then its targets; then the heavy top's."""
+    tables = [_format_t_handle(result)]
+    if "heavy_top" in result:  # results written before the heavy top joined the benchmark have none
+        tables.append(heavy_top_accuracy.format_table(result["heavy_top"]))
+    return "\n\n".join(tables)
+
+
+def _format_t_handle(result: dict[str, Any]) -> str:
     lines = [f"T-handle, moments {result['moments']} kg m², body ω {result['omega_body']} rad/s, torque-free, "
              f"{result['duration']:g} s; cost in a batch of {result['cost_bodies']} bodies "
              f"({result['exact_cost_bodies']} for `exact`) and for one body alone.", "",
@@ -242,15 +256,23 @@ def _plot_line(axes, rows: list[dict], **style: Any) -> None:
         axis.loglog(cost, [max(r[key], 1e-17) for r in rows], **style)  # a zero error is drawn at 1e-17
 
 
-def write_plot(result: dict[str, Any], path: pathlib.Path) -> bool:
-    """Log–log plot of final orientation error and energy error against µs per body per simulated second;
-    returns False (and writes nothing) when matplotlib is not installed."""
+def _pyplot():
+    """matplotlib's pyplot on the Agg backend, or ``None`` when matplotlib is not installed."""
     try:
         import matplotlib
 
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
+        return None
+    return plt
+
+
+def write_plot(result: dict[str, Any], path: pathlib.Path) -> bool:
+    """Log–log plot of final orientation error and energy error against µs per body per simulated second;
+    returns False (and writes nothing) when matplotlib is not installed."""
+    plt = _pyplot()
+    if plt is None:
         return False
     figure, axes = plt.subplots(1, 2, figsize=(13, 5.5), layout="constrained")
     colours = plt.get_cmap("tab10")
@@ -272,15 +294,39 @@ def write_plot(result: dict[str, Any], path: pathlib.Path) -> bool:
     return True
 
 
+def write_heavy_top_plot(result: dict[str, Any], path: pathlib.Path) -> bool:
+    """The heavy top's two panels (:func:`benchmarks.heavy_top_accuracy.plot`); False without matplotlib."""
+    plt = _pyplot()
+    if plt is None:
+        return False
+    figure, axes = plt.subplots(1, 2, figsize=(13, 5.5), layout="constrained")
+    heavy_top_accuracy.plot(result["heavy_top"], axes)
+    axes[1].legend(fontsize=8, ncol=2)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    figure.savefig(path, dpi=110)
+    plt.close(figure)
+    return True
+
+
 def write_docs(result: dict[str, Any], root: pathlib.Path = ROOT) -> str:
-    """Write ``docs/accuracy.md`` (the table) and ``docs/images/accuracy.png`` (the plot, if matplotlib is there)."""
-    plotted = write_plot(result, root / "docs" / "images" / "accuracy.png")
-    picture = "![error against cost](images/accuracy.png)\n\n" if plotted else "(matplotlib not installed: no plot)\n\n"
-    text = (f"# Accuracy against cost\n\nWritten by `python -m benchmarks.accuracy --docs` (see its docstring for what "
-            f"each column measures). Errors are deterministic; the costs are wall times on the machine that ran it, "
-            f"and move by tens of percent with its load. In the plot, cost is per simulated second (µs per "
-            f"body-step / h), so methods are compared at equal work rather than equal h.\n\n"
-            f"{picture}{format_table(result)}\n")  # fmt: skip
+    """Write ``docs/accuracy.md`` (the tables) and ``docs/images/accuracy.png`` and ``accuracy_heavy_top.png`` (the
+    plots, if matplotlib is there)."""
+    images = root / "docs" / "images"
+    plotted = write_plot(result, images / "accuracy.png") and write_heavy_top_plot(
+        result, images / "accuracy_heavy_top.png"
+    )
+    t_handle, heavy_top = _format_t_handle(result), heavy_top_accuracy.format_table(result["heavy_top"])
+    if plotted:
+        t_handle = f"![error against cost, T-handle](images/accuracy.png)\n\n{t_handle}"
+        heavy_top = f"![error against cost, heavy top](images/accuracy_heavy_top.png)\n\n{heavy_top}"
+    text = (
+        f"# Accuracy against cost\n\nWritten by `python -m benchmarks.accuracy --docs` (see its docstring and "
+        f"benchmarks/heavy_top_accuracy.py's for what each column measures). Errors are deterministic; the costs "
+        f"are wall times on the machine that ran it, and move by tens of percent with its load. In the plots, "
+        f"cost is per simulated second (µs per body-step / h), so methods are compared at equal work rather "
+        f"than equal h.{'' if plotted else ' (matplotlib is not installed: no plots.)'}\n\n"
+        f"## Torque-free: the T-handle\n\n{t_handle}\n\n## Under torque: the heavy top\n\n{heavy_top}\n"
+    )
     (root / "docs").mkdir(exist_ok=True)
     (root / "docs" / "accuracy.md").write_text(text, encoding="utf-8")
     return "plot written" if plotted else "matplotlib not installed: plot skipped"

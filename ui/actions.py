@@ -159,10 +159,10 @@ def apply(app: App, edits: PanelEdits) -> None:
     except Exception as error:  # noqa: BLE001 - the one place a panel action's failure is caught (see above)
         if app.session is before.session:
             before.restore(app)
-        _show_failure(app, edits, failure_text(error))
+        _show_failure(app, edits, failure_text(error), before.state.recording)
 
 
-def _show_failure(app: App, edits: PanelEdits, message: str) -> None:
+def _show_failure(app: App, edits: PanelEdits, message: str, was_recording: bool) -> None:
     """Put ``message`` beside the field the failed edit came from, or at the top of the panel."""
     state = app.state
     if edits.scene is not None:
@@ -172,7 +172,22 @@ def _show_failure(app: App, edits: PanelEdits, message: str) -> None:
     elif edits.apply_body is not None:
         state.body_errors = {**state.body_errors, edits.apply_body: message}
     else:
-        tell(app, message, error=True)
+        tell(app, f"{_what_failed(edits, was_recording)}: {message}", error=True)
+
+
+def _what_failed(edits: PanelEdits, was_recording: bool) -> str:
+    """What a person asked for, as the start of the message saying it failed."""
+    if edits.export_csv:
+        return "plots not exported"
+    if edits.save_scene:
+        return "scene not saved"
+    if edits.toggle_record:
+        return "video not saved" if was_recording else "cannot record"
+    if edits.step:
+        return "cannot step"
+    if edits.reset or edits.integrator or edits.compare or edits.side_by_side is not None:
+        return "cannot restart"
+    return "not done"
 
 
 def _apply_setup_edits(app: App, edits: PanelEdits) -> None:
@@ -274,7 +289,7 @@ def _apply_file_edits(app: App, edits: PanelEdits) -> None:
 def _start_recording(app: App) -> None:
     directory = app.state.output_dir
     if not os.path.isdir(directory):
-        raise InputError("does not exist", where=f"cannot record: folder '{directory}'")
+        raise InputError(f"folder '{directory}' does not exist")
     app.recording = Recording(timestamped_path(directory, app.state.scene_name, ".mp4"))
     app.state.recording = True
     tell(app, f"recording to {app.recording.path}")

@@ -196,6 +196,9 @@ def _status(state: PanelState, edits: PanelEdits) -> None:
     )
     if changed:
         edits.time_scale_exp = exponent
+    # What the last action did, or why it failed, under the buttons: always in sight, whatever is folded away.
+    if state.message:
+        _note(state.message, ERROR_RGBA if state.message_is_error else GOOD_RGBA)
 
 
 def _scene(state: PanelState, edits: PanelEdits) -> None:
@@ -323,5 +326,3 @@ def _capture(state: PanelState, edits: PanelEdits) -> None:
     imgui.same_line()
     if imgui.button("Save"):
         edits.save_scene = True
-    if state.message:
-        _note(state.message, ERROR_RGBA if state.message_is_error else GOOD_RGBA)

@@ -251,3 +251,45 @@ def test_csv_export_and_saved_scene_read_back(app, tmp_path):
     for original, copy in zip(app.scene.bodies, loaded.bodies, strict=True):
         assert np.array_equal(original.omega_world, copy.omega_world)
         assert np.array_equal(original.inertia_body, copy.inertia_body)
+
+
+def red_pixels(app):
+    """How many pixels of the panel are the panel's red (ERROR_RGBA), in the frame being drawn."""
+    from ui.capture import read_pixels
+    from ui.panel import ERROR_RGBA
+
+    app.window.dispatch_events()
+    app.frame(FRAME_S)
+    width, height = app.window.get_framebuffer_size()
+    panel = read_pixels(app.ctx, (0, 0, int(PANEL_WIDTH), height)).astype(int)
+    app.window.flip()
+    red = np.round(np.array([ERROR_RGBA.x, ERROR_RGBA.y, ERROR_RGBA.z]) * 255)
+    return int(np.all(np.abs(panel - red) <= 40, axis=2).sum())
+
+
+def test_a_failing_action_is_shown_in_red_and_the_run_goes_on(app, monkeypatch, tmp_path):
+    fresh(app, "t_handle")
+    ask(app, toggle_pause=True)  # paused: no "stepping lags" note, which is red too
+    app.state.message = None
+    assert red_pixels(app) == 0
+
+    def failing(*args, **kwargs):
+        raise np.linalg.LinAlgError("Eigenvalues did not converge")
+
+    session, t = app.session, app.session.t
+    monkeypatch.setattr("ui.session.Session._reference_arrays", failing)
+    ask(app, integrator=(0, "euler"))
+    assert app.state.message == "cannot restart: LinAlgError: Eigenvalues did not converge"
+    assert app.session is session and app.integrators == ["implicit_midpoint"] and app.session.t == t
+    assert red_pixels(app) > 100, "the message is drawn in red"
+    monkeypatch.undo()
+    ask(app, toggle_pause=True)
+    run_frames(app, 5)
+    assert app.session.t > t and not app.window.has_exit, "the run goes on"
+
+    output_dir = app.state.output_dir
+    ask(app, output_dir=str(tmp_path / "missing"), screenshot=True)  # fails while the frame is drawn
+    assert app.state.message_is_error and app.state.message.startswith("screenshot not saved: ")
+    ask(app, output_dir=output_dir)
+    ask(app, h_text="5e-324", apply_h=True)
+    assert "h must be" in app.state.h_error and app.session.h == 1 / 60

@@ -30,9 +30,14 @@ def did_you_mean(word: str, options: Iterable[str]) -> str:
     return f"; did you mean '{close[0]}'?" if close else ""
 
 
+def _short(name: str) -> str:
+    """A body's name as messages show it: cut to 40 characters."""
+    return name if len(name) <= 40 else name[:39] + "…"
+
+
 def body_label(name: str) -> str:
     """How messages name a body: ``body "handle"``, a long name cut to 40 characters."""
-    return f'body "{name if len(name) <= 40 else name[:39] + "…"}"'
+    return f'body "{_short(name)}"'
 
 
 def fail(where: str, key: str | None, message: str, value: object = None) -> NoReturn:
@@ -185,8 +190,8 @@ def check_names_and_parents(links: Sequence[tuple[str, str | None]], where: str)
         current: str | None = name
         while current is not None and current not in depth:
             if current in on_chain:
-                cycle = chain[chain.index(current) :] + [current]
-                shown = " → ".join(cycle) if len(cycle) <= 8 else f"{' → '.join(cycle[:4])} → … → {current}"
+                cycle = [_short(node) for node in chain[chain.index(current) :] + [current]]
+                shown = " → ".join(cycle) if len(cycle) <= 8 else f"{' → '.join(cycle[:4])} → … → {cycle[-1]}"
                 parent = links[index_of[current]][1]
                 fail(where, f"{body_label(current)}.parent", f"parents form a cycle: {shown}", parent)
             chain.append(current)

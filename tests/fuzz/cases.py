@@ -202,8 +202,9 @@ def run_argv(draw, ws: Workspace, expect: Expectation) -> list[str]:
     h = _parse_float(dt_arg) if dt_arg is not None else expect.h
     if dt_arg is not None:
         argv += ["--dt", dt_arg]
-    argv += ["--duration", _duration(draw, h, len(expect.names) if expect.names else 1)]
     integrator = draw(weighted((8, st.sampled_from((None, None, "all", *INTEGRATOR_NAMES))), (1, odd_strings())))
+    runs = len(INTEGRATOR_NAMES) if integrator == "all" else 1  # 'all' steps the scene once per integrator
+    argv += ["--duration", _duration(draw, h, (len(expect.names) if expect.names else 1) * runs)]
     if integrator is not None:
         argv += ["--integrator", integrator]
     if draw(st.integers(0, 3)) == 0:

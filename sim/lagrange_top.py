@@ -61,10 +61,10 @@ Example::
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
-from scipy.special import elliprj
+from scipy.special import elliprc, elliprj
 
 from sim.jacobi_elliptic import jacobi_sn_cn_dn, legendre_f, quarter_period, reduce_by_half_period
 from sim.quaternion import quat_conj, quat_exp, quat_from_matrix, quat_mul, quat_rotate
@@ -86,16 +86,21 @@ COLLISION_M1 = 1e-12
 @dataclass(frozen=True)
 class _Combination:
     """One of the half-angle combinations ``(φ + ψ)/2`` (over ``1 + u``) and ``(φ − ψ)/2`` (over ``1 − u``):
-    ``start + ½ rate t + ½ coefficient (G(v) − g0) + π · passages``. ``height_roots`` are ``(1 ± u1, 1 ± u2)``,
-    ``one_minus_n`` is ``(1 ± u2)/(1 ± u1)``, and ``passage`` is ``None``, or the offset of the phases ``v`` (0 or
-    K) where the axis passes exactly through this combination's vertical."""
+    ``start + ½ rate t + ½ coefficient (P(v) − p0) + π · passages``, where ``P`` is ``G`` of the module docstring
+    or, when ``transformed``, ``Π(n; am v | m)`` itself (see :func:`_periodic`). ``height_roots`` are
+    ``(1 ± u1, 1 ± u2)``, ``one_minus_n`` is ``(1 ± u2)/(1 ± u1)``, ``one_minus_conjugate`` is ``1 − m/n``,
+    ``growth`` is ``P(v + 2K) − P(v)``, and ``passage`` is ``None``, or the offset (0 or 1, in units of K) of the
+    phases ``v`` where the axis passes exactly through this combination's vertical."""
 
     start: float
     rate: float
     coefficient: float
     height_roots: tuple[float, float]
     one_minus_n: float
-    g0: float
+    transformed: bool
+    one_minus_conjugate: float
+    growth: float
+    p0: float
     passage: float | None
 
 
@@ -134,9 +139,9 @@ class LagrangeTopSolution:
     m_complement: float = 1.0
     phase0: float = 0.0
     _nutation_depth: float = 0.0  # u2 − u1, computed without cancellation
-    _b_minus_au1: float = 0.0  # (p_φ − p_ψ u1)/I1, rad/s
+    _b_plus_minus_a: tuple[float, float] = (0.0, 0.0)  # (p_φ ± p_ψ)/I1, rad/s
+    _spin_excess: float = 0.0  # p_ψ/I3 − p_ψ/I1, rad/s
     _combinations: tuple[_Combination, _Combination] | None = None  # (φ + ψ)/2, (φ − ψ)/2
-    _axes_euler: Mat3 | None = None  # columns e₁, e₂, e in body coordinates
     _chain: np.ndarray | None = None  # (4, 4): row k is q_world_vertical ⊗ e_k ⊗ q_body_euler* (as in sim/exact.py)
 
     @classmethod
@@ -168,9 +173,9 @@ class LagrangeTopSolution:
         period = self.nutation_period
         total = 0.0
         for part in self._combinations:
-            # Over one period G grows by 2 R_J(0, m₁, 1, 1 − n); a passage through the vertical adds π.
-            growth = part.coefficient * _complete_g(part.one_minus_n, self.m_complement)
-            total += 0.5 * part.rate + (growth + (0.0 if part.passage is None else np.pi)) / period
+            # Over one period P grows by part.growth; a passage through the vertical adds π.
+            growth = 0.5 * part.coefficient * part.growth + (0.0 if part.passage is None else np.pi)
+            total += 0.5 * part.rate + growth / period
         return total
 
     def orientation(self, t: np.ndarray) -> np.ndarray:
@@ -197,8 +202,8 @@ class LagrangeTopSolution:
         for part in self._combinations:
             angle = part.start + 0.5 * part.rate * t
             if part.coefficient != 0.0:
-                g = _g(half_periods, sn2, cn2, sn, part.one_minus_n, self.m_complement)
-                angle = angle + 0.5 * part.coefficient * (g - part.g0)
+                periodic = _periodic(part, half_periods, sn, sn2, cn2, self.m_complement)
+                angle = angle + 0.5 * part.coefficient * (periodic - part.p0)
             if part.passage is not None:
                 # Exactly through the vertical: the combination turns by π at each passage (the limit of the
                 # term above as b ∓ a → 0). Passages are at v = 2K j + offset.
@@ -210,26 +215,40 @@ class LagrangeTopSolution:
             heights.append(part.height_roots[0] * cn2 + part.height_roots[1] * sn2)
         half_sum, half_difference = half_angles
         one_plus_u, one_minus_u = heights
-        q = _chain_apply(self._chain, _zxz_half_angles(one_plus_u, one_minus_u, half_sum, half_difference))
-        # Ω in the Euler frame (L&L 35.1): (φ̇ sinθ sinψ + θ̇ cosψ, φ̇ sinθ cosψ − θ̇ sinψ, p_ψ/I3), with
-        # φ̇ sinθ = (b − a u)/sinθ and θ̇ = −u̇/sinθ, u̇ = 2 (u2 − u1) λ sn cn dn (the signs of sn and cn at
-        # v = 2K j + r cancel in the product, so it is taken at r).
-        depth = self._nutation_depth
-        sin_theta = np.sqrt(one_plus_u * one_minus_u)
-        a = self.L_axis / self.transverse_moment
-        phi_rate_sin_theta = (self._b_minus_au1 - a * depth * sn2) / sin_theta
-        theta_rate = -2.0 * depth * self.rate * sn * cn * dn / sin_theta
-        psi = half_sum - half_difference
-        sin_psi, cos_psi = np.sin(psi), np.cos(psi)
-        omega_euler = np.stack(
+        # ω = 2 q̇ ⊗ q*, with q̇ = Σ_k ṙ_k chain[k] (the chain is linear in r). With c, s = cos θ/2, sin θ/2:
+        # ċ = u̇/(4c), ṡ = −u̇/(4s), u̇ = 2 (u2 − u1) λ sn cn dn (the signs of sn and cn at v = 2K j + r cancel in
+        # the product, so it is taken at r), and c Σ̇ = ½ c (p_ψ/I3 − a) + (b + a)/(4c),
+        # s Δ̇ = −½ s (p_ψ/I3 − a) + (b − a)/(4s) from φ̇ ± ψ̇ above. Each term stays bounded and keeps its digits
+        # near a vertical, where φ and ψ alone do not (u̇² ≤ β (1 ± u)(…) and (b ± a)² = β (1 ± u1)(…)).
+        cos_half_theta, sin_half_theta = np.sqrt(0.5 * one_plus_u), np.sqrt(0.5 * one_minus_u)
+        height_rate = 2.0 * self._nutation_depth * self.rate * sn * cn * dn
+        b_plus_a, b_minus_a = self._b_plus_minus_a
+        sum_rate = 0.5 * self._spin_excess * cos_half_theta + b_plus_a / (4.0 * cos_half_theta)
+        difference_rate = -0.5 * self._spin_excess * sin_half_theta + b_minus_a / (4.0 * sin_half_theta)
+        cos_rate, sin_rate = height_rate / (4.0 * cos_half_theta), -height_rate / (4.0 * sin_half_theta)
+        cos_sum, sin_sum = np.cos(half_sum), np.sin(half_sum)
+        cos_difference, sin_difference = np.cos(half_difference), np.sin(half_difference)
+        # r of Rz(φ) Rx(θ) Rz(ψ), as in _zxz_half_angles.
+        r = np.stack(
             [
-                phi_rate_sin_theta * sin_psi + theta_rate * cos_psi,
-                phi_rate_sin_theta * cos_psi - theta_rate * sin_psi,
-                np.full_like(psi, self.L_axis / self.axial_moment),
+                cos_half_theta * cos_sum,
+                sin_half_theta * cos_difference,
+                sin_half_theta * sin_difference,
+                cos_half_theta * sin_sum,
             ],
             axis=-1,
         )
-        return q, quat_rotate(q, omega_euler @ self._axes_euler.T)
+        q = _chain_apply(self._chain, r)
+        r_rate = np.stack(
+            [
+                cos_rate * cos_sum - sum_rate * sin_sum,
+                sin_rate * cos_difference - difference_rate * sin_difference,
+                sin_rate * sin_difference + difference_rate * cos_difference,
+                cos_rate * sin_sum + sum_rate * cos_sum,
+            ],
+            axis=-1,
+        )
+        return q, 2.0 * quat_mul(_chain_apply(self._chain, r_rate), quat_conj(q))[..., 1:]
 
     def invariants(self, q: np.ndarray, omega_world: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``(E, p_φ, p_ψ)`` of states ``q`` ``(..., 4)`` and ``omega_world`` ``(..., 3)``, in J, kg m²/s, kg m²/s:
@@ -293,11 +312,21 @@ def _solve(inertia_body, mass, com_from_pivot_body, gravity_world, q0, omega_wor
         return "q0 must be a finite (4,) quaternion and omega_world0 a finite (3,) vector"
     weight = float(mass) * float(np.linalg.norm(gravity_world)) * arm  # m |g| l, J
     axis_world = quat_rotate(q0, axis)
+    # Unit to rounding, so that ½ |n ∓ up|² = 1 ∓ u holds to a few ulps of the (possibly tiny) result.
+    axis_world /= np.linalg.norm(axis_world)
     omega_axial = float(omega0 @ axis_world)
     omega_across = omega0 - omega_axial * axis_world  # ω⊥ = n × ṅ
     u0 = float(axis_world @ up)
-    one_minus_u0 = 0.5 * float(np.sum((axis_world - up) ** 2))
-    one_plus_u0 = 0.5 * float(np.sum((axis_world + up) ** 2))
+    tilt = cross(up, axis_world)  # sin θ0 times the line of nodes
+    # Near a vertical, n's component along it holds 1 ∓ u0 to an ulp of 1 only; its components across hold
+    # sin² θ0 = |up × n|² to an ulp of their own. So the smaller of 1 ± u0 is sin² θ0 over the larger.
+    sin_sq_theta0 = float(tilt @ tilt)
+    if u0 < 0.0:
+        one_minus_u0 = 1.0 - u0
+        one_plus_u0 = sin_sq_theta0 / one_minus_u0
+    else:
+        one_plus_u0 = 1.0 + u0
+        one_minus_u0 = sin_sq_theta0 / one_plus_u0
     # L = I1 ω⊥ + I3 ω∥ n for a body symmetric about n.
     L_world = i1 * omega_across + i3 * omega_axial * axis_world
     common = dict(
@@ -316,20 +345,22 @@ def _solve(inertia_body, mass, com_from_pivot_body, gravity_world, q0, omega_wor
         L_vertical=float(L_world @ up),
         L_axis=i3 * omega_axial,
     )
-    tilt = cross(up, axis_world)  # sin θ0 times the line of nodes
     if not np.any(tilt):
         if not np.any(omega_across):
             return LagrangeTopSolution(kind="sleeping", **common)
         return "the axis starts exactly vertical while tilting: the Euler angles are singular at t = 0"
     a, beta = common["L_axis"] / i1, 2.0 * weight / i1
-    across_vertical = float(omega_across @ up)  # b − a u0
+    # b − a u0 = ω·up⊥ with up⊥ = up − u0 n = n × (up × n), the vertical across the axis: small near a vertical,
+    # where ω⊥·up would carry the rounding of ω⊥ along n into it (ε |ω| against sin θ0).
+    across_vertical = float(omega0 @ cross(axis_world, tilt))
     across_sq = float(omega_across @ omega_across)  # α − β u0
-    height_rate = float(cross(omega_across, axis_world) @ up)  # u̇0
+    height_rate = -float(omega0 @ tilt)  # u̇0 = (ω × n)·up
     # f(u0 + w) = f0 + f1 w + f2 w² + β w³ (expanding (1 − u²)(α − β u) − (b − a u)² about u0).
     f0 = height_rate**2
-    f1 = -one_minus_u0 * one_plus_u0 * beta - 2.0 * u0 * across_sq + 2.0 * a * across_vertical
+    f1_terms = (-one_minus_u0 * one_plus_u0 * beta, -2.0 * u0 * across_sq, 2.0 * a * across_vertical)
+    f1 = sum(f1_terms)
     f2 = 2.0 * u0 * beta - across_sq - a * a
-    w1, w2, w3 = _cubic_roots(beta, f2, f1, f0)
+    w1, w2, w3 = _cubic_roots(beta, f2, f1, f0, f1_scale=sum(abs(term) for term in f1_terms))
     m_complement = (w3 - w2) / (w3 - w1)
     if not m_complement >= COLLISION_M1:
         return f"the roots u2 and u3 of the cubic collide at 1 (m1 = {m_complement:.3g}): the period diverges"
@@ -356,20 +387,28 @@ def _solve(inertia_body, mass, com_from_pivot_body, gravity_world, q0, omega_wor
     psi0 = float(np.arctan2(cross(tilt, e1_world) @ axis_world, tilt @ e1_world))
     spin_excess = common["L_axis"] / i3 - a  # p_ψ/I3 − a, rad/s
     combinations = []
-    for start, rate_part, b_pm_a, roots, offset in (
-        (0.5 * psi0, spin_excess, b_plus_a, (one_plus_u1, one_plus_u2), 0.0),
-        (-0.5 * psi0, -spin_excess, b_minus_a, (one_minus_u1, one_minus_u2), 1.0),
+    for start, spin_part, b_pm_a, roots, sign_n, passage_offset in (
+        (0.5 * psi0, spin_excess, b_plus_a, (one_plus_u1, one_plus_u2), -1.0, 0.0),
+        (-0.5 * psi0, -spin_excess, b_minus_a, (one_minus_u1, one_minus_u2), 1.0, 1.0),
     ):
-        # ∫ dt/(1 ± u) = t/(1 ± u1) + n∓ (G(v) − G(v₀))/(3λ (1 ± u1)), n∓ = ∓(u2 − u1)/(1 ± u1).
-        coefficient, one_minus_n, g0 = 0.0, 1.0, 0.0
-        if b_pm_a != 0.0:
+        # ∫₀ᵗ dt/(1 ± u) = (Π(n∓; v) − Π(n∓; v₀))/(λ (1 ± u1)), n∓ = ∓(u2 − u1)/(1 ± u1) (module docstring).
+        n = sign_n * depth / roots[0] if b_pm_a != 0.0 else 0.0
+        transformed = n < -1.0
+        rate_part, coefficient = spin_part, 0.0
+        if b_pm_a != 0.0 and transformed:
+            coefficient = b_pm_a / (rate * roots[0])
+        elif b_pm_a != 0.0:
             rate_part += b_pm_a / roots[0]
-            sign_n = -1.0 if offset == 0.0 else 1.0
-            coefficient = b_pm_a * sign_n * depth / (3.0 * rate * roots[0] ** 2)
-            one_minus_n = roots[1] / roots[0]
-            g0 = float(_g(0.0, sn0 * sn0, cn0 * cn0, sn0, one_minus_n, m_complement))
-        passage = offset if b_pm_a == 0.0 and roots[0 if offset == 0.0 else 1] == 0.0 else None
-        combinations.append(_Combination(start, rate_part, coefficient, roots, one_minus_n, g0, passage))
+            coefficient = b_pm_a * n / (3.0 * rate * roots[0])
+        one_minus_n = roots[1] / roots[0] if b_pm_a != 0.0 else 1.0
+        one_minus_conjugate = 1.0 - m / n if transformed else 1.0
+        passage = passage_offset if b_pm_a == 0.0 and roots[int(passage_offset)] == 0.0 else None
+        part = _Combination(
+            start, rate_part, coefficient, roots, one_minus_n, transformed, one_minus_conjugate, 0.0, 0.0, passage
+        )
+        growth = 2.0 * _complete(part, m_complement)
+        p0 = float(_periodic(part, 0.0, sn0, sn0 * sn0, cn0 * cn0, m_complement)) if coefficient != 0.0 else 0.0
+        combinations.append(replace(part, growth=growth, p0=p0))
     r0 = _zxz_half_angles(one_plus_u0, one_minus_u0, 0.5 * psi0, -0.5 * psi0)
     q_body_euler = quat_from_matrix(axes_euler)
     q_world_vertical = quat_mul(quat_mul(q0, q_body_euler), quat_conj(r0))
@@ -381,21 +420,24 @@ def _solve(inertia_body, mass, com_from_pivot_body, gravity_world, q0, omega_wor
         m_complement=float(m_complement),
         phase0=phase0,
         _nutation_depth=depth,
-        _b_minus_au1=across_vertical - a * w1,
+        _b_plus_minus_a=(b_plus_a, b_minus_a),
+        _spin_excess=spin_excess,
         _combinations=tuple(combinations),
-        _axes_euler=axes_euler,
         _chain=quat_mul(quat_mul(q_world_vertical, np.eye(4)), quat_conj(q_body_euler)),
         **common,
     )
 
 
-def _cubic_roots(beta: float, f2: float, f1: float, f0: float) -> tuple[float, float, float]:
-    """Roots ``w1 ≤ 0 ≤ w2 ≤ w3`` of ``β w³ + f2 w² + f1 w + f0`` (``β > 0``, ``f0 ≥ 0``, three real roots).
+def _cubic_roots(beta: float, f2: float, f1: float, f0: float, f1_scale: float) -> tuple[float, float, float]:
+    """Roots ``w1 ≤ 0 ≤ w2 ≤ w3`` of ``β w³ + f2 w² + f1 w + f0`` (``β > 0``, ``f0 ≥ 0``, three real roots);
+    ``f1_scale`` is the sum of the magnitudes of the terms ``f1`` was summed from (its rounding is ε times it).
 
     ``w3`` by Newton's method from above a Cauchy bound: beyond the largest root the cubic is increasing and
     convex, so the iterates decrease monotonically; stop when they no longer do. Then ``w1 w2 = −f0/(β w3) ≤ 0``
-    and ``w1 + w2 = −f2/β − w3``: the quadratic's discriminant is a sum of squares, and the smaller root in
-    magnitude is taken as the product over the larger, so neither cancels.
+    and ``w1 + w2`` either ``−f2/β − w3`` or ``(f1/β − w1 w2)/w3`` (Vieta), whichever rounds less: the second
+    keeps the small roots' relative accuracy when they are small (a top near a vertical, where f1 is small too).
+    The quadratic's discriminant is then a sum of squares, and the smaller root in magnitude is taken as the
+    product over the larger, so neither cancels.
     """
     w = 1.0 + max(abs(f2), abs(f1), abs(f0)) / beta
     for _ in range(500):
@@ -408,7 +450,10 @@ def _cubic_roots(beta: float, f2: float, f1: float, f0: float) -> tuple[float, f
             break
         w = step
     w3 = w
-    product, total = -f0 / (beta * w3), -f2 / beta - w3
+    product = -f0 / (beta * w3)
+    total = -f2 / beta - w3
+    if (f1_scale / beta + abs(product)) / w3 < abs(f2) / beta + w3:
+        total = (f1 / beta - product) / w3
     root = np.sqrt(total * total - 4.0 * product)
     if total >= 0.0:
         w2 = 0.5 * (total + root)
@@ -448,12 +493,30 @@ def _chain_apply(chain: np.ndarray, r: np.ndarray) -> np.ndarray:
     return r[..., :1] * chain[0] + r[..., 1:2] * chain[1] + r[..., 2:3] * chain[2] + r[..., 3:] * chain[3]
 
 
-def _g(half_periods, sn2, cn2, sn, one_minus_n: float, m_complement: float):
-    """``G(v) = 3 (Π(n; am v | m) − v)/n`` for ``v = 2K j + r`` from ``j`` and ``sn r``, ``cn r`` (module docstring)."""
-    partial = sn * sn2 * elliprj(cn2, cn2 + m_complement * sn2, 1.0, cn2 + one_minus_n * sn2)
-    return partial + 2.0 * half_periods * _complete_g(one_minus_n, m_complement)
+def _periodic(part: _Combination, half_periods, sn, sn2, cn2, m_complement: float):
+    """``P(v)`` of ``part`` at ``v = 2K j + r`` from ``j`` and ``sn r``, ``sn² r``, ``cn² r``.
+
+    Plain: ``G(v) = 3 (Π(n; am v | m) − v)/n`` (module docstring). Transformed, for ``n < −1``, where ``v`` and
+    ``(n/3) G`` would cancel (an axis passing near the downward vertical): ``Π`` itself by DLMF 19.7.9 with
+    the conjugate ``ω² = m/n ∈ (−1, 0)``, written over ``sn² = 1/c`` as
+    ``Π(n; am r) = −(ω²/3) sn³ R_J(cn², dn², 1, 1 − ω² sn²) + sn R_C(cn² dn², (1 − n sn²)(1 − ω² sn²))``.
+    """
+    dn2 = cn2 + m_complement * sn2
+    height = cn2 + part.one_minus_n * sn2  # 1 − n sn²
+    if not part.transformed:
+        return 2.0 * half_periods * _complete(part, m_complement) + sn * sn2 * elliprj(cn2, dn2, 1.0, height)
+    conjugate_height = cn2 + part.one_minus_conjugate * sn2  # 1 − ω² sn²
+    conjugate = 1.0 - part.one_minus_conjugate
+    partial = -conjugate / 3.0 * sn * sn2 * elliprj(cn2, dn2, 1.0, conjugate_height)
+    partial = partial + sn * elliprc(cn2 * dn2, height * conjugate_height)
+    return partial + 2.0 * half_periods * _complete(part, m_complement)
 
 
-def _complete_g(one_minus_n: float, m_complement: float) -> float:
-    """``R_J(0, m₁, 1, 1 − n)``: ``G`` grows by twice this every half-period ``2K``."""
-    return float(elliprj(0.0, m_complement, 1.0, one_minus_n))
+def _complete(part: _Combination, m_complement: float) -> float:
+    """``P(K)``, so that ``P(v + 2K) = P(v) + 2 P(K)``: ``R_J(0, m₁, 1, 1 − n)`` plain, the complete ``Π(n | m)``
+    transformed (``R_C(0, y) = π/(2√y)``)."""
+    if not part.transformed:
+        return float(elliprj(0.0, m_complement, 1.0, part.one_minus_n))
+    conjugate = 1.0 - part.one_minus_conjugate
+    rj = float(elliprj(0.0, m_complement, 1.0, part.one_minus_conjugate))
+    return -conjugate / 3.0 * rj + 0.5 * np.pi / np.sqrt(part.one_minus_n * part.one_minus_conjugate)

@@ -88,7 +88,7 @@ class _Combination:
     """One of the half-angle combinations ``(φ + ψ)/2`` (over ``1 + u``) and ``(φ − ψ)/2`` (over ``1 − u``):
     ``start + ½ rate t + ½ coefficient (P(v) − p0) + π · passages``, where ``P`` is ``G`` of the module docstring
     or, when ``transformed``, ``Π(n; am v | m)`` itself (see :func:`_periodic`). ``height_roots`` are
-    ``(1 ± u1, 1 ± u2)``, ``one_minus_n`` is ``(1 ± u2)/(1 ± u1)``, ``one_minus_conjugate`` is ``1 − m/n``,
+    ``(1 ± u1, 1 ± u2)``, ``one_minus_n`` is ``(1 ± u2)/(1 ± u1)``, ``conjugate`` is ``ω² = m/n`` (transformed),
     ``growth`` is ``P(v + 2K) − P(v)``, and ``passage`` is ``None``, or the offset (0 or 1, in units of K) of the
     phases ``v`` where the axis passes exactly through this combination's vertical."""
 
@@ -98,7 +98,7 @@ class _Combination:
     height_roots: tuple[float, float]
     one_minus_n: float
     transformed: bool
-    one_minus_conjugate: float
+    conjugate: float
     growth: float
     p0: float
     passage: float | None
@@ -401,10 +401,10 @@ def _solve(inertia_body, mass, com_from_pivot_body, gravity_world, q0, omega_wor
             rate_part += b_pm_a / roots[0]
             coefficient = b_pm_a * n / (3.0 * rate * roots[0])
         one_minus_n = roots[1] / roots[0] if b_pm_a != 0.0 else 1.0
-        one_minus_conjugate = 1.0 - m / n if transformed else 1.0
+        conjugate = m / n if transformed else 0.0
         passage = passage_offset if b_pm_a == 0.0 and roots[int(passage_offset)] == 0.0 else None
         part = _Combination(
-            start, rate_part, coefficient, roots, one_minus_n, transformed, one_minus_conjugate, 0.0, 0.0, passage
+            start, rate_part, coefficient, roots, one_minus_n, transformed, conjugate, 0.0, 0.0, passage
         )
         growth = 2.0 * _complete(part, m_complement)
         p0 = float(_periodic(part, 0.0, sn0, sn0 * sn0, cn0 * cn0, m_complement)) if coefficient != 0.0 else 0.0
@@ -505,8 +505,8 @@ def _periodic(part: _Combination, half_periods, sn, sn2, cn2, m_complement: floa
     height = cn2 + part.one_minus_n * sn2  # 1 − n sn²
     if not part.transformed:
         return 2.0 * half_periods * _complete(part, m_complement) + sn * sn2 * elliprj(cn2, dn2, 1.0, height)
-    conjugate_height = cn2 + part.one_minus_conjugate * sn2  # 1 − ω² sn²
-    conjugate = 1.0 - part.one_minus_conjugate
+    conjugate = part.conjugate
+    conjugate_height = cn2 + (1.0 - conjugate) * sn2  # 1 − ω² sn²
     partial = -conjugate / 3.0 * sn * sn2 * elliprj(cn2, dn2, 1.0, conjugate_height)
     partial = partial + sn * elliprc(cn2 * dn2, height * conjugate_height)
     return partial + 2.0 * half_periods * _complete(part, m_complement)
@@ -517,6 +517,6 @@ def _complete(part: _Combination, m_complement: float) -> float:
     transformed (``R_C(0, y) = π/(2√y)``)."""
     if not part.transformed:
         return float(elliprj(0.0, m_complement, 1.0, part.one_minus_n))
-    conjugate = 1.0 - part.one_minus_conjugate
-    rj = float(elliprj(0.0, m_complement, 1.0, part.one_minus_conjugate))
-    return -conjugate / 3.0 * rj + 0.5 * np.pi / np.sqrt(part.one_minus_n * part.one_minus_conjugate)
+    conjugate = part.conjugate
+    rj = float(elliprj(0.0, m_complement, 1.0, 1.0 - conjugate))
+    return -conjugate / 3.0 * rj + 0.5 * np.pi / np.sqrt(part.one_minus_n * (1.0 - conjugate))

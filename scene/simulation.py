@@ -118,7 +118,9 @@ class Simulation:
         Newton iterations and one sub-step)."""
         raise_if_interrupted()
         try:
-            cost = self.world.step(self.h)
+            # A state that overflows is caught by the world's finiteness check and reported, not warned about.
+            with np.errstate(over="ignore", invalid="ignore"):
+                cost = self.world.step(self.h)
         except NumericalError as error:
             failed = self._dynamic if error.bodies is None else self._dynamic[np.asarray(error.bodies)]
             who = ", ".join(f"'{self._graph_names[node]}' ({self.integrators[node]})" for node in failed)
@@ -143,6 +145,10 @@ class Simulation:
         return self._composed
 
     def _compose(self):
+        with np.errstate(over="ignore", invalid="ignore"):  # a non-finite pose is reported by the caller's check
+            return self._compose_poses()
+
+    def _compose_poses(self):
         n = len(self.graph)
         q, omega = np.zeros((n, 4)), np.zeros((n, 3))
         q[self._dynamic] = self.world.values("q")

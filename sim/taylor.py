@@ -74,9 +74,11 @@ def rodrigues_coefficients(angle_sq):
     a = np.sqrt(safe_sq)
     sin_a = np.sin(a)
     sin_half = np.sin(0.5 * a)
-    s1 = np.where(small, _horner(_S1, angle_sq), sin_a / a)
-    s2 = np.where(small, _horner(_S2, angle_sq), 2.0 * sin_half * sin_half / safe_sq)
-    s3 = np.where(small, _horner(_S3, angle_sq), (a - sin_a) / (safe_sq * a))
+    # Likewise the series sees 0 outside its branch, so a huge angle never overflows a power of it.
+    series_sq = np.where(small, angle_sq, 0.0)
+    s1 = np.where(small, _horner(_S1, series_sq), sin_a / a)
+    s2 = np.where(small, _horner(_S2, series_sq), 2.0 * sin_half * sin_half / safe_sq)
+    s3 = np.where(small, _horner(_S3, series_sq), (a - sin_a) / (safe_sq * a))
     return s1, s2, s3
 
 
@@ -89,4 +91,4 @@ def left_jacobian_inv_coefficient(angle_sq):
     safe_sq = np.where(small, TAYLOR_BRANCH_ANGLE_SQ, angle_sq)
     half = 0.5 * np.sqrt(safe_sq)
     closed = (1.0 - half * np.cos(half) / np.sin(half)) / safe_sq
-    return np.where(small, _horner(_C, angle_sq), closed)
+    return np.where(small, _horner(_C, np.where(small, angle_sq, 0.0)), closed)

@@ -16,6 +16,7 @@ the write fail with EFBIG instead, so that it is reported like a full disk.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import errno
 import os
@@ -64,6 +65,18 @@ def output_error(error: OSError, path: str | os.PathLike[str]) -> OutputError:
     return OutputError(reason, path=os.fspath(path))
 
 
+_LIVE: set[Path] = set()
+"""Temporary files created and neither committed nor discarded yet: removed at exit, whatever ended the process.
+(An interrupt can land between creating one and the code that owns its cleanup, e.g. before a ``with`` block
+is entered; this is the net under that gap.)"""
+
+
+@atexit.register
+def _remove_live_temporaries() -> None:
+    for temporary in list(_LIVE):
+        discard_temporary(temporary)
+
+
 def create_temporary(path: str | os.PathLike[str], suffix: str = ".tmp") -> Path:
     """An empty temporary file ``.<name>.<random><suffix>`` beside ``path`` (same directory, so the rename is
     atomic), with the umask's permissions. Raises :class:`OutputError` when it cannot be created."""
@@ -73,6 +86,7 @@ def create_temporary(path: str | os.PathLike[str], suffix: str = ".tmp") -> Path
         handle, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=suffix, dir=directory)
     except OSError as error:
         raise output_error(error, target) from None
+    _LIVE.add(Path(name))
     try:
         os.fchmod(handle, 0o666 & ~umask())
     finally:
@@ -87,13 +101,15 @@ def commit_temporary(temporary: Path, path: str | os.PathLike[str]) -> None:
     except OSError as error:
         discard_temporary(temporary)
         raise output_error(error, path) from None
+    _LIVE.discard(Path(temporary))
 
 
 def discard_temporary(temporary: Path | None) -> None:
     """Remove ``temporary`` if it exists (never raises)."""
     if temporary is not None:
         with contextlib.suppress(OSError):
-            temporary.unlink(missing_ok=True)
+            Path(temporary).unlink(missing_ok=True)
+        _LIVE.discard(Path(temporary))
 
 
 @contextlib.contextmanager

@@ -33,10 +33,11 @@ def _on_signal(signum: int, _frame) -> None:
 
 def _quiet_about_swallowed_stops(hook):
     """``sys.unraisablehook`` that says nothing of a swallowed :class:`Interrupted` (it is raised again at the next
-    step) and hands everything else to ``hook``."""
+    step), nor, once a stop signal came, of what the objects it cut short say as they are destroyed (numba's
+    compiler, interrupted mid-way, complains from a destructor at exit); it hands everything else to ``hook``."""
 
     def unraisable(report) -> None:
-        if not isinstance(report.exc_value, Interrupted):
+        if not isinstance(report.exc_value, Interrupted) and _pending is None:
             hook(report)
 
     unraisable.spinlab = True

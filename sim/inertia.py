@@ -165,13 +165,20 @@ def check_inertia(inertia: Mat3) -> str | None:
         return f"must be 3 principal moments or a 3×3 tensor, not shape {inertia.shape}"
     if not np.all(np.isfinite(inertia)):
         return "has a non-finite entry"
+    with np.errstate(over="ignore", invalid="ignore"):  # entries near 1e308 overflow a sum of two: refused
+        return _check_finite_inertia(inertia)
+
+
+def _check_finite_inertia(inertia: Mat3) -> str | None:
     scale = np.max(np.abs(inertia))
     if scale == 0.0:
         return "is zero; a body needs positive principal moments"
     asymmetry = np.max(np.abs(inertia - inertia.T))
     if asymmetry > SYMMETRY_RTOL * scale:
         return f"is not symmetric (largest |I - Iᵀ| entry is {asymmetry:.3g})"
-    moments, _ = principal_moments(inertia)
+    # Diagonalised divided by a power of two near its size (exact), so that no square of an entry overflows.
+    exponent = int(np.frexp(scale)[1])
+    moments = np.ldexp(principal_moments(np.ldexp(inertia, -exponent))[0], exponent)
     largest = moments[2]
     if moments[0] <= 0.0:
         return f"is not positive definite (principal moments {_show(moments)})"

@@ -1,6 +1,8 @@
 """Tests of sim/inertia.py: the closed forms against Monte Carlo integration over each solid, the parallel-axis
 theorem, and the checks every rigid body's tensor must pass."""
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -180,3 +182,12 @@ def test_principal_moments_rebuild_the_tensor_with_a_proper_rotation():
 def test_check_inertia_rejects(inertia, reason):
     message = check_inertia(inertia)
     assert message is not None and reason in message
+
+
+def test_huge_tensors_are_checked_without_overflow():
+    # Entries near float64's largest: their squares overflow, so the tensor is diagonalised scaled.
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert check_inertia(np.diag([1e308, 1.2e308, 1.3e308])) is None
+        assert "not positive definite" in check_inertia(np.full((3, 3), 1e308))
+        assert "triangle" in check_inertia(np.diag([1e307, 1e307, 1e308]))

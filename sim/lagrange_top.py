@@ -70,7 +70,7 @@ from sim.jacobi_elliptic import jacobi_sn_cn_dn, legendre_f, quarter_period, red
 from sim.quaternion import quat_conj, quat_exp, quat_from_matrix, quat_mul, quat_rotate
 from sim.vector import cross, dot
 
-__all__ = ["SYMMETRY_RTOL", "COLLISION_M1", "LagrangeTopSolution", "lagrange_top_from_body"]
+__all__ = ["SYMMETRY_RTOL", "VERTICAL_SIN", "COLLISION_M1", "LagrangeTopSolution", "lagrange_top_from_body"]
 
 Vec3 = np.ndarray  # (3,) float64
 Quat = np.ndarray  # (4,) float64, (w, x, y, z)
@@ -79,6 +79,9 @@ Mat3 = np.ndarray  # (3, 3) float64
 # The inertia about the pivot may differ from I1 (1 − e eᵀ) + I3 e eᵀ by this much (Frobenius norm, relative):
 # it covers unequal transverse moments and a centre of mass off the symmetry axis alike.
 SYMMETRY_RTOL = 1e-9
+# An axis within this angle (rad) of a vertical is on it: the rounding of a unit vector. A top spinning there with
+# ω within this angle of the axis is sleeping; one tilting away from it is refused.
+VERTICAL_SIN = 8.0 * np.finfo(float).eps
 # Refuse m₁ = (u3 − u2)/(u3 − u1) below this: u2 and u3 collide at 1 and the period K(m) ~ ½ ln(16/m₁) is lost.
 COLLISION_M1 = 1e-12
 
@@ -198,6 +201,7 @@ class LagrangeTopSolution:
         half_periods, r = reduce_by_half_period(v, K)
         sn, cn, dn = jacobi_sn_cn_dn(r, self.m, self.m_complement)
         sn2, cn2 = sn * sn, cn * cn
+        start_reduced = reduce_by_half_period(self.phase0, K)
         half_angles, heights = [], []
         for part in self._combinations:
             angle = part.start + 0.5 * part.rate * t
@@ -206,10 +210,8 @@ class LagrangeTopSolution:
                 angle = angle + 0.5 * part.coefficient * (periodic - part.p0)
             if part.passage is not None:
                 # Exactly through the vertical: the combination turns by π at each passage (the limit of the
-                # term above as b ∓ a → 0). Passages are at v = 2K j + offset.
-                offset = part.passage * K
-                passages = np.floor((v - offset) / (2.0 * K)) - np.floor((self.phase0 - offset) / (2.0 * K))
-                angle = angle + np.pi * passages
+                # term above as b ∓ a → 0), at r = 0 (the bottom, u1 = −1) or r = ±K (the top, u2 = 1).
+                angle = angle + np.pi * (_passages(part, half_periods, r) - _passages(part, *start_reduced))
             half_angles.append(angle)
             # 1 ± u = (1 ± u1) cn² + (1 ± u2) sn²: a sum of non-negative terms.
             heights.append(part.height_roots[0] * cn2 + part.height_roots[1] * sn2)
@@ -223,9 +225,22 @@ class LagrangeTopSolution:
         cos_half_theta, sin_half_theta = np.sqrt(0.5 * one_plus_u), np.sqrt(0.5 * one_minus_u)
         height_rate = 2.0 * self._nutation_depth * self.rate * sn * cn * dn
         b_plus_a, b_minus_a = self._b_plus_minus_a
-        sum_rate = 0.5 * self._spin_excess * cos_half_theta + b_plus_a / (4.0 * cos_half_theta)
-        difference_rate = -0.5 * self._spin_excess * sin_half_theta + b_minus_a / (4.0 * sin_half_theta)
-        cos_rate, sin_rate = height_rate / (4.0 * cos_half_theta), -height_rate / (4.0 * sin_half_theta)
+        low, high = self._combinations
+        if low.passage is None:
+            sum_rate = 0.5 * self._spin_excess * cos_half_theta + b_plus_a / (4.0 * cos_half_theta)
+            cos_rate = height_rate / (4.0 * cos_half_theta)
+        else:
+            # 1 + u1 = 0: c = √((1 + u2)/2) |sn| and ċ = (u2 − u1) λ ±cn dn / (2 √((1 + u2)/2)), + after the passage.
+            sign = np.where(sn >= 0.0, 1.0, -1.0)
+            cos_rate = self._nutation_depth * self.rate * sign * cn * dn / (2.0 * np.sqrt(0.5 * low.height_roots[1]))
+            sum_rate = 0.5 * self._spin_excess * cos_half_theta
+        if high.passage is None:
+            difference_rate = -0.5 * self._spin_excess * sin_half_theta + b_minus_a / (4.0 * sin_half_theta)
+            sin_rate = -height_rate / (4.0 * sin_half_theta)
+        else:
+            # 1 − u2 = 0: s = √((1 − u1)/2) cn (cn ≥ 0 at r) and ṡ = −(u2 − u1) λ sn dn / (2 √((1 − u1)/2)).
+            sin_rate = -self._nutation_depth * self.rate * sn * dn / (2.0 * np.sqrt(0.5 * high.height_roots[0]))
+            difference_rate = -0.5 * self._spin_excess * sin_half_theta
         cos_sum, sin_sum = np.cos(half_sum), np.sin(half_sum)
         cos_difference, sin_difference = np.cos(half_difference), np.sin(half_difference)
         # r of Rz(φ) Rx(θ) Rz(ψ), as in _zxz_half_angles.
@@ -345,14 +360,17 @@ def _solve(inertia_body, mass, com_from_pivot_body, gravity_world, q0, omega_wor
         L_vertical=float(L_world @ up),
         L_axis=i3 * omega_axial,
     )
-    if not np.any(tilt):
-        if not np.any(omega_across):
+    if sin_sq_theta0 <= VERTICAL_SIN**2:
+        if float(omega_across @ omega_across) <= VERTICAL_SIN**2 * float(omega0 @ omega0):
             return LagrangeTopSolution(kind="sleeping", **common)
-        return "the axis starts exactly vertical while tilting: the Euler angles are singular at t = 0"
+        return "the axis starts vertical while tilting: the Euler angles are singular at t = 0"
     a, beta = common["L_axis"] / i1, 2.0 * weight / i1
     # b − a u0 = ω·up⊥ with up⊥ = up − u0 n = n × (up × n), the vertical across the axis: small near a vertical,
     # where ω⊥·up would carry the rounding of ω⊥ along n into it (ε |ω| against sin θ0).
-    across_vertical = float(omega0 @ cross(axis_world, tilt))
+    up_across = cross(axis_world, tilt)
+    # up × n again, now from up⊥: across n to rounding of its own size (the first one's rounding is an ulp of 1).
+    tilt = cross(up_across, axis_world)
+    across_vertical = float(omega0 @ up_across)
     across_sq = float(omega_across @ omega_across)  # α − β u0
     height_rate = -float(omega0 @ tilt)  # u̇0 = (ω × n)·up
     # f(u0 + w) = f0 + f1 w + f2 w² + β w³ (expanding (1 − u²)(α − β u) − (b − a u)² about u0).
@@ -367,19 +385,50 @@ def _solve(inertia_body, mass, com_from_pivot_body, gravity_world, q0, omega_wor
     b_plus_a, b_minus_a = across_vertical + a * one_plus_u0, across_vertical - a * one_minus_u0
     one_minus_u1, one_plus_u2 = one_minus_u0 - w1, one_plus_u0 + w2
     one_plus_u1, one_minus_u2 = one_plus_u0 + w1, one_minus_u0 - w2
-    # Where 1 + u1 or 1 − u2 cancels, f(∓1) = −(b ± a)² = ∓β (1 ∓ u1)(1 ∓ u2)(1 ∓ u3) gives it without.
+    # Where 1 + u1 or 1 − u2 cancels, f(∓1) = −(b ± a)² = ∓β (1 ∓ u1)(1 ∓ u2)(1 ∓ u3) may give it without: taken
+    # when its own rounding (relative, from b ± a and u3 − 1) is the smaller.
     u3_minus_one, u3_plus_one = w3 - one_minus_u0, one_plus_u0 + w3
-    if one_plus_u1 < 0.5 * one_plus_u0:
-        one_plus_u1 = b_plus_a**2 / (beta * one_plus_u2 * u3_plus_one)
-    if one_minus_u2 < 0.5 * one_minus_u0 and u3_minus_one > 0.0:
-        one_minus_u2 = b_minus_a**2 / (beta * one_minus_u1 * u3_minus_one)
-    one_plus_u1, one_minus_u2 = max(one_plus_u1, 0.0), max(one_minus_u2, 0.0)
     depth = w2 - w1
+    low = _height_at_vertical(
+        one_plus_u1,
+        one_plus_u0,
+        b_plus_a,
+        abs(across_vertical) + abs(a) * one_plus_u0,
+        beta * one_plus_u2 * u3_plus_one,
+        u3_plus_one,
+        0.0,
+    )
+    if low is not None:
+        one_plus_u1 = low
+        if u0 < 0.0:
+            depth = one_plus_u2 - one_plus_u1  # the heights and their rates then agree to rounding
+    high = _height_at_vertical(
+        one_minus_u2,
+        one_minus_u0,
+        b_minus_a,
+        abs(across_vertical) + abs(a) * one_minus_u0,
+        beta * one_minus_u1 * u3_minus_one,
+        u3_minus_one,
+        w3,
+    )
+    if high is not None:
+        one_minus_u2 = high
+        if u0 >= 0.0:
+            depth = one_minus_u1 - one_minus_u2
+    one_plus_u1, one_minus_u2 = max(one_plus_u1, 0.0), max(one_minus_u2, 0.0)
     rate = 0.5 * np.sqrt(beta * (w3 - w1))
     m = depth / (w3 - w1)
-    # u0 = u1 + (u2 − u1) sn² v₀ with sn v₀ signed as u̇0 and cn v₀ ≥ 0: v₀ ∈ [−K, K].
+    # u0 = u1 + (u2 − u1) sn² v₀ with sn v₀ signed as u̇0 and cn v₀ ≥ 0: v₀ ∈ [−K, K]. sn² : cn² is read off
+    # the heights the evaluation uses on the side of the nearer vertical, (1 − u1) − (1 − u0) : (1 − u0) − (1 − u2)
+    # or its mirror, so that 1 ∓ u at t = 0 come out as 1 ∓ u0 to rounding however small they are.
+    if u0 >= 0.0:
+        below, above = one_minus_u1 - one_minus_u0, one_minus_u0 - one_minus_u2
+    else:
+        below, above = one_plus_u0 - one_plus_u1, one_plus_u2 - one_plus_u0
     sign = 1.0 if height_rate >= 0.0 else -1.0
-    phase0 = 0.0 if depth == 0.0 else float(legendre_f(sign * np.sqrt(-w1), np.sqrt(w2), m_complement))
+    phase0 = 0.0
+    if depth > 0.0 and max(below, above) > 0.0:
+        phase0 = float(legendre_f(sign * np.sqrt(max(below, 0.0)), np.sqrt(max(above, 0.0)), m_complement))
     sn0, cn0, _ = jacobi_sn_cn_dn(np.array(phase0), m, m_complement)
     # ψ0: from the line of nodes (φ0 = 0) to e₁ about n, in the world.
     axes_euler = _transverse_frame(axis)
@@ -426,6 +475,21 @@ def _solve(inertia_body, mass, com_from_pivot_body, gravity_world, q0, omega_wor
         _chain=quat_mul(quat_mul(q_world_vertical, np.eye(4)), quat_conj(q_body_euler)),
         **common,
     )
+
+
+def _height_at_vertical(direct, height0, b_pm_a, b_scale, denominator, gap, gap_scale) -> float | None:
+    """``1 ± u`` at the root nearer the vertical ``∓1`` from ``(b ± a)²/denominator`` (``f(∓1) = −(b ± a)²``), or
+    ``None`` to keep ``direct = (1 ± u0) ± w``. The formula's relative rounding is ε (2 b_scale/|b ± a| +
+    gap_scale/gap + 4) (``gap`` is the third root's distance from the vertical, rounded at ``gap_scale``), the
+    direct one's ε (1 ± u0)/direct. ``b ± a = 0`` puts a root exactly at the vertical: this one, unless ``gap`` is
+    the smaller (then the third root is the one at the vertical)."""
+    if b_pm_a == 0.0:
+        return 0.0 if direct < gap else None
+    if not (gap > 0.0 and denominator > 0.0):
+        return None
+    formula_error = 2.0 * b_scale / abs(b_pm_a) + gap_scale / gap + 4.0
+    direct_error = height0 / direct if direct > 0.0 else np.inf
+    return b_pm_a**2 / denominator if formula_error < direct_error else None
 
 
 def _cubic_roots(beta: float, f2: float, f1: float, f0: float, f1_scale: float) -> tuple[float, float, float]:
@@ -491,6 +555,15 @@ def _zxz_half_angles(one_plus_u, one_minus_u, half_sum, half_difference) -> np.n
 def _chain_apply(chain: np.ndarray, r: np.ndarray) -> np.ndarray:
     """``q_world_vertical ⊗ r ⊗ q_body_euler*`` as ``Σ_k r_k chain[k]``: the product is linear in ``r``."""
     return r[..., :1] * chain[0] + r[..., 1:2] * chain[1] + r[..., 2:3] * chain[2] + r[..., 3:] * chain[3]
+
+
+def _passages(part: _Combination, half_periods, r):
+    """How many passages through ``part``'s vertical lie before ``v = 2K j + r`` (up to a constant): at ``r = 0``
+    for the bottom, counted from ``r = 0`` on; at ``r = ±K`` for the top, counted from ``r = −K`` on, so that a
+    passage is counted exactly where the reduction puts ``v`` after it (the signs in the rates of ω agree)."""
+    if part.passage == 0.0:
+        return half_periods + (r >= 0.0)
+    return half_periods
 
 
 def _periodic(part: _Combination, half_periods, sn, sn2, cn2, m_complement: float):

@@ -1,7 +1,7 @@
 """What the live plots show: ring buffers appended once per frame, each plot's data prepared for ImPlot, and CSV.
 
 Series are per plotted (dynamic) body, K of them, in the session's order (see :class:`~ui.session.Sample`). Series
-drawn alike share a buffer (the two errors; Newton iterations and ms per step; the four curves) with time as its
+drawn alike share a buffer (the three errors; Newton iterations and ms per step; the four curves) with time as its
 last axis, as ImPlot takes a series, and every buffer holds each sample twice, at ``i`` and ``i + capacity``, so
 the samples in time order are always one slice, with no copy. Each plot draws at most ``MAX_POINTS`` points per
 series over time (older samples are merged into buckets, keeping the largest error of each) and
@@ -34,8 +34,8 @@ CAPACITY = 3600  # samples: one minute at 60 frames/s
 MAX_POINTS = 100
 MAX_CURVE_POINTS = 150  # herpolhode and polhode: curves, not time series
 DASH_SAMPLES = 6  # the exact references are drawn as dashes this many samples long, with gaps as long
-_ERRORS = ("energy_error", "momentum_error")  # and the plots that draw them:
-_ERROR_PLOTS = ("energy", "momentum")
+_ERRORS = ("energy_error", "momentum_error", "orientation_error")  # and the plots that draw them:
+_ERROR_PLOTS = ("energy", "momentum", "orientation")
 _CURVES = ("herpolhode", "herpolhode_exact", "polhode", "polhode_exact")
 
 
@@ -136,9 +136,9 @@ class PlotHistory:
         return int(np.searchsorted(t, t[-1] - seconds, side="left")) if len(t) else 0
 
     def prepared(self, plot: str, seconds: float):
-        """What plot ``plot`` (``"energy"``, ``"momentum"``: :class:`TimeLines`; ``"cost"``: :class:`CostLines`;
-        ``"herpolhode"``, ``"polhode"``: :class:`Curves`, or ``None`` when no body has that curve) draws over the
-        last ``seconds``. Every plot's is made at once, again only after a sample is added or for another
+        """What plot ``plot`` (``"energy"``, ``"momentum"``, ``"orientation"``: :class:`TimeLines`; ``"cost"``:
+        :class:`CostLines`; ``"herpolhode"``, ``"polhode"``: :class:`Curves`, or ``None`` when no body has that curve)
+        draws over the last ``seconds``. Every plot's is made at once, again only after a sample is added or for another
         ``seconds``. Needs at least one sample."""
         key = (self.version, seconds)
         if self._prepared is None or self._prepared[0] != key:
@@ -153,12 +153,13 @@ class PlotHistory:
 
 def export_csv(history: PlotHistory, path: str | Path) -> Path:
     """Write every plotted series to ``path`` as CSV, one row per sample, atomically. Columns: ``t`` (s),
-    ``ms_per_step``, then per body ``<measure>:<body>``; a measure that does not apply is an empty cell. Returns
-    the path."""
+    ``ms_per_step``, then per body ``<measure>:<body>`` (the errors relative, but ``orientation_error`` in rad
+    against the body's closed form); a measure that does not apply is an empty cell. Returns the path."""
     columns: list[tuple[str, np.ndarray]] = [("t", history.t()), ("ms_per_step", history.series("ms_per_step"))]
     per_body = {
         "energy_error": ("energy_error",),
         "momentum_error": ("momentum_error",),
+        "orientation_error": ("orientation_error",),
         "herpolhode": ("herpolhode_u", "herpolhode_v"),
         "herpolhode_exact": ("herpolhode_exact_u", "herpolhode_exact_v"),
         "polhode": ("polhode_intermediate", "polhode_other"),
@@ -206,8 +207,8 @@ def _prepare(history: PlotHistory, seconds: float) -> dict[str, object]:
     start = history.window_start(seconds)
     t = history.t()[start:]
     t_range = (float(t[0]), float(t[-1]))
-    errors = history._ordered(history._errors)[..., start:]  # (2, K, W)
-    x, error_rows = _bucketed(t, errors, MAX_POINTS, np.maximum)  # (2, K, B)
+    errors = history._ordered(history._errors)[..., start:]  # (3, K, W)
+    x, error_rows = _bucketed(t, errors, MAX_POINTS, np.maximum)  # (3, K, B)
     # The newest point is the newest sample's; each point before it is one bucket older.
     bucket = max(1, int(np.ceil(len(t) / MAX_POINTS)))
     level = (history.version - 1) // bucket - np.arange(len(x))[::-1]

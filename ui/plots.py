@@ -1,10 +1,12 @@
 """The live plots, drawn with ImPlot from a :class:`~ui.plot_history.PlotHistory`.
 
-Side by side: the relative energy error and |ΔL|/|L| of each body (log scale), the herpolhode (world ω in the
-invariable plane's coordinates, the exact solution dashed), the polhode (body ω along two principal axes, exact
-dashed), Newton iterations per step and milliseconds per step. The data each plot draws is prepared by the history
-(once per sample, batched over the bodies); drawing leaves out the points of each line that the line drawn without
-them passes within a quarter of a pixel of (``THIN_ERROR_PX``, in the plot's own pixels), then is ImGui calls only.
+Side by side: each body's relative energy error, |ΔL|/|L| and orientation error (rad, against its closed-form
+motion: torque-free, or a heavy symmetric top's; no line for a body without one), all on log scales; the herpolhode
+(world ω in the invariable plane's coordinates, the exact solution dashed), the polhode (body ω along two principal
+axes, exact dashed), Newton iterations per step and milliseconds per step. The data each plot draws is prepared by
+the history (once per sample, batched over the bodies); drawing leaves out the points of each line that the line
+drawn without them passes within a quarter of a pixel of (``THIN_ERROR_PX``, in the plot's own pixels), then is
+ImGui calls only.
 """
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ __all__ = ["PlotHistory", "PlotOptions", "draw_plots", "export_csv", "PLOT_TITLE
 EXACT_RGBA = (0.92, 0.93, 0.95, 0.85)
 MS_RGB = (0.75, 0.77, 0.8)
 NO_INVARIANT = ("L is not conserved", "under a torque")
+NO_REFERENCE = ("no closed form", "for this motion")
+NO_REFERENCE_TIP = "no closed-form reference (only torque-free bodies and symmetric heavy tops have one), no line: "
 # Lines are thinned on screen: a point is left out when the line drawn without it is within THIN_ERROR_PX of it
 # (see render.overlays.trail_keep). Each point drawn is two triangles a frame, which a CPU rasteriser pays for.
 THIN_ERROR_PX = 0.25
@@ -31,6 +35,7 @@ THIN_MAX_STRIDE = 32
 PLOT_TITLES = {
     "energy": "energy error |ΔE|/E",
     "momentum": "momentum error |ΔL|/|L|",
+    "orientation": "orientation error (rad)",
     "herpolhode": "herpolhode",
     "polhode": "polhode",
     "cost": "cost per step",
@@ -146,12 +151,12 @@ def _kept(x: np.ndarray, y: np.ndarray, level: np.ndarray, log: bool) -> np.ndar
     )
 
 
-def _empty_plot(title: str, size) -> None:
-    """In place of a plot that has nothing to show: its title and why, in a frame of the same size."""
+def _empty_plot(title: str, size, why: tuple[str, ...] = NO_INVARIANT) -> None:
+    """In place of a plot that has nothing to show: its title and ``why`` (lines), in a frame of the same size."""
     imgui.begin_child(title, imgui.ImVec2(*size), imgui.ChildFlags_.borders)
     _centered(title, imgui.text)
     imgui.set_cursor_pos_y(0.4 * size[1])
-    for line in NO_INVARIANT:
+    for line in why:
         _centered(line, imgui.text_disabled)
     imgui.end_child()
 
@@ -173,6 +178,33 @@ def _momentum_plot(history: PlotHistory, lines: TimeLines, size) -> None:
     elif _begin_time_plot(PLOT_TITLES["momentum"], lines, size, "", log=True):
         _draw_lines(history, lines, log=True)
         implot.end_plot()
+
+
+def _orientation_plot(history: PlotHistory, lines: TimeLines, size) -> None:
+    if not lines.drawn:
+        _empty_plot(PLOT_TITLES["orientation"], size, NO_REFERENCE)
+    elif _begin_time_plot(PLOT_TITLES["orientation"], lines, size, "", log=True):
+        _draw_lines(history, lines, log=True)
+        _note_missing(history, lines)
+        implot.end_plot()
+
+
+def _note_missing(history: PlotHistory, lines: TimeLines) -> None:
+    """Inside the current plot, at its top left: the bodies ``lines`` has no line for, and a tooltip saying why."""
+    drawn = set(lines.drawn)
+    missing = [name for k, name in enumerate(history.names) if k not in drawn]
+    if not missing:
+        return
+    position = implot.get_plot_pos()
+    implot.push_plot_clip_rect()
+    implot.get_plot_draw_list().add_text(
+        imgui.ImVec2(position.x + 4.0, position.y + 2.0),
+        imgui.get_color_u32(imgui.Col_.text_disabled),
+        "no reference: " + ", ".join(missing),
+    )
+    implot.pop_plot_clip_rect()
+    if implot.is_plot_hovered():
+        imgui.set_tooltip(NO_REFERENCE_TIP + ", ".join(missing))
 
 
 def _cost_plot(history: PlotHistory, cost: CostLines, size) -> None:
@@ -209,6 +241,7 @@ def _curve_plot(history: PlotHistory, curves: Curves | None, size, name: str) ->
 _PLOTTERS = {
     "energy": _energy_plot,
     "momentum": _momentum_plot,
+    "orientation": _orientation_plot,
     "herpolhode": lambda history, curves, size: _curve_plot(history, curves, size, "herpolhode"),
     "polhode": lambda history, curves, size: _curve_plot(history, curves, size, "polhode"),
     "cost": _cost_plot,

@@ -3,7 +3,8 @@
 A :class:`Setup` is everything that fixes a run (scene with edited initial states, an integrator per body, side
 by side or not, ``h``, the gyroscopic term). A :class:`Session` is one run of it: it owns the
 :class:`~scene.simulation.Simulation`, steps it in fixed steps when the window asks (the accumulator lives in the
-app), and measures each frame's sample for the plots against the initial state and the exact torque-free motion.
+app), and measures each frame's sample for the plots against the initial state and each body's closed-form motion
+(:func:`reference_solution`: the torque-free one, or the heavy symmetric top's).
 
 "All side by side" copies every body once per integrator into one scene, so all integrators step in lock step
 from the same initial state, batched by the world in one call per integrator; each copy gets its own view.
@@ -18,12 +19,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from render.look import PALETTE_LINEAR
+from scene.runner import orientation_error
 from scene.scene_file import SceneSpec
 from scene.simulation import DEFAULT_INTEGRATOR, Simulation, Snapshot
 from sim.errors import NumericalError
 from sim.exact import TorqueFreeSolution
 from sim.inertia import principal_moments
 from sim.integrators import INTEGRATORS
+from sim.lagrange_top import LagrangeTopSolution, lagrange_top_from_body
 from sim.quaternion import quat_conj, quat_rotate
 
 __all__ = [
@@ -34,6 +37,7 @@ __all__ = [
     "StepReport",
     "Sample",
     "Reference",
+    "reference_solution",
     "run_layout",
     "default_integrators",
     "check_scene_runs",
@@ -90,12 +94,15 @@ class StepReport:
 @dataclass(frozen=True)
 class Sample:
     """One frame's measurements of the plotted (dynamic) bodies, K of them: relative energy error (K,),
-    |ΔL|/|L| (K,), ω in the invariable plane (K, 2) rad/s and the exact one, body ω in principal axes (K, 2) rad/s
-    and the exact one. NaN where a measure does not apply (a body under torque has no invariable plane)."""
+    |ΔL|/|L| (K,), the orientation error (K,) rad (the angle to the closed-form orientation of
+    :func:`reference_solution`), ω in the invariable plane (K, 2) rad/s and the exact one, body ω in principal axes
+    (K, 2) rad/s and the exact one. NaN where a measure does not apply (a body under torque has no invariable plane;
+    a body without a closed form, no orientation error)."""
 
     t: float
     energy_error: np.ndarray
     momentum_error: np.ndarray
+    orientation_error: np.ndarray
     herpolhode: np.ndarray
     herpolhode_exact: np.ndarray
     polhode: np.ndarray
@@ -189,18 +196,22 @@ class Session:
 
     def _reference_arrays(self) -> None:
         """Per plotted body, batched: the initial L (K, 3), the invariable plane's and the polhode's axes
-        (K, 3, 2), and the exact solutions, one per distinct torque-free initial state with the rows it serves."""
+        (K, 3, 2), and the closed forms, one per distinct initial state with the rows it serves: ``_solutions``
+        torque-free (they give the exact curves too), ``_tops`` heavy symmetric tops (orientation only)."""
         references = [Reference.make(self.scene, self.initial, i) for i in self.plotted]
         self._L0 = self.initial.L_world[self.plotted]
         self._L0_norm = np.linalg.norm(self._L0, axis=1)
         self._plane_axes = np.array([r.plane_axes for r in references]).reshape(-1, 3, 2)
         self._polhode_axes = np.array([r.polhode_axes for r in references]).reshape(-1, 3, 2)
-        self._torque_free = np.array([r.solution is not None for r in references], dtype=bool)
-        solutions: dict[int, tuple[TorqueFreeSolution, list[int]]] = {}
+        self._torque_free = np.array([r.torque_free for r in references], dtype=bool)
+        self._has_reference = np.array([r.solution is not None for r in references], dtype=bool)
+        solutions: dict[int, tuple[TorqueFreeSolution | LagrangeTopSolution, list[int]]] = {}
         for row, reference in enumerate(references):
             if reference.solution is not None:
                 solutions.setdefault(reference.key, (reference.solution, []))[1].append(row)
-        self._solutions = [(solution, np.array(rows)) for solution, rows in solutions.values()]
+        grouped = [(solution, np.array(rows)) for solution, rows in solutions.values()]
+        self._solutions = [(s, rows) for s, rows in grouped if isinstance(s, TorqueFreeSolution)]
+        self._tops = [(s, rows) for s, rows in grouped if isinstance(s, LagrangeTopSolution)]
         self.exact_rows = [int(rows[0]) for _, rows in self._solutions]
 
     def drawable(self) -> Snapshot:
@@ -278,10 +289,15 @@ class Session:
         drift = np.linalg.norm(snapshot.L_world[rows] - self._L0, axis=1) / self._L0_norm
         # NaN (L₀ = 0) counts as no drift: then the floor.
         momentum_error = np.where(free, np.fmax(drift, ERROR_FLOOR), np.nan)
-        # The exact motion of each distinct initial state, at t; NaN for the bodies under a torque.
+        # The exact motion of each distinct initial state, at t; NaN for the bodies under a torque. A heavy
+        # symmetric top's gives its orientation only (its ω stays NaN: no exact curves under a torque).
         q_exact, omega_body_exact = np.full((count, 4), np.nan), np.full((count, 3), np.nan)
         for solution, served in self._solutions:
             q_exact[served], omega_body_exact[served] = solution.orientation_and_omega_body(np.array(t))
+        for top, served in self._tops:
+            q_exact[served] = top.orientation(np.array(t))
+        angle = orientation_error(snapshot.q[rows], q_exact)
+        orientation = np.where(self._has_reference, np.fmax(angle, ERROR_FLOOR), np.nan)
         # One rotation for both: the bodies' ω to the body frame, the exact Ω to the world frame.
         omega_world = snapshot.omega_world[rows]
         rotated = quat_rotate(
@@ -290,7 +306,7 @@ class Session:
         herpolhode, herpolhode_exact = _in_axes(self._plane_axes, np.stack([omega_world, rotated[count:]]))
         polhode, polhode_exact = _in_axes(self._polhode_axes, np.stack([rotated[:count], omega_body_exact]))
         herpolhode = np.where(free[:, None], herpolhode, np.nan)
-        measures = (energy_error, momentum_error, herpolhode, herpolhode_exact, polhode, polhode_exact)
+        measures = (energy_error, momentum_error, orientation, herpolhode, herpolhode_exact, polhode, polhode_exact)
         return Sample(t, *(_finite_or_nan(values) for values in measures))
 
 
@@ -318,31 +334,56 @@ def _in_axes(axes: np.ndarray, vectors: np.ndarray) -> np.ndarray:
     return np.einsum("kij,ski->skj", axes, vectors)
 
 
+def reference_solution(
+    scene: SceneSpec, initial: Snapshot, index: int
+) -> TorqueFreeSolution | LagrangeTopSolution | None:
+    """The closed-form motion the plots measure body ``index`` of ``scene`` against, from its state in ``initial``
+    (the one choice of it, as ``run``'s table makes it in scene/runner.py): a torque-free body's exact solution
+    (sim/exact.py), a heavy symmetric top's about a fixed pivot (sim/lagrange_top.py), else ``None`` (a kinematic
+    body, a torque without a closed form, a state the closed form cannot take)."""
+    body = scene.bodies[index]
+    q0, omega0 = initial.q[index], initial.omega_world[index]
+    if body.kinematic:
+        return None
+    if not scene.under_torque(body):
+        try:
+            return TorqueFreeSolution.from_state(body.inertia_body, q0, omega0)
+        except (ArithmeticError, ValueError):  # a state too extreme to solve (overflow): no reference
+            return None
+    if body.parent is not None:  # a pinned child follows its parent: no fixed pivot
+        return None
+    # body.pivot is the pivot from the centre of mass (body frame); inertia_body is already about the pivot.
+    with np.errstate(all="ignore"):
+        return lagrange_top_from_body(body.inertia_body, body.mass, -body.pivot, scene.gravity, q0, omega0)
+
+
 @dataclass(frozen=True)
 class Reference:
-    """One plotted body's references: the exact torque-free ``solution`` (``None`` under torque), the invariable
-    plane's axes (3, 2) (columns e₁, e₂ ⊥ L₀, e₁ along ω₀'s part in the plane) and the polhode's axes (3, 2) in
-    the body frame (the intermediate principal axis, then the extreme axis the polhode does not circle). ``key``
-    identifies equal initial states, which share one solution."""
+    """One plotted body's references: its closed-form ``solution`` (:func:`reference_solution`; ``None`` when it
+    has none), the invariable plane's axes (3, 2) (columns e₁, e₂ ⊥ L₀, e₁ along ω₀'s part in the plane) and the
+    polhode's axes (3, 2) in the body frame (the intermediate principal axis, then the extreme axis the polhode
+    does not circle). ``key`` identifies equal initial states (and, for a heavy top, equal tops under equal
+    gravity), which share one solution."""
 
-    solution: TorqueFreeSolution | None
+    solution: TorqueFreeSolution | LagrangeTopSolution | None
     plane_axes: np.ndarray
     polhode_axes: np.ndarray
     key: int
+
+    @property
+    def torque_free(self) -> bool:
+        """Whether ``solution`` is the exact torque-free motion (which also gives the exact herpolhode and polhode)."""
+        return isinstance(self.solution, TorqueFreeSolution)
 
     @classmethod
     def make(cls, scene: SceneSpec, initial: Snapshot, index: int) -> Reference:
         body = scene.bodies[index]
         q0, omega0, L0 = initial.q[index], initial.omega_world[index], initial.L_world[index]
-        torque_free = body.pivot is None or not np.any(scene.gravity)
-        key = hash((body.inertia_body.tobytes(), q0.tobytes(), omega0.tobytes()))
-        solution = None
-        if torque_free:
-            try:
-                solution = TorqueFreeSolution.from_state(body.inertia_body, q0, omega0)
-            except (ArithmeticError, ValueError):  # a state too extreme to solve (overflow): no reference
-                solution = None
-        return cls(solution, _plane_axes(L0, omega0), _polhode_axes(body.inertia_body, q0, omega0), key)
+        solution = reference_solution(scene, initial, index)
+        state = (body.inertia_body.tobytes(), q0.tobytes(), omega0.tobytes())
+        if isinstance(solution, LagrangeTopSolution):
+            state += (float(body.mass), body.pivot.tobytes(), np.asarray(scene.gravity, dtype=float).tobytes())
+        return cls(solution, _plane_axes(L0, omega0), _polhode_axes(body.inertia_body, q0, omega0), hash(state))
 
 
 def _plane_axes(L_world: np.ndarray, omega_world: np.ndarray) -> np.ndarray:

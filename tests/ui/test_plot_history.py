@@ -35,10 +35,13 @@ def sample(t, rng):
     momentum[-1] = np.nan  # a body under a torque
     exact = rng.normal(size=(k, 2))
     exact[1:] = np.nan  # one exact reference, for the first body
+    orientation = rng.uniform(1e-17, 1.0, k)
+    orientation[1] = np.nan  # a body without a closed form (the heavy top c has one)
     return Sample(
         t=t,
         energy_error=rng.uniform(1e-17, 1e-3, k),
         momentum_error=momentum,
+        orientation_error=orientation,
         herpolhode=rng.normal(size=(k, 2)),
         herpolhode_exact=exact,
         polhode=rng.normal(size=(k, 2)),
@@ -76,6 +79,12 @@ def test_csv_has_a_column_per_series_and_a_row_per_sample(tmp_path):
     assert header[:3] == ["t", "ms_per_step", "energy_error:a"]
     assert "herpolhode_exact_v:b" in header and "newton_per_step:b" in header
     assert len(rows) == 101 and all(len(row) == len(header) for row in rows)
+    orientation = {body: header.index(f"orientation_error:{body}") for body in BODIES}
+    first_measures = ["energy_error:a", "momentum_error:a", "orientation_error:a"]
+    assert header[orientation["a"] - 2 : orientation["a"] + 1] == first_measures
+    assert all(row[orientation["b"]] == "" for row in rows[1:]), "no closed form: empty cells"
+    expected = history.series("orientation_error")[:, 2]
+    np.testing.assert_array_equal([float(row[orientation["c"]]) for row in rows[1:]], expected)
     assert float(rows[1][0]) == 30 / 60.0 and float(rows[-1][0]) == 129 / 60.0
 
 
@@ -123,7 +132,12 @@ def test_prepared_time_lines_are_the_windows_buckets_one_row_per_body(count):
     seconds = 20.0
     t = history.t()
     window = t >= t[-1] - seconds
-    for plot, series in (("energy", "energy_error"), ("momentum", "momentum_error")):
+    drawn = {"energy": [0, 1, 2], "momentum": [0, 1], "orientation": [0, 2]}
+    for plot, series in (
+        ("energy", "energy_error"),
+        ("momentum", "momentum_error"),
+        ("orientation", "orientation_error"),
+    ):
         lines = history.prepared(plot, seconds)
         assert isinstance(lines, TimeLines)
         values = history.series(series)[window]
@@ -133,7 +147,7 @@ def test_prepared_time_lines_are_the_windows_buckets_one_row_per_body(count):
         assert lines.t_range == (t[window][0], t[window][-1])
         positive = values[np.isfinite(values) & (values > 0)]
         assert lines.y_range == (positive.min(), positive.max())
-        assert lines.drawn == ([0, 1, 2] if plot == "energy" else [0, 1])
+        assert lines.drawn == drawn[plot]
     cost = history.prepared("cost", seconds)
     assert isinstance(cost, CostLines)
     x, ms = _reference_bucketed(t[window], history.series("ms_per_step")[window], np.mean)
@@ -202,7 +216,8 @@ def test_a_curve_no_body_has_is_none_and_dashes_skip_missing_samples():
 
 def test_prepared_data_is_made_again_only_after_a_sample_or_for_another_window():
     history = filled(50)
-    first = {plot: history.prepared(plot, 20.0) for plot in ("energy", "momentum", "herpolhode", "polhode", "cost")}
+    plots = ("energy", "momentum", "orientation", "herpolhode", "polhode", "cost")
+    first = {plot: history.prepared(plot, 20.0) for plot in plots}
     for plot, data in first.items():
         assert history.prepared(plot, 20.0) is data
     assert history.prepared("energy", 0.1) is not first["energy"]

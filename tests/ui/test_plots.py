@@ -1,13 +1,14 @@
 """Every plot drawn by ImPlot in an ImGui frame without a window, from the data the history prepares."""
 
+import dataclasses
 from contextlib import contextmanager
 
 import numpy as np
 import pytest
 from imgui_bundle import imgui, implot
 
-from tests.ui.test_plot_history import filled
-from ui.plots import PLOT_TITLES, THIN_ERROR_PX, PlotOptions, _kept, draw_plots
+from tests.ui.test_plot_history import filled, sample
+from ui.plots import NO_REFERENCE, PLOT_TITLES, THIN_ERROR_PX, PlotOptions, _kept, draw_plots
 
 
 @contextmanager
@@ -41,9 +42,39 @@ def test_implot_gets_contiguous_float_arrays_of_equal_length(imgui_window, monke
     history = filled(5000, capacity=3600)
     with plots_window():
         draw_plots(history, PlotOptions(), (1260.0, 280.0))
-    # energy 3, momentum 2 (body c is under a torque), herpolhode 3 + exact, polhode 3, Newton 3 and ms per step
-    assert lines.count("a") == 5 and lines.count("c") == 4 and lines.count("exact##0") == 1
-    assert len(lines) == 3 + 2 + 4 + 3 + 4
+    # energy 3, momentum 2 (body c is under a torque), orientation 2 (body b has no closed form), herpolhode 3 +
+    # exact, polhode 3, Newton 3 and ms per step
+    assert lines.count("a") == 6 and lines.count("b") == 5 and lines.count("c") == 5
+    assert lines.count("exact##0") == 1
+    assert len(lines) == 3 + 2 + 2 + 4 + 3 + 4
+
+
+class _TextRecorder:
+    def __init__(self):
+        self.texts = []
+
+    def add_text(self, position, color, text):
+        self.texts.append(text)
+
+
+def test_the_orientation_plot_names_the_bodies_without_a_closed_form(imgui_window, monkeypatch):
+    """A body without a reference has no line in the orientation plot, which says so inside it; with none at all,
+    the plot's frame says why instead."""
+    recorder = _TextRecorder()
+    monkeypatch.setattr(implot, "get_plot_draw_list", lambda: recorder)
+    only_orientation = PlotOptions(shown={name: name == "orientation" for name in PLOT_TITLES})
+    with plots_window():
+        draw_plots(filled(30), only_orientation, (1260.0, 280.0))
+    assert recorder.texts == ["no reference: b"]
+    disabled = []
+    monkeypatch.setattr(imgui, "text_disabled", disabled.append)
+    history = filled(0)
+    rng = np.random.default_rng(4)
+    for i in range(5):
+        history.append(dataclasses.replace(sample(i, rng), orientation_error=np.full(3, np.nan)), np.zeros(3), 1.0)
+    with plots_window():
+        draw_plots(history, only_orientation, (1260.0, 280.0))
+    assert tuple(disabled) == NO_REFERENCE and recorder.texts == ["no reference: b"]
 
 
 def _farthest_dropped_px(pixels, keep):

@@ -3,11 +3,24 @@
 import numpy as np
 import pytest
 
+from scene.runner import orientation_error
 from scene.scene_file import load_scene
 from sim.errors import NumericalError
+from sim.exact import TorqueFreeSolution
 from sim.integrators import INTEGRATORS
+from sim.lagrange_top import LagrangeTopSolution
 from sim.quaternion import quat_conj, quat_rotate
-from ui.session import ERROR_FLOOR, Reference, Session, Setup, check_scene_runs, default_integrators, run_layout
+from ui.plot_history import PlotHistory
+from ui.session import (
+    ERROR_FLOOR,
+    Reference,
+    Session,
+    Setup,
+    check_scene_runs,
+    default_integrators,
+    reference_solution,
+    run_layout,
+)
 
 ATOL_RAD_PER_S = 1e-9
 
@@ -111,7 +124,7 @@ def test_a_sample_measures_every_body_against_its_own_references(name, options):
         omega_world, q = snapshot.omega_world[index], snapshot.q[index]
         polhode = reference.polhode_axes.T @ quat_rotate(quat_conj(q), omega_world)
         np.testing.assert_allclose(sample.polhode[row], polhode, rtol=1e-14, atol=1e-14)
-        if reference.solution is None:
+        if not reference.torque_free:  # no reference, or a heavy top's: orientation only
             assert np.isnan(sample.herpolhode[row]).all() and np.isnan(sample.herpolhode_exact[row]).all()
             assert np.isnan(sample.momentum_error[row]) and np.isnan(sample.polhode_exact[row]).all()
             continue
@@ -127,3 +140,68 @@ def test_a_sample_measures_every_body_against_its_own_references(name, options):
         L0 = session.initial.L_world[index]
         drift = np.linalg.norm(snapshot.L_world[index] - L0) / np.linalg.norm(L0)
         assert sample.momentum_error[row] == max(drift, ERROR_FLOOR)
+
+
+RAD_SPLIT6_AFTER_2S = 1e-8  # heavy_top, h = 1/120: split6 is 6th order under the torque
+RAD_MIDPOINT_AFTER_2S = 1e-5  # implicit midpoint is 2nd order: far above it
+
+
+def test_the_heavy_top_is_measured_against_the_lagrange_top():
+    scene = load_scene("heavy_top")
+    session = Session(setup("heavy_top", side_by_side=True, compared=("split6", "implicit_midpoint"), h=scene.h))
+    (top, rows), *others = session._tops
+    assert not others and list(rows) == [0, 1], "copies with one initial state share one closed form"
+    assert session.exact_rows == [], "no exact curves under a torque"
+    session.step(round(2.0 / scene.h))
+    sample, t = session.sample(), session.t
+    assert t == pytest.approx(2.0, abs=1e-12)
+    body = scene.bodies[0]
+    direct = LagrangeTopSolution.from_state(
+        body.inertia_body, body.mass, -body.pivot, scene.gravity, session.initial.q[0], session.initial.omega_world[0]
+    )
+    q_reference = direct.orientation(np.array([t, t]))
+    np.testing.assert_array_equal(sample.orientation_error, orientation_error(session.snapshot.q, q_reference))
+    split6, midpoint = sample.orientation_error[
+        [session.names.index("split6"), session.names.index("implicit_midpoint")]
+    ]
+    assert split6 < RAD_SPLIT6_AFTER_2S
+    assert midpoint > RAD_MIDPOINT_AFTER_2S
+    assert np.isnan(sample.momentum_error).all() and np.isnan(sample.herpolhode_exact).all()
+
+
+def test_the_torque_free_reference_is_the_exact_solution_as_before():
+    session = Session(setup("t_handle", side_by_side=True, compared=("implicit_midpoint", "euler")))
+    start = session.sample()
+    assert np.array_equal(start.orientation_error, [ERROR_FLOOR, ERROR_FLOOR]), "q(0) = q0 exactly"
+    session.step(120)
+    sample, snapshot, t = session.sample(), session.snapshot, session.t
+    body = session.scene.bodies[0]
+    solution = reference_solution(session.scene, session.initial, 0)
+    assert isinstance(solution, TorqueFreeSolution) and session.exact_rows == [0]
+    again = TorqueFreeSolution.from_state(body.inertia_body, session.initial.q[0], session.initial.omega_world[0])
+    q_exact, omega_body_exact = again.orientation_and_omega_body(np.array(t))
+    axes = Reference.make(session.scene, session.initial, 0).polhode_axes
+    np.testing.assert_array_equal(sample.polhode_exact, np.einsum("ij,i->j", axes, omega_body_exact)[None].repeat(2, 0))
+    expected = orientation_error(snapshot.q, np.stack([q_exact, q_exact]))
+    np.testing.assert_array_equal(sample.orientation_error, np.fmax(expected, ERROR_FLOOR))
+    assert 0.0 < expected[0] < expected[1], "implicit midpoint closer than euler"
+
+
+def test_a_pivoted_body_that_is_not_a_symmetric_top_has_no_reference(tmp_path):
+    path = tmp_path / "lopsided.toml"
+    path.write_text(
+        '[scene]\ngravity = [0.0, 0.0, -9.81]\n[[body]]\nname = "lopsided"\nshape = "box"\nsize = [0.2, 0.4, 0.6]\n'
+        "pivot = [0.0, 0.0, -0.5]\norientation = [0.9659258262890683, 0.25881904510252074, 0.0, 0.0]\n"
+        'body_angular_velocity = [0.0, 0.0, 20.0]\nintegrator = "implicit_midpoint"\n'
+        '[[body]]\nname = "free"\nshape = "t_handle"\nposition = [3.0, 0.0, 0.0]\n'
+        'angular_velocity = [0.05, 5.0, 0.05]\nintegrator = "implicit_midpoint"\n'
+    )
+    scene = load_scene(path)
+    session = Session(Setup(scene, default_integrators(scene)))
+    assert reference_solution(session.scene, session.initial, 0) is None
+    session.step(30)
+    sample = session.sample()
+    assert np.isnan(sample.orientation_error[0]) and 0.0 < sample.orientation_error[1] < 1.0
+    history = PlotHistory(session.names, np.ones((2, 3)), session.exact_rows)
+    history.append(sample, np.zeros(2), 1.0)
+    assert history.prepared("orientation", 20.0).drawn == [1], "no line where there is no reference"

@@ -399,7 +399,8 @@ def _solve(inertia_body, mass, com_from_pivot_body, gravity_world, q0, omega_wor
         0.0,
     )
     if low is not None:
-        one_plus_u1 = low
+        # 1 − u1 = 2 − (1 + u1) keeps its digits (it is at least 1), and (1 + u) + (1 − u) = 2 stays exact.
+        one_plus_u1, one_minus_u1 = low, 2.0 - low
         if u0 < 0.0:
             depth = one_plus_u2 - one_plus_u1  # the heights and their rates then agree to rounding
     high = _height_at_vertical(
@@ -412,7 +413,7 @@ def _solve(inertia_body, mass, com_from_pivot_body, gravity_world, q0, omega_wor
         w3,
     )
     if high is not None:
-        one_minus_u2 = high
+        one_minus_u2, one_plus_u2 = high, 2.0 - high
         if u0 >= 0.0:
             depth = one_minus_u1 - one_minus_u2
     one_plus_u1, one_minus_u2 = max(one_plus_u1, 0.0), max(one_minus_u2, 0.0)

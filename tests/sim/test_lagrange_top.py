@@ -94,9 +94,18 @@ CASES = {
     "through_the_bottom": _top(1.0, 0.0, 0.0, 0.0),  # no spin, from rest: swings exactly through θ = π
     "near_the_bottom": _top(1.0, 0.0, 0.0, 1e-6, seed=11),  # misses θ = π by ~1e-7 rad
     "spherical_inertia": _top(0.7, 0.5, -2.0, 10.0, moments=(0.4, 0.4), seed=12),
+    # Just inside the sleeping top's stability bound a² = 4β: u2 and u3 nearly collide at 1 (m₁ ≈ 6e-4).
+    "roots_nearly_colliding": _top(
+        1e-3, 0.0, 0.0, 0.99 * 2.0 * np.sqrt(MASS_KG * GRAVITY * ARM_M * MOMENTS[0]) / MOMENTS[1], seed=15
+    ),
     "random_a": _top(0.3, -1.2, 0.7, 4.0, moments=(1.3, 0.2), seed=13),
     "random_b": _top(2.2, 2.0, -1.5, -6.0, moments=(0.2, 0.35), seed=14),
 }
+
+
+# Periods compared with solve_ivp: 10, except near the unstable sleeping state, where the ODE's own errors grow
+# (over 3 periods of 26 s DOP853 at rtol 1e-13 and at 2.5e-14 differ by 1.5e-8 there).
+IVP_PERIODS = {"roots_nearly_colliding": 1}
 
 
 @cache
@@ -136,7 +145,7 @@ def _phi_rate_signs(solution: LagrangeTopSolution) -> np.ndarray:
 @pytest.mark.parametrize("name", list(CASES))
 def test_matches_a_tight_ode_solve_over_ten_nutation_periods(name):
     solution = _solution(name)
-    t = np.linspace(0.0, 10.0 * solution.nutation_period, 401)
+    t = np.linspace(0.0, IVP_PERIODS.get(name, 10) * solution.nutation_period, 401)
     q, omega = solution.orientation_and_omega_world(t)
     q_ivp, omega_ivp = _ivp(name, t)
     assert _angle(q, q_ivp).max() < ANGLE_TOL_VS_IVP_RAD
@@ -149,12 +158,15 @@ def test_the_cases_are_what_they_claim():
     assert heavy_top.kind == "nutating" and 0.1 < heavy_top.m < 0.9
     # Released at rest in tilt: the start is the top turning point, where φ̇ = 0 (a cusp).
     assert np.cos(np.pi / 6) == pytest.approx(heavy_top.cos_theta_roots[1], abs=1e-15)
-    assert _phi_rate_signs(_solution("cusp"))[1] == 0.0 or abs(np.diff(_solution("cusp").cos_theta_roots[:2])) > 0
+    for name in ("heavy_top", "cusp"):
+        solution = _solution(name)
+        assert abs(solution.L_vertical - solution.L_axis * solution.cos_theta_roots[1]) < 1e-14 * abs(solution.L_axis)
     assert _phi_rate_signs(_solution("looping"))[0] != _phi_rate_signs(_solution("looping"))[1]
     assert _solution("steady_precession").m < 1e-12
     assert 1.0 + _solution("through_the_bottom").cos_theta_roots[0] == 0.0
     assert 0.0 < 1.0 + _solution("near_the_bottom").cos_theta_roots[0] < 1e-13
     assert _solution("hanging").cos_theta_roots[1] < -0.9
+    assert 1e-4 < _solution("roots_nearly_colliding").m_complement < 1e-3
 
 
 @pytest.mark.parametrize("name", list(CASES))
@@ -172,7 +184,7 @@ def test_conserves_energy_and_both_momenta(name):
     solution = _solution(name)
     t = np.concatenate([np.linspace(0.0, 20.0, 500), np.linspace(990.0, 1000.0, 100)])
     q, omega = solution.orientation_and_omega_world(t)
-    assert np.allclose(np.linalg.norm(q, axis=-1), 1.0, rtol=0.0, atol=8 * EPS)
+    assert np.allclose(np.linalg.norm(q, axis=-1), 1.0, rtol=0.0, atol=16 * EPS)
     energy, L_vertical, L_axis = solution.invariants(q, omega)
     weight = solution.mass * np.linalg.norm(solution.gravity_world) * solution.arm
     energy_scale = np.abs(energy - weight * 0.0).max() + weight

@@ -27,6 +27,7 @@ EXACT_RGBA = (0.92, 0.93, 0.95, 0.85)
 MS_RGB = (0.75, 0.77, 0.8)
 NO_INVARIANT = ("L is not conserved", "under a torque")
 NO_REFERENCE = ("no closed form", "for this motion")
+NO_REFERENCE_NOTE = "no reference:"
 NO_REFERENCE_TIP = "no closed-form reference (only torque-free bodies and symmetric heavy tops have one), no line: "
 # Lines are thinned on screen: a point is left out when the line drawn without it is within THIN_ERROR_PX of it
 # (see render.overlays.trail_keep). Each point drawn is two triangles a frame, which a CPU rasteriser pays for.
@@ -34,15 +35,15 @@ THIN_ERROR_PX = 0.25
 THIN_MAX_STRIDE = 32
 PLOT_TITLES = {
     "energy": "energy error |ΔE|/E",
-    "momentum": "momentum error |ΔL|/|L|",
-    "orientation": "orientation error (rad)",
+    "momentum": "L error |ΔL|/|L|",
+    "orientation": "orientation error",
     "herpolhode": "herpolhode",
     "polhode": "polhode",
     "cost": "cost per step",
 }
 _CURVE_LABELS = {
-    "herpolhode": ("ω in the invariable plane (rad/s)", ""),
-    "polhode": ("Ω along the middle axis (rad/s)", ""),
+    "herpolhode": ("ω in its plane (rad/s)", ""),  # the invariable plane
+    "polhode": ("Ω on mid axis (rad/s)", ""),
 }
 
 
@@ -183,25 +184,28 @@ def _momentum_plot(history: PlotHistory, lines: TimeLines, size) -> None:
 def _orientation_plot(history: PlotHistory, lines: TimeLines, size) -> None:
     if not lines.drawn:
         _empty_plot(PLOT_TITLES["orientation"], size, NO_REFERENCE)
-    elif _begin_time_plot(PLOT_TITLES["orientation"], lines, size, "", log=True):
+    elif _begin_time_plot(PLOT_TITLES["orientation"], lines, size, "rad", log=True):
         _draw_lines(history, lines, log=True)
         _note_missing(history, lines)
         implot.end_plot()
 
 
 def _note_missing(history: PlotHistory, lines: TimeLines) -> None:
-    """Inside the current plot, at its top left: the bodies ``lines`` has no line for, and a tooltip saying why."""
+    """Inside the current plot, at its bottom right (where errors that grow from the floor leave room): the bodies
+    ``lines`` has no line for, one line each after a heading, and a tooltip saying why."""
     drawn = set(lines.drawn)
     missing = [name for k, name in enumerate(history.names) if k not in drawn]
     if not missing:
         return
-    position = implot.get_plot_pos()
+    position, size = implot.get_plot_pos(), implot.get_plot_size()
+    color, line = imgui.get_color_u32(imgui.Col_.text_disabled), imgui.get_text_line_height()
+    texts = [NO_REFERENCE_NOTE, *missing]
+    draw_list = implot.get_plot_draw_list()
     implot.push_plot_clip_rect()
-    implot.get_plot_draw_list().add_text(
-        imgui.ImVec2(position.x + 4.0, position.y + 2.0),
-        imgui.get_color_u32(imgui.Col_.text_disabled),
-        "no reference: " + ", ".join(missing),
-    )
+    for row, text in enumerate(texts):
+        x = position.x + size.x - imgui.calc_text_size(text).x - 4.0
+        y = position.y + size.y - (len(texts) - row) * line - 2.0
+        draw_list.add_text(imgui.ImVec2(x, y), color, text)
     implot.pop_plot_clip_rect()
     if implot.is_plot_hovered():
         imgui.set_tooltip(NO_REFERENCE_TIP + ", ".join(missing))

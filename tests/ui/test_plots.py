@@ -8,7 +8,7 @@ import pytest
 from imgui_bundle import imgui, implot
 
 from tests.ui.test_plot_history import filled, sample
-from ui.plots import NO_REFERENCE, PLOT_TITLES, THIN_ERROR_PX, PlotOptions, _kept, draw_plots
+from ui.plots import NO_REFERENCE, NO_REFERENCE_NOTE, PLOT_TITLES, THIN_ERROR_PX, PlotOptions, _kept, draw_plots
 
 
 @contextmanager
@@ -65,7 +65,7 @@ def test_the_orientation_plot_names_the_bodies_without_a_closed_form(imgui_windo
     only_orientation = PlotOptions(shown={name: name == "orientation" for name in PLOT_TITLES})
     with plots_window():
         draw_plots(filled(30), only_orientation, (1260.0, 280.0))
-    assert recorder.texts == ["no reference: b"]
+    assert recorder.texts == [NO_REFERENCE_NOTE, "b"]
     disabled = []
     monkeypatch.setattr(imgui, "text_disabled", disabled.append)
     history = filled(0)
@@ -74,7 +74,7 @@ def test_the_orientation_plot_names_the_bodies_without_a_closed_form(imgui_windo
         history.append(dataclasses.replace(sample(i, rng), orientation_error=np.full(3, np.nan)), np.zeros(3), 1.0)
     with plots_window():
         draw_plots(history, only_orientation, (1260.0, 280.0))
-    assert tuple(disabled) == NO_REFERENCE and recorder.texts == ["no reference: b"]
+    assert tuple(disabled) == NO_REFERENCE and recorder.texts == [NO_REFERENCE_NOTE, "b"]
 
 
 def _farthest_dropped_px(pixels, keep):

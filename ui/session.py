@@ -125,6 +125,14 @@ def check_scene_runs(scene: SceneSpec) -> None:
     session.sample()
 
 
+def compared_integrators(setup: Setup) -> tuple[str, ...]:
+    """The integrators a side-by-side run steps: ``setup.compared`` less ``exact`` where the scene has torque (the
+    closed form refuses it, which would stop every copy at t = 0)."""
+    if not setup.scene.has_torque:
+        return setup.compared
+    return tuple(name for name in setup.compared if name != "exact") or setup.compared
+
+
 def run_layout(setup: Setup) -> tuple[SceneSpec, tuple[Group, ...]]:
     """The scene the simulation runs and the views it is shown in.
 
@@ -135,7 +143,7 @@ def run_layout(setup: Setup) -> tuple[SceneSpec, tuple[Group, ...]]:
     scene = setup.scene
     if setup.side_by_side:
         bodies, groups = [], []
-        for number, integrator in enumerate(setup.compared):
+        for number, integrator in enumerate(compared_integrators(setup)):
             first = len(bodies)
             color = INTEGRATOR_COLORS.get(integrator, tuple(PALETTE_LINEAR[number % len(PALETTE_LINEAR)]))
             for body in scene.bodies:

@@ -205,3 +205,13 @@ def test_a_pivoted_body_that_is_not_a_symmetric_top_has_no_reference(tmp_path):
     history = PlotHistory(session.names, np.ones((2, 3)), session.exact_rows)
     history.append(sample, np.zeros(2), 1.0)
     assert history.prepared("orientation", 20.0).drawn == [1], "no line where there is no reference"
+
+
+def test_side_by_side_under_torque_leaves_exact_out():
+    scene = load_scene("heavy_top")
+    setup = Setup(
+        scene, default_integrators(scene), side_by_side=True, compared=("implicit_midpoint", "exact"), h=scene.h
+    )
+    session = Session(setup)
+    assert [group.label for group in session.groups] == ["implicit_midpoint"]
+    assert session.step(3).error is None

@@ -267,6 +267,9 @@ def test_refuses_a_vertical_start_that_tilts_and_colliding_roots():
     with pytest.raises(ValueError, match="vertical"):
         LagrangeTopSolution.from_state(*vertical)
     assert lagrange_top_from_body(*vertical) is None
+    # 1e-12 rad from the vertical and swinging far: refused; spinning there with no swing: solved.
+    assert "swings away" in LagrangeTopSolution.applies(*_top(1e-12, 10.0, 0.0, 30.0, seed=23))
+    assert LagrangeTopSolution.applies(*_top(1e-12, 0.0, 0.0, 30.0, seed=23)) is None
     # u2 = u3 = 1: b = a and α = β, the top creeping up to the vertical forever (θ̇² = β (1 − u0) − φ̇² sin² θ).
     i1, i3 = MOMENTS
     theta0, omega_axial = 0.8, 5.0
@@ -298,3 +301,26 @@ def test_from_body_answers_none_where_there_is_no_symmetric_heavy_top():
     assert lagrange_top_from_body(inertia, mass, com, gravity, q0, [np.nan, 0.0, 0.0]) is None
     assert lagrange_top_from_body(inertia[:2], mass, com, gravity, q0, omega0) is None
     assert "symmetric" in LagrangeTopSolution.applies(inertia, mass, off_axis, gravity, q0, omega0)
+
+
+@pytest.mark.filterwarnings("error")
+def test_random_tops_are_solved_or_refused_cleanly():
+    # Tilts from the vertical to the bottom, rates from 1e-6 to 1e3 rad/s, any moments: either None, or a finite
+    # motion that starts at the state, with no warning from numpy.
+    rng = np.random.default_rng(24)
+    solved = 0
+    for _ in range(300):
+        theta0 = rng.choice([rng.uniform(0.0, np.pi), 10 ** rng.uniform(-12, -1), np.pi - 10 ** rng.uniform(-12, -1)])
+        rates = rng.normal(size=3) * 10 ** rng.uniform(-6, 3) * (rng.uniform(size=3) < 0.8)
+        args = _top(
+            theta0, *rates, moments=(rng.uniform(0.1, 2.0), rng.uniform(0.05, 2.0)), seed=int(rng.integers(1e6))
+        )
+        solution = lagrange_top_from_body(*args)
+        if solution is None:
+            assert isinstance(LagrangeTopSolution.applies(*args), str)
+            continue
+        solved += 1
+        q, omega = solution.orientation_and_omega_world(np.concatenate([[0.0], rng.uniform(0.0, 100.0, 20)]))
+        assert np.all(np.isfinite(q)) and np.all(np.isfinite(omega))
+        assert np.abs(q[0] - args[4]).max() < INITIAL_STATE_ATOL
+    assert solved > 200

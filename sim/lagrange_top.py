@@ -349,7 +349,7 @@ def _solve(inertia_body, mass, com_from_pivot_body, gravity_world, q0, omega_wor
         return "q0 must be a finite (4,) quaternion and omega_world0 a finite (3,) vector"
     weight = float(mass) * float(np.linalg.norm(gravity_world)) * arm  # m |g| l, J
     axis_world = quat_rotate(q0, axis)
-    # Unit to rounding, so that ½ |n ∓ up|² = 1 ∓ u holds to a few ulps of the (possibly tiny) result.
+    # Unit to rounding (q0 may be off by an ulp or two), so that |up × n|² below is sin² θ0 to rounding.
     axis_world /= np.linalg.norm(axis_world)
     omega_axial = float(omega0 @ axis_world)
     omega_across = omega0 - omega_axial * axis_world  # ω⊥ = n × ṅ

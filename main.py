@@ -209,9 +209,10 @@ def _cmd_record(args: argparse.Namespace) -> int:
 
 
 def _cmd_gui(args: argparse.Namespace) -> int:
+    from render.record import parse_size
     from ui.app import run_gui
 
-    return run_gui(args.scene)
+    return run_gui(args.scene, size=parse_size(args.size), fullscreen=args.fullscreen)
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:
@@ -247,6 +248,8 @@ def build_parser() -> argparse.ArgumentParser:
         "orbit, right-drag to pan, wheel to zoom.",
     )
     gui.add_argument("scene", nargs="?", metavar="SCENE", help="a preset name or a .toml path (default: compare)")
+    gui.add_argument("--size", default="1280x720", metavar="WxH", help="window pixels (default: 1280x720)")
+    gui.add_argument("--fullscreen", action="store_true", help="open the window full screen (--size is then ignored)")
     gui.set_defaults(handler=_cmd_gui)
 
     run = commands.add_parser(

@@ -42,7 +42,7 @@ from ui.plots import draw_plots
 from ui.session import Session, Setup, check_scene_runs, default_integrators
 from ui.theme import PANEL_BG_RGB, apply_theme
 from ui.view3d import SceneView, to_viewport, window_layout
-from ui.window import WindowGone, clear_gl_errors, close_window, open_window, window_gone
+from ui.window import WindowGone, clear_gl_errors, close_window, open_window, window_framebuffer, window_gone
 
 __all__ = ["App", "run_gui", "DEFAULT_SCENE", "RECORD_AT_START_VARIABLE", "EXIT_INTERRUPTED"]
 
@@ -74,9 +74,9 @@ RECORD_AT_START_VARIABLE = "SPINLAB_GUI_RECORD"
 _INTERRUPTING_SIGNALS = ("SIGINT", "SIGTERM", "SIGHUP")
 
 
-def run_gui(scene: str | None) -> int:
-    """Open the window on ``scene`` (a preset name or a .toml path; ``None``: the compare preset) and run until
-    it is closed; returns the exit status.
+def run_gui(scene: str | None, *, size: tuple[int, int] = WINDOW_SIZE, fullscreen: bool = False) -> int:
+    """Open the window on ``scene`` (a preset name or a .toml path; ``None``: the compare preset), of ``size``
+    (width, height) pixels or full screen, and run until it is closed; returns the exit status.
 
     Before any window opens, the scene is loaded and started on a throwaway copy for one step: a bad scene raises
     :class:`~sim.errors.InputError`, one that fails on its first step :class:`~sim.errors.NumericalError`; no
@@ -87,7 +87,7 @@ def run_gui(scene: str | None) -> int:
     """
     spec = load_scene(scene or DEFAULT_SCENE)
     check_scene_runs(spec)
-    app = App(spec)
+    app = App(spec, size=size, fullscreen=fullscreen)
     if os.environ.get(RECORD_AT_START_VARIABLE, "") not in ("", "0"):
         app.pending.toggle_record, app.announce_recording = True, True
     try:
@@ -147,8 +147,9 @@ def _interrupts_held():
 
 
 class App:
-    """The window on ``scene``. ``visible=False`` and ``vsync=False`` serve tests and benchmarks, ``output_dir``
-    is where screenshots, videos and CSV files go (default: the current directory)."""
+    """The window on ``scene``, of ``size`` pixels (or full screen); it may be resized at any time, every frame is
+    drawn at the window's size then. ``visible=False`` and ``vsync=False`` serve tests and benchmarks,
+    ``output_dir`` is where screenshots, videos and CSV files go (default: the current directory)."""
 
     def __init__(
         self,
@@ -158,10 +159,12 @@ class App:
         visible: bool = True,
         vsync: bool = True,
         output_dir: str = ".",
+        fullscreen: bool = False,
     ) -> None:
-        self.window = open_window(size, visible=visible, vsync=vsync)
+        self.window = open_window(size, visible=visible, vsync=vsync, fullscreen=fullscreen)
         self.ctx = moderngl.create_context()
         clear_gl_errors(self.ctx)
+        self._screen_fb: moderngl.Framebuffer | None = None  # the window's framebuffer at its size (_screen)
         # The text overlay keeps its own ImGui context; made while none is current it leaves none current, so
         # the window's context below becomes current (render/text.py).
         self.text = TextOverlay(self.ctx)
@@ -281,23 +284,34 @@ class App:
         """The GL half: the 3D view, ImGui over it, then screenshots and video frames read back; the commands
         are flushed so that the rasteriser works while the next :meth:`update` runs."""
         width, height = self.window.get_framebuffer_size()
+        screen = self._screen((width, height))
         area = to_viewport(self._layout.view, self.window.height, width / max(self.window.width, 1))
-        self.ctx.screen.use()
-        self.ctx.clear(*BACKGROUND_SRGB, 1.0, depth=1.0)
+        screen.use()
+        screen.scissor = None
+        screen.viewport = (0, 0, width, height)
+        screen.clear(*BACKGROUND_SRGB, 1.0, depth=1.0)
         labels = actions.view_labels(self) if len(self.view.groups) > 1 else None
         # The rest of the screen is the windows' colour: the renderer may fill it (one copy of its backdrop cache).
         drawable = self.session.drawable()
-        self.view.draw(self.ctx.screen, (width, height), area, drawable, labels, background=BACKGROUND_SRGB)
+        self.view.draw(screen, (width, height), area, drawable, labels, background=BACKGROUND_SRGB)
         if self.recording and not self.state.record_window:
             actions.attempt(self, actions.record_frame, self, area, failed="recording stopped")
-        self.ctx.screen.use()
-        self.imgui_renderer.render(imgui.get_draw_data())
+        screen.use()
+        self.imgui_renderer.render(imgui.get_draw_data(), screen)
         if self.recording and self.state.record_window:
             actions.attempt(self, actions.record_frame, self, (0, 0, width, height), failed="recording stopped")
         if self.want_screenshot:
             self.want_screenshot = False
             actions.attempt(self, self._screenshot, (width, height), failed="screenshot not saved")
         gl.glFlush()
+
+    def _screen(self, size: tuple[int, int]) -> moderngl.Framebuffer:
+        """The window's framebuffer at its ``size`` this frame (``ctx.screen`` keeps the size the window opened
+        with: ui/window.py's :func:`window_framebuffer`); made again when the window was resized. The renderer's
+        caches follow the size of the framebuffer they are given."""
+        if self._screen_fb is None or tuple(self._screen_fb.size) != tuple(size):
+            self._screen_fb = window_framebuffer(self.ctx, size)
+        return self._screen_fb
 
     def _build_ui(self, wall_dt: float):
         io = imgui.get_io()

@@ -24,10 +24,11 @@ class ImGuiBackend(PygletProgrammablePipelineRenderer):
         self._ctx = ctx
         self._draw = ImGuiDraw(ctx)
 
-    def render(self, draw_data: imgui.ImDrawData) -> None:
-        """Draw ``draw_data`` over the window's framebuffer (HiDPI-aware) and set the mouse cursor ImGui asks for."""
+    def render(self, draw_data: imgui.ImDrawData, framebuffer: moderngl.Framebuffer | None = None) -> None:
+        """Draw ``draw_data`` over the window's ``framebuffer`` (default ``ctx.screen``; HiDPI-aware) and set the
+        mouse cursor ImGui asks for."""
         scale = self.io.display_framebuffer_scale
-        self._draw.render(self._ctx.screen, draw_data, (scale.x, scale.y))
+        self._draw.render(framebuffer or self._ctx.screen, draw_data, (scale.x, scale.y))
         self._handle_mouse_cursor()
 
     def shutdown(self) -> None:

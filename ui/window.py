@@ -36,6 +36,7 @@ __all__ = [
     "open_window",
     "close_window",
     "clear_gl_errors",
+    "window_framebuffer",
     "watch_window",
     "window_gone",
     "WindowGone",
@@ -63,9 +64,10 @@ _X_IO_ERROR_EXIT_HANDLER = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void
 _handlers: list = []  # the C callbacks, kept alive as long as Xlib may call them
 
 
-def open_window(size: tuple[int, int], *, visible: bool = True, vsync: bool = True):
-    """A resizable ``pyglet.window.Window`` of ``size`` (width, height) with a current GL 3.3 core context,
-    double-buffered with a 24-bit depth buffer. No display raises :class:`SpinlabError` saying what to do."""
+def open_window(size: tuple[int, int], *, visible: bool = True, vsync: bool = True, fullscreen: bool = False):
+    """A resizable ``pyglet.window.Window`` of ``size`` (width, height), or covering the screen when
+    ``fullscreen``, with a current GL 3.3 core context, double-buffered with a 24-bit depth buffer. No display
+    raises :class:`SpinlabError` saying what to do."""
     _release_egl_thread()
     _share_cores_with_llvmpipe()
     try:
@@ -77,9 +79,14 @@ def open_window(size: tuple[int, int], *, visible: bool = True, vsync: bool = Tr
         config = pyglet.gl.Config(
             major_version=3, minor_version=3, forward_compatible=True, depth_size=24, double_buffer=True
         )
-        window = pyglet.window.Window(
-            *size, caption="spinlab", resizable=True, config=config, visible=visible, vsync=vsync
-        )
+        if fullscreen:
+            window = pyglet.window.Window(
+                caption="spinlab", fullscreen=True, config=config, visible=visible, vsync=vsync
+            )
+        else:
+            window = pyglet.window.Window(
+                *size, caption="spinlab", resizable=True, config=config, visible=visible, vsync=vsync
+            )
     except Exception as error:  # pyglet has two NoSuchDisplayException classes, neither exported
         if "NoSuchDisplay" in type(error).__name__:
             raise SpinlabError(
@@ -165,6 +172,22 @@ def _display_address(window) -> int | None:
     if display is None or not hasattr(window, "_event_handlers"):
         return None
     return ctypes.cast(display, ctypes.c_void_p).value
+
+
+def window_framebuffer(ctx: moderngl.Context, size: tuple[int, int]) -> moderngl.Framebuffer:
+    """The window's default framebuffer as ``size`` = (width, height) pixels, what the window system made it after
+    a resize (``window.get_framebuffer_size()``). moderngl measures the default framebuffer once, when the context
+    is made, and ``ctx.screen`` keeps that size for ever: drawn through it, a window made larger is covered only
+    in its first size (the rest black), and caches of the screen's size stay at it. This is a new reference to
+    the same GL framebuffer (0) whose size is ``size``; what draws into the window takes it, never ``ctx.screen``.
+    """
+    screen = ctx.detect_framebuffer(0)
+    # moderngl has no public way to set a detected framebuffer's size: its Python side keeps it in ``_size``,
+    # which ``size``, ``read`` and every caller here read (GL itself clips nothing to it; the viewport and the
+    # scissor are set explicitly by each pass).
+    screen._size = (int(size[0]), int(size[1]))
+    screen.viewport = (0, 0, *screen._size)
+    return screen
 
 
 def clear_gl_errors(ctx: moderngl.Context) -> None:

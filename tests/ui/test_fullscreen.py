@@ -1,0 +1,34 @@
+"""``gui --fullscreen``: the window covers Xvfb's screen and is drawn to its last pixel. In a process of its own:
+pyglet cannot close a second window in a process whose first one was closed (its shadow window's context is left
+detached), and the module windows of the other tests come and go in this one."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+CHECK = """
+from scene.scene_file import load_scene
+from tests.ui.test_resize import assert_view_drawn, run_frames
+from ui.app import App
+from ui.xvfb import SCREEN
+
+app = App(load_scene("t_handle"), vsync=False, fullscreen=True, output_dir={out!r})
+run_frames(app, 6)
+size = app.window.get_framebuffer_size()
+assert size == tuple(int(v) for v in SCREEN.split("x")[:2]), size
+assert_view_drawn(app, size)
+app.close()
+print("drawn", size)
+"""
+
+
+def test_the_window_can_open_full_screen(x_display, tmp_path):
+    env = {**os.environ, "DISPLAY": x_display, "PYTHONPATH": str(ROOT)}
+    result = subprocess.run(
+        [sys.executable, "-c", CHECK.format(out=str(tmp_path))],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "drawn (1920, 1080)" in result.stdout

@@ -108,8 +108,19 @@ def close_window(window) -> None:
     if window_gone(window) == DISPLAY_LOST:
         return
     window.close()
-    if pyglet.gl.current_context is not None:
-        pyglet.gl.current_context.detach()
+    # pyglet made its hidden shadow window's context current. Release it without detaching it: a detached shadow
+    # context has no GLX drawable left, and closing the next window (which switches back to it) would fail.
+    context = pyglet.gl.current_context
+    if context is None:
+        return
+    x_display = getattr(context, "x_display", None)
+    if x_display is None:
+        context.detach()
+        return
+    from pyglet.gl import glx
+
+    glx.glXMakeContextCurrent(x_display, 0, 0, None)
+    pyglet.gl.current_context = None
 
 
 def watch_window(window) -> None:

@@ -1,6 +1,5 @@
-"""``gui --fullscreen``: the window covers Xvfb's screen and is drawn to its last pixel. In a process of its own:
-pyglet cannot close a second window in a process whose first one was closed (its shadow window's context is left
-detached), and the module windows of the other tests come and go in this one."""
+"""``gui --fullscreen``: the window covers Xvfb's screen and is drawn to its last pixel. In a process of its own, as
+a user starts it, so that a full-screen window never changes the module windows of the other tests."""
 
 import os
 import subprocess

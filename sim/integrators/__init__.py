@@ -2,7 +2,8 @@
 
 Every ``step(state, params, h, **options) -> (BodyState, StepCost)`` advances a batch of N bodies by ``h``
 seconds (:mod:`sim.integrators.state`); options are keyword-only. ``INTEGRATORS`` maps the names the command
-line, the panel and the tests use to those functions.
+line, the panel and the tests use to those functions, ``CLAIMS`` to what each module claims of its method
+(:class:`sim.integrators.claims.Claims`: order, conservation of ``L``, torque), declared beside its ``step``.
 
 Most integrators hold ``params.torque_world`` constant over a step. Those in ``ORIENTATION_TORQUE`` also take the
 keyword ``orientation_torque``, a torque ``τ(q)`` that depends on the orientation (:mod:`sim.integrators.torque`),
@@ -25,25 +26,31 @@ from sim.integrators import (
     split6,
     trapezoidal,
 )
+from sim.integrators.claims import Claims
 
-__all__ = ["INTEGRATORS", "ORIENTATION_TORQUE"]
+__all__ = ["INTEGRATORS", "CLAIMS", "ORIENTATION_TORQUE", "Claims"]
 
-INTEGRATORS = {
-    "euler": euler.step,
-    "euler_body": euler_body.step,
-    "magnus": magnus.step,
-    "implicit_midpoint": implicit_midpoint.step,
-    "trapezoidal": trapezoidal.step,
-    "object_trapezoidal": object_trapezoidal.step,
-    "im4": im4.step,
-    "im6": im6.step,
-    "ot4": ot4.step,
-    "rkmk4": rkmk4.step,
-    "exact": exact.step,
-    "split2": split2.step,
-    "split4": split4.step,
-    "split6": split6.step,
+_MODULES = {
+    "euler": euler,
+    "euler_body": euler_body,
+    "magnus": magnus,
+    "implicit_midpoint": implicit_midpoint,
+    "trapezoidal": trapezoidal,
+    "object_trapezoidal": object_trapezoidal,
+    "im4": im4,
+    "im6": im6,
+    "ot4": ot4,
+    "rkmk4": rkmk4,
+    "exact": exact,
+    "split2": split2,
+    "split4": split4,
+    "split6": split6,
 }
 
-ORIENTATION_TORQUE = frozenset({"split2", "split4", "split6"})
+INTEGRATORS = {name: module.step for name, module in _MODULES.items()}
+
+CLAIMS: dict[str, Claims] = {name: module.CLAIMS for name, module in _MODULES.items()}
+"""Each integrator's claims, as its own module declares them."""
+
+ORIENTATION_TORQUE = frozenset(name for name, claims in CLAIMS.items() if claims.orientation_torque)
 """The integrators that take ``orientation_torque=τ(q)`` and evaluate it at their own stages."""

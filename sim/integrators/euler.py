@@ -20,11 +20,15 @@ from __future__ import annotations
 import numpy as np
 
 from sim.integrators.checks import check_backend
+from sim.integrators.claims import Claims
 from sim.integrators.explicit import finish_explicit, run_explicit_kernel
 from sim.integrators.state import BodyParams, BodyState, StepCost, angular_acceleration
 from sim.quaternion import quat_mul, quat_normalize
 
-__all__ = ["step", "euler_orientation"]
+__all__ = ["step", "euler_orientation", "CLAIMS"]
+
+# Both ω and q are updated from the start of the step: first order; L' = O' I O'ᵀ ω' drifts.
+CLAIMS = Claims(order=1, conserves_momentum=False)
 
 NAME = "euler"
 

@@ -22,11 +22,15 @@ from __future__ import annotations
 import numpy as np
 
 from sim.integrators.checks import check_backend
+from sim.integrators.claims import Claims
 from sim.integrators.euler import euler_orientation
 from sim.integrators.explicit import finish_explicit, run_explicit_kernel
 from sim.integrators.state import BodyParams, BodyState, StepCost, angular_acceleration, matvec, to_body, to_world
 
-__all__ = ["step"]
+__all__ = ["step", "CLAIMS"]
+
+# Explicit Euler in the body frame: first order, and it gains energy, so L drifts.
+CLAIMS = Claims(order=1, conserves_momentum=False)
 
 NAME = "euler_body"
 

@@ -33,6 +33,7 @@ import numpy as np
 from sim.errors import NumericalError
 from sim.exact import TorqueFreeSolution
 from sim.integrators.checks import STATUS_OK, check_backend, non_finite_status, raise_on_failure
+from sim.integrators.claims import Claims
 from sim.integrators.state import (
     BodyParams,
     BodyState,
@@ -44,7 +45,10 @@ from sim.integrators.state import (
 )
 from sim.quaternion import quat_exp, quat_mul, quat_normalize
 
-__all__ = ["step", "CACHE_SIZE"]
+__all__ = ["step", "CACHE_SIZE", "CLAIMS"]
+
+# The closed form: rounding at any h, L constant; a torque breaks it, so it is refused.
+CLAIMS = Claims(order=None, conserves_momentum=True, accepts_torque=False)
 
 NAME = "exact"
 _SHOWN_BODIES = 20

@@ -11,10 +11,14 @@ from __future__ import annotations
 from typing import Any
 
 from sim.integrators import implicit_midpoint
+from sim.integrators.claims import Claims
 from sim.integrators.composition import KAHAN_LI_9, step_composed
 from sim.integrators.state import BodyParams, BodyState, StepCost
 
-__all__ = ["step"]
+__all__ = ["step", "CLAIMS"]
+
+# Kahan & Li's 9 stages of a symmetric second-order method; every stage carries L exactly.
+CLAIMS = Claims(order=6, conserves_momentum=True)
 
 
 def step(state: BodyState, params: BodyParams, h: float, **options: Any) -> tuple[BodyState, StepCost]:

@@ -18,11 +18,15 @@ from typing import Any
 
 import numpy as np
 
+from sim.integrators.claims import Claims
 from sim.integrators.implicit import ImplicitMethod, advance_body_frame, step_implicit
 from sim.integrators.state import BodyParams, BodyState, StepCost, matvec, to_body
 from sim.so3 import exp_so3, hat, left_jacobian_so3
 
-__all__ = ["step", "residual", "residual_jacobian"]
+__all__ = ["step", "residual", "residual_jacobian", "CLAIMS"]
+
+# Symmetric, so even order; L' = L + h τ is carried exactly.
+CLAIMS = Claims(order=2, conserves_momentum=True)
 
 
 def residual(v, ell_body, inertia_body_inv, h):

@@ -17,12 +17,16 @@ from __future__ import annotations
 import numpy as np
 
 from sim.integrators.checks import check_backend
+from sim.integrators.claims import Claims
 from sim.integrators.explicit import finish_explicit, run_explicit_kernel
 from sim.integrators.state import BodyParams, BodyState, StepCost, angular_acceleration
 from sim.quaternion import quat_exp, quat_exp_third_order, quat_mul, quat_normalize
 from sim.vector import cross
 
-__all__ = ["step", "EXPONENTIALS"]
+__all__ = ["step", "EXPONENTIALS", "CLAIMS"]
+
+# With the gyroscopic term ω takes explicit Euler's update: first order (measured 0.95), L drifts.
+CLAIMS = Claims(order=1, conserves_momentum=False)
 
 NAME = "magnus"
 EXPONENTIALS = ("exact", "third_order")

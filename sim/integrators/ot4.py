@@ -12,10 +12,14 @@ from __future__ import annotations
 from typing import Any
 
 from sim.integrators import object_trapezoidal
+from sim.integrators.claims import Claims
 from sim.integrators.composition import TRIPLE_JUMP, step_composed
 from sim.integrators.state import BodyParams, BodyState, StepCost
 
-__all__ = ["step"]
+__all__ = ["step", "CLAIMS"]
+
+# The triple jump of a symmetric second-order method; every stage carries L exactly.
+CLAIMS = Claims(order=4, conserves_momentum=True)
 
 
 def step(state: BodyState, params: BodyParams, h: float, **options: Any) -> tuple[BodyState, StepCost]:

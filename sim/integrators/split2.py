@@ -19,10 +19,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from sim.integrators.claims import Claims
 from sim.integrators.splitting import STRANG, step_split
 from sim.integrators.state import BodyParams, BodyState, StepCost
 
-__all__ = ["step"]
+__all__ = ["step", "CLAIMS"]
+
+# Kicks are exact flows and the free flow a midpoint step: order 2 under τ(q), L exact torque-free.
+CLAIMS = Claims(order=2, conserves_momentum=True, orientation_torque=True)
 
 
 def step(state: BodyState, params: BodyParams, h: float, **options: Any) -> tuple[BodyState, StepCost]:

@@ -17,11 +17,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from sim.integrators.claims import Claims
 from sim.integrators.composition import TRIPLE_JUMP
 from sim.integrators.splitting import step_split
 from sim.integrators.state import BodyParams, BodyState, StepCost
 
-__all__ = ["step"]
+__all__ = ["step", "CLAIMS"]
+
+# The triple jump of split2: order 4 under τ(q), L exact torque-free.
+CLAIMS = Claims(order=4, conserves_momentum=True, orientation_torque=True)
 
 
 def step(state: BodyState, params: BodyParams, h: float, **options: Any) -> tuple[BodyState, StepCost]:

@@ -17,11 +17,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from sim.integrators.claims import Claims
 from sim.integrators.composition import KAHAN_LI_9
 from sim.integrators.splitting import step_split
 from sim.integrators.state import BodyParams, BodyState, StepCost
 
-__all__ = ["step"]
+__all__ = ["step", "CLAIMS"]
+
+# Kahan & Li's 9 stages of split2: order 6 under τ(q), L exact torque-free.
+CLAIMS = Claims(order=6, conserves_momentum=True, orientation_torque=True)
 
 
 def step(state: BodyState, params: BodyParams, h: float, **options: Any) -> tuple[BodyState, StepCost]:

@@ -20,12 +20,16 @@ from typing import Any
 
 import numpy as np
 
+from sim.integrators.claims import Claims
 from sim.integrators.implicit import ImplicitMethod, step_implicit
 from sim.integrators.state import BodyParams, BodyState, StepCost, matvec, omega_world_from_momentum
 from sim.quaternion import quat_exp, quat_mul, quat_normalize, quat_to_matrix
 from sim.so3 import exp_so3, hat, left_jacobian_so3
 
-__all__ = ["step", "residual", "residual_jacobian"]
+__all__ = ["step", "residual", "residual_jacobian", "CLAIMS"]
+
+# Symmetric, so even order; L' = L + h τ is carried exactly.
+CLAIMS = Claims(order=2, conserves_momentum=True)
 
 
 def residual(w, omega_world, A_world, L_world_new, h):

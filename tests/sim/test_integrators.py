@@ -1,4 +1,4 @@
-"""sim/integrators: one contract over INTEGRATORS, then each method's own claims.
+"""sim/integrators: one contract over INTEGRATORS, each module's CLAIMS measured, then each method's own tests.
 
 References: the closed-form torque-free motion (sim.exact) for the T-handle, scipy's DOP853 for a driven sphere,
 dual numbers for the Newton Jacobians, and the numpy backend for the compiled kernels.
@@ -13,9 +13,10 @@ from scipy.integrate import solve_ivp
 from sim import dual
 from sim.errors import NumericalError
 from sim.exact import TorqueFreeSolution
-from sim.integrators import INTEGRATORS, implicit_midpoint, object_trapezoidal, trapezoidal
+from sim.integrators import CLAIMS, INTEGRATORS, implicit_midpoint, object_trapezoidal, trapezoidal
 from sim.integrators._kernels import rodrigues_coefficients as rodrigues_coefficients_numba
 from sim.integrators.state import BodyParams, BodyState, angular_acceleration, energy, omega_body, to_body
+from sim.integrators.torque import LeverTorque
 from sim.quaternion import quat_conj, quat_identity, quat_log, quat_mul, quat_to_matrix
 from sim.taylor import rodrigues_coefficients
 from tests.sim.conftest import ANGLE_SWEEP
@@ -25,15 +26,6 @@ T_HANDLE_OMEGA_BODY = (0.05, 5.0, 0.05)  # rad/s, near the intermediate axis
 IMPLICIT = ("implicit_midpoint", "trapezoidal", "object_trapezoidal")
 IMPLICIT_MODULES = {"implicit_midpoint": implicit_midpoint, "trapezoidal": trapezoidal,
                     "object_trapezoidal": object_trapezoidal}  # fmt: skip
-# With the gyroscopic term, Magnus's ω update is explicit Euler's, so the method is first order (measured 0.95).
-# The exact stepper's error is rounding at every h: None, checked as such by the order test.
-ORDER = {"euler": 1, "euler_body": 1, "magnus": 1, "implicit_midpoint": 2, "trapezoidal": 2, "object_trapezoidal": 2,
-         "im4": 4, "im6": 6, "ot4": 4, "rkmk4": 4, "exact": None, "split2": 2, "split4": 4, "split6": 6}  # fmt: skip
-CONSERVES_MOMENTUM = {"euler": False, "euler_body": False, "magnus": False, "implicit_midpoint": True,
-                      "trapezoidal": True, "object_trapezoidal": True, "im4": True, "im6": True, "ot4": True,
-                      "rkmk4": True, "exact": True, "split2": True, "split4": True, "split6": True}  # fmt: skip
-# Steppers that refuse a torque (the closed form holds only torque-free): the contract runs them torque-free.
-TORQUE_FREE_ONLY = {"exact"}
 # h (s) at which each order is asymptotic on the T-handle over 2 s and still above rounding (first-order methods
 # reach their rate later; sixth order reaches rounding, ~1e-12, below h = 0.03).
 ORDER_TEST_H = {1: 0.005, 2: 0.02, 4: 0.02, 6: 0.1}
@@ -67,8 +59,8 @@ def _random_bodies(n_bodies: int, seed: int, *, torque: bool = True) -> tuple[Bo
 
 
 def _contract_bodies(name: str, n_bodies: int, seed: int) -> tuple[BodyState, BodyParams]:
-    """:func:`_random_bodies`, torque-free for the steppers that refuse a torque."""
-    return _random_bodies(n_bodies, seed, torque=name not in TORQUE_FREE_ONLY)
+    """:func:`_random_bodies`, torque-free for the steppers that claim to refuse a torque."""
+    return _random_bodies(n_bodies, seed, torque=CLAIMS[name].accepts_torque)
 
 
 def _run(name, state, params, h, n_steps, **options):
@@ -132,7 +124,7 @@ def test_torque_free_world_momentum_is_conserved_where_the_method_claims_it(name
     state, params = _t_handle()
     new = _run(name, state, params, 0.01, 1000)
     drift = np.linalg.norm(new.L_world - state.L_world) / np.linalg.norm(state.L_world)
-    if CONSERVES_MOMENTUM[name]:
+    if CLAIMS[name].conserves_momentum:
         assert drift <= RTOL_MOMENTUM
     else:
         assert drift > 1e-6  # no such claim, and indeed it drifts
@@ -151,12 +143,46 @@ def _t_handle_error(name: str, h: float, duration: float) -> float:
 
 @pytest.mark.parametrize("name", INTEGRATORS)
 def test_order_of_convergence_on_the_t_handle(name):
-    if ORDER[name] is None:  # no truncation error to converge
+    order = CLAIMS[name].order
+    if order is None:  # no truncation error to converge
         assert max(_t_handle_error(name, h, 2.0) for h in (0.02, 0.5)) <= ATOL_EXACT_RAD
         return
-    h = ORDER_TEST_H[ORDER[name]]
+    h = ORDER_TEST_H[order]
     ratio = _t_handle_error(name, h, 2.0) / _t_handle_error(name, h / 2, 2.0)
-    assert abs(np.log2(ratio) - ORDER[name]) <= TOLERANCE_ORDER
+    assert abs(np.log2(ratio) - order) <= TOLERANCE_ORDER
+
+
+@pytest.mark.parametrize("name", INTEGRATORS)
+def test_a_constant_torque_is_taken_or_refused_as_claimed(name):
+    """Taken: over a short step the torque adds ``h τ`` to ``L`` beside the torque-free step, to O(h²)."""
+    state, params = _random_bodies(5, seed=13)
+    free_params = BodyParams(params.inertia_body, params.inertia_body_inv, np.zeros((5, 3)))
+    h = 1e-4
+    if not CLAIMS[name].accepts_torque:
+        with pytest.raises(NumericalError, match=r"refused for bodies 0, 1, 2, 3, 4: a non-zero torque"):
+            INTEGRATORS[name](state, params, h)
+        return
+    driven, _ = INTEGRATORS[name](state, params, h)
+    free, _ = INTEGRATORS[name](state, free_params, h)
+    np.testing.assert_allclose(driven.L_world - free.L_world, h * params.torque_world, rtol=0.0, atol=1e-2 * h)
+
+
+@pytest.mark.parametrize("name", INTEGRATORS)
+def test_an_orientation_dependent_torque_is_taken_as_claimed(name):
+    """Claimed: ``orientation_torque=τ(q)`` is evaluated where the method needs it (its order under it is measured
+    in test_torque_splitting.py); here a lever torque equals the constant torque it gives over a short step, to
+    O(h²). Not claimed: the keyword is refused."""
+    state, params = _random_bodies(5, seed=14, torque=False)
+    lever = LeverTorque(np.random.default_rng(14).normal(size=(5, 3)), np.tile([0.0, 0.0, -9.81], (5, 1)))
+    h = 1e-4
+    if not CLAIMS[name].orientation_torque:
+        with pytest.raises(TypeError, match="orientation_torque"):
+            INTEGRATORS[name](state, params, h, orientation_torque=lever)
+        return
+    with_lever, _ = INTEGRATORS[name](state, params, h, orientation_torque=lever)
+    held, _ = INTEGRATORS[name](state, BodyParams.from_inertia(params.inertia_body, lever(state.q)), h)
+    np.testing.assert_allclose(with_lever.L_world - state.L_world, h * lever(state.q), rtol=0.0, atol=1e-2 * h)
+    np.testing.assert_allclose(with_lever.L_world, held.L_world, rtol=0.0, atol=1e-2 * h)
 
 
 @pytest.mark.parametrize("name", INTEGRATORS)

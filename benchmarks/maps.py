@@ -43,7 +43,7 @@ import numpy as np
 from sim.integrators import INTEGRATORS
 from sim.integrators.checks import MAX_STEP_ANGLE
 from sim.integrators.implicit_midpoint import residual, residual_jacobian
-from sim.integrators.newton import newton_solve
+from sim.integrators.newton import NewtonOptions, newton_solve
 from sim.integrators.state import BodyParams, BodyState, energy
 
 __all__ = [
@@ -120,7 +120,7 @@ def energy_change(name: str, ell_body: np.ndarray, h: float = H, *, max_step_ang
     state, params = _bodies(ell_body)
     step = INTEGRATORS[name]
     if max_step_angle is not None:
-        new_state, cost = step(state, params, h, max_step_angle=max_step_angle)
+        new_state, cost = step(state, params, h, newton=NewtonOptions(max_step_angle=max_step_angle))
         iterations, substeps = cost.newton_iterations, cost.substeps
     else:
         pieces = kantorovich_pieces(ell_body, h)
@@ -149,8 +149,8 @@ def newton_iterations(ell_body, h: float = H, *, tolerance: float = TOLERANCE, m
     sub-steps). Returns ``(v (N, 3), converged (N,), updates (N,))``."""
     args = _midpoint_args(ell_body, h)
     with np.errstate(all="ignore"):  # a diverging iterate is reported as not converged
-        return newton_solve(residual, residual_jacobian, np.zeros((len(ell_body), 3)), args, tolerance=tolerance,
-                            max_iterations=max_iterations, max_step_angle=math.inf)  # fmt: skip
+        options = NewtonOptions(tolerance=tolerance, max_iterations=max_iterations, max_step_angle=math.inf)
+        return newton_solve(residual, residual_jacobian, np.zeros((len(ell_body), 3)), args, options=options)
 
 
 def fixed_point_iterations(

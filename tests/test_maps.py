@@ -10,6 +10,7 @@ from scipy.linalg import expm
 
 from benchmarks import maps
 from sim.integrators import INTEGRATORS
+from sim.integrators.newton import NewtonOptions
 from sim.integrators.state import BodyParams, BodyState, energy
 from sim.quaternion import quat_identity
 
@@ -71,7 +72,7 @@ def test_energy_change_matches_a_single_body_step(name, max_step_angle):
             for _ in range(pieces):
                 new_state, _ = INTEGRATORS[name](new_state, params, 1.0 / pieces)
         else:
-            new_state, _ = INTEGRATORS[name](state, params, 1.0, max_step_angle=max_step_angle)
+            new_state, _ = INTEGRATORS[name](state, params, 1.0, newton=NewtonOptions(max_step_angle=max_step_angle))
         expected = abs(energy(new_state)[0] / energy(state)[0] - 1.0)
         assert change[index] == pytest.approx(expected, rel=RTOL_ENERGY, abs=ATOL_ENERGY)
     if name != "object_trapezoidal":  # which conserves the energy to rounding

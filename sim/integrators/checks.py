@@ -18,7 +18,7 @@ __all__ = [
     "MAX_STEP_ANGLE",
     "BACKENDS",
     "check_backend",
-    "check_newton_options",
+    "check_jacobian",
     "non_finite_status",
     "raise_on_failure",
 ]
@@ -28,7 +28,9 @@ BACKENDS = ("numba", "numpy")
 JACOBIANS = ("analytic", "dual")
 MAX_STEP_ANGLE = np.pi
 """Default largest rotation (rad) a converged implicit step may make; a larger one is sub-stepped (newton.py)."""
-MAX_SUBSTEP_DEPTH = 40  # pieces of h / 2^40 are far below any useful step
+MAX_SUBSTEP_DEPTH = 40
+"""The most halvings :class:`sim.integrators.newton.NewtonOptions` allows: pieces of h / 2^40 are far below any
+useful step."""
 _SHOWN_INDICES = 20
 
 
@@ -37,23 +39,14 @@ def check_backend(backend: str) -> None:
         raise ValueError(f"backend must be one of {BACKENDS}, got {backend!r}")
 
 
-def check_newton_options(
-    backend: str, jacobian: str, tolerance: float, max_iterations: int, max_substep_depth: int, max_step_angle: float
-) -> None:
-    """Validate the options of the implicit integrators."""
+def check_jacobian(backend: str, jacobian: str) -> None:
+    """Validate the backend and the Jacobian of an implicit integrator (Newton's options validate themselves:
+    :class:`sim.integrators.newton.NewtonOptions`)."""
     check_backend(backend)
     if jacobian not in JACOBIANS:
         raise ValueError(f"jacobian must be one of {JACOBIANS}, got {jacobian!r}")
     if jacobian == "dual" and backend != "numpy":
         raise ValueError("jacobian='dual' (dual numbers) runs only with backend='numpy'")
-    if not tolerance > 0.0:
-        raise ValueError(f"tolerance must be positive, got {tolerance!r}")
-    if int(max_iterations) != max_iterations or max_iterations < 1:
-        raise ValueError(f"max_iterations must be a positive integer, got {max_iterations!r}")
-    if not max_step_angle > 0.0:
-        raise ValueError(f"max_step_angle must be positive (radians; inf for no limit), got {max_step_angle!r}")
-    if int(max_substep_depth) != max_substep_depth or not 0 <= max_substep_depth <= MAX_SUBSTEP_DEPTH:
-        raise ValueError(f"max_substep_depth must be an integer in 0..{MAX_SUBSTEP_DEPTH}, got {max_substep_depth!r}")
 
 
 def non_finite_status(q: np.ndarray, omega_world: np.ndarray, L_world: np.ndarray) -> np.ndarray:

@@ -4,8 +4,9 @@ An implicit method (:class:`ImplicitMethod`) is its equation for the step's rota
 a hand-written Jacobian and the update of the state from the solution. :func:`step_implicit` runs it:
 
 - with the gyroscopic term on, Newton's method (:mod:`sim.integrators.newton`) solves the equation for every body;
-  a body whose Newton fails has its step cut in halves, recursively, up to ``max_substep_depth`` times, only for
-  that body, with the torque held constant (math.md §Implicit midpoint; seed 003 §10). The pieces are visited as
+  a body whose Newton fails has its step cut in halves, recursively, up to ``max_substep_depth`` times
+  (:class:`~sim.integrators.newton.NewtonOptions`, the ``newton=`` keyword), only for that body, with the torque
+  held constant (math.md §Implicit midpoint; seed 003 §10). The pieces are visited as
   recursive halving would visit them (see :mod:`sim.integrators._kernels`). If a body still fails, or a
   new state is not finite, :class:`sim.errors.NumericalError` names the bodies.
 - with the gyroscopic term off, the body is integrated as if ω changed only by the torque: ``ω' = ω + h I_w⁻¹ τ``
@@ -26,19 +27,18 @@ from dataclasses import dataclass
 import numpy as np
 
 from sim.integrators import magnus
-from sim.integrators.checks import (
-    MAX_STEP_ANGLE,
-    STATUS_NOT_CONVERGED,
-    STATUS_OK,
-    check_newton_options,
-    non_finite_status,
-    raise_on_failure,
-)
-from sim.integrators.newton import newton_curvature, newton_solve
+from sim.integrators.checks import STATUS_NOT_CONVERGED, STATUS_OK, check_jacobian, non_finite_status, raise_on_failure
+from sim.integrators.newton import NEWTON_DEFAULTS, NewtonOptions, newton_curvature, newton_solve
 from sim.integrators.state import BodyParams, BodyState, StepCost, omega_world_from_momentum
 from sim.quaternion import quat_exp, quat_mul, quat_normalize
 
-__all__ = ["ImplicitMethod", "step_implicit", "step_composed_in_kernel", "advance_body_frame"]
+__all__ = [
+    "ImplicitMethod",
+    "step_implicit",
+    "step_composed_in_kernel",
+    "advance_body_frame",
+    "kernel_newton_arguments",
+]
 
 Setup = Callable[[BodyState, BodyParams, np.ndarray], tuple[np.ndarray, tuple[np.ndarray, ...]]]
 Finish = Callable[[BodyState, BodyParams, np.ndarray, np.ndarray], BodyState]
@@ -67,22 +67,21 @@ def advance_body_frame(state: BodyState, params: BodyParams, h: np.ndarray, v: n
     return BodyState(q_new, omega_world_from_momentum(q_new, L_new, params.inertia_body_inv), L_new)
 
 
-def _attempt(method, jacobian, tolerance, max_iterations, max_step_angle, state, params, h):
+def _attempt(method, jacobian, newton, state, params, h):
     """One Newton solve per body over pieces of length ``h`` (n,): ``(new state, converged, iterations)``."""
     v0, args = method.setup(state, params, h)
     hand_written = method.jacobian if jacobian == "analytic" else None
     curvature = newton_curvature(params.inertia_body_inv, state.L_world, params.torque_world, h)
     v, converged, iterations = newton_solve(
-        method.residual, hand_written, v0, args, tolerance=tolerance, max_iterations=max_iterations,
-        max_step_angle=max_step_angle, curvature=curvature,
-    )  # fmt: skip
+        method.residual, hand_written, v0, args, options=newton, curvature=curvature
+    )
     return method.finish(state[converged], params[converged], h[converged], v[converged]), converged, iterations
 
 
-def _advance_in_pieces(method, state, params, h, jacobian, tolerance, max_iterations, max_depth, max_step_angle):
+def _advance_in_pieces(method, state, params, h, jacobian, newton):
     """The numpy sub-stepping driver: every round tries one piece for every unfinished body."""
     n_bodies = len(state)
-    pieces = 1 << max_depth
+    pieces = 1 << newton.max_substep_depth
     q, omega_world, L_world = state.q.copy(), state.omega_world.copy(), state.L_world.copy()
     position = np.zeros(n_bodies, dtype=np.int64)
     size = np.full(n_bodies, pieces, dtype=np.int64)
@@ -95,9 +94,8 @@ def _advance_in_pieces(method, state, params, h, jacobian, tolerance, max_iterat
             break
         piece_state = BodyState(q[active], omega_world[active], L_world[active])
         h_piece = h * (size[active] / pieces)
-        new_state, converged, piece_iterations = _attempt(
-            method, jacobian, tolerance, max_iterations, max_step_angle, piece_state, params[active], h_piece
-        )
+        piece_params = params[active]
+        new_state, converged, piece_iterations = _attempt(method, jacobian, newton, piece_state, piece_params, h_piece)
         iterations[active] += piece_iterations
         done, failed = active[converged], active[~converged]
         q[done], omega_world[done], L_world[done] = new_state.q, new_state.omega_world, new_state.L_world
@@ -110,7 +108,13 @@ def _advance_in_pieces(method, state, params, h, jacobian, tolerance, max_iterat
     return BodyState(q, omega_world, L_world), StepCost(iterations, substeps), status
 
 
-def _run_kernel(method, state, params, h, tolerance, max_iterations, max_depth, max_step_angle):
+def kernel_newton_arguments(newton: NewtonOptions) -> tuple[float, int, int, float]:
+    """The kernels' Newton arguments: tolerance, max iterations, max sub-step depth, squared max step angle."""
+    return (float(newton.tolerance), int(newton.max_iterations), int(newton.max_substep_depth),
+            float(newton.max_step_angle) ** 2)  # fmt: skip
+
+
+def _run_kernel(method, state, params, h, newton):
     from sim.integrators import _kernels
 
     n_bodies = len(state)
@@ -119,8 +123,7 @@ def _run_kernel(method, state, params, h, tolerance, max_iterations, max_depth, 
     status = np.empty(n_bodies, dtype=np.int8)
     _kernels.implicit_kernel(
         _kernels.KERNEL_METHODS[method.name], state.q, state.omega_world, state.L_world, params.inertia_body_inv,
-        params.torque_world, float(h), float(tolerance), int(max_iterations), int(max_depth),
-        float(max_step_angle) ** 2,
+        params.torque_world, float(h), *kernel_newton_arguments(newton),
         q, omega_world, L_world, iterations, substeps, status,
     )  # fmt: skip
     return BodyState(q, omega_world, L_world), StepCost(iterations, substeps), status
@@ -134,34 +137,25 @@ def step_implicit(
     *,
     backend: str = "numba",
     jacobian: str = "analytic",
-    tolerance: float = 1e-14,
-    max_iterations: int = 12,
-    max_substep_depth: int = 16,
-    max_step_angle: float = MAX_STEP_ANGLE,
+    newton: NewtonOptions = NEWTON_DEFAULTS,
 ) -> tuple[BodyState, StepCost]:
     """Advance N bodies by ``h`` seconds with ``method``; the implicit integrators' ``step`` with its options.
 
     ``backend``: ``"numba"`` (compiled kernel) or ``"numpy"`` (the reference). ``jacobian``: ``"analytic"``
-    (hand-written) or ``"dual"`` (dual numbers; numpy backend only). Newton stops when
-    ``|residual| ≤ tolerance · (1 + |v|)`` (``v`` in rad), and fails after ``max_iterations`` updates or when it
-    converges to a step turning by more than ``max_step_angle`` rad (``inf``: no limit). A failed body's step is
-    halved up to ``max_substep_depth`` times (0: never), with the torque held constant; then
-    :class:`sim.errors.NumericalError` names it.
+    (hand-written) or ``"dual"`` (dual numbers; numpy backend only). ``newton``: Newton's tolerance, iteration
+    and step-angle limits and the sub-stepping depth (:class:`~sim.integrators.newton.NewtonOptions`). A body
+    Newton fails on has its step halved up to ``newton.max_substep_depth`` times, with the torque held constant;
+    then :class:`sim.errors.NumericalError` names it.
     """
-    check_newton_options(backend, jacobian, tolerance, max_iterations, max_substep_depth, max_step_angle)
+    check_jacobian(backend, jacobian)
     if not params.gyroscopic:
         return magnus.step(state, params, h, terms=1, exponential="exact", backend=backend)
     if backend == "numba":
-        new_state, cost, status = _run_kernel(
-            method, state, params, h, tolerance, max_iterations, max_substep_depth, max_step_angle
-        )
+        new_state, cost, status = _run_kernel(method, state, params, h, newton)
     else:
         with np.errstate(all="ignore"):  # failures are detected per body and raised below
-            new_state, cost, status = _advance_in_pieces(
-                method, state, params, np.float64(h), jacobian, tolerance, max_iterations, max_substep_depth,
-                max_step_angle,
-            )  # fmt: skip
-    raise_on_failure(method.name, status, h, max_substep_depth, max_step_angle)
+            new_state, cost, status = _advance_in_pieces(method, state, params, np.float64(h), jacobian, newton)
+    raise_on_failure(method.name, status, h, newton.max_substep_depth, newton.max_step_angle)
     return new_state, cost
 
 
@@ -174,10 +168,7 @@ def step_composed_in_kernel(
     *,
     backend: str = "numba",
     jacobian: str = "analytic",
-    tolerance: float = 1e-14,
-    max_iterations: int = 12,
-    max_substep_depth: int = 16,
-    max_step_angle: float = MAX_STEP_ANGLE,
+    newton: NewtonOptions = NEWTON_DEFAULTS,
 ) -> tuple[BodyState, StepCost] | None:
     """The composition of ``method`` by ``coefficients`` (:mod:`sim.integrators.composition`) in one kernel call:
     the same state and cost as one :func:`step_implicit` per stage, with the gyroscopic term on and the numba
@@ -185,16 +176,15 @@ def step_composed_in_kernel(
     the stages one by one and report which stage failed for which bodies."""
     from sim.integrators import _kernels
 
-    check_newton_options(backend, jacobian, tolerance, max_iterations, max_substep_depth, max_step_angle)
+    check_jacobian(backend, jacobian)
     n_bodies = len(state)
     q, omega_world, L_world = np.empty((n_bodies, 4)), np.empty((n_bodies, 3)), np.empty((n_bodies, 3))
     iterations, substeps = np.empty(n_bodies, dtype=np.int64), np.empty(n_bodies, dtype=np.int64)
     status = np.empty(n_bodies, dtype=np.int8)
     _kernels.composed_kernel(
         _kernels.KERNEL_METHODS[method.name], np.asarray(coefficients, dtype=np.float64), state.q,
-        state.omega_world, state.L_world, params.inertia_body_inv, params.torque_world, float(h), float(tolerance),
-        int(max_iterations), int(max_substep_depth), float(max_step_angle) ** 2,
-        q, omega_world, L_world, iterations, substeps, status,
+        state.omega_world, state.L_world, params.inertia_body_inv, params.torque_world, float(h),
+        *kernel_newton_arguments(newton), q, omega_world, L_world, iterations, substeps, status,
     )  # fmt: skip
     if status.any():
         return None

@@ -14,6 +14,9 @@ wraps the step's rotation around and is not the motion the method means. ``max_s
 A body over the limit, like one that did not converge or whose residual is not finite, is reported as not
 converged, to be sub-stepped.
 
+Every option of Newton's method and of the sub-stepping around it is held in one :class:`NewtonOptions`, the
+``newton=`` keyword of every implicit integrator, with the defaults stated there.
+
 The Jacobian is either hand-written (``jacobian(v, *args)``) or computed by dual numbers from the residual
 (:func:`sim.dual.jacobian`, seed 001), which then must run on :class:`sim.dual.Dual` arrays.
 """
@@ -21,13 +24,52 @@ The Jacobian is either hand-written (``jacobian(v, *args)``) or computed by dual
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 
 from sim import dual
-from sim.integrators.checks import MAX_STEP_ANGLE
+from sim.integrators.checks import MAX_STEP_ANGLE, MAX_SUBSTEP_DEPTH
 
-__all__ = ["newton_solve", "newton_curvature"]
+__all__ = ["NewtonOptions", "NEWTON_DEFAULTS", "newton_solve", "newton_curvature"]
+
+
+@dataclass(frozen=True)
+class NewtonOptions:
+    """Newton's method per step, and the sub-stepping of a step it cannot take (:mod:`sim.integrators.implicit`).
+
+    - ``tolerance`` (dimensionless, > 0): a body has converged when ``|F(v)| ≤ tolerance · (1 + |v|)``, the
+      residual ``F`` and the rotation vector ``v`` in rad.
+    - ``max_iterations`` (≥ 1): Newton updates per solve before it counts as failed.
+    - ``max_step_angle`` (rad, > 0): the largest rotation a converged step may make; a root beyond it counts as
+      failed (``inf``: no limit; module docstring).
+    - ``max_substep_depth`` (0 … ``MAX_SUBSTEP_DEPTH``): how many times a failed body's step may be halved, only
+      for that body and with the torque held (0: never); then the step raises
+      :class:`sim.errors.NumericalError` naming it.
+
+    Invalid values raise ``ValueError`` when the options are made.
+    """
+
+    tolerance: float = 1e-14
+    max_iterations: int = 12
+    max_step_angle: float = MAX_STEP_ANGLE
+    max_substep_depth: int = 16
+
+    def __post_init__(self) -> None:
+        if not self.tolerance > 0.0:
+            raise ValueError(f"tolerance must be positive, got {self.tolerance!r}")
+        if int(self.max_iterations) != self.max_iterations or self.max_iterations < 1:
+            raise ValueError(f"max_iterations must be a positive integer, got {self.max_iterations!r}")
+        if not self.max_step_angle > 0.0:
+            angle = self.max_step_angle
+            raise ValueError(f"max_step_angle must be positive (radians; inf for no limit), got {angle!r}")
+        depth = self.max_substep_depth
+        if int(depth) != depth or not 0 <= depth <= MAX_SUBSTEP_DEPTH:
+            raise ValueError(f"max_substep_depth must be an integer in 0..{MAX_SUBSTEP_DEPTH}, got {depth!r}")
+
+
+NEWTON_DEFAULTS = NewtonOptions()
+"""The options every implicit integrator runs with unless it is given ``newton=``."""
 
 
 def _with_direction_axis(a: np.ndarray) -> np.ndarray:
@@ -60,18 +102,18 @@ def newton_solve(
     v0: np.ndarray,
     args: tuple[np.ndarray, ...],
     *,
-    tolerance: float,
-    max_iterations: int,
-    max_step_angle: float = MAX_STEP_ANGLE,
+    options: NewtonOptions = NEWTON_DEFAULTS,
     curvature: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Solve ``residual(v, *args) = 0`` for each of n bodies from ``v0`` (n, 3).
 
     ``args``: per-body arrays with leading axis n (the residual broadcasts over them). ``jacobian``: the
-    hand-written ``(n, 3, 3)`` Jacobian ``∂F/∂v``, or ``None`` for dual numbers. ``curvature``: (n,) bound on
+    hand-written ``(n, 3, 3)`` Jacobian ``∂F/∂v``, or ``None`` for dual numbers. ``options``: the tolerance, the
+    iteration limit and the step-angle limit (``max_substep_depth`` is the caller's). ``curvature``: (n,) bound on
     ``½ |F''|`` for the convergence test after an update (module docstring), or ``None`` for none. Returns
     ``(v, converged, iterations)``: (n, 3), (n,) bool, (n,) int64 Newton updates made.
     """
+    tolerance, max_iterations, max_step_angle = options.tolerance, options.max_iterations, options.max_step_angle
     v = np.array(v0, dtype=np.float64)
     converged = np.zeros(len(v), dtype=bool)
     iterations = np.zeros(len(v), dtype=np.int64)

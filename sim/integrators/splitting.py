@@ -38,12 +38,9 @@ import numpy as np
 
 from sim.errors import NumericalError
 from sim.integrators import implicit_midpoint
-from sim.integrators.checks import (
-    MAX_STEP_ANGLE,
-    check_newton_options,
-    non_finite_status,
-    raise_on_failure,
-)
+from sim.integrators.checks import check_jacobian, non_finite_status, raise_on_failure
+from sim.integrators.implicit import kernel_newton_arguments
+from sim.integrators.newton import NEWTON_DEFAULTS, NewtonOptions
 from sim.integrators.state import (
     BodyParams,
     BodyState,
@@ -85,10 +82,7 @@ def step_split(
     orientation_torque: OrientationTorque | None = None,
     backend: str = "numba",
     jacobian: str = "analytic",
-    tolerance: float = 1e-14,
-    max_iterations: int = 12,
-    max_substep_depth: int = 16,
-    max_step_angle: float = MAX_STEP_ANGLE,
+    newton: NewtonOptions = NEWTON_DEFAULTS,
 ) -> tuple[BodyState, StepCost]:
     """Advance N bodies by ``h`` seconds by Strang stages of ``γ_i h`` (``coefficients``), see the module.
 
@@ -96,19 +90,16 @@ def step_split(
     (``None``: none). The other options are the implicit midpoint rule's (``implicit.step_implicit``), for every
     free flow. Raises :class:`sim.errors.NumericalError` naming ``name`` and the failing bodies.
     """
-    check_newton_options(backend, jacobian, tolerance, max_iterations, max_substep_depth, max_step_angle)
+    check_jacobian(backend, jacobian)
     gammas, kicks = _schedule(tuple(coefficients))
-    newton = dict(tolerance=tolerance, max_iterations=max_iterations, max_substep_depth=max_substep_depth,
-                  max_step_angle=max_step_angle)  # fmt: skip
     if backend == "numba" and (orientation_torque is None or isinstance(orientation_torque, LeverTorque)):
-        return _run_kernel(name, gammas, kicks, state, params, h, orientation_torque, **newton)
+        return _run_kernel(name, gammas, kicks, state, params, h, orientation_torque, newton)
     with np.errstate(all="ignore"):  # non-finite states are reported by body
         return _run_stages(name, coefficients, kicks, state, params, h, orientation_torque, backend=backend,
-                           jacobian=jacobian, **newton)  # fmt: skip
+                           jacobian=jacobian, newton=newton)  # fmt: skip
 
 
-def _run_kernel(name, coefficients, kicks, state, params, h, orientation_torque, *, tolerance, max_iterations,
-                max_substep_depth, max_step_angle):  # fmt: skip
+def _run_kernel(name, coefficients, kicks, state, params, h, orientation_torque, newton):
     from sim.integrators import _kernels
 
     n_bodies = len(state)
@@ -122,10 +113,9 @@ def _run_kernel(name, coefficients, kicks, state, params, h, orientation_torque,
     _kernels.split_kernel(
         coefficients, kicks, state.q, state.omega_world, state.L_world,
         params.inertia_body, params.inertia_body_inv, params.torque_world, lever, force, float(h), params.gyroscopic,
-        float(tolerance), int(max_iterations), int(max_substep_depth), float(max_step_angle) ** 2,
-        q, omega_world, L_world, iterations, substeps, status,
+        *kernel_newton_arguments(newton), q, omega_world, L_world, iterations, substeps, status,
     )  # fmt: skip
-    raise_on_failure(name, status, h, max_substep_depth, max_step_angle)
+    raise_on_failure(name, status, h, newton.max_substep_depth, newton.max_step_angle)
     return BodyState(q, omega_world, L_world), StepCost(iterations, substeps)
 
 

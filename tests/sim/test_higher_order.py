@@ -14,6 +14,7 @@ from sim.integrators import CLAIMS, INTEGRATORS, implicit_midpoint, object_trape
 from sim.integrators._kernels import left_jacobian_inv_coefficient as left_jacobian_inv_coefficient_numba
 from sim.integrators._kernels import rodrigues_coefficients as rodrigues_coefficients_numba
 from sim.integrators.composition import KAHAN_LI_9, TRIPLE_JUMP, step_composed
+from sim.integrators.newton import NewtonOptions
 from sim.integrators.state import BodyParams, BodyState, omega_world_from_momentum
 from sim.quaternion import quat_conj, quat_exp, quat_identity, quat_log, quat_mul, quat_normalize, quat_rotate
 from sim.taylor import left_jacobian_inv_coefficient
@@ -190,7 +191,7 @@ def test_a_failing_stage_names_the_composition_the_stage_and_the_body():
     omega = np.array([T_HANDLE_OMEGA_BODY, (0.3, 60.0, 0.2)])  # body 1 turns by ~16 rad in the first stage
     state = BodyState.from_omega_body(quat_identity((2,)), omega, inertia)
     with pytest.raises(NumericalError, match=r"^im4 \(stage 1 of 3, 1\.35121 h\): .*failed for body 1: Newton"):
-        INTEGRATORS["im4"](state, BodyParams.from_inertia(inertia), 0.2, max_substep_depth=0)
+        INTEGRATORS["im4"](state, BodyParams.from_inertia(inertia), 0.2, newton=NewtonOptions(max_substep_depth=0))
 
 
 def test_compositions_sum_newton_iterations_and_report_the_largest_split():

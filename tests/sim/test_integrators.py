@@ -15,6 +15,7 @@ from sim.errors import NumericalError
 from sim.exact import TorqueFreeSolution
 from sim.integrators import CLAIMS, INTEGRATORS, implicit_midpoint, object_trapezoidal, trapezoidal
 from sim.integrators._kernels import rodrigues_coefficients as rodrigues_coefficients_numba
+from sim.integrators.newton import NewtonOptions
 from sim.integrators.state import BodyParams, BodyState, angular_acceleration, energy, omega_body, to_body
 from sim.integrators.torque import LeverTorque
 from sim.quaternion import quat_conj, quat_identity, quat_log, quat_mul, quat_to_matrix
@@ -35,6 +36,7 @@ RTOL_MOMENTUM = 1e-12
 RTOL_BACKENDS = 1e-14
 ATOL_JACOBIAN = 1e-12
 ATOL_UNIT_QUATERNION = 4e-16
+UNLIMITED_STEP_ANGLE = NewtonOptions(max_step_angle=np.inf)  # Newton may converge to any root (seed 003's maps)
 
 
 def _t_handle(n_bodies: int = 1, *, gyroscopic: bool = True) -> tuple[BodyState, BodyParams]:
@@ -402,8 +404,8 @@ def test_seed_003_energy_grid(name):
     np.testing.assert_array_equal(new.L_world, state.L_world)
     assert relative.max() < GRID_ENERGY_SUBSTEPPED[name]
     with pytest.raises(NumericalError, match="sub-stepping is off"):
-        INTEGRATORS[name](state, params, 1.0, max_substep_depth=0)
-    unlimited, unlimited_cost = INTEGRATORS[name](state, params, 1.0, max_step_angle=np.inf)
+        INTEGRATORS[name](state, params, 1.0, newton=NewtonOptions(max_substep_depth=0))
+    unlimited, unlimited_cost = INTEGRATORS[name](state, params, 1.0, newton=UNLIMITED_STEP_ANGLE)
     full_step = unlimited_cost.substeps == 1
     assert full_step.any()
     assert np.abs(energy(unlimited) / energy(state) - 1.0)[full_step].max() < GRID_ENERGY_FULL_STEP[name]
@@ -414,7 +416,7 @@ def test_seed_003_convergence_regions():
     object-space rule on a smaller one (measured, of 120 grid points: 104, 64, 56)."""
     state, params = _seed_003_grid()
     full_steps = {
-        name: int(np.sum(INTEGRATORS[name](state, params, 1.0, max_step_angle=np.inf)[1].substeps == 1))
+        name: int(np.sum(INTEGRATORS[name](state, params, 1.0, newton=UNLIMITED_STEP_ANGLE)[1].substeps == 1))
         for name in IMPLICIT
     }
     assert full_steps["trapezoidal"] > full_steps["implicit_midpoint"] > full_steps["object_trapezoidal"] > 0
@@ -434,7 +436,7 @@ def test_a_step_newton_cannot_take_is_sub_stepped_and_otherwise_raises(name, bac
     assert abs(energy(new)[1] / energy(state)[1] - 1.0) < 2e-2  # pieces of ~2 rad: a coarse but sane step
     for depth in (0, 2):
         with pytest.raises(NumericalError, match=r"failed for body 1: Newton"):
-            INTEGRATORS[name](state, params, 0.5, backend=backend, max_substep_depth=depth)
+            INTEGRATORS[name](state, params, 0.5, backend=backend, newton=NewtonOptions(max_substep_depth=depth))
 
 
 @pytest.mark.parametrize("name", IMPLICIT)
@@ -453,11 +455,17 @@ def test_options_are_checked():
     state, params = _t_handle()
     bad = [("euler", {"backend": "fortran"}), ("magnus", {"terms": 4}), ("magnus", {"exponential": "pade"}),
            ("implicit_midpoint", {"jacobian": "dual"}), ("trapezoidal", {"jacobian": "numeric"}),
-           ("object_trapezoidal", {"max_iterations": 0}), ("implicit_midpoint", {"max_substep_depth": -1}),
-           ("implicit_midpoint", {"tolerance": 0.0}), ("trapezoidal", {"max_step_angle": 0.0})]  # fmt: skip
+           ("split2", {"backend": "fortran"})]  # fmt: skip
     for name, options in bad:
         with pytest.raises(ValueError):
             INTEGRATORS[name](state, params, 0.01, **options)
+    bad_newton = [{"max_iterations": 0}, {"max_iterations": 2.5}, {"max_substep_depth": -1}, {"max_substep_depth": 41},
+                  {"tolerance": 0.0}, {"tolerance": np.nan}, {"max_step_angle": 0.0}]  # fmt: skip
+    for options in bad_newton:
+        with pytest.raises(ValueError, match=next(iter(options))):
+            NewtonOptions(**options)
+    with pytest.raises(TypeError):  # the loose keywords went into NewtonOptions
+        INTEGRATORS["implicit_midpoint"](state, params, 0.01, tolerance=1e-12)
 
 
 def test_the_kernels_rodrigues_coefficients_match_sim_taylor():

@@ -13,6 +13,7 @@ from scene.scene_file import load_scene
 from sim.errors import NumericalError
 from sim.integrators import CLAIMS, INTEGRATORS, ORIENTATION_TORQUE
 from sim.integrators.composition import KAHAN_LI_9, TRIPLE_JUMP
+from sim.integrators.newton import NewtonOptions
 from sim.integrators.splitting import kick_lengths
 from sim.integrators.state import BodyParams, BodyState, energy, omega_world_from_momentum
 from sim.integrators.torque import LeverTorque
@@ -233,7 +234,7 @@ def test_a_failing_free_flow_names_the_splitting_and_the_body():
     state = BodyState.from_omega_world(state.q, omega, params.inertia_body)
     for backend in ("numba", "numpy"):
         with pytest.raises(NumericalError, match=r"split4.*body 1: Newton"):
-            INTEGRATORS["split4"](state, params, 0.1, backend=backend, max_substep_depth=0)
+            INTEGRATORS["split4"](state, params, 0.1, backend=backend, newton=NewtonOptions(max_substep_depth=0))
     new, cost = INTEGRATORS["split4"](state, params, 0.1)
     assert cost.substeps[1] > 1 and cost.substeps[0] == 1
     np.testing.assert_array_equal(new.L_world, state.L_world)

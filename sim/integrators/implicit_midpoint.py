@@ -23,7 +23,7 @@ from sim.integrators.implicit import ImplicitMethod, advance_body_frame, step_im
 from sim.integrators.state import BodyParams, BodyState, StepCost, matvec, to_body
 from sim.so3 import exp_so3, hat, left_jacobian_so3
 
-__all__ = ["step", "residual", "residual_jacobian", "CLAIMS"]
+__all__ = ["step", "residual", "residual_jacobian", "residual_curvature", "CLAIMS"]
 
 # Symmetric, so even order; L' = L + h τ is carried exactly.
 CLAIMS = Claims(order=2, conserves_momentum=True)
@@ -42,6 +42,17 @@ def residual_jacobian(v, ell_body, inertia_body_inv, h):
     """
     J_F_v = inertia_body_inv @ exp_so3(-0.5 * v) @ hat(ell_body) @ left_jacobian_so3(0.5 * v)
     return np.eye(3) - 0.5 * h[:, None, None] * J_F_v
+
+
+def residual_curvature(v, ell_body, inertia_body_inv, h):
+    """``(3/16) |h| |I⁻¹|₂ |ℓ|`` (n,): a bound on ``½ |F''|``, Newton's quadratic constant for this residual.
+
+    ``F''`` is ``−h I⁻¹`` times the second derivative of ``u ↦ R(u) ℓ`` at ``u = −v/2``, scaled by ``(½)²``; that
+    second derivative is at most ``(1 + ½) |ℓ|`` (``|Jr| ≤ 1`` and ``Jr``'s own derivative is at most ½), so
+    ``½ |F''| ≤ ½ · ¼ · (3/2) |h| |I⁻¹|₂ |ℓ|``. :func:`sim.integrators.newton.newton_curvature` covers it.
+    """
+    size_inverse = np.linalg.norm(inertia_body_inv, 2, axis=(-2, -1))
+    return 3.0 / 16.0 * np.abs(h) * size_inverse * np.linalg.norm(ell_body, axis=-1)
 
 
 def _setup(state: BodyState, params: BodyParams, h: np.ndarray):

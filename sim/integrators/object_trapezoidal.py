@@ -28,7 +28,7 @@ from sim.integrators.implicit import ImplicitMethod, advance_body_frame, step_im
 from sim.integrators.state import BodyParams, BodyState, StepCost, matvec, to_body
 from sim.so3 import exp_so3, hat, left_jacobian_so3
 
-__all__ = ["step", "residual", "residual_jacobian", "CLAIMS"]
+__all__ = ["step", "residual", "residual_jacobian", "residual_curvature", "CLAIMS"]
 
 # Symmetric, so even order; L' = L + h τ is carried exactly.
 CLAIMS = Claims(order=2, conserves_momentum=True)
@@ -47,6 +47,17 @@ def residual_jacobian(v, ell_body_start, ell_body_end, inertia_body_inv, h):
     R_transpose = np.swapaxes(exp_so3(v), -1, -2)
     J_H_v = inertia_body_inv @ R_transpose @ hat(ell_body_end) @ left_jacobian_so3(v)
     return np.eye(3) - 0.5 * h[:, None, None] * J_H_v
+
+
+def residual_curvature(v, ell_body_start, ell_body_end, inertia_body_inv, h):
+    """``(3/8) |h| |I⁻¹|₂ |ℓ₁|`` (n,): a bound on ``½ |H''|``, Newton's quadratic constant for this residual.
+
+    ``H''`` is ``−(h/2) I⁻¹`` times the second derivative of ``v ↦ R(v)ᵀ ℓ₁ = R(−v) ℓ₁``, at most
+    ``(1 + ½) |ℓ₁|``, so ``½ |H''| ≤ ½ · ½ · (3/2) |h| |I⁻¹|₂ |ℓ₁|``. :func:`sim.integrators.newton.newton_curvature`
+    covers it.
+    """
+    size_inverse = np.linalg.norm(inertia_body_inv, 2, axis=(-2, -1))
+    return 3.0 / 8.0 * np.abs(h) * size_inverse * np.linalg.norm(ell_body_end, axis=-1)
 
 
 def _setup(state: BodyState, params: BodyParams, h: np.ndarray):

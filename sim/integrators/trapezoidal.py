@@ -26,7 +26,7 @@ from sim.integrators.state import BodyParams, BodyState, StepCost, matvec, omega
 from sim.quaternion import quat_exp, quat_mul, quat_normalize, quat_to_matrix
 from sim.so3 import exp_so3, hat, left_jacobian_so3
 
-__all__ = ["step", "residual", "residual_jacobian", "CLAIMS"]
+__all__ = ["step", "residual", "residual_jacobian", "residual_curvature", "CLAIMS"]
 
 # Symmetric, so even order; L' = L + h τ is carried exactly.
 CLAIMS = Claims(order=2, conserves_momentum=True)
@@ -51,6 +51,17 @@ def residual_jacobian(w, omega_world, A_world, L_world_new, h):
     A_new = R @ A_world @ np.swapaxes(R, -1, -2)
     J_z_w = (A_new @ hat(L_world_new) - hat(matvec(A_new, L_world_new))) @ left_jacobian_so3(w)
     return np.eye(3) - 0.5 * h[:, None, None] * J_z_w
+
+
+def residual_curvature(w, omega_world, A_world, L_world_new, h):
+    """``(5/4) |h| |A|₂ |L'|`` (n,): a bound on ``½ |G''|``, Newton's quadratic constant for this residual.
+
+    ``G''`` is ``−(h/2)`` times the second derivative of ``R(w) A R(w)ᵀ L'``: two rotations, each with first
+    derivative at most 1 and second at most ``3/2`` times what it rotates, give at most
+    ``(3/2 + 2 + 3/2) |A|₂ |L'|`` (the product rule: both second derivatives, twice the two first ones), so
+    ``½ |G''| ≤ ½ · ½ · 5 |h| |A|₂ |L'|``. :func:`sim.integrators.newton.newton_curvature` covers it.
+    """
+    return 1.25 * np.abs(h) * np.linalg.norm(A_world, 2, axis=(-2, -1)) * np.linalg.norm(L_world_new, axis=-1)
 
 
 def _setup(state: BodyState, params: BodyParams, h: np.ndarray):

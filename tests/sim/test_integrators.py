@@ -1,7 +1,7 @@
 """sim/integrators: one contract over INTEGRATORS, each module's CLAIMS measured, then each method's own tests.
 
 References: the closed-form torque-free motion (sim.exact) for the T-handle, scipy's DOP853 for a driven sphere,
-dual numbers for the Newton Jacobians, and the numpy backend for the compiled kernels.
+and the numpy backend for the compiled kernels.
 """
 
 import hashlib
@@ -10,10 +10,9 @@ import numpy as np
 import pytest
 from scipy.integrate import solve_ivp
 
-from sim import dual
 from sim.errors import NumericalError
 from sim.exact import TorqueFreeSolution
-from sim.integrators import CLAIMS, INTEGRATORS, implicit_midpoint, object_trapezoidal, trapezoidal
+from sim.integrators import CLAIMS, INTEGRATORS, implicit_midpoint
 from sim.integrators._kernels import rodrigues_coefficients as rodrigues_coefficients_numba
 from sim.integrators.newton import NewtonOptions
 from sim.integrators.state import BodyParams, BodyState, angular_acceleration, energy, omega_body, to_body
@@ -25,8 +24,6 @@ from tests.sim.conftest import ANGLE_SWEEP
 T_HANDLE_MOMENTS = (2.5, 1.4, 1.3)  # kg m², seed 003's body
 T_HANDLE_OMEGA_BODY = (0.05, 5.0, 0.05)  # rad/s, near the intermediate axis
 IMPLICIT = ("implicit_midpoint", "trapezoidal", "object_trapezoidal")
-IMPLICIT_MODULES = {"implicit_midpoint": implicit_midpoint, "trapezoidal": trapezoidal,
-                    "object_trapezoidal": object_trapezoidal}  # fmt: skip
 # h (s) at which each order is asymptotic on the T-handle over 2 s and still above rounding (first-order methods
 # reach their rate later; sixth order reaches rounding, ~1e-12, below h = 0.03).
 ORDER_TEST_H = {1: 0.005, 2: 0.02, 4: 0.02, 6: 0.1}
@@ -34,7 +31,6 @@ ATOL_EXACT_RAD = 1e-12
 TOLERANCE_ORDER = 0.15
 RTOL_MOMENTUM = 1e-12
 RTOL_BACKENDS = 1e-14
-ATOL_JACOBIAN = 1e-12
 ATOL_UNIT_QUATERNION = 4e-16
 UNLIMITED_STEP_ANGLE = NewtonOptions(max_step_angle=np.inf)  # Newton may converge to any root (seed 003's maps)
 
@@ -336,42 +332,6 @@ def test_magnus_options_agree_between_backends(terms, exponential):
     a = _run("magnus", state, params, 0.05, 3, terms=terms, exponential=exponential, backend="numba")
     b = _run("magnus", state, params, 0.05, 3, terms=terms, exponential=exponential, backend="numpy")
     _states_close(a, b, RTOL_BACKENDS)
-
-
-def _newton_arguments(name: str, n_bodies: int, seed: int):
-    """Random per-body arguments of each method's residual, at rotation vectors of 1e-9 … 3 rad."""
-    state, params = _random_bodies(n_bodies, seed)
-    h = np.random.default_rng(seed).uniform(0.05, 0.5, n_bodies)
-    _, args = IMPLICIT_MODULES[name].METHOD.setup(state, params, h)
-    rng = np.random.default_rng(seed + 1)
-    v = rng.normal(size=(n_bodies, 3))
-    v *= (10.0 ** rng.uniform(-9.0, np.log10(3.0), n_bodies) / np.linalg.norm(v, axis=-1))[:, None]
-    return v, args
-
-
-@pytest.mark.parametrize("name", IMPLICIT)
-def test_hand_written_newton_jacobians_equal_dual_numbers_and_finite_differences(name):
-    module = IMPLICIT_MODULES[name]
-    v, args = _newton_arguments(name, 40, seed=9)
-    J_hand = module.residual_jacobian(v, *args)
-    J_dual, F = dual.jacobian(lambda x: module.residual(x, *(a[:, None] for a in args)), v)
-    np.testing.assert_allclose(F, module.residual(v, *args), rtol=0.0, atol=1e-15)
-    np.testing.assert_allclose(J_hand, J_dual, rtol=0.0, atol=ATOL_JACOBIAN)
-    step = 1e-6
-    for j in range(3):
-        e = np.zeros(3)
-        e[j] = step
-        column = (module.residual(v + e, *args) - module.residual(v - e, *args)) / (2.0 * step)
-        np.testing.assert_allclose(J_hand[..., j], column, rtol=0.0, atol=1e-8)
-
-
-@pytest.mark.parametrize("name", IMPLICIT)
-def test_newton_with_dual_number_jacobians_takes_the_same_steps(name):
-    state, params = _random_bodies(8, seed=10)
-    hand, hand_cost = INTEGRATORS[name](state, params, 0.1, backend="numpy", jacobian="analytic")
-    automatic, automatic_cost = INTEGRATORS[name](state, params, 0.1, backend="numpy", jacobian="dual")
-    _states_close(hand, automatic, RTOL_BACKENDS)
-    np.testing.assert_array_equal(hand_cost.newton_iterations, automatic_cost.newton_iterations)
 
 
 def _seed_003_grid() -> tuple[BodyState, BodyParams]:

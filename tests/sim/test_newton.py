@@ -1,0 +1,165 @@
+"""Newton's method on each implicit method's own residual: its Jacobian, its curvature bound, its quadratic
+convergence, and the stopping test built on the bound.
+
+Each of implicit_midpoint, trapezoidal and object_trapezoidal is tested on its own equation, with its own bound
+(``residual_curvature`` in its module), so a wrong Jacobian or a wrong bound in one of them fails that method's
+tests. References: dual numbers and central differences for the Jacobians, central differences of the Jacobian
+for the second derivative, Newton's own residuals for the convergence rate.
+"""
+
+import numpy as np
+import pytest
+
+from sim import dual
+from sim.integrators import INTEGRATORS, implicit_midpoint, object_trapezoidal, trapezoidal
+from sim.integrators.newton import NewtonOptions, newton_curvature, newton_solve
+from sim.integrators.state import BodyParams, BodyState, matvec
+from tests.sim.test_integrators import _random_bodies, _states_close
+
+MODULES = {"implicit_midpoint": implicit_midpoint, "trapezoidal": trapezoidal, "object_trapezoidal": object_trapezoidal}
+ATOL_JACOBIAN = 1e-12
+RTOL_BACKENDS = 1e-14
+# Newton's residual (rad) that rounding alone leaves: |v| ≲ 3 rad and each residual sums terms of that size.
+RESIDUAL_FLOOR = 1e-14
+# The step (rad) of the central difference of the Jacobian that measures the second derivative, and its relative
+# error allowance (O(step²) truncation plus rounding of ~1e-16/step).
+STEP_SECOND_DERIVATIVE = 1e-4
+RTOL_SECOND_DERIVATIVE = 1e-6
+
+
+def _bodies(name: str, n_bodies: int, seed: int, h_range: tuple[float, float]):
+    """Random bodies with torques (:func:`_random_bodies`), per-body step lengths ``h`` (s) uniform in
+    ``h_range``, and the method's start value and residual arguments for them: ``(state, params, h, v0, args)``."""
+    state, params = _random_bodies(n_bodies, seed)
+    h = np.random.default_rng(seed).uniform(*h_range, n_bodies)
+    v0, args = MODULES[name].METHOD.setup(state, params, h)
+    return state, params, h, v0, args
+
+
+def _rotation_vectors(n_bodies: int, seed: int) -> np.ndarray:
+    """Random rotation vectors (n, 3) of lengths 1e-9 … 3 rad, log-uniform."""
+    rng = np.random.default_rng(seed)
+    v = rng.normal(size=(n_bodies, 3))
+    return v * (10.0 ** rng.uniform(-9.0, np.log10(3.0), n_bodies) / np.linalg.norm(v, axis=-1))[:, None]
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_hand_written_newton_jacobians_equal_dual_numbers_and_finite_differences(name):
+    module = MODULES[name]
+    *_, args = _bodies(name, 40, seed=9, h_range=(0.05, 0.5))
+    v = _rotation_vectors(40, seed=10)
+    J_hand = module.residual_jacobian(v, *args)
+    J_dual, F = dual.jacobian(lambda x: module.residual(x, *(a[:, None] for a in args)), v)
+    np.testing.assert_allclose(F, module.residual(v, *args), rtol=0.0, atol=1e-15)
+    np.testing.assert_allclose(J_hand, J_dual, rtol=0.0, atol=ATOL_JACOBIAN)
+    step = 1e-6
+    for j in range(3):
+        e = np.zeros(3)
+        e[j] = step
+        column = (module.residual(v + e, *args) - module.residual(v - e, *args)) / (2.0 * step)
+        np.testing.assert_allclose(J_hand[..., j], column, rtol=0.0, atol=1e-8)
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_newton_with_dual_number_jacobians_takes_the_same_steps(name):
+    state, params = _random_bodies(8, seed=10)
+    hand, hand_cost = INTEGRATORS[name](state, params, 0.1, backend="numpy", jacobian="analytic")
+    automatic, automatic_cost = INTEGRATORS[name](state, params, 0.1, backend="numpy", jacobian="dual")
+    _states_close(hand, automatic, RTOL_BACKENDS)
+    np.testing.assert_array_equal(hand_cost.newton_iterations, automatic_cost.newton_iterations)
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_each_methods_curvature_bound_holds_and_the_shared_bound_covers_it(name):
+    """``½ |F''(v)[d, d]| ≤ residual_curvature`` at random ``v`` and unit ``d`` (measured), and the one bound the
+    solver and the kernel use, :func:`newton_curvature`, is at least the method's own."""
+    module = MODULES[name]
+    state, params, h, _, args = _bodies(name, 2000, seed=31, h_range=(0.05, 0.5))
+    v = _rotation_vectors(2000, seed=32)
+    d = np.random.default_rng(33).normal(size=(2000, 3))
+    d /= np.linalg.norm(d, axis=-1, keepdims=True)
+    eps = STEP_SECOND_DERIVATIVE
+    second = matvec(module.residual_jacobian(v + eps * d, *args) - module.residual_jacobian(v - eps * d, *args), d)
+    measured = 0.5 * np.linalg.norm(second, axis=-1) / (2.0 * eps)
+    own = module.residual_curvature(v, *args)
+    assert np.all(measured <= own * (1.0 + RTOL_SECOND_DERIVATIVE))
+    assert (measured / own).max() > 0.2  # not a vacuous bound (measured: 0.67, 0.23 and 0.67 of it)
+    shared = newton_curvature(params.inertia_body_inv, state.L_world, params.torque_world, h)
+    assert np.all(own <= shared)
+
+
+def _newton_history(module, jacobian, v0, args, n_iterations: int):
+    """Plain Newton on ``module.residual`` with ``jacobian``: the residual norms (K + 1, n) and the spectral norms
+    of the inverse Jacobians used (K, n)."""
+    v = v0.copy()
+    residuals = [np.linalg.norm(module.residual(v, *args), axis=-1)]
+    inverse_norms = []
+    for _ in range(n_iterations):
+        J = jacobian(v, *args)
+        v = v - np.linalg.solve(J, module.residual(v, *args)[..., None])[..., 0]
+        inverse_norms.append(np.linalg.norm(np.linalg.inv(J), 2, axis=(-2, -1)))
+        residuals.append(np.linalg.norm(module.residual(v, *args), axis=-1))
+    return np.array(residuals), np.array(inverse_norms)
+
+
+def _above_quadratic(module, jacobian, v0, args) -> np.ndarray:
+    """Where Newton's next residual exceeds the quadratic bound ``r_{k+1} ≤ C |J_k⁻¹|² r_k²`` (bool, (K, n)),
+    ``C`` the method's own ``residual_curvature`` (Taylor: ``F(v_k + Δ) = F(v_k) + J Δ + R``, ``|R| ≤ C |Δ|²``,
+    ``|Δ| ≤ |J_k⁻¹| r_k``), plus the rounding floor."""
+    residuals, inverse_norms = _newton_history(module, jacobian, v0, args, n_iterations=6)
+    C = module.residual_curvature(v0, *args)
+    return residuals[1:] > C * inverse_norms**2 * residuals[:-1] ** 2 + RESIDUAL_FLOOR
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_newton_converges_quadratically_on_each_methods_own_residual(name):
+    module = MODULES[name]
+    # Steps of 0.02 … 0.15 s at |ω| ~ 5 rad/s: turns of up to ~1 rad, where Newton converges from the start value.
+    _, _, _, v0, args = _bodies(name, 300, seed=34, h_range=(0.02, 0.15))
+    residuals, _ = _newton_history(module, module.residual_jacobian, v0, args, n_iterations=6)
+    assert residuals[-1].max() <= RESIDUAL_FLOOR  # every body converged
+    # Enough iterations far above rounding for the rate to show: r_k in 1e-9 … 1e-2 rad.
+    assert np.sum((residuals[:-1] > 1e-9) & (residuals[:-1] < 1e-2)) >= 300
+    assert not _above_quadratic(module, module.residual_jacobian, v0, args).any()
+    # The test can fail: a Jacobian 1 % off converges only linearly (r_{k+1} ≈ 0.01 r_k) and breaks the bound.
+    off = _above_quadratic(module, lambda *a: 1.01 * module.residual_jacobian(*a), v0, args)
+    assert off.sum() >= 100
+
+
+class _CountedResidual:
+    """A residual that counts the bodies (rows) it is evaluated for."""
+
+    def __init__(self, residual):
+        self.residual, self.rows = residual, 0
+
+    def __call__(self, v, *args):
+        self.rows += len(v)
+        return self.residual(v, *args)
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_stopping_on_the_curvature_bound_leaves_each_methods_residual_within_tolerance(name):
+    """The solver stops right after an update ``Δv`` with ``curvature |Δv|² ≤ tolerance (1 + |v|)`` without
+    evaluating the residual there: for each method, the residual at the returned ``v`` is within tolerance."""
+    module = MODULES[name]
+    state, params, h, v0, args = _bodies(name, 300, seed=35, h_range=(0.02, 0.15))
+    curvature = newton_curvature(params.inertia_body_inv, state.L_world, params.torque_world, h)
+    for tolerance in (1e-6, 1e-9, 1e-12):
+        options = NewtonOptions(tolerance=tolerance)
+        shortcut, plain_residual = _CountedResidual(module.residual), _CountedResidual(module.residual)
+        v, converged, iterations = newton_solve(
+            shortcut, module.residual_jacobian, v0, args, options=options, curvature=curvature
+        )
+        assert converged.all()
+        size = np.linalg.norm(v, axis=-1)
+        assert np.all(np.linalg.norm(module.residual(v, *args), axis=-1) <= tolerance * (1.0 + size))
+        # The same updates as stopping on the residual alone, and the shortcut saved residuals.
+        _, _, plain = newton_solve(plain_residual, module.residual_jacobian, v0, args, options=options)
+        np.testing.assert_array_equal(iterations, plain)
+        assert shortcut.rows < plain_residual.rows
+
+
+def test_the_tests_bodies_have_torques_and_the_gyroscopic_term():
+    state, params, *_ = _bodies("implicit_midpoint", 4, seed=1, h_range=(0.1, 0.2))
+    assert isinstance(state, BodyState) and isinstance(params, BodyParams)
+    assert params.gyroscopic and np.all(np.linalg.norm(params.torque_world, axis=-1) > 0.0)

@@ -166,12 +166,6 @@ def test_stopping_on_the_curvature_bound_leaves_each_methods_residual_within_tol
         assert shortcut.rows < plain_residual.rows
 
 
-def test_the_tests_bodies_have_torques_and_the_gyroscopic_term():
-    state, params, *_ = _bodies("implicit_midpoint", 4, seed=1, h_range=(0.1, 0.2))
-    assert isinstance(state, BodyState) and isinstance(params, BodyParams)
-    assert params.gyroscopic and np.all(np.linalg.norm(params.torque_world, axis=-1) > 0.0)
-
-
 # ------------------------------------------------------------------------------------------------ sub-stepping
 
 

@@ -1,9 +1,11 @@
 """The GL objects every renderer on one ``moderngl.Context`` shares: programs, unit meshes, their vertex arrays.
 
-They depend on the context only, not on a scene or a run, so they are built once per context
-(:meth:`GpuResources.of`) and every :class:`render.renderer.Renderer` on it draws with them: a GUI reset or a new
-scene compiles no program and builds no mesh. They go with the context (a released context frees its GL objects),
-or earlier by :meth:`GpuResources.release`.
+They depend on the context only, not on a scene or a run, so they are built once per context and every
+:class:`render.renderer.Renderer` on it draws with them: a GUI reset or a new scene (a new renderer made before the
+old one is released) compiles no program and builds no mesh. They are held by the renderers that use them
+(:meth:`GpuResources.acquire`, :meth:`GpuResources.drop`) and freed when the last one is released, so that a closed
+window leaves none behind in the GL objects its context shared (pyglet's windows share them with a hidden one); a
+released context frees them too.
 
 Each :class:`InstancedDraw` here has its own instance buffer, written right before each of its draws: renderers that
 share it draw one after the other, so none sees another's rows. What a renderer keeps from frame to frame on the
@@ -39,7 +41,8 @@ class GpuResources:
     """The programs (``programs[name]`` for each of ``PROGRAMS``, their active uniforms' names in ``uniforms``) and
     the instanced unit meshes: ``solids[kind]`` and ``edges[kind]`` (silhouette fringes) one per ``ROUND_SEGMENTS``,
     ``planes`` one per ``PLANE_SEGMENTS``, ``shadows``, ``axes``, and the attribute-less full-screen passes
-    ``backdrop`` and ``copy``. ``views_key`` is what the per-view uniforms last written hold (render/views.py)."""
+    ``backdrop`` and ``copy``. ``views_key`` is what the per-view uniforms last written hold (render/views.py);
+    ``users`` how many holders (renderers) have acquired them and not dropped them yet."""
 
     def __init__(self, ctx: moderngl.Context) -> None:
         self.ctx = ctx
@@ -74,11 +77,12 @@ class GpuResources:
         line["u_reference_height_px"].value = REFERENCE_HEIGHT_PX
         line["u_min_width_scale"].value = MIN_LINE_SCALE
         self.views_key: tuple | None = None
+        self.users = 0
 
     @classmethod
     def of(cls, ctx: moderngl.Context) -> GpuResources:
-        """The resources of ``ctx``, built at the first call on it (kept in ``ctx.extra``, so they live as long as
-        the context; a context whose ``extra`` holds something else gets them built afresh each time)."""
+        """The resources of ``ctx``, built at the first call on it (kept in ``ctx.extra``; a context whose ``extra``
+        holds something else gets them built afresh each time)."""
         extra = ctx.extra if isinstance(ctx.extra, dict) else None
         resources = extra.get(_EXTRA_KEY) if extra is not None else None
         if resources is None:
@@ -89,11 +93,25 @@ class GpuResources:
                 extra[_EXTRA_KEY] = resources
         return resources
 
+    @classmethod
+    def acquire(cls, ctx: moderngl.Context) -> GpuResources:
+        """:meth:`of` ``ctx``, held by one more user until it calls :meth:`drop`."""
+        resources = cls.of(ctx)
+        resources.users += 1
+        return resources
+
+    def drop(self) -> None:
+        """One user of :meth:`acquire` is done: the last frees the GL objects (:meth:`release`)."""
+        self.users -= 1
+        if self.users <= 0:
+            self.release()
+
     def solid_draws(self) -> list[InstancedDraw]:
         return [draw for levels in (*self.solids.values(), *self.edges.values()) for draw in levels]
 
     def release(self) -> None:
-        """Free the GL objects now, and forget them: the next :meth:`of` on the context builds them again."""
+        """Free the GL objects now, whoever holds them, and forget them: the next :meth:`of` on the context builds
+        them again."""
         for draw in (*self.solid_draws(), *self.planes, self.shadows, self.axes):
             draw.release()
         self.backdrop.release()

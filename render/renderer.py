@@ -92,8 +92,8 @@ def _quiet_numpy(method):
 
 class Renderer:
     """Draws :class:`Snapshot` s of ``scene`` (see the module docstring). ``trail_capacity`` is the number of
-    :meth:`push_trail` samples each herpolhode keeps. Building one on a context that already drew compiles no
-    program and builds no mesh (:class:`GpuResources`)."""
+    :meth:`push_trail` samples each herpolhode keeps. Building one on a context where another renderer lives
+    compiles no program and builds no mesh (:class:`GpuResources`)."""
 
     @_quiet_numpy
     def __init__(
@@ -107,11 +107,16 @@ class Renderer:
         self.ctx = ctx
         self.scene = scene
         self.options = options or RenderOptions()
-        self.resources = GpuResources.of(ctx)
         self.layout = BodyLayout(scene)
         self.trail = HerpolhodeTrail(len(scene.bodies), trail_capacity)
-        self.backdrop = Backdrop(self.resources)
-        self.trail_lines = TrailLines(self.resources)
+        self.resources = GpuResources.acquire(ctx)
+        try:
+            self.backdrop = Backdrop(self.resources)
+            self.trail_lines = TrailLines(self.resources)
+        except BaseException:
+            self.resources.drop()
+            raise
+        self._released = False
         self._floor: tuple[float, float] | None = None  # (height, fade radius), fixed at the first draw
         # The instance rows of the last snapshot drawn or prepared (frame_instances).
         self._frame: FrameInstances | None = None
@@ -346,7 +351,12 @@ class Renderer:
             self.trail_lines.draw(self.trail, id(frame), position, self.layout.omega_scale, views)
 
     def release(self) -> None:
-        """Free this renderer's GL objects (its backdrop cache and trail line set). The programs and meshes it
-        shares stay with the context (:meth:`GpuResources.release` frees them)."""
+        """Free this renderer's GL objects (its backdrop cache and trail line set), and the programs and meshes it
+        shares when no other renderer on the context holds them (:meth:`GpuResources.drop`). Once; a second call
+        does nothing."""
+        if self._released:
+            return
+        self._released = True
         self.trail_lines.release()
         self.backdrop.release()
+        self.resources.drop()

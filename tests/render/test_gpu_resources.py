@@ -1,5 +1,6 @@
 """The renderer's lifetimes on real GL (EGL, offscreen): programs and meshes once per context, shared by every
-renderer on it; each renderer's own state (backdrop cache, trail lines) apart; the cache sized from its target."""
+renderer on it and freed with the last; each renderer's own state (backdrop cache, trail lines) apart; the cache
+sized from its target."""
 
 import dataclasses
 
@@ -72,9 +73,10 @@ def test_a_new_renderer_on_a_context_compiles_no_program_and_builds_no_mesh(ctx,
     _count_calls(monkeypatch, ctx, "program", counts)
     for name in MESH_BUILDERS:
         _count_calls(monkeypatch, meshes, name, counts)
-    first.release()
-    # A GUI reset (the same scene), then a new scene: both draw, with everything on.
+    # A GUI reset (the same scene: the new renderer is made, then the old one released), then a new scene; both
+    # draw, with everything on.
     reset = Renderer(ctx, t_handle, options=dataclasses.replace(EVERYTHING))
+    first.release()
     after = _draw(reset, t_snapshots, target)
     other = Renderer(ctx, compare, options=dataclasses.replace(EVERYTHING))
     compared = _draw(other, c_snapshots, target)
@@ -106,18 +108,20 @@ def test_renderers_that_share_a_context_draw_what_each_draws_alone(ctx):
     target.release()
 
 
-def test_released_resources_are_built_again_and_a_renderer_release_keeps_them(ctx):
+def test_the_last_renderer_released_frees_the_shared_resources_and_a_new_one_builds_them_again(ctx):
     scene, snapshots = _running("t_handle", steps=5)
     target = OffscreenTarget(ctx, WIDTH, HEIGHT, samples=0)
+    one, two = Renderer(ctx, scene), Renderer(ctx, scene)
+    shared = one.resources
+    one.release()
+    one.release()  # a second release does nothing: it must not let go of what two holds
+    assert GpuResources.of(ctx) is shared and shared.users == 1, "a renderer's release freed what another holds"
+    assert _draw(two, snapshots, target).std() > 10.0
+    two.release()
+    assert shared.users == 0
     renderer = Renderer(ctx, scene)
-    shared = renderer.resources
-    renderer.release()
-    assert GpuResources.of(ctx) is shared, "a renderer's release freed what it shares"
-    shared.release()
-    fresh = GpuResources.of(ctx)
-    assert fresh is not shared
-    renderer = Renderer(ctx, scene)
-    assert renderer.resources is fresh
+    assert renderer.resources is not shared, "the last renderer's release kept the shared resources"
+    assert renderer.resources is GpuResources.of(ctx)
     assert _draw(renderer, snapshots, target).std() > 10.0
     renderer.release()
     target.release()

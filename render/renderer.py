@@ -36,7 +36,7 @@ from dataclasses import dataclass
 import moderngl
 import numpy as np
 
-from render.backdrop import Backdrop, BackdropLook
+from render.backdrop import Backdrop, BackdropLook, Underlay
 from render.body_layout import BodyLayout
 from render.camera import OrbitCamera
 from render.frame_instances import FrameInstances, frame_instances, plane_rows
@@ -224,7 +224,7 @@ class Renderer:
         cameras: list[OrbitCamera],
         selected: list[np.ndarray],
         background: tuple[float, float, float] | None,
-        underlay: tuple[Callable[[moderngl.Framebuffer], None] | None, Hashable],
+        underlay: Underlay,
     ) -> bool:
         """:meth:`draw_views` for at most ``MAX_VIEWS`` views; ``selected`` are their bodies' indices. Returns
         whether the backdrop (with the underlay) came from the whole-frame cache."""

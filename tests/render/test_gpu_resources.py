@@ -9,7 +9,7 @@ import pytest
 
 from render import meshes
 from render.gpu_resources import GpuResources
-from render.offscreen import OffscreenTarget, create_offscreen_context
+from render.offscreen import OffscreenTarget
 from render.renderer import Renderer, RenderOptions
 from scene.scene_file import load_scene
 from scene.simulation import Simulation
@@ -20,14 +20,8 @@ MESH_BUILDERS = ("unit_mesh", "disc", "axes_lines", "cylinder", "cone", "box", "
 
 
 @pytest.fixture
-def ctx():
-    """A context of its own: the resources it builds and frees do not touch the session's."""
-    try:
-        context = create_offscreen_context()
-    except Exception as error:  # moderngl raises plain Exceptions for a missing libEGL or driver
-        pytest.skip(f"no offscreen OpenGL 3.3 context through EGL: {error}")
-    yield context
-    context.release()
+def ctx(fresh_gl_context):
+    return fresh_gl_context
 
 
 def _running(name: str, steps: int = 60):

@@ -7,11 +7,12 @@ drawn, and a frame of the compare scene looks as it does with every sample.
 import numpy as np
 import pytest
 
-from render import renderer as renderer_module
+from render import trail_lines as trail_lines_module
 from render.offscreen import OffscreenTarget
 from render.overlays import trail_keep, trail_tips_px
-from render.renderer import TRAIL_ERROR_PX, TRAIL_MAX_STRIDE, TRAIL_SEGMENT_PX, Renderer
+from render.renderer import Renderer
 from render.trail import HerpolhodeTrail
+from render.trail_lines import TRAIL_ERROR_PX, TRAIL_MAX_STRIDE, TRAIL_SEGMENT_PX
 from render.viewports import grid_viewports
 from scene.scene_file import load_scene
 from scene.simulation import Simulation
@@ -195,7 +196,7 @@ def test_compare_trails_keep_few_segments_close_to_the_full_polyline(compare):
     # The renderer uploads those segments: one view per body, each its own camera's.
     target = OffscreenTarget(renderer.ctx, WIDTH, HEIGHT, samples=0)
     renderer.draw_views(target.framebuffer, snapshot, viewports, cameras, [[body] for body in range(len(viewports))])
-    assert renderer._trail_vertices == 2 * kept_segments
+    assert renderer.trail_lines.vertices == 2 * kept_segments
     target.release()
 
 
@@ -218,14 +219,14 @@ def test_compare_trails_keep_their_samples_when_one_is_pushed(compare):
 def test_the_segment_budget_still_thins_many_trails_in_time(gl_context, compare, monkeypatch):
     scene, snapshot, shared, viewports, cameras = compare
     budget = 600  # a stride of 8 for 8 trails of 600 samples
-    monkeypatch.setattr(renderer_module, "MAX_TRAIL_SEGMENTS", budget)
+    monkeypatch.setattr(trail_lines_module, "MAX_TRAIL_SEGMENTS", budget)
     segments = {}
     for segment_px in (0.0, TRAIL_SEGMENT_PX):
-        monkeypatch.setattr(renderer_module, "TRAIL_SEGMENT_PX", segment_px)
+        monkeypatch.setattr(trail_lines_module, "TRAIL_SEGMENT_PX", segment_px)
         renderer = Renderer(gl_context, scene)
         renderer.trail = shared.trail
         _frame(gl_context, renderer, snapshot, viewports, cameras)
-        segments[segment_px] = renderer._trail_vertices // 2
+        segments[segment_px] = renderer.trail_lines.vertices // 2
         renderer.release()
     assert budget // 2 < segments[0.0] <= budget + 2 * len(viewports)
     assert segments[TRAIL_SEGMENT_PX] < segments[0.0]
@@ -245,8 +246,8 @@ def test_a_compare_frame_with_thinned_trails_looks_like_one_with_every_sample(gl
     scene, snapshot, shared, viewports, cameras = compare
 
     def frame(segment_px: float, error_px: float, herpolhode: bool = True) -> np.ndarray:
-        monkeypatch.setattr(renderer_module, "TRAIL_SEGMENT_PX", segment_px)
-        monkeypatch.setattr(renderer_module, "TRAIL_ERROR_PX", error_px)
+        monkeypatch.setattr(trail_lines_module, "TRAIL_SEGMENT_PX", segment_px)
+        monkeypatch.setattr(trail_lines_module, "TRAIL_ERROR_PX", error_px)
         renderer = Renderer(gl_context, scene)  # a fresh one: no cached trail upload
         renderer.trail = shared.trail
         renderer.options.show_herpolhode = herpolhode

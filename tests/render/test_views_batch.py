@@ -137,7 +137,7 @@ def test_the_whole_frame_backdrop_from_the_cache_is_the_shaded_one(gl_context, c
         target.framebuffer.clear(0.0, 0.0, 0.0, 1.0)
         renderer.draw_views(target.framebuffer, snapshot, viewports, cameras, bodies, background=GAP_SRGB)
         frames.append(_image(target))
-    assert renderer._whole_backdrop_key is not None, "the third frame should come from the cache"
+    assert renderer.backdrop.whole_key is not None, "the third frame should come from the cache"
     assert np.array_equal(frames[0][:, LEFT[2] : RIGHT[0]], np.zeros((HEIGHT, RIGHT[0] - LEFT[2], 3))), (
         "the first frame leaves the gap alone"
     )
@@ -195,11 +195,11 @@ def test_label_panels_from_the_cache_give_the_frame_drawn_in_full(gl_context, co
     for _ in range(3):  # drawn in full; panels drawn into the cache; panels from the cache
         render_grid(target.framebuffer, target.size, views, text, legend=True)
         frames.append(_image(target))
-    assert renderer._whole_backdrop_key is not None and renderer._whole_backdrop_key[-1] is not None
+    assert renderer.backdrop.whole_key is not None and renderer.backdrop.whole_key[-1] is not None
     # Under the panels a line of the 3D view may pass: drawn over the panel when the panel is in the cache,
     # under it when the panel is drawn last. Everywhere else the frames are the same.
     outside = np.ones((360, 640), dtype=bool)
-    for x, y, width, height in renderer._whole_backdrop_key[-1][1]:
+    for x, y, width, height in renderer.backdrop.whole_key[-1][1]:
         outside[int(y) : int(np.ceil(y + height)) + 1, int(x) : int(np.ceil(x + width)) + 1] = False
     assert outside.mean() > 0.8
     assert np.array_equal(frames[0][outside], frames[1][outside])

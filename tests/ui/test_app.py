@@ -76,21 +76,21 @@ def test_the_view_from_the_backdrop_cache_is_the_shaded_one(app):
     """The window's framebuffer takes the cached backdrop by a draw over the views' area (a blit into it is
     llvmpipe's slow path): the same pixels as shading it. (One view: the labels' panels, baked into the cache, are
     under the lines that cross them.)"""
-    from render.renderer import _bounding_viewport
+    from render.views import bounding_viewport
     from ui.capture import read_pixels
 
     fresh(app, "t_handle")
     app.state.paused = True
     run_frames(app, 2)
     renderer = app.renderer
-    renderer._whole_backdrop_key = renderer._whole_backdrop_request = None  # the next frame is shaded
-    area = _bounding_viewport(app.view.viewports)
+    renderer.backdrop.forget()  # the next frame is shaded
+    area = bounding_viewport(app.view.viewports)
     frames = []
     for _ in range(3):  # shaded, shaded into the cache and copied, copied
         app.frame(FRAME_S)
         frames.append(read_pixels(app.ctx, area))
         app.window.flip()
-    assert renderer._whole_backdrop_key is not None, "the last frames should come from the cache"
+    assert renderer.backdrop.whole_key is not None, "the last frames should come from the cache"
     shaded = frames[0].astype(int)
     for copied in frames[1:]:
         # Blending the contact shadows into the window's format and into the cache's may round a pixel apart.

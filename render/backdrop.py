@@ -1,0 +1,274 @@
+"""The backdrop behind the bodies (sky gradient and floor grid, one full-screen pass) and its cache.
+
+Costs on a CPU rasteriser (llvmpipe): the backdrop shader is the dearest pass of a frame (~10 ms at 1280×720), and
+it only changes with the camera, so :class:`Backdrop` draws it into a cache framebuffer once per camera and viewport
+and copies it into the target afterwards. The cache follows the size of the framebuffer it is given, every frame.
+
+The protocol, per viewport (or per whole frame): a backdrop asked for with the same camera twice running is shaded
+into the cache and copied from then on; a camera that moved since the last frame will likely move again, so it gets
+its backdrop shaded straight into the target (no copy, no wait for the cache). When the views fill the whole target
+(a ``background`` for the rest), the cache holds the whole frame's backdrop with the contact shadows and the caller's
+underlay (the labels' panels), copied in one memcpy (~0.1 ms). A multisampled target always gets it shaded (a blit
+cannot go from one sample to several).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
+
+import moderngl
+import numpy as np
+
+from render.camera import OrbitCamera
+from render.gpu_resources import GpuResources
+from render.look import BACKGROUND_BOTTOM_SRGB, BACKGROUND_TOP_SRGB, GRID_LINE_SRGB
+from render.shaders import MAX_VIEWS
+from render.views import Viewport, ViewSet, overlap
+
+__all__ = ["Backdrop", "BackdropLook", "Underlay", "Shadows"]
+
+GRID_MAJOR_EVERY = 4.0
+GRID_MINOR_ALPHA = 0.1
+GRID_MAJOR_ALPHA = 0.24
+# What the caller draws over the whole frame's cached backdrop (it draws into a framebuffer of the target's size),
+# and the key that says when it changed.
+Underlay = tuple[Callable[[moderngl.Framebuffer], None] | None, Hashable]
+# The contact shadows: their instance rows (with their views) and what draws them, clipped to the views, into the
+# bound framebuffer.
+Shadows = tuple[np.ndarray, Callable[[np.ndarray], None]]
+
+
+@dataclass(frozen=True)
+class BackdropLook:
+    """What the backdrop shows besides the camera: the floor at height ``floor_z`` m (world z), its grid of
+    ``grid_cell`` m faded out at ``fade_radius`` m round the camera's target, drawn when ``show_floor``."""
+
+    floor_z: float
+    fade_radius: float
+    grid_cell: float
+    show_floor: bool
+
+
+class Backdrop:
+    """One renderer's backdrop cache (see the module docstring) on the shared ``resources``' programs.
+
+    ``whole_key`` is the whole frame the cache holds (``None`` when it holds per-view backdrops or nothing), and
+    ``whole_request`` the whole frame last asked for."""
+
+    def __init__(self, resources: GpuResources) -> None:
+        self.resources = resources
+        self.ctx = resources.ctx
+        self.framebuffer: moderngl.Framebuffer | None = None  # a colour framebuffer of the target's size
+        self._keys: dict[Viewport, tuple] = {}  # the camera etc. each viewport's region of the cache was drawn for
+        self._requests: dict[Viewport, tuple] = {}  # the key each viewport's backdrop was last asked for
+        self.whole_key: tuple | None = None
+        self.whole_request: tuple | None = None
+
+    def forget(self) -> None:
+        """Forget the whole frame held and asked for: the next frame is shaded straight into the target."""
+        self.whole_key = self.whole_request = None
+
+    def draw(
+        self,
+        target: moderngl.Framebuffer,
+        views: ViewSet,
+        look: BackdropLook,
+        background: tuple[float, float, float] | None,
+        shadows: Shadows | None,
+        underlay: Underlay,
+    ) -> bool:
+        """Clear ``target``'s depth in ``views`` and fill them with their backdrops; with a ``background`` (sRGB)
+        maybe all of ``target``, the rest with that colour, and then with the contact ``shadows`` (rows, draw) and
+        the ``underlay`` too: returns whether it did (the frame came from the whole-frame cache). The views'
+        uniforms must be set (render/views.py). Leaves ``target`` bound with the views' area as its viewport and
+        scissor."""
+        whole = background is not None and self._draw_whole(target, views, look, background, shadows, underlay)
+        if not whole:
+            copies = []
+            for camera, view_projection, viewport in zip(
+                views.cameras, views.view_projections, views.viewports, strict=True
+            ):
+                target.viewport = viewport
+                target.scissor = viewport
+                target.clear(depth=1.0, viewport=viewport)
+                if self._draw_view(target, camera, view_projection, viewport, look):
+                    copies.append(viewport)
+            target.viewport = views.area
+            target.scissor = views.area
+            self._copy(target, views.area, copies)
+        target.viewport = views.area
+        target.scissor = views.area
+        return whole
+
+    def release(self) -> None:
+        """Free the cache framebuffer."""
+        if self.framebuffer is not None:
+            self.framebuffer.color_attachments[0].release()
+            self.framebuffer.release()
+            self.framebuffer = None
+
+    def _ensure(self, size: tuple[int, int]) -> moderngl.Framebuffer:
+        """The cache, (re)made at ``size`` (forgetting what it held) when it is not that size."""
+        if self.framebuffer is None or tuple(self.framebuffer.size) != size:
+            self.release()
+            texture = self.ctx.texture(size, 4)
+            texture.filter = moderngl.NEAREST, moderngl.NEAREST
+            self.framebuffer = self.ctx.framebuffer(color_attachments=[texture])
+            self._keys = {}
+            self.whole_key = None
+        return self.framebuffer
+
+    @staticmethod
+    def _key(camera: OrbitCamera, view_projection: np.ndarray, look: BackdropLook) -> tuple:
+        """Everything the backdrop shader reads that can change: the camera and the look."""
+        eye, target = np.asarray(camera.eye(), dtype=float), np.asarray(camera.target, dtype=float)
+        return view_projection.tobytes(), eye.tobytes(), target.tobytes(), look
+
+    def _draw_whole(
+        self,
+        target: moderngl.Framebuffer,
+        views: ViewSet,
+        look: BackdropLook,
+        background: tuple[float, float, float],
+        shadows: Shadows | None,
+        underlay: Underlay,
+    ) -> bool:
+        """Fill all of ``target`` (colour and depth) with the views' backdrops, ``shadows`` and ``background``
+        elsewhere, by one copy of the cache, when it holds that frame: returns False (and draws nothing) the first
+        time a frame is asked for, and on a multisampled ``target``; the second time running it is drawn into the
+        cache, with the ``underlay`` = (draw, key) over it."""
+        if target.samples:
+            return False
+        size = tuple(target.size)
+        cache = self._ensure(size)
+        keys = [self._key(camera, vp, look) for camera, vp in zip(views.cameras, views.view_projections, strict=True)]
+        draw_underlay, underlay_key = underlay
+        shadow_key = None if shadows is None else shadows[0].tobytes()
+        key = tuple(views.viewports), tuple(keys), tuple(float(c) for c in background), shadow_key, underlay_key
+        requested, self.whole_request = self.whole_request, key
+        if self.whole_key != key:
+            if requested != key:
+                return False  # a camera is moving: each view's backdrop is shaded straight into the target
+            self.ctx.enable_only(moderngl.NOTHING)
+            cache.scissor = None
+            cache.use()
+            cache.viewport = (0, 0, *size)
+            cache.clear(*background, 1.0)
+            for camera, view_projection, viewport in zip(
+                views.cameras, views.view_projections, views.viewports, strict=True
+            ):
+                cache.viewport = viewport
+                self._shade(camera, view_projection, viewport, look)
+            if shadows is not None:
+                cache.viewport = views.area
+                shadows[1](shadows[0])
+                self.ctx.enable_only(moderngl.NOTHING)
+            if draw_underlay is not None:
+                cache.scissor = None
+                draw_underlay(cache)
+                self.ctx.enable_only(moderngl.NOTHING)
+            # The per-view entries would hold the shadows: none of them is taken from this cache.
+            self._keys = {}
+            self.whole_key = key
+            target.use()
+        target.scissor = None
+        target.viewport = (0, 0, *size)
+        target.clear(*background, 1.0, depth=1.0)
+        # The whole frame in one memcpy; into the window's framebuffer, where that is a slow blit, only the views'
+        # area by a draw (see _copy): the rest is the background just cleared.
+        copied = views.area if target.glo == 0 else (0, 0, *size)
+        target.viewport = copied
+        self._copy(target, copied, [copied])
+        return True
+
+    def _draw_view(
+        self,
+        target: moderngl.Framebuffer,
+        camera: OrbitCamera,
+        view_projection: np.ndarray,
+        viewport: Viewport,
+        look: BackdropLook,
+    ) -> bool:
+        """The backdrop in ``viewport``: shaded straight into ``target`` (returns False), or, when the cache holds
+        it for the same camera (it is drawn into the cache first when asked for twice running), left to
+        :meth:`_copy` (returns True). Leaves ``target`` bound with ``viewport`` and its scissor, capabilities
+        off."""
+        self.ctx.enable_only(moderngl.NOTHING)
+        if target.samples:
+            self._shade(camera, view_projection, viewport, look)
+            return False
+        self._ensure(tuple(target.size))
+        key = self._key(camera, view_projection, look)
+        requested, self._requests[viewport] = self._requests.get(viewport), key
+        if self._keys.get(viewport) != key and requested != key:
+            # A camera that moved since the last frame will likely move again: shading straight into the target
+            # costs what shading into the cache does, and saves the copy and its wait for the shading to finish.
+            self._shade(camera, view_projection, viewport, look)
+            return False
+        if self._keys.get(viewport) != key:
+            cache = self.framebuffer
+            cache.scissor = None
+            cache.use()
+            cache.viewport = viewport
+            self._shade(camera, view_projection, viewport, look)
+            # Drawing here may have overwritten other viewports' backdrops where they overlap this one.
+            self._keys = {other: other_key for other, other_key in self._keys.items() if not overlap(other, viewport)}
+            self._keys[viewport] = key
+            self.whole_key = None
+            target.use()
+        return True
+
+    def _copy(self, target: moderngl.Framebuffer, area: Viewport, viewports: list[Viewport]) -> None:
+        """Copy the cached backdrop of ``viewports`` into ``target``, whose GL viewport is ``area``: the whole
+        framebuffer in one memcpy when that is all, else one draw of a rectangle per viewport."""
+        if not viewports:
+            return
+        self.ctx.enable_only(moderngl.NOTHING)
+        whole = len(viewports) == 1 and tuple(viewports[0]) == (0, 0, *target.size)
+        if whole and target.glo != 0:
+            self.ctx.copy_framebuffer(target, self.framebuffer)  # a memcpy on llvmpipe (~0.1 ms)
+            return
+        # A blit into part of a framebuffer, or into the window's (texture to window system buffer), takes
+        # llvmpipe's slow path (~6 ms of CPU for 1280×720) and waits for all queued drawing; a draw that fetches
+        # each pixel does neither.
+        rects = np.zeros((MAX_VIEWS, 4), dtype=np.float32)
+        for index, (x, y, width, height) in enumerate(viewports):
+            rects[index] = (
+                2.0 * (x - area[0]) / area[2] - 1.0,
+                2.0 * (y - area[1]) / area[3] - 1.0,
+                2.0 * (x + width - area[0]) / area[2] - 1.0,
+                2.0 * (y + height - area[1]) / area[3] - 1.0,
+            )
+        program = self.resources.programs["copy"]
+        program["u_rects"].write(rects.tobytes())
+        program["u_source"].value = 0
+        self.framebuffer.color_attachments[0].use(location=0)
+        self.resources.copy.render(moderngl.TRIANGLES, vertices=6 * len(viewports))
+
+    def _shade(self, camera: OrbitCamera, view_projection: np.ndarray, viewport: Viewport, look: BackdropLook) -> None:
+        """Run the backdrop shader over ``viewport`` of the bound framebuffer (its GL viewport)."""
+        eye = camera.eye()
+        # The eye ray through NDC (x, y) is the far-plane point minus the eye: with the homogeneous inverse
+        # M = (VP)⁻¹, far(x, y) = M (x, y, 1, 1) / w, and w is the same for every pixel of a perspective camera's
+        # far plane, so the ray is linear in (x, y): x·a + y·b + c.
+        inverse = np.linalg.inv(view_projection)
+        w = inverse[3] @ [0.0, 0.0, 1.0, 1.0]
+        ray_x, ray_y = inverse[:3, 0] / w, inverse[:3, 1] / w
+        ray_z = (inverse[:3, 2] + inverse[:3, 3]) / w - eye
+        program = self.resources.programs["backdrop"]
+        for name, value in (("u_ray_x", ray_x), ("u_ray_y", ray_y), ("u_ray_z", ray_z), ("u_eye", eye)):
+            program[name].value = tuple(value)
+        program["u_viewport"].value = tuple(float(v) for v in viewport)
+        program["u_top_srgb"].value = tuple(BACKGROUND_TOP_SRGB)
+        program["u_bottom_srgb"].value = tuple(BACKGROUND_BOTTOM_SRGB)
+        program["u_show_floor"].value = look.show_floor
+        program["u_floor_z"].value = look.floor_z
+        program["u_cell"].value = look.grid_cell
+        program["u_major_every"].value = GRID_MAJOR_EVERY
+        program["u_fade_center"].value = tuple(np.asarray(camera.target, dtype=float)[:2])
+        program["u_fade_radius"].value = look.fade_radius
+        program["u_line_srgb"].value = tuple(GRID_LINE_SRGB)
+        program["u_minor_alpha"].value = GRID_MINOR_ALPHA
+        program["u_major_alpha"].value = GRID_MAJOR_ALPHA
+        self.resources.backdrop.render(moderngl.TRIANGLES, vertices=3)

@@ -40,6 +40,8 @@ from typing import Any
 import numpy as np
 
 from benchmarks import heavy_top_accuracy
+from benchmarks.figures import pyplot, save_figure
+from scene.atomic_file import write_atomically
 from sim.exact import TorqueFreeSolution
 from sim.integrators import INTEGRATORS
 from sim.integrators.state import BodyParams, BodyState
@@ -256,22 +258,10 @@ def _plot_line(axes, rows: list[dict], **style: Any) -> None:
         axis.loglog(cost, [max(r[key], 1e-17) for r in rows], **style)  # a zero error is drawn at 1e-17
 
 
-def _pyplot():
-    """matplotlib's pyplot on the Agg backend, or ``None`` when matplotlib is not installed."""
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        return None
-    return plt
-
-
 def write_plot(result: dict[str, Any], path: pathlib.Path) -> bool:
     """Log–log plot of final orientation error and energy error against µs per body per simulated second;
     returns False (and writes nothing) when matplotlib is not installed."""
-    plt = _pyplot()
+    plt = pyplot()
     if plt is None:
         return False
     figure, axes = plt.subplots(1, 2, figsize=(13, 5.5), layout="constrained")
@@ -288,23 +278,19 @@ def write_plot(result: dict[str, Any], path: pathlib.Path) -> bool:
         axis.set_title(f"T-handle, {result['duration']:g} s, h = 1/60 … 1/{1.0 / min(result['steps']):.0f} s: {title}")
         axis.grid(True, which="both", alpha=0.3)
     axes[1].legend(fontsize=8, ncol=2)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    figure.savefig(path, dpi=110)
-    plt.close(figure)
+    save_figure(figure, path, dpi=110)
     return True
 
 
 def write_heavy_top_plot(result: dict[str, Any], path: pathlib.Path) -> bool:
     """The heavy top's two panels (:func:`benchmarks.heavy_top_accuracy.plot`); False without matplotlib."""
-    plt = _pyplot()
+    plt = pyplot()
     if plt is None:
         return False
     figure, axes = plt.subplots(1, 2, figsize=(13, 5.5), layout="constrained")
     heavy_top_accuracy.plot(result["heavy_top"], axes)
     axes[1].legend(fontsize=8, ncol=2)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    figure.savefig(path, dpi=110)
-    plt.close(figure)
+    save_figure(figure, path, dpi=110)
     return True
 
 
@@ -328,7 +314,7 @@ def write_docs(result: dict[str, Any], root: pathlib.Path = ROOT) -> str:
         f"## Torque-free: the T-handle\n\n{t_handle}\n\n## Under torque: the heavy top\n\n{heavy_top}\n"
     )
     (root / "docs").mkdir(exist_ok=True)
-    (root / "docs" / "accuracy.md").write_text(text, encoding="utf-8")
+    write_atomically(root / "docs" / "accuracy.md", text.encode("utf-8"))
     return "plot written" if plotted else "matplotlib not installed: plot skipped"
 
 

@@ -20,49 +20,27 @@ the others hold a torque over the step, taken at a predicted midpoint) at h = 1/
 A method whose run fails (spinlab raises :class:`~sim.errors.NumericalError`) or ends non-finite has ``None`` for
 its errors and cost and the time it failed at in ``failed_at``.
 
-MuJoCo (optional) steps the same body on a ball joint: the body frame at the pivot, ``inertial pos`` at the centre
-of mass with the inertia about it (``fullinertia``), gravity on, contacts off, no damping or armature;
-``qpos`` is the ball's (w, x, y, z) quaternion, body → world, ``qvel`` its angular velocity in the body frame (as
-for a free joint's rotation). Its ``implicitfast`` is its ``Euler`` here (there is no damping to treat
-implicitly), so it is left out. Its batch is one model of ``COST_BODIES`` such bodies.
+The top and spinlab's runs of it are in :mod:`benchmarks.heavy_top_body`, MuJoCo's (optional) in
+:mod:`benchmarks.heavy_top_mujoco`.
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from benchmarks.heavy_top_body import COST_BODIES, SCENE, HeavyTop, TimeCall, spinlab_cost, spinlab_run, top_world
+from benchmarks.heavy_top_mujoco import MUJOCO_INTEGRATORS, mujoco_cost, mujoco_run
 from scene.runner import orientation_error
-from scene.scene_file import load_scene
-from sim.errors import NumericalError
 from sim.integrators import INTEGRATORS, ORIENTATION_TORQUE
-from sim.lagrange_top import LagrangeTopSolution, lagrange_top_from_body
-from sim.quaternion import quat_conj, quat_exp, quat_mul, quat_rotate
-from sim.world import INTEGRATOR_NAMES, World
+from sim.lagrange_top import LagrangeTopSolution
 
-__all__ = [
-    "HeavyTop",
-    "run",
-    "format_table",
-    "plot",
-    "mujoco_model",
-    "set_mujoco_state",
-    "mujoco_state",
-    "spinlab_run",
-    "MUJOCO_INTEGRATORS",
-    "GROUPS",
-]
+__all__ = ["run", "targets", "format_table", "plot", "GROUPS", "STEPS", "STEPS_QUICK"]
 
-SCENE = "heavy_top"
 STEPS, DURATION = (1.0 / 60.0, 1.0 / 120.0, 1.0 / 240.0, 1.0 / 480.0), 5.0
 STEPS_QUICK, DURATION_QUICK = (1.0 / 120.0, 1.0 / 240.0), 2.0
-COST_BODIES = 1000
-MUJOCO_INTEGRATORS = ("Euler", "implicit", "RK4")
-SEED = 2025
 
 GROUPS = {
     "splitting": "τ(q) at each stage (splitting: kick and free body)",
@@ -70,171 +48,6 @@ GROUPS = {
     "mujoco": "MuJoCo, ball joint at the pivot",
 }
 """The three kinds of rows, in table order: what each does with the torque."""
-
-_STATE_FIELDS = ("q", "omega_world", "L_world", "position", "velocity")
-
-TimeCall = Callable[[Callable[[], Any], int], float]
-"""``time_call(advance, repeats)``: seconds per call of ``advance``."""
-
-
-@dataclass(frozen=True)
-class HeavyTop:
-    """The preset's top: ``inertia_body`` (3, 3) kg m² about the pivot, body frame; ``mass`` kg;
-    ``com_from_pivot_body`` (3,) m, body frame; ``gravity_world`` (3,) m/s²; ``pivot_body`` (3,) m, from the
-    centre of mass; ``position`` (3,) m of the centre of mass; ``q0`` (4,) body → world; ``omega_world0`` (3,)."""
-
-    inertia_body: np.ndarray
-    mass: float
-    com_from_pivot_body: np.ndarray
-    gravity_world: np.ndarray
-    pivot_body: np.ndarray
-    position: np.ndarray
-    q0: np.ndarray
-    omega_world0: np.ndarray
-
-    @classmethod
-    def load(cls) -> HeavyTop:
-        scene = load_scene(SCENE)
-        body = scene.bodies[0]
-        pivot = np.array(body.pivot, dtype=float)
-        return cls(np.array(body.inertia_body), float(body.mass), -pivot, np.array(scene.gravity), pivot,
-                   np.array(body.position), np.array(body.orientation), np.array(body.omega_world))  # fmt: skip
-
-    @property
-    def omega_body0(self) -> np.ndarray:
-        return quat_rotate(quat_conj(self.q0), self.omega_world0)
-
-    @property
-    def inertia_com(self) -> np.ndarray:
-        """(3, 3) kg m² about the centre of mass (parallel axis theorem)."""
-        c = self.com_from_pivot_body
-        return self.inertia_body - self.mass * (c @ c * np.eye(3) - np.outer(c, c))
-
-    def energy(self, q: np.ndarray, omega_body: np.ndarray) -> np.ndarray:
-        """``½ Ω·I Ω − m g·(O c)``: (T,) J for orientations (T, 4) and body rates (T, 3)."""
-        kinetic = 0.5 * np.sum(omega_body * (omega_body @ self.inertia_body.T), axis=-1)
-        com_world = quat_rotate(q, np.broadcast_to(self.com_from_pivot_body, omega_body.shape))
-        return kinetic - self.mass * (com_world @ self.gravity_world)
-
-    def solution(self) -> LagrangeTopSolution:
-        solution = lagrange_top_from_body(self.inertia_body, self.mass, self.com_from_pivot_body,
-                                          self.gravity_world, self.q0, self.omega_world0)  # fmt: skip
-        if solution is None:
-            raise ValueError(f"{SCENE} is not a symmetric heavy top the closed form takes")
-        return solution
-
-    def batch(self, n_bodies: int) -> tuple[np.ndarray, np.ndarray]:
-        """Orientations (n, 4) near ``q0`` and body rates (n, 3) near ``Ω0``, the same for every method."""
-        rng = np.random.default_rng(SEED + n_bodies)
-        q = quat_mul(np.broadcast_to(self.q0, (n_bodies, 4)), quat_exp(0.1 * rng.normal(size=(n_bodies, 3))))
-        return q, self.omega_body0 + 0.1 * rng.normal(size=(n_bodies, 3))
-
-
-def _world(top: HeavyTop, integrator: str, q: np.ndarray, omega_body: np.ndarray) -> World:
-    world = World(gravity=top.gravity_world)
-    for q_one, omega_one in zip(q, omega_body, strict=True):
-        world.add_body(q=q_one, omega_world=quat_rotate(q_one, omega_one), inertia_body=top.inertia_body,
-                       integrator=integrator, mass=top.mass, pivot_body=top.pivot_body,
-                       position=-quat_rotate(q_one, top.pivot_body))  # fmt: skip
-    return world
-
-
-def spinlab_run(top: HeavyTop, integrator: str, h: float, n_steps: int) -> tuple[np.ndarray, np.ndarray, float]:
-    """Step one top ``n_steps`` times through the world: orientations (k + 1, 4), body rates (k + 1, 3) for the
-    k steps it took (``k < n_steps`` when a step failed) and the seconds per step."""
-    _world(top, integrator, top.q0[None], top.omega_body0[None]).step(h)  # compiles the kernels on first use
-    world = _world(top, integrator, top.q0[None], top.omega_body0[None])
-    q, omega_world = np.empty((n_steps + 1, 4)), np.empty((n_steps + 1, 3))
-    q[0], omega_world[0] = world.values("q")[0], world.values("omega_world")[0]
-    taken, begin = n_steps, time.perf_counter()
-    for k in range(1, n_steps + 1):
-        try:
-            world.step(h)
-        except NumericalError:
-            taken = k - 1
-            break
-        q[k], omega_world[k] = world.values("q")[0], world.values("omega_world")[0]
-    seconds = (time.perf_counter() - begin) / max(taken, 1)
-    q, omega_world = q[: taken + 1], omega_world[: taken + 1]
-    return q, quat_rotate(quat_conj(q), omega_world), seconds
-
-
-def _spinlab_cost(world: World, integrator: str, h: float, n_steps: int, time_call: TimeCall, repeats: int):
-    """Seconds per body-step of ``integrator`` over the batch ``world``, from the state it was built with."""
-    # Writing the integrator field rebuilds the world's layout (sim/world.py): one batch serves every method.
-    world.values("integrator")[...] = INTEGRATOR_NAMES.index(integrator)
-    start = {name: world.values(name).copy() for name in _STATE_FIELDS}
-    taken = [n_steps]
-
-    def advance() -> None:
-        if taken[0] == n_steps:
-            for name, values in start.items():
-                world.values(name)[...] = values
-            taken[0] = 0
-        world.step(h)
-        taken[0] += 1
-
-    try:
-        seconds = time_call(advance, repeats) / len(world)
-    except NumericalError:
-        seconds = None
-    for name, values in start.items():
-        world.values(name)[...] = values
-    return seconds
-
-
-def mujoco_model(mujoco, top: HeavyTop, integrator: str, h: float, n_bodies: int = 1):
-    """A model of ``n_bodies`` copies of the top, each on its own ball joint at the world origin."""
-    inertia = top.inertia_com
-    numbers = (*top.com_from_pivot_body, top.mass, *np.diag(inertia), inertia[0, 1], inertia[0, 2], inertia[1, 2])
-    text = [repr(float(x)) for x in numbers]
-    body = ('<body pos="0 0 0"><joint type="ball" damping="0" armature="0" frictionloss="0" stiffness="0"/>'
-            '<inertial pos="{} {} {}" mass="{}" fullinertia="{} {} {} {} {} {}"/></body>').format(*text)  # fmt: skip
-    gravity = " ".join(repr(float(x)) for x in top.gravity_world)
-    return mujoco.MjModel.from_xml_string(
-        f'<mujoco><option timestep="{h!r}" gravity="{gravity}" integrator="{integrator}">'
-        f'<flag contact="disable" energy="enable"/></option><worldbody>{body * n_bodies}</worldbody></mujoco>'
-    )
-
-
-def set_mujoco_state(data, q: np.ndarray, omega_body: np.ndarray) -> None:
-    """Put orientations (n, 4) (w, x, y, z), body → world, and body rates (n, 3) into the ball joints."""
-    data.qpos[:] = np.reshape(q, -1)
-    data.qvel[:] = np.reshape(omega_body, -1)
-
-
-def mujoco_state(data) -> tuple[np.ndarray, np.ndarray]:
-    """The ball joints' orientations (n, 4) and body rates (n, 3)."""
-    return data.qpos.reshape(-1, 4).copy(), data.qvel.reshape(-1, 3).copy()
-
-
-def _mujoco_run(mujoco, top: HeavyTop, integrator: str, h: float, n_steps: int):
-    model = mujoco_model(mujoco, top, integrator, h)
-    data = mujoco.MjData(model)
-    set_mujoco_state(data, top.q0[None], top.omega_body0[None])
-    q, omega_body = np.empty((n_steps + 1, 4)), np.empty((n_steps + 1, 3))
-    q[0], omega_body[0] = data.qpos, data.qvel
-    begin = time.perf_counter()
-    for k in range(1, n_steps + 1):
-        mujoco.mj_step(model, data)
-        q[k], omega_body[k] = data.qpos, data.qvel
-    return q, omega_body, (time.perf_counter() - begin) / n_steps
-
-
-def _mujoco_cost(mujoco, top: HeavyTop, integrator: str, h: float, n_steps: int, time_call: TimeCall, repeats: int):
-    model = mujoco_model(mujoco, top, integrator, h, COST_BODIES)
-    data = mujoco.MjData(model)
-    q, omega_body = top.batch(COST_BODIES)
-    taken = [n_steps]
-
-    def advance() -> None:
-        if taken[0] == n_steps:
-            set_mujoco_state(data, q, omega_body)
-            taken[0] = 0
-        mujoco.mj_step(model, data)
-        taken[0] += 1
-
-    return time_call(advance, repeats) / COST_BODIES
 
 
 def _measures(top: HeavyTop, solution: LagrangeTopSolution, h: float, n_steps: int, q, omega_body) -> dict:
@@ -291,7 +104,7 @@ def run(
     top = HeavyTop.load()
     solution = top.solution()
     rows: list[dict[str, Any]] = []
-    batch = _world(top, ordered[0], *top.batch(COST_BODIES))
+    batch = top_world(top, ordered[0], *top.batch(COST_BODIES))
     for name in ordered:
         group = "splitting" if name in ORIENTATION_TORQUE else "held"
         for h in steps:
@@ -299,7 +112,7 @@ def run(
             n_steps = round(duration / h)
             q, omega_body, one_body = spinlab_run(top, name, h, n_steps)
             row = _measures(top, solution, h, n_steps, q, omega_body)
-            cost = None if row["failed_at"] is not None else _spinlab_cost(batch, name, h, n_steps, time_call, repeats)
+            cost = None if row["failed_at"] is not None else spinlab_cost(batch, name, h, n_steps, time_call, repeats)
             rows.append(
                 {"source": "spinlab", "integrator": name, "group": group, "h": h}
                 | row
@@ -309,9 +122,9 @@ def run(
         for h in steps:
             report(f"heavy top: mujoco {name} h={h:.6g} ...")
             n_steps = round(duration / h)
-            q, omega_body, one_body = _mujoco_run(mujoco, top, name, h, n_steps)
+            q, omega_body, one_body = mujoco_run(mujoco, top, name, h, n_steps)
             row = _measures(top, solution, h, n_steps, q, omega_body)
-            cost = _mujoco_cost(mujoco, top, name, h, n_steps, time_call, repeats)
+            cost = mujoco_cost(mujoco, top, name, h, n_steps, time_call, repeats)
             rows.append({"source": "mujoco", "integrator": name, "group": "mujoco", "h": h} | row | {
                 "us_per_body_step": cost * 1e6, "us_per_step_one_body": one_body * 1e6})  # fmt: skip
     rows = _with_ratios(rows)

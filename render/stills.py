@@ -2,14 +2,12 @@
 
 Writes ``t_handle.png`` (the Dzhanibekov flip half-way, with every overlay and a legend) and ``compare.png``
 (the compare preset at t = 20 s, one view per integrator) at 1280×720 with 4× MSAA into ``OUT_DIR``
-(default ``docs/images``). PNG is written with zlib alone, so no imaging library is needed.
+(default ``docs/images``), through :mod:`scene.png` (zlib alone, no imaging library).
 """
 
 from __future__ import annotations
 
-import struct
 import sys
-import zlib
 from pathlib import Path
 
 import numpy as np
@@ -19,32 +17,16 @@ from render.offscreen import OffscreenTarget, create_offscreen_context
 from render.renderer import Renderer
 from render.text import TextOverlay
 from render.viewports import View, compare_views, energy_error_text, render_grid
+from scene.png import save_png
 from scene.scene_file import load_scene
 from scene.simulation import Simulation
 
-__all__ = ["save_png", "render_t_handle", "render_compare", "main"]
+__all__ = ["render_t_handle", "render_compare", "main"]
 
 SIZE = (1280, 720)
 DEFAULT_DIR = Path(__file__).resolve().parent.parent / "docs" / "images"
 T_HANDLE_SECONDS = 5.2  # mid-flip: the handle is across its spin axis
 COMPARE_SECONDS = 20.0  # after the flip, when the integrators have parted
-
-
-def save_png(path: Path | str, image: np.ndarray) -> None:
-    """Write ``image`` (H, W, 3) uint8 RGB, rows top-down, as an 8-bit RGB PNG."""
-    height, width, _ = image.shape
-    rows = np.column_stack([np.zeros((height, 1), np.uint8), image.reshape(height, -1)])  # filter 0 per row
-
-    def chunk(kind: bytes, data: bytes) -> bytes:
-        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
-
-    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
-    Path(path).write_bytes(
-        b"\x89PNG\r\n\x1a\n"
-        + chunk(b"IHDR", header)
-        + chunk(b"IDAT", zlib.compress(rows.tobytes(), 6))
-        + chunk(b"IEND", b"")
-    )
 
 
 def _run(simulation: Simulation, renderer: Renderer, seconds: float) -> None:

@@ -33,6 +33,7 @@ from sim.errors import InputError, OutputError
 
 __all__ = [
     "atomic_output",
+    "write_atomically",
     "create_temporary",
     "commit_temporary",
     "discard_temporary",
@@ -95,12 +96,16 @@ def create_temporary(path: str | os.PathLike[str], suffix: str = ".tmp") -> Path
 
 
 def commit_temporary(temporary: Path, path: str | os.PathLike[str]) -> None:
-    """Rename ``temporary`` over ``path``; on failure remove it and raise :class:`OutputError`."""
+    """Rename ``temporary`` over ``path``; on failure remove it and raise :class:`OutputError` (an interrupt
+    during the rename removes it too, and is raised as it was)."""
     try:
         os.replace(temporary, path)
     except OSError as error:
         discard_temporary(temporary)
         raise output_error(error, path) from None
+    except BaseException:
+        discard_temporary(temporary)
+        raise
     _LIVE.discard(Path(temporary))
 
 
@@ -143,6 +148,24 @@ def atomic_output(path: str | os.PathLike[str], *, binary: bool = False) -> Iter
         discard_temporary(temporary)
         raise
     commit_temporary(temporary, path)
+
+
+def write_atomically(path: str | os.PathLike[str], data: bytes) -> Path:
+    """Write the bytes ``data`` to ``path`` through :func:`atomic_output` and return ``path``.
+
+    The place is checked first, for a person's mistake rather than the OS's: ``path`` being a directory, or its
+    directory missing, raises :class:`InputError` naming ``path`` (exit 2); the OS refusing the write (disk full,
+    permission) raises :class:`OutputError` (exit 1), with ``path`` as it was and no temporary file left.
+    """
+    path = Path(path)
+    if path.is_dir():
+        raise InputError("is a directory, not a file", where=str(path))
+    directory = path.parent if str(path.parent) else Path(".")
+    if not directory.is_dir():
+        raise InputError(f"directory '{directory}' does not exist", where=str(path))
+    with atomic_output(path, binary=True) as file:
+        file.write(data)
+    return path
 
 
 def _is_stream(path: str | os.PathLike[str]) -> bool:

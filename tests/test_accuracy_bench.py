@@ -1,4 +1,4 @@
-"""Tests of benchmarks/accuracy.py and benchmarks/heavy_top_accuracy.py: the heavy top's rows, MuJoCo's ball joint
+"""Tests of benchmarks/accuracy.py and benchmarks/heavy_top_*.py: the heavy top's rows, MuJoCo's ball joint
 starting in spinlab's state, and the quick run's result feeding the table and the docs."""
 
 import json
@@ -6,7 +6,8 @@ import json
 import numpy as np
 import pytest
 
-from benchmarks import accuracy, heavy_top_accuracy
+from benchmarks import accuracy, heavy_top_accuracy, heavy_top_body, heavy_top_mujoco
+from benchmarks.figures import pyplot
 from scene.runner import orientation_error
 
 ATOL_RAD = 1e-12
@@ -30,10 +31,10 @@ def _mujoco():
 
 def test_mujoco_heavy_top_starts_in_spinlab_state():
     mujoco = _mujoco()
-    top = heavy_top_accuracy.HeavyTop.load()
-    model = heavy_top_accuracy.mujoco_model(mujoco, top, "RK4", H_TINY)
+    top = heavy_top_body.HeavyTop.load()
+    model = heavy_top_mujoco.mujoco_model(mujoco, top, "RK4", H_TINY)
     data = mujoco.MjData(model)
-    heavy_top_accuracy.set_mujoco_state(data, top.q0[None], top.omega_body0[None])
+    heavy_top_mujoco.set_mujoco_state(data, top.q0[None], top.omega_body0[None])
     mujoco.mj_forward(model, data)
     # MuJoCo's own reading of the state: the body's world angular velocity and its energy (potential with the
     # pivot, at the world origin, as reference height: the same as ours).
@@ -44,10 +45,10 @@ def test_mujoco_heavy_top_starts_in_spinlab_state():
     assert abs(data.energy.sum() / energy0 - 1.0) < RTOL_ENERGY
     # The first steps agree with spinlab's split6 through the world: same body, same gravity, same frames.
     n_steps = 20
-    q_ours, omega_ours, _ = heavy_top_accuracy.spinlab_run(top, "split6", H_TINY, n_steps)
+    q_ours, omega_ours, _ = heavy_top_body.spinlab_run(top, "split6", H_TINY, n_steps)
     for k in range(1, n_steps + 1):
         mujoco.mj_step(model, data)
-        q_theirs, omega_theirs = heavy_top_accuracy.mujoco_state(data)
+        q_theirs, omega_theirs = heavy_top_mujoco.mujoco_state(data)
         assert orientation_error(q_theirs, q_ours[k : k + 1])[0] < ATOL_RAD
         np.testing.assert_allclose(omega_theirs[0], omega_ours[k], rtol=0, atol=1e-10)
     assert orientation_error(q_theirs, top.q0[None])[0] > 1e-3  # it has moved: the comparison means something
@@ -62,8 +63,8 @@ def test_heavy_top_errors_are_measured_against_the_closed_form():
     assert split6["orientation_error"] < 1e-8 and split6["energy_error"] < 1e-11
     assert midpoint["orientation_error"] > 1e-4  # a second-order method is visibly off: the measure is not zero
     # The same numbers by hand: the final orientation against the Lagrange top's closed form, and E = T + V.
-    top = heavy_top_accuracy.HeavyTop.load()
-    q, omega_body, _ = heavy_top_accuracy.spinlab_run(top, "implicit_midpoint", 1.0 / 120.0, 600)
+    top = heavy_top_body.HeavyTop.load()
+    q, omega_body, _ = heavy_top_body.spinlab_run(top, "implicit_midpoint", 1.0 / 120.0, 600)
     q_exact = top.solution().orientation(np.array([5.0]))
     assert midpoint["orientation_error"] == pytest.approx(orientation_error(q[-1:], q_exact)[0], rel=1e-12)
     kinetic = 0.5 * np.einsum("ti,ij,tj->t", omega_body, top.inertia_body, omega_body)
@@ -95,7 +96,7 @@ def test_quick_run_feeds_the_table_and_the_docs(monkeypatch, tmp_path):
     accuracy.write_docs(result, tmp_path)
     text = (tmp_path / "docs" / "accuracy.md").read_text(encoding="utf-8")
     assert "## Under torque: the heavy top" in text and table.splitlines()[-1] in text
-    if accuracy._pyplot() is None:
+    if pyplot() is None:
         pytest.skip("matplotlib is not installed: the tables were checked, the plots cannot be")
     for image in ("accuracy.png", "accuracy_heavy_top.png"):
         assert (tmp_path / "docs" / "images" / image).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

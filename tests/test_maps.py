@@ -1,4 +1,4 @@
-"""Tests of benchmarks/maps.py: seed 003's energy and convergence maps."""
+"""Tests of benchmarks/maps*.py: seed 003's energy and convergence maps (measures, run, images, tables, note)."""
 
 import json
 import math
@@ -8,13 +8,13 @@ import numpy as np
 import pytest
 from scipy.linalg import expm
 
-from benchmarks import maps
+from benchmarks import maps, maps_images, maps_measures
 from sim.integrators import INTEGRATORS
 from sim.integrators.newton import NewtonOptions
 from sim.integrators.state import BodyParams, BodyState, energy
 from sim.quaternion import quat_identity
 
-MOMENTS = np.array(maps.MOMENTS)
+MOMENTS = np.array(maps_measures.MOMENTS)
 ATOL_RAD = 1e-10
 RTOL_ENERGY = 1e-9
 ATOL_ENERGY = 1e-15
@@ -25,7 +25,7 @@ def _hat(x):
 
 
 def test_momentum_grid_pixel_centres_and_layout():
-    axis, ell_body = maps.momentum_grid(15.0, 4)
+    axis, ell_body = maps_measures.momentum_grid(15.0, 4)
     np.testing.assert_allclose(axis, [-11.25, -3.75, 3.75, 11.25])
     assert ell_body.shape == (16, 3) and not ell_body[:, 2].any()
     image_x, image_y = ell_body[:, 0].reshape(4, 4), ell_body[:, 1].reshape(4, 4)
@@ -34,9 +34,9 @@ def test_momentum_grid_pixel_centres_and_layout():
 
 
 def test_fixed_point_and_newton_agree_where_both_converge():
-    _, ell_body = maps.momentum_grid(1.5, 12)
-    v_newton, ok_newton, it_newton = maps.newton_iterations(ell_body, tolerance=1e-12)
-    v_fixed, ok_fixed, it_fixed = maps.fixed_point_iterations(ell_body, tolerance=1e-12, max_iterations=80)
+    _, ell_body = maps_measures.momentum_grid(1.5, 12)
+    v_newton, ok_newton, it_newton = maps_measures.newton_iterations(ell_body, tolerance=1e-12)
+    v_fixed, ok_fixed, it_fixed = maps_measures.fixed_point_iterations(ell_body, tolerance=1e-12, max_iterations=80)
     both = ok_newton & ok_fixed
     assert both.sum() >= 20 and ok_newton.all()
     np.testing.assert_allclose(v_fixed[both], v_newton[both], rtol=0, atol=ATOL_RAD)
@@ -49,18 +49,18 @@ def test_fixed_point_and_newton_agree_where_both_converge():
 
 def test_fixed_point_counts_and_failures():
     ell_body = np.array([[0.0, 0.0, 0.0], [0.3, 0.2, 0.0], [12.0, 5.0, 0.0]])
-    v, converged, iterations = maps.fixed_point_iterations(ell_body)
+    v, converged, iterations = maps_measures.fixed_point_iterations(ell_body)
     assert converged.tolist() == [True, True, False]
-    assert iterations[0] == 0 and 0 < iterations[1] <= maps.MAX_ITERATIONS
-    assert iterations[2] == maps.MAX_ITERATIONS
+    assert iterations[0] == 0 and 0 < iterations[1] <= maps_measures.MAX_ITERATIONS
+    assert iterations[2] == maps_measures.MAX_ITERATIONS
     np.testing.assert_array_equal(v[0], 0.0)
 
 
-@pytest.mark.parametrize("name", maps.METHODS)
+@pytest.mark.parametrize("name", maps_measures.METHODS)
 @pytest.mark.parametrize("max_step_angle", [None, 1.0, math.pi])
 def test_energy_change_matches_a_single_body_step(name, max_step_angle):
     ell_body = np.array([[3.0, -2.0, 0.0], [-40.0, 25.0, 0.0], [0.5, 49.0, 0.0], [17.0, 0.25, 0.0]])
-    change, _, substeps = maps.energy_change(name, ell_body, max_step_angle=max_step_angle)
+    change, _, substeps = maps_measures.energy_change(name, ell_body, max_step_angle=max_step_angle)
     inertia = np.diag(MOMENTS)[None]
     params = BodyParams.from_inertia(inertia)
     for index, ell in enumerate(ell_body):
@@ -82,10 +82,11 @@ def test_energy_change_matches_a_single_body_step(name, max_step_angle):
 def test_kantorovich_disc_by_hand():
     # I_min = 1.3 kg m², so the disc is h |ℓ| ≤ (√3 − 1) · 1.3 = 0.95167 kg m²/s.
     ell_body = np.array([[0.95, 0.0, 0.0], [0.0, 0.96, 0.0], [0.6, 0.7, 0.0], [0.7, 0.7, 0.0], [0.0, 0.0, 0.0]])
-    assert maps.kantorovich_disc(ell_body).tolist() == [True, False, True, False, True]
-    assert maps.kantorovich_disc(np.array([[1.9, 0.0, 0.0]]), h=0.5).tolist() == [True]
+    assert maps_measures.kantorovich_disc(ell_body).tolist() == [True, False, True, False, True]
+    assert maps_measures.kantorovich_disc(np.array([[1.9, 0.0, 0.0]]), h=0.5).tolist() == [True]
     # 50 / 0.95167 = 52.54 → 53 pieces; 0.95 needs one, 0.96 two.
-    pieces = maps.kantorovich_pieces(np.array([[50.0, 0.0, 0.0], [0.95, 0.0, 0.0], [0.96, 0.0, 0.0], [0.0] * 3]))
+    ell_body = np.array([[50.0, 0.0, 0.0], [0.95, 0.0, 0.0], [0.96, 0.0, 0.0], [0.0] * 3])
+    pieces = maps_measures.kantorovich_pieces(ell_body)
     assert pieces.tolist() == [53, 1, 2, 1]
 
 
@@ -96,13 +97,13 @@ def test_kantorovich_pointwise_by_hand():
     # ℓ = (0, 1, 0): η = 1/1.4, β = 1.0531 (the xz block [[1, −0.2], [1/2.6, 1]]), K = 0.375/1.3: 0.217, inside.
     # ℓ = (0, 2, 0): η = 2/1.4, β ≥ 1, K = 0.75/1.3: at least 0.824, outside; ℓ = (3, 0, 0): at least 1.04, outside.
     ell_body = np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 2.0, 0.0], [3.0, 0.0, 0.0]])
-    assert maps.kantorovich_pointwise(ell_body).tolist() == [True, True, False, False]
-    assert maps.kantorovich_disc(ell_body).tolist() == [False, False, False, False]
+    assert maps_measures.kantorovich_pointwise(ell_body).tolist() == [True, True, False, False]
+    assert maps_measures.kantorovich_disc(ell_body).tolist() == [False, False, False, False]
     # The theorem's promise: Newton converges from v = 0 wherever the condition holds.
-    _, ell_grid = maps.momentum_grid(2.0, 30)
-    inside = maps.kantorovich_pointwise(ell_grid)
-    assert inside.sum() > maps.kantorovich_disc(ell_grid).sum() > 0
-    assert maps.newton_iterations(ell_grid[inside])[1].all()
+    _, ell_grid = maps_measures.momentum_grid(2.0, 30)
+    inside = maps_measures.kantorovich_pointwise(ell_grid)
+    assert inside.sum() > maps_measures.kantorovich_disc(ell_grid).sum() > 0
+    assert maps_measures.newton_iterations(ell_grid[inside])[1].all()
 
 
 @pytest.fixture(scope="module")
@@ -114,7 +115,7 @@ def test_quick_run_has_what_format_table_reads(quick_result):
     json.dumps(quick_result)  # JSON-serialisable, as the runner writes it
     energy_part, convergence = quick_result["energy"], quick_result["convergence"]
     assert {(r["setting"], r["integrator"]) for r in energy_part["rows"]} == {
-        (setting, name) for setting, _ in maps.SETTINGS for name in maps.METHODS
+        (setting, name) for setting, _ in maps_measures.SETTINGS for name in maps_measures.METHODS
     }
     row_keys = {"setting", "max_step_angle", "integrator", "worst", "worst_at", "median", "newton_iterations_mean",
                 "substeps_mean", "substeps_max"}  # fmt: skip
@@ -141,14 +142,21 @@ def test_quick_run_writes_png_images(quick_result):
             assert file.read(8) == b"\x89PNG\r\n\x1a\n"
 
 
+def test_the_note_is_written_from_a_run(quick_result, tmp_path):
+    maps.write_docs(quick_result, tmp_path)
+    note = (tmp_path / "docs" / "maps.md").read_text(encoding="utf-8")
+    assert note.startswith("# Seed 003's maps, reproduced") and maps.format_table(quick_result) in note
+    assert [p.name for p in (tmp_path / "docs").iterdir()] == ["maps.md"]
+
+
 def test_images_skipped_with_a_note_without_matplotlib(monkeypatch, tmp_path):
     monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib now raises ImportError
-    note = maps._write_images({}, {}, [], tmp_path)
+    note = maps_images.write_images({}, {}, [], tmp_path)
     assert note.startswith("skipped: matplotlib is not installed")
     assert list(tmp_path.iterdir()) == []
     assert "Images: skipped" in maps.format_table({**_minimal_result(), "images": note})
 
 
 def _minimal_result():
-    return {"moments": maps.MOMENTS, "h": 1.0, "energy": {"extent": 50.0, "grid": 2, "rows": []},
+    return {"moments": maps_measures.MOMENTS, "h": 1.0, "energy": {"extent": 50.0, "grid": 2, "rows": []},
             "convergence": {"tolerance": 1e-10, "max_iterations": 10, "disc_radius": 0.95, "grids": []}}  # fmt: skip

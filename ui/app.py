@@ -31,12 +31,13 @@ from OpenGL import GL as gl
 
 from render.renderer import Renderer
 from render.text import TextOverlay
+from scene.png import save_png
 from scene.scene_file import SceneSpec, list_presets, load_scene
 from sim.errors import printable
 from sim.integrators import INTEGRATORS
 from ui import actions
 from ui.capture import RECORD_FPS, read_pixels
-from ui.files import save_png, timestamped_path
+from ui.files import timestamped_path
 from ui.panel import PanelEdits, PanelState, draw_panel
 from ui.plots import draw_plots
 from ui.session import Session, Setup, check_scene_runs, default_integrators

@@ -1,71 +1,16 @@
-"""Files the window writes (screenshots, scene files, CSV): atomic writes, PNG encoding, default names.
+"""Default names for the files the window writes (screenshots, scene files, CSV).
 
-A file is written to a temporary name in its directory and renamed over the target in one step, so a reader (or a
-crash half-way) never sees a partial file, through the one atomic writer every output uses (scene/atomic_file.py).
-PNG is encoded here with zlib (8-bit RGB, no filtering), so the window needs no imaging library.
+The writing itself is elsewhere, once for every output: atomic writes in :mod:`scene.atomic_file`, PNG in
+:mod:`scene.png`.
 """
 
 from __future__ import annotations
 
 import datetime
 import os
-import struct
-import zlib
 from pathlib import Path
 
-import numpy as np
-
-from scene.atomic_file import atomic_output
-from sim.errors import InputError
-
-__all__ = ["write_atomically", "encode_png", "save_png", "timestamped_path"]
-
-PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
-PNG_COMPRESSION = 6
-
-
-def write_atomically(path: str | os.PathLike[str], data: bytes) -> Path:
-    """Write ``data`` to ``path`` through a temporary file in the same directory and a rename
-    (scene/atomic_file.py: the umask's permissions, nothing left behind on failure). A problem with the place (a
-    directory, no such directory) raises :class:`InputError` naming the path; the OS refusing the write (disk
-    full, permission) raises :class:`~sim.errors.OutputError`."""
-    path = Path(path)
-    if path.is_dir():
-        raise InputError("is a directory, not a file", where=str(path))
-    directory = path.parent if str(path.parent) else Path(".")
-    if not directory.is_dir():
-        raise InputError(f"directory '{directory}' does not exist", where=str(path))
-    with atomic_output(path, binary=True) as file:
-        file.write(data)
-    return path
-
-
-def encode_png(rgb: np.ndarray) -> bytes:
-    """PNG bytes of ``rgb`` (H, W, 3) uint8, rows top-down."""
-    height, width, channels = rgb.shape
-    if channels != 3 or rgb.dtype != np.uint8:
-        raise ValueError(f"expected an (H, W, 3) uint8 image, got {rgb.shape} {rgb.dtype}")
-    # Each row starts with its filter type, 0 (none).
-    rows = np.zeros((height, 1 + 3 * width), dtype=np.uint8)
-    rows[:, 1:] = rgb.reshape(height, 3 * width)
-    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)  # 8-bit, truecolour, deflate, no interlace
-    return b"".join(
-        [
-            PNG_SIGNATURE,
-            _chunk(b"IHDR", header),
-            _chunk(b"IDAT", zlib.compress(rows.tobytes(), PNG_COMPRESSION)),
-            _chunk(b"IEND", b""),
-        ]
-    )
-
-
-def _chunk(kind: bytes, data: bytes) -> bytes:
-    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
-
-
-def save_png(path: str | os.PathLike[str], rgb: np.ndarray) -> Path:
-    """Write ``rgb`` (H, W, 3) uint8 as a PNG file, atomically."""
-    return write_atomically(path, encode_png(rgb))
+__all__ = ["timestamped_path"]
 
 
 def timestamped_path(directory: str | os.PathLike[str], stem: str, suffix: str) -> Path:

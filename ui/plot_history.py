@@ -21,7 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ui.files import write_atomically
+from scene.atomic_file import write_atomically
 from ui.session import Sample
 
 __all__ = ["PlotHistory", "TimeLines", "CostLines", "Curves", "export_csv", "CAPACITY", "MAX_POINTS",

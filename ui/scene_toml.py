@@ -17,9 +17,9 @@ from pathlib import Path
 
 import numpy as np
 
+from scene.atomic_file import write_atomically
 from scene.scene_file import DEFAULT_DT, BodySpec, SceneSpec, load_scene
 from sim.errors import InputError
-from ui.files import write_atomically
 
 __all__ = ["scene_to_toml", "save_scene", "check_body"]
 

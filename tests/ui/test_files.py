@@ -1,35 +1,22 @@
-"""Files the window writes: PNG (decoded back with PyAV), scene files (loaded back), atomic writes."""
+"""Files the window writes: default names, scene files (loaded back). PNG and atomic writes are tested with their
+modules, tests/scene/test_png.py and tests/scene/test_atomic_file.py."""
 
-import av
 import numpy as np
 import pytest
 
 from scene.scene_file import list_presets, load_scene
 from sim.errors import InputError
-from ui.files import encode_png, save_png, timestamped_path, write_atomically
+from ui.files import timestamped_path
 from ui.scene_toml import save_scene
 from ui.session import default_integrators
 
 
-def test_png_decodes_to_the_same_pixels(tmp_path):
-    image = np.random.default_rng(3).integers(0, 256, size=(37, 53, 3), dtype=np.uint8)
-    path = save_png(tmp_path / "shot.png", image)
-    with av.open(str(path)) as container:
-        decoded = next(container.decode(video=0)).to_ndarray(format="rgb24")
-    assert np.array_equal(decoded, image)
-    with pytest.raises(ValueError):
-        encode_png(image[..., :2])
-
-
-def test_atomic_writes_leave_no_temporary_files_and_name_bad_places(tmp_path):
-    write_atomically(tmp_path / "a.txt", b"one")
-    write_atomically(tmp_path / "a.txt", b"two")
-    assert (tmp_path / "a.txt").read_bytes() == b"two" and len(list(tmp_path.iterdir())) == 1
-    with pytest.raises(InputError, match="does not exist"):
-        write_atomically(tmp_path / "missing" / "a.txt", b"")
+def test_a_default_name_never_reuses_a_file(tmp_path):
     first = timestamped_path(tmp_path, "x", ".png")
+    assert first.parent == tmp_path and first.name.startswith("spinlab-x-") and first.suffix == ".png"
     first.write_bytes(b"")
-    assert timestamped_path(tmp_path, "x", ".png") != first
+    second = timestamped_path(tmp_path, "x", ".png")
+    assert second != first and not second.exists()  # "-2" added, or a later second
 
 
 @pytest.mark.parametrize("preset", list_presets())

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from benchmarks import accuracy, heavy_top_accuracy
-from scene.runner import orientation_error
+from scene.measures import orientation_error
 
 ATOL_RAD = 1e-12
 RTOL_ENERGY = 1e-13

@@ -4,11 +4,11 @@ import av
 import numpy as np
 import pytest
 
+from scene.run_model import default_integrators
 from scene.scene_file import list_presets, load_scene
 from sim.errors import InputError
 from ui.files import encode_png, save_png, timestamped_path, write_atomically
 from ui.scene_toml import save_scene
-from ui.session import default_integrators
 
 
 def test_png_decodes_to_the_same_pixels(tmp_path):

@@ -10,6 +10,7 @@ import dataclasses
 import numpy as np
 import pytest
 
+from scene.samples import Sample
 from ui.plot_history import (
     DASH_SAMPLES,
     MAX_CURVE_POINTS,
@@ -23,7 +24,6 @@ from ui.plot_history import (
     _percentile,
     export_csv,
 )
-from ui.session import Sample
 
 BODIES = ("a", "b", "c")
 RTOL_MEAN = 1e-15  # a bucket's mean, summed in another order

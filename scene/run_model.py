@@ -279,11 +279,15 @@ class Session:
     def _measured(self, snapshots: list[Snapshot], potentials: list[np.ndarray]) -> Steps:
         """The :class:`Steps` of ``snapshots`` (S) with their potential energies (S, N): measured in one batch."""
         rows = self.plotted
+
+        def stacked(values: list[np.ndarray]) -> np.ndarray:  # (S, K, ...) of the plotted bodies
+            return values[0][None, rows] if len(values) == 1 else np.stack(values)[:, rows]
+
         with np.errstate(over="ignore", invalid="ignore"):
-            q = np.stack([s.q for s in snapshots])[:, rows]
-            omega = np.stack([s.omega_world for s in snapshots])[:, rows]
-            L = np.stack([s.L_world for s in snapshots])[:, rows]
-            energy = (np.stack([s.energy for s in snapshots]) + np.stack(potentials))[:, rows]
+            q = stacked([s.q for s in snapshots])
+            omega = stacked([s.omega_world for s in snapshots])
+            L = stacked([s.L_world for s in snapshots])
+            energy = stacked([s.energy for s in snapshots]) + stacked(potentials)
         sample = self.references.measure(np.array([s.t for s in snapshots]), q, omega, L, energy)
         return Steps(tuple(self.drawable(s) for s in snapshots), sample)
 

@@ -119,18 +119,23 @@ class PlotHistory:
             sample = Sample(t, *(getattr(sample, name)[skip:] for name in _ERRORS + _CURVES))
             self.version += skip
             count = self.capacity
-        # The slots, each with its mirror: i and i + capacity.
-        slots = (self._next + np.arange(count)) % self.capacity
-        slots = np.concatenate([slots, slots + self.capacity])
-        self._t[slots] = np.tile(t, 2)
-        for j, name in enumerate(_ERRORS):
-            values = np.asarray(getattr(sample, name)).reshape(count, -1)  # (S, K)
-            self._errors[j][:, slots] = np.tile(values.T, 2)
-        for j, name in enumerate(_CURVES):
-            values = np.asarray(getattr(sample, name)).reshape(count, -1, 2)  # (S, K, 2)
-            self._curves[j][..., slots] = np.tile(np.moveaxis(values, 0, -1), 2)
-        self._cost[:-1, slots] = np.asarray(newton_per_step, dtype=float).reshape(-1, 1)
-        self._cost[-1, slots] = ms_per_step
+        errors = np.stack([np.asarray(getattr(sample, name)).reshape(count, -1) for name in _ERRORS])  # (3, S, K)
+        curves = np.stack([np.asarray(getattr(sample, name)).reshape(count, -1, 2) for name in _CURVES])  # (4, S, K, 2)
+        newton = np.asarray(newton_per_step, dtype=float).reshape(-1, 1)
+        # The slots from _next on, wrapping round: at most two runs, each written with its mirror (+ capacity).
+        done = 0
+        while done < count:
+            first = (self._next + done) % self.capacity
+            size = min(count - done, self.capacity - first)
+            taken = slice(done, done + size)
+            for start in (first, first + self.capacity):
+                slots = slice(start, start + size)
+                self._t[slots] = t[taken]
+                self._errors[..., slots] = np.moveaxis(errors[:, taken], 1, -1)
+                self._curves[..., slots] = np.moveaxis(curves[:, taken], 1, -1)
+                self._cost[:-1, slots] = newton
+                self._cost[-1, slots] = ms_per_step
+            done += size
         self._next = int((self._next + count) % self.capacity)
         self.count = min(self.count + count, self.capacity)
         self.version += count

@@ -2,10 +2,11 @@
 
 One frame (:meth:`App.frame`): the wall time since the last frame, times the time scale, goes into a fixed-step
 accumulator; the session takes the whole steps due (at most ``MAX_STEPS_PER_FRAME``, within a time budget, dropping
-what it cannot catch up so the window keeps its frame rate while the simulation lags), the plots get a sample
-and the 3D trails a point of every step taken (as a video's do), the panel and plots are laid out, the 3D view is drawn into its part of the window, ImGui over it, and
-screenshots and video frames are read back before the frame is shown. While recording, each frame advances the
-simulation by exactly 1/60 s × the time scale, so the video plays at the chosen speed however slow the window is.
+what it cannot catch up so the window keeps its frame rate while the simulation lags), the plots get a sample and
+the 3D trails a point of every step taken (as a video's do), the panel and plots are laid out, the 3D view is drawn
+into its part of the window, each view labelled as a video labels it, ImGui over it, and screenshots and video
+frames are read back before the frame is shown. While recording, each frame advances the simulation by exactly
+1/60 s × the time scale, so the video plays at the chosen speed however slow the window is.
 
 What a person asks for is carried out by ui/actions.py, which catches whatever it raises and shows it in the panel.
 :func:`run_gui` is the window's whole life: a scene that would not run is refused before the window opens; an
@@ -30,8 +31,9 @@ from imgui_bundle import imgui, implot
 from OpenGL import GL as gl
 
 from render.renderer import Renderer
-from render.viewports import push_trails
 from render.text import TextOverlay
+from render.viewports import push_trails
+from scene.run_model import Session, Setup, check_scene_runs, default_integrators, view_groups, view_labels
 from scene.scene_file import SceneSpec, list_presets, load_scene
 from sim.errors import printable
 from sim.integrators import INTEGRATORS
@@ -39,7 +41,6 @@ from ui import actions
 from ui.capture import RECORD_FPS, read_pixels
 from ui.files import save_png, timestamped_path
 from ui.panel import PanelEdits, PanelState, draw_panel
-from scene.run_model import Session, Setup, check_scene_runs, default_integrators, view_groups, view_labels
 from ui.plot_history import new_history
 from ui.plots import draw_plots
 from ui.theme import PANEL_BG_RGB, apply_theme

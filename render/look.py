@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from scene.palette import PALETTE_LINEAR, hex_srgb, srgb_to_linear
+
 __all__ = [
     "srgb_to_linear",
     "linear_to_srgb",
@@ -24,27 +26,11 @@ __all__ = [
 ]
 
 
-def srgb_to_linear(srgb: np.ndarray) -> np.ndarray:
-    """The sRGB transfer function's inverse, elementwise on values in [0, 1]."""
-    c = np.asarray(srgb, dtype=float)
-    return np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
-
-
 def linear_to_srgb(linear: np.ndarray) -> np.ndarray:
     """The sRGB transfer function (common.glsl's ``linear_to_srgb``), elementwise, clamped to [0, 1]."""
     c = np.clip(np.asarray(linear, dtype=float), 0.0, 1.0)
     return np.where(c <= 0.0031308, 12.92 * c, 1.055 * c ** (1.0 / 2.4) - 0.055)
 
-
-def hex_srgb(code: str) -> np.ndarray:
-    """(3,) sRGB in [0, 1] of ``"#rrggbb"``."""
-    return np.array([int(code[i : i + 2], 16) for i in (1, 3, 5)]) / 255.0
-
-
-# Bodies without a scene colour take these in turn: muted, distinct, readable on the dark background.
-PALETTE_LINEAR = srgb_to_linear(
-    np.array([hex_srgb(c) for c in ("#e07a5f", "#4f8fd6", "#81b29a", "#f2cc8f", "#a77fd6", "#5fb3b3", "#d4779d")])
-)
 
 BACKGROUND_TOP_SRGB = hex_srgb("#3a3f47")
 BACKGROUND_BOTTOM_SRGB = hex_srgb("#15171b")

@@ -12,11 +12,12 @@ being read. While recording, every frame's state is checked finite (a body that 
 :class:`sim.errors.NumericalError` and no file); an overflowing value on its way to the screen is drawn as it is,
 without numpy's warnings.
 
-Layouts: a scene whose bodies use different integrators (``compare``) is drawn one view per body; ``integrator``
-``"all"`` runs one simulation per integrator in lock step from the same initial state and draws one view per
-simulation (``exact`` left out in a scene with torque, where the closed form does not hold); anything else is one
-view of the whole scene. Cameras are framed on the first frame and then held, so the picture does not breathe as
-the bodies turn.
+The run is the window's run model (scene/run_model.py, :func:`video_setup`): the same views, labels and trails
+sampled per step as the window shows for the same setup. A scene whose bodies use different integrators
+(``compare``) is drawn one view per integrator; ``integrator`` ``"all"`` runs every integrator side by side in lock
+step from the same initial state, one view each (``exact`` left out in a scene with torque, where the closed form
+does not hold); anything else is one view of the whole scene. Cameras are framed on the first frame and then held,
+so the picture does not breathe as the bodies turn.
 """
 
 from __future__ import annotations
@@ -28,22 +29,22 @@ from pathlib import Path
 
 import numpy as np
 
-from render.look import linear_to_srgb
 from render.offscreen import OffscreenTarget, create_offscreen_context, flush
 from render.renderer import Renderer
 from render.text import TextOverlay
 from render.video import VideoWriter, even_size
-from render.viewports import View, compare_views, energy_error_text, render_grid, view_batches
+from render.viewports import View, push_trails, render_grid, session_views
 from scene.atomic_file import refuse_overwriting
 from scene.interrupts import deferred_interrupts
 from scene.limits import MAX_FRAMES, check_count
+from scene.run_model import Session, Setup, default_integrators
 from scene.runner import check_finite, step_count
 from scene.scene_file import SceneSpec
-from scene.simulation import Simulation
-from sim.errors import InputError
+from sim.errors import InputError, NumericalError
 from sim.integrators import INTEGRATORS
 
-__all__ = ["RecordResult", "record_scene", "render_frames", "parse_size", "frame_count", "MIN_FPS", "MAX_FPS"]
+__all__ = ["RecordResult", "record_scene", "render_frames", "parse_size", "frame_count", "video_setup", "VideoRun",
+           "MIN_FPS", "MAX_FPS"]  # fmt: skip
 
 MSAA_SAMPLES = 0  # the renderer anti-aliases the solids' silhouettes itself, far cheaper on llvmpipe (renderer.py)
 # x264 shares the two cores with llvmpipe: ultrafast takes ~40 % less CPU a frame than veryfast at the same crf,
@@ -103,86 +104,67 @@ def frame_count(duration: float, fps: float) -> int:
     return frames
 
 
-class _Scenes:
-    """The simulations a video shows, their renderers and how their views are laid out."""
+def video_setup(scene: SceneSpec, integrator: str | None, gyroscopic: bool) -> Setup:
+    """The run model's setup a video of ``scene`` shows: ``integrator`` ``"all"`` side by side (every integrator,
+    ``exact`` left out under torque), ``None`` the scene's own integrators (one view per integrator in the compare
+    preset), else that integrator for every dynamic body; at the scene's ``h``."""
+    if integrator == "all":
+        return Setup(scene, default_integrators(scene), True, tuple(INTEGRATORS), scene.h, gyroscopic)
+    if integrator is None:
+        integrators = default_integrators(scene)
+    else:
+        integrators = tuple(None if body.kinematic else integrator for body in scene.bodies)
+    return Setup(scene, integrators, h=scene.h, gyroscopic=gyroscopic)
 
-    def __init__(self, ctx, scene: SceneSpec, integrator: str | None, gyroscopic: bool) -> None:
-        names = list(INTEGRATORS) if integrator == "all" else [integrator]
-        if integrator == "all" and scene.has_torque:
-            names.remove("exact")  # the closed form holds only without torque (as run leaves it out)
-        self.simulations = [Simulation(scene, integrator=name, gyroscopic=gyroscopic) for name in names]
-        self.renderers = [Renderer(ctx, scene) for _ in self.simulations]
-        self.energy_initial = [simulation.snapshot().energy for simulation in self.simulations]
-        distinct = {name for name in self.simulations[0].body_integrators if name is not None}
-        self.per_body = len(self.simulations) == 1 and len(distinct) > 1
+
+class VideoRun:
+    """A video's run (scene/run_model.py's :class:`Session` of ``setup``), its renderer and its views' cameras.
+    Every step is pushed to the 3D trails as it is taken, as the window does."""
+
+    def __init__(self, ctx, setup: Setup) -> None:
+        self.session = Session(setup)
+        self.renderer = Renderer(ctx, self.session.scene)
+        push_trails(self.renderer, self.session.latest)
         self.cameras: list | None = None
         self.viewports: list | None = None  # where render_grid put the views last
 
     @property
     def t(self) -> float:
-        return self.simulations[0].t
-
-    @property
-    def h(self) -> float:
-        return self.simulations[0].h
-
-    def step(self) -> None:
-        for simulation, renderer in zip(self.simulations, self.renderers, strict=True):
-            simulation.step()
-            renderer.push_trail(simulation.snapshot())
+        return self.session.t
 
     def advance_to(self, t: float) -> list[View]:
         """Step to the step nearest ``t`` seconds (none if already there) and return the views of that state, their
-        instance data prepared."""
-        while self.t + 0.5 * self.h <= t:
-            self.step()
-        snapshots = [simulation.snapshot() for simulation in self.simulations]
-        for simulation, snapshot in zip(self.simulations, snapshots, strict=True):
-            check_finite(simulation, snapshot)  # a label or a matrix made of an overflowed state: the run stops
-        views = self.views(snapshots)
-        for indices in view_batches(views):  # as render_grid draws them
-            first = views[indices[0]]
-            if self.cameras is None or self.viewports is None or None in self.cameras:
-                first.renderer.prepare(first.snapshot)
-                continue
-            first.renderer.prepare(
-                first.snapshot,
-                [self.viewports[index] for index in indices],
-                [self.cameras[index] for index in indices],
-                [None if views[index].bodies is None else np.asarray(views[index].bodies) for index in indices],
-            )
-        return views
-
-    def views(self, snapshots: list | None = None) -> list[View]:
-        """The views of ``snapshots`` (one per simulation; by default each simulation's state now)."""
-        if snapshots is None:
-            snapshots = [simulation.snapshot() for simulation in self.simulations]
-        if self.per_body:
-            simulation, renderer = self.simulations[0], self.renderers[0]
-            views = compare_views(renderer, snapshots[0], self.energy_initial[0], simulation.body_integrators)
+        instance data prepared. A step that fails raises :class:`NumericalError`."""
+        session, h = self.session, self.session.h
+        index = session.simulation.step_index
+        count = 0
+        while (index + count) * h + 0.5 * h <= t:
+            count += 1
+        if count:
+            report = session.step(count)
+            if report.steps:
+                push_trails(self.renderer, session.latest)
+            if report.error is not None:
+                raise NumericalError(report.error)
+        check_finite(session.simulation, session.snapshot)  # a label or a matrix made of an overflowed state
+        views = session_views(self.renderer, session, session.groups)
+        if self.cameras is not None:
+            for view, camera in zip(views, self.cameras, strict=True):
+                view.camera = camera
+        if self.cameras is None or self.viewports is None:
+            self.renderer.prepare(views[0].snapshot)
         else:
-            views = [self._whole_scene_view(i, snapshot) for i, snapshot in enumerate(snapshots)]
-        if self.cameras is None:
-            self.cameras = [None] * len(views)
-        for view, camera in zip(views, self.cameras, strict=True):
-            view.camera = camera
+            self.renderer.prepare(
+                views[0].snapshot, self.viewports, self.cameras, [np.asarray(view.bodies) for view in views]
+            )
         return views
 
     def hold_cameras(self, cameras: list) -> None:
         """Keep the cameras the first frame chose for the rest of the video."""
         self.cameras = cameras
 
-    def _whole_scene_view(self, index: int, snapshot) -> View:
-        simulation, renderer = self.simulations[index], self.renderers[index]
-        integrators = sorted({name for name in simulation.body_integrators if name is not None}) or ["kinematic"]
-        error = energy_error_text(float(snapshot.energy.sum()), float(self.energy_initial[index].sum()))
-        label = (", ".join(integrators), f"t = {snapshot.t:.2f} s    {error}")
-        accent = tuple(float(c) for c in linear_to_srgb(renderer.layout.colors_rgba[0, :3]))
-        return View(renderer, snapshot, label=label, accent=accent)
-
     def release(self) -> None:
-        for renderer in self.renderers:
-            renderer.release()
+        self.renderer.release()
 
 
 def render_frames(
@@ -211,7 +193,7 @@ def render_frames(
     try:
         # numpy's error state is set around each stretch of work, never across a yield (it would leak to the caller).
         with np.errstate(**_QUIET_NUMPY):
-            scenes = _Scenes(ctx, scene, integrator, gyroscopic)
+            scenes = VideoRun(ctx, video_setup(scene, integrator, gyroscopic))
             views = scenes.advance_to(0.0)
         for frame in range(frames):
             with np.errstate(**_QUIET_NUMPY):

@@ -16,10 +16,10 @@ from render.look import linear_to_srgb
 from render.offscreen import OffscreenTarget, create_offscreen_context
 from render.renderer import Renderer
 from render.text import TextOverlay
-from render.viewports import View, compare_views, energy_error_text, render_grid
+from render.viewports import View, push_trails, render_grid, session_views
 from scene.png import save_png
+from scene.run_model import Session, Setup, default_integrators, view_labels
 from scene.scene_file import load_scene
-from scene.simulation import Simulation
 
 __all__ = ["render_t_handle", "render_compare", "main"]
 
@@ -29,41 +29,34 @@ T_HANDLE_SECONDS = 5.2  # mid-flip: the handle is across its spin axis
 COMPARE_SECONDS = 20.0  # after the flip, when the integrators have parted
 
 
-def _run(simulation: Simulation, renderer: Renderer, seconds: float) -> None:
-    while simulation.t < seconds - 0.5 * simulation.h:
-        simulation.step()
-        renderer.push_trail(simulation.snapshot())
+def _run(target: OffscreenTarget, name: str, seconds: float) -> tuple[Session, Renderer]:
+    """The preset ``name`` run (scene/run_model.py) for ``seconds``, every step pushed to the renderer's trails."""
+    scene = load_scene(name)
+    session = Session(Setup(scene, default_integrators(scene), h=scene.h))
+    renderer = Renderer(target.ctx, session.scene)
+    push_trails(renderer, session.latest)
+    steps = round(seconds / session.h)
+    session.step(steps)
+    push_trails(renderer, session.latest)
+    return session, renderer
 
 
 def render_t_handle(target: OffscreenTarget, text: TextOverlay) -> np.ndarray:
     """The t_handle preset at ``T_HANDLE_SECONDS``, labelled, with the legend."""
-    scene = load_scene("t_handle")
-    simulation = Simulation(scene)
-    energy_initial = simulation.snapshot().energy[0]
-    renderer = Renderer(target.ctx, scene)
-    _run(simulation, renderer, T_HANDLE_SECONDS)
-    snapshot = simulation.snapshot()
-    energy_error = energy_error_text(snapshot.energy[0], energy_initial)
-    label = (
-        "T-handle spun near its intermediate axis",
-        f"{simulation.body_integrators[0]}    t = {snapshot.t:.2f} s    {energy_error}",
-    )
+    session, renderer = _run(target, "t_handle", T_HANDLE_SECONDS)
+    ((integrator, detail),) = view_labels(session, session.groups)
+    label = ("T-handle spun near its intermediate axis", f"{integrator}    {detail}")
     color = tuple(float(c) for c in linear_to_srgb(renderer.layout.colors_rgba[0, :3]))
-    render_grid(
-        target.framebuffer, target.size, [View(renderer, snapshot, label=label, accent=color)], text, legend=True
-    )
+    view = View(renderer, session.drawable(), label=label, accent=color)
+    render_grid(target.framebuffer, target.size, [view], text, legend=True)
     renderer.release()
     return target.read()
 
 
 def render_compare(target: OffscreenTarget, text: TextOverlay) -> np.ndarray:
     """The compare preset at ``COMPARE_SECONDS``, one labelled view per integrator."""
-    scene = load_scene("compare")
-    simulation = Simulation(scene)
-    energy_initial = simulation.snapshot().energy
-    renderer = Renderer(target.ctx, scene)
-    _run(simulation, renderer, COMPARE_SECONDS)
-    views = compare_views(renderer, simulation.snapshot(), energy_initial, simulation.body_integrators)
+    session, renderer = _run(target, "compare", COMPARE_SECONDS)
+    views = session_views(renderer, session, session.groups)
     render_grid(target.framebuffer, target.size, views, text)
     renderer.release()
     return target.read()

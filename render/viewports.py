@@ -1,8 +1,8 @@
 """Split views: N viewports in a grid, each with its own camera and a text label.
 
-For the ``compare`` preset, :func:`compare_views` makes one view per body (one per integrator), each showing its
-body centred and labelled with the integrator, the simulated time and the relative energy error; the same works
-for N simulations of one scene, one :class:`View` per simulation.
+:func:`session_views` makes a run's views (scene/run_model.py): one per :class:`~scene.run_model.Group` (one per
+integrator side by side or in the compare preset), labelled by :func:`scene.run_model.view_labels` as the window
+labels them. The grid of cells is render/grid.py's, the window's (ui/view3d.py) and the video's alike.
 """
 
 from __future__ import annotations
@@ -16,27 +16,28 @@ import moderngl
 import numpy as np
 
 from render.camera import OrbitCamera
+from render.grid import GAP_PX, grid_columns, grid_viewports
 from render.look import MOMENTUM_LINEAR, OMEGA_LINEAR, PLANE_LINEAR, SEPARATOR_SRGB, TRAIL_LINEAR, linear_to_srgb
 from render.renderer import REFERENCE_HEIGHT_PX, Renderer, RenderOptions, Viewport
 from render.text import Color, TextBox, TextOverlay
+from scene.run_model import Group, Session, Steps, view_labels
 from scene.simulation import Snapshot
 
 __all__ = [
     "View",
     "grid_viewports",
     "render_grid",
-    "compare_views",
+    "grid_columns",
+    "session_views",
+    "push_trails",
     "legend_box",
-    "energy_error_text",
     "GAP_PX",
     "draw_labelled_views",
     "view_batches",
     "LABEL_MARGIN_PX",
 ]
 
-GAP_PX = 2
 LABEL_MARGIN_PX = 14.0
-CELL_ASPECT = 4.0 / 3.0
 
 
 @dataclass
@@ -53,22 +54,6 @@ class View:
     camera: OrbitCamera | None = None
 
 
-def grid_viewports(size: tuple[int, int], count: int, columns: int, gap_px: int = GAP_PX) -> list[Viewport]:
-    """``count`` viewports of a ``size`` = (width, height) target in ``columns`` columns, row by row from the
-    top-left, separated by ``gap_px`` pixels; each is (x, y, width, height) with GL's bottom-left origin."""
-    width, height = size
-    rows = math.ceil(count / columns)
-    cell_width = (width - gap_px * (columns - 1)) // columns
-    cell_height = (height - gap_px * (rows - 1)) // rows
-    viewports = []
-    for index in range(count):
-        row, column = divmod(index, columns)
-        x = column * (cell_width + gap_px)
-        y = height - (row + 1) * cell_height - row * gap_px
-        viewports.append((x, y, cell_width, cell_height))
-    return viewports
-
-
 def render_grid(
     framebuffer: moderngl.Framebuffer,
     size: tuple[int, int],
@@ -83,7 +68,7 @@ def render_grid(
     bottom-right corner).
     ``columns`` defaults to the grid whose cells are closest to ``CELL_ASPECT``. Returns the viewports used, in
     ``views``' order."""
-    columns = columns or _columns_for(len(views), size)
+    columns = columns or grid_columns(len(views), *size)
     framebuffer.use()
     framebuffer.viewport = (0, 0, *size)
     framebuffer.clear(*SEPARATOR_SRGB, 1.0, depth=1.0)
@@ -170,12 +155,6 @@ def _draw_panels(text: TextOverlay, size: tuple[int, int], boxes: list[TextBox],
     text.draw(framebuffer, size, boxes, scale, text=False)
 
 
-def _columns_for(count: int, size: tuple[int, int]) -> int:
-    """The number of columns that makes the cells' aspect ratio closest to ``CELL_ASPECT``."""
-    aspect = size[0] / size[1]
-    return min(range(1, count + 1), key=lambda c: abs(math.log(aspect * math.ceil(count / c) / c / CELL_ASPECT)))
-
-
 def legend_box(options: RenderOptions, x_px: float, y_px: float, anchor: str) -> TextBox:
     """A key to the overlays that ``options`` shows, as a :class:`TextBox` at ``(x_px, y_px)``."""
     entries = [
@@ -195,22 +174,22 @@ def legend_box(options: RenderOptions, x_px: float, y_px: float, anchor: str) ->
     return TextBox(x_px, y_px, tuple(line for line, _ in shown), tuple(color for _, color in shown), False, anchor)
 
 
-def energy_error_text(energy: float, energy_initial: float) -> str:
-    """``"ΔE/E = +1.2e-05"``: the relative change of the kinetic energy since the start (a minus sign, not a
-    hyphen, for negative values)."""
-    relative = (energy - energy_initial) / energy_initial if energy_initial else 0.0
-    sign = "\u2212" if relative < 0 else "+"
-    return f"ΔE/E = {sign}{abs(relative):.1e}"
+def push_trails(renderer: Renderer, steps: Steps) -> None:
+    """Append every step of ``steps`` (:attr:`scene.run_model.Session.latest`) to ``renderer``'s herpolhode
+    trails, oldest first: the window and the video sample the trails per simulation step alike."""
+    for snapshot in steps.snapshots:
+        renderer.push_trail(snapshot)
 
 
-def compare_views(
-    renderer: Renderer, snapshot: Snapshot, energy_initial: np.ndarray, names: Sequence[str]
+def session_views(
+    renderer: Renderer, session: Session, groups: Sequence[Group], snapshot: Snapshot | None = None
 ) -> list[View]:
-    """One view per body of ``snapshot``, that body centred, labelled ``names[i]`` (e.g. its integrator), the
-    time and its relative energy error against ``energy_initial`` (N,) J."""
+    """One view of ``snapshot`` (by default ``session``'s, as drawn) per group, its bodies framed, labelled with
+    :func:`~scene.run_model.view_labels` and its first body's colour as the accent."""
+    snapshot = session.drawable() if snapshot is None else snapshot
+    labels = view_labels(session, tuple(groups))
     views = []
-    for index, name in enumerate(names):
-        accent = tuple(float(c) for c in linear_to_srgb(renderer.layout.colors_rgba[index, :3]))
-        label = (name, f"t = {snapshot.t:.2f} s    {energy_error_text(snapshot.energy[index], energy_initial[index])}")
-        views.append(View(renderer, snapshot, bodies=[index], label=label, accent=accent))
+    for group, label in zip(groups, labels, strict=True):
+        accent = tuple(float(c) for c in linear_to_srgb(renderer.layout.colors_rgba[group.bodies[0], :3]))
+        views.append(View(renderer, snapshot, bodies=list(group.bodies), label=label, accent=accent))
     return views

@@ -1,9 +1,8 @@
 """Headless runs: step a scene for a duration, write its trace, and measure each body against what must hold.
 
-Per body, a run reports the final relative error of the conserved energy (rotational kinetic energy, plus the
-potential energy ``−m g·x`` of a body under gravity), the relative change of world angular momentum ``|ΔL|/|L|``
-for torque-free bodies, the orientation error against the closed-form torque-free solution (sim/exact.py) where
-one exists, and the Newton iterations and sub-steps the integrator needed.
+Per body, a run reports the final measures of scene/measures.py (shown as magnitudes): the relative energy error,
+the relative change of world angular momentum ``|ΔL|/|L|`` for torque-free bodies, the orientation error against
+the body's closed-form motion where one exists, and the Newton iterations and sub-steps the integrator needed.
 """
 
 from __future__ import annotations
@@ -17,15 +16,21 @@ from pathlib import Path
 import numpy as np
 
 from scene.limits import MAX_STEPS, MAX_TRACE_ROWS, check_count
+from scene.measures import (
+    energy_error,
+    energy_scale,
+    momentum_error,
+    orientation_error,
+    potential_counts,
+    reference_solution,
+    torque_free,
+)
 from scene.scene_file import SceneSpec
 from scene.simulation import Simulation
 from scene.trace import TraceWriter
 from sim.errors import InputError, NumericalError
-from sim.exact import TorqueFreeSolution
-from sim.lagrange_top import LagrangeTopSolution, lagrange_top_from_body
-from sim.quaternion import quat_conj, quat_mul
 
-__all__ = ["BodySummary", "run_scene", "step_count", "orientation_error", "relative_change", "check_finite"]
+__all__ = ["BodySummary", "run_scene", "step_count", "check_finite"]
 
 
 @dataclass(frozen=True)
@@ -58,12 +63,6 @@ def step_count(duration: float, h: float, *, where: str = "--duration") -> int:
     return steps
 
 
-def orientation_error(q: np.ndarray, q_reference: np.ndarray) -> np.ndarray:
-    """Angle (rad) of the rotation between two (N, 4) orientations, in [0, π]."""
-    difference = quat_mul(quat_conj(q_reference), q)
-    return 2.0 * np.arctan2(np.linalg.norm(difference[:, 1:], axis=-1), np.abs(difference[:, 0]))
-
-
 def run_scene(
     scene: SceneSpec,
     *,
@@ -85,9 +84,13 @@ def run_scene(
         check_count(rows, MAX_TRACE_ROWS, "rows of trace (steps + 1) × bodies", where=str(trace_path))
     simulation = Simulation(scene, integrator=integrator, h=h, gyroscopic=gyroscopic)
     start = simulation.snapshot()
-    start_energy = start.energy + simulation.potential_energy()
+    pivoted = potential_counts(simulation.scene)
+    start_potential = np.where(pivoted, simulation.potential_energy(), 0.0)
+    start_energy = start.energy + start_potential
     check_finite(simulation, start, start_energy)
-    references, reference_notes = _exact_references(simulation, start)
+    references = [
+        reference_solution(simulation.scene, i, start.q[i], start.omega_world[i]) for i in range(len(pivoted))
+    ]
     iterations = np.zeros(len(simulation.names), dtype=np.int64)
     substeps = np.ones(len(simulation.names), dtype=np.int64)
 
@@ -106,44 +109,35 @@ def run_scene(
             if progress is not None:
                 progress(index + 1, steps)
         end = simulation.snapshot()
-        end_energy = end.energy + simulation.potential_energy()
+        end_energy = end.energy + np.where(pivoted, simulation.potential_energy(), 0.0)
         check_finite(simulation, end, end_energy)
     wall = time.perf_counter() - wall_start
 
-    energy_error = relative_change(end_energy, start_energy)
-    momentum_error = relative_change(end.L_world, start.L_world)
+    energy = np.abs(energy_error(end_energy, start_energy, energy_scale(start.energy, start_potential)))
+    momentum = momentum_error(end.L_world, start.L_world)
     summaries = []
     for i, name in enumerate(simulation.names):
-        reference = references[i]
-        body = simulation.scene.bodies[i]
-        torque_free = not simulation.scene.under_torque(body) and (reference is not None or name in reference_notes)
+        reference, note = references[i]
+        free = torque_free(simulation.scene, simulation.scene.bodies[i])
         summaries.append(
             BodySummary(
                 body=name,
                 integrator=simulation.body_integrators[i] or "kinematic",
-                energy_error=energy_error[i],
-                momentum_error=momentum_error[i] if torque_free else None,
+                energy_error=_figure(energy[i]),
+                momentum_error=_figure(momentum[i]) if free else None,
                 orientation_error=_final_orientation_error(end, i, reference),
                 newton_per_step=float(iterations[i] / steps),
                 max_substeps=int(substeps[i]),
                 wall_seconds=wall,
-                note=reference_notes.get(name),
+                note=note,
             )
         )
     return summaries
 
 
-def relative_change(end: np.ndarray, start: np.ndarray) -> list[float | None]:
-    """Per body, ``|end − start| / |start|`` (rows of vectors compared by their norms); ``None`` where ``start``
-    is zero (a body at rest has no relative error), computed without overflow (each row scaled first)."""
-    end, start = np.asarray(end, dtype=float), np.asarray(start, dtype=float)
-    if start.ndim == 1:
-        end, start = end[:, None], start[:, None]
-    scale = np.max(np.abs(start), axis=-1, keepdims=True)
-    safe = np.where(scale > 0.0, scale, 1.0)
-    with np.errstate(invalid="ignore", divide="ignore"):  # rows at rest give None below
-        change = np.linalg.norm((end - start) / safe, axis=-1) / np.linalg.norm(start / safe, axis=-1)
-    return [float(value) if size > 0.0 else None for value, size in zip(change, scale[:, 0], strict=True)]
+def _figure(value: float) -> float | None:
+    """A measure for the table: ``None`` where it has no value (NaN: a body at rest has no relative error)."""
+    return None if np.isnan(value) else float(value)
 
 
 def check_finite(simulation: Simulation, snapshot, energy: np.ndarray | None = None) -> None:
@@ -175,43 +169,6 @@ def _final_orientation_error(end, i: int, reference) -> float | None:
         q_exact = reference.orientation(np.array([end.t]))
         error = float(orientation_error(end.q[i : i + 1], q_exact.reshape(1, 4))[0])
     return error if math.isfinite(error) else None
-
-
-def _exact_references(simulation: Simulation, start) -> tuple[list, dict[str, str]]:
-    """The closed-form solution for each torque-free dynamic body and each symmetric heavy top about a fixed
-    pivot (file order); ``None`` for the others. With it, a note per torque-free body whose state the closed form
-    cannot take (its case analysis overflows).
-
-    Gravity exerts no torque about the centre of mass, so only pivoted bodies under gravity have torque. A body
-    integrated with the gyroscopic term off is still compared with the true motion: that is the point.
-    """
-    scene = simulation.scene
-    references: list[TorqueFreeSolution | LagrangeTopSolution | None] = []
-    notes: dict[str, str] = {}
-    for i, body in enumerate(scene.bodies):
-        if scene.under_torque(body) and body.parent is None:
-            # A symmetric heavy top has a closed form too (sim/lagrange_top.py); another torque has none.
-            with np.errstate(all="ignore"):
-                references.append(
-                    lagrange_top_from_body(
-                        body.inertia_body, body.mass, -body.pivot, scene.gravity, start.q[i], start.omega_world[i]
-                    )
-                )
-            continue
-        if body.kinematic or np.allclose(start.omega_world[i], 0.0) or scene.under_torque(body):
-            references.append(None)
-            continue
-        try:
-            with np.errstate(all="raise"):
-                reference = TorqueFreeSolution.from_state(body.inertia_body, start.q[i], start.omega_world[i])
-                if not np.all(np.isfinite(reference.orientation(np.zeros(1)))):
-                    raise FloatingPointError("non-finite orientation")
-        except (ArithmeticError, ValueError):
-            references.append(None)
-            notes[body.name] = "no exact reference: the closed form overflows for this state"
-            continue
-        references.append(reference)
-    return references, notes
 
 
 class _maybe_trace:

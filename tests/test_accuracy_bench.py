@@ -8,7 +8,7 @@ import pytest
 
 from benchmarks import accuracy, heavy_top_accuracy, heavy_top_body, heavy_top_mujoco
 from benchmarks.figures import pyplot
-from scene.runner import orientation_error
+from scene.measures import orientation_error
 
 ATOL_RAD = 1e-12
 RTOL_ENERGY = 1e-13

@@ -16,23 +16,22 @@ from typing import TYPE_CHECKING
 
 from imgui_bundle import imgui
 
-from render.look import linear_to_srgb
+from scene.run_model import check_scene_runs, default_integrators, view_groups
 from scene.scene_file import SceneSpec, load_scene
 from sim.errors import InputError, SpinlabError, printable
 from ui.capture import Recording
 from ui.edits import body_texts, edited_body, parse_time_step
 from ui.files import timestamped_path
 from ui.panel import PanelEdits, PanelState
-from ui.plots import PlotHistory, export_csv
+from ui.plots import export_csv
 from ui.scene_toml import check_body, save_scene
-from ui.session import Group, Session, check_scene_runs, default_integrators
 from ui.view3d import Rect, SceneView
 
 if TYPE_CHECKING:
     from ui.app import App
 
-__all__ = ["apply", "attempt", "failure_text", "key_edit", "load_scene_into_state", "new_history", "view_groups",
-           "view_labels", "record_frame", "stop_recording", "draw_rec_indicator", "tell"]  # fmt: skip
+__all__ = ["apply", "attempt", "failure_text", "key_edit", "load_scene_into_state", "record_frame", "stop_recording",
+           "draw_rec_indicator", "tell"]  # fmt: skip
 
 REC_RGBA = (0.9, 0.2, 0.2, 1.0)
 MAX_MESSAGE = 300  # characters of a message in the panel
@@ -65,31 +64,6 @@ def _select_body(app: App, index: int) -> None:
     app.state.selected_body = index
     app.state.body_texts = body_texts(app.scene.bodies[index])
     app.state.body_errors = {}
-
-
-def new_history(session: Session, renderer) -> PlotHistory:
-    """Empty plots for ``session``'s bodies, in their colours; one exact reference per distinct initial state."""
-    colors = linear_to_srgb(renderer.layout.colors_rgba[session.plotted, :3])
-    return PlotHistory(session.names, colors, session.exact_rows)
-
-
-def view_groups(session: Session, split: bool) -> tuple[Group, ...]:
-    """``session``'s groups, one view each, or (not ``split``) all bodies in one view."""
-    if split:
-        return session.groups
-    return (Group(session.scene.name, tuple(range(len(session.scene.bodies)))),)
-
-
-def view_labels(app: App) -> list[tuple[str, ...]]:
-    """Per view: its label and the largest relative energy error of its bodies."""
-    session, sample = app.session, app.last_sample
-    row = {int(index): k for k, index in enumerate(session.plotted)}
-    labels = []
-    for group in app.view.groups:
-        errors = [sample.energy_error[row[i]] for i in group.bodies if i in row]
-        detail = f"t = {session.t:.2f} s    |ΔE|/E = {max(errors):.1e}" if errors else f"t = {session.t:.2f} s"
-        labels.append((group.label, detail))
-    return labels
 
 
 def attempt(app: App, action, *args, failed: str = "not done") -> bool:

@@ -1,11 +1,12 @@
-"""The window: pyglet + moderngl + ImGui, and the frame loop that drives a :class:`~ui.session.Session`.
+"""The window: pyglet + moderngl + ImGui, and the frame loop that drives a :class:`~scene.run_model.Session`.
 
 One frame (:meth:`App.frame`): the wall time since the last frame, times the time scale, goes into a fixed-step
 accumulator; the session takes the whole steps due (at most ``MAX_STEPS_PER_FRAME``, within a time budget, dropping
-what it cannot catch up so the window keeps its frame rate while the simulation lags), the plots get one
-sample, the panel and plots are laid out, the 3D view is drawn into its part of the window, ImGui over it, and
-screenshots and video frames are read back before the frame is shown. While recording, each frame advances the
-simulation by exactly 1/60 s × the time scale, so the video plays at the chosen speed however slow the window is.
+what it cannot catch up so the window keeps its frame rate while the simulation lags), the plots get a sample and
+the 3D trails a point of every step taken (as a video's do), the panel and plots are laid out, the 3D view is drawn
+into its part of the window, each view labelled as a video labels it, ImGui over it, and screenshots and video
+frames are read back before the frame is shown. While recording, each frame advances the simulation by exactly
+1/60 s × the time scale, so the video plays at the chosen speed however slow the window is.
 
 What a person asks for is carried out by ui/actions.py, which catches whatever it raises and shows it in the panel.
 :func:`run_gui` is the window's whole life: a scene that would not run is refused before the window opens; an
@@ -31,7 +32,9 @@ from OpenGL import GL as gl
 
 from render.renderer import Renderer
 from render.text import TextOverlay
+from render.viewports import push_trails
 from scene.png import save_png
+from scene.run_model import Session, Setup, check_scene_runs, default_integrators, view_groups, view_labels
 from scene.scene_file import SceneSpec, list_presets, load_scene
 from sim.errors import printable
 from sim.integrators import INTEGRATORS
@@ -39,8 +42,8 @@ from ui import actions
 from ui.capture import RECORD_FPS, read_pixels
 from ui.files import timestamped_path
 from ui.panel import PanelEdits, PanelState, draw_panel
+from ui.plot_history import new_history
 from ui.plots import draw_plots
-from ui.session import Session, Setup, check_scene_runs, default_integrators
 from ui.theme import PANEL_BG_RGB, apply_theme
 from ui.view3d import SceneView, to_viewport, window_layout
 from ui.window import WindowGone, clear_gl_errors, close_window, open_window, window_framebuffer, window_gone
@@ -216,8 +219,8 @@ class App:
         session = Session(setup)
         renderer = Renderer(self.ctx, session.scene, options=state.render)
         try:
-            view = SceneView(renderer, self.text, actions.view_groups(session, state.split_views))
-            history = actions.new_history(session, renderer)
+            view = SceneView(renderer, self.text, view_groups(session, state.split_views))
+            history = new_history(session, renderer.layout.colors_rgba[:, :3])
         except BaseException:
             renderer.release()
             raise
@@ -230,9 +233,9 @@ class App:
         self._record_sample(np.zeros(len(self.session.plotted)), float("nan"))
 
     def _record_sample(self, newton_per_step: np.ndarray, ms_per_step: float) -> None:
-        self.last_sample = self.session.sample()
-        self.history.append(self.last_sample, newton_per_step, ms_per_step)
-        self.renderer.push_trail(self.session.drawable())
+        """The session's latest steps into the plots and the 3D trails, one point per step."""
+        self.history.append(self.session.latest.sample, newton_per_step, ms_per_step)
+        push_trails(self.renderer, self.session.latest)
 
     def step(self, count: int, budget_s: float = float("inf")) -> int:
         """Take up to ``count`` steps now; a numerical failure pauses the run and shows why. Returns the steps."""
@@ -291,7 +294,7 @@ class App:
         screen.scissor = None
         screen.viewport = (0, 0, width, height)
         screen.clear(*BACKGROUND_SRGB, 1.0, depth=1.0)
-        labels = actions.view_labels(self) if len(self.view.groups) > 1 else None
+        labels = view_labels(self.session, self.view.groups)
         # The rest of the screen is the windows' colour: the renderer may fill it (one copy of its backdrop cache).
         drawable = self.session.drawable()
         self.view.draw(screen, (width, height), area, drawable, labels, background=BACKGROUND_SRGB)

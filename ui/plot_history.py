@@ -1,6 +1,8 @@
-"""What the live plots show: ring buffers appended once per frame, each plot's data prepared for ImPlot, and CSV.
+"""What the live plots show: ring buffers appended once per simulation step, each plot's data prepared for ImPlot,
+and CSV.
 
-Series are per plotted (dynamic) body, K of them, in the session's order (see :class:`~ui.session.Sample`). Series
+Series are per plotted (dynamic) body, K of them, in the session's order (see :class:`~scene.samples.Sample`; the
+window appends each call's steps, :attr:`scene.run_model.Session.latest`, in one batch). Series
 drawn alike share a buffer (the three errors; Newton iterations and ms per step; the four curves) with time as its
 last axis, as ImPlot takes a series, and every buffer holds each sample twice, at ``i`` and ``i + capacity``, so
 the samples in time order are always one slice, with no copy. Each plot draws at most ``MAX_POINTS`` points per
@@ -21,13 +23,14 @@ from pathlib import Path
 
 import numpy as np
 
+from render.look import linear_to_srgb
 from scene.atomic_file import write_atomically
-from ui.session import Sample
+from scene.samples import Sample
 
-__all__ = ["PlotHistory", "TimeLines", "CostLines", "Curves", "export_csv", "CAPACITY", "MAX_POINTS",
+__all__ = ["PlotHistory", "TimeLines", "CostLines", "Curves", "export_csv", "new_history", "CAPACITY", "MAX_POINTS",
            "MAX_CURVE_POINTS", "DASH_SAMPLES"]  # fmt: skip
 
-CAPACITY = 3600  # samples: one minute at 60 frames/s
+CAPACITY = 3600  # samples: one minute of steps of 1/60 s
 # The plots are ~150 px wide at 1280x720 (five in a row): 100 points is one per 1.5 px, and a curve of 150 points
 # has segments of a few pixels. Every point is two triangles a frame, which a CPU rasteriser pays for (~0.25 µs
 # each): at 200/300 the plots were ~20 000 triangles, half of the window's.
@@ -106,19 +109,36 @@ class PlotHistory:
         self._prepared: tuple[tuple[int, float], dict[str, object]] | None = None
 
     def append(self, sample: Sample, newton_per_step: np.ndarray, ms_per_step: float) -> None:
-        """Add one frame's sample (the oldest is dropped when full)."""
-        i, mirror = self._next, self._next + self.capacity
-        self._t[i] = self._t[mirror] = sample.t
-        for j, name in enumerate(_ERRORS):
-            self._errors[j, :, i] = getattr(sample, name)
-        for j, name in enumerate(_CURVES):
-            self._curves[j, :, :, i] = getattr(sample, name)
-        self._cost[:-1, i], self._cost[-1, i] = newton_per_step, ms_per_step
-        for buffer in (self._errors, self._curves, self._cost):
-            buffer[..., mirror] = buffer[..., i]
-        self._next = (i + 1) % self.capacity
-        self.count = min(self.count + 1, self.capacity)
-        self.version += 1
+        """Add one sample (fields (K, ...)) or a batch of S steps' (fields (S, K, ...), ``t`` (S,)), each with these
+        costs; the oldest are dropped when full."""
+        t = np.atleast_1d(np.asarray(sample.t, dtype=float))
+        count = len(t)
+        if count > self.capacity:  # only the newest fit
+            skip = count - self.capacity
+            t = t[skip:]
+            sample = Sample(t, *(getattr(sample, name)[skip:] for name in _ERRORS + _CURVES))
+            self.version += skip
+            count = self.capacity
+        errors = np.stack([np.asarray(getattr(sample, name)).reshape(count, -1) for name in _ERRORS])  # (3, S, K)
+        curves = np.stack([np.asarray(getattr(sample, name)).reshape(count, -1, 2) for name in _CURVES])  # (4, S, K, 2)
+        newton = np.asarray(newton_per_step, dtype=float).reshape(-1, 1)
+        # The slots from _next on, wrapping round: at most two runs, each written with its mirror (+ capacity).
+        done = 0
+        while done < count:
+            first = (self._next + done) % self.capacity
+            size = min(count - done, self.capacity - first)
+            taken = slice(done, done + size)
+            for start in (first, first + self.capacity):
+                slots = slice(start, start + size)
+                self._t[slots] = t[taken]
+                self._errors[..., slots] = np.moveaxis(errors[:, taken], 1, -1)
+                self._curves[..., slots] = np.moveaxis(curves[:, taken], 1, -1)
+                self._cost[:-1, slots] = newton
+                self._cost[-1, slots] = ms_per_step
+            done += size
+        self._next = int((self._next + count) % self.capacity)
+        self.count = min(self.count + count, self.capacity)
+        self.version += count
 
     def t(self) -> np.ndarray:
         """(T,) s, oldest first (a view: read it before the next append)."""
@@ -181,6 +201,12 @@ def export_csv(history: PlotHistory, path: str | Path) -> Path:
     path = Path(path)
     write_atomically(path, text.getvalue().encode("utf-8"))
     return path
+
+
+def new_history(session, colors_linear: np.ndarray) -> PlotHistory:
+    """Empty plots for ``session``'s (:class:`~scene.run_model.Session`) plotted bodies, in ``colors_linear`` (N, 3)
+    (every body's, as the renderer draws them); one exact reference per distinct initial state."""
+    return PlotHistory(session.names, linear_to_srgb(colors_linear[session.plotted]), session.exact_rows)
 
 
 def _bucketed(t: np.ndarray, values: np.ndarray, limit: int, reduce: np.ufunc) -> tuple[np.ndarray, np.ndarray]:

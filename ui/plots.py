@@ -18,8 +18,8 @@ import numpy as np
 from imgui_bundle import imgui, implot
 
 from render.overlays import trail_keep
+from scene.samples import ERROR_FLOOR
 from ui.plot_history import CostLines, Curves, PlotHistory, TimeLines, export_csv
-from ui.session import ERROR_FLOOR
 
 __all__ = ["PlotHistory", "PlotOptions", "draw_plots", "export_csv", "PLOT_TITLES"]
 
@@ -34,7 +34,7 @@ NO_REFERENCE_TIP = "no closed-form reference (only torque-free bodies and symmet
 THIN_ERROR_PX = 0.25
 THIN_MAX_STRIDE = 32
 PLOT_TITLES = {
-    "energy": "energy error |ΔE|/E",
+    "energy": "energy error |ΔE|/E",  # scene/measures.py's, as a magnitude
     "momentum": "L error |ΔL|/|L|",
     "orientation": "orientation error",
     "herpolhode": "herpolhode",

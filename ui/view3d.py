@@ -2,32 +2,31 @@
 
 Rectangles are in window coordinates (top-left origin, y down, logical pixels, as ImGui and the mouse use);
 viewports are in framebuffer pixels with GL's bottom-left origin (on a HiDPI display the framebuffer is larger
-than the window by ``pixel_ratio``). The view shows one viewport per :class:`~ui.session.Group` (one per
+than the window by ``pixel_ratio``). The view shows one viewport per :class:`~scene.run_model.Group` (one per
 integrator side by side), each with its own :class:`OrbitCamera`, all turned, panned and zoomed together.
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import moderngl
 import numpy as np
 
 from render.camera import OrbitCamera
+from render.grid import grid_columns, grid_viewports
 from render.look import linear_to_srgb
 from render.renderer import REFERENCE_HEIGHT_PX, Renderer, Viewport
 from render.text import TextBox, TextOverlay
-from render.viewports import LABEL_MARGIN_PX, draw_labelled_views, grid_viewports
+from render.viewports import LABEL_MARGIN_PX, draw_labelled_views
+from scene.run_model import Group
 from scene.simulation import Snapshot
-from ui.session import Group
 
 __all__ = ["Rect", "Layout", "window_layout", "SceneView", "PANEL_WIDTH", "PLOTS_HEIGHT_FRACTION"]
 
 PANEL_WIDTH = 340.0
 PLOTS_HEIGHT_FRACTION = 0.36
 MIN_PLOTS_HEIGHT = 200.0
-CELL_ASPECT = 4.0 / 3.0
 ORBIT_DEG_PER_PX = 0.35
 MIN_VIEW_PX = 32  # a smaller view (a window being minimised) is not drawn
 
@@ -72,12 +71,6 @@ def to_viewport(rect: Rect, window_height: float, pixel_ratio: float) -> Viewpor
     y0 = round((window_height - rect.y - rect.height) * pixel_ratio)
     y1 = round((window_height - rect.y) * pixel_ratio)
     return (x0, y0, max(x1 - x0, 1), max(y1 - y0, 1))
-
-
-def grid_columns(count: int, width: float, height: float) -> int:
-    """The number of columns that makes ``count`` cells in a ``width`` × ``height`` area closest to 4:3."""
-    aspect = width / height
-    return min(range(1, count + 1), key=lambda c: abs(math.log(aspect * math.ceil(count / c) / c / CELL_ASPECT)))
 
 
 class SceneView:

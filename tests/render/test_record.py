@@ -92,7 +92,7 @@ def test_pipelined_frames_are_the_frames_drawn_one_at_a_time():
     """render_frames reads frame k back only after simulating frame k + 1 and preparing its instances: each image
     must still be frame k's, pixel for pixel, as drawing and reading one frame at a time gives it."""
     from render.offscreen import OffscreenTarget, create_offscreen_context
-    from render.record import _first_frame_cameras, _Scenes
+    from render.record import VideoRun, _first_frame_cameras, video_setup
     from render.text import TextOverlay
     from render.viewports import render_grid
 
@@ -100,11 +100,9 @@ def test_pipelined_frames_are_the_frames_drawn_one_at_a_time():
     pipelined = list(render_frames(scene, duration=0.2, fps=fps, size=size))
     ctx = create_offscreen_context()
     target, text = OffscreenTarget(ctx, *size, samples=0), TextOverlay(ctx)
-    scenes = _Scenes(ctx, scene, None, True)
+    scenes = VideoRun(ctx, video_setup(scene, None, True))
     for frame, (image, t) in enumerate(pipelined):
-        while scenes.t + 0.5 * scenes.h <= frame / fps:
-            scenes.step()
-        views = scenes.views()
+        views = scenes.advance_to(frame / fps)
         viewports = render_grid(target.framebuffer, target.size, views, text, legend=True)
         if frame == 0:
             scenes.hold_cameras(_first_frame_cameras(views, viewports))

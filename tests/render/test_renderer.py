@@ -15,7 +15,8 @@ from render.look import BACKGROUND_BOTTOM_SRGB, BACKGROUND_TOP_SRGB
 from render.offscreen import OffscreenTarget
 from render.renderer import Renderer, RenderOptions
 from render.text import TextOverlay
-from render.viewports import View, compare_views, grid_viewports, render_grid
+from render.viewports import View, grid_viewports, render_grid, session_views
+from scene.run_model import Session, Setup, default_integrators
 from scene.scene_file import load_scene
 from scene.simulation import Simulation
 
@@ -155,7 +156,8 @@ def test_grid_labels_are_drawn_as_text(gl_context, compare_at_20_s):
     snapshot = simulation.snapshot()
     renderer = Renderer(gl_context, scene, options=dataclasses.replace(BODIES_ONLY))
     target = OffscreenTarget(gl_context, 1280, 720)
-    views = compare_views(renderer, snapshot, energy_initial, simulation.body_integrators)
+    session = Session(Setup(scene, default_integrators(scene), h=scene.h))
+    views = session_views(renderer, session, session.groups, snapshot)
     render_grid(target.framebuffer, target.size, views, None)
     unlabelled = target.read()
     text = TextOverlay(gl_context)

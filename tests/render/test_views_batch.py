@@ -182,13 +182,15 @@ def test_shadows_in_the_cached_backdrop_follow_the_bodies(gl_context, compare):
 
 def test_label_panels_from_the_cache_give_the_frame_drawn_in_full(gl_context, compare):
     from render.text import TextOverlay
-    from render.viewports import compare_views, render_grid
+    from render.viewports import render_grid, session_views
+    from scene.run_model import Session, Setup, default_integrators
 
     scene, snapshot = compare
     renderer = Renderer(gl_context, scene, options=dataclasses.replace(EVERYTHING))
     text = TextOverlay(gl_context)
     target = OffscreenTarget(gl_context, 640, 360, samples=0)
-    views = compare_views(renderer, snapshot, snapshot.energy, [body.integrator for body in scene.bodies])
+    session = Session(Setup(scene, default_integrators(scene), h=scene.h))
+    views = session_views(renderer, session, session.groups, snapshot)
     for view in views:
         view.camera = renderer.default_camera(snapshot, np.array(view.bodies), 4 / 3)
     frames = []

@@ -2,7 +2,7 @@
 field when it has one, and the run goes on from its last good state (ui/actions.py's one place for failures).
 
 A :class:`HeadlessApp` is what :func:`ui.actions.apply` uses of the window's App: the setup, a real
-:class:`~ui.session.Session` and its plots, restarted and stepped as App does, with no GL and no display.
+:class:`~scene.run_model.Session` and its plots, restarted and stepped as App does, with no GL and no display.
 """
 
 import errno
@@ -12,13 +12,13 @@ import numpy as np
 import pytest
 
 from render.look import PALETTE_LINEAR
+from scene.run_model import Session, Setup
 from scene.scene_file import list_presets, load_scene
 from sim.errors import OutputError
 from sim.integrators import INTEGRATORS
 from ui import actions
 from ui.panel import PanelEdits, PanelState
 from ui.plots import PlotHistory
-from ui.session import Session, Setup
 
 
 class HeadlessApp:
@@ -147,7 +147,7 @@ def test_any_error_starting_a_run_is_shown_and_the_last_good_run_goes_on(app, mo
     def failing(*args, **kwargs):
         raise failure
 
-    monkeypatch.setattr("ui.session.Session._reference_arrays", failing)
+    monkeypatch.setattr("scene.samples.References.__init__", failing)
     apply(app, integrator=(0, "euler"))
     assert app.state.message_is_error and type(failure).__name__ in app.state.message
     assert setup_of(app) == before and app.state.integrators == before[1] and app.session.t == t_before

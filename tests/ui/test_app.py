@@ -277,7 +277,7 @@ def test_a_failing_action_is_shown_in_red_and_the_run_goes_on(app, monkeypatch, 
         raise np.linalg.LinAlgError("Eigenvalues did not converge")
 
     session, t = app.session, app.session.t
-    monkeypatch.setattr("ui.session.Session._reference_arrays", failing)
+    monkeypatch.setattr("scene.samples.References.__init__", failing)
     ask(app, integrator=(0, "euler"))
     assert app.state.message == "cannot restart: LinAlgError: Eigenvalues did not converge"
     assert app.session is session and app.integrators == ["implicit_midpoint"] and app.session.t == t

@@ -10,6 +10,7 @@ import dataclasses
 import numpy as np
 import pytest
 
+from scene.samples import Sample
 from ui.plot_history import (
     DASH_SAMPLES,
     MAX_CURVE_POINTS,
@@ -23,7 +24,6 @@ from ui.plot_history import (
     _percentile,
     export_csv,
 )
-from ui.session import Sample
 
 BODIES = ("a", "b", "c")
 RTOL_MEAN = 1e-15  # a bucket's mean, summed in another order
@@ -224,3 +224,33 @@ def test_prepared_data_is_made_again_only_after_a_sample_or_for_another_window()
     history.append(sample(1.0, np.random.default_rng(2)), np.zeros(3), 1.0)
     again = history.prepared("energy", 0.1)
     assert again.t_range[1] == 1.0
+
+
+def stacked(samples):
+    """One batch of ``samples``: fields with the steps' axis first."""
+    return Sample(np.array([s.t for s in samples]), *(np.stack([getattr(s, f) for s in samples]) for f in FIELDS))
+
+
+@pytest.mark.parametrize("batches", [[7, 1, 30, 2], [150], [99, 1, 101]])
+def test_a_batch_of_steps_is_appended_as_its_steps_one_by_one(batches):
+    """The window appends each call's steps at once (scene/run_model.py): the buffers, the order and the version
+    must be those of appending the samples one at a time, across the ring's wrap and past its capacity."""
+    rng = np.random.default_rng(3)
+    samples = [sample(i / 60.0, rng) for i in range(sum(batches))]
+    one_by_one, batched = filled(0), filled(0)
+    for one in samples:
+        one_by_one.append(one, np.full(3, 0.0), 1.0)
+    start = 0
+    for size in batches:
+        batched.append(stacked(samples[start : start + size]), np.full(3, 0.0), 1.0)
+        start += size
+    assert batched.version == one_by_one.version == len(samples) and batched.count == one_by_one.count
+    np.testing.assert_array_equal(batched.t(), one_by_one.t())
+    for name in (*FIELDS, "newton_per_step", "ms_per_step"):
+        np.testing.assert_array_equal(batched.series(name), one_by_one.series(name))
+    for plot in ("energy", "herpolhode", "cost"):
+        assert repr(batched.prepared(plot, 20.0)) == repr(one_by_one.prepared(plot, 20.0))
+
+
+FIELDS = ("energy_error", "momentum_error", "orientation_error", "herpolhode", "herpolhode_exact", "polhode",
+          "polhode_exact")  # fmt: skip

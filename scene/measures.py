@@ -1,0 +1,121 @@
+"""What a run is measured by, each defined once: ``run``'s table, the window's plots and labels, the video's
+labels and the benchmarks all use these.
+
+- :func:`energy_error`: ``(E − E₀) / (|T₀| + |V₀|)``, signed, with ``E = T + V``: ``T`` the rotational kinetic
+  energy ½ ω·L (J) and ``V = −m g·x`` (J) only for a body turning about a pivot under gravity
+  (:func:`potential_counts`), whose total is the conserved one. Why this denominator: for a torque-free body it is
+  E₀ itself (the usual relative error), and for a heavy top it does not depend on where the potential's zero is
+  (``|E₀|`` alone can be ~0 when T₀ and V₀ cancel, and blow a tiny drift up to a huge figure). The sign is kept
+  (energy gained or lost); tables, plots and labels show its magnitude.
+- :func:`momentum_error`: ``|L − L₀| / |L₀|`` of world angular momentum, for :func:`torque_free` bodies only (under
+  a torque L is not conserved).
+- :func:`orientation_error`: the angle (rad, in [0, π]) of the rotation from the reference orientation to the
+  body's: the closed-form motion of :func:`reference_solution`.
+- :func:`torque_free`: a dynamic body that feels no torque (the negation of the scene's ``under_torque``).
+- :func:`reference_solution`: the closed form a body is measured against: the torque-free motion
+  (sim/exact.py), the heavy symmetric top's about a fixed pivot (sim/lagrange_top.py), or none, with a note when
+  the torque-free closed form overflows for the body's state.
+
+No OpenGL, no render/ or ui/: pure numpy on arrays whose last axes are bodies (K) and vectors.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from scene.scene_file import BodySpec, SceneSpec
+from sim.exact import TorqueFreeSolution
+from sim.lagrange_top import LagrangeTopSolution, lagrange_top_from_body
+from sim.quaternion import quat_conj, quat_mul
+
+__all__ = [
+    "NO_CLOSED_FORM_NOTE",
+    "energy_error",
+    "energy_scale",
+    "potential_counts",
+    "momentum_error",
+    "orientation_error",
+    "torque_free",
+    "reference_solution",
+]
+
+NO_CLOSED_FORM_NOTE = "no exact reference: the closed form overflows for this state"
+
+
+def torque_free(scene: SceneSpec, body: BodySpec) -> bool:
+    """Whether ``body`` is dynamic and feels no torque (gravity exerts none about a free body's centre of mass; a
+    body turning about a pivot under gravity does): the one definition the measures, the plots, ``run`` and
+    ``record`` use."""
+    return not body.kinematic and not scene.under_torque(body)
+
+
+def potential_counts(scene: SceneSpec) -> np.ndarray:
+    """(N,) bool, file order: the bodies whose potential energy ``−m g·x`` is part of the conserved energy (those
+    turning about a pivot; a free body's centre of mass does not move, nor does its potential energy)."""
+    return np.array([body.pivot is not None and not body.kinematic for body in scene.bodies], dtype=bool)
+
+
+def energy_scale(kinetic0: np.ndarray, potential0: np.ndarray) -> np.ndarray:
+    """``|T₀| + |V₀|`` (J), the denominator of :func:`energy_error`; 0 for a body at rest at the potential's zero
+    (which has no relative error)."""
+    return np.abs(kinetic0) + np.abs(potential0)
+
+
+def energy_error(energy: np.ndarray, energy0: np.ndarray, scale: np.ndarray) -> np.ndarray:
+    """``(E − E₀) / (|T₀| + |V₀|)``, signed, elementwise (``energy`` (..., K), ``energy0`` and ``scale`` (K,),
+    from :func:`energy_scale`); NaN where the scale is 0. Computed without overflow warnings: a state that
+    overflowed gives ±inf or NaN, which the caller reports."""
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        return np.where(scale > 0.0, (np.asarray(energy) - energy0) / np.where(scale > 0.0, scale, 1.0), np.nan)
+
+
+def momentum_error(L_world: np.ndarray, L0_world: np.ndarray) -> np.ndarray:
+    """``|L − L₀| / |L₀|`` (world frame) of ``L_world`` (..., K, 3) against ``L0_world`` (K, 3); NaN where L₀ = 0
+    (a body at rest has no relative error). Each row is scaled by L₀'s largest component first, so that huge
+    momenta do not overflow in the squares."""
+    L_world, L0_world = np.asarray(L_world, dtype=float), np.asarray(L0_world, dtype=float)
+    scale = np.max(np.abs(L0_world), axis=-1, keepdims=True)
+    safe = np.where(scale > 0.0, scale, 1.0)
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        change = np.linalg.norm((L_world - L0_world) / safe, axis=-1) / np.linalg.norm(L0_world / safe, axis=-1)
+    return np.where(scale[..., 0] > 0.0, change, np.nan)
+
+
+def orientation_error(q: np.ndarray, q_reference: np.ndarray) -> np.ndarray:
+    """Angle (rad) of the rotation between two (..., 4) orientations (body → world), in [0, π]."""
+    difference = quat_mul(quat_conj(q_reference), q)
+    return 2.0 * np.arctan2(np.linalg.norm(difference[..., 1:], axis=-1), np.abs(difference[..., 0]))
+
+
+def reference_solution(
+    scene: SceneSpec, index: int, q0: np.ndarray, omega_world0: np.ndarray
+) -> tuple[TorqueFreeSolution | LagrangeTopSolution | None, str | None]:
+    """The closed-form motion body ``index`` of ``scene`` is measured against, from its initial orientation ``q0``
+    and world angular velocity ``omega_world0`` (rad/s), and a note when there is none for a reason worth telling.
+
+    A :func:`torque_free` body moving: its exact solution (sim/exact.py), or ``None`` with
+    :data:`NO_CLOSED_FORM_NOTE` when the closed form's case analysis overflows for this state. A root body under a
+    torque: the heavy symmetric top's (sim/lagrange_top.py; ``None`` when it is not one). Otherwise (kinematic, at
+    rest, a pinned child under a torque) ``None``. A body integrated with the gyroscopic term off is still
+    compared with the true motion: that is the point.
+    """
+    body = scene.bodies[index]
+    if body.kinematic:
+        return None, None
+    if scene.under_torque(body):
+        if body.parent is not None:  # a pinned child follows its parent: no fixed pivot
+            return None, None
+        # body.pivot is the pivot from the centre of mass (body frame); inertia_body is already about the pivot.
+        with np.errstate(all="ignore"):
+            top = lagrange_top_from_body(body.inertia_body, body.mass, -body.pivot, scene.gravity, q0, omega_world0)
+        return top, None
+    if np.allclose(omega_world0, 0.0):
+        return None, None
+    try:
+        with np.errstate(all="raise"):
+            solution = TorqueFreeSolution.from_state(body.inertia_body, q0, omega_world0)
+            if not np.all(np.isfinite(solution.orientation(np.zeros(1)))):
+                raise FloatingPointError("non-finite orientation")
+    except (ArithmeticError, ValueError):
+        return None, NO_CLOSED_FORM_NOTE
+    return solution, None

@@ -1,0 +1,305 @@
+"""One run model for the window and ``record``: the setup a person chose, the simulation it makes, its views and
+their labels, and the samples of every step that the plots, the 3D trails and the video read.
+
+A :class:`Setup` is everything that fixes a run (scene with edited initial states, an integrator per body, side
+by side or not, ``h``, the gyroscopic term). :func:`run_layout` turns it into the scene the simulation runs and
+its views (:class:`Group`). A :class:`Session` is one run of it: it owns the :class:`~scene.simulation.Simulation`,
+steps it when asked and measures every step (scene/samples.py), in one batch after the stepping. Its
+:attr:`Session.latest` (a :class:`Steps`) is what the last call stepped: the window appends it to the plots and both
+the window and the video push its states to the 3D trails; :func:`view_labels` gives each view's label lines.
+
+"All side by side" copies every body once per integrator into one scene, so all integrators step in lock step
+from the same initial state, batched by the world in one call per integrator; each copy gets its own view.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from scene.measures import potential_counts
+from scene.palette import integrator_color
+from scene.samples import ERROR_FLOOR, References, Sample
+from scene.scene_file import SceneSpec
+from scene.simulation import DEFAULT_INTEGRATOR, Simulation, Snapshot
+from sim.errors import NumericalError
+from sim.integrators import INTEGRATORS
+
+__all__ = [
+    "ERROR_FLOOR",
+    "Setup",
+    "Group",
+    "Session",
+    "StepReport",
+    "Steps",
+    "Sample",
+    "run_layout",
+    "view_groups",
+    "view_labels",
+    "default_integrators",
+    "compared_integrators",
+    "check_scene_runs",
+]
+
+# The 3D view draws ω and L at most this many times longer than the longest initial ones.
+DRAW_LIMIT = 100.0
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What fixes a run. ``integrators`` has one name per body of ``scene`` (``None`` for a kinematic body);
+    ``side_by_side`` runs a copy of the scene per integrator of ``compared`` instead; ``h`` s; ``gyroscopic``
+    the ω × L term."""
+
+    scene: SceneSpec
+    integrators: tuple[str | None, ...]
+    side_by_side: bool = False
+    compared: tuple[str, ...] = tuple(INTEGRATORS)
+    h: float = 1.0 / 60.0
+    gyroscopic: bool = True
+
+
+@dataclass(frozen=True)
+class Group:
+    """The bodies one view shows: ``label`` (an integrator, or the integrators of the whole scene) and indices into
+    a snapshot."""
+
+    label: str
+    bodies: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Steps:
+    """What one call to :meth:`Session.step` stepped, oldest first: ``snapshots`` (S) as the 3D view draws them
+    (:meth:`Session.drawable`) and ``sample`` their measurements (:class:`~scene.samples.Sample`, (S, K) fields).
+    The initial state is a batch of one."""
+
+    snapshots: tuple[Snapshot, ...]
+    sample: Sample
+
+
+@dataclass(frozen=True)
+class StepReport:
+    """What a call to :meth:`Session.step` did: ``steps`` taken, the mean Newton iterations per step of each
+    plotted body (K,), wall milliseconds per step, and the error that stopped it, if any."""
+
+    steps: int
+    newton_per_step: np.ndarray
+    ms_per_step: float
+    error: str | None = None
+
+
+def default_integrators(scene: SceneSpec) -> tuple[str | None, ...]:
+    """Each body's integrator as the scene gives it (the simulation's default when it names none)."""
+    return tuple(None if body.kinematic else (body.integrator or DEFAULT_INTEGRATOR) for body in scene.bodies)
+
+
+def check_scene_runs(scene: SceneSpec) -> None:
+    """Start ``scene`` as the window would and take one step, on a throwaway session: a scene that loads but cannot
+    start or fails on its first step raises here (:class:`NumericalError`), before a window opens or the panel
+    replaces the running scene with it."""
+    session = Session(Setup(scene, default_integrators(scene), h=scene.h))
+    report = session.step(1)
+    if report.error is not None:
+        raise NumericalError(f"{scene.path}: cannot run this scene: {report.error}")
+
+
+def compared_integrators(setup: Setup) -> tuple[str, ...]:
+    """The integrators a side-by-side run steps: ``setup.compared`` less ``exact`` where the scene has torque (the
+    closed form refuses it, which would stop every copy at t = 0)."""
+    if not setup.scene.has_torque:
+        return setup.compared
+    return tuple(name for name in setup.compared if name != "exact") or setup.compared
+
+
+def run_layout(setup: Setup) -> tuple[SceneSpec, tuple[Group, ...]]:
+    """The scene the simulation runs and the views it is shown in.
+
+    Side by side: one copy of every body per integrator (renamed ``"name [integrator]"``, parents renamed alike,
+    coloured by integrator), one view per copy. Otherwise the scene itself, with one view per integrator when every
+    body is a root and they use more than one (the compare preset), else a single view (:func:`view_groups`).
+    """
+    scene = setup.scene
+    if setup.side_by_side:
+        bodies, groups = [], []
+        for number, integrator in enumerate(compared_integrators(setup)):
+            first = len(bodies)
+            color = integrator_color(integrator, number)
+            for body in scene.bodies:
+                bodies.append(
+                    dataclasses.replace(
+                        body,
+                        name=f"{body.name} [{integrator}]",
+                        parent=None if body.parent is None else f"{body.parent} [{integrator}]",
+                        integrator=None if body.kinematic else integrator,
+                        color=color,
+                    )
+                )
+            groups.append(Group(integrator, tuple(range(first, len(bodies)))))
+        return dataclasses.replace(scene, bodies=tuple(bodies)), tuple(groups)
+    bodies = tuple(
+        dataclasses.replace(body, integrator=name) for body, name in zip(scene.bodies, setup.integrators, strict=True)
+    )
+    run_scene = dataclasses.replace(scene, bodies=bodies)
+    used = list(dict.fromkeys(name for name in setup.integrators if name is not None))
+    if len(used) > 1 and all(body.parent is None for body in bodies):
+        labels = [name or "kinematic" for name in setup.integrators]
+        groups = tuple(
+            Group(label, tuple(i for i, other in enumerate(labels) if other == label))
+            for label in dict.fromkeys(labels)
+        )
+        return run_scene, groups
+    return run_scene, (_whole_scene(run_scene),)
+
+
+def _whole_scene(scene: SceneSpec) -> Group:
+    """One view of every body of ``scene``, labelled with the integrators they use (file order)."""
+    used = dict.fromkeys(body.integrator for body in scene.bodies if not body.kinematic and body.integrator)
+    return Group(", ".join(used) or "kinematic", tuple(range(len(scene.bodies))))
+
+
+def view_groups(session: Session, split: bool) -> tuple[Group, ...]:
+    """``session``'s groups, one view each, or (not ``split``) all bodies in one view."""
+    return session.groups if split else (_whole_scene(session.scene),)
+
+
+def view_labels(session: Session, groups: tuple[Group, ...]) -> list[tuple[str, str]]:
+    """Each view's label lines, the window's and the video's alike: its group's label, then the time of the
+    latest step and the largest magnitude of its bodies' relative energy error (scene/measures.py), e.g.
+    ``("implicit_midpoint", "t = 2.50 s    |ΔE|/E = 1.2e-05")``."""
+    sample, row = session.latest.sample, session.rows
+    errors = sample.energy_error[-1]
+    labels = []
+    for group in groups:
+        mine = [errors[row[i]] for i in group.bodies if i in row]
+        detail = f"t = {session.t:.2f} s"
+        if mine:
+            detail += f"    |ΔE|/E = {max(mine):.1e}"
+        labels.append((group.label, detail))
+    return labels
+
+
+class Session:
+    """One run of a :class:`Setup`: ``simulation``, ``groups`` (views), the latest ``snapshot`` and the ``latest``
+    steps with their samples. ``plotted`` are the indices of the dynamic bodies (K), whose ``names`` label the plot
+    series; ``rows`` maps a body's index to its row among them."""
+
+    def __init__(self, setup: Setup) -> None:
+        self.setup = setup
+        self.scene, self.groups = run_layout(setup)
+        self.simulation = Simulation(self.scene, h=setup.h, gyroscopic=setup.gyroscopic)
+        self.snapshot = self.simulation.snapshot()
+        self.initial = self.snapshot
+        bodies = self.scene.bodies
+        self.plotted = np.array([i for i, body in enumerate(bodies) if not body.kinematic], dtype=np.intp)
+        self.rows = {int(index): k for k, index in enumerate(self.plotted)}
+        # Side by side with one body per copy, a series is best named by its integrator alone.
+        single = setup.side_by_side and len(setup.scene.bodies) == 1
+        self.names = [bodies[i].integrator if single else bodies[i].name for i in self.plotted]
+        self._potential = potential_counts(self.scene)
+        self.references = References(self.scene, self.initial, self._potential_energy(), self.plotted)
+        self.exact_rows = self.references.exact_rows
+        largest = [
+            np.linalg.norm(v[self.plotted], axis=1).max(initial=0.0)
+            for v in (self.initial.omega_world, self.initial.L_world)
+        ]
+        self._draw_limits = tuple(DRAW_LIMIT * max(value, 1e-3) for value in largest)
+        self.latest = self._measured([self.snapshot], [self._potential_energy()])
+
+    def drawable(self, snapshot: Snapshot | None = None) -> Snapshot:
+        """``snapshot`` (the latest by default) for the 3D view, with ω and L at most ``DRAW_LIMIT`` times the
+        largest initial ones (non-finite entries replaced): the last good state before a blow-up can hold vectors
+        too long to draw."""
+        snapshot = self.snapshot if snapshot is None else snapshot
+        omega, L = (
+            _clamped(vectors, limit)
+            for vectors, limit in zip((snapshot.omega_world, snapshot.L_world), self._draw_limits, strict=True)
+        )
+        if omega is snapshot.omega_world and L is snapshot.L_world:
+            return snapshot
+        return dataclasses.replace(snapshot, omega_world=omega, L_world=L, energy=0.5 * np.sum(omega * L, axis=1))
+
+    @property
+    def t(self) -> float:
+        """Simulation time, s."""
+        return self.simulation.t
+
+    @property
+    def h(self) -> float:
+        return self.simulation.h
+
+    def set_gyroscopic(self, on: bool) -> None:
+        """Switch the gyroscopic term from the next step on (the run goes on from where it is)."""
+        self.simulation.world.gyroscopic = bool(on)
+
+    def step(self, count: int, budget_s: float = float("inf")) -> StepReport:
+        """Take up to ``count`` steps of ``h``, stopping early once ``budget_s`` wall seconds are spent, and measure
+        each step (in one batch afterwards) into :attr:`latest`. A numerical failure stops it too (a
+        :class:`NumericalError`, or an arithmetic or linear-algebra error from the numerics): the state stays the
+        last good one and the report carries the message (which names the body and why)."""
+        newton = np.zeros(len(self.scene.bodies))
+        steps, error = 0, None
+        snapshots, potentials = [], []
+        start = time.perf_counter()
+        while steps < count:
+            try:
+                cost = self.simulation.step()
+            except NumericalError as failure:
+                error = str(failure)
+                break
+            except (ArithmeticError, np.linalg.LinAlgError) as failure:
+                error = f"at t = {self.t:.6g} s: {type(failure).__name__}: {failure}"
+                break
+            newton += cost.newton_iterations
+            steps += 1
+            snapshots.append(self.simulation.snapshot())
+            potentials.append(self._potential_energy())
+            if time.perf_counter() - start > budget_s:
+                break
+        elapsed = time.perf_counter() - start
+        if steps:
+            self.snapshot = snapshots[-1]
+            self.latest = self._measured(snapshots, potentials)
+        per_step = newton[self.plotted] / max(steps, 1)
+        return StepReport(steps, per_step, 1e3 * elapsed / steps if steps else float("nan"), error)
+
+    def sample(self) -> Sample:
+        """The latest step's measurements (see :class:`~scene.samples.Sample`, without the S axis)."""
+        return self.latest.sample.latest()
+
+    def _potential_energy(self) -> np.ndarray:
+        """(N,) J: the potential energy where it counts (pivoted bodies), else 0."""
+        if not self._potential.any():
+            return np.zeros(len(self.scene.bodies))
+        return np.where(self._potential, self.simulation.potential_energy(), 0.0)
+
+    def _measured(self, snapshots: list[Snapshot], potentials: list[np.ndarray]) -> Steps:
+        """The :class:`Steps` of ``snapshots`` (S) with their potential energies (S, N): measured in one batch."""
+        rows = self.plotted
+
+        def stacked(values: list[np.ndarray]) -> np.ndarray:  # (S, K, ...) of the plotted bodies
+            return values[0][None, rows] if len(values) == 1 else np.stack(values)[:, rows]
+
+        with np.errstate(over="ignore", invalid="ignore"):
+            q = stacked([s.q for s in snapshots])
+            omega = stacked([s.omega_world for s in snapshots])
+            L = stacked([s.L_world for s in snapshots])
+            energy = stacked([s.energy for s in snapshots]) + stacked(potentials)
+        sample = self.references.measure(np.array([s.t for s in snapshots]), q, omega, L, energy)
+        return Steps(tuple(self.drawable(s) for s in snapshots), sample)
+
+
+def _clamped(vectors: np.ndarray, limit: float) -> np.ndarray:
+    """``vectors`` (N, 3) with every norm at most ``limit`` (NaN taken as 0, infinities as huge); the same array
+    when all are within it."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        if np.all(np.linalg.norm(vectors, axis=1) <= limit):
+            return vectors
+    finite = np.nan_to_num(vectors, nan=0.0, posinf=np.finfo(float).max, neginf=-np.finfo(float).max)
+    # |v| = m |v/m| with m the largest component: no overflow in the squares.
+    largest = np.maximum(np.abs(finite).max(axis=1), np.finfo(float).tiny)
+    norms = largest * np.linalg.norm(finite / largest[:, None], axis=1)
+    return finite * np.minimum(1.0, limit / np.maximum(norms, np.finfo(float).tiny))[:, None]

@@ -1,0 +1,176 @@
+"""What a run's plots, labels and trails read, per simulation step: :class:`Sample` and the references it is
+measured against (:class:`References`), measured for a batch of steps in one call of array operations.
+
+The measures are scene/measures.py's; here they are applied to the plotted (dynamic) bodies, K of them, over S
+steps at once (the closed forms evaluate the S times in one call), and shown the way the plots want them: the
+errors as magnitudes, floored at :data:`ERROR_FLOOR` for the log scales; NaN where a measure does not apply.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from scene.measures import (
+    energy_error,
+    energy_scale,
+    momentum_error,
+    orientation_error,
+    reference_solution,
+    torque_free,
+)
+from scene.scene_file import SceneSpec
+from scene.simulation import Snapshot
+from sim.exact import TorqueFreeSolution
+from sim.inertia import principal_moments
+from sim.lagrange_top import LagrangeTopSolution
+from sim.quaternion import quat_conj, quat_rotate
+
+__all__ = ["ERROR_FLOOR", "Sample", "References", "plane_axes", "polhode_axes"]
+
+# Relative errors below this are drawn at this value on the log plots (0 has no logarithm).
+ERROR_FLOOR = 1e-17
+
+
+@dataclass(frozen=True)
+class Sample:
+    """Measurements of the K plotted bodies at S steps, oldest first (or at one instant: then without the S axis):
+    ``t`` (S,) s; the relative energy error's magnitude (S, K) (scene/measures.py), |ΔL|/|L| (S, K) and the
+    orientation error (S, K) rad against the closed form, each at least :data:`ERROR_FLOOR`; ω in the invariable
+    plane (S, K, 2) rad/s and the exact one, body ω along the polhode's axes (S, K, 2) rad/s and the exact one. NaN
+    where a measure does not apply (a body under torque has no invariable plane; a body without a closed form, no
+    orientation error). Never infinite: a measure that overflows is the largest double."""
+
+    t: np.ndarray | float
+    energy_error: np.ndarray
+    momentum_error: np.ndarray
+    orientation_error: np.ndarray
+    herpolhode: np.ndarray
+    herpolhode_exact: np.ndarray
+    polhode: np.ndarray
+    polhode_exact: np.ndarray
+
+    def latest(self) -> Sample:
+        """The newest step's sample (no S axis)."""
+        if np.ndim(self.t) == 0:
+            return self
+        return Sample(float(self.t[-1]), *(getattr(self, name)[-1] for name in _FIELDS))
+
+
+_FIELDS = ("energy_error", "momentum_error", "orientation_error", "herpolhode", "herpolhode_exact", "polhode",
+           "polhode_exact")  # fmt: skip
+
+
+class References:
+    """What the plotted bodies ``rows`` (K,) of ``scene`` are measured against, from the ``initial`` snapshot: the
+    initial energy (J) and its scale, the initial L (K, 3), the invariable plane's and the polhode's axes
+    (K, 3, 2), and the closed forms, one per distinct initial state with the rows it serves (``solutions``
+    torque-free, which give the exact curves too; ``tops`` heavy symmetric tops, orientation only)."""
+
+    def __init__(self, scene: SceneSpec, initial: Snapshot, potential0: np.ndarray, rows: np.ndarray) -> None:
+        self.rows = rows
+        kinetic0, potential0 = initial.energy[rows], potential0[rows]
+        self.energy0 = kinetic0 + potential0
+        self.energy_scale = energy_scale(kinetic0, potential0)
+        self.L0 = initial.L_world[rows]
+        solutions: dict[int, tuple[TorqueFreeSolution | LagrangeTopSolution, list[int]]] = {}
+        plane, polhode, free, has_reference = [], [], [], []
+        for row, i in enumerate(rows):
+            body = scene.bodies[i]
+            q0, omega0, L0 = initial.q[i], initial.omega_world[i], initial.L_world[i]
+            solution, _ = reference_solution(scene, i, q0, omega0)
+            plane.append(plane_axes(L0, omega0))
+            polhode.append(polhode_axes(body.inertia_body, q0, omega0))
+            free.append(torque_free(scene, body))
+            has_reference.append(solution is not None)
+            if solution is None:
+                continue
+            state = (body.inertia_body.tobytes(), q0.tobytes(), omega0.tobytes())
+            if isinstance(solution, LagrangeTopSolution):
+                state += (float(body.mass), body.pivot.tobytes(), np.asarray(scene.gravity, dtype=float).tobytes())
+            solutions.setdefault(hash(state), (solution, []))[1].append(row)
+        self.plane_axes = np.array(plane).reshape(-1, 3, 2)
+        self.polhode_axes = np.array(polhode).reshape(-1, 3, 2)
+        # Torque-free bodies conserve L and have an invariable plane.
+        self.torque_free = np.array(free, dtype=bool)
+        self.has_reference = np.array(has_reference, dtype=bool)
+        grouped = [(solution, np.array(served)) for solution, served in solutions.values()]
+        self.solutions = [(s, served) for s, served in grouped if isinstance(s, TorqueFreeSolution)]
+        self.tops = [(s, served) for s, served in grouped if isinstance(s, LagrangeTopSolution)]
+        self.exact_rows = [int(served[0]) for _, served in self.solutions]
+
+    def measure(self, t: np.ndarray, q: np.ndarray, omega_world: np.ndarray, L_world: np.ndarray, energy) -> Sample:
+        """The :class:`Sample` of S steps: times ``t`` (S,) s and the plotted bodies' ``q`` (S, K, 4),
+        ``omega_world`` and ``L_world`` (S, K, 3) and total ``energy`` (S, K) J (kinetic, plus potential where it
+        counts). Without numpy's warnings: a state that overflowed is reported by the run, not warned about."""
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore", under="ignore"):
+            return self._measure(np.asarray(t, dtype=float), q, omega_world, L_world, energy)
+
+    def _measure(self, t, q, omega_world, L_world, energy) -> Sample:
+        steps, count = q.shape[:2]
+        error = np.fmax(np.abs(energy_error(energy, self.energy0, self.energy_scale)), ERROR_FLOOR)
+        free = self.torque_free
+        # NaN (L₀ = 0) counts as no drift: then the floor.
+        momentum = np.where(free, np.fmax(momentum_error(L_world, self.L0), ERROR_FLOOR), np.nan)
+        # The exact motion of each distinct initial state at the S times; NaN for the bodies under a torque. A heavy
+        # symmetric top's gives its orientation only (its ω stays NaN: no exact curves under a torque).
+        q_exact, omega_body_exact = np.full((steps, count, 4), np.nan), np.full((steps, count, 3), np.nan)
+        # One step's time as a 0-d array: the closed forms take that path at half the cost of a (1,) array.
+        at = t[0] if steps == 1 else t
+        for solution, served in self.solutions:
+            q_t, omega_t = solution.orientation_and_omega_body(at)
+            q_exact[:, served], omega_body_exact[:, served] = q_t.reshape(steps, 1, 4), omega_t.reshape(steps, 1, 3)
+        for top, served in self.tops:
+            q_exact[:, served] = top.orientation(at).reshape(steps, 1, 4)
+        angle = orientation_error(q, q_exact)
+        orientation = np.where(self.has_reference, np.fmax(angle, ERROR_FLOOR), np.nan)
+        # One rotation for both: the bodies' ω to the body frame, the exact Ω to the world frame.
+        rotated = quat_rotate(
+            np.concatenate([quat_conj(q), q_exact], axis=1), np.concatenate([omega_world, omega_body_exact], axis=1)
+        )
+        herpolhode = _in_axes(self.plane_axes, omega_world)
+        herpolhode_exact = _in_axes(self.plane_axes, rotated[:, count:])
+        polhode = _in_axes(self.polhode_axes, rotated[:, :count])
+        polhode_exact = _in_axes(self.polhode_axes, omega_body_exact)
+        herpolhode = np.where(free[:, None], herpolhode, np.nan)
+        measures = (error, momentum, orientation, herpolhode, herpolhode_exact, polhode, polhode_exact)
+        return Sample(t, *(_finite_or_nan(values) for values in measures))
+
+
+def _finite_or_nan(values: np.ndarray) -> np.ndarray:
+    """``values`` with infinities as ± the largest double; NaN (a measure that does not apply) is kept."""
+    # Two ufuncs: np.clip's wrapper costs more than the work on a few values; NaN passes through both.
+    return np.minimum(np.maximum(values, -_LARGEST), _LARGEST)
+
+
+_LARGEST = np.finfo(float).max
+
+
+def _in_axes(axes: np.ndarray, vectors: np.ndarray) -> np.ndarray:
+    """(S, K, 2): each of ``vectors`` (S, K, 3) along its body's two ``axes`` (K, 3, 2)."""
+    return np.einsum("kij,ski->skj", axes, vectors)
+
+
+def plane_axes(L_world: np.ndarray, omega_world: np.ndarray) -> np.ndarray:
+    """(3, 2): an orthonormal basis of the plane ⊥ ``L_world``, the first axis along ``omega_world``'s part in it
+    (any perpendicular when ω ∥ L)."""
+    norm = np.linalg.norm(L_world)
+    normal = L_world / norm if norm > 0.0 else np.array([0.0, 0.0, 1.0])
+    across = omega_world - (omega_world @ normal) * normal
+    if np.linalg.norm(across) < 1e-9 * max(np.linalg.norm(omega_world), 1e-300):
+        across = np.cross(normal, [1.0, 0.0, 0.0] if abs(normal[0]) < 0.9 else [0.0, 1.0, 0.0])
+    first = across / np.linalg.norm(across)
+    return np.column_stack([first, np.cross(normal, first)])
+
+
+def polhode_axes(inertia_body: np.ndarray, q0: np.ndarray, omega_world0: np.ndarray) -> np.ndarray:
+    """(3, 2) body-frame axes to show the polhode on: the intermediate principal axis and the extreme axis it does
+    not circle. The polhode circles the major axis when |L|² > 2E·I₂, else the minor one (Landau & Lifshitz §37);
+    seen along the circled axis it is a closed loop."""
+    moments, axes = principal_moments(inertia_body)
+    omega_body = quat_rotate(quat_conj(q0), omega_world0)
+    L_body = inertia_body @ omega_body
+    circles_major = L_body @ L_body > (omega_body @ L_body) * moments[1]
+    other = 0 if circles_major else 2
+    return axes[:, [1, other]]

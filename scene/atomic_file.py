@@ -33,6 +33,7 @@ from sim.errors import InputError, OutputError
 
 __all__ = [
     "atomic_output",
+    "write_atomically",
     "create_temporary",
     "commit_temporary",
     "discard_temporary",
@@ -173,3 +174,19 @@ def ignore_file_size_signal() -> None:
     """Make a write past ``ulimit -f`` fail with EFBIG (reported) instead of killing the process (SIGXFSZ)."""
     if hasattr(signal, "SIGXFSZ") and threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+
+
+def write_atomically(path: str | os.PathLike[str], data: bytes) -> Path:
+    """Write ``data`` to ``path`` through a temporary file in the same directory and a rename
+    (:func:`atomic_output`: the umask's permissions, nothing left behind on failure). A problem with the place (a
+    directory, no such directory) raises :class:`InputError` naming the path; the OS refusing the write (disk
+    full, permission) raises :class:`~sim.errors.OutputError`."""
+    path = Path(path)
+    if path.is_dir():
+        raise InputError("is a directory, not a file", where=str(path))
+    directory = path.parent if str(path.parent) else Path(".")
+    if not directory.is_dir():
+        raise InputError(f"directory '{directory}' does not exist", where=str(path))
+    with atomic_output(path, binary=True) as file:
+        file.write(data)
+    return path

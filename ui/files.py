@@ -1,7 +1,8 @@
 """Files the window writes (screenshots, scene files, CSV): atomic writes, PNG encoding, default names.
 
 A file is written to a temporary name in its directory and renamed over the target in one step, so a reader (or a
-crash half-way) never sees a partial file, through the one atomic writer every output uses (scene/atomic_file.py).
+crash half-way) never sees a partial file, through the one atomic writer every output uses
+(scene/atomic_file.py's :func:`~scene.atomic_file.write_atomically`, imported here for the window's callers).
 PNG is encoded here with zlib (8-bit RGB, no filtering), so the window needs no imaging library.
 """
 
@@ -15,29 +16,12 @@ from pathlib import Path
 
 import numpy as np
 
-from scene.atomic_file import atomic_output
-from sim.errors import InputError
+from scene.atomic_file import write_atomically
 
 __all__ = ["write_atomically", "encode_png", "save_png", "timestamped_path"]
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 PNG_COMPRESSION = 6
-
-
-def write_atomically(path: str | os.PathLike[str], data: bytes) -> Path:
-    """Write ``data`` to ``path`` through a temporary file in the same directory and a rename
-    (scene/atomic_file.py: the umask's permissions, nothing left behind on failure). A problem with the place (a
-    directory, no such directory) raises :class:`InputError` naming the path; the OS refusing the write (disk
-    full, permission) raises :class:`~sim.errors.OutputError`."""
-    path = Path(path)
-    if path.is_dir():
-        raise InputError("is a directory, not a file", where=str(path))
-    directory = path.parent if str(path.parent) else Path(".")
-    if not directory.is_dir():
-        raise InputError(f"directory '{directory}' does not exist", where=str(path))
-    with atomic_output(path, binary=True) as file:
-        file.write(data)
-    return path
 
 
 def encode_png(rgb: np.ndarray) -> bytes:

@@ -7,7 +7,7 @@ import pytest
 from scene.scene_file import list_presets, load_scene
 from sim.errors import InputError
 from ui.files import encode_png, save_png, timestamped_path, write_atomically
-from ui.scene_toml import save_scene
+from scene.scene_toml import save_scene
 from ui.session import default_integrators
 
 

@@ -1,4 +1,5 @@
-"""Write a scene back as a TOML scene file (design.md §Scene files), as the window's "Save scene" does.
+"""Write a scene back as a TOML scene file (design.md §Scene files): the writer beside its reader,
+scene/scene_file.py. The window's "Save" uses it, and so does the check of a body edited in the panel.
 
 The text uses the contract's keys plus scene_file.py's extensions (``dt``, ``description``, ``color``, ``pivot``,
 ``[body.kinematic]``). Floats are written as the shortest text that reads back to the same double, so a saved scene
@@ -17,9 +18,9 @@ from pathlib import Path
 
 import numpy as np
 
+from scene.atomic_file import write_atomically
 from scene.scene_file import DEFAULT_DT, BodySpec, SceneSpec, load_scene
 from sim.errors import InputError
-from ui.files import write_atomically
 
 __all__ = ["scene_to_toml", "save_scene", "check_body"]
 

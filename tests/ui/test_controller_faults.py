@@ -2,14 +2,16 @@
 its field when it has one, and the run goes on from its last good state (ui/controller.py's one place for
 failures); loading and saving scene files, and the files the panel writes."""
 
+import dataclasses
 import errno
 import warnings
 
 import numpy as np
 import pytest
 
-from scene.scene_file import SceneSpec, load_scene
+from scene.scene_file import load_scene
 from sim.errors import OutputError
+from tests.scene.test_scene_file import assert_same_scene
 from tests.ui.headless_host import headless_controller
 from ui.controller import MAX_MESSAGE
 from ui.controller_state import PanelEdits
@@ -185,3 +187,56 @@ def test_attempt_is_the_one_place_draw_time_actions_fail(app):
     assert app.attempt(lambda: None)
     with pytest.raises(KeyboardInterrupt):  # an interrupt is not a failure of the action: it ends the window
         app.attempt(lambda: (_ for _ in ()).throw(KeyboardInterrupt()))
+
+
+def test_loading_a_preset_or_a_scene_file_replaces_the_setup(app, tmp_path):
+    apply(app, integrator=(0, "euler"), split_views=False)
+    apply(app, scene="compare")
+    choices, session = app.choices, app.host.session
+    assert choices.scene_name == "compare" and session.setup == choices.setup() and session.t == 0.0
+    assert choices.integrators == [body.integrator for body in load_scene("compare").bodies]
+    mine = tmp_path / "mine.toml"
+    mine.write_text(
+        '[scene]\ndt = 0.01\n[[body]]\nshape = "box"\nangular_velocity = [0, 3, 0.1]\nintegrator = "magnus"\n'
+    )
+    apply(app, scene_text=str(mine), scene=str(mine))
+    assert (choices.scene_name, choices.integrators, choices.h) == ("mine", ["magnus"], 0.01)
+    assert app.form.h_text == "1/100" and app.form.scene_error is None and app.form.scene_text == str(mine)
+    assert app.host.session.setup == choices.setup() and choices.selected_body == 0
+
+
+def test_a_saved_setup_loads_back_as_the_same_setup(app, tmp_path):
+    apply(app, integrator=(0, "magnus"), h_text="1/250", apply_h=True)
+    apply(app, body_text=("omega_body", "0.1, 4, 0.0123456789"), apply_body="omega_body")
+    apply(app, body_text=("moments", "1.5, 2, 3"), apply_body="moments")
+    saved = tmp_path / "edited.toml"
+    apply(app, save_text=str(saved), save_scene=True)
+    assert app.form.message == f"scene saved to {saved}" and not app.form.message_is_error
+    before = app.choices.setup()
+    apply(app, scene=str(saved))
+    after = app.choices.setup()
+    assert after.integrators == before.integrators == ("magnus",) and after.h == before.h == 1 / 250
+    # The file names the chosen integrator of each body and the chosen h as its dt.
+    bodies = tuple(dataclasses.replace(body, integrator="magnus") for body in before.scene.bodies)
+    assert_same_scene(after.scene, dataclasses.replace(before.scene, h=before.h, bodies=bodies))
+
+
+def test_the_plotted_series_are_exported_as_csv(app, tmp_path):
+    for _ in range(10):
+        apply(app, step=True)
+    apply(app, export_csv=True)
+    assert not app.form.message_is_error, app.form.message
+    path = app.form.message.split(" to ", 1)[1]
+    with open(path) as file:
+        header, *rows = file.read().splitlines()
+    assert header.startswith("t,ms_per_step,energy_error:handle")
+    assert len(rows) == app.host.history.count == 11
+
+
+def test_recording_is_started_and_stopped_by_the_window(app, tmp_path):
+    apply(app, toggle_record=True)
+    host = app.host
+    assert app.form.recording and host.recording.parent == tmp_path and host.recording.suffix == ".mp4"
+    assert app.form.message == f"recording to {host.recording}"
+    apply(app, toggle_record=True)
+    assert not app.form.recording and host.videos and host.recording is None

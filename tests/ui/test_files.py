@@ -5,9 +5,9 @@ import numpy as np
 import pytest
 
 from scene.scene_file import list_presets, load_scene
+from scene.scene_toml import save_scene
 from sim.errors import InputError
 from ui.files import encode_png, save_png, timestamped_path, write_atomically
-from scene.scene_toml import save_scene
 from ui.session import default_integrators
 
 

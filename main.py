@@ -210,7 +210,7 @@ def _cmd_record(args: argparse.Namespace) -> int:
 
 def _cmd_gui(args: argparse.Namespace) -> int:
     from render.record import parse_size
-    from ui.app import run_gui
+    from ui.gui import run_gui
 
     return run_gui(args.scene, size=parse_size(args.size), fullscreen=args.fullscreen)
 

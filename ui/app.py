@@ -8,20 +8,14 @@ into its part of the window, each view labelled as a video labels it, ImGui over
 frames are read back before the frame is shown. While recording, each frame advances the simulation by exactly
 1/60 s × the time scale, so the video plays at the chosen speed however slow the window is.
 
-What a person asks for is carried out by ui/actions.py, which catches whatever it raises and shows it in the panel.
-:func:`run_gui` is the window's whole life: a scene that would not run is refused before the window opens; an
-interrupt (Ctrl-C, or SIGTERM and SIGHUP, which main.py raises as ``KeyboardInterrupt``), the window going from
-outside (ui/window.py) and any unexpected error in the frame loop all end the same way: a recording in progress is
-finalised as a playable MP4, the window is closed, and one line says why (exit status 130, 1, 1).
+What a person asks for (the panel's and the keys' edits) is carried out by the window-free controller,
+ui/controller.py, which holds the person's choices once, catches whatever an edit raises and shows it in the panel;
+the window is its :class:`~ui.controller.Host`: it starts, steps, draws, records and captures the runs.
+The window's whole life, from the command line, is ui/gui.py's :func:`~ui.gui.run_gui`.
 """
 
 from __future__ import annotations
 
-import contextlib
-import os
-import signal
-import sys
-import threading
 import time
 from collections import deque
 
@@ -30,27 +24,26 @@ import numpy as np
 from imgui_bundle import imgui, implot
 from OpenGL import GL as gl
 
-from render.renderer import Renderer
+from render.renderer import Renderer, RenderOptions
 from render.text import TextOverlay
 from render.viewports import push_trails
 from scene.png import save_png
-from scene.run_model import Session, Setup, check_scene_runs, default_integrators, view_groups, view_labels
-from scene.scene_file import SceneSpec, list_presets, load_scene
-from sim.errors import printable
-from sim.integrators import INTEGRATORS
+from scene.run_model import Session, Setup, view_groups, view_labels
+from scene.scene_file import SceneSpec
 from ui import actions
-from ui.capture import RECORD_FPS, read_pixels
+from ui.capture import RECORD_FPS, Recording, read_pixels
+from ui.controller import Controller, failure_text
+from ui.controller_state import PanelEdits
 from ui.files import timestamped_path
-from ui.panel import PanelEdits, PanelState, draw_panel
+from ui.panel import draw_panel
 from ui.plot_history import new_history
-from ui.plots import draw_plots
+from ui.plots import PlotOptions, draw_plots
 from ui.theme import PANEL_BG_RGB, apply_theme
 from ui.view3d import SceneView, to_viewport, window_layout
 from ui.window import WindowGone, clear_gl_errors, close_window, open_window, window_framebuffer, window_gone
 
-__all__ = ["App", "run_gui", "DEFAULT_SCENE", "RECORD_AT_START_VARIABLE", "EXIT_INTERRUPTED"]
+__all__ = ["App", "WINDOW_SIZE"]
 
-DEFAULT_SCENE = "compare"
 WINDOW_SIZE = (1280, 720)
 MAX_FRAME_S = 0.1  # a longer frame (a stall, a dragged window) counts as this long
 MAX_STEPS_PER_FRAME = 240
@@ -71,83 +64,6 @@ FIXED_WINDOW = (
     | imgui.WindowFlags_.no_saved_settings | imgui.WindowFlags_.no_background
 )  # fmt: skip
 BACKGROUND_SRGB = PANEL_BG_RGB
-EXIT_INTERRUPTED = 130
-# Set (to anything but "" or "0"), the window starts recording at once and, when the first frame is in the video,
-# prints "recording to PATH" on stdout: a way to record from the first frame, and the tests' way to know when.
-RECORD_AT_START_VARIABLE = "SPINLAB_GUI_RECORD"
-_INTERRUPTING_SIGNALS = ("SIGINT", "SIGTERM", "SIGHUP")
-
-
-def run_gui(scene: str | None, *, size: tuple[int, int] = WINDOW_SIZE, fullscreen: bool = False) -> int:
-    """Open the window on ``scene`` (a preset name or a .toml path; ``None``: the compare preset), of ``size``
-    (width, height) pixels or full screen, and run until it is closed; returns the exit status.
-
-    Before any window opens, the scene is loaded and started on a throwaway copy for one step: a bad scene raises
-    :class:`~sim.errors.InputError`, one that fails on its first step :class:`~sim.errors.NumericalError`; no
-    display raises :class:`~sim.errors.SpinlabError`. Once the window is open nothing escapes as a traceback:
-    closing the window returns 0; an interrupt finalises a recording in progress, closes the window, says so on
-    stderr and returns 130; the window going from outside finalises likewise and raises :class:`WindowGone`
-    (exit 1); any other error finalises likewise and is raised again for the command line to report in one line.
-    """
-    spec = load_scene(scene or DEFAULT_SCENE)
-    check_scene_runs(spec)
-    app = App(spec, size=size, fullscreen=fullscreen)
-    if os.environ.get(RECORD_AT_START_VARIABLE, "") not in ("", "0"):
-        app.pending.toggle_record, app.announce_recording = True, True
-    try:
-        app.run()
-    except KeyboardInterrupt as interrupt:
-        with _interrupts_held():
-            note = _close_after_failure(app)
-        reason = f" ({interrupt})" if str(interrupt) else ""
-        _say(f"interrupted{reason}" + (f"; {note}" if note else ""))
-        return EXIT_INTERRUPTED
-    except BaseException:
-        with _interrupts_held():
-            note = _close_after_failure(app)
-        gone = window_gone(app.window)
-        if gone is not None:
-            raise WindowGone(gone + (f"; {note}" if note else "")) from None
-        raise
-    with _interrupts_held() as came:
-        app.close()
-    if came:
-        _say(f"interrupted ({signal.Signals(came[0]).name})")
-        return EXIT_INTERRUPTED
-    return 0
-
-
-def _close_after_failure(app: App) -> str | None:
-    """Finalise the recording, then free what can be freed: the window is ending for another reason, which is
-    the one reported (a GL or X call left half-done by an interrupt can make the teardown fail too)."""
-    note = app.finish_recording()
-    with contextlib.suppress(Exception):
-        app.release()
-    return note
-
-
-def _say(message: str) -> None:
-    """One line on stderr, as the command line writes its messages (a closed stderr is not worth an error)."""
-    with contextlib.suppress(OSError, ValueError):
-        print(f"spinlab gui: {printable(message)}", file=sys.stderr, flush=True)
-
-
-@contextlib.contextmanager
-def _interrupts_held():
-    """Hold Ctrl-C, SIGTERM and SIGHUP back while a video is finalised and the window closed, so that a second
-    signal cannot leave a half-written file. Yields the list of the signals that came meanwhile."""
-    came: list[int] = []
-    previous = {}
-    if threading.current_thread() is threading.main_thread():
-        for name in _INTERRUPTING_SIGNALS:
-            number = getattr(signal, name, None)
-            if number is not None and signal.getsignal(number) is not None:
-                previous[number] = signal.signal(number, lambda signum, _frame: came.append(signum))
-    try:
-        yield came
-    finally:
-        for number, handler in previous.items():
-            signal.signal(number, handler)
 
 
 class App:
@@ -183,15 +99,11 @@ class App:
         self.ui_scale = max(self.window.scale, 1.0) if pixel_ratio == 1.0 else 1.0
         apply_theme(self.ui_scale)
 
-        names = list(INTEGRATORS)
-        self.state = PanelState(presets=list_presets(), scene_name=scene.name, integrator_names=names, compared=names)
-        self.state.output_dir = output_dir
-        self.scene = scene
-        self.integrators = list(default_integrators(scene))
-        self.h = scene.h
-        self.pending = PanelEdits()  # what keys asked for since the last frame
-        self.show_panel = True
-        self.recording = None
+        # The person's choices (``state``) and the panel's form, held by the controller; this window is its host.
+        self.controller = Controller(scene, self, output_dir=output_dir)
+        self.state, self.form = self.controller.choices, self.controller.form
+        self.state.render, self.state.plots = RenderOptions(), PlotOptions()
+        self.recording: Recording | None = None
         self.announce_recording = False  # print "recording to PATH" on stdout at the first frame (run_gui)
         self.want_screenshot = False
         self.last_screenshot = None
@@ -204,18 +116,23 @@ class App:
         self._speed: deque[tuple[int, float, float]] = deque(maxlen=FRAME_STATS)  # steps, advanced, requested
         self._panel_edits = PanelEdits()
         self.frame_log: deque[tuple[float, float, float, float]] = deque(maxlen=FRAME_LOG)
-        actions.load_scene_into_state(self, scene)
-        self.restart()
+        self.controller.start()
+
+    @property
+    def pending(self) -> PanelEdits:
+        """What the keys asked for since the last frame (the controller's; set it to ask for edits at once)."""
+        return self.controller.pending
+
+    @pending.setter
+    def pending(self, edits: PanelEdits) -> None:
+        self.controller.pending = edits
 
     # -- the run --------------------------------------------------------------------------------------------
 
-    def restart(self) -> None:
-        """Start the current setup from its initial state: a new session, renderer, plots and cameras. All or
+    def restart(self, setup: Setup) -> None:
+        """Start ``setup`` from its initial state: a new session, renderer, plots and cameras. All or
         nothing: if any of them cannot be made, the error is raised and the running session is kept."""
         state = self.state
-        setup = Setup(
-            self.scene, tuple(self.integrators), state.side_by_side, tuple(state.compared), self.h, state.gyroscopic
-        )
         session = Session(setup)
         renderer = Renderer(self.ctx, session.scene, options=state.render)
         try:
@@ -229,7 +146,7 @@ class App:
         self.session, self.renderer, self.view, self.history = session, renderer, view, history
         self.accumulator = 0.0
         state.error = None
-        state.status.wall_t = 0.0
+        self.form.status.wall_t = 0.0
         self._record_sample(np.zeros(len(self.session.plotted)), float("nan"))
 
     def _record_sample(self, newton_per_step: np.ndarray, ms_per_step: float) -> None:
@@ -255,7 +172,7 @@ class App:
         requested = scale / RECORD_FPS if self.recording else min(wall_dt, MAX_FRAME_S) * scale
         self.accumulator += requested
         due = int(self.accumulator / h + 1e-9)
-        budget = max(STEP_BUDGET_S, STEP_BUDGET_SHARE * 1e-3 * state.status.frame_ms)
+        budget = max(STEP_BUDGET_S, STEP_BUDGET_SHARE * 1e-3 * self.form.status.frame_ms)
         if self.recording:
             steps = self.step(min(due, MAX_RECORD_STEPS_PER_FRAME))
         else:
@@ -263,8 +180,28 @@ class App:
         self.accumulator -= steps * h
         if steps < due:
             self.accumulator = min(self.accumulator, h)  # drop what cannot be caught up
-        state.status.wall_t += wall_dt
+        self.form.status.wall_t += wall_dt
         self._speed.append((steps, steps * h, requested))
+
+    # -- what the controller asks of the window (ui/controller.py's Host) ----------------------------------------
+
+    def show_views(self, split: bool) -> None:
+        self.view = SceneView(self.renderer, self.text, view_groups(self.session, split))
+
+    def set_render_options(self, options: RenderOptions) -> None:
+        self.renderer.options = options
+
+    def reset_view(self) -> None:
+        self.view.reset_cameras()
+
+    def request_screenshot(self) -> None:
+        self.want_screenshot = True
+
+    def start_recording(self, path) -> None:
+        self.recording = Recording(path)
+
+    def stop_recording(self) -> str:
+        return actions.stop_recording(self)
 
     # -- one frame --------------------------------------------------------------------------------------------
 
@@ -275,9 +212,9 @@ class App:
 
     def update(self, wall_dt: float) -> None:
         """The CPU half of a frame: carry out what was asked, advance the simulation, lay out the UI."""
-        edits, self.pending, self._panel_edits = (self.pending, self._panel_edits), PanelEdits(), PanelEdits()
+        edits, self._panel_edits = (self.controller.take_pending(), self._panel_edits), PanelEdits()
         for asked in edits:
-            actions.apply(self, asked)
+            self.controller.apply(asked)
         self._advance(wall_dt)
         # The 3D view's instance data now, while the rasteriser still works on the last frame (no GL).
         self.view.prepare(self.session.drawable())
@@ -299,14 +236,14 @@ class App:
         drawable = self.session.drawable()
         self.view.draw(screen, (width, height), area, drawable, labels, background=BACKGROUND_SRGB)
         if self.recording and not self.state.record_window:
-            actions.attempt(self, actions.record_frame, self, area, failed="recording stopped")
+            self.controller.attempt(actions.record_frame, self, area, failed="recording stopped")
         screen.use()
         self.imgui_renderer.render(imgui.get_draw_data(), screen)
         if self.recording and self.state.record_window:
-            actions.attempt(self, actions.record_frame, self, (0, 0, width, height), failed="recording stopped")
+            self.controller.attempt(actions.record_frame, self, (0, 0, width, height), failed="recording stopped")
         if self.want_screenshot:
             self.want_screenshot = False
-            actions.attempt(self, self._screenshot, (width, height), failed="screenshot not saved")
+            self.controller.attempt(self._screenshot, (width, height), failed="screenshot not saved")
         gl.glFlush()
 
     def _screen(self, size: tuple[int, int]) -> moderngl.Framebuffer:
@@ -323,14 +260,18 @@ class App:
         imgui.new_frame()
         state = self.state
         layout = window_layout(
-            self.window.width, self.window.height, panel=self.show_panel, plots=state.show_plots, ui_scale=self.ui_scale
+            self.window.width,
+            self.window.height,
+            panel=state.show_panel,
+            plots=state.show_plots,
+            ui_scale=self.ui_scale,
         )
         edits = PanelEdits()
         if layout.panel is not None:
             imgui.set_next_window_pos(imgui.ImVec2(layout.panel.x, layout.panel.y))
             imgui.set_next_window_size(imgui.ImVec2(layout.panel.width, layout.panel.height))
             if imgui.begin(f"spinlab · {state.scene_name}###panel", flags=FIXED_WINDOW)[0]:
-                edits = draw_panel(state)
+                edits = draw_panel(state, self.form)
             imgui.end()
         if layout.plots is not None:
             imgui.set_next_window_pos(imgui.ImVec2(layout.plots.x, layout.plots.y))
@@ -351,21 +292,21 @@ class App:
         if self._last_update is not None:
             self._frame_s.append(now - self._last_update)
         self._last_update = now
-        status = self.state.status
+        status = self.form.status
         status.sim_t = self.session.t
         status.frame_ms = 1e3 * float(np.median(self._frame_s)) if self._frame_s else 0.0
         recent = np.array(self._speed) if self._speed else np.array([[0.0, 1.0, 1.0]])
         steps, advanced, requested = recent.sum(axis=0)
         status.speed_ratio = advanced / requested if requested > 0 else 1.0
         status.steps_per_frame = steps / len(recent)
-        self.state.record_seconds = self.recording.seconds if self.recording else 0.0
+        self.form.record_seconds = self.recording.seconds if self.recording else 0.0
 
     def _screenshot(self, size: tuple[int, int]) -> None:
         path = save_png(
             timestamped_path(self.state.output_dir, self.state.scene_name, ".png"), read_pixels(self.ctx, (0, 0, *size))
         )
         self.last_screenshot = path
-        actions.tell(self, f"screenshot saved to {path}")
+        self.controller.tell(f"screenshot saved to {path}")
 
     # -- the loop and input ------------------------------------------------------------------------------------
 
@@ -423,7 +364,7 @@ class App:
         try:
             return actions.stop_recording(self)
         except Exception as error:  # noqa: BLE001 - said in the note; closing goes on
-            return f"video not saved: {actions.failure_text(error)}"
+            return f"video not saved: {failure_text(error)}"
 
     def release(self) -> None:
         """Free ImGui and GL, close the window. After the display connection was lost, neither GL nor the
@@ -444,7 +385,7 @@ class App:
 
         if imgui.get_io().want_capture_keyboard:
             return True if symbol == key.ESCAPE else None
-        handled = actions.key_edit(self, symbol, key)
+        handled = self.controller.key(symbol)
         return True if handled or symbol == key.ESCAPE else None  # Escape does not close the window
 
     def on_mouse_press(self, x: int, y: int, button: int, modifiers: int):
@@ -453,7 +394,7 @@ class App:
         layout = window_layout(
             self.window.width,
             self.window.height,
-            panel=self.show_panel,
+            panel=self.state.show_panel,
             plots=self.state.show_plots,
             ui_scale=self.ui_scale,
         )
@@ -473,7 +414,3 @@ class App:
     def on_mouse_scroll(self, x: int, y: int, scroll_x: float, scroll_y: float):
         if not imgui.get_io().want_capture_mouse:
             self.view.zoom(scroll_y)
-
-
-if __name__ == "__main__":
-    sys.exit(run_gui(sys.argv[1] if len(sys.argv) > 1 else None))

@@ -3,8 +3,8 @@
 Every function raises :class:`EditError` (a ``ValueError`` and an :class:`~sim.errors.InputError`) with a message
 meant for the panel (shown in red beside the field); a value that fails is never applied. Numbers have the range a
 scene file's have (scene/limits.py). Edits of a body return a new :class:`BodySpec` (scene specs are immutable);
-the app then puts the edited body through the scene files' own checks (:func:`ui.scene_toml.check_body`), so a
-value the panel accepts is one a scene file could hold.
+the controller then puts the edited body through the scene files' own checks
+(:func:`scene.scene_toml.check_body`), so a value the panel accepts is one a scene file could hold.
 """
 
 from __future__ import annotations

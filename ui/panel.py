@@ -1,22 +1,23 @@
-"""The control panel: ``draw_panel(state) -> edits``, an immediate-mode function over a dataclass.
+"""The control panel: ``draw_panel(choices, form) -> edits``, an immediate-mode function over the controller's
+dataclasses (ui/controller_state.py).
 
-:class:`PanelState` is what the panel shows; :func:`draw_panel` draws it with ImGui (inside a window the app has
-begun) and returns a :class:`PanelEdits` saying what the person asked for this frame. The panel changes nothing
-itself: the app applies the edits (and so can a test, without clicking). Text fields hold what was typed; the
-app checks it (ui/edits.py) and fills in the ``*_error`` fields, which the panel shows in red.
+:func:`draw_panel` draws the person's :class:`~ui.controller_state.Choices` and the panel's
+:class:`~ui.controller_state.Form` with ImGui (inside a window the app has begun) and returns a :class:`PanelEdits`
+saying what the person asked for this frame. The panel changes nothing itself: the controller (ui/controller.py)
+applies the edits (and so can a test, without clicking). Text fields hold what was typed; the controller checks it
+(ui/edits.py) and fills in the form's ``*_error`` fields, which the panel shows in red.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from imgui_bundle import imgui
 
 from render.renderer import RenderOptions
+from ui.controller_state import Choices, Form, PanelEdits
 from ui.edits import BODY_FIELDS
-from ui.plots import PLOT_TITLES, PlotOptions
+from ui.plots import PLOT_TITLES
 
-__all__ = ["PanelState", "PanelEdits", "Status", "draw_panel", "time_scale_text", "TIME_SCALE_EXPONENTS"]
+__all__ = ["PanelEdits", "draw_panel", "time_scale_text", "TIME_SCALE_EXPONENTS"]
 
 TIME_SCALE_EXPONENTS = (-5, 3)  # 1/32× .. 8×
 ERROR_RGBA = imgui.ImVec4(1.0, 0.42, 0.4, 1.0)
@@ -38,108 +39,25 @@ KEYS_HELP = (
 )
 
 
-@dataclass
-class Status:
-    """Measurements the panel reports: simulated and wall seconds since the reset, frame time and steps per frame
-    (over the last second or so), and the achieved speed over the requested one (< 1 when stepping lags)."""
-
-    sim_t: float = 0.0
-    wall_t: float = 0.0
-    frame_ms: float = 0.0
-    steps_per_frame: float = 0.0
-    speed_ratio: float = 1.0
-
-
-@dataclass
-class PanelState:
-    """Everything the panel shows. Lists indexed by body follow the scene file's order."""
-
-    presets: list[str]
-    scene_name: str
-    scene_description: str = ""
-    scene_text: str = ""
-    scene_error: str | None = None
-    body_names: list[str] = field(default_factory=list)
-    integrator_names: list[str] = field(default_factory=list)
-    integrators: list[str | None] = field(default_factory=list)  # None: a kinematic body
-    side_by_side: bool = False
-    compared: list[str] = field(default_factory=list)  # the integrators run side by side
-    h_text: str = "1/60"
-    h_error: str | None = None
-    gyroscopic: bool = True
-    time_scale_exp: int = 0
-    paused: bool = False
-    error: str | None = None  # the numerical failure that paused the run
-    selected_body: int = 0
-    body_texts: dict[str, str] = field(default_factory=dict)
-    body_errors: dict[str, str] = field(default_factory=dict)
-    render: RenderOptions = field(default_factory=RenderOptions)
-    plots: PlotOptions = field(default_factory=PlotOptions)
-    show_plots: bool = True
-    split_views: bool = True  # one view per integrator (side by side, or the compare preset)
-    output_dir: str = "."
-    save_text: str = ""
-    message: str | None = None
-    message_is_error: bool = False
-    recording: bool = False
-    record_seconds: float = 0.0
-    record_window: bool = False
-    status: Status = field(default_factory=Status)
-
-
-@dataclass
-class PanelEdits:
-    """What the person asked for this frame; ``None``/``False`` fields ask for nothing."""
-
-    scene: str | None = None  # a preset name or a .toml path to load
-    scene_text: str | None = None
-    side_by_side: bool | None = None
-    compare: tuple[str, bool] | None = None  # run this integrator side by side, or not
-    integrator: tuple[int, str] | None = None
-    all_integrators: str | None = None
-    h_text: str | None = None
-    apply_h: bool = False
-    gyroscopic: bool | None = None
-    time_scale_exp: int | None = None
-    toggle_pause: bool = False
-    step: bool = False
-    reset: bool = False
-    select_body: int | None = None
-    body_text: tuple[str, str] | None = None  # (field, text) being typed
-    apply_body: str | None = None  # the field to apply
-    render: RenderOptions | None = None
-    plot_shown: tuple[str, bool] | None = None
-    show_plots: bool | None = None
-    split_views: bool | None = None
-    reset_view: bool = False
-    output_dir: str | None = None
-    save_text: str | None = None
-    save_scene: bool = False
-    screenshot: bool = False
-    toggle_record: bool = False
-    record_window: bool | None = None
-    export_csv: bool = False
-
-
 def time_scale_text(exponent: int) -> str:
     """``"1/4×"``, ``"1×"``, ``"8×"`` for a power of two."""
     return f"1/{2**-exponent}×" if exponent < 0 else f"{2**exponent}×"
 
 
-def draw_panel(state: PanelState) -> PanelEdits:
-    """Draw the panel's contents for ``state`` and return this frame's :class:`PanelEdits`."""
+def draw_panel(choices: Choices, form: Form) -> PanelEdits:
+    """Draw the panel's contents for ``choices`` and ``form`` and return this frame's :class:`PanelEdits`."""
     edits = PanelEdits()
-    _status(state, edits)
+    _status(choices, form, edits)
     if imgui.collapsing_header("Scene", imgui.TreeNodeFlags_.default_open):
-        _scene(state, edits)
+        _scene(choices, form, edits)
     if imgui.collapsing_header("Integration", imgui.TreeNodeFlags_.default_open):
-        _integration(state, edits)
+        _integration(choices, form, edits)
     if imgui.collapsing_header("Initial state"):
-        _initial_state(state, edits)
+        _initial_state(choices, form, edits)
     if imgui.collapsing_header("View"):
-        _view(state, edits)
+        _view(choices, form, edits)
     if imgui.collapsing_header("Capture and files", imgui.TreeNodeFlags_.default_open):
-        _capture(state, edits)
+        _capture(choices, form, edits)
     imgui.spacing()
     _note(KEYS_HELP)
     return edits
@@ -167,19 +85,19 @@ def _text_field(
     return changed, text, applied
 
 
-def _status(state: PanelState, edits: PanelEdits) -> None:
-    status = state.status
+def _status(choices: Choices, form: Form, edits: PanelEdits) -> None:
+    status = form.status
     imgui.text(f"t = {status.sim_t:8.2f} s sim   {status.wall_t:8.2f} s wall")
-    lag = f"   stepping lags: {status.speed_ratio:.0%} of {time_scale_text(state.time_scale_exp)}"
+    lag = f"   stepping lags: {status.speed_ratio:.0%} of {time_scale_text(choices.time_scale_exp)}"
     imgui.text(f"{status.frame_ms:5.1f} ms/frame   {status.steps_per_frame:.1f} steps/frame")
-    if status.speed_ratio < 0.98 and not state.paused:
+    if status.speed_ratio < 0.98 and not choices.paused:
         _note(lag.strip(), ERROR_RGBA)
-    if state.error:
-        _note(f"Stopped: {state.error}", ERROR_RGBA)
+    if choices.error:
+        _note(f"Stopped: {choices.error}", ERROR_RGBA)
         if imgui.button("Reset to the initial state"):
             edits.reset = True
     imgui.spacing()
-    label = "Run" if state.paused else "Pause"
+    label = "Run" if choices.paused else "Pause"
     if imgui.button(f"{label}##pause", imgui.ImVec2(70, 0)):
         edits.toggle_pause = True
     imgui.same_line()
@@ -192,49 +110,49 @@ def _status(state: PanelState, edits: PanelEdits) -> None:
     imgui.set_next_item_width(-1.0)
     low, high = TIME_SCALE_EXPONENTS
     changed, exponent = imgui.slider_int(
-        "##time scale", state.time_scale_exp, low, high, f"speed {time_scale_text(state.time_scale_exp)}"
+        "##time scale", choices.time_scale_exp, low, high, f"speed {time_scale_text(choices.time_scale_exp)}"
     )
     if changed:
         edits.time_scale_exp = exponent
     # What the last action did, or why it failed, under the buttons: always in sight, whatever is folded away.
-    if state.message:
-        _note(state.message, ERROR_RGBA if state.message_is_error else GOOD_RGBA)
+    if form.message:
+        _note(form.message, ERROR_RGBA if form.message_is_error else GOOD_RGBA)
 
 
-def _scene(state: PanelState, edits: PanelEdits) -> None:
-    current = state.presets.index(state.scene_name) if state.scene_name in state.presets else -1
+def _scene(choices: Choices, form: Form, edits: PanelEdits) -> None:
+    current = form.presets.index(choices.scene_name) if choices.scene_name in form.presets else -1
     imgui.set_next_item_width(-1.0)
-    if imgui.begin_combo("##preset", state.scene_name):
-        for index, name in enumerate(state.presets):
+    if imgui.begin_combo("##preset", choices.scene_name):
+        for index, name in enumerate(form.presets):
             if imgui.selectable(name, index == current)[0] and index != current:
                 edits.scene = name
         imgui.end_combo()
-    if state.scene_description:
-        _note(state.scene_description)
-    changed, text, applied = _text_field("##scene path", state.scene_text, state.scene_error, "open a .toml file…")
+    if choices.scene_description:
+        _note(choices.scene_description)
+    changed, text, applied = _text_field("##scene path", form.scene_text, form.scene_error, "open a .toml file…")
     if changed:
         edits.scene_text = text
     if applied and text.strip():
         edits.scene = text.strip()
 
 
-def _integration(state: PanelState, edits: PanelEdits) -> None:
-    if imgui.radio_button("one integrator per body", not state.side_by_side) and state.side_by_side:
+def _integration(choices: Choices, form: Form, edits: PanelEdits) -> None:
+    if imgui.radio_button("one integrator per body", not choices.side_by_side) and choices.side_by_side:
         edits.side_by_side = False
-    if imgui.radio_button("all side by side", state.side_by_side) and not state.side_by_side:
+    if imgui.radio_button("all side by side", choices.side_by_side) and not choices.side_by_side:
         edits.side_by_side = True
-    if state.side_by_side:
+    if choices.side_by_side:
         _note("Each integrator below runs its own copy of the scene, in lock step, from the same initial state.")
         if imgui.begin_table("compared", 2):
-            for name in state.integrator_names:
+            for name in form.integrator_names:
                 imgui.table_next_column()
-                changed, on = imgui.checkbox(name, name in state.compared)
+                changed, on = imgui.checkbox(name, name in choices.compared)
                 if changed:
                     edits.compare = (name, on)
             imgui.end_table()
     else:
-        names = state.integrator_names
-        for index, (body, integrator) in enumerate(zip(state.body_names, state.integrators, strict=True)):
+        names = form.integrator_names
+        for index, (body, integrator) in enumerate(zip(choices.body_names, choices.integrators, strict=True)):
             imgui.push_id(index)
             imgui.align_text_to_frame_padding()
             imgui.text(body)
@@ -251,24 +169,24 @@ def _integration(state: PanelState, edits: PanelEdits) -> None:
     imgui.align_text_to_frame_padding()
     imgui.text("h (s)")
     imgui.same_line()
-    changed, text, applied = _text_field("##h", state.h_text, state.h_error, "e.g. 1/120")
+    changed, text, applied = _text_field("##h", form.h_text, form.h_error, "e.g. 1/120")
     if changed:
         edits.h_text = text
     edits.apply_h = applied
-    changed, on = imgui.checkbox("gyroscopic term", state.gyroscopic)
+    changed, on = imgui.checkbox("gyroscopic term", choices.gyroscopic)
     if changed:
         edits.gyroscopic = on
     _note(GYROSCOPIC_NOTE)
 
 
-def _initial_state(state: PanelState, edits: PanelEdits) -> None:
+def _initial_state(choices: Choices, form: Form, edits: PanelEdits) -> None:
     imgui.set_next_item_width(-1.0)
-    changed, index = imgui.combo("##body", state.selected_body, state.body_names)
+    changed, index = imgui.combo("##body", choices.selected_body, choices.body_names)
     if changed:
         edits.select_body = index
     for key, (label, _) in BODY_FIELDS.items():
         imgui.text(label)
-        changed, text, applied = _text_field(f"##{key}", state.body_texts.get(key, ""), state.body_errors.get(key))
+        changed, text, applied = _text_field(f"##{key}", form.body_texts.get(key, ""), form.body_errors.get(key))
         if changed:
             edits.body_text = (key, text)
         if applied:
@@ -276,51 +194,51 @@ def _initial_state(state: PanelState, edits: PanelEdits) -> None:
     _note("Enter applies a value and restarts the run from the new initial state.")
 
 
-def _view(state: PanelState, edits: PanelEdits) -> None:
-    options = state.render
+def _view(choices: Choices, form: Form, edits: PanelEdits) -> None:
+    options = choices.render
     for name, label in RENDER_LABELS.items():
         changed, on = imgui.checkbox(label, getattr(options, name))
         if changed:
             edits.render = RenderOptions(**{**vars(options), name: on})
-    changed, on = imgui.checkbox("a view per integrator", state.split_views)
+    changed, on = imgui.checkbox("a view per integrator", choices.split_views)
     if changed:
         edits.split_views = on
     if imgui.button("Reset view"):
         edits.reset_view = True
     imgui.separator_text("plots")
-    changed, on = imgui.checkbox("show plots", state.show_plots)
+    changed, on = imgui.checkbox("show plots", choices.show_plots)
     if changed:
         edits.show_plots = on
     for name, title in PLOT_TITLES.items():
-        changed, on = imgui.checkbox(title, state.plots.shown[name])
+        changed, on = imgui.checkbox(title, choices.plots.shown[name])
         if changed:
             edits.plot_shown = (name, on)
 
 
-def _capture(state: PanelState, edits: PanelEdits) -> None:
+def _capture(choices: Choices, form: Form, edits: PanelEdits) -> None:
     imgui.text("folder")
-    changed, text, _ = _text_field("##output", state.output_dir, None)
+    changed, text, _ = _text_field("##output", choices.output_dir, None)
     if changed:
         edits.output_dir = text
     if imgui.button("Screenshot"):
         edits.screenshot = True
     imgui.same_line()
-    if state.recording:
+    if form.recording:
         imgui.push_style_color(imgui.Col_.button, ERROR_FRAME_RGBA)
-        edits.toggle_record = imgui.button(f"Stop ({state.record_seconds:.1f} s)")
+        edits.toggle_record = imgui.button(f"Stop ({form.record_seconds:.1f} s)")
         imgui.pop_style_color()
     else:
         edits.toggle_record = imgui.button("Record")
     imgui.same_line()
     if imgui.button("Export CSV"):
         edits.export_csv = True
-    imgui.begin_disabled(state.recording)
-    changed, whole = imgui.checkbox("record the whole window", state.record_window)
+    imgui.begin_disabled(form.recording)
+    changed, whole = imgui.checkbox("record the whole window", choices.record_window)
     imgui.end_disabled()
     if changed:
         edits.record_window = whole
     imgui.text("save the setup as a scene file")
-    changed, text, _ = _text_field("##save", state.save_text, None, "file.toml", -imgui.calc_text_size("Save").x - 24.0)
+    changed, text, _ = _text_field("##save", form.save_text, None, "file.toml", -imgui.calc_text_size("Save").x - 24.0)
     if changed:
         edits.save_text = text
     imgui.same_line()

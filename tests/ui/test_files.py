@@ -6,9 +6,9 @@ import pytest
 
 from scene.run_model import default_integrators
 from scene.scene_file import list_presets, load_scene
+from scene.scene_toml import save_scene
 from sim.errors import InputError
 from ui.files import timestamped_path
-from ui.scene_toml import save_scene
 
 
 def test_a_default_name_never_reuses_a_file(tmp_path):

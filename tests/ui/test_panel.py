@@ -1,37 +1,44 @@
 """The panel drawn by ImGui without a window (no GL: ImGui lays out without a renderer), every section open,
-in the states the app puts it in: a numerical failure, invalid values, recording, side by side, kinematic bodies."""
+over the controller's choices and form in the states it puts them in: a numerical failure, invalid values,
+recording, side by side, kinematic bodies."""
 
 import dataclasses
 
 import pytest
 from imgui_bundle import imgui
 
+from render.renderer import RenderOptions
+from scene.scene_file import list_presets, load_scene
 from sim.integrators import INTEGRATORS
-from ui.panel import PanelEdits, PanelState, draw_panel, time_scale_text
+from ui.controller_state import Choices, Form
+from ui.panel import PanelEdits, draw_panel, time_scale_text
+from ui.plots import PlotOptions
 
 SECTIONS = ("Scene", "Integration", "Initial state", "View", "Capture and files")
 
 
 def base_state():
-    return PanelState(
-        presets=["compare", "t_handle"],
-        scene_name="t_handle",
-        scene_description="A T-handle",
-        body_names=["handle", "turntable"],
+    """The choices and the form on the hierarchy preset (kinematic bodies among them)."""
+    scene = load_scene("hierarchy")
+    integrators = [None if body.kinematic else "implicit_midpoint" for body in scene.bodies]
+    choices = Choices(scene, integrators, list(INTEGRATORS), 1 / 60, render=RenderOptions(), plots=PlotOptions())
+    form = Form(
+        presets=list_presets(),
         integrator_names=list(INTEGRATORS),
-        integrators=["implicit_midpoint", None],
-        compared=list(INTEGRATORS),
         body_texts={"omega_body": "0.05, 5, 0.05", "moments": "1.3, 1.4, 2.5", "orientation": "1, 0, 0, 0"},
     )
+    return choices, form
 
 
-STATES = {
-    "plain": {},
+CHOICES = {
     "stopped": {"error": "at t = 15 s, body 'handle' (euler): the state is not finite", "paused": True},
-    "invalid": {"h_error": "h must be > 0", "scene_error": "no such file", "body_errors": {"moments": "triangle"}},
-    "recording": {"recording": True, "record_seconds": 1.5, "message": "recording to x.mp4"},
     "side by side": {"side_by_side": True, "time_scale_exp": -5},
 }
+FORMS = {
+    "invalid": {"h_error": "h must be > 0", "scene_error": "no such file", "body_errors": {"moments": "triangle"}},
+    "recording": {"recording": True, "record_seconds": 1.5, "message": "recording to x.mp4"},
+}
+STATES = {"plain": ({}, {}), **{k: (v, {}) for k, v in CHOICES.items()}, **{k: ({}, v) for k, v in FORMS.items()}}
 
 
 @pytest.fixture
@@ -42,8 +49,9 @@ def panel_window(imgui_window):
 
 @pytest.mark.parametrize("name", STATES)
 def test_the_panel_draws_every_state_and_asks_for_nothing_unprompted(panel_window, name):
-    state = dataclasses.replace(base_state(), **STATES[name])
-    edits = draw_panel(state)
+    choices, form = base_state()
+    choice_fields, form_fields = STATES[name]
+    edits = draw_panel(dataclasses.replace(choices, **choice_fields), dataclasses.replace(form, **form_fields))
     assert edits == PanelEdits()
 
 

@@ -1,4 +1,5 @@
-"""Write a scene back as a TOML scene file (design.md §Scene files), as the window's "Save scene" does.
+"""Write a scene back as a TOML scene file (design.md §Scene files): the writer beside its reader,
+scene/scene_file.py. The window's "Save" uses it, and so does the check of a body edited in the panel.
 
 The text uses the contract's keys plus scene_file.py's extensions (``dt``, ``description``, ``color``, ``pivot``,
 ``[body.kinematic]``). Floats are written as the shortest text that reads back to the same double, so a saved scene

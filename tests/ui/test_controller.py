@@ -1,0 +1,194 @@
+"""The window's controller with no window (no display, no GL, no ImGui): integrator switching, side by side, the
+time step, keys, pause and single step, all on real runs (tests/ui/headless_host.py). Loading and saving scenes,
+bad values and failures: tests/ui/test_controller_faults.py."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from sim.integrators import INTEGRATORS
+from sim.quaternion import quat_conj, quat_rotate
+from tests.ui.headless_host import headless_controller
+from ui.controller import KEYS, step_text
+from ui.controller_state import PanelEdits
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def controller(tmp_path):
+    return headless_controller("t_handle", str(tmp_path))[0]
+
+
+def apply(controller, **fields):
+    controller.apply(PanelEdits(**fields))
+    return controller
+
+
+def omega_body_y(session, body=0):
+    snapshot = session.snapshot
+    return quat_rotate(quat_conj(snapshot.q[body]), snapshot.omega_world[body])[1]
+
+
+def test_the_controller_needs_no_gl_no_window_and_no_imgui():
+    code = (
+        "import sys, ui.controller, ui.controller_state, ui.edits\n"
+        "loaded = [m for m in sys.modules if m.split('.')[0] in ('moderngl', 'pyglet', 'imgui_bundle', 'OpenGL')]\n"
+        "print(loaded)\n"
+    )
+    environment = {key: value for key, value in os.environ.items() if key != "DISPLAY"}
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=environment, capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[]"
+
+
+def test_the_choices_are_the_setup_of_the_running_session(controller):
+    choices, session = controller.choices, controller.host.session
+    assert session.setup == choices.setup()
+    assert choices.scene_name == "t_handle" and choices.body_names == ["handle"]
+    assert choices.integrators == ["implicit_midpoint"] and controller.form.h_text == "1/60"
+
+
+def test_switching_an_integrator_restarts_with_it(tmp_path):
+    controller, host = headless_controller("compare", str(tmp_path))
+    apply(controller, step=True)
+    assert host.session.t > 0.0
+    apply(controller, integrator=(0, "implicit_midpoint"))
+    assert host.session.simulation.body_integrators[0] == "implicit_midpoint"
+    assert controller.choices.integrators[0] == "implicit_midpoint"
+    assert host.session.t == 0.0, "changing an integrator restarts the run"
+    assert host.session.setup == controller.choices.setup()
+
+
+def test_side_by_side_runs_each_compared_integrator_from_the_same_state(controller):
+    host = controller.host
+    apply(controller, side_by_side=True)
+    assert [group.label for group in host.session.groups] == list(INTEGRATORS)
+    assert host.session.simulation.body_integrators == list(INTEGRATORS)
+    initial = host.session.initial
+    assert np.all(initial.omega_world == initial.omega_world[0]), "every copy starts from the same state"
+    for _ in range(10):
+        apply(controller, step=True)
+    assert controller.choices.error is None and host.session.t == pytest.approx(10 / 60)
+    apply(controller, compare=("euler", False))
+    assert "euler" not in [group.label for group in host.session.groups]
+    assert controller.choices.compared == [name for name in INTEGRATORS if name != "euler"]
+    apply(controller, side_by_side=False, compare=("euler", True))
+    assert len(host.session.groups) == 1 and "euler" in controller.choices.compared
+
+
+def test_the_last_compared_integrator_stays(controller):
+    apply(controller, side_by_side=True)
+    for name in INTEGRATORS:
+        apply(controller, compare=(name, False))
+    assert len(controller.choices.compared) == 1
+    assert [group.label for group in controller.host.session.groups] == controller.choices.compared
+
+
+def test_a_new_time_step_restarts_and_the_same_one_does_not(controller):
+    host = controller.host
+    apply(controller, step=True)
+    apply(controller, h_text="1/60", apply_h=True)
+    assert host.session.t == 1 / 60, "the same h: the run goes on"
+    apply(controller, h_text=" 1/120 ", apply_h=True)
+    assert controller.choices.h == 1 / 120 and host.session.h == 1 / 120 and host.session.t == 0.0
+    assert controller.form.h_error is None
+
+
+@pytest.mark.parametrize("h, text", [(1 / 60, "1/60"), (1 / 1000, "1/1000"), (0.3, "0.3"), (1e-50, "1e-50")])
+def test_time_steps_are_shown_as_they_would_be_typed(h, text):
+    assert step_text(h) == text
+
+
+def test_pause_and_single_step(controller):
+    host, choices = controller.host, controller.choices
+    apply(controller, toggle_pause=True)
+    assert choices.paused and host.session.t == 0.0
+    apply(controller, step=True)
+    apply(controller, step=True)
+    assert choices.paused and host.session.t == pytest.approx(2 * host.session.h)
+    assert host.history.count == 3, "one plotted sample per step, after the initial one"
+    apply(controller, toggle_pause=True)
+    assert not choices.paused
+    apply(controller, step=True)
+    assert choices.paused, "a single step pauses the run"
+    apply(controller, reset=True)
+    assert host.session.t == 0.0 and choices.paused, "a reset keeps the run paused"
+
+
+def test_the_gyroscopic_term_goes_on_and_off_in_the_running_session(controller):
+    host = controller.host
+    apply(controller, step=True)
+    apply(controller, gyroscopic=False)
+    assert host.session.simulation.world.gyroscopic is False and host.session.t > 0.0
+    apply(controller, reset=True)
+    assert host.session.simulation.world.gyroscopic is False and host.session.t == 0.0
+
+
+def test_the_t_handle_flips_with_the_gyroscopic_term_and_not_without(controller):
+    host = controller.host
+    signs = []
+    for _ in range(60):  # 8 s simulated; the first flip comes at about 5 s
+        host.step(8)
+        signs.append(np.sign(omega_body_y(host.session)))
+    assert min(signs) < 0 < max(signs), "with the gyroscopic term the handle should flip"
+    apply(controller, gyroscopic=False, reset=True)
+    signs = []
+    for _ in range(60):
+        host.step(8)
+        signs.append(np.sign(omega_body_y(host.session)))
+    assert host.session.t > 7.5
+    assert min(signs) > 0, "without the gyroscopic term body Ω_y keeps its sign"
+
+
+def test_keys_become_edits_of_the_next_frame(controller):
+    host, choices = controller.host, controller.choices
+    assert controller.key(KEYS["space"]) and controller.key(KEYS["right"])
+    edits = controller.take_pending()
+    assert edits == PanelEdits(toggle_pause=True, step=True) and controller.take_pending() == PanelEdits()
+    controller.apply(edits)
+    assert choices.paused and host.session.t == host.session.h
+    controller.key(KEYS["space"])
+    controller.key(KEYS["space"])
+    assert controller.take_pending() == PanelEdits(), "space twice between frames: no change"
+    for name in ("r", "v", "f12", "p"):
+        assert controller.key(KEYS[name])
+    controller.apply(controller.take_pending())
+    assert host.session.t == 0.0 and host.view_resets == 1 and host.screenshots == 1
+    assert choices.show_plots is False
+    assert controller.key(KEYS["h"]) and choices.show_panel is False, "H hides the panel at once"
+    assert controller.key(KEYS["h"]) and choices.show_panel is True
+    assert not controller.key(ord("q")) and controller.take_pending() == PanelEdits()
+
+
+def test_view_edits_are_kept_and_passed_to_the_window(controller):
+    host, choices = controller.host, controller.choices
+    apply(controller, split_views=False, render="options", show_plots=False, record_window=True, reset_view=True)
+    assert (choices.split_views, choices.render, choices.show_plots, choices.record_window) == (
+        False, "options", False, True
+    )  # fmt: skip
+    assert host.split_views == [False] and host.render_options == ["options"] and host.view_resets == 1
+
+
+def test_selecting_a_body_shows_its_initial_state(tmp_path):
+    controller, host = headless_controller("hierarchy", str(tmp_path))
+    index = len(controller.choices.body_names) - 1
+    apply(controller, select_body=index)
+    body = controller.choices.scene.bodies[index]
+    assert controller.choices.selected_body == index
+    assert controller.form.body_texts["orientation"] == ", ".join(f"{v:.10g}" for v in body.orientation)
+    assert host.session.t == 0.0
+
+
+def test_a_body_edit_restarts_from_the_new_initial_state(controller):
+    host = controller.host
+    apply(controller, body_text=("omega_body", "0.1, 4, 0"), apply_body="omega_body")
+    assert host.session.t == 0.0 and not controller.form.body_errors
+    np.testing.assert_allclose(omega_body_y(host.session), 4.0, rtol=1e-12)
+    assert host.session.setup.scene is controller.choices.scene

@@ -1,0 +1,331 @@
+"""The window's controller, with no window: a frame's :class:`~ui.controller_state.PanelEdits` (from the panel or
+the keys) applied to the person's :class:`~ui.controller_state.Choices`.
+
+What needs GL is injected: the :class:`Host` (the window, ui/app.py's ``App``; a test's window-free stand-in)
+starts a run of a :class:`~scene.run_model.Setup` (simulation, renderer, views, plots: all or nothing), steps it, and
+shows, records and captures what it draws. The controller imports no GL, no pyglet window and no ImGui.
+
+Anything a person can get wrong (a scene file, a value, a folder), and anything else an edit raises, ends as a red
+message in the panel, never as an exception: :meth:`Controller.apply` for a frame's edits and
+:meth:`Controller.attempt` for the actions carried out while a frame is drawn (screenshots, video frames) are where
+that is caught. A failed edit leaves the setup as it was, unless a new run had already started, which then stays.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from pathlib import Path
+from typing import Any, Protocol
+
+from scene.run_model import Session, Setup, check_scene_runs, default_integrators
+from scene.scene_file import SceneSpec, list_presets, load_scene
+from scene.scene_toml import check_body, save_scene
+from sim.errors import InputError, SpinlabError, printable
+from sim.integrators import INTEGRATORS
+from ui.controller_state import Choices, Form, PanelEdits
+from ui.edits import body_texts, edited_body, parse_time_step
+from ui.files import timestamped_path
+from ui.plot_history import export_csv
+
+__all__ = ["Controller", "Host", "failure_text", "step_text", "KEYS", "MAX_MESSAGE"]
+
+MAX_MESSAGE = 300  # characters of a message in the panel
+# pyglet's key symbols (pyglet/window/key.py; importing it needs a display): space, →, R, V, P, H, F12.
+KEYS = {"space": 0x020, "right": 0xFF53, "r": 0x072, "v": 0x076, "p": 0x070, "h": 0x068, "f12": 0xFFC9}
+
+
+class Host(Protocol):
+    """What the controller asks of the window. ``session`` is the running :class:`~scene.run_model.Session` and
+    ``history`` its plots (ui/plot_history.py's ``PlotHistory``)."""
+
+    session: Session
+    history: Any
+
+    def restart(self, setup: Setup) -> None:
+        """Start a run of ``setup`` from its initial state; all or nothing: raises, keeping the running one, if
+        any part of it cannot be made."""
+
+    def step(self, count: int) -> int:
+        """Take up to ``count`` steps now (a numerical failure sets the choices' ``error`` and pauses);
+        returns the steps taken."""
+
+    def show_views(self, split: bool) -> None:
+        """Show the run in one view per group (``split``) or in one view."""
+
+    def set_render_options(self, options: Any) -> None: ...
+
+    def reset_view(self) -> None: ...
+
+    def request_screenshot(self) -> None:
+        """Save a screenshot of the frame being drawn."""
+
+    def start_recording(self, path: Path) -> None: ...
+
+    def stop_recording(self) -> str:
+        """Finalise the video, say where it is in the panel and return that message (raises if it cannot be
+        finalised, leaving no file); the form's ``recording`` is ``False`` after it either way."""
+
+
+def failure_text(error: BaseException) -> str:
+    """What went wrong, in one line of at most ~300 characters: a domain error's own message, else the kind of
+    error and its text (a bug or a fault the code did not foresee)."""
+    text = str(error) if isinstance(error, SpinlabError) else f"{type(error).__name__}: {error}".rstrip(": ")
+    text = printable(text)
+    return text if len(text) <= MAX_MESSAGE else text[: MAX_MESSAGE - 1] + "…"
+
+
+def step_text(h: float) -> str:
+    """``"1/60"`` when ``h`` is the reciprocal of a whole number (to rounding), else the number."""
+    rate = round(1.0 / h)
+    return f"1/{rate}" if rate > 0 and 1.0 / rate == h else f"{h:.10g}"
+
+
+# The choices put back when a frame's edits fail before a new run started (what was typed is kept, to be
+# corrected; the view's options and the time scale are not part of the setup).
+_SETUP_CHOICES = ("scene", "integrators", "side_by_side", "compared", "h", "gyroscopic", "selected_body", "paused",
+                  "error", "split_views")  # fmt: skip
+
+
+class Controller:
+    """The person's :class:`Choices` and the panel's :class:`Form` for ``scene``, driving ``host``. Call
+    :meth:`start` once the host can start a run; then :meth:`apply` each frame's edits (the keys' gather in
+    ``pending`` meanwhile: :meth:`key`)."""
+
+    def __init__(self, scene: SceneSpec, host: Host, *, output_dir: str = ".") -> None:
+        names = list(INTEGRATORS)
+        self.host = host
+        self.choices = Choices(scene, list(default_integrators(scene)), compared=names, h=scene.h)
+        self.choices.output_dir = output_dir
+        self.form = Form(presets=list_presets(), integrator_names=names)
+        self.pending = PanelEdits()  # what keys asked for since the last frame
+        self.runs = 0  # runs started
+        self.load(scene)
+
+    # -- the setup ---------------------------------------------------------------------------------------------
+
+    def load(self, scene: SceneSpec) -> None:
+        """Make ``scene`` the current one, with the integrators and time step it names (no run starts)."""
+        choices, form = self.choices, self.form
+        choices.scene, choices.integrators, choices.h = scene, list(default_integrators(scene)), scene.h
+        form.h_text, form.h_error = step_text(scene.h), None
+        form.save_text = form.save_text or f"{scene.name}-edited.toml"
+        self.select_body(0)
+
+    def select_body(self, index: int) -> None:
+        self.choices.selected_body = index
+        self.form.body_texts = body_texts(self.choices.scene.bodies[index])
+        self.form.body_errors = {}
+
+    def start(self) -> None:
+        """Start the chosen setup from its initial state (all or nothing, see :meth:`Host.restart`)."""
+        self.host.restart(self.choices.setup())
+        self.choices.error = None
+        self.runs += 1
+
+    # -- messages ---------------------------------------------------------------------------------------------
+
+    def tell(self, message: str, *, error: bool = False) -> None:
+        """Show ``message`` at the top of the panel (red when ``error``)."""
+        self.form.message, self.form.message_is_error = message, error
+
+    def attempt(self, action, *args, failed: str = "not done") -> bool:
+        """Run ``action(*args)``, the one place where what is done while a frame is drawn can fail: anything it
+        raises (a :class:`SpinlabError`, or any other ``Exception``: a ``ValueError``, an arithmetic or
+        linear-algebra error, an ``OSError``) is shown in red in the panel as ``"<failed>: <why>"``, and the window
+        goes on. Returns whether it succeeded."""
+        try:
+            action(*args)
+        except Exception as error:  # noqa: BLE001 - every failure of an action ends here, as a message
+            self.tell(f"{failed}: {failure_text(error)}", error=True)
+            return False
+        return True
+
+    # -- keys -------------------------------------------------------------------------------------------------
+
+    def key(self, symbol: int) -> bool:
+        """Turn a key (pyglet's symbol) into a pending edit, or show or hide the panel at once; returns whether
+        the key means something here."""
+        pending = self.pending
+        if symbol == KEYS["space"]:
+            pending.toggle_pause = not pending.toggle_pause
+        elif symbol == KEYS["right"]:
+            pending.step = True
+        elif symbol == KEYS["r"]:
+            pending.reset = True
+        elif symbol == KEYS["f12"]:
+            pending.screenshot = True
+        elif symbol == KEYS["v"]:
+            pending.reset_view = True
+        elif symbol == KEYS["p"]:
+            pending.show_plots = not self.choices.show_plots
+        elif symbol == KEYS["h"]:
+            self.choices.show_panel = not self.choices.show_panel
+        else:
+            return False
+        return True
+
+    def take_pending(self) -> PanelEdits:
+        """The keys' edits since the last call (and none pending after it)."""
+        pending, self.pending = self.pending, PanelEdits()
+        return pending
+
+    # -- a frame's edits --------------------------------------------------------------------------------------
+
+    def apply(self, edits: PanelEdits) -> None:
+        """Carry out ``edits`` (see :class:`PanelEdits`). This is the one place edits are applied, and so where
+        they fail: whatever an edit raises is shown in red (beside the field it came from, if any, else at the top
+        of the panel), and the run goes on from its last good state: the setup is put back unless a new run had
+        already started, which then stays."""
+        form, choices = self.form, self.choices
+        for name in ("scene_text", "save_text", "h_text"):
+            if getattr(edits, name) is not None:
+                setattr(form, name, getattr(edits, name))
+        if edits.output_dir is not None:
+            choices.output_dir = edits.output_dir
+        if edits.body_text is not None:
+            field, text = edits.body_text
+            form.body_texts = {**form.body_texts, field: text}
+        before = {name: getattr(choices, name) for name in _SETUP_CHOICES}
+        before["integrators"] = list(choices.integrators)
+        body_texts_before, runs_before, was_recording = form.body_texts, self.runs, form.recording
+        try:
+            self._apply_setup_edits(edits)
+            self._apply_run_edits(edits)
+            self._apply_view_edits(edits)
+            self._apply_file_edits(edits)
+        except Exception as error:  # noqa: BLE001 - the one place an edit's failure is caught (see above)
+            if self.runs == runs_before:
+                for name, value in before.items():
+                    setattr(choices, name, value)
+                form.body_texts = body_texts_before
+            self._show_failure(edits, failure_text(error), was_recording)
+
+    def _show_failure(self, edits: PanelEdits, message: str, was_recording: bool) -> None:
+        """Put ``message`` beside the field the failed edit came from, or at the top of the panel."""
+        form = self.form
+        if edits.scene is not None:
+            form.scene_error = message
+        elif edits.apply_h:
+            form.h_error = message
+        elif edits.apply_body is not None:
+            form.body_errors = {**form.body_errors, edits.apply_body: message}
+        else:
+            self.tell(f"{_what_failed(edits, was_recording)}: {message}", error=True)
+
+    def _apply_setup_edits(self, edits: PanelEdits) -> None:
+        """Edits that change the setup, then one restart if any did."""
+        choices, form = self.choices, self.form
+        if edits.scene is not None:
+            scene = load_scene(edits.scene)
+            check_scene_runs(scene)
+            form.scene_error = None
+            self.load(scene)
+            self.start()
+        restart = False
+        if edits.side_by_side is not None:
+            choices.side_by_side, restart = edits.side_by_side, True
+        if edits.compare is not None:
+            name, on = edits.compare
+            chosen = [
+                other
+                for other in form.integrator_names
+                if (other == name and on) or (other != name and other in choices.compared)
+            ]
+            if chosen:  # at least one
+                choices.compared, restart = chosen, True
+        if edits.integrator is not None:
+            index, name = edits.integrator
+            integrators = list(choices.integrators)
+            integrators[index] = name
+            choices.integrators, restart = integrators, True
+        if edits.apply_h:
+            h = parse_time_step(form.h_text)
+            form.h_error, restart = None, restart or h != choices.h
+            choices.h = h
+        if edits.apply_body is not None:
+            self._apply_body_edit(edits.apply_body)
+            restart = True
+        if edits.select_body is not None:
+            self.select_body(edits.select_body)
+        if restart or edits.reset:
+            self.start()
+
+    def _apply_body_edit(self, field: str) -> None:
+        """The selected body with ``field`` set from its text, checked as a scene file's body is."""
+        choices, form = self.choices, self.form
+        index = choices.selected_body
+        body = edited_body(choices.scene.bodies[index], field, form.body_texts.get(field, ""))
+        check_body(body, choices.integrators[index])
+        bodies = list(choices.scene.bodies)
+        bodies[index] = body
+        choices.scene = dataclasses.replace(choices.scene, bodies=tuple(bodies))
+        form.body_errors = {key: value for key, value in form.body_errors.items() if key != field}
+
+    def _apply_run_edits(self, edits: PanelEdits) -> None:
+        choices = self.choices
+        if edits.gyroscopic is not None:
+            choices.gyroscopic = edits.gyroscopic
+            self.host.session.set_gyroscopic(edits.gyroscopic)
+        if edits.time_scale_exp is not None:
+            choices.time_scale_exp = edits.time_scale_exp
+        if edits.toggle_pause and not choices.error:
+            choices.paused = not choices.paused
+        if edits.step and not choices.error:
+            choices.paused = True
+            self.host.step(1)
+
+    def _apply_view_edits(self, edits: PanelEdits) -> None:
+        choices = self.choices
+        if edits.render is not None:
+            choices.render = edits.render
+            self.host.set_render_options(edits.render)
+        if edits.plot_shown is not None:
+            name, on = edits.plot_shown
+            choices.plots.shown[name] = on
+        if edits.show_plots is not None:
+            choices.show_plots = edits.show_plots
+        if edits.reset_view:
+            self.host.reset_view()
+        if edits.split_views is not None:
+            choices.split_views = edits.split_views
+            self.host.show_views(edits.split_views)
+
+    def _apply_file_edits(self, edits: PanelEdits) -> None:
+        choices, form = self.choices, self.form
+        if edits.record_window is not None:
+            choices.record_window = edits.record_window
+        if edits.screenshot:
+            self.host.request_screenshot()
+        if edits.toggle_record:
+            self.host.stop_recording() if form.recording else self._start_recording()
+        if edits.export_csv:
+            path = export_csv(self.host.history, timestamped_path(choices.output_dir, choices.scene_name, ".csv"))
+            self.tell(f"plotted series saved to {path}")
+        if edits.save_scene:
+            path = save_scene(form.save_text.strip(), choices.scene, tuple(choices.integrators), choices.h)
+            self.tell(f"scene saved to {path}")
+
+    def _start_recording(self) -> None:
+        directory = self.choices.output_dir
+        if not os.path.isdir(directory):
+            raise InputError(f"folder '{directory}' does not exist")
+        path = timestamped_path(directory, self.choices.scene_name, ".mp4")
+        self.host.start_recording(path)
+        self.form.recording = True
+        self.tell(f"recording to {path}")
+
+
+def _what_failed(edits: PanelEdits, was_recording: bool) -> str:
+    """What a person asked for, as the start of the message saying it failed."""
+    if edits.export_csv:
+        return "plots not exported"
+    if edits.save_scene:
+        return "scene not saved"
+    if edits.toggle_record:
+        return "video not saved" if was_recording else "cannot record"
+    if edits.step:
+        return "cannot step"
+    if edits.reset or edits.integrator or edits.compare or edits.side_by_side is not None:
+        return "cannot restart"
+    return "not done"

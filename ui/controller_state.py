@@ -1,0 +1,132 @@
+"""What the window's controller holds, with no window: the person's choices (held once), the panel's form around
+them, and the edits a frame asks for.
+
+:class:`Choices` is the one model of what a person chose: the scene with its edited initial states, an integrator
+per body, side by side and the compared integrators, ``h``, the gyroscopic term, pause, time scale, the selected
+body, the views. The panel reads it and the window draws from it; nothing keeps a copy. :class:`Form` is what the
+panel shows around it: the text typed into its fields (kept as typed, to be corrected), why a value was refused,
+the last message, the measurements. :class:`PanelEdits` is what a frame asks for (from the panel or the keys);
+ui/controller.py applies it. Nothing here imports GL, pyglet or ImGui.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from scene.run_model import Setup
+from scene.scene_file import SceneSpec
+
+__all__ = ["Choices", "Form", "PanelEdits", "Status"]
+
+
+@dataclass
+class Choices:
+    """The person's chosen setup and how it is shown, held once. ``integrators`` has one name per body of
+    ``scene`` (``None``: a kinematic body); ``compared`` are the integrators run side by side; ``h`` s.
+    ``error`` is the numerical failure that paused the run. ``render`` and ``plots`` are the 3D view's and the
+    plots' options (render/renderer.py's ``RenderOptions``, ui/plots.py's ``PlotOptions``): the window sets them
+    and draws with them, the controller only stores what the panel asks for."""
+
+    scene: SceneSpec
+    integrators: list[str | None]
+    compared: list[str]
+    h: float
+    side_by_side: bool = False
+    gyroscopic: bool = True
+    time_scale_exp: int = 0
+    paused: bool = False
+    error: str | None = None
+    selected_body: int = 0
+    split_views: bool = True  # one view per integrator (side by side, or the compare preset)
+    show_plots: bool = True
+    show_panel: bool = True
+    record_window: bool = False
+    output_dir: str = "."
+    render: Any = None
+    plots: Any = None
+
+    @property
+    def scene_name(self) -> str:
+        return self.scene.name
+
+    @property
+    def scene_description(self) -> str:
+        return self.scene.description
+
+    @property
+    def body_names(self) -> list[str]:
+        return [body.name for body in self.scene.bodies]
+
+    def setup(self) -> Setup:
+        """The :class:`~scene.run_model.Setup` a run of these choices starts from."""
+        return Setup(
+            self.scene, tuple(self.integrators), self.side_by_side, tuple(self.compared), self.h, self.gyroscopic
+        )
+
+
+@dataclass
+class Status:
+    """Measurements the panel reports: simulated and wall seconds since the reset, frame time and steps per frame
+    (over the last second or so), and the achieved speed over the requested one (< 1 when stepping lags)."""
+
+    sim_t: float = 0.0
+    wall_t: float = 0.0
+    frame_ms: float = 0.0
+    steps_per_frame: float = 0.0
+    speed_ratio: float = 1.0
+
+
+@dataclass
+class Form:
+    """What the panel shows around the :class:`Choices`: what it offers (``presets``, ``integrator_names``), the
+    text typed into its fields, the ``*_error`` beside a field whose value was refused, the last ``message``
+    (red when ``message_is_error``), the recording in progress and the :class:`Status`."""
+
+    presets: list[str]
+    integrator_names: list[str]
+    scene_text: str = ""
+    scene_error: str | None = None
+    h_text: str = "1/60"
+    h_error: str | None = None
+    body_texts: dict[str, str] = field(default_factory=dict)
+    body_errors: dict[str, str] = field(default_factory=dict)
+    save_text: str = ""
+    message: str | None = None
+    message_is_error: bool = False
+    recording: bool = False
+    record_seconds: float = 0.0
+    status: Status = field(default_factory=Status)
+
+
+@dataclass
+class PanelEdits:
+    """What the person asked for this frame; ``None``/``False`` fields ask for nothing."""
+
+    scene: str | None = None  # a preset name or a .toml path to load
+    scene_text: str | None = None
+    side_by_side: bool | None = None
+    compare: tuple[str, bool] | None = None  # run this integrator side by side, or not
+    integrator: tuple[int, str] | None = None
+    h_text: str | None = None
+    apply_h: bool = False
+    gyroscopic: bool | None = None
+    time_scale_exp: int | None = None
+    toggle_pause: bool = False
+    step: bool = False
+    reset: bool = False
+    select_body: int | None = None
+    body_text: tuple[str, str] | None = None  # (field, text) being typed
+    apply_body: str | None = None  # the field to apply
+    render: Any = None  # new RenderOptions
+    plot_shown: tuple[str, bool] | None = None
+    show_plots: bool | None = None
+    split_views: bool | None = None
+    reset_view: bool = False
+    output_dir: str | None = None
+    save_text: str | None = None
+    save_scene: bool = False
+    screenshot: bool = False
+    toggle_record: bool = False
+    record_window: bool | None = None
+    export_csv: bool = False

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import argparse
 
+from commands.arguments import add_scene_arguments, positive_float, writable_path
 from commands.progress import ProgressBar
 from scene.interrupts import EXIT_INTERRUPTED
 from sim.errors import printable
 
-__all__ = ["record_command"]
+__all__ = ["add_parser", "record_command"]
 
 
 def record_command(args: argparse.Namespace) -> int:
@@ -35,3 +36,20 @@ def record_command(args: argparse.Namespace) -> int:
         f"{result.simulated_seconds:.6g} s simulated{stopped}"
     )
     return EXIT_INTERRUPTED if result.interrupted else 0
+
+
+def add_parser(commands) -> None:
+    """Add ``record`` to the ``commands`` of main.py's parser."""
+    record = commands.add_parser(
+        "record",
+        help="record a scene to an MP4 video, without a window",
+        description="Render SCENE offscreen and encode it as H.264 MP4 (yuv420p). Simulation time advances in the "
+        "scene's own steps, independent of the frame rate; the video holds exactly fps x T frames. A scene with "
+        "several integrators (compare), or --integrator all, is drawn one view per integrator, in lock step. "
+        "The file is written atomically; Ctrl-C stops and keeps a playable file of what was recorded.",
+    )
+    add_scene_arguments(record, "override every body's integrator; 'all': one view per integrator, in lock step")
+    record.add_argument("--out", required=True, type=writable_path, metavar="OUT.mp4", help="the video file")
+    record.add_argument("--fps", type=positive_float, default=60.0, help="frames per second (default: 60)")
+    record.add_argument("--size", default="1280x720", metavar="WxH", help="pixels, rounded to even (default: 1280x720)")
+    record.set_defaults(handler=record_command)

@@ -6,10 +6,11 @@ from __future__ import annotations
 import argparse
 import sys
 
+from commands.arguments import add_scene_arguments, positive_float, writable_path
 from commands.progress import ProgressBar
 from sim.errors import NumericalError, printable
 
-__all__ = ["run_command", "format_summary"]
+__all__ = ["add_parser", "run_command", "format_summary"]
 
 
 def format_summary(rows) -> str:
@@ -87,3 +88,19 @@ def run_command(args: argparse.Namespace) -> int:
     for failure in failures:
         print(f"failed: {printable(failure)}")
     return 1 if failures else 0
+
+
+def add_parser(commands) -> None:
+    """Add ``run`` to the ``commands`` of main.py's parser."""
+    run = commands.add_parser(
+        "run",
+        help="step a scene headless, print a summary per body, optionally write a trace",
+        description="Step SCENE (a preset name or a .toml file) for a duration in fixed steps, without a window. "
+        "Prints, per body: the final relative energy error, |ΔL|/|L| (torque-free bodies), the orientation error "
+        "against the closed-form solution (torque-free bodies, and symmetric heavy tops), Newton iterations per step "
+        "and sub-steps, and the wall time.",
+    )
+    add_scene_arguments(run, "override every body's integrator; 'all' runs each one in turn and prints one table")
+    run.add_argument("--dt", type=positive_float, metavar="H", help="time step in seconds (default: the scene's)")
+    run.add_argument("--trace", type=writable_path, metavar="OUT.csv", help="write every step of every body as CSV")
+    run.set_defaults(handler=run_command)

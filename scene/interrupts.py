@@ -14,9 +14,17 @@ import sys
 import threading
 from collections.abc import Iterator
 
-__all__ = ["Interrupted", "install_handlers", "raise_if_interrupted", "deferred_interrupts", "STOP_SIGNALS"]
+__all__ = [
+    "Interrupted",
+    "install_handlers",
+    "raise_if_interrupted",
+    "deferred_interrupts",
+    "STOP_SIGNALS",
+    "EXIT_INTERRUPTED",
+]
 
 STOP_SIGNALS = ("SIGINT", "SIGTERM", "SIGHUP")
+EXIT_INTERRUPTED = 130  # the exit status of a command stopped by one of them (128 + SIGINT, as shells report it)
 
 _pending: str | None = None
 

@@ -1,0 +1,65 @@
+"""The argument types and arguments the commands share: each checks what a person typed before any work, and an
+argparse error is one line (main.py's parser)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+
+from sim.errors import quoted
+
+__all__ = ["writable_path", "positive_float", "integrator_name", "add_scene_arguments"]
+
+
+def writable_path(text: str) -> Path:
+    """An argparse type: a path whose directory exists and is writable, checked before any work is done."""
+    if not text:
+        raise argparse.ArgumentTypeError("an empty path is not a file")
+    path = Path(text)
+    directory = path.parent if str(path.parent) else Path(".")
+    shown, shown_directory = quoted(text), quoted(str(directory))
+    try:
+        if path.is_dir():
+            raise argparse.ArgumentTypeError(f"{shown} is a directory, not a file")
+        if not directory.is_dir():
+            raise argparse.ArgumentTypeError(f"directory {shown_directory} of {shown} does not exist")
+        if not os.access(directory, os.W_OK):
+            raise argparse.ArgumentTypeError(f"directory {shown_directory} of {shown} is not writable")
+        os.stat(path) if path.exists() else None  # a name too long, a NUL byte: an OSError or ValueError now
+    except (OSError, ValueError) as error:
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+        raise argparse.ArgumentTypeError(f"{shown} cannot be used: {reason}") from None
+    return path
+
+
+def positive_float(text: str) -> float:
+    """An argparse type: a finite number > 0, within the range a scene file's numbers have (scene/limits.py)."""
+    from scene.limits import MAX_MAGNITUDE, MIN_POSITIVE
+
+    shown = quoted(text)
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{shown} is not a number") from None
+    if not (value > 0.0 and value < float("inf")):
+        raise argparse.ArgumentTypeError(f"{shown} must be a finite number > 0")
+    if not MIN_POSITIVE <= value <= MAX_MAGNITUDE:
+        raise argparse.ArgumentTypeError(f"{shown} must lie between {MIN_POSITIVE:g} and {MAX_MAGNITUDE:g}")
+    return value
+
+
+def integrator_name(text: str) -> str:
+    from sim.integrators import INTEGRATORS
+
+    if text != "all" and text not in INTEGRATORS:
+        raise argparse.ArgumentTypeError(f"unknown integrator '{text}' (choose from {', '.join(INTEGRATORS)}, all)")
+    return text
+
+
+def add_scene_arguments(command: argparse.ArgumentParser, integrator_help: str) -> None:
+    """The arguments ``run`` and ``record`` share: the scene, its duration, the integrator, the gyroscopic term."""
+    command.add_argument("scene", metavar="SCENE", help="a preset name (e.g. t_handle, compare) or a .toml path")
+    command.add_argument("--duration", type=positive_float, default=10.0, metavar="T", help="seconds (default: 10)")
+    command.add_argument("--integrator", type=integrator_name, metavar="NAME", help=integrator_help)
+    command.add_argument("--no-gyroscopic", action="store_true", help="drop the gyroscopic term ω × L, as games do")

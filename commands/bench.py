@@ -1,0 +1,51 @@
+"""``spinlab bench``: run the benchmarks, print their tables and write the results as JSON."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from commands.arguments import writable_path
+
+__all__ = ["add_parser", "bench_command", "BENCHMARK_NAMES", "DEFAULT_BENCH_JSON"]
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_BENCH_JSON = ROOT / "benchmarks" / "results" / "bench.json"
+BENCHMARK_NAMES = ("contiguous_list", "integrators", "accuracy", "render", "gui", "maps")
+
+
+def bench_command(args: argparse.Namespace) -> int:
+    from benchmarks.runner import run_all
+
+    json_path = args.json or DEFAULT_BENCH_JSON
+    json_path.parent.mkdir(parents=True, exist_ok=True)
+    run_all(quick=args.quick, json_path=json_path, only=args.only)
+    return 0
+
+
+def add_parser(commands) -> None:
+    """Add ``bench`` to the ``commands`` of main.py's parser."""
+    bench = commands.add_parser(
+        "bench",
+        help="run the benchmark suite and write JSON results",
+        description="Run the benchmarks, print a table per benchmark and write all results as JSON: "
+        "contiguous_list (the entity store against a node-based linked list and a Python list, seed 000), "
+        "integrators (body-steps/s at N = 1 … 10⁵), accuracy (errors against the exact solution and cost, with "
+        "MuJoCo when installed), render (frames/s offscreen and record end to end), gui (window frame time; "
+        "needs Xvfb), maps (seed 003's maps of the energy change per step and Newton's convergence, docs/maps.md).",
+    )
+    bench.add_argument("--quick", action="store_true", help="smaller sizes and fewer repeats (a few minutes in all)")
+    bench.add_argument(
+        "--only",
+        action="append",
+        choices=list(BENCHMARK_NAMES),
+        metavar="NAME",
+        help=f"run only this benchmark (repeatable): {', '.join(BENCHMARK_NAMES)}",
+    )
+    bench.add_argument(
+        "--json",
+        type=writable_path,
+        metavar="OUT.json",
+        help=f"where to write the results (default: {DEFAULT_BENCH_JSON.relative_to(ROOT)})",
+    )
+    bench.set_defaults(handler=bench_command)

@@ -30,8 +30,8 @@ from typing import Any
 
 import numpy as np
 
+from commands.record import record_scene
 from render.offscreen import OffscreenTarget, create_offscreen_context
-from render.record import record_scene
 from render.renderer import Renderer, RenderOptions
 from scene.scene_file import SceneSpec, load_scene
 from scene.simulation import Snapshot

@@ -1,15 +1,116 @@
-"""``spinlab gui [SCENE]`` (and plain ``spinlab``): the window."""
+"""``spinlab gui [SCENE]`` (and plain ``spinlab``): the window's whole life (:func:`run_gui`) around ui/app.py's
+:class:`~ui.app.App`.
+
+A scene that would not run is refused before the window opens; an interrupt (Ctrl-C, or SIGTERM and SIGHUP, which
+main.py raises as ``KeyboardInterrupt``), the window going from outside (ui/window.py) and any unexpected error in
+the frame loop all end the same way: a recording in progress is finalised as a playable MP4, the window is closed,
+and one line says why (exit status 130, 1, 1). pyglet, moderngl and imgui are imported only when the window opens.
+"""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
+import signal
+import sys
+import threading
+from typing import TYPE_CHECKING
 
-__all__ = ["add_parser", "gui_command"]
+from scene.interrupts import EXIT_INTERRUPTED, STOP_SIGNALS
+from sim.errors import printable
+
+if TYPE_CHECKING:
+    from ui.app import App
+
+__all__ = ["add_parser", "gui_command", "run_gui", "DEFAULT_SCENE", "RECORD_AT_START_VARIABLE"]
+
+DEFAULT_SCENE = "compare"
+# Set (to anything but "" or "0"), the window starts recording at once and, when the first frame is in the video,
+# prints "recording to PATH" on stdout: a way to record from the first frame, and the tests' way to know when.
+RECORD_AT_START_VARIABLE = "SPINLAB_GUI_RECORD"
+
+
+def run_gui(scene: str | None, *, size: tuple[int, int] | None = None, fullscreen: bool = False) -> int:
+    """Open the window on ``scene`` (a preset name or a .toml path; ``None``: the compare preset), of ``size``
+    (width, height) pixels (default: ui/app.py's ``WINDOW_SIZE``) or full screen, and run until it is closed;
+    returns the exit status.
+
+    Before any window opens, the scene is loaded and started on a throwaway copy for one step: a bad scene raises
+    :class:`~sim.errors.InputError`, one that fails on its first step :class:`~sim.errors.NumericalError`; no
+    display raises :class:`~sim.errors.SpinlabError`. Once the window is open nothing escapes as a traceback:
+    closing the window returns 0; an interrupt finalises a recording in progress, closes the window, says so on
+    stderr and returns 130; the window going from outside finalises likewise and raises :class:`WindowGone`
+    (exit 1); any other error finalises likewise and is raised again for the command line to report in one line.
+    """
+    from scene.run_model import check_scene_runs
+    from scene.scene_file import load_scene
+    from ui.app import WINDOW_SIZE, App
+    from ui.window import WindowGone, window_gone
+
+    spec = load_scene(scene or DEFAULT_SCENE)
+    check_scene_runs(spec)
+    app = App(spec, size=size or WINDOW_SIZE, fullscreen=fullscreen)
+    if os.environ.get(RECORD_AT_START_VARIABLE, "") not in ("", "0"):
+        app.pending.toggle_record, app.announce_recording = True, True
+    try:
+        app.run()
+    except KeyboardInterrupt as interrupt:
+        with _interrupts_held():
+            note = _close_after_failure(app)
+        reason = f" ({interrupt})" if str(interrupt) else ""
+        _say(f"interrupted{reason}" + (f"; {note}" if note else ""))
+        return EXIT_INTERRUPTED
+    except BaseException:
+        with _interrupts_held():
+            note = _close_after_failure(app)
+        gone = window_gone(app.window)
+        if gone is not None:
+            raise WindowGone(gone + (f"; {note}" if note else "")) from None
+        raise
+    with _interrupts_held() as came:
+        app.close()
+    if came:
+        _say(f"interrupted ({signal.Signals(came[0]).name})")
+        return EXIT_INTERRUPTED
+    return 0
+
+
+def _close_after_failure(app: App) -> str | None:
+    """Finalise the recording, then free what can be freed: the window is ending for another reason, which is
+    the one reported (a GL or X call left half-done by an interrupt can make the teardown fail too)."""
+    note = app.finish_recording()
+    with contextlib.suppress(Exception):
+        app.release()
+    return note
+
+
+def _say(message: str) -> None:
+    """One line on stderr, as the command line writes its messages (a closed stderr is not worth an error)."""
+    with contextlib.suppress(OSError, ValueError):
+        print(f"spinlab gui: {printable(message)}", file=sys.stderr, flush=True)
+
+
+@contextlib.contextmanager
+def _interrupts_held():
+    """Hold Ctrl-C, SIGTERM and SIGHUP back while a video is finalised and the window closed, so that a second
+    signal cannot leave a half-written file. Yields the list of the signals that came meanwhile."""
+    came: list[int] = []
+    previous = {}
+    if threading.current_thread() is threading.main_thread():
+        for name in STOP_SIGNALS:
+            number = getattr(signal, name, None)
+            if number is not None and signal.getsignal(number) is not None:
+                previous[number] = signal.signal(number, lambda signum, _frame: came.append(signum))
+    try:
+        yield came
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
 
 
 def gui_command(args: argparse.Namespace) -> int:
     from render.record import parse_size
-    from ui.gui import run_gui
 
     return run_gui(args.scene, size=parse_size(args.size), fullscreen=args.fullscreen)
 

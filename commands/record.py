@@ -1,19 +1,108 @@
-"""``spinlab record SCENE --out OUT.mp4``: render a scene offscreen into an MP4, without a window."""
+"""``spinlab record SCENE --out OUT.mp4``: render a scene offscreen (render/record.py's frames) and encode it as an
+H.264 MP4 with render/video.py's writer, whose encoder thread overlaps encoding with rendering and whose bounded
+queue keeps memory flat for any duration. The file is written atomically; an interrupt keeps a playable file of the
+frames written so far."""
 
 from __future__ import annotations
 
 import argparse
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from commands.arguments import add_scene_arguments, positive_float, writable_path
 from commands.progress import ProgressBar
 from scene.interrupts import EXIT_INTERRUPTED
 from sim.errors import printable
 
-__all__ = ["add_parser", "record_command"]
+if TYPE_CHECKING:
+    from scene.scene_file import SceneSpec
+
+__all__ = ["add_parser", "record_command", "record_scene", "RecordResult"]
+
+# x264 shares the two cores with llvmpipe: ultrafast takes ~40 % less CPU a frame than veryfast at the same crf,
+# with the same PSNR against the rendered frames (43 dB t_handle, 39 dB compare, where yuv420p's chroma
+# subsampling is most of the loss), for files ~3.5x larger (~4-10 Mbit/s at 1280x720, 60 fps).
+X264_PRESET = "ultrafast"
+X264_CRF = 18
+
+
+@dataclass(frozen=True)
+class RecordResult:
+    """What was written: ``frames`` at ``fps`` of ``size`` pixels, simulated to ``simulated_seconds``."""
+
+    path: Path
+    frames: int
+    fps: float
+    size: tuple[int, int]
+    simulated_seconds: float
+    interrupted: bool
+
+
+def record_scene(
+    scene: SceneSpec,
+    out: Path,
+    *,
+    duration: float,
+    fps: float = 60.0,
+    size: tuple[int, int] = (1280, 720),
+    integrator: str | None = None,
+    gyroscopic: bool = True,
+    progress: Callable[[int, int], None] | None = None,
+) -> RecordResult:
+    """Record ``duration`` seconds of ``scene`` to ``out`` (MP4, written atomically).
+
+    An interrupt (Ctrl-C; SIGTERM and SIGHUP, which main.py raises as ``KeyboardInterrupt``) stops the recording
+    and leaves a playable file of the frames written so far (``interrupted``); before the first frame, or if the
+    file cannot be finalised, it leaves nothing and the interrupt propagates. Raises :class:`InputError` before any
+    work for a bad path, size or frame rate, too many frames or steps, or ``out`` being the scene file itself;
+    :class:`sim.errors.NumericalError` when a body blows up and :class:`sim.errors.OutputError` when the file
+    cannot be written (no file is left then, and a file already at ``out`` is kept).
+    """
+    from render.record import frame_count, render_frames
+    from render.video import VideoWriter, even_size
+    from scene.atomic_file import refuse_overwriting
+    from scene.interrupts import deferred_interrupts
+    from scene.runner import step_count
+
+    refuse_overwriting(out, scene.path, "--out")
+    total = frame_count(duration, fps)
+    step_count(duration, scene.h)
+    width, height = even_size(*size)
+    interrupted, simulated = False, 0.0
+    frames = render_frames(
+        scene, duration=duration, fps=fps, size=(width, height), integrator=integrator, gyroscopic=gyroscopic, raw=True
+    )
+    writer = None
+    try:
+        with deferred_interrupts():  # an interrupt finds the writer (and its temporary file) in `writer`
+            writer = VideoWriter(out, width, height, fps=_exact_fps(fps), crf=X264_CRF, preset=X264_PRESET)
+        with writer:
+            for index, (image, t) in enumerate(frames):
+                writer.write(image, bottom_up=True, copy=False)
+                simulated = t
+                if progress is not None:
+                    progress(index + 1, total)
+    except KeyboardInterrupt:
+        if writer is None or not writer.committed:
+            raise  # no frame yet, or a second interrupt while finalising: nothing was written
+        interrupted = True  # the writer has finalised what was recorded
+    finally:
+        if writer is not None:
+            writer.abort()  # nothing once closed; an interrupt that came before the with block leaves no file
+        frames.close()
+    return RecordResult(Path(out), writer.frames_written, fps, (width, height), simulated, interrupted)
+
+
+def _exact_fps(fps: float):
+    """An integer frame rate stays an int; others go to the writer as they are (it makes them exact fractions)."""
+    return int(fps) if math.isclose(fps, round(fps)) else fps
 
 
 def record_command(args: argparse.Namespace) -> int:
-    from render.record import frame_count, parse_size, record_scene
+    from render.record import frame_count, parse_size
     from scene.scene_file import load_scene
 
     size = parse_size(args.size)

@@ -1,4 +1,4 @@
-"""Recording a scene to MP4 without a window: ``python main.py record``.
+"""A scene's video frames rendered offscreen, for ``python main.py record`` (commands/record.py encodes them).
 
 Simulation time advances in the scene's own fixed steps ``h``, independent of the video's frame rate: frame ``k``
 shows the state at the step nearest ``k / fps`` (several steps per frame when ``h`` is small, the same step
@@ -23,35 +23,26 @@ so the picture does not breathe as the bodies turn.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
-from pathlib import Path
+from collections.abc import Iterator
 
 import numpy as np
 
 from render.offscreen import OffscreenTarget, create_offscreen_context, flush
 from render.renderer import Renderer
 from render.text import TextOverlay
-from render.video import VideoWriter, even_size
+from render.video import even_size
 from render.viewports import View, push_trails, render_grid, session_views
-from scene.atomic_file import refuse_overwriting
-from scene.interrupts import deferred_interrupts
 from scene.limits import MAX_FRAMES, check_count
 from scene.run_model import Session, Setup, default_integrators
-from scene.runner import check_finite, step_count
+from scene.runner import check_finite
 from scene.scene_file import SceneSpec
 from sim.errors import InputError, NumericalError
 from sim.integrators import INTEGRATORS
 
-__all__ = ["RecordResult", "record_scene", "render_frames", "parse_size", "frame_count", "video_setup", "VideoRun",
+__all__ = ["render_frames", "parse_size", "frame_count", "video_setup", "VideoRun",
            "MIN_FPS", "MAX_FPS"]  # fmt: skip
 
 MSAA_SAMPLES = 0  # the renderer anti-aliases the solids' silhouettes itself, far cheaper on llvmpipe (renderer.py)
-# x264 shares the two cores with llvmpipe: ultrafast takes ~40 % less CPU a frame than veryfast at the same crf,
-# with the same PSNR against the rendered frames (43 dB t_handle, 39 dB compare, where yuv420p's chroma
-# subsampling is most of the loss), for files ~3.5x larger (~4-10 Mbit/s at 1280x720, 60 fps).
-X264_PRESET = "ultrafast"
-X264_CRF = 18
 # Frame rates: 1000 frames/s is twice the fastest displays' refresh and, played back at 60, a 16x slow motion; past
 # it a frame is rendered far more often than anything changes on screen (and MP4's 32-bit time scale ends at ~4e9).
 # 0.01 is a frame every 100 s, a time-lapse of the slowest precession; the writer's time base (fractions with a
@@ -61,18 +52,6 @@ MAX_FPS = 1000.0
 # An overflowing state drawn on its way to the NumericalError that ends the recording (or a huge but finite one,
 # drawn as float32 infinities) is not worth numpy's warnings on stderr: the finite check reports it.
 _QUIET_NUMPY = {"over": "ignore", "invalid": "ignore", "divide": "ignore", "under": "ignore"}
-
-
-@dataclass(frozen=True)
-class RecordResult:
-    """What was written: ``frames`` at ``fps`` of ``size`` pixels, simulated to ``simulated_seconds``."""
-
-    path: Path
-    frames: int
-    fps: float
-    size: tuple[int, int]
-    simulated_seconds: float
-    interrupted: bool
 
 
 def parse_size(text: str) -> tuple[int, int]:
@@ -213,55 +192,6 @@ def render_frames(
         ctx.release()
 
 
-def record_scene(
-    scene: SceneSpec,
-    out: Path,
-    *,
-    duration: float,
-    fps: float = 60.0,
-    size: tuple[int, int] = (1280, 720),
-    integrator: str | None = None,
-    gyroscopic: bool = True,
-    progress: Callable[[int, int], None] | None = None,
-) -> RecordResult:
-    """Record ``duration`` seconds of ``scene`` to ``out`` (MP4, written atomically).
-
-    An interrupt (Ctrl-C; SIGTERM and SIGHUP, which main.py raises as ``KeyboardInterrupt``) stops the recording
-    and leaves a playable file of the frames written so far (``interrupted``); before the first frame, or if the
-    file cannot be finalised, it leaves nothing and the interrupt propagates. Raises :class:`InputError` before any
-    work for a bad path, size or frame rate, too many frames or steps, or ``out`` being the scene file itself;
-    :class:`sim.errors.NumericalError` when a body blows up and :class:`sim.errors.OutputError` when the file
-    cannot be written (no file is left then, and a file already at ``out`` is kept).
-    """
-    refuse_overwriting(out, scene.path, "--out")
-    total = frame_count(duration, fps)
-    step_count(duration, scene.h)
-    width, height = even_size(*size)
-    interrupted, simulated = False, 0.0
-    frames = render_frames(
-        scene, duration=duration, fps=fps, size=(width, height), integrator=integrator, gyroscopic=gyroscopic, raw=True
-    )
-    writer = None
-    try:
-        with deferred_interrupts():  # an interrupt finds the writer (and its temporary file) in `writer`
-            writer = VideoWriter(out, width, height, fps=_exact_fps(fps), crf=X264_CRF, preset=X264_PRESET)
-        with writer:
-            for index, (image, t) in enumerate(frames):
-                writer.write(image, bottom_up=True, copy=False)
-                simulated = t
-                if progress is not None:
-                    progress(index + 1, total)
-    except KeyboardInterrupt:
-        if writer is None or not writer.committed:
-            raise  # no frame yet, or a second interrupt while finalising: nothing was written
-        interrupted = True  # the writer has finalised what was recorded
-    finally:
-        if writer is not None:
-            writer.abort()  # nothing once closed; an interrupt that came before the with block leaves no file
-        frames.close()
-    return RecordResult(Path(out), writer.frames_written, fps, (width, height), simulated, interrupted)
-
-
 def _first_frame_cameras(views: list[View], viewports: list) -> list:
     """The cameras render_grid chose for ``views`` in ``viewports`` (each renderer's default framing)."""
     cameras = []
@@ -269,8 +199,3 @@ def _first_frame_cameras(views: list[View], viewports: list) -> list:
         bodies = None if view.bodies is None else np.asarray(view.bodies)
         cameras.append(view.renderer.default_camera(view.snapshot, bodies, viewport[2] / viewport[3]))
     return cameras
-
-
-def _exact_fps(fps: float):
-    """An integer frame rate stays an int; others go to the writer as they are (it makes them exact fractions)."""
-    return int(fps) if math.isclose(fps, round(fps)) else fps

@@ -11,7 +11,7 @@ frames are read back before the frame is shown. While recording, each frame adva
 What a person asks for (the panel's and the keys' edits) is carried out by the window-free controller,
 ui/controller.py, which holds the person's choices once, catches whatever an edit raises and shows it in the panel;
 the window is its :class:`~ui.controller.Host`: it starts, steps, draws, records and captures the runs.
-The window's whole life, from the command line, is ui/gui.py's :func:`~ui.gui.run_gui`.
+The window's whole life, from the command line, is commands/gui.py's :func:`~commands.gui.run_gui`.
 """
 
 from __future__ import annotations

@@ -96,6 +96,7 @@ def test_edge_adjacency_gives_each_fold_from_both_of_its_triangles(kind):
     mesh = meshes.unit_mesh(kind, 12)
     edges = meshes.edge_adjacency(mesh).astype(np.int64)
     positions = mesh.positions.astype(float)
+
     # A closed mesh: 3T/2 edges; each where the surface folds comes twice (once from each side), none inside a
     # plane (counted here by brute force over the triangles sharing each edge).
     def key(i, j):

@@ -7,8 +7,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from commands.record import record_scene
 from render.look import SEPARATOR_SRGB
-from render.record import parse_size, record_scene, render_frames
+from render.record import parse_size, render_frames
 from render.video import decode_frames, read_video_info
 from render.viewports import GAP_PX
 from scene.scene_file import load_scene

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from render.record import MAX_FPS, MIN_FPS, frame_count, record_scene
+from commands.record import record_scene
+from render.record import MAX_FPS, MIN_FPS, frame_count
 from render.video import read_video_info
 from scene.limits import MAX_FRAMES, NO_LIMITS_VARIABLE
 from scene.scene_file import load_scene

@@ -27,7 +27,7 @@ def _read_only_copy(source: Path, mount_point: Path) -> None:
 def test_a_read_only_install_and_home_still_run(tmp_path):
     tree = tmp_path / "tree"
     tree.mkdir()
-    for name in ("main.py", "sim", "scene", "assets"):
+    for name in ("main.py", "commands", "sim", "scene", "assets"):
         copy = shutil.copy2 if name.endswith(".py") else shutil.copytree
         copy(
             ROOT / name,

@@ -17,10 +17,10 @@ from pathlib import Path
 
 import pytest
 
+from commands.gui import RECORD_AT_START_VARIABLE
 from render.video import decode_frames, read_video_info
 from scene.scene_file import load_scene
 from sim.errors import InputError
-from ui.gui import RECORD_AT_START_VARIABLE
 from ui.xvfb import start_xvfb, stop_xvfb, xvfb_available
 
 MAIN = Path(__file__).resolve().parents[2] / "main.py"
@@ -68,7 +68,7 @@ def _bad_files(folder: Path) -> dict[str, Path | str]:
 
 def test_every_file_run_refuses_is_refused_before_a_window(tmp_path, monkeypatch):
     """In process, with no display: run_gui refuses each file as `run` does (InputError), before any window."""
-    from ui.gui import run_gui
+    from commands.gui import run_gui
 
     monkeypatch.delenv("DISPLAY", raising=False)
     for path in _bad_files(tmp_path).values():

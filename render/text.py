@@ -129,9 +129,7 @@ class TextOverlay:
         # ImGui asserts a font size > 0: a frame too small for text (16×16) still gets one-pixel text.
         body = (self._body_font, max(BODY_PX * scale, MIN_FONT_PX), BODY_RGBA)
         title = (self._title_font, max(TITLE_PX * scale, MIN_FONT_PX), TITLE_RGBA)
-        styles = [title if box.title else body] + [body] * (
-            len(box.lines) - 1
-        )
+        styles = [title if box.title else body] + [body] * (len(box.lines) - 1)
         indent = 1.6 * swatch if any(accent is not None for accent in box.accents) else 0.0
         sizes = [self._text_size(line, font, pixels) for line, (font, pixels, _) in zip(box.lines, styles, strict=True)]
         step = PANEL_WIDTH_STEP_PX * scale

@@ -121,9 +121,7 @@ class SceneGraph:
         local_omega = omega[nodes].copy()
         if dynamic.any():
             local_q[dynamic] = quat_mul(parent_q_conj[dynamic], q[nodes[dynamic]])
-            local_omega[dynamic] = quat_rotate(
-                parent_q_conj[dynamic], omega[nodes[dynamic]] - omega[parents[dynamic]]
-            )
+            local_omega[dynamic] = quat_rotate(parent_q_conj[dynamic], omega[nodes[dynamic]] - omega[parents[dynamic]])
         transform = Transform(self.local_position[nodes], local_q, np.ones(nodes.size))
         zeros = np.zeros((nodes.size, 3))
         return dt.DynamicTransform(transform, zeros, zeros, local_omega, zeros)

@@ -50,9 +50,7 @@ _S3 = np.array([(-1) ** k / factorial(2 * k + 3) for k in range(_TERMS)][::-1])
 # x cot x = Σₙ (−1)ⁿ B₂ₙ (2x)²ⁿ / (2n)!, so with x = a/2:  c(a) = −Σ_{n≥1} (−1)ⁿ B₂ₙ a²ⁿ⁻² / (2n)!.
 # This series converges only for a < 2π, slower than the others: at a = 1 it needs ~12 terms.
 _BERNOULLI = _bernoulli_numbers(2 * _TERMS + 4)
-_C = np.array(
-    [float(-((-1) ** n) * _BERNOULLI[2 * n] / factorial(2 * n)) for n in range(1, _TERMS + 2)][::-1]
-)
+_C = np.array([float(-((-1) ** n) * _BERNOULLI[2 * n] / factorial(2 * n)) for n in range(1, _TERMS + 2)][::-1])
 
 
 def _horner(coefficients: np.ndarray, x):

@@ -6,8 +6,7 @@ from hypothesis import strategies as st
 
 # style.md rule 9: every SO(3) map is checked at these angles (radians).
 ANGLE_SWEEP = np.array(
-    [0.0, 1e-9, 1e-7, 1e-5, 1e-3, 1e-1, 0.5 - 1e-12, 0.5, 0.5 + 1e-12, 1.0 - 1e-12, 1.0, 1.0 + 1e-12, 2.0,
-     np.pi - 1e-6]
+    [0.0, 1e-9, 1e-7, 1e-5, 1e-3, 1e-1, 0.5 - 1e-12, 0.5, 0.5 + 1e-12, 1.0 - 1e-12, 1.0, 1.0 + 1e-12, 2.0, np.pi - 1e-6]
 )
 
 
@@ -30,7 +29,9 @@ angles = st.one_of(
     st.floats(-1e-6, 1e-6).map(lambda d: np.pi - abs(d)),
     st.floats(3.0, 1e4),
 )
-unit_axes = st.tuples(*[st.floats(-1.0, 1.0)] * 3).filter(lambda v: 0.1 < np.linalg.norm(v)).map(
-    lambda v: np.array(v) / np.linalg.norm(v)
+unit_axes = (
+    st.tuples(*[st.floats(-1.0, 1.0)] * 3)
+    .filter(lambda v: 0.1 < np.linalg.norm(v))
+    .map(lambda v: np.array(v) / np.linalg.norm(v))
 )
 rotation_vectors = st.builds(lambda a, u: a * u, angles, unit_axes)

@@ -122,7 +122,9 @@ def test_derivative_of_exp_along_a_path():
         path = lambda t, v0=v0, v1=v1, v2=v2: v0 + v1 * t + v2 * t * t  # noqa: E731
         t, step = 0.3, 1e-3
         dR = (
-            -exp_so3(path(t + 2 * step)) + 8 * exp_so3(path(t + step)) - 8 * exp_so3(path(t - step))
+            -exp_so3(path(t + 2 * step))
+            + 8 * exp_so3(path(t + step))
+            - 8 * exp_so3(path(t - step))
             + exp_so3(path(t - 2 * step))
         ) / (12 * step)
         v, v_dot = path(t), v1 + 2 * v2 * t

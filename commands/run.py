@@ -36,18 +36,22 @@ def format_summary(rows) -> str:
 
 def run_command(args: argparse.Namespace) -> int:
     from scene.atomic_file import refuse_overwriting
+    from scene.run_model import integrators_for
     from scene.runner import run_scene, step_count
     from scene.scene_file import load_scene
     from sim.integrators import INTEGRATORS
 
     scene = load_scene(args.scene)
     h = args.dt or scene.h
-    names = list(INTEGRATORS) if args.integrator == "all" else [args.integrator]
-    left_out = []
-    if args.integrator == "all" and scene.has_torque and "exact" in names:
-        # The closed form holds only without torque: with every integrator in turn, it is left out, not a failure.
-        names.remove("exact")
-        left_out.append("exact (the closed form holds only for torque-free bodies, and this scene has torque)")
+    names = [args.integrator]
+    if args.integrator == "all":
+        # Every integrator in turn: one that refuses the scene's torque is left out, not a failure.
+        names = list(integrators_for(scene, tuple(INTEGRATORS)))
+    left_out = [
+        f"{name} (it takes no torque, and this scene has one)"
+        for name in INTEGRATORS
+        if args.integrator == "all" and name not in names
+    ]
     traces = {name: args.trace for name in names}
     if args.trace is not None and args.integrator == "all":
         traces = {name: args.trace.with_name(f"{args.trace.stem}.{name}{args.trace.suffix}") for name in names}

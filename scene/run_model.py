@@ -26,7 +26,7 @@ from scene.samples import ERROR_FLOOR, References, Sample
 from scene.scene_file import SceneSpec
 from scene.simulation import DEFAULT_INTEGRATOR, Simulation, Snapshot
 from sim.errors import NumericalError
-from sim.integrators import INTEGRATORS
+from sim.integrators import CLAIMS, INTEGRATORS
 
 __all__ = [
     "ERROR_FLOOR",
@@ -41,6 +41,7 @@ __all__ = [
     "view_labels",
     "default_integrators",
     "compared_integrators",
+    "integrators_for",
     "check_scene_runs",
 ]
 
@@ -108,11 +109,18 @@ def check_scene_runs(scene: SceneSpec) -> None:
 
 
 def compared_integrators(setup: Setup) -> tuple[str, ...]:
-    """The integrators a side-by-side run steps: ``setup.compared`` less ``exact`` where the scene has torque (the
-    closed form refuses it, which would stop every copy at t = 0)."""
-    if not setup.scene.has_torque:
-        return setup.compared
-    return tuple(name for name in setup.compared if name != "exact") or setup.compared
+    """The integrators a side-by-side run steps: ``setup.compared`` less those that refuse a torque where the scene
+    has one (:func:`integrators_for`)."""
+    return integrators_for(setup.scene, setup.compared)
+
+
+def integrators_for(scene: SceneSpec, names: tuple[str, ...]) -> tuple[str, ...]:
+    """``names`` less those whose claims say they refuse a torque (``exact``: the closed form holds only for a
+    torque-free body), when ``scene`` has one: every integrator in turn (``--integrator all``, side by side) leaves
+    them out rather than stop at t = 0. All of ``names`` when none would be left."""
+    if not scene.has_torque:
+        return names
+    return tuple(name for name in names if CLAIMS[name].accepts_torque) or names
 
 
 def run_layout(setup: Setup) -> tuple[SceneSpec, tuple[Group, ...]]:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.special import elliprc, elliprj
 
+from sim.exact import quat_from_zxz_halves
 from sim.vector import cross
 
 __all__ = ["Combination", "periodic_part", "complete_part", "passages", "chain_apply", "zxz_half_angles",
@@ -55,15 +56,7 @@ def zxz_half_angles(one_plus_u, one_minus_u, half_sum, half_difference) -> np.nd
     """The quaternion ``(..., 4)`` of ``Rz(φ) Rx(θ) Rz(ψ)`` from ``1 ± cos θ`` and ``(φ ± ψ)/2``
     (sim/exact.py's :func:`quat_from_zxz_euler`, with ``cos θ/2``, ``sin θ/2`` taken without cancellation)."""
     cos_half_theta, sin_half_theta = np.sqrt(0.5 * one_plus_u), np.sqrt(0.5 * one_minus_u)
-    return np.stack(
-        np.broadcast_arrays(
-            cos_half_theta * np.cos(half_sum),
-            sin_half_theta * np.cos(half_difference),
-            sin_half_theta * np.sin(half_difference),
-            cos_half_theta * np.sin(half_sum),
-        ),
-        axis=-1,
-    )
+    return quat_from_zxz_halves(cos_half_theta, sin_half_theta, half_sum, half_difference)
 
 
 def chain_apply(chain: np.ndarray, r: np.ndarray) -> np.ndarray:

@@ -32,7 +32,7 @@ import numpy as np
 from sim.euler_poinsot import EulerPoinsot, principal_frame
 from sim.quaternion import quat_conj, quat_exp, quat_from_matrix, quat_mul, quat_rotate
 
-__all__ = ["TorqueFreeSolution", "quat_from_zxz_euler"]
+__all__ = ["TorqueFreeSolution", "quat_from_zxz_euler", "quat_from_zxz_halves"]
 
 Vec3 = np.ndarray  # (3,) float64
 Quat = np.ndarray  # (4,) float64, (w, x, y, z)
@@ -46,7 +46,12 @@ def quat_from_zxz_euler(phi: np.ndarray, theta: np.ndarray, psi: np.ndarray) -> 
     ``(cos θ/2 cos((φ+ψ)/2), sin θ/2 cos((φ−ψ)/2), sin θ/2 sin((φ−ψ)/2), cos θ/2 sin((φ+ψ)/2))``.
     """
     half_sum, half_difference = 0.5 * (phi + psi), 0.5 * (phi - psi)
-    cos_half_theta, sin_half_theta = np.cos(0.5 * theta), np.sin(0.5 * theta)
+    return quat_from_zxz_halves(np.cos(0.5 * theta), np.sin(0.5 * theta), half_sum, half_difference)
+
+
+def quat_from_zxz_halves(cos_half_theta, sin_half_theta, half_sum, half_difference) -> np.ndarray:
+    """:func:`quat_from_zxz_euler` from ``cos θ/2``, ``sin θ/2`` and ``(φ ± ψ)/2`` (broadcast together), for a
+    caller that has the half angles' cosine and sine without cancellation (sim/_lagrange_top_angles.py)."""
     return np.stack(
         np.broadcast_arrays(
             cos_half_theta * np.cos(half_sum),

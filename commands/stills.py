@@ -57,7 +57,7 @@ def render_compare(target: OffscreenTarget, text: TextOverlay) -> np.ndarray:
     """The compare preset at ``COMPARE_SECONDS``, one labelled view per integrator."""
     session, renderer = _run(target, "compare", COMPARE_SECONDS)
     views = session_views(renderer, session, session.groups)
-    render_grid(target.framebuffer, target.size, views, text)
+    render_grid(target.framebuffer, target.size, views, text, legend=True)
     renderer.release()
     return target.read()
 

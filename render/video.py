@@ -102,6 +102,7 @@ class VideoWriter:
 
         self.width, self.height = int(width), int(height)
         self.frames_written = 0
+        self._frames_encoded = 0  # counted by the encoder thread: the truth once it has stopped
         self._time_base = 1 / self.fps
         self._tmp_path: Path | None = None
         self._container = None
@@ -168,6 +169,9 @@ class VideoWriter:
         try:
             self._send_stop()
             self._thread.join()
+            # An interrupt between a frame's queueing and its count in write() leaves one frame queued and
+            # uncounted: the encoder's count is the file's.
+            self.frames_written = self._frames_encoded
             if self._error is None:
                 container, self._container = self._container, None
                 container.close()  # writes the index, and moves it to the front (+faststart): it may fail too
@@ -221,6 +225,7 @@ class VideoWriter:
             frame.pts = index
             frame.time_base = self._time_base
         self._container.mux(self._stream.encode(frame))
+        self._frames_encoded += item is not None
 
     def _raise_if_failed(self) -> None:
         if self._error is not None:

@@ -349,3 +349,24 @@ def test_the_temporary_file_has_the_umask_permissions(tmp_path):
     video.write(_synthetic_frames(1, 64, 48)[0])
     video.close()
     assert stat.S_IMODE((tmp_path / "out.mp4").stat().st_mode) == 0o640
+
+
+def test_an_interrupt_between_queueing_and_counting_a_frame_is_counted_as_the_file_holds_it(tmp_path):
+    """Ctrl-C can land after a frame is queued and before write() counts it: the closed writer's count is the
+    encoder's, so `record` reports the frames the file holds."""
+    path = tmp_path / "cut.mp4"
+    frames = _synthetic_frames(4, 32, 16)
+    writer = VideoWriter(path, 32, 16, fps=30)
+    queue_put = writer._queue.put
+
+    def put_then_interrupt(item):
+        queue_put(item)
+        if isinstance(item, tuple) and item[0] == 3:
+            raise KeyboardInterrupt
+
+    writer._queue.put = put_then_interrupt
+    with pytest.raises(KeyboardInterrupt), writer:
+        for frame in frames:
+            writer.write(frame)
+    assert writer.committed
+    assert writer.frames_written == 4 == read_video_info(path)[0]

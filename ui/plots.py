@@ -31,6 +31,10 @@ NO_REFERENCE_NOTE = "no reference:"
 NO_REFERENCE_TIP = "no closed-form reference (only torque-free bodies and symmetric heavy tops have one), no line: "
 # Lines are thinned on screen: a point is left out when the line drawn without it is within THIN_ERROR_PX of it
 # (see render.overlays.trail_keep). Each point drawn is two triangles a frame, which a CPU rasteriser pays for.
+# A time tick's label ("12", "0.25") with room around it, in pixels: ImPlot's own ticks ignore the width that the
+# y axes' labels take, and "4 81216 20" ran together on the cost plot (two y axes) at 1280x720.
+TICK_LABEL_PX = 22.0
+AXES_LABELS_PX = 40.0  # what a y axis's label and numbers take of a plot's width
 THIN_ERROR_PX = 0.25
 THIN_MAX_STRIDE = 32
 PLOT_TITLES = {
@@ -103,14 +107,29 @@ def _spec(rgb: tuple[float, ...], weight: float = 1.5, flags: int = 0) -> implot
     return implot.Spec(line_color=color, line_weight=weight, flags=flags)
 
 
-def _begin_time_plot(title: str, lines: TimeLines, size, y_label: str, log: bool) -> bool:
+def time_ticks(first: float, last: float, width_px: float) -> np.ndarray:
+    """Ticks (s) for a time axis from ``first`` to ``last`` that is ``width_px`` wide: steps of 1, 2 or 5 × 10ᵏ s,
+    as many as fit ``TICK_LABEL_PX`` apart (at least two)."""
+    span = max(last - first, 1e-6)
+    most = max(2, int(width_px // TICK_LABEL_PX))
+    raw = span / most
+    magnitude = 10.0 ** np.floor(np.log10(raw))
+    step = next(factor * magnitude for factor in (1.0, 2.0, 5.0, 10.0) if factor * magnitude >= raw * (1 - 1e-9))
+    start = np.ceil(first / step - 1e-9) * step
+    return start + step * np.arange(int(np.floor((last - start) / step + 1e-9)) + 1)
+
+
+def _begin_time_plot(title: str, lines: TimeLines, size, y_label: str, log: bool, y_axes: int = 1) -> bool:
     """Begin a plot over the window's time; ``log``: the y axis is logarithmic and spans the data (ImPlot's own
-    fit of a constant series on a log axis runs down to 1e-308)."""
+    fit of a constant series on a log axis runs down to 1e-308); ``y_axes``: how many y axes take its width."""
     if not implot.begin_plot(title, imgui.ImVec2(*size), implot.Flags_.no_legend | implot.Flags_.no_menus):
         return False
     implot.setup_axes("t (s)", y_label, 0, 0 if log else implot.AxisFlags_.auto_fit)
     first, last = lines.t_range
-    implot.setup_axis_limits(implot.ImAxis_.x1, first, max(last, first + 1e-6), imgui.Cond_.always)
+    last = max(last, first + 1e-6)
+    implot.setup_axis_limits(implot.ImAxis_.x1, first, last, imgui.Cond_.always)
+    ticks = time_ticks(first, last, size[0] - y_axes * AXES_LABELS_PX)
+    implot.setup_axis_ticks(implot.ImAxis_.x1, [float(t) for t in ticks])
     if log:
         implot.setup_axis_scale(implot.ImAxis_.y1, implot.Scale_.log10)
         low, high = lines.y_range if lines.y_range is not None else (ERROR_FLOOR, 1.0)
@@ -212,7 +231,7 @@ def _note_missing(history: PlotHistory, lines: TimeLines) -> None:
 
 
 def _cost_plot(history: PlotHistory, cost: CostLines, size) -> None:
-    if not _begin_time_plot(PLOT_TITLES["cost"], cost.newton, size, "Newton iterations", log=False):
+    if not _begin_time_plot(PLOT_TITLES["cost"], cost.newton, size, "Newton iterations", log=False, y_axes=2):
         return
     implot.setup_axis_limits(implot.ImAxis_.y1, -0.2, max(cost.newton_top, 1.0) + 0.5, imgui.Cond_.always)
     implot.setup_axis(implot.ImAxis_.y2, "ms / step", implot.AxisFlags_.aux_default)

@@ -8,7 +8,17 @@ import pytest
 from imgui_bundle import imgui, implot
 
 from tests.ui.test_plot_history import filled, sample
-from ui.plots import NO_REFERENCE, NO_REFERENCE_NOTE, PLOT_TITLES, THIN_ERROR_PX, PlotOptions, _kept, draw_plots
+from ui.plots import (
+    NO_REFERENCE,
+    NO_REFERENCE_NOTE,
+    PLOT_TITLES,
+    THIN_ERROR_PX,
+    TICK_LABEL_PX,
+    PlotOptions,
+    _kept,
+    draw_plots,
+    time_ticks,
+)
 
 
 @contextmanager
@@ -114,3 +124,18 @@ def test_thinned_lines_stay_within_a_fraction_of_a_pixel_on_screen(imgui_window,
         assert kept[0] and kept[-1]
     assert keep[0].sum() < 0.5 * len(t), "a smooth line should lose most of its points"
     assert keep[1].sum() > 0.8 * len(t), "a noisy line should keep nearly all"
+
+
+TICK_CASES = [(0.0, 20.0, 90.0), (2.0, 21.7, 90.0), (2.0, 21.7, 30.0), (0.0, 0.5, 140.0), (100.0, 160.0, 300.0)]
+
+
+@pytest.mark.parametrize("first, last, width", [*TICK_CASES, (0.0, 1e-6, 100.0)])
+def test_time_ticks_are_round_inside_the_axis_and_far_enough_apart_for_their_labels(first, last, width):
+    ticks = time_ticks(first, last, width)
+    assert len(ticks) >= 1 and np.all(ticks >= first - 1e-12) and np.all(ticks <= last + 1e-12)
+    if len(ticks) > 1:
+        step = ticks[1] - ticks[0]
+        assert np.allclose(np.diff(ticks), step)
+        mantissa = step / 10.0 ** np.floor(np.log10(step))
+        assert min(abs(mantissa - m) for m in (1.0, 2.0, 5.0, 10.0)) < 1e-9  # 1, 2 or 5 × 10^k
+        assert (last - first) / step <= max(2, width // TICK_LABEL_PX) + 1e-9  # labels TICK_LABEL_PX apart or more

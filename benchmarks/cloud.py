@@ -66,7 +66,8 @@ def grid_shape(n: int) -> tuple[int, int]:
 
 def cloud_state(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The first ``n`` handles of the grid, row by row: positions (n, 3) m, body angular velocities (n, 3) rad/s
-    (rounded to 6 significant digits, as the file holds them), tilts (n,) rad and the sweep's angles ψ (n,) rad."""
+    (before :func:`cloud_toml` rounds them to 6 significant digits), tilts (n,) rad and the sweep's angles ψ (n,)
+    rad. Vectorised: the scaling benchmark builds MuJoCo's bodies from it."""
     rows, columns = grid_shape(n)
     tilts = np.geomspace(*TILT_RANGE, rows) if rows > 1 else np.array([TILT_RANGE[0]])
     psis = 2.0 * np.pi * (np.arange(columns) + 0.5) / columns
@@ -76,7 +77,6 @@ def cloud_state(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
     x, z = np.cos(psi) / math.sqrt(i1 * (i2 - i1)), np.sin(psi) / math.sqrt(i3 * (i3 - i2))
     norm = np.hypot(x, z)
     omega = SPIN * np.stack([np.sin(tilt) * x / norm, np.cos(tilt), np.sin(tilt) * z / norm], axis=-1)
-    omega = np.array([[float(_number(w)) for w in row] for row in omega]).reshape(n, 3)
     position = np.zeros((n, 3))
     position[:, 0] = (column - 0.5 * (columns - 1)) * SPACING
     position[:, 2] = (row - 0.5 * (rows - 1)) * SPACING
@@ -95,6 +95,7 @@ def cloud_toml(n: int, *, colors: bool = True, description: str | None = None) -
     """The scene file of the first ``n`` handles of the cloud; ``colors``: each coloured by its flip period
     (one closed-form solve a handle; the scaling benchmark leaves them out at 10⁵ handles)."""
     position, omega, tilt, _ = cloud_state(n)
+    omega = np.array([float(_number(w)) for w in omega.ravel()]).reshape(n, 3)  # as the file holds them
     rows, columns = grid_shape(n)
     if description is None:
         description = (

@@ -207,6 +207,8 @@ if __name__ == "__main__":
     if len(sys.argv) == 5 and sys.argv[1] == "--mujoco":
         print(json.dumps(mujoco_child(int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4]))))
         sys.exit(0)
-    print("usage: python -m benchmarks.scaling --mujoco N STEPS H (the benchmark runs as `main.py bench --only "
-          "scaling`)", file=sys.stderr)
+    print(
+        "usage: python -m benchmarks.scaling --mujoco N STEPS H (the benchmark runs as `main.py bench --only scaling`)",
+        file=sys.stderr,
+    )
     sys.exit(2)

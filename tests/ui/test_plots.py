@@ -114,3 +114,16 @@ def test_thinned_lines_stay_within_a_fraction_of_a_pixel_on_screen(imgui_window,
         assert kept[0] and kept[-1]
     assert keep[0].sum() < 0.5 * len(t), "a smooth line should lose most of its points"
     assert keep[1].sum() > 0.8 * len(t), "a noisy line should keep nearly all"
+
+
+def test_the_plots_name_a_few_bodies_and_count_a_cloud(imgui_window, monkeypatch):
+    from ui.plot_history import PlotHistory
+    from ui.plots import LEGEND_MAX
+
+    for count in (3, LEGEND_MAX + 1, 1000):
+        texts = []
+        monkeypatch.setattr(imgui, "text", texts.append)
+        monkeypatch.setattr(imgui, "text_disabled", texts.append)
+        names = [f"h{i:03d}" for i in range(count)]
+        draw_plots(PlotHistory(names, np.full((count, 3), 0.5), []), PlotOptions(), (1260.0, 280.0))
+        assert texts == (names if count <= LEGEND_MAX else [f"{count} bodies: each line is in its body's colour"])

@@ -16,8 +16,9 @@ MuJoCo (when ``import mujoco`` works) runs in a subprocess too, ``python -m benc
 H``: the same N bodies, each on a free joint with the handle's principal moments (as benchmarks/accuracy.py
 builds them), no gravity, no contacts, RK4 at the same h, from the same initial states, in models of at most
 ``MUJOCO_BATCH`` bodies (MuJoCo compiles a model in time quadratic in its bodies: 10⁵ in one model would take
-hours); it reports its loop's wall time and the process is timed the same way. The best of ``repeats`` processes counts (1 at N ≥ 10⁴). ``--quick``
-stops at N = 10⁴. 2 cores shared: the figures are noisy, but the ratios between N are not subtle.
+hours); it reports its loop's wall time and the process is timed the same way. The best of 3 processes counts
+(1 at N ≥ 10⁴). ``--quick`` stops at N = 10⁴. 2 cores shared: the figures are noisy, but the ratios between N are
+not subtle.
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ from typing import Any, TextIO
 
 import numpy as np
 
-from benchmarks import accuracy, contiguous_list, gui, integrators, maps, render
+from benchmarks import accuracy, contiguous_list, gui, integrators, maps, render, scaling
 from scene.atomic_file import atomic_output
 
 __all__ = ["BENCHMARKS", "main", "run_all", "write_json_atomically"]
@@ -31,6 +31,7 @@ BENCHMARKS: dict[str, ModuleType] = {
     "render": render,
     "gui": gui,
     "maps": maps,
+    "scaling": scaling,
 }
 
 

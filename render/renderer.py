@@ -61,6 +61,9 @@ VIEW_FROM_MOMENTUM_DEG = 40.0
 # Silhouette fringes: how far outside the edge they reach, and their opacity at the edge (falling to 0 there).
 FRINGE_PX = 1.0
 FRINGE_EDGE_ALPHA = 1.0
+# Beyond this many bodies the overlays start off (RenderOptions.for_bodies): a thousand arrows, axes, trails and
+# planes hide the bodies and their colours, which then say what each body does (e.g. the cloud preset).
+MANY_BODIES = 100
 
 
 @dataclass
@@ -75,6 +78,20 @@ class RenderOptions:
     show_floor: bool = True
     # Anti-aliased fringes on the solids' silhouettes (edge.geom.glsl); not drawn into a multisampled framebuffer.
     antialias: bool = True
+
+    @classmethod
+    def for_bodies(cls, count: int) -> RenderOptions:
+        """The defaults for a scene of ``count`` bodies: every overlay, or none but the floor beyond
+        :data:`MANY_BODIES`."""
+        if count <= MANY_BODIES:
+            return cls()
+        return cls(
+            show_omega=False,
+            show_momentum=False,
+            show_axes=False,
+            show_herpolhode=False,
+            show_invariable_plane=False,
+        )
 
 
 def _quiet_numpy(method):
@@ -106,7 +123,7 @@ class Renderer:
     ) -> None:
         self.ctx = ctx
         self.scene = scene
-        self.options = options or RenderOptions()
+        self.options = options or RenderOptions.for_bodies(len(scene.bodies))
         self.layout = BodyLayout(scene)
         self.trail = HerpolhodeTrail(len(scene.bodies), trail_capacity)
         self.resources = GpuResources.acquire(ctx)

@@ -80,8 +80,9 @@ def render_grid(
             top = size[1] - (viewport[1] + viewport[3])
             margin = LABEL_MARGIN_PX * scale
             boxes.append(TextBox(viewport[0] + margin, top + margin, tuple(view.label), (view.accent,)))
-    if legend and views:
-        # In the first empty cell when the grid has one, else in the target's bottom-right corner.
+    if legend and views and legend_box(views[0].renderer.options, 0.0, 0.0, "top_left").lines:
+        # In the first empty cell when the grid has one, else in the target's bottom-right corner (no key when
+        # every overlay is off).
         margin = LABEL_MARGIN_PX * scale
         cells = grid_viewports(size, math.ceil(len(views) / columns) * columns, columns)
         if len(cells) > len(views):

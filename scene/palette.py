@@ -8,7 +8,15 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["srgb_to_linear", "hex_srgb", "PALETTE_LINEAR", "INTEGRATOR_COLORS", "integrator_color"]
+__all__ = [
+    "srgb_to_linear",
+    "hex_srgb",
+    "PALETTE_LINEAR",
+    "INTEGRATOR_COLORS",
+    "integrator_color",
+    "FLIP_RAMPS",
+    "flip_colors",
+]
 
 
 def srgb_to_linear(srgb: np.ndarray) -> np.ndarray:
@@ -41,3 +49,23 @@ INTEGRATOR_COLORS = {
 def integrator_color(integrator: str, number: int) -> tuple[float, float, float]:
     """The linear RGB colour of the ``number``-th copy side by side, run with ``integrator``."""
     return INTEGRATOR_COLORS.get(integrator, tuple(float(c) for c in PALETTE_LINEAR[number % len(PALETTE_LINEAR)]))
+
+
+# A body spun near its intermediate axis circulates about its minor axis (principal index 0) or its major one (2):
+# each family a ramp (sRGB) from a short flip period to a long one, the two meeting pale at the separatrix.
+FLIP_RAMPS = {0: ("#2f5fd0", "#d6ebff"), 2: ("#d0502a", "#ffe9bd")}
+
+
+def flip_colors(periods: np.ndarray, axes: np.ndarray) -> np.ndarray:
+    """(N, 3) linear RGB of N bodies by their flip periods (s, ``inf`` on the separatrix) and the principal index
+    (0 or 2) their ω circulates about: :data:`FLIP_RAMPS`' ramp of that family, at the period's place between the
+    shortest and the longest finite period of the set on a log scale (an infinite one at the pale end)."""
+    periods = np.asarray(periods, dtype=float)
+    finite = periods[np.isfinite(periods) & (periods > 0.0)]
+    low, high = (np.log(finite.min()), np.log(finite.max())) if finite.size else (0.0, 1.0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        place = (np.log(periods) - low) / max(high - low, 1e-12)
+    place = np.clip(np.nan_to_num(place, nan=1.0, posinf=1.0), 0.0, 1.0)[:, None]
+    short, long = (np.array([srgb_to_linear(hex_srgb(FLIP_RAMPS[a][end])) for a in (0, 2)]) for end in (0, 1))
+    family = (np.asarray(axes) == 2).astype(np.intp)
+    return (1.0 - place) * short[family] + place * long[family]

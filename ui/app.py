@@ -102,7 +102,7 @@ class App:
         # The person's choices (``state``) and the panel's form, held by the controller; this window is its host.
         self.controller = Controller(scene, self, output_dir=output_dir)
         self.state, self.form = self.controller.choices, self.controller.form
-        self.state.render, self.state.plots = RenderOptions(), PlotOptions()
+        self.state.render, self.state.plots = RenderOptions.for_bodies(len(scene.bodies)), PlotOptions()
         self.recording: Recording | None = None
         self.announce_recording = False  # print "recording to PATH" on stdout at the first frame (run_gui)
         self.want_screenshot = False

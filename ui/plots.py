@@ -21,7 +21,7 @@ from render.overlays import trail_keep
 from scene.samples import ERROR_FLOOR
 from ui.plot_history import CostLines, Curves, PlotHistory, TimeLines, export_csv
 
-__all__ = ["PlotHistory", "PlotOptions", "draw_plots", "export_csv", "PLOT_TITLES"]
+__all__ = ["PlotHistory", "PlotOptions", "draw_plots", "export_csv", "PLOT_TITLES", "LEGEND_MAX"]
 
 EXACT_RGBA = (0.92, 0.93, 0.95, 0.85)
 MS_RGB = (0.75, 0.77, 0.8)
@@ -37,6 +37,8 @@ TICK_LABEL_PX = 22.0
 AXES_LABELS_PX = 40.0  # what a y axis's label and numbers take of a plot's width
 THIN_ERROR_PX = 0.25
 THIN_MAX_STRIDE = 32
+# More bodies than this are not named one by one above the plots (the cloud preset has 1000).
+LEGEND_MAX = 24
 PLOT_TITLES = {
     "energy": "energy error |ΔE|/E",  # scene/measures.py's, as a magnitude
     "momentum": "L error |ΔL|/|L|",
@@ -77,7 +79,11 @@ def draw_plots(history: PlotHistory, options: PlotOptions, size: tuple[float, fl
 
 
 def _legend_row(history: PlotHistory) -> None:
-    """Each body's name after a dot of its colour, wrapping onto more lines when the row is full."""
+    """Each body's name after a dot of its colour, wrapping onto more lines when the row is full; beyond
+    ``LEGEND_MAX`` bodies (a cloud of them), one line saying how many, which leaves the plots their room."""
+    if len(history.names) > LEGEND_MAX:
+        imgui.text_disabled(f"{len(history.names)} bodies: each line is in its body's colour")
+        return
     draw_list = imgui.get_window_draw_list()
     line = imgui.get_text_line_height()
     radius, gap = 0.3 * line, 2.0 * imgui.get_style().item_spacing.x

@@ -139,3 +139,16 @@ def test_time_ticks_are_round_inside_the_axis_and_far_enough_apart_for_their_lab
         mantissa = step / 10.0 ** np.floor(np.log10(step))
         assert min(abs(mantissa - m) for m in (1.0, 2.0, 5.0, 10.0)) < 1e-9  # 1, 2 or 5 × 10^k
         assert (last - first) / step <= max(2, width // TICK_LABEL_PX) + 1e-9  # labels TICK_LABEL_PX apart or more
+
+
+def test_the_plots_name_a_few_bodies_and_count_a_cloud(imgui_window, monkeypatch):
+    from ui.plot_history import PlotHistory
+    from ui.plots import LEGEND_MAX
+
+    for count in (3, LEGEND_MAX + 1, 1000):
+        texts = []
+        monkeypatch.setattr(imgui, "text", texts.append)
+        monkeypatch.setattr(imgui, "text_disabled", texts.append)
+        names = [f"h{i:03d}" for i in range(count)]
+        draw_plots(PlotHistory(names, np.full((count, 3), 0.5), []), PlotOptions(), (1260.0, 280.0))
+        assert texts == (names if count <= LEGEND_MAX else [f"{count} bodies: each line is in its body's colour"])

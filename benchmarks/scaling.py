@@ -1,0 +1,216 @@
+"""Scaling: body-steps/s of the whole ``run`` process and of its stepping loop alone, at N = 1, 10², 10⁴, 10⁵
+T-handles, with MuJoCo's RK4 building and stepping the same bodies beside it, and each process's peak memory.
+
+The bodies are the cloud preset's (benchmarks/cloud.py: seed 003's T-handle spun round its intermediate axis, in a
+grid), its first N, written to a scene file per N in a temporary directory (uncoloured). Each is run as a user runs
+it, in a subprocess: ``python main.py run SCENE --integrator implicit_midpoint --dt 1/240 --duration 60/240``
+with ``SPINLAB_NO_LIMITS=1`` (its output to a file). Per process:
+
+- *process*: the subprocess's wall time from start to exit (start-up, imports, loading and checking the scene,
+  building the world and the closed-form references, the steps, the summary table);
+- *loop*: the wall time of the stepping loop alone, as the run measures it (its table's ``wall s``);
+- *peak memory*: the child's maximum resident set size (``os.wait4``'s ``ru_maxrss``: that one process's, where
+  ``RUSAGE_CHILDREN`` would give the largest of all children so far).
+
+MuJoCo (when ``import mujoco`` works) runs in a subprocess too, ``python -m benchmarks.scaling --mujoco N STEPS
+H``: the same N bodies, each on a free joint with the handle's principal moments (as benchmarks/accuracy.py
+builds them), no gravity, no contacts, RK4 at the same h, from the same initial states, in models of at most
+``MUJOCO_BATCH`` bodies (MuJoCo compiles a model in time quadratic in its bodies: 10⁵ in one model would take
+hours); it reports its loop's wall time and the process is timed the same way. The best of 3 processes counts
+(1 at N ≥ 10⁴). ``--quick`` stops at N = 10⁴. 2 cores shared: the figures are noisy, but the ratios between N are
+not subtle.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from benchmarks.cloud import MOMENTS, cloud_state, cloud_toml
+
+__all__ = ["SIZES", "QUICK_SIZES", "STEPS", "H", "INTEGRATOR", "run", "format_table", "mujoco_child"]
+
+SIZES = (1, 100, 10_000, 100_000)
+QUICK_SIZES = (1, 100, 10_000)
+STEPS = 60
+H = 1.0 / 240.0
+INTEGRATOR = "implicit_midpoint"
+MUJOCO_INTEGRATOR = "RK4"
+MUJOCO_BATCH = 1000  # bodies a MuJoCo model holds (see mujoco_child)
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+
+def _repeats(n: int) -> int:
+    return 3 if n <= 100 else 1
+
+
+def _timed_child(command: list[str], stdout) -> tuple[float, float, int]:
+    """Run ``command`` to its end: (wall s, peak resident MB of that process, exit status)."""
+    env = {**os.environ, "SPINLAB_NO_LIMITS": "1"}
+    begin = time.perf_counter()
+    child = subprocess.Popen(command, cwd=ROOT, env=env, stdout=stdout, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(child.pid, 0)
+    wall = time.perf_counter() - begin
+    child.returncode = os.waitstatus_to_exitcode(status)
+    return wall, usage.ru_maxrss / 1024.0, child.returncode  # ru_maxrss is in KiB on Linux
+
+
+def _loop_seconds(table: str) -> float:
+    """The stepping loop's wall time from ``run``'s table: the last column of its first body's row."""
+    lines = table.splitlines()
+    header = next(i for i, line in enumerate(lines) if line.startswith("body "))
+    return float(lines[header + 2].split()[-1])
+
+
+def _spinlab(scene: pathlib.Path, work: pathlib.Path) -> dict[str, float]:
+    out = work / "run.out"
+    command = [sys.executable, "main.py", "run", str(scene), "--integrator", INTEGRATOR, "--dt", repr(H)]
+    command += ["--duration", repr(STEPS * H)]
+    with out.open("w") as stdout:
+        wall, memory, status = _timed_child(command, stdout)
+    if status != 0:
+        raise RuntimeError(f"run on {scene} exited with status {status}")
+    return {"process_s": wall, "loop_s": _loop_seconds(out.read_text()), "peak_mb": memory}
+
+
+def _mujoco(n: int, work: pathlib.Path) -> dict[str, float]:
+    out = work / "mujoco.out"
+    command = [sys.executable, "-m", "benchmarks.scaling", "--mujoco", str(n), str(STEPS), repr(H)]
+    with out.open("w") as stdout:
+        wall, memory, status = _timed_child(command, stdout)
+    if status != 0:
+        raise RuntimeError(f"MuJoCo at N = {n} exited with status {status}")
+    return {"process_s": wall, "loop_s": json.loads(out.read_text())["loop_s"], "peak_mb": memory}
+
+
+def _best(measure: Callable[[], dict[str, float]], repeats: int) -> dict[str, float]:
+    runs = [measure() for _ in range(repeats)]
+    return min(runs, key=lambda r: r["process_s"])
+
+
+def _with_rates(figures: dict[str, float], n: int) -> dict[str, float]:
+    body_steps = n * STEPS
+    return figures | {
+        "process_body_steps_per_s": body_steps / figures["process_s"],
+        "loop_body_steps_per_s": body_steps / max(figures["loop_s"], 1e-9),
+    }
+
+
+def run(quick: bool, *, progress: Callable[[str], None] | None = None) -> dict[str, Any]:
+    """Measure every N (see the module docstring); JSON-serialisable: ``{"steps", "h", "integrator",
+    "mujoco" (version or None), "rows": [{"n", "spinlab": {...}, "mujoco": {...} or None}]}`` where each
+    ``{...}`` holds ``process_s``, ``loop_s``, ``peak_mb`` and the two body-steps/s."""
+    report = progress or (lambda message: None)
+    try:
+        import mujoco
+
+        version = mujoco.__version__
+    except ImportError:
+        version = None
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="spinlab-scaling-") as directory:
+        work = pathlib.Path(directory)
+        for n in QUICK_SIZES if quick else SIZES:
+            scene = work / f"cloud_{n}.toml"
+            scene.write_text(cloud_toml(n, colors=False), encoding="utf-8")
+            report(f"spinlab N={n} ...")
+            ours = _with_rates(_best(lambda scene=scene: _spinlab(scene, work), _repeats(n)), n)
+            theirs = None
+            if version is not None:
+                report(f"mujoco N={n} ...")
+                theirs = _with_rates(_best(lambda n=n: _mujoco(n, work), _repeats(n)), n)
+            rows.append({"n": n, "spinlab": ours, "mujoco": theirs})
+            scene.unlink()
+    return {"steps": STEPS, "h": H, "integrator": INTEGRATOR, "mujoco": version, "rows": rows}
+
+
+def format_table(result: dict[str, Any]) -> str:
+    """The table: per N, process and loop seconds, body-steps/s and peak memory, ours and MuJoCo's."""
+    header = (
+        f"{'N':>7} {'process s':>9} {'loop s':>7} {'process bs/s':>12} {'loop bs/s':>10} {'peak MB':>8} │ "
+        f"{'MuJoCo s':>8} {'loop s':>7} {'process bs/s':>12} {'peak MB':>8} {'ours/MuJoCo':>11}"
+    )
+    lines = [
+        f"{result['integrator']} against MuJoCo {MUJOCO_INTEGRATOR}, {result['steps']} steps of h = "
+        f"{result['h']:.6g} s, whole `run` process vs the stepping loop (bs/s: body-steps per second; loop s as "
+        "`run`'s table gives it, to 0.01 s)",
+        "",
+        header,
+        "-" * len(header),
+    ]
+    for row in result["rows"]:
+        ours, theirs = row["spinlab"], row["mujoco"]
+        line = (
+            f"{row['n']:>7} {ours['process_s']:>9.2f} {ours['loop_s']:>7.3f} {ours['process_body_steps_per_s']:>12.3g} "
+            f"{ours['loop_body_steps_per_s']:>10.3g} {ours['peak_mb']:>8.0f} │ "
+        )
+        if theirs is None:
+            line += f"{'—':>8}"
+        else:
+            ratio = theirs["process_s"] / ours["process_s"]
+            line += (
+                f"{theirs['process_s']:>8.2f} {theirs['loop_s']:>7.3f} {theirs['process_body_steps_per_s']:>12.3g} "
+                f"{theirs['peak_mb']:>8.0f} {ratio:>10.2f}×"
+            )
+        lines.append(line)
+    if result["mujoco"] is None:
+        lines.append("\nMuJoCo is not installed (`pip install mujoco`): its columns are empty.")
+    else:
+        lines.append(f"\nMuJoCo {result['mujoco']}; ours/MuJoCo > 1: our whole process is that much faster.")
+    return "\n".join(lines)
+
+
+def _mujoco_model(mujoco, n: int, h: float):
+    body = '<body><freejoint/><inertial pos="0 0 0" mass="1" diaginertia="{} {} {}"/></body>'.format(*MOMENTS)
+    return mujoco.MjModel.from_xml_string(
+        f'<mujoco><size memory="16M"/><option timestep="{h!r}" gravity="0 0 0" integrator="{MUJOCO_INTEGRATOR}">'
+        f'<flag contact="disable"/></option><worldbody>{body * n}</worldbody></mujoco>'
+    )
+
+
+def mujoco_child(n: int, steps: int, h: float) -> dict[str, float]:
+    """In the MuJoCo subprocess: build the N free bodies from the cloud's initial states and step them, in
+    :data:`MUJOCO_BATCH` bodies a model (compiling a model takes time quadratic in its bodies: 0.18 s at 10³,
+    1.5 s at 3·10³, 12 s at 10⁴ here), one ``MjData`` a batch of them, every batch one model's."""
+    import mujoco
+
+    position, omega_body, _, _ = cloud_state(n)
+    models = {}
+    batches = []
+    for first in range(0, n, MUJOCO_BATCH):
+        size = min(MUJOCO_BATCH, n - first)
+        if size not in models:
+            models[size] = _mujoco_model(mujoco, size, h)
+        data = mujoco.MjData(models[size])
+        qpos, qvel = data.qpos.reshape(size, 7), data.qvel.reshape(size, 6)
+        qpos[:, :3], qpos[:, 3:] = position[first : first + size], (1.0, 0.0, 0.0, 0.0)
+        qvel[:, :3], qvel[:, 3:] = 0.0, omega_body[first : first + size]
+        batches.append((models[size], data))
+    begin = time.perf_counter()
+    for _ in range(steps):
+        for model, data in batches:
+            mujoco.mj_step(model, data)
+    loop = time.perf_counter() - begin
+    if not all(np.all(np.isfinite(data.qvel)) for _, data in batches):
+        raise FloatingPointError("MuJoCo's state is not finite")
+    return {"loop_s": loop}
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 5 and sys.argv[1] == "--mujoco":
+        print(json.dumps(mujoco_child(int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4]))))
+        sys.exit(0)
+    print(
+        "usage: python -m benchmarks.scaling --mujoco N STEPS H (the benchmark runs as `main.py bench --only scaling`)",
+        file=sys.stderr,
+    )
+    sys.exit(2)

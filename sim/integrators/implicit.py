@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sim.integrators import magnus
+from sim.integrators import magnus, threads
 from sim.integrators.checks import STATUS_NOT_CONVERGED, STATUS_OK, check_jacobian, non_finite_status, raise_on_failure
 from sim.integrators.newton import NEWTON_DEFAULTS, NewtonOptions, newton_curvature, newton_solve
 from sim.integrators.state import BodyParams, BodyState, StepCost, omega_world_from_momentum
@@ -121,7 +121,7 @@ def _run_kernel(method, state, params, h, newton):
     q, omega_world, L_world = np.empty((n_bodies, 4)), np.empty((n_bodies, 3)), np.empty((n_bodies, 3))
     iterations, substeps = np.empty(n_bodies, dtype=np.int64), np.empty(n_bodies, dtype=np.int64)
     status = np.empty(n_bodies, dtype=np.int8)
-    _kernels.implicit_kernel(
+    threads.kernel_for(_kernels.implicit_kernel, n_bodies)(
         _kernels.KERNEL_METHODS[method.name], state.q, state.omega_world, state.L_world, params.inertia_body_inv,
         params.torque_world, float(h), *kernel_newton_arguments(newton),
         q, omega_world, L_world, iterations, substeps, status,
@@ -181,7 +181,7 @@ def step_composed_in_kernel(
     q, omega_world, L_world = np.empty((n_bodies, 4)), np.empty((n_bodies, 3)), np.empty((n_bodies, 3))
     iterations, substeps = np.empty(n_bodies, dtype=np.int64), np.empty(n_bodies, dtype=np.int64)
     status = np.empty(n_bodies, dtype=np.int8)
-    _kernels.composed_kernel(
+    threads.kernel_for(_kernels.composed_kernel, n_bodies)(
         _kernels.KERNEL_METHODS[method.name], np.asarray(coefficients, dtype=np.float64), state.q,
         state.omega_world, state.L_world, params.inertia_body_inv, params.torque_world, float(h),
         *kernel_newton_arguments(newton), q, omega_world, L_world, iterations, substeps, status,

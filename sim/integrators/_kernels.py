@@ -8,8 +8,9 @@ defines a function, so a kernel cached from one file would keep running an old c
 rows, so the inner loops allocate nothing. The formulas are those of :mod:`sim.taylor`, :mod:`sim.so3`,
 :mod:`sim.quaternion` and the integrator modules, written for one body; the numpy code is the reference the
 kernels are tested against. Each kernel fills the ``*_out`` arrays and a status per body (``checks.STATUS_*``):
-the Python side raises. Every kernel is compiled with numpy's error model: a division by zero gives an inf or a
-nan (then a non-finite status), never a Python exception from inside a kernel.
+the Python side raises. The kernels release the GIL (``nogil``): :mod:`sim.integrators.threads` steps a large
+batch in parts on several threads. Every kernel is compiled with numpy's error model: a division by zero gives an
+inf or a nan (then a non-finite status), never a Python exception from inside a kernel.
 
 Explicit kernels (``euler_kernel``, ``magnus_kernel``, ``rkmk4_kernel``) follow their numpy versions operation for
 operation.
@@ -39,7 +40,7 @@ from __future__ import annotations
 from math import cos, factorial, isfinite, sin, sqrt
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from sim.integrators.checks import STATUS_NON_FINITE, STATUS_NOT_CONVERGED, STATUS_OK
 from sim.taylor import TAYLOR_BRANCH_ANGLE_SQ
@@ -329,105 +330,51 @@ def _euler_orientation(q, omega, h):
     )
 
 
-@njit(cache=True, error_model="numpy")
-def _euler_one(n, q, omega_world, L_world, inertia, inertia_inv, torque_world, h, gyroscopic, q_out,
-               omega_out, L_out, status_out):  # fmt: skip
-    """Body ``n`` of :func:`euler_kernel`."""
-    qn, omega, alpha, omega_new = _start(n, q, omega_world, L_world, inertia_inv, torque_world, h, gyroscopic)
-    q_new = _euler_orientation(qn, omega, h)
-    _store(n, q_new, omega_new, matrix(inertia, n), q_out, omega_out, L_out, status_out)
-
-
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", nogil=True)
 def euler_kernel(q, omega_world, L_world, inertia, inertia_inv, torque_world, h, gyroscopic,
                  q_out, omega_out, L_out, status_out):  # fmt: skip
     """Explicit Euler: ``ω' = ω + h α``, ``q' = normalise(q + (h/2) [0, ω] ⊗ q)``, both from the state at t."""
     for n in range(q.shape[0]):
-        _euler_one(n, q, omega_world, L_world, inertia, inertia_inv, torque_world, h, gyroscopic, q_out,
-            omega_out, L_out, status_out)  # fmt: skip
+        qn, omega, alpha, omega_new = _start(n, q, omega_world, L_world, inertia_inv, torque_world, h, gyroscopic)
+        q_new = _euler_orientation(qn, omega, h)
+        _store(n, q_new, omega_new, matrix(inertia, n), q_out, omega_out, L_out, status_out)
 
 
-@njit(cache=True, error_model="numpy", parallel=True)
-def euler_kernel_parallel(q, omega_world, L_world, inertia, inertia_inv, torque_world, h, gyroscopic,
-                          q_out, omega_out, L_out, status_out):  # fmt: skip
-    """:func:`euler_kernel` over numba's threads (:mod:`sim.integrators.threads`): each body's arithmetic is
-    the same, so the result is bit for bit the serial kernel's."""
-    for n in prange(q.shape[0]):
-        _euler_one(n, q, omega_world, L_world, inertia, inertia_inv, torque_world, h, gyroscopic, q_out,
-            omega_out, L_out, status_out)  # fmt: skip
-
-
-@njit(cache=True, error_model="numpy")
-def _euler_body_one(n, q, omega_world, L_world, inertia, inertia_inv, torque_world, h, gyroscopic, q_out,
-                    omega_out, L_out, status_out):  # fmt: skip
-    """Body ``n`` of :func:`euler_body_kernel`."""
-    qn, omega, alpha, omega_new = _start(n, q, omega_world, L_world, inertia_inv, torque_world, h, gyroscopic)
-    q_new = _euler_orientation(qn, omega, h)
-    if gyroscopic:
-        # ω + h α = O (Ω + h α_b) = O Ω': the body-frame update, carried to the world by the new orientation.
-        omega_new = to_world(q_new, to_body(qn, omega_new))
-    else:
-        # q' turns about ω, so O' Ω = ω: O' Ω' = ω + h O' α_b, and a torque-free ω is kept bit for bit.
-        alpha_body = matvec(matrix(inertia_inv, n), to_body(qn, row(torque_world, n)))
-        omega_new = add(omega, scale(h, to_world(q_new, alpha_body)))
-    _store(n, q_new, omega_new, matrix(inertia, n), q_out, omega_out, L_out, status_out)
-
-
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", nogil=True)
 def euler_body_kernel(q, omega_world, L_world, inertia, inertia_inv, torque_world, h, gyroscopic,
                       q_out, omega_out, L_out, status_out):  # fmt: skip
     """Explicit Euler on Euler's equations in the body frame: ``Ω' = Ω + h α_b`` and the same ``q'`` as
     :func:`euler_kernel`; the new ``ω' = O' Ω'`` (not ``O Ω'``)."""
     for n in range(q.shape[0]):
-        _euler_body_one(n, q, omega_world, L_world, inertia, inertia_inv, torque_world, h, gyroscopic,
-            q_out, omega_out, L_out, status_out)  # fmt: skip
+        qn, omega, alpha, omega_new = _start(n, q, omega_world, L_world, inertia_inv, torque_world, h, gyroscopic)
+        q_new = _euler_orientation(qn, omega, h)
+        if gyroscopic:
+            # ω + h α = O (Ω + h α_b) = O Ω': the body-frame update, carried to the world by the new orientation.
+            omega_new = to_world(q_new, to_body(qn, omega_new))
+        else:
+            # q' turns about ω, so O' Ω = ω: O' Ω' = ω + h O' α_b, and a torque-free ω is kept bit for bit.
+            alpha_body = matvec(matrix(inertia_inv, n), to_body(qn, row(torque_world, n)))
+            omega_new = add(omega, scale(h, to_world(q_new, alpha_body)))
+        _store(n, q_new, omega_new, matrix(inertia, n), q_out, omega_out, L_out, status_out)
 
 
-@njit(cache=True, error_model="numpy", parallel=True)
-def euler_body_kernel_parallel(q, omega_world, L_world, inertia, inertia_inv, torque_world, h, gyroscopic,
-                               q_out, omega_out, L_out, status_out):  # fmt: skip
-    """:func:`euler_body_kernel` over numba's threads (:mod:`sim.integrators.threads`): each body's arithmetic is
-    the same, so the result is bit for bit the serial kernel's."""
-    for n in prange(q.shape[0]):
-        _euler_body_one(n, q, omega_world, L_world, inertia, inertia_inv, torque_world, h, gyroscopic,
-            q_out, omega_out, L_out, status_out)  # fmt: skip
-
-
-@njit(cache=True, error_model="numpy")
-def _magnus_one(n, q, omega_world, L_world, inertia, inertia_inv, torque_world, h, gyroscopic, terms,
-                exponential, q_out, omega_out, L_out, status_out):  # fmt: skip
-    """Body ``n`` of :func:`magnus_kernel`."""
-    qn, omega, alpha, omega_new = _start(n, q, omega_world, L_world, inertia_inv, torque_world, h, gyroscopic)
-    rotation = scale(0.5 * h, add(omega, omega_new))
-    if terms >= 2:
-        rotation = add(rotation, scale(h * h / 12.0, cross(omega_new, omega)))
-    if terms >= 3:
-        rotation = add(rotation, scale(h**5 / 240.0, cross(alpha, cross(alpha, omega))))
-    if exponential == EXPONENTIAL_EXACT:
-        increment = quat_exp(rotation)
-    else:
-        increment = quat_exp_third_order(rotation)
-    q_new = quat_normalize(quat_mul(increment, qn))
-    _store(n, q_new, omega_new, matrix(inertia, n), q_out, omega_out, L_out, status_out)
-
-
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", nogil=True)
 def magnus_kernel(q, omega_world, L_world, inertia, inertia_inv, torque_world, h, gyroscopic, terms, exponential,
                   q_out, omega_out, L_out, status_out):  # fmt: skip
     """Magnus with constant α (seed 000): ``q' = exp(½ (Ω₁ + Ω₂ + Ω₃)) ⊗ q``, the first ``terms`` terms."""
     for n in range(q.shape[0]):
-        _magnus_one(n, q, omega_world, L_world, inertia, inertia_inv, torque_world, h, gyroscopic, terms,
-            exponential, q_out, omega_out, L_out, status_out)  # fmt: skip
-
-
-@njit(cache=True, error_model="numpy", parallel=True)
-def magnus_kernel_parallel(q, omega_world, L_world, inertia, inertia_inv, torque_world, h, gyroscopic,
-                           terms, exponential, q_out, omega_out, L_out, status_out):  # fmt: skip
-    """:func:`magnus_kernel` over numba's threads (:mod:`sim.integrators.threads`): each body's arithmetic is
-    the same, so the result is bit for bit the serial kernel's."""
-    for n in prange(q.shape[0]):
-        _magnus_one(n, q, omega_world, L_world, inertia, inertia_inv, torque_world, h, gyroscopic, terms,
-            exponential, q_out, omega_out, L_out, status_out)  # fmt: skip
+        qn, omega, alpha, omega_new = _start(n, q, omega_world, L_world, inertia_inv, torque_world, h, gyroscopic)
+        rotation = scale(0.5 * h, add(omega, omega_new))
+        if terms >= 2:
+            rotation = add(rotation, scale(h * h / 12.0, cross(omega_new, omega)))
+        if terms >= 3:
+            rotation = add(rotation, scale(h**5 / 240.0, cross(alpha, cross(alpha, omega))))
+        if exponential == EXPONENTIAL_EXACT:
+            increment = quat_exp(rotation)
+        else:
+            increment = quat_exp_third_order(rotation)
+        q_new = quat_normalize(quat_mul(increment, qn))
+        _store(n, q_new, omega_new, matrix(inertia, n), q_out, omega_out, L_out, status_out)
 
 
 @njit(cache=True, error_model="numpy")
@@ -455,57 +402,39 @@ def _rk4_sum(h, k1, k2, k3, k4):
     return scale(h / 6.0, add(add(k1, scale(2.0, add(k2, k3))), k4))
 
 
-@njit(cache=True, error_model="numpy")
-def _rkmk4_one(n, q, omega_world, L_world, inertia, inertia_inv, torque_world, h, gyroscopic, q_out,
-               omega_out, L_out, status_out):  # fmt: skip
-    """Body ``n`` of :func:`rkmk4_kernel`."""
-    zero = (0.0, 0.0, 0.0)
-    qn = (q[n, 0], q[n, 1], q[n, 2], q[n, 3])
-    M, torque, omega = matrix(inertia_inv, n), row(torque_world, n), row(omega_world, n)
-    torque_body = to_body(qn, torque)
-    half_h = 0.5 * h
-    if gyroscopic:
-        L = row(L_world, n)
-        ell = to_body(qn, L)
-        ell_half = add(ell, scale(half_h, torque_body))
-        k1 = matvec(M, ell)
-        k2, _ = _rkmk4_rates(scale(half_h, k1), M, ell_half, zero, zero, True)
-        k3, _ = _rkmk4_rates(scale(half_h, k2), M, ell_half, zero, zero, True)
-        k4, _ = _rkmk4_rates(scale(h, k3), M, add(ell, scale(h, torque_body)), zero, zero, True)
-        q_new = quat_normalize(quat_mul(qn, quat_exp(_rk4_sum(h, k1, k2, k3, k4))))
-        L_new = add(L, scale(h, torque))
-        omega_new = to_world(q_new, matvec(M, to_body(q_new, L_new)))
-    else:
-        u = to_body(qn, omega)
-        k1, m1 = u, matvec(M, torque_body)
-        k2, m2 = _rkmk4_rates(scale(half_h, k1), M, zero, add(u, scale(half_h, m1)), torque_body, False)
-        k3, m3 = _rkmk4_rates(scale(half_h, k2), M, zero, add(u, scale(half_h, m2)), torque_body, False)
-        k4, m4 = _rkmk4_rates(scale(h, k3), M, zero, add(u, scale(h, m3)), torque_body, False)
-        q_new = quat_normalize(quat_mul(qn, quat_exp(_rk4_sum(h, k1, k2, k3, k4))))
-        # ω' = ω + O Δu: a torque-free body's Δu is exactly zero, so it keeps its ω to the last bit.
-        omega_new = add(omega, to_world(qn, _rk4_sum(h, m1, m2, m3, m4)))
-        L_new = to_world(q_new, matvec(matrix(inertia, n), to_body(q_new, omega_new)))
-    _write(n, q_new, omega_new, L_new, q_out, omega_out, L_out, status_out)
-
-
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", nogil=True)
 def rkmk4_kernel(q, omega_world, L_world, inertia, inertia_inv, torque_world, h, gyroscopic,
                  q_out, omega_out, L_out, status_out):  # fmt: skip
     """Classical RK4 on the rotation vector ``v`` of ``O(t) = O R(v(t))`` (:mod:`sim.integrators.rkmk4`), with
     ``ℓ(t) = Oᵀ (L + t τ)`` exact (gyroscopic) or with ``u = Oᵀ ω`` integrated alongside (without)."""
+    zero = (0.0, 0.0, 0.0)
     for n in range(q.shape[0]):
-        _rkmk4_one(n, q, omega_world, L_world, inertia, inertia_inv, torque_world, h, gyroscopic, q_out,
-            omega_out, L_out, status_out)  # fmt: skip
-
-
-@njit(cache=True, error_model="numpy", parallel=True)
-def rkmk4_kernel_parallel(q, omega_world, L_world, inertia, inertia_inv, torque_world, h, gyroscopic,
-                          q_out, omega_out, L_out, status_out):  # fmt: skip
-    """:func:`rkmk4_kernel` over numba's threads (:mod:`sim.integrators.threads`): each body's arithmetic is
-    the same, so the result is bit for bit the serial kernel's."""
-    for n in prange(q.shape[0]):
-        _rkmk4_one(n, q, omega_world, L_world, inertia, inertia_inv, torque_world, h, gyroscopic, q_out,
-            omega_out, L_out, status_out)  # fmt: skip
+        qn = (q[n, 0], q[n, 1], q[n, 2], q[n, 3])
+        M, torque, omega = matrix(inertia_inv, n), row(torque_world, n), row(omega_world, n)
+        torque_body = to_body(qn, torque)
+        half_h = 0.5 * h
+        if gyroscopic:
+            L = row(L_world, n)
+            ell = to_body(qn, L)
+            ell_half = add(ell, scale(half_h, torque_body))
+            k1 = matvec(M, ell)
+            k2, _ = _rkmk4_rates(scale(half_h, k1), M, ell_half, zero, zero, True)
+            k3, _ = _rkmk4_rates(scale(half_h, k2), M, ell_half, zero, zero, True)
+            k4, _ = _rkmk4_rates(scale(h, k3), M, add(ell, scale(h, torque_body)), zero, zero, True)
+            q_new = quat_normalize(quat_mul(qn, quat_exp(_rk4_sum(h, k1, k2, k3, k4))))
+            L_new = add(L, scale(h, torque))
+            omega_new = to_world(q_new, matvec(M, to_body(q_new, L_new)))
+        else:
+            u = to_body(qn, omega)
+            k1, m1 = u, matvec(M, torque_body)
+            k2, m2 = _rkmk4_rates(scale(half_h, k1), M, zero, add(u, scale(half_h, m1)), torque_body, False)
+            k3, m3 = _rkmk4_rates(scale(half_h, k2), M, zero, add(u, scale(half_h, m2)), torque_body, False)
+            k4, m4 = _rkmk4_rates(scale(h, k3), M, zero, add(u, scale(h, m3)), torque_body, False)
+            q_new = quat_normalize(quat_mul(qn, quat_exp(_rk4_sum(h, k1, k2, k3, k4))))
+            # ω' = ω + O Δu: a torque-free body's Δu is exactly zero, so it keeps its ω to the last bit.
+            omega_new = add(omega, to_world(qn, _rk4_sum(h, m1, m2, m3, m4)))
+            L_new = to_world(q_new, matvec(matrix(inertia, n), to_body(q_new, omega_new)))
+        _write(n, q_new, omega_new, L_new, q_out, omega_out, L_out, status_out)
 
 
 # The implicit integrators.
@@ -645,70 +574,23 @@ def _write_implicit(n, qn, omega, L, iterations, substeps, status, q_out, omega_
     iterations_out[n], substeps_out[n], status_out[n] = iterations, substeps, status
 
 
-@njit(cache=True, error_model="numpy")
-def _implicit_one(n, method, q, omega_world, L_world, inertia_inv, torque_world, h, tolerance,
-                  max_iterations, max_depth, max_step_angle_sq, q_out, omega_out, L_out, iterations_out,
-                  substeps_out, status_out):  # fmt: skip
-    """Body ``n`` of :func:`implicit_kernel`."""
-    qn = (q[n, 0], q[n, 1], q[n, 2], q[n, 3])
-    M, torque = matrix(inertia_inv, n), row(torque_world, n)
-    qn, omega, L, iterations, substeps, status = _advance(
-        method, qn, row(omega_world, n), row(L_world, n), M, torque, h, tolerance, max_iterations, max_depth,
-        max_step_angle_sq,
-    )  # fmt: skip
-    _write_implicit(n, qn, omega, L, iterations, substeps, status, q_out, omega_out, L_out, iterations_out,
-                    substeps_out, status_out)  # fmt: skip
-
-
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", nogil=True)
 def implicit_kernel(method, q, omega_world, L_world, inertia_inv, torque_world, h, tolerance, max_iterations,
                     max_depth, max_step_angle_sq, q_out, omega_out, L_out, iterations_out, substeps_out,
                     status_out):  # fmt: skip
     """Step every body; see the module docstring. Inputs (N, 4), (N, 3), (N, 3), (N, 3, 3), (N, 3)."""
     for n in range(q.shape[0]):
-        _implicit_one(n, method, q, omega_world, L_world, inertia_inv, torque_world, h, tolerance,
-            max_iterations, max_depth, max_step_angle_sq, q_out, omega_out, L_out, iterations_out,
-            substeps_out, status_out)  # fmt: skip
-
-
-@njit(cache=True, error_model="numpy", parallel=True)
-def implicit_kernel_parallel(method, q, omega_world, L_world, inertia_inv, torque_world, h, tolerance,
-                             max_iterations, max_depth, max_step_angle_sq, q_out, omega_out, L_out,
-                             iterations_out, substeps_out, status_out):  # fmt: skip
-    """:func:`implicit_kernel` over numba's threads (:mod:`sim.integrators.threads`): each body's arithmetic is
-    the same, so the result is bit for bit the serial kernel's."""
-    for n in prange(q.shape[0]):
-        _implicit_one(n, method, q, omega_world, L_world, inertia_inv, torque_world, h, tolerance,
-            max_iterations, max_depth, max_step_angle_sq, q_out, omega_out, L_out, iterations_out,
-            substeps_out, status_out)  # fmt: skip
-
-
-@njit(cache=True, error_model="numpy")
-def _composed_one(n, method, coefficients, q, omega_world, L_world, inertia_inv, torque_world, h,
-                  tolerance, max_iterations, max_depth, max_step_angle_sq, q_out, omega_out, L_out,
-                  iterations_out, substeps_out, status_out):  # fmt: skip
-    """Body ``n`` of :func:`composed_kernel`."""
-    qn = (q[n, 0], q[n, 1], q[n, 2], q[n, 3])
-    omega, L_start = row(omega_world, n), row(L_world, n)
-    M, torque = matrix(inertia_inv, n), row(torque_world, n)
-    L = L_start
-    iterations, substeps, status = 0, 1, STATUS_OK
-    for stage in range(coefficients.shape[0]):
-        qn, omega, L, stage_iterations, stage_substeps, status = _advance(
-            method, qn, omega, L, M, torque, coefficients[stage] * h, tolerance, max_iterations, max_depth,
+        qn = (q[n, 0], q[n, 1], q[n, 2], q[n, 3])
+        M, torque = matrix(inertia_inv, n), row(torque_world, n)
+        qn, omega, L, iterations, substeps, status = _advance(
+            method, qn, row(omega_world, n), row(L_world, n), M, torque, h, tolerance, max_iterations, max_depth,
             max_step_angle_sq,
         )  # fmt: skip
-        iterations += stage_iterations
-        substeps = max(substeps, stage_substeps)
-        if status != STATUS_OK:
-            break
-    L = add(L_start, scale(h, torque))
-    omega = to_world(qn, matvec(M, to_body(qn, L)))
-    _write_implicit(n, qn, omega, L, iterations, substeps, status, q_out, omega_out, L_out, iterations_out,
-                    substeps_out, status_out)  # fmt: skip
+        _write_implicit(n, qn, omega, L, iterations, substeps, status, q_out, omega_out, L_out, iterations_out,
+                        substeps_out, status_out)  # fmt: skip
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", nogil=True)
 def composed_kernel(method, coefficients, q, omega_world, L_world, inertia_inv, torque_world, h, tolerance,
                     max_iterations, max_depth, max_step_angle_sq, q_out, omega_out, L_out, iterations_out,
                     substeps_out, status_out):  # fmt: skip
@@ -719,21 +601,24 @@ def composed_kernel(method, coefficients, q, omega_world, L_world, inertia_inv, 
     ``L' = L + h τ``, ``ω' = O' I⁻¹ O'ᵀ L'``. A body stops at its first failing stage with that stage's status
     (its outputs are then meaningless: the caller re-runs the stages one by one to report it)."""
     for n in range(q.shape[0]):
-        _composed_one(n, method, coefficients, q, omega_world, L_world, inertia_inv, torque_world, h,
-            tolerance, max_iterations, max_depth, max_step_angle_sq, q_out, omega_out, L_out,
-            iterations_out, substeps_out, status_out)  # fmt: skip
-
-
-@njit(cache=True, error_model="numpy", parallel=True)
-def composed_kernel_parallel(method, coefficients, q, omega_world, L_world, inertia_inv, torque_world, h,
-                             tolerance, max_iterations, max_depth, max_step_angle_sq, q_out, omega_out,
-                             L_out, iterations_out, substeps_out, status_out):  # fmt: skip
-    """:func:`composed_kernel` over numba's threads (:mod:`sim.integrators.threads`): each body's arithmetic is
-    the same, so the result is bit for bit the serial kernel's."""
-    for n in prange(q.shape[0]):
-        _composed_one(n, method, coefficients, q, omega_world, L_world, inertia_inv, torque_world, h,
-            tolerance, max_iterations, max_depth, max_step_angle_sq, q_out, omega_out, L_out,
-            iterations_out, substeps_out, status_out)  # fmt: skip
+        qn = (q[n, 0], q[n, 1], q[n, 2], q[n, 3])
+        omega, L_start = row(omega_world, n), row(L_world, n)
+        M, torque = matrix(inertia_inv, n), row(torque_world, n)
+        L = L_start
+        iterations, substeps, status = 0, 1, STATUS_OK
+        for stage in range(coefficients.shape[0]):
+            qn, omega, L, stage_iterations, stage_substeps, status = _advance(
+                method, qn, omega, L, M, torque, coefficients[stage] * h, tolerance, max_iterations, max_depth,
+                max_step_angle_sq,
+            )  # fmt: skip
+            iterations += stage_iterations
+            substeps = max(substeps, stage_substeps)
+            if status != STATUS_OK:
+                break
+        L = add(L_start, scale(h, torque))
+        omega = to_world(qn, matvec(M, to_body(qn, L)))
+        _write_implicit(n, qn, omega, L, iterations, substeps, status, q_out, omega_out, L_out, iterations_out,
+                        substeps_out, status_out)  # fmt: skip
 
 
 # The splitting integrators (sim.integrators.splitting).
@@ -749,44 +634,7 @@ def _kick(qn, omega, L, M, torque, lever, force, length, gyroscopic):
     return add(omega, scale(length, to_world(qn, matvec(M, to_body(qn, total))))), L
 
 
-@njit(cache=True, error_model="numpy")
-def _split_one(n, coefficients, kicks, q, omega_world, L_world, inertia, inertia_inv, torque_world,
-               lever_body, force_world, h, gyroscopic, tolerance, max_iterations, max_depth,
-               max_step_angle_sq, q_out, omega_out, L_out, iterations_out, substeps_out, status_out):  # fmt: skip
-    """Body ``n`` of :func:`split_kernel`."""
-    zero = (0.0, 0.0, 0.0)
-    stages = coefficients.shape[0]
-    qn = (q[n, 0], q[n, 1], q[n, 2], q[n, 3])
-    omega, L = row(omega_world, n), row(L_world, n)
-    M, torque, lever, force = matrix(inertia_inv, n), row(torque_world, n), row(lever_body, n), row(force_world, n)
-    iterations, substeps = 0, 1
-    status = STATUS_OK if is_finite_state(qn, omega, L) else STATUS_NON_FINITE
-    for stage in range(stages + 1):
-        if status != STATUS_OK:
-            break
-        omega, L = _kick(qn, omega, L, M, torque, lever, force, kicks[stage] * h, gyroscopic)
-        if stage == stages:
-            break
-        stage_h = coefficients[stage] * h
-        if not gyroscopic:
-            qn = quat_normalize(quat_mul(quat_exp(scale(stage_h, omega)), qn))
-            continue
-        qn, omega, L, stage_iterations, stage_substeps, status = _advance(
-            MIDPOINT, qn, omega, L, M, zero, stage_h, tolerance, max_iterations, max_depth, max_step_angle_sq
-        )
-        iterations += stage_iterations
-        substeps = max(substeps, stage_substeps)
-    if gyroscopic:
-        omega = to_world(qn, matvec(M, to_body(qn, L)))
-    else:
-        L = to_world(qn, matvec(matrix(inertia, n), to_body(qn, omega)))
-    if status == STATUS_OK and not is_finite_state(qn, omega, L):
-        status = STATUS_NON_FINITE
-    _write_implicit(n, qn, omega, L, iterations, substeps, status, q_out, omega_out, L_out, iterations_out,
-                    substeps_out, status_out)  # fmt: skip
-
-
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", nogil=True)
 def split_kernel(coefficients, kicks, q, omega_world, L_world, inertia, inertia_inv, torque_world, lever_body,
                  force_world, h, gyroscopic, tolerance, max_iterations, max_depth, max_step_angle_sq, q_out,
                  omega_out, L_out, iterations_out, substeps_out, status_out):  # fmt: skip
@@ -795,20 +643,34 @@ def split_kernel(coefficients, kicks, q, omega_world, L_world, inertia, inertia_
     (sub-stepped as above), or the spin ``q' = exp(γ_i h ω) q`` without the gyroscopic term. The torque at a kick is
     ``τ₀ + (O r) × f`` (``torque_world``, ``lever_body``, ``force_world``, each (N, 3)). A body stops at its first
     failing stage with that stage's status."""
+    zero = (0.0, 0.0, 0.0)
+    stages = coefficients.shape[0]
     for n in range(q.shape[0]):
-        _split_one(n, coefficients, kicks, q, omega_world, L_world, inertia, inertia_inv, torque_world,
-            lever_body, force_world, h, gyroscopic, tolerance, max_iterations, max_depth,
-            max_step_angle_sq, q_out, omega_out, L_out, iterations_out, substeps_out, status_out)  # fmt: skip
-
-
-@njit(cache=True, error_model="numpy", parallel=True)
-def split_kernel_parallel(coefficients, kicks, q, omega_world, L_world, inertia, inertia_inv,
-                          torque_world, lever_body, force_world, h, gyroscopic, tolerance, max_iterations,
-                          max_depth, max_step_angle_sq, q_out, omega_out, L_out, iterations_out,
-                          substeps_out, status_out):  # fmt: skip
-    """:func:`split_kernel` over numba's threads (:mod:`sim.integrators.threads`): each body's arithmetic is
-    the same, so the result is bit for bit the serial kernel's."""
-    for n in prange(q.shape[0]):
-        _split_one(n, coefficients, kicks, q, omega_world, L_world, inertia, inertia_inv, torque_world,
-            lever_body, force_world, h, gyroscopic, tolerance, max_iterations, max_depth,
-            max_step_angle_sq, q_out, omega_out, L_out, iterations_out, substeps_out, status_out)  # fmt: skip
+        qn = (q[n, 0], q[n, 1], q[n, 2], q[n, 3])
+        omega, L = row(omega_world, n), row(L_world, n)
+        M, torque, lever, force = matrix(inertia_inv, n), row(torque_world, n), row(lever_body, n), row(force_world, n)
+        iterations, substeps = 0, 1
+        status = STATUS_OK if is_finite_state(qn, omega, L) else STATUS_NON_FINITE
+        for stage in range(stages + 1):
+            if status != STATUS_OK:
+                break
+            omega, L = _kick(qn, omega, L, M, torque, lever, force, kicks[stage] * h, gyroscopic)
+            if stage == stages:
+                break
+            stage_h = coefficients[stage] * h
+            if not gyroscopic:
+                qn = quat_normalize(quat_mul(quat_exp(scale(stage_h, omega)), qn))
+                continue
+            qn, omega, L, stage_iterations, stage_substeps, status = _advance(
+                MIDPOINT, qn, omega, L, M, zero, stage_h, tolerance, max_iterations, max_depth, max_step_angle_sq
+            )
+            iterations += stage_iterations
+            substeps = max(substeps, stage_substeps)
+        if gyroscopic:
+            omega = to_world(qn, matvec(M, to_body(qn, L)))
+        else:
+            L = to_world(qn, matvec(matrix(inertia, n), to_body(qn, omega)))
+        if status == STATUS_OK and not is_finite_state(qn, omega, L):
+            status = STATUS_NON_FINITE
+        _write_implicit(n, qn, omega, L, iterations, substeps, status, q_out, omega_out, L_out, iterations_out,
+                        substeps_out, status_out)  # fmt: skip

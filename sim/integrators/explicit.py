@@ -40,8 +40,8 @@ def run_explicit_kernel(
     n_bodies = len(state)
     q_out, omega_out, L_out = np.empty((n_bodies, 4)), np.empty((n_bodies, 3)), np.empty((n_bodies, 3))
     status = np.empty(n_bodies, dtype=np.int8)
-    threads.kernel_for(kernel, n_bodies)(
-        state.q, state.omega_world, state.L_world, params.inertia_body, params.inertia_body_inv,
+    threads.run(
+        kernel, n_bodies, state.q, state.omega_world, state.L_world, params.inertia_body, params.inertia_body_inv,
         params.torque_world, float(h), params.gyroscopic, *options, q_out, omega_out, L_out, status,
     )  # fmt: skip
     return _result(name, h, BodyState(q_out, omega_out, L_out), status)

@@ -121,8 +121,9 @@ def _run_kernel(method, state, params, h, newton):
     q, omega_world, L_world = np.empty((n_bodies, 4)), np.empty((n_bodies, 3)), np.empty((n_bodies, 3))
     iterations, substeps = np.empty(n_bodies, dtype=np.int64), np.empty(n_bodies, dtype=np.int64)
     status = np.empty(n_bodies, dtype=np.int8)
-    threads.kernel_for(_kernels.implicit_kernel, n_bodies)(
-        _kernels.KERNEL_METHODS[method.name], state.q, state.omega_world, state.L_world, params.inertia_body_inv,
+    threads.run(
+        _kernels.implicit_kernel, n_bodies, _kernels.KERNEL_METHODS[method.name], state.q, state.omega_world,
+        state.L_world, params.inertia_body_inv,
         params.torque_world, float(h), *kernel_newton_arguments(newton),
         q, omega_world, L_world, iterations, substeps, status,
     )  # fmt: skip
@@ -181,8 +182,9 @@ def step_composed_in_kernel(
     q, omega_world, L_world = np.empty((n_bodies, 4)), np.empty((n_bodies, 3)), np.empty((n_bodies, 3))
     iterations, substeps = np.empty(n_bodies, dtype=np.int64), np.empty(n_bodies, dtype=np.int64)
     status = np.empty(n_bodies, dtype=np.int8)
-    threads.kernel_for(_kernels.composed_kernel, n_bodies)(
-        _kernels.KERNEL_METHODS[method.name], np.asarray(coefficients, dtype=np.float64), state.q,
+    threads.run(
+        _kernels.composed_kernel, n_bodies, _kernels.KERNEL_METHODS[method.name],
+        np.asarray(coefficients, dtype=np.float64), state.q,
         state.omega_world, state.L_world, params.inertia_body_inv, params.torque_world, float(h),
         *kernel_newton_arguments(newton), q, omega_world, L_world, iterations, substeps, status,
     )  # fmt: skip

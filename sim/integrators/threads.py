@@ -1,41 +1,64 @@
-"""Both cores: whether a batch is stepped by a kernel's serial or its parallel compilation.
+"""Both cores: a large batch is stepped in parts, one part per thread, by the same compiled kernel.
 
-Every kernel of :mod:`sim.integrators._kernels` has a twin ``<name>_parallel`` that shares the bodies among
-numba's threads (``prange``). Each body's arithmetic is the same function in both, and no body reads another's
-result, so the parallel kernel's output is bit for bit the serial one's whatever the number of threads (a test
-holds it). Starting the threads costs a few µs a call, so a batch smaller than the kernel's :data:`MIN_BODIES`
-(where the two cores first gain, measured on a 2-core machine: benchmarks/integrators.py) runs serially, and
-so does every batch when numba has one thread (``NUMBA_NUM_THREADS=1`` or ``numba.set_num_threads(1)``). The
-parallel kernels compile (about a second more) only when a large batch first needs them.
+The kernels of :mod:`sim.integrators._kernels` release the GIL and step each body on its own (no body reads
+another's result), so running them on consecutive parts of a batch, one part per thread, writes bit for bit what
+one call over the whole batch writes, whatever the number of threads (a test holds it). The number of threads is
+numba's (``NUMBA_NUM_THREADS``, ``numba.set_num_threads``; both cores by default). Handing a part to another
+thread costs some tens of µs, so a batch smaller than the kernel's :data:`MIN_BODIES` (measured on a 2-core
+machine: where the split starts to gain) is stepped in one call on the calling thread. Nothing more is compiled.
 """
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-__all__ = ["MIN_BODIES", "kernel_for"]
+import numpy as np
+
+__all__ = ["MIN_BODIES", "run", "thread_count"]
 
 MIN_BODIES = {
-    "euler_kernel": 1000,
-    "euler_body_kernel": 1000,
-    "magnus_kernel": 1000,
-    "rkmk4_kernel": 300,
-    "implicit_kernel": 200,
-    "composed_kernel": 100,
-    "split_kernel": 100,
+    "euler_kernel": 4000,
+    "euler_body_kernel": 4000,
+    "magnus_kernel": 4000,
+    "rkmk4_kernel": 1000,
+    "implicit_kernel": 500,
+    "composed_kernel": 200,
+    "split_kernel": 200,
 }
-"""The fewest bodies for which a kernel runs in parallel."""
+"""The fewest bodies a kernel is run in parts for. At least 100: arrays of fewer rows than that (a composition's
+coefficients) are never taken for per-body arrays (:func:`run`)."""
+
+_pool: ThreadPoolExecutor | None = None
 
 
-def kernel_for(kernel: Any, n_bodies: int) -> Any:
-    """``kernel`` (a serial kernel of :mod:`sim.integrators._kernels`), or its parallel twin for a batch of
-    ``n_bodies`` when that gains (module docstring)."""
-    if n_bodies < MIN_BODIES[kernel.__name__]:
-        return kernel
+def thread_count() -> int:
+    """numba's number of threads: the parts a large batch is cut into."""
     import numba
 
-    if numba.get_num_threads() < 2:
-        return kernel
-    from sim.integrators import _kernels
+    return numba.get_num_threads()
 
-    return getattr(_kernels, kernel.__name__ + "_parallel")
+
+def _parts(n_bodies: int, threads: int) -> list[slice]:
+    bounds = [n_bodies * k // threads for k in range(threads + 1)]
+    return [slice(bounds[k], bounds[k + 1]) for k in range(threads)]
+
+
+def run(kernel: Any, n_bodies: int, *args: Any) -> None:
+    """``kernel(*args)``, in parts of the batch of ``n_bodies`` when it is large enough (module docstring): each
+    part gets the rows of every array argument with ``n_bodies`` rows (inputs and outputs alike), the other
+    arguments whole."""
+    threads = thread_count() if n_bodies >= MIN_BODIES[kernel.__name__] else 1
+    if threads < 2:
+        kernel(*args)
+        return
+    global _pool
+    if _pool is None or _pool._max_workers < threads - 1:
+        _pool = ThreadPoolExecutor(threads - 1, thread_name_prefix="spinlab-kernel")
+    per_body = [isinstance(arg, np.ndarray) and arg.ndim > 0 and arg.shape[0] == n_bodies for arg in args]
+    calls = [[arg[part] if rows else arg for arg, rows in zip(args, per_body, strict=True)]
+             for part in _parts(n_bodies, threads)]  # fmt: skip
+    futures = [_pool.submit(kernel, *call) for call in calls[1:]]
+    kernel(*calls[0])
+    for future in futures:
+        future.result()

@@ -1,5 +1,5 @@
 """Both cores change nothing: every compiled integrator steps a batch of spread bodies bit for bit the same on one
-thread as on two (the parallel kernels of sim.integrators.threads), with and without torque and gyroscopic term."""
+thread as on two (the batch in parts, sim.integrators.threads), with and without torque and gyroscopic term."""
 
 import numba
 import numpy as np
@@ -12,7 +12,7 @@ from sim.integrators.torque import LeverTorque
 from sim.quaternion import quat_normalize
 from tests.sim.world_reference import assert_same_bits
 
-N_BODIES = 1000
+N_BODIES = 5000  # every kernel runs in parts (threads.MIN_BODIES)
 H_S = 1.0 / 60.0
 COMPILED = [name for name in INTEGRATORS if name != "exact"]  # exact is the closed form, in Python
 
@@ -20,7 +20,7 @@ pytestmark = pytest.mark.skipif(numba.config.NUMBA_NUM_THREADS < 2, reason="numb
 
 
 def _spread_bodies(seed: int = 17) -> tuple[BodyState, np.ndarray, np.ndarray]:
-    """1000 bodies with random orientations, inertias and angular velocities from slow to a turn a step."""
+    """N_BODIES bodies with random orientations, inertias and angular velocities from slow to a turn a step."""
     rng = np.random.default_rng(seed)
     spread = rng.normal(size=(N_BODIES, 3, 3))
     inertia = spread @ np.swapaxes(spread, -1, -2) + 0.5 * np.eye(3)
@@ -72,13 +72,14 @@ def test_two_threads_step_bit_for_bit_as_one(name, torque, gyroscopic, threads_r
         assert_same_bits(cost_two.substeps, cost_one.substeps)
 
 
-def test_a_large_batch_runs_in_parallel_on_two_threads_and_a_small_one_serially(threads_restored):
-    # Otherwise the test above would compare the serial kernel with itself.
-    for serial in (_kernels.euler_kernel, _kernels.rkmk4_kernel, _kernels.implicit_kernel, _kernels.split_kernel):
-        assert threads.MIN_BODIES[serial.__name__] <= N_BODIES
-        numba.set_num_threads(2)
-        assert threads.kernel_for(serial, N_BODIES) is getattr(_kernels, serial.__name__ + "_parallel")
-        assert threads.kernel_for(serial, 1) is serial
-        numba.set_num_threads(1)
-        assert threads.kernel_for(serial, N_BODIES) is serial
-    assert set(threads.MIN_BODIES) == {name for name in _kernels.__all__ if name.endswith("_kernel")}
+def test_every_kernel_is_run_in_parts_at_this_batch_size():
+    # Otherwise the test above would compare one call with itself.
+    kernels = {name for name in _kernels.__all__ if name.endswith("_kernel")}
+    assert set(threads.MIN_BODIES) == kernels
+    assert all(100 <= threads.MIN_BODIES[name] <= N_BODIES for name in kernels)
+
+
+def test_the_parts_cover_the_batch_once_in_order():
+    for n_bodies, count in ((1000, 2), (1001, 2), (7, 3), (5, 8)):
+        parts = threads._parts(n_bodies, count)
+        assert np.array_equal(np.concatenate([np.arange(n_bodies)[part] for part in parts]), np.arange(n_bodies))

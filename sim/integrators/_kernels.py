@@ -674,3 +674,18 @@ def split_kernel(coefficients, kicks, q, omega_world, L_world, inertia, inertia_
             status = STATUS_NON_FINITE
         _write_implicit(n, qn, omega, L, iterations, substeps, status, q_out, omega_out, L_out, iterations_out,
                         substeps_out, status_out)  # fmt: skip
+
+
+# The world's centres of mass (sim.world).
+
+
+@njit(cache=True, error_model="numpy", nogil=True)
+def free_fall_kernel(position, velocity, bodies, h, half_h_sq, gravity):
+    """Constant gravity, exactly: ``x' = x + (h v + (½ h²) g)``, then ``v' = v + h g``, for the rows ``bodies``
+    (K,) of ``position`` and ``velocity`` (N, 3), in place; the arithmetic of numpy's
+    ``x += h v + ½ h² g; v += h g`` element by element (``half_h_sq`` is ``0.5 * h * h``)."""
+    for k in range(bodies.shape[0]):
+        n = bodies[k]
+        for i in range(3):
+            position[n, i] = position[n, i] + (h * velocity[n, i] + half_h_sq * gravity[i])
+            velocity[n, i] = velocity[n, i] + h * gravity[i]

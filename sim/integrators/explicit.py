@@ -44,4 +44,4 @@ def run_explicit_kernel(
         kernel, n_bodies, state.q, state.omega_world, state.L_world, params.inertia_body, params.inertia_body_inv,
         params.torque_world, float(h), params.gyroscopic, *options, q_out, omega_out, L_out, status,
     )  # fmt: skip
-    return _result(name, h, BodyState(q_out, omega_out, L_out), status)
+    return _result(name, h, BodyState.of_float_arrays(q_out, omega_out, L_out), status)

@@ -76,7 +76,7 @@ def test_every_kernel_is_run_in_parts_at_this_batch_size():
     # Otherwise the test above would compare one call with itself.
     kernels = {name for name in _kernels.__all__ if name.endswith("_kernel")}
     assert set(threads.MIN_BODIES) == kernels
-    assert all(100 <= threads.MIN_BODIES[name] <= N_BODIES for name in kernels)
+    assert all(threads._SMALLEST <= threads.MIN_BODIES[name] <= N_BODIES for name in kernels)
 
 
 def test_the_parts_cover_the_batch_once_in_order():

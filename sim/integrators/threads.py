@@ -10,10 +10,12 @@ machine: where the split starts to gain) is stepped in one call on the calling t
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from concurrent.futures import ThreadPoolExecutor
 
 __all__ = ["MIN_BODIES", "run", "thread_count"]
 
@@ -56,6 +58,8 @@ def run(kernel: Any, n_bodies: int, *args: Any) -> None:
         kernel(*args)
         return
     global _pool
+    from concurrent.futures import ThreadPoolExecutor
+
     if _pool is None or _pool._max_workers < threads - 1:
         _pool = ThreadPoolExecutor(threads - 1, thread_name_prefix="spinlab-kernel")
     per_body = [isinstance(arg, np.ndarray) and arg.ndim > 0 and arg.shape[0] == n_bodies for arg in args]

@@ -1,11 +1,13 @@
-"""Throughput of the integrators: body-steps per second at N = 1, 10, 10³, 10⁵ bodies, and µs per one-body step.
+"""Throughput of the integrators: body-steps per second at N = 1, 10, 10³, 10⁴, 10⁵ bodies, µs per one-body step,
+and the gain of both cores (sim.integrators.threads) at N = 10³, 10⁴, 10⁵ for four integrators.
 
 The bodies are T-handles (principal moments (2.5, 1.4, 1.3) kg m², seed 003) in random orientations, spinning
 near the intermediate axis (body ω ≈ (0.05, 5, 0.05) rad/s, perturbed), torque-free, gyroscopic term on, stepped
 at h = 1/60 s. Each measurement chains ``steps`` calls of ``INTEGRATORS[name]`` (the state flows from one step
 to the next, as in the app), after a warm-up call that also compiles the numba kernels; the best of ``repeats``
 runs counts, with garbage collection off, as timeit does. The compiled backend is measured at every N, the numpy
-reference at N = 1 and 10³ for comparison.
+reference at N = 1 and 10³ for comparison. The main table uses numba's threads (all cores by default); the
+threads table measures the same steps on one thread and on all of them.
 
 The target (issue) for the implicit midpoint rule: ≥ 2 M body-steps/s at N = 10³ and 10⁵, ≤ 20 µs per one-body
 step; ``run`` reports whether it was met on this machine.
@@ -26,7 +28,9 @@ from sim.integrators.state import BodyParams, BodyState
 
 __all__ = ["run", "format_table"]
 
-SIZES = (1, 10, 10**3, 10**5)
+SIZES = (1, 10, 10**3, 10**4, 10**5)
+THREAD_INTEGRATORS = ("implicit_midpoint", "im4", "rkmk4", "euler")
+THREAD_SIZES = (10**3, 10**4, 10**5)
 NUMPY_SIZES = (1, 10**3)
 # The exact stepper evaluates the closed form body by body in Python (~0.5 ms a body-step): batches of 10³ and
 # 10⁵ would take minutes and say nothing new.
@@ -110,7 +114,31 @@ def run(quick: bool, *, progress: Callable[[str], None] | None = None) -> dict[s
         ),
     }
     return {"name": "integrators", "quick": quick, "h": H, "numba": numba.__version__, "repeats": repeats,
-            "results": results, "target": target}  # fmt: skip
+            "threads": numba.get_num_threads(), "results": results, "target": target,
+            "thread_scaling": _thread_scaling(repeats, report)}  # fmt: skip
+
+
+def _thread_scaling(repeats: int, report: Callable[[str], None]) -> list[dict[str, Any]]:
+    """Body-steps/s of :data:`THREAD_INTEGRATORS` at :data:`THREAD_SIZES` on one thread and on all of numba's."""
+    import numba
+
+    most = numba.get_num_threads()
+    rows = []
+    try:
+        for name in THREAD_INTEGRATORS:
+            for n_bodies in THREAD_SIZES:
+                rates = {}
+                for threads in dict.fromkeys((1, most)):
+                    report(f"{name} N={n_bodies} threads={threads} ...")
+                    numba.set_num_threads(threads)
+                    seconds, _ = _best_seconds_per_step(INTEGRATORS[name], n_bodies, "numba", repeats)
+                    rates[threads] = n_bodies / seconds
+                rows.append({"integrator": name, "n_bodies": n_bodies, "threads": most,
+                             "body_steps_per_second_one_thread": rates[1],
+                             "body_steps_per_second": rates[most]})  # fmt: skip
+    finally:
+        numba.set_num_threads(most)
+    return rows
 
 
 def _rate(body_steps_per_second: float) -> str:
@@ -144,6 +172,13 @@ def format_table(result: dict[str, Any]) -> str:
         f"M body-steps/s at N = 1e3 and 1e5, ≤ {target['single_body_us_max']:g} us per one-body step: "
         f"{'met' if target['met'] else 'NOT met'}; h = {result['h']:.6g} s, T-handles, torque-free"
     )
+    scaling = result.get("thread_scaling", [])
+    if scaling:
+        lines.append(f"\nboth cores: body-steps/s on 1 thread and on {scaling[0]['threads']}")
+        for row in scaling:
+            one, most = row["body_steps_per_second_one_thread"], row["body_steps_per_second"]
+            lines.append(f"  {row['integrator']:<18} N={row['n_bodies']:<7g} {_rate(one)} -> {_rate(most)}  "
+                         f"x{most / one:.2f}")  # fmt: skip
     return "\n".join(lines)
 
 

@@ -40,6 +40,7 @@ import numpy as np
 from sim.contiguous_list import ContiguousList, Handle
 from sim.errors import NumericalError
 from sim.integrators import INTEGRATORS, ORIENTATION_TORQUE
+from sim.integrators._kernels import free_fall_kernel
 from sim.integrators.state import BodyParams, BodyState, StepCost, momentum_from_omega_world
 from sim.integrators.torque import LeverTorque
 from sim.quaternion import quat_conj, quat_exp, quat_log, quat_mul, quat_rotate
@@ -265,9 +266,9 @@ class World:
         elif torque is not None:
             params = BodyParams(params.inertia_body, params.inertia_body_inv, torque[slots], params.gyroscopic)
         try:
-            return INTEGRATORS[group.name](
-                BodyState(q[slots], omega_world[slots], L_world[slots]), params, h, **options
-            )
+            # The world's arrays are C-contiguous float64, and so are their rows.
+            state = BodyState.of_float_arrays(q[slots], omega_world[slots], L_world[slots])
+            return INTEGRATORS[group.name](state, params, h, **options)
         except NumericalError as error:
             failed = group.bodies if error.bodies is None else group.bodies[np.asarray(error.bodies)]
             raise NumericalError(str(error), bodies=failed) from error
@@ -277,9 +278,9 @@ class World:
         position, velocity = values("position"), values("velocity")
         free, pivoted = layout.free, layout.pivoted
         if free is not None:
-            # Constant gravity: the free fall is quadratic in time, so this update is exact.
-            position[free] += h * velocity[free] + 0.5 * h * h * self.gravity
-            velocity[free] += h * self.gravity
+            # Constant gravity: the free fall is quadratic in time, so this update is exact (compiled: one call,
+            # the arithmetic of x += h v + ½ h² g; v += h g).
+            free_fall_kernel(position, velocity, free, float(h), 0.5 * h * h, self.gravity)
         if pivoted is not None:
             position[pivoted] = values("pivot_world")[pivoted] + quat_rotate(
                 values("q")[pivoted], values("com_from_pivot_body")[pivoted]
@@ -288,7 +289,7 @@ class World:
     def _current_layout(self) -> _Layout:
         """The layout of the bodies as they are now: the kept one while :data:`LAYOUT_FIELDS` are unchanged."""
         values = self.bodies.values
-        key = tuple(values(name).tobytes() for name in LAYOUT_FIELDS)
+        key = tuple([values(name).tobytes() for name in LAYOUT_FIELDS])
         if self._layout is None or self._layout.key != key:
             self._layout = _build_layout(key, values)
         return self._layout
@@ -314,7 +315,7 @@ def _build_layout(key: tuple[bytes, ...], values) -> _Layout:
         key,
         tuple(groups),
         tuple(group for group in groups if not group.orientation_torque),
-        _slots(free) if free.size else None,
+        free if free.size else None,  # an index array: the compiled free fall takes one
         _slots(pivoted) if pivoted.size else None,
     )
 

@@ -8,8 +8,9 @@ defines a function, so a kernel cached from one file would keep running an old c
 rows, so the inner loops allocate nothing. The formulas are those of :mod:`sim.taylor`, :mod:`sim.so3`,
 :mod:`sim.quaternion` and the integrator modules, written for one body; the numpy code is the reference the
 kernels are tested against. Each kernel fills the ``*_out`` arrays and a status per body (``checks.STATUS_*``):
-the Python side raises. Every kernel is compiled with numpy's error model: a division by zero gives an inf or a
-nan (then a non-finite status), never a Python exception from inside a kernel.
+the Python side raises. The kernels release the GIL (``nogil``): :mod:`sim.integrators.threads` steps a large
+batch in parts on several threads. Every kernel is compiled with numpy's error model: a division by zero gives an
+inf or a nan (then a non-finite status), never a Python exception from inside a kernel.
 
 Explicit kernels (``euler_kernel``, ``magnus_kernel``, ``rkmk4_kernel``) follow their numpy versions operation for
 operation.
@@ -329,7 +330,7 @@ def _euler_orientation(q, omega, h):
     )
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", nogil=True)
 def euler_kernel(q, omega_world, L_world, inertia, inertia_inv, torque_world, h, gyroscopic,
                  q_out, omega_out, L_out, status_out):  # fmt: skip
     """Explicit Euler: ``ω' = ω + h α``, ``q' = normalise(q + (h/2) [0, ω] ⊗ q)``, both from the state at t."""
@@ -339,7 +340,7 @@ def euler_kernel(q, omega_world, L_world, inertia, inertia_inv, torque_world, h,
         _store(n, q_new, omega_new, matrix(inertia, n), q_out, omega_out, L_out, status_out)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", nogil=True)
 def euler_body_kernel(q, omega_world, L_world, inertia, inertia_inv, torque_world, h, gyroscopic,
                       q_out, omega_out, L_out, status_out):  # fmt: skip
     """Explicit Euler on Euler's equations in the body frame: ``Ω' = Ω + h α_b`` and the same ``q'`` as
@@ -357,7 +358,7 @@ def euler_body_kernel(q, omega_world, L_world, inertia, inertia_inv, torque_worl
         _store(n, q_new, omega_new, matrix(inertia, n), q_out, omega_out, L_out, status_out)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", nogil=True)
 def magnus_kernel(q, omega_world, L_world, inertia, inertia_inv, torque_world, h, gyroscopic, terms, exponential,
                   q_out, omega_out, L_out, status_out):  # fmt: skip
     """Magnus with constant α (seed 000): ``q' = exp(½ (Ω₁ + Ω₂ + Ω₃)) ⊗ q``, the first ``terms`` terms."""
@@ -401,7 +402,7 @@ def _rk4_sum(h, k1, k2, k3, k4):
     return scale(h / 6.0, add(add(k1, scale(2.0, add(k2, k3))), k4))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", nogil=True)
 def rkmk4_kernel(q, omega_world, L_world, inertia, inertia_inv, torque_world, h, gyroscopic,
                  q_out, omega_out, L_out, status_out):  # fmt: skip
     """Classical RK4 on the rotation vector ``v`` of ``O(t) = O R(v(t))`` (:mod:`sim.integrators.rkmk4`), with
@@ -573,7 +574,7 @@ def _write_implicit(n, qn, omega, L, iterations, substeps, status, q_out, omega_
     iterations_out[n], substeps_out[n], status_out[n] = iterations, substeps, status
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", nogil=True)
 def implicit_kernel(method, q, omega_world, L_world, inertia_inv, torque_world, h, tolerance, max_iterations,
                     max_depth, max_step_angle_sq, q_out, omega_out, L_out, iterations_out, substeps_out,
                     status_out):  # fmt: skip
@@ -589,7 +590,7 @@ def implicit_kernel(method, q, omega_world, L_world, inertia_inv, torque_world, 
                         substeps_out, status_out)  # fmt: skip
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", nogil=True)
 def composed_kernel(method, coefficients, q, omega_world, L_world, inertia_inv, torque_world, h, tolerance,
                     max_iterations, max_depth, max_step_angle_sq, q_out, omega_out, L_out, iterations_out,
                     substeps_out, status_out):  # fmt: skip
@@ -633,7 +634,7 @@ def _kick(qn, omega, L, M, torque, lever, force, length, gyroscopic):
     return add(omega, scale(length, to_world(qn, matvec(M, to_body(qn, total))))), L
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", nogil=True)
 def split_kernel(coefficients, kicks, q, omega_world, L_world, inertia, inertia_inv, torque_world, lever_body,
                  force_world, h, gyroscopic, tolerance, max_iterations, max_depth, max_step_angle_sq, q_out,
                  omega_out, L_out, iterations_out, substeps_out, status_out):  # fmt: skip
@@ -673,3 +674,18 @@ def split_kernel(coefficients, kicks, q, omega_world, L_world, inertia, inertia_
             status = STATUS_NON_FINITE
         _write_implicit(n, qn, omega, L, iterations, substeps, status, q_out, omega_out, L_out, iterations_out,
                         substeps_out, status_out)  # fmt: skip
+
+
+# The world's centres of mass (sim.world).
+
+
+@njit(cache=True, error_model="numpy", nogil=True)
+def free_fall_kernel(position, velocity, bodies, h, half_h_sq, gravity):
+    """Constant gravity, exactly: ``x' = x + (h v + (½ h²) g)``, then ``v' = v + h g``, for the rows ``bodies``
+    (K,) of ``position`` and ``velocity`` (N, 3), in place; the arithmetic of numpy's
+    ``x += h v + ½ h² g; v += h g`` element by element (``half_h_sq`` is ``0.5 * h * h``)."""
+    for k in range(bodies.shape[0]):
+        n = bodies[k]
+        for i in range(3):
+            position[n, i] = position[n, i] + (h * velocity[n, i] + half_h_sq * gravity[i])
+            velocity[n, i] = velocity[n, i] + h * gravity[i]

@@ -10,6 +10,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from sim.integrators import threads
 from sim.integrators.checks import non_finite_status, raise_on_failure
 from sim.integrators.state import BodyParams, BodyState, StepCost, momentum_from_omega_world
 
@@ -39,8 +40,8 @@ def run_explicit_kernel(
     n_bodies = len(state)
     q_out, omega_out, L_out = np.empty((n_bodies, 4)), np.empty((n_bodies, 3)), np.empty((n_bodies, 3))
     status = np.empty(n_bodies, dtype=np.int8)
-    kernel(
-        state.q, state.omega_world, state.L_world, params.inertia_body, params.inertia_body_inv,
+    threads.run(
+        kernel, n_bodies, state.q, state.omega_world, state.L_world, params.inertia_body, params.inertia_body_inv,
         params.torque_world, float(h), params.gyroscopic, *options, q_out, omega_out, L_out, status,
     )  # fmt: skip
-    return _result(name, h, BodyState(q_out, omega_out, L_out), status)
+    return _result(name, h, BodyState.of_float_arrays(q_out, omega_out, L_out), status)

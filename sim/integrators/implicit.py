@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sim.integrators import magnus
+from sim.integrators import _kernels, magnus, threads
 from sim.integrators.checks import STATUS_NOT_CONVERGED, STATUS_OK, check_jacobian, non_finite_status, raise_on_failure
 from sim.integrators.newton import NEWTON_DEFAULTS, NewtonOptions, newton_curvature, newton_solve
 from sim.integrators.state import BodyParams, BodyState, StepCost, omega_world_from_momentum
@@ -109,24 +109,23 @@ def _advance_in_pieces(method, state, params, h, jacobian, newton):
 
 
 def kernel_newton_arguments(newton: NewtonOptions) -> tuple[float, int, int, float]:
-    """The kernels' Newton arguments: tolerance, max iterations, max sub-step depth, squared max step angle."""
-    return (float(newton.tolerance), int(newton.max_iterations), int(newton.max_substep_depth),
-            float(newton.max_step_angle) ** 2)  # fmt: skip
+    """The kernels' Newton arguments: tolerance, max iterations, max sub-step depth, squared max step angle (made
+    once, with the options)."""
+    return newton._kernel_arguments
 
 
 def _run_kernel(method, state, params, h, newton):
-    from sim.integrators import _kernels
-
     n_bodies = len(state)
     q, omega_world, L_world = np.empty((n_bodies, 4)), np.empty((n_bodies, 3)), np.empty((n_bodies, 3))
     iterations, substeps = np.empty(n_bodies, dtype=np.int64), np.empty(n_bodies, dtype=np.int64)
     status = np.empty(n_bodies, dtype=np.int8)
-    _kernels.implicit_kernel(
-        _kernels.KERNEL_METHODS[method.name], state.q, state.omega_world, state.L_world, params.inertia_body_inv,
+    threads.run(
+        _kernels.implicit_kernel, n_bodies, _kernels.KERNEL_METHODS[method.name], state.q, state.omega_world,
+        state.L_world, params.inertia_body_inv,
         params.torque_world, float(h), *kernel_newton_arguments(newton),
         q, omega_world, L_world, iterations, substeps, status,
     )  # fmt: skip
-    return BodyState(q, omega_world, L_world), StepCost(iterations, substeps), status
+    return BodyState.of_float_arrays(q, omega_world, L_world), StepCost(iterations, substeps), status
 
 
 def step_implicit(
@@ -181,8 +180,9 @@ def step_composed_in_kernel(
     q, omega_world, L_world = np.empty((n_bodies, 4)), np.empty((n_bodies, 3)), np.empty((n_bodies, 3))
     iterations, substeps = np.empty(n_bodies, dtype=np.int64), np.empty(n_bodies, dtype=np.int64)
     status = np.empty(n_bodies, dtype=np.int8)
-    _kernels.composed_kernel(
-        _kernels.KERNEL_METHODS[method.name], np.asarray(coefficients, dtype=np.float64), state.q,
+    threads.run(
+        _kernels.composed_kernel, n_bodies, _kernels.KERNEL_METHODS[method.name],
+        np.asarray(coefficients, dtype=np.float64), state.q,
         state.omega_world, state.L_world, params.inertia_body_inv, params.torque_world, float(h),
         *kernel_newton_arguments(newton), q, omega_world, L_world, iterations, substeps, status,
     )  # fmt: skip

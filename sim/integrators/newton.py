@@ -66,6 +66,14 @@ class NewtonOptions:
         depth = self.max_substep_depth
         if int(depth) != depth or not 0 <= depth <= MAX_SUBSTEP_DEPTH:
             raise ValueError(f"max_substep_depth must be an integer in 0..{MAX_SUBSTEP_DEPTH}, got {depth!r}")
+        # The compiled kernels' arguments, made once (sim.integrators.implicit.kernel_newton_arguments).
+        kernel_arguments = (
+            float(self.tolerance),
+            int(self.max_iterations),
+            int(depth),
+            float(self.max_step_angle) ** 2,
+        )
+        object.__setattr__(self, "_kernel_arguments", kernel_arguments)
 
 
 NEWTON_DEFAULTS = NewtonOptions()

@@ -37,7 +37,7 @@ from functools import lru_cache
 import numpy as np
 
 from sim.errors import NumericalError
-from sim.integrators import implicit_midpoint
+from sim.integrators import implicit_midpoint, threads
 from sim.integrators.checks import check_jacobian, non_finite_status, raise_on_failure
 from sim.integrators.implicit import kernel_newton_arguments
 from sim.integrators.newton import NEWTON_DEFAULTS, NewtonOptions
@@ -110,8 +110,8 @@ def _run_kernel(name, coefficients, kicks, state, params, h, orientation_torque,
     q, omega_world, L_world = np.empty((n_bodies, 4)), np.empty((n_bodies, 3)), np.empty((n_bodies, 3))
     iterations, substeps = np.empty(n_bodies, dtype=np.int64), np.empty(n_bodies, dtype=np.int64)
     status = np.empty(n_bodies, dtype=np.int8)
-    _kernels.split_kernel(
-        coefficients, kicks, state.q, state.omega_world, state.L_world,
+    threads.run(
+        _kernels.split_kernel, n_bodies, coefficients, kicks, state.q, state.omega_world, state.L_world,
         params.inertia_body, params.inertia_body_inv, params.torque_world, lever, force, float(h), params.gyroscopic,
         *kernel_newton_arguments(newton), q, omega_world, L_world, iterations, substeps, status,
     )  # fmt: skip

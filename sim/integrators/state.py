@@ -92,6 +92,16 @@ class BodyState:
     def __len__(self) -> int:
         return self.q.shape[0]
 
+    @classmethod
+    def of_float_arrays(cls, q: Quat, omega_world: Vec3, L_world: Vec3) -> BodyState:
+        """The state of arrays that are C-contiguous float64 already (not checked: a kernel's outputs, rows of the
+        world's arrays), without the copies or checks of construction: the one-body step's hot path."""
+        state = object.__new__(cls)
+        object.__setattr__(state, "q", q)
+        object.__setattr__(state, "omega_world", omega_world)
+        object.__setattr__(state, "L_world", L_world)
+        return state
+
     def __getitem__(self, index: Any) -> BodyState:
         """The bodies at ``index`` (a slice, index array or mask), as a new state."""
         return BodyState(self.q[index], self.omega_world[index], self.L_world[index])

@@ -237,7 +237,10 @@ class Controller:
         if edits.integrator is not None:
             index, name = edits.integrator
             integrators = list(choices.integrators)
-            integrators[index] = name
+            if index is None:  # every dynamic body (a kinematic one has none)
+                integrators = [None if old is None else name for old in integrators]
+            else:
+                integrators[index] = name
             choices.integrators, restart = integrators, True
         if edits.apply_h:
             h = parse_time_step(form.h_text)

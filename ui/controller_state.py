@@ -107,7 +107,7 @@ class PanelEdits:
     scene_text: str | None = None
     side_by_side: bool | None = None
     compare: tuple[str, bool] | None = None  # run this integrator side by side, or not
-    integrator: tuple[int, str] | None = None
+    integrator: tuple[int | None, str] | None = None  # (body index, or None for every dynamic body; name)
     h_text: str | None = None
     apply_h: bool = False
     gyroscopic: bool | None = None

@@ -24,6 +24,7 @@ ERROR_RGBA = imgui.ImVec4(1.0, 0.42, 0.4, 1.0)
 ERROR_FRAME_RGBA = imgui.ImVec4(0.45, 0.12, 0.12, 1.0)
 NOTE_RGBA = imgui.ImVec4(0.62, 0.66, 0.72, 1.0)
 GOOD_RGBA = imgui.ImVec4(0.55, 0.85, 0.55, 1.0)
+BODY_LIST_MAX = 24  # more bodies than this get one integrator choice for all of them (a cloud of 1000 handles)
 GYROSCOPIC_NOTE = "The ω × L term of Euler's equations: without it L is not conserved and the T-handle never flips."
 RENDER_LABELS = {
     "show_omega": "ω arrow",
@@ -150,6 +151,8 @@ def _integration(choices: Choices, form: Form, edits: PanelEdits) -> None:
                 if changed:
                     edits.compare = (name, on)
             imgui.end_table()
+    elif len(choices.body_names) > BODY_LIST_MAX:
+        _every_body_integrator(choices, form, edits)
     else:
         names = form.integrator_names
         for index, (body, integrator) in enumerate(zip(choices.body_names, choices.integrators, strict=True)):
@@ -177,6 +180,22 @@ def _integration(choices: Choices, form: Form, edits: PanelEdits) -> None:
     if changed:
         edits.gyroscopic = on
     _note(GYROSCOPIC_NOTE)
+
+
+def _every_body_integrator(choices: Choices, form: Form, edits: PanelEdits) -> None:
+    """One integrator for every dynamic body of a scene with too many to list ("mixed" while they differ)."""
+    used = list(dict.fromkeys(name for name in choices.integrators if name is not None))
+    imgui.align_text_to_frame_padding()
+    imgui.text(f"all {len(choices.body_names)} bodies")
+    imgui.same_line(imgui.get_content_region_avail().x * 0.45)
+    imgui.set_next_item_width(-1.0)
+    if not used:
+        imgui.text_disabled("kinematic")
+    elif imgui.begin_combo("##every integrator", used[0] if len(used) == 1 else "mixed"):
+        for name in form.integrator_names:
+            if imgui.selectable(name, used == [name])[0] and used != [name]:
+                edits.integrator = (None, name)
+        imgui.end_combo()
 
 
 def _initial_state(choices: Choices, form: Form, edits: PanelEdits) -> None:

@@ -66,6 +66,17 @@ def test_switching_an_integrator_restarts_with_it(tmp_path):
     assert host.session.setup == controller.choices.setup()
 
 
+def test_one_integrator_for_every_body_keeps_kinematic_bodies_kinematic(tmp_path):
+    controller, host = headless_controller("hierarchy", str(tmp_path))
+    before = controller.choices.integrators
+    assert None in before and any(name is not None for name in before)
+    apply(controller, integrator=(None, "rkmk4"))
+    after = controller.choices.integrators
+    assert [name is None for name in after] == [name is None for name in before]
+    assert {name for name in after if name is not None} == {"rkmk4"}
+    assert host.session.setup == controller.choices.setup() and host.session.t == 0.0
+
+
 def test_side_by_side_runs_each_compared_integrator_from_the_same_state(controller):
     host = controller.host
     apply(controller, side_by_side=True)

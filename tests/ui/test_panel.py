@@ -11,7 +11,7 @@ from render.renderer import RenderOptions
 from scene.scene_file import list_presets, load_scene
 from sim.integrators import INTEGRATORS
 from ui.controller_state import Choices, Form
-from ui.panel import PanelEdits, draw_panel, time_scale_text
+from ui.panel import BODY_LIST_MAX, PanelEdits, draw_panel, time_scale_text
 from ui.plots import PlotOptions
 
 SECTIONS = ("Scene", "Integration", "Initial state", "View", "Capture and files")
@@ -53,6 +53,22 @@ def test_the_panel_draws_every_state_and_asks_for_nothing_unprompted(panel_windo
     choice_fields, form_fields = STATES[name]
     edits = draw_panel(dataclasses.replace(choices, **choice_fields), dataclasses.replace(form, **form_fields))
     assert edits == PanelEdits()
+
+
+def test_a_cloud_of_bodies_gets_one_integrator_choice_not_a_list(panel_window, monkeypatch):
+    scene = load_scene("cloud")
+    assert len(scene.bodies) > BODY_LIST_MAX
+    choices = Choices(scene, ["implicit_midpoint"] * len(scene.bodies), list(INTEGRATORS), 1 / 240,
+                      render=RenderOptions(), plots=PlotOptions())  # fmt: skip
+    form = Form(presets=list_presets(), integrator_names=list(INTEGRATORS), body_texts={})
+    combos = []
+    monkeypatch.setattr(imgui, "begin_combo", lambda label, preview: combos.append((label, preview)) and False)
+    assert draw_panel(choices, form) == PanelEdits()
+    assert [preview for label, preview in combos if "integrator" in label] == ["implicit_midpoint"]
+    choices.integrators[3] = "rkmk4"
+    combos.clear()
+    draw_panel(choices, form)
+    assert [preview for label, preview in combos if "integrator" in label] == ["mixed"]
 
 
 def test_time_scales_read_as_fractions_and_multiples():

@@ -39,6 +39,7 @@ THIN_ERROR_PX = 0.25
 THIN_MAX_STRIDE = 32
 # More bodies than this are not named one by one above the plots (the cloud preset has 1000).
 LEGEND_MAX = 24
+EXACT_CURVES_MAX = LEGEND_MAX  # dashed exact curves drawn for at most this many distinct initial states
 PLOT_TITLES = {
     "energy": "energy error |ΔE|/E",  # scene/measures.py's, as a magnitude
     "momentum": "L error |ΔL|/|L|",
@@ -261,6 +262,9 @@ def _curve_plot(history: PlotHistory, curves: Curves | None, size, name: str) ->
     names, rgb, xy, drawn = history.names, history.rgb, curves.xy, curves.drawn
     for k, keep in zip(drawn, _kept(xy[drawn, 0], xy[drawn, 1], curves.level, log=False), strict=True):
         implot.plot_line(names[k], xy[k, 0, keep], xy[k, 1, keep], _spec(rgb[k]))
+    if len(curves.dashes) > EXACT_CURVES_MAX:  # a cloud: a thousand white references would hide every body's line
+        implot.end_plot()
+        return
     dashed = _spec(EXACT_RGBA, 1.2, implot.LineFlags_.segments | implot.ItemFlags_.no_fit)
     for k, segments in curves.dashes:
         implot.plot_line(f"exact##{k}", segments[0], segments[1], dashed)

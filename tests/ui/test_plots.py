@@ -8,6 +8,7 @@ import pytest
 from imgui_bundle import imgui, implot
 
 from tests.ui.test_plot_history import filled, sample
+from ui import plots
 from ui.plots import (
     NO_REFERENCE,
     NO_REFERENCE_NOTE,
@@ -57,6 +58,16 @@ def test_implot_gets_contiguous_float_arrays_of_equal_length(imgui_window, monke
     assert lines.count("a") == 6 and lines.count("b") == 5 and lines.count("c") == 5
     assert lines.count("exact##0") == 1
     assert len(lines) == 3 + 2 + 2 + 4 + 3 + 4
+
+
+def test_a_cloud_of_exact_references_is_left_out_and_the_bodies_lines_kept(imgui_window, monkeypatch):
+    """More distinct closed-form references than EXACT_CURVES_MAX: their dashed curves would hide the bodies'."""
+    lines = []
+    monkeypatch.setattr(implot, "plot_line", lambda label, xs, ys, spec: lines.append(label))
+    monkeypatch.setattr(plots, "EXACT_CURVES_MAX", 0)
+    with plots_window():
+        draw_plots(filled(500, capacity=3600), PlotOptions(), (1260.0, 280.0))
+    assert lines.count("exact##0") == 0 and len(lines) == 3 + 2 + 2 + 3 + 3 + 4
 
 
 class _TextRecorder:

@@ -48,6 +48,7 @@ from typing import Any
 
 import numpy as np
 
+from scene.body_columns import QUAT_MIN_NORM, frozen, read_columns
 from scene.limits import MAX_BODIES, MAX_SCENE_BYTES, check_count, limits_lifted
 from scene.validation import TableReader, body_label, check_names_and_parents, did_you_mean, fail
 from sim.inertia import SHAPES, SIZE_DEFAULTS, check_inertia, parallel_axis
@@ -69,8 +70,6 @@ __all__ = [
 PRESET_DIR = Path(__file__).resolve().parent.parent / "assets" / "scenes"
 DEFAULT_DT = 1.0 / 60.0
 KNOWN_INTEGRATORS = tuple(INTEGRATORS)
-# An orientation shorter than this is a typo, not a rotation.
-QUAT_MIN_NORM = 1e-6
 
 SCENE_KEYS = ("gravity", "dt", "description")
 BODY_KEYS = (
@@ -79,11 +78,6 @@ BODY_KEYS = (
 )  # fmt: skip
 KINEMATIC_KEYS = ("angular_velocity",)
 _NOT_KINEMATIC = ("angular_velocity", "body_angular_velocity", "integrator", "pivot")
-
-
-def _frozen(array: np.ndarray) -> np.ndarray:
-    array.flags.writeable = False
-    return array
 
 
 @dataclass(frozen=True, eq=False)
@@ -188,9 +182,9 @@ def load_scene(scene: str | os.PathLike[str]) -> SceneSpec:
     if not entries:
         fail(where, "body", "the scene has no bodies; add at least one [[body]] table")
     check_count(len(entries), MAX_BODIES, "bodies", where=where, key="body")
-    bodies = tuple(_read_body(entry, index, where) for index, entry in enumerate(entries))
+    bodies = _read_bodies(entries, where)
     check_names_and_parents([(body.name, body.parent) for body in bodies], where)
-    return SceneSpec(path, _frozen(gravity), h, bodies, description)
+    return SceneSpec(path, frozen(gravity), h, bodies, description)
 
 
 def order_parent_first(bodies: tuple[BodySpec, ...] | list[BodySpec]) -> tuple[BodySpec, ...]:
@@ -260,6 +254,29 @@ def _read_toml(path: Path, where: str) -> dict[str, Any]:
         fail(where, None, "arrays or tables are nested too deeply to read")
 
 
+def _read_bodies(entries: list[object], where: str) -> tuple[BodySpec, ...]:
+    """The bodies of the file: the usual ones read as arrays (scene.body_columns), the rest one at a time by
+    :func:`_read_body`, which raises on the first mistake in file order (the array reader takes no body with one)."""
+    columns = read_columns(entries, KNOWN_INTEGRATORS)
+    bodies: list[BodySpec | None] = [None] * len(entries)
+    fields = zip(
+        columns.rows.tolist(), columns.names, columns.shapes, columns.sizes, columns.masses, columns.inertia_body,
+        columns.inertia_com, columns.com_offset, columns.position, columns.orientation, columns.omega_world,
+        columns.integrators, columns.parents, columns.colors, strict=True,
+    )  # fmt: skip
+    for index, name, shape, sizes, mass, inertia_body, inertia_com, com, position, orientation, omega, *rest in fields:
+        integrator, parent, color = rest
+        bodies[index] = BodySpec(
+            name, shape, sizes, mass, inertia_body, inertia_com, com, position, orientation, omega, integrator,
+            parent, color,
+        )  # fmt: skip
+    slow = np.ones(len(entries), dtype=bool)
+    slow[columns.rows] = False
+    for index in np.flatnonzero(slow).tolist():
+        bodies[index] = _read_body(entries[index], index, where)
+    return tuple(bodies)  # type: ignore[arg-type]
+
+
 def _read_body(entry: object, index: int, where: str) -> BodySpec:
     if not isinstance(entry, dict):
         fail(where, f"body[{index}]", "must be a table, written [[body]]", entry)
@@ -319,16 +336,16 @@ def _read_body(entry: object, index: int, where: str) -> BodySpec:
         shape=shape,
         sizes=sizes,
         mass=mass,
-        inertia_body=_frozen(inertia_body),
-        inertia_com=_frozen(np.array(inertia_com)),
-        com_offset=_frozen(shape_properties.com_offset),
-        position=_frozen(position),
-        orientation=_frozen(orientation),
-        omega_world=_frozen(omega_world),
+        inertia_body=frozen(inertia_body),
+        inertia_com=frozen(np.array(inertia_com)),
+        com_offset=frozen(shape_properties.com_offset),
+        position=frozen(position),
+        orientation=frozen(orientation),
+        omega_world=frozen(omega_world),
         integrator=body.string("integrator", None, choices=KNOWN_INTEGRATORS),
         parent=body.string("parent", None),
         color=None if color is None else (float(color[0]), float(color[1]), float(color[2])),
-        pivot=None if pivot is None else _frozen(pivot),
+        pivot=None if pivot is None else frozen(pivot),
         kinematic=kinematic is not None,
     )
 

@@ -21,10 +21,13 @@ No OpenGL, no render/ or ui/: pure numpy on arrays whose last axes are bodies (K
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from scene.scene_file import BodySpec, SceneSpec
 from sim.exact import TorqueFreeSolution
+from sim.exact_batch import TorqueFreeBatch
 from sim.lagrange_top import LagrangeTopSolution, lagrange_top_from_body
 from sim.quaternion import quat_conj, quat_mul
 
@@ -37,6 +40,8 @@ __all__ = [
     "orientation_error",
     "torque_free",
     "reference_solution",
+    "ClosedForms",
+    "reference_solutions",
 ]
 
 NO_CLOSED_FORM_NOTE = "no exact reference: the closed form overflows for this state"
@@ -119,3 +124,69 @@ def reference_solution(
     except (ArithmeticError, ValueError):
         return None, NO_CLOSED_FORM_NOTE
     return solution, None
+
+
+# A torque-free body whose inertia and ω lie in this range (or are zero) is solved in the batch; the others, one by
+# one under reference_solution's floating-point checks, which decide whether the closed form overflows.
+_BATCH_RANGE = (1e-40, 1e40)
+
+
+@dataclass(frozen=True, eq=False)
+class ClosedForms:
+    """The references of K bodies (:func:`reference_solution`'s, solved together): ``batch`` the torque-free ones
+    solved as arrays (its bodies are ``batch_rows``, indices into the K), ``singles`` ``(row, solution)`` the
+    others (heavy tops, bodies outside the batch's range), ``has_reference`` (K,) and ``notes`` per body."""
+
+    count: int
+    batch: TorqueFreeBatch
+    batch_rows: np.ndarray
+    singles: tuple[tuple[int, TorqueFreeSolution | LagrangeTopSolution], ...]
+    has_reference: np.ndarray
+    notes: tuple[str | None, ...]
+
+    def orientation_and_omega_body(self, t) -> tuple[np.ndarray, np.ndarray]:
+        """Orientation (..., K, 4) and body ω (..., K, 3) of the references at times ``t`` (scalar or (S,)); NaN
+        for a body without a reference, and ω NaN for a heavy top (its orientation only)."""
+        t = np.asarray(t, dtype=float)
+        q, omega = np.full(t.shape + (self.count, 4), np.nan), np.full(t.shape + (self.count, 3), np.nan)
+        q[..., self.batch_rows, :], omega[..., self.batch_rows, :] = self.batch.orientation_and_omega_body(t)
+        for row, solution in self.singles:
+            if isinstance(solution, LagrangeTopSolution):
+                q[..., row, :] = solution.orientation(t)
+            else:
+                q[..., row, :], omega[..., row, :] = solution.orientation_and_omega_body(t)
+        return q, omega
+
+
+def reference_solutions(scene: SceneSpec, rows: np.ndarray, q0: np.ndarray, omega_world0: np.ndarray) -> ClosedForms:
+    """:func:`reference_solution` of the bodies ``rows`` (K,) of ``scene`` from their initial ``q0`` (K, 4) and
+    ``omega_world0`` (K, 3), the torque-free ones solved together (sim/exact_batch.py: the same closed form, to
+    rounding)."""
+    rows = np.asarray(rows, dtype=np.intp)
+    count = rows.size
+    bodies = [scene.bodies[i] for i in rows]
+    free = np.array([torque_free(scene, body) for body in bodies], dtype=bool).reshape(count)
+    inertia = np.array([body.inertia_body for body in bodies]).reshape(count, 3, 3)
+    q0, omega_world0 = np.asarray(q0, dtype=float), np.asarray(omega_world0, dtype=float)
+    moving = ~np.all(np.abs(omega_world0) <= 1e-8, axis=-1)  # np.allclose(ω, 0) of reference_solution
+    inputs = np.abs(np.concatenate([inertia.reshape(count, 9), omega_world0], axis=-1))
+    in_range = np.all((inputs == 0.0) | ((inputs >= _BATCH_RANGE[0]) & (inputs <= _BATCH_RANGE[1])), axis=-1)
+    batched = np.flatnonzero(free & moving & in_range)
+    batch = TorqueFreeBatch.from_states(inertia[batched], q0[batched], omega_world0[batched])
+    start = batch.orientation(np.zeros(()))
+    finite = np.all(np.isfinite(start), axis=-1)
+    if not finite.all():  # the closed form overflows: the single path says so
+        batched = batched[finite]
+        batch = TorqueFreeBatch.from_states(inertia[batched], q0[batched], omega_world0[batched])
+    has_reference = np.zeros(count, dtype=bool)
+    has_reference[batched] = True
+    notes: list[str | None] = [None] * count
+    singles = []
+    for k in np.flatnonzero(~has_reference & ~(free & ~moving)):
+        if bodies[k].kinematic:
+            continue
+        solution, notes[k] = reference_solution(scene, int(rows[k]), q0[k], omega_world0[k])
+        if solution is not None:
+            singles.append((int(k), solution))
+            has_reference[k] = True
+    return ClosedForms(count, batch, batched, tuple(singles), has_reference, tuple(notes))

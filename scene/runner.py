@@ -22,7 +22,7 @@ from scene.measures import (
     momentum_error,
     orientation_error,
     potential_counts,
-    reference_solution,
+    reference_solutions,
     torque_free,
 )
 from scene.scene_file import SceneSpec
@@ -88,9 +88,7 @@ def run_scene(
     start_potential = np.where(pivoted, simulation.potential_energy(), 0.0)
     start_energy = start.energy + start_potential
     check_finite(simulation, start, start_energy)
-    references = [
-        reference_solution(simulation.scene, i, start.q[i], start.omega_world[i]) for i in range(len(pivoted))
-    ]
+    references = reference_solutions(simulation.scene, np.arange(len(pivoted)), start.q, start.omega_world)
     iterations = np.zeros(len(simulation.names), dtype=np.int64)
     substeps = np.ones(len(simulation.names), dtype=np.int64)
 
@@ -115,29 +113,42 @@ def run_scene(
 
     energy = np.abs(energy_error(end_energy, start_energy, energy_scale(start.energy, start_potential)))
     momentum = momentum_error(end.L_world, start.L_world)
-    summaries = []
-    for i, name in enumerate(simulation.names):
-        reference, note = references[i]
-        free = torque_free(simulation.scene, simulation.scene.bodies[i])
-        summaries.append(
-            BodySummary(
-                body=name,
-                integrator=simulation.body_integrators[i] or "kinematic",
-                energy_error=_figure(energy[i]),
-                momentum_error=_figure(momentum[i]) if free else None,
-                orientation_error=_final_orientation_error(end, i, reference),
-                newton_per_step=float(iterations[i] / steps),
-                max_substeps=int(substeps[i]),
-                wall_seconds=wall,
-                note=note,
-            )
+    orientation = _final_orientation_errors(end, references)
+    free = np.array([torque_free(simulation.scene, body) for body in simulation.scene.bodies], dtype=bool)
+    energy_figures, momentum_figures, orientation_figures = (
+        _figures(energy), _figures(np.where(free, momentum, np.nan)), _figures(orientation)
+    )  # fmt: skip
+    average_iterations = (iterations / steps).tolist()
+    return [
+        BodySummary(
+            body=name,
+            integrator=integrator or "kinematic",
+            energy_error=energy_figure,
+            momentum_error=momentum_figure,
+            orientation_error=orientation_figure,
+            newton_per_step=newton,
+            max_substeps=substep,
+            wall_seconds=wall,
+            note=note,
         )
-    return summaries
+        for name, integrator, energy_figure, momentum_figure, orientation_figure, newton, substep, note in zip(
+            simulation.names,
+            simulation.body_integrators,
+            energy_figures,
+            momentum_figures,
+            orientation_figures,
+            average_iterations,
+            substeps.tolist(),
+            references.notes,
+            strict=True,
+        )
+    ]
 
 
-def _figure(value: float) -> float | None:
-    """A measure for the table: ``None`` where it has no value (NaN: a body at rest has no relative error)."""
-    return None if np.isnan(value) else float(value)
+def _figures(values: np.ndarray) -> list[float | None]:
+    """Measures for the table: ``None`` where one has no value (NaN: a body at rest has no relative error, a
+    body under torque no |ΔL|, a body without a closed form no orientation error)."""
+    return [None if value != value else value for value in np.asarray(values, dtype=float).tolist()]
 
 
 def check_finite(simulation: Simulation, snapshot, energy: np.ndarray | None = None) -> None:
@@ -162,13 +173,13 @@ def check_finite(simulation: Simulation, snapshot, energy: np.ndarray | None = N
             )
 
 
-def _final_orientation_error(end, i: int, reference) -> float | None:
-    if reference is None:
-        return None
+def _final_orientation_errors(end, references) -> np.ndarray:
+    """(N,) rad: each body's angle from its reference at the end; NaN without a reference or where it is not
+    finite."""
     with np.errstate(all="ignore"):
-        q_exact = reference.orientation(np.array([end.t]))
-        error = float(orientation_error(end.q[i : i + 1], q_exact.reshape(1, 4))[0])
-    return error if math.isfinite(error) else None
+        q_exact, _ = references.orientation_and_omega_body(np.float64(end.t))
+        error = orientation_error(end.q, q_exact)
+    return np.where(np.isfinite(error), error, np.nan)
 
 
 class _maybe_trace:

@@ -39,8 +39,6 @@ A kinematic body takes none of angular_velocity, body_angular_velocity, integrat
 from __future__ import annotations
 
 import os
-import re
-import stat
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -48,8 +46,11 @@ from typing import Any
 
 import numpy as np
 
-from scene.limits import MAX_BODIES, MAX_SCENE_BYTES, check_count, limits_lifted
+from scene.body_columns import QUAT_MIN_NORM, frozen, read_columns
+from scene.limits import MAX_BODIES, check_count
+from scene.toml_file import parse_toml, read_text
 from scene.validation import TableReader, body_label, check_names_and_parents, did_you_mean, fail
+from sim.errors import InputError
 from sim.inertia import SHAPES, SIZE_DEFAULTS, check_inertia, parallel_axis
 from sim.integrators import INTEGRATORS
 from sim.quaternion import quat_rotate
@@ -69,8 +70,6 @@ __all__ = [
 PRESET_DIR = Path(__file__).resolve().parent.parent / "assets" / "scenes"
 DEFAULT_DT = 1.0 / 60.0
 KNOWN_INTEGRATORS = tuple(INTEGRATORS)
-# An orientation shorter than this is a typo, not a rotation.
-QUAT_MIN_NORM = 1e-6
 
 SCENE_KEYS = ("gravity", "dt", "description")
 BODY_KEYS = (
@@ -79,11 +78,6 @@ BODY_KEYS = (
 )  # fmt: skip
 KINEMATIC_KEYS = ("angular_velocity",)
 _NOT_KINEMATIC = ("angular_velocity", "body_angular_velocity", "integrator", "pivot")
-
-
-def _frozen(array: np.ndarray) -> np.ndarray:
-    array.flags.writeable = False
-    return array
 
 
 @dataclass(frozen=True, eq=False)
@@ -174,7 +168,18 @@ def load_scene(scene: str | os.PathLike[str]) -> SceneSpec:
     """Load, validate and resolve a scene: a preset name (e.g. ``"t_handle"``) or a path to a .toml file."""
     path = resolve_scene_path(scene)
     where = str(path)
-    document = _read_toml(path, where)
+    text = read_text(path, where)
+    document, parser = parse_toml(text, where)
+    try:
+        return _scene_from(path, where, document)
+    except InputError:
+        if parser is tomllib:
+            raise
+    # Every mistake is reported from tomllib's reading, as it always was (values quoted the same).
+    return _scene_from(path, where, parse_toml(text, where, fast=False)[0])
+
+
+def _scene_from(path: Path, where: str, document: dict[str, Any]) -> SceneSpec:
     top = TableReader(document, where, "")
     top.check_keys(("scene", "body"))
     settings = top.subtable("scene") or TableReader({}, where, "scene")
@@ -188,9 +193,9 @@ def load_scene(scene: str | os.PathLike[str]) -> SceneSpec:
     if not entries:
         fail(where, "body", "the scene has no bodies; add at least one [[body]] table")
     check_count(len(entries), MAX_BODIES, "bodies", where=where, key="body")
-    bodies = tuple(_read_body(entry, index, where) for index, entry in enumerate(entries))
+    bodies = _read_bodies(entries, where)
     check_names_and_parents([(body.name, body.parent) for body in bodies], where)
-    return SceneSpec(path, _frozen(gravity), h, bodies, description)
+    return SceneSpec(path, frozen(gravity), h, bodies, description)
 
 
 def order_parent_first(bodies: tuple[BodySpec, ...] | list[BodySpec]) -> tuple[BodySpec, ...]:
@@ -220,44 +225,27 @@ def order_parent_first(bodies: tuple[BodySpec, ...] | list[BodySpec]) -> tuple[B
     return tuple(order)
 
 
-def _read_toml(path: Path, where: str) -> dict[str, Any]:
-    """The parsed TOML of ``path``: a regular file of at most ``MAX_SCENE_BYTES`` of UTF-8 (a byte-order mark is
-    accepted). A FIFO, a device or a directory is refused without being opened, so nothing blocks or reads
-    forever."""
-    try:
-        status = path.stat()
-    except FileNotFoundError:
-        fail(where, None, "no such file")
-    except OSError as error:
-        fail(where, None, f"cannot be read: {error.strerror}")
-    if stat.S_ISDIR(status.st_mode):
-        fail(where, None, "is a directory, not a scene file")
-    if not stat.S_ISREG(status.st_mode):
-        fail(where, None, "is not a regular file (a FIFO, a device or a socket); give a .toml file")
-    check_count(status.st_size, MAX_SCENE_BYTES, "bytes of scene file", where=where)
-    try:
-        # O_NONBLOCK: should the path have become a FIFO since the check, opening it does not wait for a writer.
-        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-        with os.fdopen(descriptor, "rb") as file:
-            data = file.read(MAX_SCENE_BYTES + 1 if not limits_lifted() else -1)
-    except OSError as error:
-        fail(where, None, f"cannot be read: {error.strerror}")
-    check_count(len(data), MAX_SCENE_BYTES, "bytes of scene file", where=where)
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        fail(where, None, f"is not UTF-8 text (byte {error.start})")
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        # Python 3.11's message ends in "(at line L, column C)"; show that line as the value.
-        message = str(error)
-        found = re.search(r"at line (\d+)", message)
-        lines = text.splitlines()
-        line = lines[int(found.group(1)) - 1] if found and int(found.group(1)) <= len(lines) else None
-        fail(where, None, f"TOML syntax error: {message}", line)
-    except RecursionError:
-        fail(where, None, "arrays or tables are nested too deeply to read")
+def _read_bodies(entries: list[object], where: str) -> tuple[BodySpec, ...]:
+    """The bodies of the file: the usual ones read as arrays (scene.body_columns), the rest one at a time by
+    :func:`_read_body`, which raises on the first mistake in file order (the array reader takes no body with one)."""
+    columns = read_columns(entries, KNOWN_INTEGRATORS)
+    bodies: list[BodySpec | None] = [None] * len(entries)
+    fields = zip(
+        columns.rows.tolist(), columns.names, columns.shapes, columns.sizes, columns.masses, columns.inertia_body,
+        columns.inertia_com, columns.com_offset, columns.position, columns.orientation, columns.omega_world,
+        columns.integrators, columns.parents, columns.colors, strict=True,
+    )  # fmt: skip
+    for index, name, shape, sizes, mass, inertia_body, inertia_com, com, position, orientation, omega, *rest in fields:
+        integrator, parent, color = rest
+        bodies[index] = BodySpec(
+            name, shape, sizes, mass, inertia_body, inertia_com, com, position, orientation, omega, integrator,
+            parent, color,
+        )  # fmt: skip
+    slow = np.ones(len(entries), dtype=bool)
+    slow[columns.rows] = False
+    for index in np.flatnonzero(slow).tolist():
+        bodies[index] = _read_body(entries[index], index, where)
+    return tuple(bodies)  # type: ignore[arg-type]
 
 
 def _read_body(entry: object, index: int, where: str) -> BodySpec:
@@ -319,16 +307,16 @@ def _read_body(entry: object, index: int, where: str) -> BodySpec:
         shape=shape,
         sizes=sizes,
         mass=mass,
-        inertia_body=_frozen(inertia_body),
-        inertia_com=_frozen(np.array(inertia_com)),
-        com_offset=_frozen(shape_properties.com_offset),
-        position=_frozen(position),
-        orientation=_frozen(orientation),
-        omega_world=_frozen(omega_world),
+        inertia_body=frozen(inertia_body),
+        inertia_com=frozen(np.array(inertia_com)),
+        com_offset=frozen(shape_properties.com_offset),
+        position=frozen(position),
+        orientation=frozen(orientation),
+        omega_world=frozen(omega_world),
         integrator=body.string("integrator", None, choices=KNOWN_INTEGRATORS),
         parent=body.string("parent", None),
         color=None if color is None else (float(color[0]), float(color[1]), float(color[2])),
-        pivot=None if pivot is None else _frozen(pivot),
+        pivot=None if pivot is None else frozen(pivot),
         kinematic=kinematic is not None,
     )
 

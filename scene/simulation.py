@@ -94,18 +94,19 @@ class Simulation:
             self.graph.parent, np.ones(n, dtype=bool), self.graph.local_position, self.graph.local_q0,
             self.graph.local_angular_velocity,
         ).global_poses(0.0, np.zeros((n, 4)), np.zeros((n, 3)))  # fmt: skip
-        for node in self._dynamic:
-            body = ordered[node]
-            self.world.add_body(
-                q=as_if_kinematic.q[node],
-                omega_world=as_if_kinematic.omega_world[node],
-                inertia_body=body.inertia_body,
-                integrator=self.integrators[node],
-                mass=body.mass,
-                position=as_if_kinematic.position[node],
-                pivot_body=body.pivot,
-                pinned=body.parent is not None,
-            )
+        dynamic = self._dynamic
+        bodies = [ordered[node] for node in dynamic]
+        self.world.add_bodies(
+            q=as_if_kinematic.q[dynamic],
+            omega_world=as_if_kinematic.omega_world[dynamic],
+            inertia_body=np.array([body.inertia_body for body in bodies]).reshape(-1, 3, 3),
+            integrator=[self.integrators[node] for node in dynamic],
+            mass=np.array([body.mass for body in bodies], dtype=float),
+            position=as_if_kinematic.position[dynamic],
+            pivot_body=np.array([(0.0, 0.0, 0.0) if body.pivot is None else body.pivot for body in bodies]),
+            has_pivot=np.array([body.pivot is not None for body in bodies], dtype=bool),
+            pinned=np.array([body.parent is not None for body in bodies], dtype=bool),
+        )
 
     @property
     def t(self) -> float:

@@ -49,22 +49,26 @@ _SEPARATRIX_SATURATION = 40.0
 
 
 def principal_frame(inertia_body: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Principal moments and axes of a ``(3, 3)`` symmetric positive definite body inertia tensor (kg m²).
+    """Principal moments and axes of ``(..., 3, 3)`` symmetric positive definite body inertia tensors (kg m²).
 
-    Returns ``moments`` ``(3,)`` ascending and ``axes_body`` ``(3, 3)`` whose columns are the principal axes in
-    body coordinates, a right-handed frame (``det = +1``): ``inertia_body = axes_body diag(moments) axes_bodyᵀ``.
-    Moments within :data:`MOMENT_EQUALITY_RTOL` of each other are replaced by their mean.
+    Returns ``moments`` ``(..., 3)`` ascending and ``axes_body`` ``(..., 3, 3)`` whose columns are the principal
+    axes in body coordinates, a right-handed frame (``det = +1``): ``inertia_body = axes_body diag(moments)
+    axes_bodyᵀ``. Moments within :data:`MOMENT_EQUALITY_RTOL` of each other are replaced by their mean.
     """
     moments, axes_body = np.linalg.eigh(np.asarray(inertia_body, dtype=float))
-    if np.linalg.det(axes_body) < 0.0:
-        axes_body[:, 2] = -axes_body[:, 2]
-    tolerance = MOMENT_EQUALITY_RTOL * moments[2]
-    if moments[2] - moments[0] <= tolerance:
-        moments[:] = moments.mean()
-    elif moments[1] - moments[0] <= tolerance:
-        moments[:2] = moments[:2].mean()
-    elif moments[2] - moments[1] <= tolerance:
-        moments[1:] = moments[1:].mean()
+    flip = np.linalg.det(axes_body) < 0.0
+    axes_body[..., :, 2] = np.where(flip[..., None], -axes_body[..., :, 2], axes_body[..., :, 2])
+    tolerance = MOMENT_EQUALITY_RTOL * moments[..., 2]
+    low, high = moments[..., 1] - moments[..., 0] <= tolerance, moments[..., 2] - moments[..., 1] <= tolerance
+    every = moments[..., 2] - moments[..., 0] <= tolerance
+    # The same sums as numpy's mean of three or two entries: ((a + b) + c) / 3 and (a + b) / 2.
+    mean3 = (moments[..., 0] + moments[..., 1] + moments[..., 2]) / 3.0
+    mean01 = (moments[..., 0] + moments[..., 1]) / 2.0
+    mean12 = (moments[..., 1] + moments[..., 2]) / 2.0
+    low, high = low & ~every, high & ~every & ~low
+    moments[..., 0] = np.where(every, mean3, np.where(low, mean01, moments[..., 0]))
+    moments[..., 1] = np.where(every, mean3, np.where(low, mean01, np.where(high, mean12, moments[..., 1])))
+    moments[..., 2] = np.where(every, mean3, np.where(high, mean12, moments[..., 2]))
     return moments, axes_body
 
 

@@ -50,41 +50,51 @@ def reduce_by_half_period(u: np.ndarray, K: float) -> tuple[np.ndarray, np.ndarr
     return half_periods, u - 2.0 * K * half_periods
 
 
-def _descending_moduli(m: float, m_complement: float) -> tuple[list[float], list[float]]:
-    """Moduli ``k₀ = √m, k₁, …`` of Gauss's descending chain down to ``_BASE_MODULUS``, and the ``1 − kₙ``.
+def _descending_moduli(m, m_complement) -> tuple[list[np.ndarray], list[np.ndarray], list[np.ndarray]]:
+    """Moduli ``k₀ = √m, k₁, …`` of Gauss's descending chain down to ``_BASE_MODULUS``, the ``1 − kₙ``, and
+    whether each level applies, for ``m`` and ``m₁`` of any (broadcast) shape: a body whose chain ends earlier
+    keeps its last modulus and skips the later levels (``active`` false), so every body's values are those of
+    its own chain.
 
     ``kₙ₊₁ = kₙ² / (1 + k′ₙ)²`` (equal to ``(1 − k′ₙ)/(1 + k′ₙ)`` without the subtraction),
     ``k′ₙ₊₁ = 2 √k′ₙ / (1 + k′ₙ)`` and ``1 − kₙ₊₁ = 2 k′ₙ / (1 + k′ₙ)``, so no step loses digits, however close
     ``k`` is to 1.
     """
-    moduli, one_minus = [np.sqrt(m)], [np.nan]
-    complement = np.sqrt(m_complement)
-    while moduli[-1] > _BASE_MODULUS:
-        moduli.append(moduli[-1] ** 2 / (1.0 + complement) ** 2)
+    modulus = np.sqrt(np.asarray(m, dtype=float))
+    complement = np.sqrt(np.asarray(m_complement, dtype=float))
+    modulus, complement = np.broadcast_arrays(modulus, complement)
+    moduli, one_minus, active = [modulus], [np.full(modulus.shape, np.nan)], [np.ones(modulus.shape, dtype=bool)]
+    going = modulus > _BASE_MODULUS
+    while going.any():
+        moduli.append(np.where(going, moduli[-1] ** 2 / (1.0 + complement) ** 2, moduli[-1]))
         one_minus.append(2.0 * complement / (1.0 + complement))
-        complement = 2.0 * np.sqrt(complement) / (1.0 + complement)
-    return moduli, one_minus
+        active.append(going)
+        complement = np.where(going, 2.0 * np.sqrt(complement) / (1.0 + complement), complement)
+        going = going & (moduli[-1] > _BASE_MODULUS)
+    return moduli, one_minus, active
 
 
-def _sn_cn_dn_reduced(v: np.ndarray, m: float, m_complement: float):
-    """``sn, cn, dn`` for ``|v| ≤ K`` (``0 < m₁``) by the descending transformation (DLMF 22.7.1–22.7.3)."""
-    moduli, one_minus = _descending_moduli(m, m_complement)
+def _sn_cn_dn_reduced(v: np.ndarray, m, m_complement):
+    """``sn, cn, dn`` for ``|v| ≤ K`` (``0 < m₁``) by the descending transformation (DLMF 22.7.1–22.7.3);
+    ``m`` and ``m₁`` scalars or arrays broadcast with ``v`` (one chain per body)."""
+    moduli, one_minus, active = _descending_moduli(m, m_complement)
     # The argument at each level: v_{n+1} = v_n / (1 + k_{n+1}).
     scale = 1.0
-    for modulus in moduli[1:]:
-        scale *= 1.0 + modulus
+    for modulus, applies in zip(moduli[1:], active[1:], strict=True):
+        scale = np.where(applies, scale * (1.0 + modulus), scale)
     base = v / scale
     k_base = moduli[-1]
     sn, cn = np.sin(base), np.cos(base)
     dn = np.sqrt(1.0 - (k_base * sn) ** 2)
     for level in range(len(moduli) - 1, 0, -1):
-        k1 = moduli[level]
+        k1, applies = moduli[level], active[level]
         denominator = 1.0 + k1 * sn * sn
-        sn, cn, dn = (
+        new_sn, new_cn, new_dn = (
             (1.0 + k1) * sn / denominator,
             cn * dn / denominator,
             (one_minus[level] + k1 * cn * cn) / denominator,
         )
+        sn, cn, dn = np.where(applies, new_sn, sn), np.where(applies, new_cn, cn), np.where(applies, new_dn, dn)
     return sn, cn, dn
 
 

@@ -182,3 +182,31 @@ def test_a_failing_group_names_world_slots_and_leaves_the_world_unchanged():
     np.testing.assert_array_equal(raised.value.bodies, [5])
     for name in BODY_FIELDS:
         assert_same_bits(world.values(name), before[name])
+
+
+def test_add_bodies_is_add_body_bit_for_bit():
+    from sim.world import World
+
+    rng = np.random.default_rng(5)
+    count = 7
+    q = rng.normal(size=(count, 4))
+    q /= np.linalg.norm(q, axis=1, keepdims=True)
+    omega, position, pivot = rng.normal(size=(count, 3)), rng.normal(size=(count, 3)), rng.normal(size=(count, 3))
+    inertia = np.array([np.diag(rng.uniform(1.0, 2.0, 3)) for _ in range(count)])
+    mass, has_pivot, pinned = rng.uniform(1.0, 2.0, count), np.arange(count) % 2 == 0, np.arange(count) % 3 == 0
+    names = ["implicit_midpoint", "euler", "magnus", "implicit_midpoint", "euler", "magnus", "trapezoidal"]
+    one_by_one, together = World(gravity=[0.0, 0.0, -9.81]), World(gravity=[0.0, 0.0, -9.81])
+    for k in range(count):
+        one_by_one.add_body(
+            q=q[k], omega_world=omega[k], inertia_body=inertia[k], integrator=names[k], mass=mass[k],
+            position=position[k], pivot_body=pivot[k] if has_pivot[k] else None, pinned=bool(pinned[k]),
+        )  # fmt: skip
+    together.add_bodies(
+        q=q, omega_world=omega, inertia_body=inertia, integrator=names, mass=mass, position=position,
+        pivot_body=pivot, has_pivot=has_pivot, pinned=pinned,
+    )  # fmt: skip
+    for name in one_by_one.bodies.fields:
+        np.testing.assert_array_equal(together.values(name), one_by_one.values(name))
+    one_by_one.step(0.01)
+    together.step(0.01)
+    np.testing.assert_array_equal(together.values("q"), one_by_one.values("q"))

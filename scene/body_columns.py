@@ -1,0 +1,239 @@
+"""Many ``[[body]]`` tables read at once: each key's values gathered into an array and checked as a whole.
+
+:func:`read_columns` finds the bodies a scene file's per-body reader (``scene_file._read_body``) would accept
+with nothing unusual about them — no ``kinematic``, ``pivot``, ``body_angular_velocity`` or 3×3 ``inertia``,
+every number well inside the limits — and computes their values with the same float operations, so that the
+:class:`~scene.scene_file.BodySpec` built from them is bit for bit the one the per-body reader builds. Every
+other body (a mistake, an unusual one, a borderline number) is left to the per-body reader, which names the
+first mistake exactly as it always has: the checks here only ever decide "certainly fine" or "ask the reader".
+
+Cost: a few list comprehensions over the tables and array operations, ~2 µs a body; the shape's mass
+properties are computed once per distinct (shape, mass, sizes).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import chain
+from typing import Any
+
+import numpy as np
+
+from scene.limits import MAX_MAGNITUDE, MIN_POSITIVE
+from sim.inertia import DEFINITE_RTOL, SHAPES, SIZE_DEFAULTS, TRIANGLE_RTOL, check_inertia
+from sim.quaternion import quat_rotate
+
+__all__ = ["BodyColumns", "read_columns", "frozen", "FAST_KEYS", "QUAT_MIN_NORM"]
+
+# An orientation shorter than this is a typo, not a rotation.
+QUAT_MIN_NORM = 1e-6
+# The keys a body read here may have (besides its shape's size keys); any other key sends it to the reader.
+FAST_KEYS = frozenset(
+    ("name", "shape", "mass", "inertia", "position", "orientation", "angular_velocity", "body_angular_velocity",
+     "integrator", "parent", "color")
+)  # fmt: skip
+_MISSING = object()
+# Integers beyond this convert to float64 with rounding; left to the reader, which converts one at a time.
+_EXACT_INT = 2**53
+
+
+@dataclass(frozen=True)
+class BodyColumns:
+    """The bodies ``rows`` (indices into the file's bodies, ascending) and their values, row ``k`` of each array
+    for body ``rows[k]``; arrays float64, read-only. The Python lists hold what ``BodySpec`` takes as is."""
+
+    rows: np.ndarray
+    names: list[str]
+    shapes: list[str]
+    sizes: list[dict[str, Any]]
+    masses: list[float]
+    inertia_body: np.ndarray  # (k, 3, 3)
+    inertia_com: np.ndarray  # (k, 3, 3), a separate copy
+    com_offset: np.ndarray  # (k, 3)
+    position: np.ndarray  # (k, 3)
+    orientation: np.ndarray  # (k, 4), unit
+    omega_world: np.ndarray  # (k, 3)
+    integrators: list[str | None]
+    parents: list[str | None]
+    colors: list[tuple[float, float, float] | None]
+
+
+def read_columns(entries: list[object], integrators: tuple[str, ...]) -> BodyColumns:
+    """The bodies of ``entries`` (the file's ``body`` array) that are certainly valid and usual, read as arrays."""
+    n = len(entries)
+    tables: list[dict[str, Any]] = [entry if type(entry) is dict else {} for entry in entries]
+    ok = np.fromiter((type(entry) is dict for entry in entries), bool, n)
+
+    shapes = [shape if type(shape) is str and shape in SHAPES else None for shape in _strings(tables, "shape", ok)]
+    ok &= np.fromiter((shape is not None for shape in shapes), bool, n)
+    allowed = {shape: FAST_KEYS | SIZE_DEFAULTS[shape].keys() for shape in SHAPES}
+    ok &= np.fromiter(
+        (table.keys() <= allowed.get(shape, FAST_KEYS) for table, shape in zip(tables, shapes, strict=True)), bool, n
+    )
+    names = _strings(tables, "name", ok, default=None)
+    names = [f"body{index}" if name is None else name for index, name in enumerate(names)]
+    ok &= np.fromiter((name != "" for name in names), bool, n)
+    integrator_of = _strings(tables, "integrator", ok, default=None)
+    ok &= np.fromiter((name is None or (type(name) is str and name in integrators) for name in integrator_of), bool, n)
+    parents = _strings(tables, "parent", ok, default=None)
+
+    mass = _numbers(tables, "mass", 1, 1.0, ok, positive=True)
+    sizes = _sizes(tables, shapes, ok)
+    given_inertia = np.fromiter(("inertia" in table for table in tables), bool, n)
+    moments = _numbers(tables, "inertia", 3, (1.0, 1.0, 1.0), ok)
+    ok &= ~given_inertia | _certainly_rigid(moments)
+    position = _numbers(tables, "position", 3, (0.0, 0.0, 0.0), ok)
+    orientation = _numbers(tables, "orientation", 4, (1.0, 0.0, 0.0, 0.0), ok, any_magnitude=True)
+    # As the reader: scaled by the largest entry, then divided by its norm (vecdot is the dot np.linalg.norm takes).
+    largest = np.max(np.abs(orientation), axis=1)
+    ok &= largest >= 0.5 * QUAT_MIN_NORM  # the reader's "largest * 2 < QUAT_MIN_NORM" fails, without overflow
+    largest[~ok] = 1.0
+    orientation[~ok] = (1.0, 0.0, 0.0, 0.0)
+    orientation = orientation / largest[:, None]
+    orientation = orientation / np.sqrt(np.vecdot(orientation, orientation))[:, None]
+    omega = _numbers(tables, "angular_velocity", 3, (0.0, 0.0, 0.0), ok)
+    omega_body = _numbers(tables, "body_angular_velocity", 3, (0.0, 0.0, 0.0), ok)
+    in_body = np.fromiter(("body_angular_velocity" in table for table in tables), bool, n)
+    ok &= ~(in_body & np.fromiter(("angular_velocity" in table for table in tables), bool, n))
+    omega[in_body] = quat_rotate(orientation[in_body], omega_body[in_body])
+    given_color = np.fromiter(("color" in table for table in tables), bool, n)
+    color = _numbers(tables, "color", 3, (0.0, 0.0, 0.0), ok)
+    ok &= np.all((color >= 0.0) & (color <= 1.0), axis=1)
+
+    inertia, com_offset, derived_ok = _mass_properties(shapes, mass, sizes, ok)
+    ok &= given_inertia | derived_ok
+    rows = np.flatnonzero(ok)
+    inertia_body = np.zeros((rows.size, 3, 3))
+    diagonal = np.arange(3)
+    inertia_body[:, diagonal, diagonal] = moments[rows]
+    from_shape = ~given_inertia[rows]
+    inertia_body[from_shape] = inertia[rows][from_shape]
+    masses = mass[rows, 0].tolist()
+    color_rows = color[rows].tolist()
+    return BodyColumns(
+        rows=rows,
+        names=[names[index] for index in rows],
+        shapes=[shapes[index] for index in rows],
+        sizes=[sizes[index] for index in rows],
+        masses=masses,
+        inertia_body=frozen(inertia_body),
+        inertia_com=frozen(inertia_body.copy()),
+        com_offset=frozen(com_offset[rows]),
+        position=frozen(position[rows]),
+        orientation=frozen(orientation[rows]),
+        omega_world=frozen(omega[rows]),
+        integrators=[integrator_of[index] for index in rows],
+        parents=[parents[index] for index in rows],
+        colors=[tuple(c) if given_color[index] else None for index, c in zip(rows, color_rows, strict=True)],
+    )
+
+
+def frozen(array: np.ndarray) -> np.ndarray:
+    """``array``, made read-only."""
+    array.flags.writeable = False
+    return array
+
+
+def _strings(tables: list[dict[str, Any]], key: str, ok: np.ndarray, default: object = _MISSING) -> list[Any]:
+    """The string at ``key`` of each table (``default`` when absent); a row without a string is marked not ok."""
+    values = [table.get(key, default) for table in tables]
+    ok &= np.fromiter((type(value) is str or (value is default and value is not _MISSING) for value in values), bool)
+    return values
+
+
+def _numbers(
+    tables: list[dict[str, Any]],
+    key: str,
+    length: int,
+    default: float | tuple[float, ...],
+    ok: np.ndarray,
+    *,
+    positive: bool = False,
+    any_magnitude: bool = False,
+) -> np.ndarray:
+    """``(n, length)`` floats at ``key`` (a number when ``length`` is 1, else an array of ``length`` numbers), the
+    ``default`` where absent; a row the reader might refuse is marked not ok (and holds the default)."""
+    values = [table.get(key, default) for table in tables]
+    if length == 1:  # numbers: each value is a row of one
+        plain = None if set(map(type, values)) <= {float} else [_exact_number(x) for x in values]
+        array = np.array(values if plain is None else _keep(values, plain, default), dtype=float)[:, None]
+    else:
+        shaped = [value is default or (type(value) is list and len(value) == length) for value in values]
+        if not all(shaped):
+            values = _keep(values, shaped, default)
+        floats = set(map(type, chain.from_iterable(values))) <= {float}
+        plain = None if floats else [all(_exact_number(x) for x in row) for row in values]
+        array = np.array(values if plain is None else _keep(values, plain, default), dtype=float)
+        array = array.reshape(len(tables), length)
+        plain = shaped if plain is None else [a and b for a, b in zip(shaped, plain, strict=True)]
+    good = np.ones(len(tables), dtype=bool) if plain is None else np.array(plain, dtype=bool)
+    with np.errstate(invalid="ignore"):
+        fine = np.isfinite(array)
+        if not any_magnitude:
+            magnitude = np.abs(array)
+            fine &= (magnitude <= MAX_MAGNITUDE) & ((magnitude == 0.0) | (magnitude >= MIN_POSITIVE))
+        if positive:
+            fine &= array > 0.0
+    good &= np.all(fine, axis=1)
+    ok &= good
+    array[~good] = default
+    return array
+
+
+def _exact_number(x: object) -> bool:
+    """Whether ``x`` is a float, or an integer float64 holds exactly (a bool is neither)."""
+    return type(x) is float or (type(x) is int and -_EXACT_INT <= x <= _EXACT_INT)
+
+
+def _keep(values: list[Any], fine: list[bool], default: Any) -> list[Any]:
+    """``values``, each one not ``fine`` replaced by ``default``."""
+    return [value if good else default for value, good in zip(values, fine, strict=True)]
+
+
+def _sizes(tables: list[dict[str, Any]], shapes: list[Any], ok: np.ndarray) -> list[dict[str, Any]]:
+    """Each body's sizes as the reader gives them: its shape's size keys, floats or tuples of floats."""
+    sizes: list[dict[str, Any]] = [{} for _ in tables]
+    for shape, defaults in SIZE_DEFAULTS.items():
+        members = [index for index, name in enumerate(shapes) if name == shape]
+        if not members:
+            continue
+        mine = [tables[index] for index in members]
+        mine_ok = ok[members]
+        columns = {}
+        for key, default in defaults.items():
+            length = len(default) if isinstance(default, tuple) else 1
+            column = _numbers(mine, key, length, default, mine_ok, positive=True)
+            columns[key] = [tuple(row) for row in column.tolist()] if length > 1 else column[:, 0].tolist()
+        ok[members] = mine_ok
+        for position, index in enumerate(members):
+            sizes[index] = {key: column[position] for key, column in columns.items()}
+    return sizes
+
+
+def _certainly_rigid(moments: np.ndarray) -> np.ndarray:
+    """Principal moments ``(n, 3)`` that ``check_inertia`` certainly accepts, with margins far wider than the
+    rounding of its eigen-decomposition; a borderline body is left to it."""
+    low, middle, high = np.sort(moments, axis=1).T
+    with np.errstate(over="ignore", invalid="ignore"):
+        return (low > 2.0 * DEFINITE_RTOL * high) & (low + middle - high >= -0.5 * TRIANGLE_RTOL * high)
+
+
+def _mass_properties(
+    shapes: list[str], mass: np.ndarray, sizes: list[dict[str, Any]], ok: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each ok body's shape tensor about the COM, COM offset, and whether that tensor passes ``check_inertia``:
+    the shape's function called once per distinct (shape, mass, sizes)."""
+    n = len(shapes)
+    inertia = np.zeros((n, 3, 3))
+    com_offset = np.zeros((n, 3))
+    passes = np.zeros(n, dtype=bool)
+    masses = mass[:, 0].tolist()
+    groups: dict[tuple, list[int]] = {}
+    for index in np.flatnonzero(ok).tolist():
+        groups.setdefault((shapes[index], masses[index], *sizes[index].values()), []).append(index)
+    for (shape, body_mass, *_), members in groups.items():
+        properties = SHAPES[shape](body_mass, **sizes[members[0]])
+        inertia[members] = properties.inertia
+        com_offset[members] = properties.com_offset
+        passes[members] = check_inertia(properties.inertia) is None
+    return inertia, com_offset, passes

@@ -1,0 +1,254 @@
+"""The exact torque-free motion of many bodies at once: :class:`TorqueFreeBatch`, evaluated in one call of array
+operations over every body (and every time), for the references of a run of 10⁵ bodies with spread initial states.
+
+It is :class:`sim.exact.TorqueFreeSolution`'s closed form (Landau & Lifshitz §37, sim/euler_poinsot.py), solved
+for K bodies together: the bodies on a regular polhode (``"elliptic"`` with a finite quarter period, the case of
+every asymmetric body off the separatrix) are held as arrays; the others (a sphere, a steady spin, an axisymmetric
+body, the separatrix itself) keep one :class:`TorqueFreeSolution` each in :attr:`TorqueFreeBatch.others`.
+
+Agreement with :class:`TorqueFreeSolution`: the same formulas element by element, so the values agree to rounding
+(a few ulps): numpy's 3-vector norm and 3×3 products run in a different order over a batch than for one vector
+(tests/sim/test_exact_batch.py measures it). The separatrix gap ``L² − 2E I₂`` is the same correctly rounded value
+as the rational arithmetic of sim/euler_poinsot.py: its products are split into exact terms (Dekker) and summed
+by ``math.fsum``, correctly rounded too; a body whose numbers could underflow in the splitting takes the rational
+path.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.special import ellipkm1, elliprf, elliprj
+
+from sim.euler_poinsot import _separatrix_gap, principal_frame
+from sim.exact import TorqueFreeSolution, quat_from_zxz_euler
+from sim.jacobi_elliptic import _sn_cn_dn_reduced
+from sim.quaternion import quat_conj, quat_from_matrix, quat_mul, quat_rotate
+
+__all__ = ["TorqueFreeBatch", "separatrix_gaps"]
+
+# Inputs of the gap within this range (or zero): no product of the exact splitting underflows or overflows.
+_SPLIT_RANGE = (1e-40, 1e40)
+_SPLITTER = 134217729.0  # 2^27 + 1
+
+
+def _split(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    c = _SPLITTER * a
+    high = c - (c - a)
+    return high, a - high
+
+
+def _two_product(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``a b = p + e`` exactly (Dekker), absent underflow and overflow."""
+    p = a * b
+    a_high, a_low = _split(a)
+    b_high, b_low = _split(b)
+    return p, ((a_high * b_high - p) + a_high * b_low + a_low * b_high) + a_low * b_low
+
+
+def _exact_terms(i: np.ndarray, j: np.ndarray, w: np.ndarray) -> list[np.ndarray]:
+    """Doubles whose exact sum is ``i (i − j) w w`` (16 of them), for arrays of the same shape."""
+    difference = i - j
+    virtual = difference - i
+    error = (i - (difference - virtual)) + (-j - virtual)  # two-sum: i − j = difference + error exactly
+    square = _two_product(w, w)
+    first = [part for term in (difference, error) for part in _two_product(i, term)]
+    return [part for a in first for b in square for part in _two_product(a, b)]
+
+
+def separatrix_gaps(moments: np.ndarray, omega: np.ndarray) -> np.ndarray:
+    """``L² − 2E I2 = I3 (I3 − I2) Ω3² − I1 (I2 − I1) Ω1²`` of K bodies, ``moments`` and ``omega`` (K, 3)
+    principal: the correctly rounded value, bit for bit sim/euler_poinsot.py's rational one."""
+    i1, i2, i3, w1, w3 = moments[:, 0], moments[:, 1], moments[:, 2], omega[:, 0], omega[:, 2]
+    with np.errstate(all="ignore"):
+        # I3 (I3 − I2) Ω3² + I1 (I1 − I2) Ω1², 32 exact terms a body.
+        terms = np.stack(_exact_terms(i3, i2, w3) + _exact_terms(i1, i2, w1), axis=-1)
+    inputs = np.abs(np.stack([i1, i2, i3, w1, w3], axis=-1))
+    safe = np.all((inputs == 0.0) | ((inputs >= _SPLIT_RANGE[0]) & (inputs <= _SPLIT_RANGE[1])), axis=-1)
+    safe &= np.all(np.isfinite(terms), axis=-1)
+    gaps = np.empty(len(moments))
+    rows = np.flatnonzero(safe)
+    gaps[rows] = np.fromiter(map(math.fsum, terms[rows].tolist()), float, rows.size)
+    for k in np.flatnonzero(~safe):  # numbers far outside physical ranges only
+        gaps[k] = _separatrix_gap(moments[k], omega[k])
+    return gaps
+
+
+@dataclass(frozen=True, eq=False)
+class TorqueFreeBatch:
+    """The closed-form torque-free motion of K bodies. ``rows`` (E,) are the bodies held as arrays (regular
+    polhodes), with their constants (E,) or (E, 3): ``moments``, ``axes_body`` (E, 3, 3), ``spin_axis`` (0 or 2),
+    ``rate`` λ, ``phase0`` u₀, ``m``, ``m_complement``, ``quarter_period`` K, ``amplitudes``, ``L_norm``, the
+    precession's ``coefficient``, ``g0``, ``complete_g`` and ``characteristic`` n, and ``chain`` (E, 4, 4) (see
+    :attr:`TorqueFreeSolution._chain`). ``others``: ``(row, TorqueFreeSolution)`` for the other bodies."""
+
+    count: int
+    rows: np.ndarray
+    moments: np.ndarray
+    axes_body: np.ndarray
+    spin_axis: np.ndarray
+    rate: np.ndarray
+    phase0: np.ndarray
+    m: np.ndarray
+    m_complement: np.ndarray
+    quarter_period: np.ndarray
+    amplitudes: np.ndarray
+    L_norm: np.ndarray
+    coefficient: np.ndarray
+    g0: np.ndarray
+    complete_g: np.ndarray
+    characteristic: np.ndarray
+    chain: np.ndarray
+    others: tuple[tuple[int, TorqueFreeSolution], ...]
+
+    @classmethod
+    def from_states(cls, inertia_body: np.ndarray, q0: np.ndarray, omega_world0: np.ndarray) -> TorqueFreeBatch:
+        """From K bodies' inertia (K, 3, 3), orientations ``q0`` (K, 4) and world angular velocities (K, 3)."""
+        q0 = np.asarray(q0, dtype=float).reshape(-1, 4)
+        omega_body0 = quat_rotate(quat_conj(q0), np.asarray(omega_world0, dtype=float).reshape(-1, 3))
+        return cls.from_body_states(inertia_body, q0, omega_body0)
+
+    @classmethod
+    def from_body_states(cls, inertia_body: np.ndarray, q0: np.ndarray, omega_body0: np.ndarray) -> TorqueFreeBatch:
+        """From K bodies' inertia (K, 3, 3), orientations ``q0`` (K, 4) and body angular velocities (K, 3)."""
+        inertia_body = np.asarray(inertia_body, dtype=float).reshape(-1, 3, 3)
+        q0, omega_body0 = np.asarray(q0, dtype=float).reshape(-1, 4), np.asarray(omega_body0, dtype=float)
+        count = len(inertia_body)
+        moments, axes = principal_frame(inertia_body)
+        omega = np.einsum("kji,kj->ki", axes, omega_body0.reshape(-1, 3))
+        i1, i2, i3 = moments[:, 0], moments[:, 1], moments[:, 2]
+        # EulerPoinsot.solve's cases: constant, axisymmetric, steady spin, else elliptic (regular unless gap = 0).
+        moving = np.any(omega != 0.0, axis=-1)
+        elliptic = (i1 != i3) & moving & (i1 != i2) & (i2 != i3) & (np.count_nonzero(omega, axis=-1) != 1)
+        candidates = np.flatnonzero(elliptic)
+        gap = separatrix_gaps(moments[candidates], omega[candidates])
+        rows = candidates[gap != 0.0]
+        others = np.setdiff1d(np.arange(count), rows)
+        solved = TorqueFreeSolution.from_body_state
+        other_solutions = tuple((int(k), solved(inertia_body[k], q0[k], omega_body0[k])) for k in others)
+        with np.errstate(all="ignore"):
+            return cls._solve(count, rows, moments[rows], axes[rows], omega[rows], gap[gap != 0.0], q0[rows],
+                              other_solutions)  # fmt: skip
+
+    @classmethod
+    def _solve(cls, count, rows, moments, axes, omega, gap, q0, others) -> TorqueFreeBatch:
+        """EulerPoinsot.solve's elliptic case and TorqueFreeSolution's constant rotations, for E bodies."""
+        size = np.arange(len(rows))
+        i1, i2, i3 = moments[:, 0], moments[:, 1], moments[:, 2]
+        c = np.where(gap >= 0.0, 2, 0)
+        e = 2 - c
+        i_c, i_e = moments[size, c], moments[size, e]
+        d_ce, d_c2, d_2e = np.abs(i_c - i_e), np.abs(i_c - i2), np.abs(i2 - i_e)
+        w_c, w_2, w_e = omega[size, c], omega[:, 1], omega[size, e]
+        p = i2 * d_2e * w_2**2 + i_c * d_ce * w_c**2
+        q = i_e * d_ce * w_e**2 + i2 * d_c2 * w_2**2
+        rate = np.sqrt(d_c2 * p / (i1 * i2 * i3))
+        m = d_2e * q / (d_c2 * p)
+        m_complement = d_ce * np.abs(gap) / (d_c2 * p)
+        a_e = np.hypot(w_e, np.sqrt(i2 * d_c2 / (i_e * d_ce)) * w_2)
+        a_2 = np.hypot(np.sqrt(i_e * d_ce / (i2 * d_c2)) * w_e, w_2)
+        a_c = np.hypot(np.sqrt(i2 * d_2e / (i_c * d_ce)) * w_2, w_c)
+        sigma = np.where(w_c > 0.0, 1.0, -1.0)
+        s = np.where(w_e >= 0.0, 1.0, -1.0)
+        phase0 = _legendre_f(sigma * s * w_2 / a_2, np.abs(w_e) / a_e, m_complement)
+        amplitudes = np.empty((len(rows), 3))
+        amplitudes[size, e], amplitudes[:, 1], amplitudes[size, c] = s * a_e, sigma * s * a_2, sigma * a_c
+        L_norm = np.linalg.norm(moments * omega, axis=-1)
+        characteristic = -i_c * np.abs(i2 - i_e) / (i_e * np.abs(i_c - i2))
+        quarter = ellipkm1(m_complement)
+        complete_g = elliprj(0.0, m_complement, 1.0, 1.0 - characteristic)
+        coefficient = L_norm * (i_c - i_e) * characteristic / (3.0 * i_c * i_e * rate)
+        partial = cls._partial(rows, c, rate, phase0, m, m_complement, quarter, amplitudes, L_norm, characteristic,
+                               complete_g, moments, axes)  # fmt: skip
+        half_periods, r = _reduce(phase0, quarter)
+        sn, cn, _ = _jacobi(r, m, m_complement, quarter)
+        g0 = partial._g_reduced(half_periods, sn, cn)
+        euler_axes = np.where((c == 2)[:, None], [0, 1, 2], [1, 2, 0])
+        q_body_euler = quat_from_matrix(np.take_along_axis(axes, euler_axes[:, None, :], axis=-1))
+        # The Euler angles at t = 0, as TorqueFreeSolution takes them.
+        _, theta0, psi0, phi0 = partial._omega_and_angles(np.zeros(()), g0, coefficient)
+        r0 = quat_from_zxz_euler(phi0, theta0, psi0)
+        q_world_invariable = quat_mul(quat_mul(q0, q_body_euler), quat_conj(r0))
+        chain = quat_mul(quat_mul(q_world_invariable[:, None, :], np.eye(4)), quat_conj(q_body_euler)[:, None, :])
+        return cls(count, rows, moments, axes, c, rate, phase0, m, m_complement, quarter, amplitudes, L_norm,
+                   coefficient, g0, complete_g, characteristic, chain, others)  # fmt: skip
+
+    @classmethod
+    def _partial(cls, rows, c, rate, phase0, m, m1, quarter, amplitudes, L_norm, n, complete_g, moments, axes):
+        nan = np.full(len(rows), np.nan)
+        return cls(0, rows, moments, axes, c, rate, phase0, m, m1, quarter, amplitudes, L_norm, nan, nan,
+                   complete_g, n, np.empty((len(rows), 4, 4)), ())  # fmt: skip
+
+    def _g_reduced(self, half_periods: np.ndarray, sn: np.ndarray, cn: np.ndarray) -> np.ndarray:
+        """EulerPoinsot._g_reduced for every row (finite quarter periods)."""
+        n = self.characteristic
+        partial = sn**3 * elliprj(cn * cn, cn * cn + self.m_complement * sn * sn, 1.0, 1.0 - n * sn * sn)
+        return partial + 2.0 * half_periods * self.complete_g
+
+    def _omega_and_angles(self, t: np.ndarray, g0=None, coefficient=None):
+        """Ω in principal axes (..., E, 3) and the Euler angles (..., E) at times ``t`` (..., 1)."""
+        t = np.asarray(t, dtype=float)
+        half_periods, r = _reduce(self.rate * t + self.phase0, self.quarter_period)
+        sn, cn, dn = _jacobi(r, self.m, self.m_complement, self.quarter_period)
+        sign = 1.0 - 2.0 * np.mod(half_periods, 2.0)
+        sn_signed, cn_signed = sign * sn, sign * cn
+        minor = self.spin_axis == 0
+        functions = np.stack([np.where(minor, dn, cn_signed), sn_signed, np.where(minor, cn_signed, dn)], axis=-1)
+        omega = self.amplitudes * functions
+        g = self._g_reduced(half_periods, sn, cn)
+        g0 = self.g0 if g0 is None else g0
+        coefficient = self.coefficient if coefficient is None else coefficient
+        i_e = np.where(self.spin_axis == 2, self.moments[:, 0], self.moments[:, 2])
+        phi = self.L_norm / i_e * t + coefficient * (g - g0)
+        momentum = self.moments * omega
+        m_a = np.where(minor, momentum[..., 1], momentum[..., 0])
+        m_b = np.where(minor, momentum[..., 2], momentum[..., 1])
+        m_c = np.where(minor, momentum[..., 0], momentum[..., 2])
+        return omega, np.arctan2(np.hypot(m_a, m_b), m_c), np.arctan2(m_a, m_b), phi
+
+    def orientation_and_omega_body(self, t) -> tuple[np.ndarray, np.ndarray]:
+        """Orientation (..., K, 4) and body angular velocity (..., K, 3) of every body at times ``t`` (a scalar or
+        (S,) s, the same for every body)."""
+        t = np.asarray(t, dtype=float)
+        q, omega_body = np.empty(t.shape + (self.count, 4)), np.empty(t.shape + (self.count, 3))
+        if self.rows.size:
+            with np.errstate(all="ignore"):
+                omega, theta, psi, phi = self._omega_and_angles(t[..., None])
+                r = quat_from_zxz_euler(phi, theta, psi)
+                chain = self.chain
+                # Σ_k r_k chain_k in TorqueFreeSolution's order.
+                q[..., self.rows, :] = (
+                    r[..., 0:1] * chain[:, 0] + r[..., 1:2] * chain[:, 1] + r[..., 2:3] * chain[:, 2]
+                    + r[..., 3:] * chain[:, 3]
+                )  # fmt: skip
+                omega_body[..., self.rows, :] = np.einsum("...ej,eij->...ei", omega, self.axes_body)
+        for row, solution in self.others:
+            q[..., row, :], omega_body[..., row, :] = solution.orientation_and_omega_body(t)
+        return q, omega_body
+
+    def orientation(self, t) -> np.ndarray:
+        """Orientation (..., K, 4) of every body at times ``t``."""
+        return self.orientation_and_omega_body(t)[0]
+
+
+def _reduce(u: np.ndarray, quarter: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    half_periods = np.rint(u / (2.0 * quarter))
+    return half_periods, u - 2.0 * quarter * half_periods
+
+
+def _jacobi(r: np.ndarray, m, m_complement, quarter):
+    """sim.jacobi_elliptic.jacobi_sn_cn_dn at ``r`` for per-body parameters (finite K, ``m₁ > 0``)."""
+    half_periods, reduced = _reduce(r, quarter)
+    sn, cn, dn = _sn_cn_dn_reduced(reduced, m, m_complement)
+    sign = 1.0 - 2.0 * np.mod(half_periods, 2.0)
+    return sign * sn, sign * cn, dn
+
+
+def _legendre_f(s: np.ndarray, c: np.ndarray, m_complement: np.ndarray) -> np.ndarray:
+    """sim.jacobi_elliptic.legendre_f for per-body ``m₁ > 0``."""
+    norm = np.hypot(s, c)
+    s, c = s / norm, c / norm
+    c_sq = c * c
+    return s * elliprf(c_sq, c_sq + m_complement * s * s, 1.0)

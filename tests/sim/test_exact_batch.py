@@ -1,0 +1,59 @@
+"""The batched closed form (sim/exact_batch.py) against TorqueFreeSolution body by body, and the exact gap."""
+
+import numpy as np
+
+from sim.euler_poinsot import _separatrix_gap, principal_frame
+from sim.exact import TorqueFreeSolution
+from sim.exact_batch import TorqueFreeBatch, separatrix_gaps
+
+
+def _states(count: int, seed: int = 1):
+    rng = np.random.default_rng(seed)
+    inertia = np.tile(np.diag([2.5, 1.4, 1.3]), (count, 1, 1))
+    inertia[::5] = np.diag([1.0, 2.0, 2.0])  # axisymmetric: solved one by one
+    inertia[1::7] = np.eye(3)  # a sphere
+    q0 = rng.normal(size=(count, 4))
+    q0 /= np.linalg.norm(q0, axis=1, keepdims=True)
+    omega = np.array([0.0, 5.0, 0.0]) + rng.normal(0.0, 0.3, (count, 3))
+    omega[3] = [0.0, 4.0, 0.0]  # a steady spin
+    return inertia, q0, omega
+
+
+def test_batch_matches_each_body_to_rounding():
+    inertia, q0, omega = _states(300)
+    batch = TorqueFreeBatch.from_states(inertia, q0, omega)
+    assert 0 < batch.rows.size < 300 and len(batch.others) == 300 - batch.rows.size
+    t = np.array([0.0, 0.25, 3.7, 41.0])
+    q, omega_body = batch.orientation_and_omega_body(t)
+    assert q.shape == (4, 300, 4) and omega_body.shape == (4, 300, 3)
+    for k in range(300):
+        q_k, omega_k = TorqueFreeSolution.from_state(inertia[k], q0[k], omega[k]).orientation_and_omega_body(t)
+        np.testing.assert_allclose(q[:, k], q_k, rtol=0.0, atol=1e-14)
+        np.testing.assert_allclose(omega_body[:, k], omega_k, rtol=1e-14, atol=1e-14)
+    # Most values are bit for bit the single body's.
+    singles = np.stack(
+        [TorqueFreeSolution.from_state(inertia[k], q0[k], omega[k]).orientation(t) for k in range(300)], axis=1
+    )
+    assert np.mean(q == singles) > 0.99
+
+
+def test_batch_at_one_time_and_initial_state():
+    inertia, q0, omega = _states(50, seed=2)
+    batch = TorqueFreeBatch.from_states(inertia, q0, omega)
+    q, _ = batch.orientation_and_omega_body(np.float64(0.0))
+    assert q.shape == (50, 4)
+    np.testing.assert_allclose(np.abs(np.sum(q * q0, axis=-1)), 1.0, atol=1e-14)
+
+
+def test_separatrix_gaps_are_the_rational_ones_bit_for_bit():
+    rng = np.random.default_rng(3)
+    moments, axes = principal_frame(np.tile(np.diag([2.5, 1.4, 1.3]), (500, 1, 1)))
+    omega = rng.normal(size=(500, 3)) * 10.0 ** rng.integers(-20, 20, (500, 1))
+    omega[:50, 0] = 1e-45  # outside the splitting's range: the rational path
+    gaps = separatrix_gaps(moments, omega)
+    expected = [_separatrix_gap(moments[k], omega[k]) for k in range(500)]
+    np.testing.assert_array_equal(gaps, expected)
+    # Exactly on the separatrix: L² = 2E I2 gives 0.
+    i1, i2, i3 = 1.0, 2.0, 3.0
+    on = np.array([[np.sqrt(i3 * (i3 - i2)), 0.3, np.sqrt(i1 * (i2 - i1))]])
+    assert separatrix_gaps(np.array([[i1, i2, i3]]), on)[0] == _separatrix_gap(np.array([i1, i2, i3]), on[0])

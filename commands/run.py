@@ -14,23 +14,26 @@ __all__ = ["add_parser", "run_command", "format_summary"]
 
 
 def format_summary(rows) -> str:
-    """The table of ``run``: one line per body (and integrator)."""
+    """The table of ``run``: one line per body (and integrator), built column by column (10⁵ bodies are 10⁵
+    lines)."""
 
-    def number(value, spec=".2e"):
-        return "—" if value is None else format(value, spec)
+    def numbers(values, width: int) -> list[str]:
+        return [f"{'—':>{width}}" if value is None else f"{value:>{width}.2e}" for value in values]
 
     header = (
         f"{'body':<20} {'integrator':<19} {'energy err':>10} {'|ΔL|/|L|':>10} {'orient. err':>11} "
         f"{'Newton/step':>11} {'max sub':>7} {'wall s':>7}"
     )
+    energy = numbers((row.energy_error for row in rows), 10)
+    momentum = numbers((row.momentum_error for row in rows), 10)
+    orientation = numbers((row.orientation_error for row in rows), 11)
     lines = [header, "-" * len(header)]
-    for row in rows:
-        body = printable(row.body)  # a name is the file's: control characters and all, shown as escapes
-        lines.append(
-            f"{body:<20} {row.integrator:<19} {number(row.energy_error):>10} {number(row.momentum_error):>10} "
-            f"{number(row.orientation_error):>11} {row.newton_per_step:>11.2f} {row.max_substeps:>7d} "
-            f"{row.wall_seconds:>7.2f}"
-        )
+    lines += [
+        # a name is the file's: control characters and all, shown as escapes
+        f"{printable(row.body):<20} {row.integrator:<19} {e} {m} {o} {row.newton_per_step:>11.2f} "
+        f"{row.max_substeps:>7d} {row.wall_seconds:>7.2f}"
+        for row, e, m, o in zip(rows, energy, momentum, orientation, strict=True)
+    ]
     return "\n".join(lines)
 
 

@@ -17,14 +17,12 @@ from scene.measures import (
     energy_scale,
     momentum_error,
     orientation_error,
-    reference_solution,
+    reference_solutions,
     torque_free,
 )
 from scene.scene_file import SceneSpec
 from scene.simulation import Snapshot
-from sim.exact import TorqueFreeSolution
 from sim.inertia import principal_moments
-from sim.lagrange_top import LagrangeTopSolution
 from sim.quaternion import quat_conj, quat_rotate
 
 __all__ = ["ERROR_FLOOR", "Sample", "References", "plane_axes", "polhode_axes"]
@@ -74,31 +72,38 @@ class References:
         self.energy0 = kinetic0 + potential0
         self.energy_scale = energy_scale(kinetic0, potential0)
         self.L0 = initial.L_world[rows]
-        solutions: dict[int, tuple[TorqueFreeSolution | LagrangeTopSolution, list[int]]] = {}
-        plane, polhode, free, has_reference = [], [], [], []
+        # Bodies with equal initial states (and, for a heavy top, equal tops under equal gravity) share one closed
+        # form: the first of them represents the others.
+        groups: dict[int, list[int]] = {}
+        plane, polhode, free = [], [], []
         for row, i in enumerate(rows):
             body = scene.bodies[i]
             q0, omega0, L0 = initial.q[i], initial.omega_world[i], initial.L_world[i]
-            solution, _ = reference_solution(scene, i, q0, omega0)
             plane.append(plane_axes(L0, omega0))
             polhode.append(polhode_axes(body.inertia_body, q0, omega0))
             free.append(torque_free(scene, body))
-            has_reference.append(solution is not None)
-            if solution is None:
-                continue
             state = (body.inertia_body.tobytes(), q0.tobytes(), omega0.tobytes())
-            if isinstance(solution, LagrangeTopSolution):
-                state += (float(body.mass), body.pivot.tobytes(), np.asarray(scene.gravity, dtype=float).tobytes())
-            solutions.setdefault(hash(state), (solution, []))[1].append(row)
+            if not free[-1]:
+                state += (float(body.mass), np.asarray(body.pivot).tobytes(), np.asarray(scene.gravity).tobytes())
+            groups.setdefault(hash(state), []).append(row)
         self.plane_axes = np.array(plane).reshape(-1, 3, 2)
         self.polhode_axes = np.array(polhode).reshape(-1, 3, 2)
         # Torque-free bodies conserve L and have an invariable plane.
         self.torque_free = np.array(free, dtype=bool)
-        self.has_reference = np.array(has_reference, dtype=bool)
-        grouped = [(solution, np.array(served)) for solution, served in solutions.values()]
-        self.solutions = [(s, served) for s, served in grouped if isinstance(s, TorqueFreeSolution)]
-        self.tops = [(s, served) for s, served in grouped if isinstance(s, LagrangeTopSolution)]
-        self.exact_rows = [int(served[0]) for _, served in self.solutions]
+        firsts = np.array([served[0] for served in groups.values()], dtype=np.intp)
+        self.owner = np.empty(len(rows), dtype=np.intp)  # each row's representative, an index into ``firsts``
+        for number, served in enumerate(groups.values()):
+            self.owner[served] = number
+        # The closed forms of the representatives, solved together (scene/measures.py, sim/exact_batch.py).
+        represented = np.asarray(rows, dtype=np.intp)[firsts]
+        self.closed_forms = reference_solutions(
+            scene, represented, initial.q[represented], initial.omega_world[represented]
+        )
+        self.has_reference = self.closed_forms.has_reference[self.owner]
+        self.exact_rows = [
+            int(first) for first, solved in zip(firsts, self.closed_forms.has_reference, strict=True)
+            if solved and self.torque_free[first]
+        ]  # fmt: skip
 
     def measure(self, t: np.ndarray, q: np.ndarray, omega_world: np.ndarray, L_world: np.ndarray, energy) -> Sample:
         """The :class:`Sample` of S steps: times ``t`` (S,) s and the plotted bodies' ``q`` (S, K, 4),
@@ -115,14 +120,11 @@ class References:
         momentum = np.where(free, np.fmax(momentum_error(L_world, self.L0), ERROR_FLOOR), np.nan)
         # The exact motion of each distinct initial state at the S times; NaN for the bodies under a torque. A heavy
         # symmetric top's gives its orientation only (its ω stays NaN: no exact curves under a torque).
-        q_exact, omega_body_exact = np.full((steps, count, 4), np.nan), np.full((steps, count, 3), np.nan)
         # One step's time as a 0-d array: the closed forms take that path at half the cost of a (1,) array.
         at = t[0] if steps == 1 else t
-        for solution, served in self.solutions:
-            q_t, omega_t = solution.orientation_and_omega_body(at)
-            q_exact[:, served], omega_body_exact[:, served] = q_t.reshape(steps, 1, 4), omega_t.reshape(steps, 1, 3)
-        for top, served in self.tops:
-            q_exact[:, served] = top.orientation(at).reshape(steps, 1, 4)
+        q_first, omega_first = self.closed_forms.orientation_and_omega_body(at)
+        q_exact = q_first.reshape(steps, -1, 4)[:, self.owner]
+        omega_body_exact = omega_first.reshape(steps, -1, 3)[:, self.owner]
         angle = orientation_error(q, q_exact)
         orientation = np.where(self.has_reference, np.fmax(angle, ERROR_FLOOR), np.nan)
         # One rotation for both: the bodies' ω to the body frame, the exact Ω to the world frame.

@@ -46,15 +46,11 @@ def run_command(args: argparse.Namespace) -> int:
 
     scene = load_scene(args.scene)
     h = args.dt or scene.h
-    names = [args.integrator]
+    names, left_out = [args.integrator], []
     if args.integrator == "all":
         # Every integrator in turn: one that refuses the scene's torque is left out, not a failure.
         names = list(integrators_for(scene, tuple(INTEGRATORS)))
-    left_out = [
-        f"{name} (it takes no torque, and this scene has one)"
-        for name in INTEGRATORS
-        if args.integrator == "all" and name not in names
-    ]
+        left_out = [f"{name} (it takes no torque, and this scene has one)" for name in INTEGRATORS if name not in names]
     traces = {name: args.trace for name in names}
     if args.trace is not None and args.integrator == "all":
         traces = {name: args.trace.with_name(f"{args.trace.stem}.{name}{args.trace.suffix}") for name in names}

@@ -83,8 +83,8 @@ class References:
             polhode.append(polhode_axes(body.inertia_body, q0, omega0))
             free.append(torque_free(scene, body))
             state = (body.inertia_body.tobytes(), q0.tobytes(), omega0.tobytes())
-            if not free[-1]:
-                state += (float(body.mass), np.asarray(body.pivot).tobytes(), np.asarray(scene.gravity).tobytes())
+            if body.pivot is not None and not free[-1]:  # a heavy top: its mass, pivot and gravity too
+                state += (float(body.mass), body.pivot.tobytes(), np.asarray(scene.gravity, dtype=float).tobytes())
             groups.setdefault(hash(state), []).append(row)
         self.plane_axes = np.array(plane).reshape(-1, 3, 2)
         self.polhode_axes = np.array(polhode).reshape(-1, 3, 2)

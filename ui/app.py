@@ -30,7 +30,7 @@ from render.viewports import push_trails
 from scene.png import save_png
 from scene.run_model import Session, Setup, view_groups, view_labels
 from scene.scene_file import SceneSpec
-from ui import actions
+from ui import recording
 from ui.capture import RECORD_FPS, Recording, read_pixels
 from ui.controller import Controller, failure_text
 from ui.controller_state import PanelEdits
@@ -201,7 +201,7 @@ class App:
         self.recording = Recording(path)
 
     def stop_recording(self) -> str:
-        return actions.stop_recording(self)
+        return recording.stop_recording(self)
 
     # -- one frame --------------------------------------------------------------------------------------------
 
@@ -236,11 +236,11 @@ class App:
         drawable = self.session.drawable()
         self.view.draw(screen, (width, height), area, drawable, labels, background=BACKGROUND_SRGB)
         if self.recording and not self.state.record_window:
-            self.controller.attempt(actions.record_frame, self, area, failed="recording stopped")
+            self.controller.attempt(recording.record_frame, self, area, failed="recording stopped")
         screen.use()
         self.imgui_renderer.render(imgui.get_draw_data(), screen)
         if self.recording and self.state.record_window:
-            self.controller.attempt(actions.record_frame, self, (0, 0, width, height), failed="recording stopped")
+            self.controller.attempt(recording.record_frame, self, (0, 0, width, height), failed="recording stopped")
         if self.want_screenshot:
             self.want_screenshot = False
             self.controller.attempt(self._screenshot, (width, height), failed="screenshot not saved")
@@ -282,7 +282,7 @@ class App:
                 draw_plots(self.history, state.plots, (available.x, available.y))
             imgui.end()
         if self.recording:
-            actions.draw_rec_indicator(self, layout.view)
+            recording.draw_rec_indicator(self, layout.view)
         imgui.render()
         return edits, layout
 
@@ -362,7 +362,7 @@ class App:
         if self.recording is None:
             return None
         try:
-            return actions.stop_recording(self)
+            return recording.stop_recording(self)
         except Exception as error:  # noqa: BLE001 - said in the note; closing goes on
             return f"video not saved: {failure_text(error)}"
 

@@ -54,7 +54,8 @@ def run_command(args: argparse.Namespace) -> int:
     traces = {name: args.trace for name in names}
     if args.trace is not None and args.integrator == "all":
         traces = {name: args.trace.with_name(f"{args.trace.stem}.{name}{args.trace.suffix}") for name in names}
-    for trace in traces.values():
+    # The path given is refused when it is the scene, even where each integrator's trace gets a name of its own.
+    for trace in {args.trace, *traces.values()}:
         refuse_overwriting(trace, scene.path, "--trace")
     step_count(args.duration, h)  # too many steps: refused before any work
     rows, failures = [], []

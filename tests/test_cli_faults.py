@@ -267,7 +267,10 @@ def test_the_scene_being_read_is_not_an_output(tmp_path):
     link.symlink_to(scene)
     for target in (scene, link, tmp_path / "." / "scene.toml"):
         _assert_one_line(_main("run", str(scene), "--trace", str(target)), 2, "--trace", "scene file being read")
-    assert scene.read_text() == SPINS
+    # Every integrator in turn writes a trace of its own name beside it: the scene given as --trace is refused still.
+    result = _main("run", str(scene), "--integrator", "all", "--duration", "0.05", "--trace", str(scene))
+    _assert_one_line(result, 2, "--trace", "scene file being read")
+    assert scene.read_text() == SPINS and sorted(p.name for p in tmp_path.iterdir()) == ["link.csv", "scene.toml"]
 
 
 def test_a_trace_gets_ordinary_permissions(tmp_path):

@@ -29,6 +29,9 @@ DEFAULT_SCENE = "compare"
 # Set (to anything but "" or "0"), the window starts recording at once and, when the first frame is in the video,
 # prints "recording to PATH" on stdout: a way to record from the first frame, and the tests' way to know when.
 RECORD_AT_START_VARIABLE = "SPINLAB_GUI_RECORD"
+# The first step is compiled and checked before the app starts; when that takes longer than this (the first start
+# compiles the kernels, ~4–8 s), the window opens at once with a splash saying so.
+SPLASH_AFTER_S = 0.4
 
 
 def run_gui(scene: str | None, *, size: tuple[int, int] | None = None, fullscreen: bool = False) -> int:
@@ -36,21 +39,35 @@ def run_gui(scene: str | None, *, size: tuple[int, int] | None = None, fullscree
     (width, height) pixels (default: ui/app.py's ``WINDOW_SIZE``) or full screen, and run until it is closed;
     returns the exit status.
 
-    Before any window opens, the scene is loaded and started on a throwaway copy for one step: a bad scene raises
-    :class:`~sim.errors.InputError`, one that fails on its first step :class:`~sim.errors.NumericalError`; no
-    display raises :class:`~sim.errors.SpinlabError`. Once the window is open nothing escapes as a traceback:
-    closing the window returns 0; an interrupt finalises a recording in progress, closes the window, says so on
+    Before the app starts, the scene is loaded and started on a throwaway copy for one step: a bad scene raises
+    :class:`~sim.errors.InputError` before any window opens, one that fails on its first step
+    :class:`~sim.errors.NumericalError` (before any window, unless the first start's kernel compilation put the
+    splash up: then that window is closed first); no display raises :class:`~sim.errors.SpinlabError`. Once the
+    window is open nothing escapes as a traceback: closing the window returns 0; an interrupt finalises a recording in progress, closes the window, says so on
     stderr and returns 130; the window going from outside finalises likewise and raises :class:`WindowGone`
     (exit 1); any other error finalises likewise and is raised again for the command line to report in one line.
     """
-    from scene.run_model import check_scene_runs
     from scene.scene_file import load_scene
     from ui.app import WINDOW_SIZE, App
-    from ui.window import WindowGone, window_gone
+    from ui.window import WindowGone, close_window, window_gone
 
     spec = load_scene(scene or DEFAULT_SCENE)
-    check_scene_runs(spec)
-    app = App(spec, size=size or WINDOW_SIZE, fullscreen=fullscreen)
+    size = size or WINDOW_SIZE
+    try:
+        window = _warmed_up(spec, size, fullscreen)
+    except _SplashClosed:
+        return 0
+    except KeyboardInterrupt as interrupt:
+        reason = f" ({interrupt})" if str(interrupt) else ""
+        _say(f"interrupted{reason}")
+        return EXIT_INTERRUPTED
+    try:
+        app = App(spec, size=size, fullscreen=fullscreen, window=window)
+    except BaseException:
+        if window is not None:
+            with contextlib.suppress(Exception):
+                close_window(window)
+        raise
     if os.environ.get(RECORD_AT_START_VARIABLE, "") not in ("", "0"):
         app.pending.toggle_record, app.announce_recording = True, True
     try:
@@ -74,6 +91,45 @@ def run_gui(scene: str | None, *, size: tuple[int, int] | None = None, fullscree
         _say(f"interrupted ({signal.Signals(came[0]).name})")
         return EXIT_INTERRUPTED
     return 0
+
+
+class _SplashClosed(Exception):
+    """The person closed the window while the first start's splash was up."""
+
+
+def _warmed_up(spec, size: tuple[int, int], fullscreen: bool):
+    """Compile ``spec``'s kernels and take its first step on a throwaway copy (scene/warm_up.py), on a worker
+    thread. Done within :data:`SPLASH_AFTER_S` (every start but the first): returns ``None``, no window is open
+    yet. Longer (the first start compiles): opens the window and shows the splash (ui/splash.py) until it is done,
+    and returns that window for the app. A scene that cannot run raises as :func:`check_scene_runs` does, the
+    window closed first; the window closed by the person raises :class:`_SplashClosed`."""
+    from scene.warm_up import warm_up
+    from sim.errors import SpinlabError
+    from ui.splash import Warmup, show_splash
+    from ui.window import close_window, open_window
+
+    warmup = Warmup(lambda report: warm_up(spec, report))
+    if warmup.wait(SPLASH_AFTER_S):
+        warmup.result()
+        return None
+    try:
+        window = open_window(size, fullscreen=fullscreen)
+    except SpinlabError:
+        warmup.wait()  # no window (no display): the scene's own failure, if any, is the one to report
+        warmup.result()
+        raise
+    try:
+        finished = show_splash(window, warmup)
+        if finished:
+            warmup.result()
+    except BaseException:
+        with contextlib.suppress(Exception):
+            close_window(window)
+        raise
+    if not finished:
+        close_window(window)
+        raise _SplashClosed
+    return window
 
 
 def _close_after_failure(app: App) -> str | None:

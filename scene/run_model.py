@@ -227,6 +227,12 @@ class Session:
         self.watch = Watch(self.groups, self.rows, len(self.plotted), setup.divergence)
         self.latest = self._measured([self.snapshot], [self._potential_energy()])
         self.cost_meter = CostMeter([body.integrator for body in bodies])
+        self.integrator_cost: dict[str, IntegratorCost] = {}  # the last step call's, per integrator
+
+    def set_divergence(self, threshold: float) -> None:
+        """Freeze views beyond ``threshold`` |ΔE|/E from the next step on (frozen ones stay frozen)."""
+        self.setup = dataclasses.replace(self.setup, divergence=float(threshold))
+        self.watch.threshold = float(threshold)
 
     @property
     def failures(self) -> dict[int, Failure]:
@@ -303,7 +309,8 @@ class Session:
         per_step = newton[self.plotted] / max(steps, 1)
         failed = tuple(sorted(set(self.watch.failures) - frozen_before))
         ms = 1e3 * elapsed / steps if steps else float("nan")
-        return StepReport(steps, per_step, ms, error, self.cost_meter.costs(), failed)
+        self.integrator_cost = self.cost_meter.costs()
+        return StepReport(steps, per_step, ms, error, self.integrator_cost, failed)
 
     def _froze_failed(self, failure: NumericalError) -> bool:
         """Freeze the views holding the bodies ``failure`` names, if others remain live (then True: retry)."""

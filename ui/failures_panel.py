@@ -1,0 +1,49 @@
+"""The panel's part of comparisons that survive: the frozen views listed under the run buttons, the divergence
+threshold a person can drag, and the note saying what side by side leaves out (ui/panel.py calls these)."""
+
+from __future__ import annotations
+
+import math
+
+from imgui_bundle import imgui
+
+from ui.controller_state import Choices, Form, PanelEdits
+from ui.cost_history import left_out_note
+
+__all__ = ["draw_failures", "draw_divergence", "DIVERGENCE_RANGE"]
+
+DIVERGENCE_RANGE = (1e-4, 10.0)  # |ΔE|/E; the slider is logarithmic
+FROZEN_RGBA = imgui.ImVec4(1.0, 0.68, 0.35, 1.0)
+NOTE_RGBA = imgui.ImVec4(0.62, 0.66, 0.72, 1.0)
+DIVERGENCE_TIP = (
+    "A view of a comparison whose largest |ΔE|/E passes this is frozen at that step, its label saying why;\n"
+    "so is one whose integrator fails (a non-finite state, Newton not converging). The others go on."
+)
+
+
+def draw_failures(form: Form) -> None:
+    """The frozen views, one line each (the run goes on)."""
+    for line in form.failures:
+        imgui.push_style_color(imgui.Col_.text, FROZEN_RGBA)
+        imgui.text_wrapped(f"frozen: {line}")
+        imgui.pop_style_color()
+
+
+def draw_divergence(choices: Choices, edits: PanelEdits) -> None:
+    """The divergence threshold (log slider), and what side by side leaves out of the scene."""
+    if choices.side_by_side:
+        note = left_out_note(choices.scene, choices.compared)
+        if note:
+            imgui.push_style_color(imgui.Col_.text, NOTE_RGBA)
+            imgui.text_wrapped(note)
+            imgui.pop_style_color()
+    low, high = DIVERGENCE_RANGE
+    value = min(max(choices.divergence, low), high) if math.isfinite(choices.divergence) else high
+    imgui.set_next_item_width(-1.0)
+    changed, value = imgui.slider_float(
+        "##divergence", value, low, high, "freeze beyond |ΔE|/E = %.3g", imgui.SliderFlags_.logarithmic
+    )
+    if imgui.is_item_hovered():
+        imgui.set_tooltip(DIVERGENCE_TIP)
+    if changed:
+        edits.divergence = float(value)

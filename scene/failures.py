@@ -40,8 +40,12 @@ class Failure:
     diverged: bool = False
 
     def label(self) -> str:
-        """The view's label line, e.g. ``"diverged at t = 7.85 s: Newton did not converge"``."""
-        return f"diverged at t = {self.t:.2f} s: {self.reason}"
+        """One line, e.g. ``"diverged at t = 7.85 s: Newton did not converge"``."""
+        return ": ".join(self.label_lines())
+
+    def label_lines(self) -> tuple[str, str]:
+        """The view's label lines under its name: when, then why (a view's label is narrow)."""
+        return f"diverged at t = {self.t:.2f} s", self.reason
 
 
 def failure_reason(error: NumericalError) -> str:
@@ -76,18 +80,15 @@ class Watch:
         named = {int(i) for i in np.asarray(bodies).ravel()}
         return [number for number in sorted(self.live) if named.intersection(self.groups[number])]
 
-    def diverged_groups(self, energy: np.ndarray, energy0: np.ndarray, scale: np.ndarray) -> tuple[list[int], dict]:
-        """The live views whose largest |ΔE|/E of total ``energy`` (K,) J exceeds the threshold, and that largest
-        error per view."""
+    def diverged_groups(self, energy: np.ndarray, energy0: np.ndarray, scale: np.ndarray) -> list[int]:
+        """The live views whose largest |ΔE|/E of total ``energy`` (K,) J exceeds the threshold."""
         if not self.threshold < np.inf:
-            return [], {}
+            return []
         error = np.abs(energy_error(energy, energy0, scale))
         beyond = error > self.threshold  # NaN (a body with no relative error) is never beyond
         if not beyond.any():
-            return [], {}
-        numbers = sorted({int(g) for g in self._row_group[beyond] if int(g) in self.live})
-        worst = {n: float(np.nanmax(np.where(self._row_group == n, error, np.nan))) for n in numbers}
-        return numbers, worst
+            return []
+        return sorted({int(g) for g in self._row_group[beyond] if int(g) in self.live})
 
     def bodies_of(self, numbers: list[int]) -> list[int]:
         return [i for number in numbers for i in self.groups[number]]

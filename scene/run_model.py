@@ -184,7 +184,8 @@ def view_groups(session: Session, split: bool) -> tuple[Group, ...]:
 def view_labels(session: Session, groups: tuple[Group, ...]) -> list[tuple[str, str]]:
     """Each view's label lines, the window's and the video's alike: its group's label, then the time of the
     latest step and the largest magnitude of its bodies' relative energy error (scene/measures.py), e.g.
-    ``("implicit_midpoint", "t = 2.50 s    |ΔE|/E = 1.2e-05")``."""
+    ``("implicit_midpoint", "t = 2.50 s    |ΔE|/E = 1.2e-05")``; a frozen view's say when and why instead,
+    ``("euler_body", "diverged at t = 7.85 s", "Newton did not converge")``."""
     sample, row = session.latest.sample, session.rows
     errors = sample.energy_error[-1]
     labels = []
@@ -195,7 +196,7 @@ def view_labels(session: Session, groups: tuple[Group, ...]) -> list[tuple[str, 
         if mine:
             detail += f"    |ΔE|/E = {max(mine):.1e}"
         failure = failures.get(group.bodies)
-        labels.append((group.label, detail if failure is None else failure.label()))
+        labels.append((group.label, detail) if failure is None else (group.label, *failure.label_lines()))
     return labels
 
 
@@ -330,10 +331,9 @@ class Session:
         is left, else ``None``."""
         rows, references = self.plotted, self.references
         energy = snapshot.energy[rows] + potential[rows]
-        numbers, worst = self.watch.diverged_groups(energy, references.energy0, references.energy_scale)
+        numbers = self.watch.diverged_groups(energy, references.energy0, references.energy_scale)
         for number in numbers:
-            reason = f"|ΔE|/E = {worst[number]:.2g} > {self.watch.threshold:g}"
-            self.watch.freeze([number], Failure(self.t, reason, diverged=True))
+            self.watch.freeze([number], Failure(self.t, f"|ΔE|/E passed {self.watch.threshold:g}", diverged=True))
         if numbers:
             self.simulation.freeze(self.watch.bodies_of(numbers))
         if numbers and not self.watch.live:

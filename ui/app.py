@@ -148,7 +148,7 @@ class App:
         self.accumulator = 0.0
         state.error = None
         self.form.status.wall_t = 0.0
-        self.form.failures = []
+        self.form.failures, self.form.live = [], history.live
         self._record_sample(np.zeros(len(self.session.plotted)), float("nan"))
 
     def _record_sample(self, newton_per_step: np.ndarray, ms_per_step: float) -> None:

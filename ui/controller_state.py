@@ -101,6 +101,7 @@ class Form:
     record_seconds: float = 0.0
     status: Status = field(default_factory=Status)
     failures: list[str] = field(default_factory=list)  # the frozen views, "label: diverged at t = … s: why"
+    live: Any = None  # the running session's integrators now (ui/cost_history.py's LiveRun), for the cost table
 
 
 @dataclass

@@ -3,9 +3,9 @@
 
 :func:`integrators_plot`: a live accuracy-versus-cost scatter (x: µs of kernel per body-step, y: the largest
 |ΔE|/E of the integrator's bodies now, both log; one point per integrator in its colour, like
-docs/images/accuracy.png) above a table of each integrator's µs per body-step, Newton iterations and sub-steps per
-body-step (a frozen view's row says it failed). :func:`mark_frozen_ends`: a cross where a frozen row's plot line
-ends, drawn inside the time plots.
+docs/images/accuracy.png). :func:`cost_table` (in the panel): each integrator's µs per body-step, Newton iterations
+and sub-steps per body-step (a frozen view's row says it failed). :func:`mark_frozen_ends`: a cross where a frozen
+row's plot line ends, drawn inside the time plots.
 """
 
 from __future__ import annotations
@@ -15,11 +15,14 @@ from imgui_bundle import imgui, implot
 
 from ui.cost_history import IntegratorRow, LiveRun
 
-__all__ = ["integrators_plot", "mark_frozen_ends", "TABLE_ROWS_MAX"]
+__all__ = ["integrators_plot", "cost_table", "mark_frozen_ends", "TABLE_ROWS_MAX"]
 
 TABLE_ROWS_MAX = 14  # every integrator; a scene's own integrators are fewer
 FAILED_RGBA = (1.0, 0.42, 0.4, 1.0)
-SCATTER_SHARE = 0.55  # of the plot's height, the rest for the table
+SCATTER_TIP = (
+    "Each live integrator now: its kernel's wall time per body-step (x) against the largest |ΔE|/E of its\n"
+    "bodies (y), log-log. Lower left is better: accurate and cheap."
+)
 
 
 def _vec(rgb) -> imgui.ImVec4:
@@ -27,19 +30,12 @@ def _vec(rgb) -> imgui.ImVec4:
 
 
 def integrators_plot(history, _prepared, size) -> None:
-    """The scatter and the table of ``history.live`` in ``size`` (width, height) pixels at the cursor."""
+    """The accuracy-versus-cost scatter of ``history.live`` in ``size`` (width, height) pixels at the cursor: one
+    point per live integrator in its colour, named in a tooltip when the mouse is near it."""
     live: LiveRun | None = getattr(history, "live", None)
     if live is None:
         return
-    table = live.table()
-    imgui.begin_group()
-    width, height = size
-    _scatter(table, (width, max(height * SCATTER_SHARE, 60.0)))
-    _table(table, width)
-    imgui.end_group()
-
-
-def _scatter(table: list[IntegratorRow], size) -> None:
+    table = [row for row in live.table() if row.us > 0 and row.energy_error > 0 and not row.failed]
     flags = implot.Flags_.no_menus | implot.Flags_.no_legend
     if not implot.begin_plot("accuracy vs cost", imgui.ImVec2(*size), flags):
         return
@@ -47,25 +43,36 @@ def _scatter(table: list[IntegratorRow], size) -> None:
     implot.setup_axis_scale(implot.ImAxis_.x1, implot.Scale_.log10)
     implot.setup_axis_scale(implot.ImAxis_.y1, implot.Scale_.log10)
     for row in table:
-        if not (row.us > 0 and row.energy_error > 0) or row.failed:
-            continue
         spec = implot.Spec(
-            marker=implot.Marker_.circle, marker_size=5.0, marker_fill_color=_vec(row.rgb), line_color=_vec(row.rgb)
+            marker=implot.Marker_.circle, marker_size=4.0, marker_fill_color=_vec(row.rgb), line_color=_vec(row.rgb)
         )
         implot.plot_scatter(row.name, np.array([row.us]), np.array([row.energy_error]), spec)
-        implot.plot_text(row.name, row.us, row.energy_error, imgui.ImVec2(0.0, -10.0))
     if implot.is_plot_hovered():
-        imgui.set_tooltip("Each integrator now: its kernel's wall time per body-step (x) against the largest\n"
-                          "|ΔE|/E of its bodies (y). Lower left is better: accurate and cheap.")  # fmt: skip
+        _name_nearest(table)
     implot.end_plot()
 
 
-def _table(table: list[IntegratorRow], width: float) -> None:
-    flags = imgui.TableFlags_.row_bg | imgui.TableFlags_.sizing_stretch_prop | imgui.TableFlags_.borders_inner_v
-    if not imgui.begin_table("integrator cost", 4, flags, imgui.ImVec2(width, 0.0)):
+def _name_nearest(table: list[IntegratorRow]) -> None:
+    """A tooltip naming the point nearest the mouse (in log-log pixels), or saying what the plot shows."""
+    mouse = implot.get_plot_mouse_pos()
+    near = None
+    if table and mouse.x > 0 and mouse.y > 0:
+        log_distance = [np.hypot(np.log10(row.us / mouse.x), np.log10(row.energy_error / mouse.y)) for row in table]
+        k = int(np.argmin(log_distance))
+        near = table[k] if log_distance[k] < 0.5 else None
+    if near is None:
+        imgui.set_tooltip(SCATTER_TIP)
+    else:
+        imgui.set_tooltip(f"{near.name}: {near.us:.3g} µs/body-step, |ΔE|/E = {near.energy_error:.2g}")
+
+
+def cost_table(table: list[IntegratorRow]) -> None:
+    """Each integrator's µs per body-step, Newton iterations and sub-steps per body-step (a frozen one: why)."""
+    flags = imgui.TableFlags_.row_bg | imgui.TableFlags_.sizing_stretch_prop
+    if not imgui.begin_table("integrator cost", 4, flags):
         return
-    for title in ("integrator", "µs/step", "Newton", "sub-steps"):
-        imgui.table_setup_column(title)
+    for title, weight in (("integrator", 2.4), ("µs/step", 1.0), ("Newton", 1.0), ("sub-steps", 1.0)):
+        imgui.table_setup_column(title, imgui.TableColumnFlags_.width_stretch, weight)
     imgui.table_headers_row()
     for row in table[:TABLE_ROWS_MAX]:
         imgui.table_next_row()

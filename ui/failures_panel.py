@@ -1,5 +1,6 @@
 """The panel's part of comparisons that survive: the frozen views listed under the run buttons, the divergence
-threshold a person can drag, and the note saying what side by side leaves out (ui/panel.py calls these)."""
+threshold a person can drag, the note saying what side by side leaves out, and each integrator's cost now
+(ui/panel.py calls these)."""
 
 from __future__ import annotations
 
@@ -9,8 +10,9 @@ from imgui_bundle import imgui
 
 from ui.controller_state import Choices, Form, PanelEdits
 from ui.cost_history import left_out_note
+from ui.cost_plots import cost_table
 
-__all__ = ["draw_failures", "draw_divergence", "DIVERGENCE_RANGE"]
+__all__ = ["draw_failures", "draw_comparison", "DIVERGENCE_RANGE"]
 
 DIVERGENCE_RANGE = (1e-4, 10.0)  # |ΔE|/E; the slider is logarithmic
 FROZEN_RGBA = imgui.ImVec4(1.0, 0.68, 0.35, 1.0)
@@ -29,8 +31,8 @@ def draw_failures(form: Form) -> None:
         imgui.pop_style_color()
 
 
-def draw_divergence(choices: Choices, edits: PanelEdits) -> None:
-    """The divergence threshold (log slider), and what side by side leaves out of the scene."""
+def draw_comparison(choices: Choices, form: Form, edits: PanelEdits) -> None:
+    """What side by side leaves out of the scene, the divergence threshold (log slider) and the cost table."""
     if choices.side_by_side:
         note = left_out_note(choices.scene, choices.compared)
         if note:
@@ -47,3 +49,5 @@ def draw_divergence(choices: Choices, edits: PanelEdits) -> None:
         imgui.set_tooltip(DIVERGENCE_TIP)
     if changed:
         edits.divergence = float(value)
+    if form.live is not None:
+        cost_table(form.live.table())

@@ -15,7 +15,7 @@ from imgui_bundle import imgui
 from render.renderer import RenderOptions
 from ui.controller_state import Choices, Form, PanelEdits
 from ui.edits import BODY_FIELDS
-from ui.failures_panel import draw_divergence, draw_failures
+from ui.failures_panel import draw_comparison, draw_failures
 from ui.plots import PLOT_TITLES
 
 __all__ = ["PanelEdits", "draw_panel", "time_scale_text", "TIME_SCALE_EXPONENTS"]
@@ -182,7 +182,7 @@ def _integration(choices: Choices, form: Form, edits: PanelEdits) -> None:
     if changed:
         edits.gyroscopic = on
     _note(GYROSCOPIC_NOTE)
-    draw_divergence(choices, edits)
+    draw_comparison(choices, form, edits)
 
 
 def _every_body_integrator(choices: Choices, form: Form, edits: PanelEdits) -> None:

@@ -30,6 +30,11 @@ def newton_fails_after(monkeypatch, name, calls):
     monkeypatch.setitem(sim.world.INTEGRATORS, name, failing)
 
 
+def labels_of(run):
+    """Each view's label lines under its name, by name."""
+    return {lines[0]: lines[1:] for lines in view_labels(run, run.groups)}
+
+
 def survivors(run, label):
     """The snapshot rows of every view but ``label``'s, in order."""
     return [i for group in run.groups if group.label != label for i in group.bodies]
@@ -51,8 +56,8 @@ def test_a_view_whose_newton_fails_is_frozen_and_the_others_go_on_bit_for_bit(mo
     assert report.failed == (failed,)
     failure = run.failures[failed]
     assert failure.t == pytest.approx(30 * run.h) and "Newton did not converge" in failure.reason
-    label = dict(view_labels(run, run.groups))["implicit_midpoint"]
-    assert label == f"diverged at t = {30 * run.h:.2f} s: Newton did not converge in 8 iterations"
+    label = labels_of(run)["implicit_midpoint"]
+    assert label == (f"diverged at t = {30 * run.h:.2f} s", "Newton did not converge in 8 iterations")
     without.step(120)
     assert_same_states(run, survivors(run, "implicit_midpoint"), without, list(range(len(without.scene.bodies))))
     # The frozen view keeps the state of its last good step and its plot lines end there.
@@ -74,13 +79,13 @@ def test_a_diverging_view_is_frozen_at_the_threshold_and_the_others_match_a_run_
         without.step(30)
         assert report.error is None
     (failure,) = run.failures.values()
-    assert failure.diverged and failure.reason.startswith("|ΔE|/E = ") and failure.reason.endswith("> 0.5")
+    assert failure.diverged and failure.reason == "|ΔE|/E passed 0.5"
     assert 0 < failure.t < run.t
     assert_same_states(run, survivors(run, "euler_body"), without, list(range(len(without.scene.bodies))))
     assert set(report.integrator_cost) == {"rkmk4", "split2"}  # the frozen view costs nothing now
-    labels = dict(view_labels(run, run.groups))
-    assert labels["euler_body"].startswith(f"diverged at t = {failure.t:.2f} s: |ΔE|/E = ")
-    assert labels["rkmk4"].startswith(f"t = {run.t:.2f} s")
+    labels = labels_of(run)
+    assert labels["euler_body"] == (f"diverged at t = {failure.t:.2f} s", failure.reason)
+    assert labels["rkmk4"][0].startswith(f"t = {run.t:.2f} s")
 
 
 def test_the_threshold_is_the_setups_and_infinity_turns_it_off():

@@ -34,7 +34,7 @@ class SessionHost:
         history.append(session.latest.sample, np.zeros(len(session.plotted)), float("nan"))
         self.session, self.history = session, history
         if self.form is not None:
-            self.form.failures = []
+            self.form.failures, self.form.live = [], history.live
 
     def step(self, count: int) -> int:
         report = self.session.step(count)

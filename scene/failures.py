@@ -17,7 +17,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from scene.measures import energy_error
 from scene.samples import Sample
 from sim.errors import NumericalError
 
@@ -84,8 +83,10 @@ class Watch:
         """The live views whose largest |ΔE|/E of total ``energy`` (K,) J exceeds the threshold."""
         if not self.threshold < np.inf:
             return []
-        error = np.abs(energy_error(energy, energy0, scale))
-        beyond = error > self.threshold  # NaN (a body with no relative error) is never beyond
+        # |E − E₀| > threshold · scale is |ΔE|/E > threshold (scene/measures.py's energy_error) without the
+        # division; a body with no relative error (scale 0) or a NaN energy is never beyond.
+        with np.errstate(over="ignore", invalid="ignore"):
+            beyond = (np.abs(energy - energy0) > self.threshold * scale) & (scale > 0.0)
         if not beyond.any():
             return []
         return sorted({int(g) for g in self._row_group[beyond] if int(g) in self.live})
@@ -134,26 +135,31 @@ class CostMeter:
     def __init__(self, integrators) -> None:
         names = np.array([name or "" for name in integrators], dtype=object)
         self._members = {name: np.flatnonzero(names == name) for name in dict.fromkeys(names) if name}
+        self._size = len(names)
         self.reset()
 
     def reset(self) -> None:
-        self._sums = {name: np.zeros(4) for name in self._members}  # seconds, body-steps, Newton, sub-steps
+        self._seconds: dict[str, float] = {}
+        # Per body, summed over the steps (one array operation a step, reduced per integrator when asked).
+        self._body_steps = np.zeros(self._size, dtype=np.int64)
+        self._newton = np.zeros(self._size, dtype=np.int64)
+        self._substeps = np.zeros(self._size, dtype=np.int64)
 
     def add(self, group_seconds: dict[str, float], cost) -> None:
         """One step's ``group_seconds`` (sim/world.py) and :class:`StepCost` (file order; 0 sub-steps: frozen)."""
-        for name, seconds in group_seconds.items():
-            members = self._members.get(name)
-            if members is None:
-                continue
-            substeps = cost.substeps[members]
-            stepped = substeps > 0
-            sums = self._sums[name]
-            sums += (seconds, np.count_nonzero(stepped), cost.newton_iterations[members].sum(), substeps.sum())
+        seconds = self._seconds
+        for name, spent in group_seconds.items():
+            seconds[name] = seconds.get(name, 0.0) + spent
+        self._body_steps += cost.substeps > 0
+        self._newton += cost.newton_iterations
+        self._substeps += cost.substeps
 
     def costs(self) -> dict[str, IntegratorCost]:
         """The sums so far as per-body-step averages, for every integrator that took a step."""
-        return {
-            name: IntegratorCost(1e6 * s / n, newton / n, substeps / n, int(n))
-            for name, (s, n, newton, substeps) in self._sums.items()
-            if n > 0
-        }
+        costs = {}
+        for name, members in self._members.items():
+            n = int(self._body_steps[members].sum())
+            if n and name in self._seconds:
+                newton, substeps = self._newton[members].sum(), self._substeps[members].sum()
+                costs[name] = IntegratorCost(1e6 * self._seconds[name] / n, newton / n, substeps / n, n)
+        return costs

@@ -241,7 +241,7 @@ class World:
         zero Newton iterations and zero sub-steps.
         """
         layout = self._current_layout()
-        self.group_seconds = dict.fromkeys((group.name for group in layout.groups), 0.0)
+        self.group_seconds = {}
         values = self.bodies.values
         q = values("q")
         torque = None if layout.pivoted is None else self.torque_world(q)
@@ -337,7 +337,8 @@ class World:
             failed = group.bodies if error.bodies is None else group.bodies[np.asarray(error.bodies)]
             raise NumericalError(str(error), bodies=failed) from error
         finally:
-            self.group_seconds[group.name] = self.group_seconds.get(group.name, 0.0) + perf_counter() - start
+            seconds = self.group_seconds
+            seconds[group.name] = seconds.get(group.name, 0.0) + (perf_counter() - start)
 
     def _move_centres_of_mass(self, h: float, layout: _Layout) -> None:
         values = self.bodies.values

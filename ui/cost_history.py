@@ -1,19 +1,21 @@
 """What the window shows of each integrator live, without ImGui: its cost (µs per body-step of its kernel, Newton
-iterations and sub-steps per body-step, smoothed over the last calls), its accuracy now (the largest |ΔE|/E and
+iterations and sub-steps per body-step, the median over the last calls), its accuracy now (the largest |ΔE|/E and
 orientation error of its bodies) and the views that failed (scene/failures.py). :class:`LiveRun` reads the running
 :class:`~scene.run_model.Session` (its latest report's ``integrator_cost``, its samples, its failures); ui/cost_plots.py
 draws it, and ui/plots.py draws the frozen rows' plot lines ending in a mark."""
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["LiveRun", "IntegratorRow", "SMOOTHING", "failure_lines", "left_out_note"]
+__all__ = ["LiveRun", "IntegratorRow", "WINDOW", "failure_lines", "left_out_note"]
 
-SMOOTHING = 0.1
-"""Weight of the newest call in the running mean of each integrator's cost (about the last 10 frames)."""
+WINDOW = 15
+"""Step calls (frames) each integrator's cost is the median over: steady, and blind to a call that compiled a
+kernel or was preempted."""
 
 
 @dataclass(frozen=True)
@@ -40,7 +42,7 @@ class LiveRun:
         names = [session.scene.bodies[i].integrator for i in session.plotted]
         self.rows = {name: np.flatnonzero(np.array(names, dtype=object) == name) for name in dict.fromkeys(names)}
         self.rgb = {name: rgb[rows[0]] for name, rows in self.rows.items()}
-        self._means: dict[str, np.ndarray] = {}
+        self._recent: dict[str, deque] = {name: deque(maxlen=WINDOW) for name in self.rows}
         self._seen = None
 
     @property
@@ -54,9 +56,9 @@ class LiveRun:
         if self._seen is not session.latest:
             self._seen = session.latest
             for name, cost in session.integrator_cost.items():
-                now = np.array([cost.us_per_body_step, cost.newton_per_body_step, cost.substeps_per_body_step])
-                mean = self._means.get(name)
-                self._means[name] = now if mean is None else mean + SMOOTHING * (now - mean)
+                recent = self._recent.get(name)
+                if recent is not None:
+                    recent.append((cost.us_per_body_step, cost.newton_per_body_step, cost.substeps_per_body_step))
         sample = session.latest.sample
         energy, orientation = sample.energy_error[-1], sample.orientation_error[-1]
         failed = {}
@@ -65,7 +67,8 @@ class LiveRun:
                 failed[i] = failure.label()
         table = []
         for name, rows in self.rows.items():
-            us, newton, substeps = self._means.get(name, (np.nan, np.nan, np.nan))
+            recent = self._recent[name]
+            us, newton, substeps = np.median(recent, axis=0) if recent else (np.nan, np.nan, np.nan)
             failure = next((failed[int(session.plotted[k])] for k in rows if int(session.plotted[k]) in failed), None)
             table.append(
                 IntegratorRow(

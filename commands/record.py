@@ -39,6 +39,8 @@ class RecordResult:
     size: tuple[int, int]
     simulated_seconds: float
     interrupted: bool
+    failures: tuple[str, ...] = ()
+    """The views frozen on the way (several views only), e.g. ``"euler_body: diverged at t = 7.85 s: …"``."""
 
 
 def record_scene(
@@ -71,10 +73,11 @@ def record_scene(
     total = frame_count(duration, fps)
     step_count(duration, scene.h)
     width, height = even_size(*size)
-    interrupted, simulated = False, 0.0
+    interrupted, simulated, failures = False, 0.0, []
     frames = render_frames(
-        scene, duration=duration, fps=fps, size=(width, height), integrator=integrator, gyroscopic=gyroscopic, raw=True
-    )
+        scene, duration=duration, fps=fps, size=(width, height), integrator=integrator, gyroscopic=gyroscopic, raw=True,
+        failures=failures,
+    )  # fmt: skip
     writer = None
     try:
         with deferred_interrupts():  # an interrupt finds the writer (and its temporary file) in `writer`
@@ -93,7 +96,8 @@ def record_scene(
         if writer is not None:
             writer.abort()  # nothing once closed; an interrupt that came before the with block leaves no file
         frames.close()
-    return RecordResult(Path(out), writer.frames_written, fps, (width, height), simulated, interrupted)
+    failed = tuple(f"{label}: {failure.label()}" for label, failure in failures)
+    return RecordResult(Path(out), writer.frames_written, fps, (width, height), simulated, interrupted, failed)
 
 
 def _exact_fps(fps: float):
@@ -103,7 +107,9 @@ def _exact_fps(fps: float):
 
 def record_command(args: argparse.Namespace) -> int:
     from render.record import frame_count, parse_size
+    from scene.run_model import integrators_for
     from scene.scene_file import load_scene
+    from sim.integrators import INTEGRATORS
 
     size = parse_size(args.size)
     frame_count(args.duration, args.fps)  # a rate or a frame count out of range: refused before loading anything
@@ -124,7 +130,14 @@ def record_command(args: argparse.Namespace) -> int:
         f"wrote {printable(str(result.path))}: {result.frames} frames at {result.fps:g} fps, {width}x{height}, "
         f"{result.simulated_seconds:.6g} s simulated{stopped}"
     )
-    return EXIT_INTERRUPTED if result.interrupted else 0
+    if args.integrator == "all":  # as `run --integrator all` says them
+        kept = integrators_for(scene, tuple(INTEGRATORS))
+        for name in (name for name in INTEGRATORS if name not in kept):
+            print(f"left out: {name} (it takes no torque, and this scene has one)")
+    for failure in result.failures:
+        print(f"failed: {printable(failure)}")
+    # As `run --integrator all`: the video holds every view, and a view that failed is a numerical failure (1).
+    return EXIT_INTERRUPTED if result.interrupted else (1 if result.failures else 0)
 
 
 def add_parser(commands) -> None:

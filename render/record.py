@@ -10,7 +10,9 @@ Before any work: the frame rate must lie in [``MIN_FPS``, ``MAX_FPS``], the fram
 count within scene/limits.py's (``SPINLAB_NO_LIMITS=1`` lifts those two), and the output must not be the scene file
 being read. While recording, every frame's state is checked finite (a body that blew up ends the recording with
 :class:`sim.errors.NumericalError` and no file); an overflowing value on its way to the screen is drawn as it is,
-without numpy's warnings.
+without numpy's warnings. With several views (``--integrator all``, ``compare``), a view that fails or diverges is
+frozen with its "diverged at …" label and the others go on (scene/failures.py); only when every view has failed
+does the recording end so. ``failures``, when given, receives ``(view label, Failure)`` as each view fails.
 
 The run is the window's run model (scene/run_model.py, :func:`video_setup`): the same views, labels and trails
 sampled per step as the window shows for the same setup. A scene whose bodies use different integrators
@@ -100,8 +102,9 @@ class VideoRun:
     """A video's run (scene/run_model.py's :class:`Session` of ``setup``), its renderer and its views' cameras.
     Every step is pushed to the 3D trails as it is taken, as the window does."""
 
-    def __init__(self, ctx, setup: Setup) -> None:
+    def __init__(self, ctx, setup: Setup, failures: list | None = None) -> None:
         self.session = Session(setup)
+        self.failures = failures
         self.renderer = Renderer(ctx, self.session.scene)
         push_trails(self.renderer, self.session.latest)
         self.cameras: list | None = None
@@ -123,6 +126,8 @@ class VideoRun:
             report = session.step(count)
             if report.steps:
                 push_trails(self.renderer, session.latest)
+            if self.failures is not None:
+                self.failures += [(session.groups[n].label, session.failures[n]) for n in report.failed]
             if report.error is not None:
                 raise NumericalError(report.error)
         check_finite(session.simulation, session.snapshot)  # a label or a matrix made of an overflowed state
@@ -155,6 +160,7 @@ def render_frames(
     integrator: str | None = None,
     gyroscopic: bool = True,
     raw: bool = False,
+    failures: list | None = None,
 ) -> Iterator[tuple[np.ndarray, float]]:
     """The video's frames, :func:`frame_count` of them: ``(image (H, W, 3) uint8 top-down, simulated t)``; with
     ``raw`` the image is (H, W, 4) RGBA with rows bottom-up, as GL reads it fastest (for the video writer).
@@ -172,7 +178,7 @@ def render_frames(
     try:
         # numpy's error state is set around each stretch of work, never across a yield (it would leak to the caller).
         with np.errstate(**_QUIET_NUMPY):
-            scenes = VideoRun(ctx, video_setup(scene, integrator, gyroscopic))
+            scenes = VideoRun(ctx, video_setup(scene, integrator, gyroscopic), failures)
             views = scenes.advance_to(0.0)
         for frame in range(frames):
             with np.errstate(**_QUIET_NUMPY):

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from scene.failures import DEFAULT_DIVERGENCE, CostMeter, Failure, IntegratorCost, Watch, failure_reason
 from scene.measures import potential_counts
 from scene.palette import integrator_color
 from scene.samples import ERROR_FLOOR, References, Sample
@@ -61,6 +62,8 @@ class Setup:
     compared: tuple[str, ...] = tuple(INTEGRATORS)
     h: float = 1.0 / 60.0
     gyroscopic: bool = True
+    divergence: float = DEFAULT_DIVERGENCE
+    """|ΔE|/E beyond which a view of a run with several views is frozen as diverged (``inf``: never)."""
 
 
 @dataclass(frozen=True)
@@ -91,6 +94,10 @@ class StepReport:
     newton_per_step: np.ndarray
     ms_per_step: float
     error: str | None = None
+    integrator_cost: dict[str, IntegratorCost] = dataclasses.field(default_factory=dict)
+    """Each integrator's cost over these steps (scene/failures.py)."""
+    failed: tuple[int, ...] = ()
+    """The views (indices into ``Session.groups``) frozen during these steps."""
 
 
 def default_integrators(scene: SceneSpec) -> tuple[str | None, ...]:
@@ -177,16 +184,19 @@ def view_groups(session: Session, split: bool) -> tuple[Group, ...]:
 def view_labels(session: Session, groups: tuple[Group, ...]) -> list[tuple[str, str]]:
     """Each view's label lines, the window's and the video's alike: its group's label, then the time of the
     latest step and the largest magnitude of its bodies' relative energy error (scene/measures.py), e.g.
-    ``("implicit_midpoint", "t = 2.50 s    |ΔE|/E = 1.2e-05")``."""
+    ``("implicit_midpoint", "t = 2.50 s    |ΔE|/E = 1.2e-05")``; a frozen view's say when and why instead,
+    ``("euler_body", "diverged at t = 7.85 s", "Newton did not converge")``."""
     sample, row = session.latest.sample, session.rows
     errors = sample.energy_error[-1]
     labels = []
+    failures = session.failures_by_bodies()
     for group in groups:
         mine = [errors[row[i]] for i in group.bodies if i in row]
         detail = f"t = {session.t:.2f} s"
         if mine:
             detail += f"    |ΔE|/E = {max(mine):.1e}"
-        labels.append((group.label, detail))
+        failure = failures.get(group.bodies)
+        labels.append((group.label, detail) if failure is None else (group.label, *failure.label_lines()))
     return labels
 
 
@@ -215,7 +225,24 @@ class Session:
             for v in (self.initial.omega_world, self.initial.L_world)
         ]
         self._draw_limits = tuple(DRAW_LIMIT * max(value, 1e-3) for value in largest)
+        self.watch = Watch(self.groups, self.rows, len(self.plotted), setup.divergence)
         self.latest = self._measured([self.snapshot], [self._potential_energy()])
+        self.cost_meter = CostMeter([body.integrator for body in bodies])
+        self.integrator_cost: dict[str, IntegratorCost] = {}  # the last step call's, per integrator
+
+    def set_divergence(self, threshold: float) -> None:
+        """Freeze views beyond ``threshold`` |ΔE|/E from the next step on (frozen ones stay frozen)."""
+        self.setup = dataclasses.replace(self.setup, divergence=float(threshold))
+        self.watch.threshold = float(threshold)
+
+    @property
+    def failures(self) -> dict[int, Failure]:
+        """The views that failed and were frozen (index into :attr:`groups` → :class:`Failure`)."""
+        return self.watch.failures
+
+    def failures_by_bodies(self) -> dict[tuple[int, ...], Failure]:
+        """The failures keyed by the frozen views' bodies (a view of the same bodies shows the same failure)."""
+        return {tuple(self.groups[number].bodies): failure for number, failure in self.watch.failures.items()}
 
     def drawable(self, snapshot: Snapshot | None = None) -> Snapshot:
         """``snapshot`` (the latest by default) for the 3D view, with ω and L at most ``DRAW_LIMIT`` times the
@@ -251,20 +278,29 @@ class Session:
         newton = np.zeros(len(self.scene.bodies))
         steps, error = 0, None
         snapshots, potentials = [], []
+        self.cost_meter.reset()
+        frozen_before = set(self.watch.failures)
         start = time.perf_counter()
         while steps < count:
             try:
                 cost = self.simulation.step()
             except NumericalError as failure:
+                if self._froze_failed(failure):
+                    continue  # the failed views are frozen: the others take the step again, unchanged
                 error = str(failure)
                 break
             except (ArithmeticError, np.linalg.LinAlgError) as failure:
                 error = f"at t = {self.t:.6g} s: {type(failure).__name__}: {failure}"
                 break
             newton += cost.newton_iterations
+            self.cost_meter.add(self.simulation.world.group_seconds, cost)
             steps += 1
             snapshots.append(self.simulation.snapshot())
             potentials.append(self._potential_energy())
+            if self.watch.enabled:
+                error = self._froze_diverged(snapshots[-1], potentials[-1])
+                if error is not None:
+                    break
             if time.perf_counter() - start > budget_s:
                 break
         elapsed = time.perf_counter() - start
@@ -272,7 +308,37 @@ class Session:
             self.snapshot = snapshots[-1]
             self.latest = self._measured(snapshots, potentials)
         per_step = newton[self.plotted] / max(steps, 1)
-        return StepReport(steps, per_step, 1e3 * elapsed / steps if steps else float("nan"), error)
+        failed = tuple(sorted(set(self.watch.failures) - frozen_before))
+        ms = 1e3 * elapsed / steps if steps else float("nan")
+        self.integrator_cost = self.cost_meter.costs()
+        return StepReport(steps, per_step, ms, error, self.integrator_cost, failed)
+
+    def _froze_failed(self, failure: NumericalError) -> bool:
+        """Freeze the views holding the bodies ``failure`` names, if others remain live (then True: retry)."""
+        if not self.watch.enabled or failure.bodies is None:
+            return False
+        numbers = self.watch.failed_groups(self.simulation.file_order(failure.bodies))
+        if not numbers:
+            return False
+        self.watch.freeze(numbers, Failure(self.t, failure_reason(failure)))
+        if not self.watch.live:
+            return False  # every view failed: the run stops, as a run of one view does
+        self.simulation.freeze(self.watch.bodies_of(numbers))
+        return True
+
+    def _froze_diverged(self, snapshot: Snapshot, potential: np.ndarray) -> str | None:
+        """Freeze the views past the divergence threshold at this step; the message that stops the run when none
+        is left, else ``None``."""
+        rows, references = self.plotted, self.references
+        energy = snapshot.energy[rows] + potential[rows]
+        numbers = self.watch.diverged_groups(energy, references.energy0, references.energy_scale)
+        for number in numbers:
+            self.watch.freeze([number], Failure(self.t, f"|ΔE|/E passed {self.watch.threshold:g}", diverged=True))
+        if numbers:
+            self.simulation.freeze(self.watch.bodies_of(numbers))
+        if numbers and not self.watch.live:
+            return f"at t = {self.t:.6g} s: every view diverged (|ΔE|/E > {self.watch.threshold:g})"
+        return None
 
     def sample(self) -> Sample:
         """The latest step's measurements (see :class:`~scene.samples.Sample`, without the S axis)."""
@@ -297,6 +363,7 @@ class Session:
             L = stacked([s.L_world for s in snapshots])
             energy = stacked([s.energy for s in snapshots]) + stacked(potentials)
         sample = self.references.measure(np.array([s.t for s in snapshots]), q, omega, L, energy)
+        sample = self.watch.masked(sample)
         return Steps(tuple(self.drawable(s) for s in snapshots), sample)
 
 

@@ -108,6 +108,19 @@ class Simulation:
             pinned=np.array([body.parent is not None for body in bodies], dtype=bool),
         )
 
+    def freeze(self, bodies) -> None:
+        """Stop stepping the bodies at file-order indices ``bodies`` (kinematic ones are ignored: the scene graph
+        moves them as a function of time): they keep their present state, the others step as if they were not
+        there (:meth:`sim.world.World.freeze`)."""
+        nodes = self._to_file_order[np.asarray(bodies, dtype=np.intp)]
+        # Dynamic nodes entered the world in graph order, so a node's slot is its rank among the dynamic ones.
+        slots = np.searchsorted(self._dynamic, nodes[~self.kinematic[nodes]])
+        self.world.freeze(slots)
+
+    def file_order(self, nodes) -> np.ndarray:
+        """The file-order indices of graph-order ``nodes`` (a :class:`NumericalError`'s ``bodies``)."""
+        return np.argsort(self._to_file_order)[np.asarray(nodes, dtype=np.intp)]
+
     @property
     def t(self) -> float:
         """Simulation time, s: the step index times ``h``."""

@@ -34,6 +34,7 @@ function of those bytes alone, so a step with it is bit for bit the step that re
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from time import perf_counter
 
 import numpy as np
 
@@ -64,9 +65,10 @@ BODY_FIELDS = {
     "has_pivot": (np.bool_, ()),
     "pinned": (np.bool_, ()),
     "integrator": (np.int16, ()),
+    "frozen": (np.bool_, ()),
 }
 
-LAYOUT_FIELDS = ("integrator", "inertia_body", "inertia_body_inv", "has_pivot", "pinned")
+LAYOUT_FIELDS = ("integrator", "inertia_body", "inertia_body_inv", "has_pivot", "pinned", "frozen")
 """The per-body constants a step's layout is derived from; a change to any of their bytes rebuilds it."""
 
 Slots = slice | np.ndarray
@@ -92,13 +94,14 @@ class _Layout:
     """What a step needs besides the state, derived from ``key`` (the bytes of :data:`LAYOUT_FIELDS`): one group
     per integrator in use (code order), the groups among them that hold the torque constant over a step
     (``held_torque``: a predictor step and a second pass under gravity), and the ``free`` and ``pivoted`` slots
-    (``None`` when there are none)."""
+    (``None`` when there are none). Frozen bodies are in none of them: ``frozen`` their slots (``None``: none)."""
 
     key: tuple[bytes, ...]
     groups: tuple[_Group, ...]
     held_torque: tuple[_Group, ...]
     free: Slots | None
     pivoted: Slots | None
+    frozen: np.ndarray | None = None
 
 
 @dataclass
@@ -114,6 +117,9 @@ class World:
     def __post_init__(self) -> None:
         self.gravity = np.asarray(self.gravity, dtype=float)
         self._layout: _Layout | None = None
+        self.group_seconds: dict[str, float] = {}
+        """Wall seconds each integrator's kernel took in the last :meth:`step` (predictor and corrector passes
+        summed), by integrator name: a measurement beside the step's :class:`StepCost`, never an input to it."""
 
     def __len__(self) -> int:
         return len(self.bodies)
@@ -205,6 +211,12 @@ class World:
     def remove_body(self, handle: Handle) -> None:
         self.bodies.erase(handle)
 
+    def freeze(self, slots) -> None:
+        """Stop stepping the bodies at world ``slots`` (indices): their state stays as it is now, they leave their
+        integrator's group and the centre-of-mass update, and the other bodies step bit for bit as before."""
+        frozen = self.bodies.values("frozen")
+        frozen[np.asarray(slots, dtype=np.intp)] = True
+
     def set_integrator(self, handle: Handle, integrator: str) -> None:
         self.bodies.set(handle, "integrator", INTEGRATOR_NAMES.index(integrator))
 
@@ -225,9 +237,11 @@ class World:
         """Advance every body by ``h`` seconds; returns the cost per body, in slot order.
 
         Raises :class:`NumericalError` (with ``bodies`` = slots) when an integrator cannot take the step; the
-        state is then left as it was before the step.
+        state is then left as it was before the step. Frozen bodies (:meth:`freeze`) keep their state and cost
+        zero Newton iterations and zero sub-steps.
         """
         layout = self._current_layout()
+        self.group_seconds = {}
         values = self.bodies.values
         q = values("q")
         torque = None if layout.pivoted is None else self.torque_world(q)
@@ -275,7 +289,7 @@ class World:
         of bodies outside ``groups`` are left unset."""
         values = self.bodies.values
         state = values("q"), values("omega_world"), values("L_world")
-        if len(layout.groups) == 1:
+        if len(layout.groups) == 1 and layout.frozen is None:
             # One integrator has every body: its new arrays are the world's.
             new, cost = self._step_group(h, groups[0], *state, torque, lever_torque)
             return new.q, new.omega_world, new.L_world, cost
@@ -287,6 +301,10 @@ class World:
             slots = group.slots
             new_q[slots], new_omega[slots], new_L[slots] = new.q, new.omega_world, new.L_world
             iterations[slots], substeps[slots] = cost.newton_iterations, cost.substeps
+        frozen = layout.frozen
+        if frozen is not None:
+            new_q[frozen], new_omega[frozen], new_L[frozen] = state[0][frozen], state[1][frozen], state[2][frozen]
+            iterations[frozen], substeps[frozen] = 0, 0
         return new_q, new_omega, new_L, StepCost(iterations, substeps)
 
     def _step_group(
@@ -310,6 +328,7 @@ class World:
                 options = {**options, "orientation_torque": lever_torque[slots]}
         elif torque is not None:
             params = BodyParams(params.inertia_body, params.inertia_body_inv, torque[slots], params.gyroscopic)
+        start = perf_counter()
         try:
             # The world's arrays are C-contiguous float64, and so are their rows.
             state = BodyState.of_float_arrays(q[slots], omega_world[slots], L_world[slots])
@@ -317,6 +336,9 @@ class World:
         except NumericalError as error:
             failed = group.bodies if error.bodies is None else group.bodies[np.asarray(error.bodies)]
             raise NumericalError(str(error), bodies=failed) from error
+        finally:
+            seconds = self.group_seconds
+            seconds[group.name] = seconds.get(group.name, 0.0) + (perf_counter() - start)
 
     def _move_centres_of_mass(self, h: float, layout: _Layout) -> None:
         values = self.bodies.values
@@ -342,10 +364,11 @@ class World:
 
 def _build_layout(key: tuple[bytes, ...], values) -> _Layout:
     """The layout of the bodies whose :data:`LAYOUT_FIELDS` are ``values(name)`` (with bytes ``key``)."""
-    codes = values("integrator")
+    codes, frozen = values("integrator"), values("frozen")
+    stepped = ~frozen
     groups = []
-    for code in np.unique(codes):
-        bodies = np.flatnonzero(codes == code)
+    for code in np.unique(codes[stepped]):
+        bodies = np.flatnonzero((codes == code) & stepped)
         # Index arrays copy: the layout does not depend on the store's buffers (which an append can replace).
         inertia, inertia_inv = values("inertia_body")[bodies], values("inertia_body_inv")[bodies]
         torque_free = tuple(
@@ -354,14 +377,16 @@ def _build_layout(key: tuple[bytes, ...], values) -> _Layout:
         name = INTEGRATOR_NAMES[int(code)]
         groups.append(_Group(name, _slots(bodies), bodies, torque_free, name in ORIENTATION_TORQUE))
     pivoted, pinned = values("has_pivot"), values("pinned")
-    free = np.flatnonzero(~(pivoted | pinned))
-    pivoted = np.flatnonzero(pivoted)
+    free = np.flatnonzero(~(pivoted | pinned) & stepped)
+    pivoted = np.flatnonzero(pivoted & stepped)
+    frozen = np.flatnonzero(frozen)
     return _Layout(
         key,
         tuple(groups),
         tuple(group for group in groups if not group.orientation_torque),
         free if free.size else None,  # an index array: the compiled free fall takes one
         _slots(pivoted) if pivoted.size else None,
+        frozen if frozen.size else None,
     )
 
 

@@ -34,6 +34,7 @@ from ui import recording
 from ui.capture import RECORD_FPS, Recording, read_pixels
 from ui.controller import Controller, failure_text
 from ui.controller_state import PanelEdits
+from ui.cost_history import failure_lines
 from ui.files import timestamped_path
 from ui.panel import draw_panel
 from ui.plot_history import new_history
@@ -149,6 +150,7 @@ class App:
         self.accumulator = 0.0
         state.error = None
         self.form.status.wall_t = 0.0
+        self.form.failures, self.form.live = [], history.live
         self._record_sample(np.zeros(len(self.session.plotted)), float("nan"))
 
     def _record_sample(self, newton_per_step: np.ndarray, ms_per_step: float) -> None:
@@ -163,6 +165,8 @@ class App:
             self._record_sample(report.newton_per_step, report.ms_per_step)
         if report.error:
             self.state.error, self.state.paused = report.error, True
+        if report.failed:  # a view of a comparison froze: listed in the panel, the others go on
+            self.form.failures = failure_lines(self.session)
         return report.steps
 
     def _advance(self, wall_dt: float) -> None:

@@ -272,6 +272,9 @@ class Controller:
             self.host.session.set_gyroscopic(edits.gyroscopic)
         if edits.time_scale_exp is not None:
             choices.time_scale_exp = edits.time_scale_exp
+        if edits.divergence is not None:  # the run goes on; views beyond it are frozen from the next step
+            choices.divergence = edits.divergence
+            self.host.session.set_divergence(edits.divergence)
         if edits.toggle_pause and not choices.error:
             choices.paused = not choices.paused
         if edits.step and not choices.error:

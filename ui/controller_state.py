@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from scene.failures import DEFAULT_DIVERGENCE
 from scene.run_model import Setup
 from scene.scene_file import SceneSpec
 
@@ -45,6 +46,7 @@ class Choices:
     output_dir: str = "."
     render: Any = None
     plots: Any = None
+    divergence: float = DEFAULT_DIVERGENCE  # |ΔE|/E beyond which a view of a comparison is frozen
 
     @property
     def scene_name(self) -> str:
@@ -61,8 +63,9 @@ class Choices:
     def setup(self) -> Setup:
         """The :class:`~scene.run_model.Setup` a run of these choices starts from."""
         return Setup(
-            self.scene, tuple(self.integrators), self.side_by_side, tuple(self.compared), self.h, self.gyroscopic
-        )
+            self.scene, tuple(self.integrators), self.side_by_side, tuple(self.compared), self.h, self.gyroscopic,
+            self.divergence,
+        )  # fmt: skip
 
 
 @dataclass
@@ -97,6 +100,8 @@ class Form:
     recording: bool = False
     record_seconds: float = 0.0
     status: Status = field(default_factory=Status)
+    failures: list[str] = field(default_factory=list)  # the frozen views, "label: diverged at t = … s: why"
+    live: Any = None  # the running session's integrators now (ui/cost_history.py's LiveRun), for the cost table
 
 
 @dataclass
@@ -130,3 +135,4 @@ class PanelEdits:
     toggle_record: bool = False
     record_window: bool | None = None
     export_csv: bool = False
+    divergence: float | None = None  # a new divergence threshold, |ΔE|/E

@@ -15,6 +15,7 @@ from imgui_bundle import imgui
 from render.renderer import RenderOptions
 from ui.controller_state import Choices, Form, PanelEdits
 from ui.edits import BODY_FIELDS
+from ui.failures_panel import draw_comparison, draw_failures
 from ui.plots import PLOT_TITLES
 
 __all__ = ["PanelEdits", "draw_panel", "time_scale_text", "TIME_SCALE_EXPONENTS"]
@@ -97,6 +98,7 @@ def _status(choices: Choices, form: Form, edits: PanelEdits) -> None:
         _note(f"Stopped: {choices.error}", ERROR_RGBA)
         if imgui.button("Reset to the initial state"):
             edits.reset = True
+    draw_failures(form)
     imgui.spacing()
     label = "Run" if choices.paused else "Pause"
     if imgui.button(f"{label}##pause", imgui.ImVec2(70, 0)):
@@ -180,6 +182,7 @@ def _integration(choices: Choices, form: Form, edits: PanelEdits) -> None:
     if changed:
         edits.gyroscopic = on
     _note(GYROSCOPIC_NOTE)
+    draw_comparison(choices, form, edits)
 
 
 def _every_body_integrator(choices: Choices, form: Form, edits: PanelEdits) -> None:

@@ -26,6 +26,7 @@ import numpy as np
 from render.look import linear_to_srgb
 from scene.atomic_file import write_atomically
 from scene.samples import Sample
+from ui.cost_history import LiveRun
 
 __all__ = ["PlotHistory", "TimeLines", "CostLines", "Curves", "export_csv", "new_history", "CAPACITY", "MAX_POINTS",
            "MAX_CURVE_POINTS", "DASH_SAMPLES"]  # fmt: skip
@@ -107,6 +108,7 @@ class PlotHistory:
         self.count = 0
         self.version = 0
         self._prepared: tuple[tuple[int, float], dict[str, object]] | None = None
+        self.live: LiveRun | None = None  # each integrator's cost, accuracy and failure now (ui/cost_history.py)
 
     def append(self, sample: Sample, newton_per_step: np.ndarray, ms_per_step: float) -> None:
         """Add one sample (fields (K, ...)) or a batch of S steps' (fields (S, K, ...), ``t`` (S,)), each with these
@@ -163,7 +165,7 @@ class PlotHistory:
         key = (self.version, seconds)
         if self._prepared is None or self._prepared[0] != key:
             self._prepared = (key, _prepare(self, seconds))
-        return self._prepared[1][plot]
+        return self._prepared[1].get(plot)  # None for a plot drawn from `live` (ui/cost_plots.py)
 
     def _ordered(self, buffer: np.ndarray) -> np.ndarray:
         """The samples of ``buffer`` (..., 2 capacity) in time order: (..., T)."""
@@ -206,7 +208,9 @@ def export_csv(history: PlotHistory, path: str | Path) -> Path:
 def new_history(session, colors_linear: np.ndarray) -> PlotHistory:
     """Empty plots for ``session``'s (:class:`~scene.run_model.Session`) plotted bodies, in ``colors_linear`` (N, 3)
     (every body's, as the renderer draws them); one exact reference per distinct initial state."""
-    return PlotHistory(session.names, linear_to_srgb(colors_linear[session.plotted]), session.exact_rows)
+    history = PlotHistory(session.names, linear_to_srgb(colors_linear[session.plotted]), session.exact_rows)
+    history.live = LiveRun(session, history.rgb)
+    return history
 
 
 def _bucketed(t: np.ndarray, values: np.ndarray, limit: int, reduce: np.ufunc) -> tuple[np.ndarray, np.ndarray]:

@@ -19,6 +19,7 @@ from imgui_bundle import imgui, implot
 
 from render.overlays import trail_keep
 from scene.samples import ERROR_FLOOR
+from ui.cost_plots import integrators_plot, mark_frozen_ends
 from ui.plot_history import CostLines, Curves, PlotHistory, TimeLines, export_csv
 
 __all__ = ["PlotHistory", "PlotOptions", "draw_plots", "export_csv", "PLOT_TITLES", "LEGEND_MAX"]
@@ -47,6 +48,7 @@ PLOT_TITLES = {
     "herpolhode": "herpolhode",
     "polhode": "polhode",
     "cost": "cost per step",
+    "integrators": "integrators",  # accuracy vs cost, and each integrator's cost (ui/cost_plots.py)
 }
 _CURVE_LABELS = {
     "herpolhode": ("ω in its plane (rad/s)", ""),  # the invariable plane
@@ -151,6 +153,7 @@ def _draw_lines(history: PlotHistory, lines: TimeLines, log: bool) -> None:
     x = np.broadcast_to(lines.x, (len(drawn), len(lines.x)))
     for k, keep in zip(drawn, _kept(x, lines.y[drawn], lines.level, log), strict=True):
         implot.plot_line(names[k], lines.x[keep], lines.y[k, keep], _spec(rgb[k]))
+    mark_frozen_ends(history, lines)
 
 
 def _kept(x: np.ndarray, y: np.ndarray, level: np.ndarray, log: bool) -> np.ndarray:
@@ -278,4 +281,5 @@ _PLOTTERS = {
     "herpolhode": lambda history, curves, size: _curve_plot(history, curves, size, "herpolhode"),
     "polhode": lambda history, curves, size: _curve_plot(history, curves, size, "polhode"),
     "cost": _cost_plot,
+    "integrators": integrators_plot,
 }

@@ -10,6 +10,7 @@ from render.look import PALETTE_LINEAR
 from scene.run_model import Session, Setup
 from scene.scene_file import load_scene
 from ui.controller import Controller
+from ui.cost_history import failure_lines
 from ui.plot_history import PlotHistory, new_history
 
 
@@ -32,6 +33,8 @@ class SessionHost:
         history = new_history(session, np.resize(PALETTE_LINEAR, (len(session.scene.bodies), 3)))
         history.append(session.latest.sample, np.zeros(len(session.plotted)), float("nan"))
         self.session, self.history = session, history
+        if self.form is not None:
+            self.form.failures, self.form.live = [], history.live
 
     def step(self, count: int) -> int:
         report = self.session.step(count)
@@ -39,6 +42,8 @@ class SessionHost:
             self.history.append(self.session.latest.sample, report.newton_per_step, report.ms_per_step)
         if report.error:
             self.choices.error, self.choices.paused = report.error, True
+        if report.failed:
+            self.form.failures = failure_lines(self.session)
         return report.steps
 
     def show_views(self, split: bool) -> None:

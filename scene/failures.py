@@ -1,0 +1,165 @@
+"""Comparisons that survive: which views of a run have failed, and what each integrator costs, live.
+
+A run with several views (side by side, or the compare preset) goes on when one view's bodies fail: a
+:class:`~sim.errors.NumericalError` naming them (a non-finite state, Newton not converging) or a divergence, the
+largest relative energy error of a view's bodies beyond ``Setup.divergence``. :class:`Watch` says which views
+fail, records each :class:`Failure` (the time of the state kept and why), and masks the frozen views' samples
+after that time with NaN, so their plot lines end there. The run model (scene/run_model.py) freezes their bodies
+(:meth:`scene.simulation.Simulation.freeze`) and retries the step; the others go on bit for bit.
+
+:class:`CostMeter` sums, per integrator, the wall time of its kernel calls (sim/world.py's ``group_seconds``), the
+body-steps it took, its Newton iterations and its sub-steps, into an :class:`IntegratorCost` per step call.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from scene.samples import Sample
+from sim.errors import NumericalError
+
+__all__ = ["DEFAULT_DIVERGENCE", "Failure", "Watch", "IntegratorCost", "CostMeter", "failure_reason"]
+
+DEFAULT_DIVERGENCE = 0.5
+"""|ΔE|/E beyond which a view of a comparison is frozen as diverged. Half the energy gone or gained is no longer a
+model of the same motion, yet it is far above anything a working integrator reaches at the presets' steps (their
+errors stay below ~1e-2 over minutes); an unstable one (``euler_body``) grows geometrically and passes 0.5 a few
+steps before it overflows, so the view stops on a state still worth looking at, with its label saying why."""
+
+
+@dataclass(frozen=True)
+class Failure:
+    """A view that stopped: at ``t`` s (the state it keeps), ``reason`` (one line), ``diverged`` when it was the
+    threshold rather than a numerical failure."""
+
+    t: float
+    reason: str
+    diverged: bool = False
+
+    def label(self) -> str:
+        """One line, e.g. ``"diverged at t = 7.85 s: Newton did not converge"``."""
+        return ": ".join(self.label_lines())
+
+    def label_lines(self) -> tuple[str, str]:
+        """The view's label lines under its name: when, then why (a view's label is narrow)."""
+        return f"diverged at t = {self.t:.2f} s", self.reason
+
+
+def failure_reason(error: NumericalError) -> str:
+    """The integrator's own words for ``error``, without the time and body the simulation prefixes (the view's
+    label says those): the innermost :class:`NumericalError` of its causes, first line."""
+    inner = error
+    while isinstance(inner.__cause__, NumericalError):
+        inner = inner.__cause__
+    return str(inner).splitlines()[0] if str(inner) else str(error)
+
+
+class Watch:
+    """The failures of a run's views. ``groups``: each view's body indices (snapshot order); ``rows``: a body's row
+    among the K plotted ones; ``threshold``: the divergence |ΔE|/E (``inf``: none). A run of one view is never
+    frozen: it stops on a failure as before."""
+
+    def __init__(self, groups, rows: dict[int, int], plotted: int, threshold: float) -> None:
+        self.groups = tuple(tuple(group.bodies) for group in groups)
+        self.threshold = float(threshold)
+        self.failures: dict[int, Failure] = {}
+        # The views that can fail: those with a plotted (dynamic) body.
+        self._row_group = np.full(plotted, -1, dtype=np.intp)
+        for number, bodies in enumerate(self.groups):
+            mine = [rows[i] for i in bodies if i in rows]
+            self._row_group[mine] = number
+        self.live = {number for number in range(len(self.groups)) if np.any(self._row_group == number)}
+        self.enabled = len(self.live) > 1
+        self.frozen_t = np.full(plotted, np.inf)  # per plotted row: the time of the state it keeps
+
+    def failed_groups(self, bodies) -> list[int]:
+        """The live views holding the snapshot indices ``bodies`` (in order)."""
+        named = {int(i) for i in np.asarray(bodies).ravel()}
+        return [number for number in sorted(self.live) if named.intersection(self.groups[number])]
+
+    def diverged_groups(self, energy: np.ndarray, energy0: np.ndarray, scale: np.ndarray) -> list[int]:
+        """The live views whose largest |ΔE|/E of total ``energy`` (K,) J exceeds the threshold."""
+        if not self.threshold < np.inf:
+            return []
+        # |E − E₀| > threshold · scale is |ΔE|/E > threshold (scene/measures.py's energy_error) without the
+        # division; a body with no relative error (scale 0) or a NaN energy is never beyond.
+        with np.errstate(over="ignore", invalid="ignore"):
+            beyond = (np.abs(energy - energy0) > self.threshold * scale) & (scale > 0.0)
+        if not beyond.any():
+            return []
+        return sorted({int(g) for g in self._row_group[beyond] if int(g) in self.live})
+
+    def bodies_of(self, numbers: list[int]) -> list[int]:
+        return [i for number in numbers for i in self.groups[number]]
+
+    def freeze(self, numbers: list[int], failure: Failure) -> None:
+        """Record ``failure`` for views ``numbers`` and mark their rows frozen at its time."""
+        for number in numbers:
+            self.failures[number] = failure
+            self.live.discard(number)
+            self.frozen_t[self._row_group == number] = failure.t
+
+    def masked(self, sample: Sample) -> Sample:
+        """``sample`` (S steps) with NaN for the frozen rows after the time each froze at (plot lines end there)."""
+        if not self.failures:
+            return sample
+        after = np.asarray(sample.t, dtype=float)[:, None] > self.frozen_t[None, :]  # (S, K)
+        if not after.any():
+            return sample
+        fields = {}
+        for name in ("energy_error", "momentum_error", "orientation_error", "herpolhode", "herpolhode_exact",
+                     "polhode", "polhode_exact"):  # fmt: skip
+            values = np.array(getattr(sample, name), dtype=float)
+            values[after] = np.nan
+            fields[name] = values
+        return Sample(sample.t, **fields)
+
+
+@dataclass(frozen=True)
+class IntegratorCost:
+    """One integrator's cost over a step call: wall µs per body-step of its kernel calls, Newton iterations and
+    sub-steps per body-step, and the ``body_steps`` they are averaged over."""
+
+    us_per_body_step: float
+    newton_per_body_step: float
+    substeps_per_body_step: float
+    body_steps: int
+
+
+class CostMeter:
+    """Sums each integrator's cost over the steps of one call. ``integrators``: the integrator (or ``None``) of
+    each body, file order, as the world's cost arrays are."""
+
+    def __init__(self, integrators) -> None:
+        names = np.array([name or "" for name in integrators], dtype=object)
+        self._members = {name: np.flatnonzero(names == name) for name in dict.fromkeys(names) if name}
+        self._size = len(names)
+        self.reset()
+
+    def reset(self) -> None:
+        self._seconds: dict[str, float] = {}
+        # Per body, summed over the steps (one array operation a step, reduced per integrator when asked).
+        self._body_steps = np.zeros(self._size, dtype=np.int64)
+        self._newton = np.zeros(self._size, dtype=np.int64)
+        self._substeps = np.zeros(self._size, dtype=np.int64)
+
+    def add(self, group_seconds: dict[str, float], cost) -> None:
+        """One step's ``group_seconds`` (sim/world.py) and :class:`StepCost` (file order; 0 sub-steps: frozen)."""
+        seconds = self._seconds
+        for name, spent in group_seconds.items():
+            seconds[name] = seconds.get(name, 0.0) + spent
+        self._body_steps += cost.substeps > 0
+        self._newton += cost.newton_iterations
+        self._substeps += cost.substeps
+
+    def costs(self) -> dict[str, IntegratorCost]:
+        """The sums so far as per-body-step averages, for every integrator that took a step."""
+        costs = {}
+        for name, members in self._members.items():
+            n = int(self._body_steps[members].sum())
+            if n and name in self._seconds:
+                newton, substeps = self._newton[members].sum(), self._substeps[members].sum()
+                costs[name] = IntegratorCost(1e6 * self._seconds[name] / n, newton / n, substeps / n, n)
+        return costs

@@ -1,0 +1,106 @@
+"""The plots of each integrator's cost and of the views that failed (ImPlot), from ui/cost_history.py's
+:class:`~ui.cost_history.LiveRun`.
+
+:func:`integrators_plot`: a live accuracy-versus-cost scatter (x: µs of kernel per body-step, y: the largest
+|ΔE|/E of the integrator's bodies now, both log; one point per integrator in its colour, like
+docs/images/accuracy.png). :func:`cost_table` (in the panel): each integrator's µs per body-step, Newton iterations
+and sub-steps per body-step (a frozen view's row says it failed). :func:`mark_frozen_ends`: a cross where a frozen
+row's plot line ends, drawn inside the time plots.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from imgui_bundle import imgui, implot
+
+from ui.cost_history import IntegratorRow, LiveRun
+
+__all__ = ["integrators_plot", "cost_table", "mark_frozen_ends", "TABLE_ROWS_MAX"]
+
+TABLE_ROWS_MAX = 14  # every integrator; a scene's own integrators are fewer
+FAILED_RGBA = (1.0, 0.42, 0.4, 1.0)
+SCATTER_TIP = (
+    "Each live integrator now: its kernel's wall time per body-step (x) against the largest |ΔE|/E of its\n"
+    "bodies (y), log-log. Lower left is better: accurate and cheap."
+)
+
+
+def _vec(rgb) -> imgui.ImVec4:
+    return imgui.ImVec4(*rgb, 1.0) if len(rgb) == 3 else imgui.ImVec4(*rgb)
+
+
+def integrators_plot(history, _prepared, size) -> None:
+    """The accuracy-versus-cost scatter of ``history.live`` in ``size`` (width, height) pixels at the cursor: one
+    point per live integrator in its colour, named in a tooltip when the mouse is near it."""
+    live: LiveRun | None = getattr(history, "live", None)
+    if live is None:
+        return
+    table = [row for row in live.table() if row.us > 0 and row.energy_error > 0 and not row.failed]
+    flags = implot.Flags_.no_menus | implot.Flags_.no_legend
+    if not implot.begin_plot("accuracy vs cost", imgui.ImVec2(*size), flags):
+        return
+    implot.setup_axes("µs / body-step", "|ΔE|/E now", implot.AxisFlags_.auto_fit, implot.AxisFlags_.auto_fit)
+    implot.setup_axis_scale(implot.ImAxis_.x1, implot.Scale_.log10)
+    implot.setup_axis_scale(implot.ImAxis_.y1, implot.Scale_.log10)
+    for row in table:
+        spec = implot.Spec(
+            marker=implot.Marker_.circle, marker_size=4.0, marker_fill_color=_vec(row.rgb), line_color=_vec(row.rgb)
+        )
+        implot.plot_scatter(row.name, np.array([row.us]), np.array([row.energy_error]), spec)
+    if implot.is_plot_hovered():
+        _name_nearest(table)
+    implot.end_plot()
+
+
+def _name_nearest(table: list[IntegratorRow]) -> None:
+    """A tooltip naming the point nearest the mouse (in log-log pixels), or saying what the plot shows."""
+    mouse = implot.get_plot_mouse_pos()
+    near = None
+    if table and mouse.x > 0 and mouse.y > 0:
+        log_distance = [np.hypot(np.log10(row.us / mouse.x), np.log10(row.energy_error / mouse.y)) for row in table]
+        k = int(np.argmin(log_distance))
+        near = table[k] if log_distance[k] < 0.5 else None
+    if near is None:
+        imgui.set_tooltip(SCATTER_TIP)
+    else:
+        imgui.set_tooltip(f"{near.name}: {near.us:.3g} µs/body-step, |ΔE|/E = {near.energy_error:.2g}")
+
+
+def cost_table(table: list[IntegratorRow]) -> None:
+    """Each integrator's µs per body-step, Newton iterations and sub-steps per body-step (a frozen one: why)."""
+    flags = imgui.TableFlags_.row_bg | imgui.TableFlags_.sizing_stretch_prop
+    if not imgui.begin_table("integrator cost", 4, flags):
+        return
+    for title, weight in (("integrator", 2.4), ("µs/step", 1.0), ("Newton", 1.0), ("sub-steps", 1.0)):
+        imgui.table_setup_column(title, imgui.TableColumnFlags_.width_stretch, weight)
+    imgui.table_headers_row()
+    for row in table[:TABLE_ROWS_MAX]:
+        imgui.table_next_row()
+        imgui.table_next_column()
+        imgui.text_colored(_vec(row.rgb), row.name)
+        if row.failed:
+            imgui.table_next_column()
+            imgui.text_colored(_vec(FAILED_RGBA), "frozen")
+            if imgui.is_item_hovered():
+                imgui.set_tooltip(row.failed)
+            continue
+        for value, text in ((row.us, "{:.3g}"), (row.newton, "{:.1f}"), (row.substeps, "{:.1f}")):
+            imgui.table_next_column()
+            imgui.text("–" if not np.isfinite(value) else text.format(value))
+    imgui.end_table()
+
+
+def mark_frozen_ends(history, lines) -> None:
+    """Inside a time plot: a cross in its colour where each frozen row's line of ``lines`` (a ``TimeLines``) ends."""
+    live: LiveRun | None = getattr(history, "live", None)
+    if live is None or not np.isfinite(live.frozen_t).any():
+        return
+    for k in np.flatnonzero(np.isfinite(live.frozen_t)):
+        if k not in lines.drawn:
+            continue
+        kept = np.flatnonzero(np.isfinite(lines.y[k]) & (lines.x <= live.frozen_t[k] + 1e-9))
+        if not kept.size:
+            continue
+        last = kept[-1]
+        spec = implot.Spec(marker=implot.Marker_.cross, marker_size=6.0, line_weight=2.0, line_color=_vec(FAILED_RGBA))
+        implot.plot_scatter(f"frozen##{k}", lines.x[last : last + 1], lines.y[k, last : last + 1], spec)

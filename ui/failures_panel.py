@@ -1,0 +1,53 @@
+"""The panel's part of comparisons that survive: the frozen views listed under the run buttons, the divergence
+threshold a person can drag, the note saying what side by side leaves out, and each integrator's cost now
+(ui/panel.py calls these)."""
+
+from __future__ import annotations
+
+import math
+
+from imgui_bundle import imgui
+
+from ui.controller_state import Choices, Form, PanelEdits
+from ui.cost_history import left_out_note
+from ui.cost_plots import cost_table
+
+__all__ = ["draw_failures", "draw_comparison", "DIVERGENCE_RANGE"]
+
+DIVERGENCE_RANGE = (1e-4, 10.0)  # |ΔE|/E; the slider is logarithmic
+FROZEN_RGBA = imgui.ImVec4(1.0, 0.68, 0.35, 1.0)
+NOTE_RGBA = imgui.ImVec4(0.62, 0.66, 0.72, 1.0)
+DIVERGENCE_TIP = (
+    "A view of a comparison whose largest |ΔE|/E passes this is frozen at that step, its label saying why;\n"
+    "so is one whose integrator fails (a non-finite state, Newton not converging). The others go on."
+)
+
+
+def draw_failures(form: Form) -> None:
+    """The frozen views, one line each (the run goes on)."""
+    for line in form.failures:
+        imgui.push_style_color(imgui.Col_.text, FROZEN_RGBA)
+        imgui.text_wrapped(f"frozen: {line}")
+        imgui.pop_style_color()
+
+
+def draw_comparison(choices: Choices, form: Form, edits: PanelEdits) -> None:
+    """What side by side leaves out of the scene, the divergence threshold (log slider) and the cost table."""
+    if choices.side_by_side:
+        note = left_out_note(choices.scene, choices.compared)
+        if note:
+            imgui.push_style_color(imgui.Col_.text, NOTE_RGBA)
+            imgui.text_wrapped(note)
+            imgui.pop_style_color()
+    low, high = DIVERGENCE_RANGE
+    value = min(max(choices.divergence, low), high) if math.isfinite(choices.divergence) else high
+    imgui.set_next_item_width(-1.0)
+    changed, value = imgui.slider_float(
+        "##divergence", value, low, high, "freeze beyond |ΔE|/E = %.3g", imgui.SliderFlags_.logarithmic
+    )
+    if imgui.is_item_hovered():
+        imgui.set_tooltip(DIVERGENCE_TIP)
+    if changed:
+        edits.divergence = float(value)
+    if form.live is not None:
+        cost_table(form.live.table())

@@ -171,7 +171,9 @@ class KickSchedule:
         touched = np.unique(slots)
         omega = values("omega_world")
         before = omega[touched].copy()
-        omega[touched] = omega_world_from_momentum(values("q")[touched], L[touched], values("inertia_body_inv")[touched])
+        omega[touched] = omega_world_from_momentum(
+            values("q")[touched], L[touched], values("inertia_body_inv")[touched]
+        )
         if before_poses is not None:
             change = omega[touched] - before
             row = {int(slot): i for i, slot in enumerate(touched)}

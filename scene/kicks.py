@@ -143,6 +143,10 @@ class KickSchedule:
         self._by_step.setdefault(step, []).append(kick)
         return step
 
+    def times(self) -> list[float]:
+        """The step boundaries (s) the kicks land on, ascending, each once."""
+        return [step * self.h for step in sorted(self._by_step)]
+
     def due(self, step: int) -> bool:
         """Whether any kick lands on step ``step``."""
         return step in self._by_step

@@ -45,6 +45,7 @@ class Choices:
     output_dir: str = "."
     render: Any = None
     plots: Any = None
+    initial_axis: str = "intermediate"  # the principal axis the panel measures ω's angle from (ui/kick_controls.py)
 
     @property
     def scene_name(self) -> str:
@@ -97,6 +98,8 @@ class Form:
     recording: bool = False
     record_seconds: float = 0.0
     status: Status = field(default_factory=Status)
+    kick_text: str = "0, 2, 0"  # the "Kick" section's angular impulse, N·m·s world, as typed
+    kick_error: str | None = None
 
 
 @dataclass
@@ -130,3 +133,10 @@ class PanelEdits:
     toggle_record: bool = False
     record_window: bool | None = None
     export_csv: bool = False
+    kick_text: str | None = None
+    # Kick body (index into the scene) and its copies now: with this angular impulse (N·m·s, world), or with the
+    # typed one (None).
+    kick: tuple[int, tuple[float, float, float] | None] | None = None
+    clear_kicks: bool = False  # forget the scene's kicks (scripted and live) and restart
+    initial_axis: str | None = None  # major | intermediate | minor
+    omega_polar: tuple[float, float, float] | None = None  # the selected body's ω as (|ω| rad/s, angle, azimuth rad)

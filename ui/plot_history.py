@@ -107,6 +107,7 @@ class PlotHistory:
         self.count = 0
         self.version = 0
         self._prepared: tuple[tuple[int, float], dict[str, object]] | None = None
+        self.kick_times: list[float] = []  # s: the step boundaries kicks land on (scene/kicks.py), marked in plots
 
     def append(self, sample: Sample, newton_per_step: np.ndarray, ms_per_step: float) -> None:
         """Add one sample (fields (K, ...)) or a batch of S steps' (fields (S, K, ...), ``t`` (S,)), each with these
@@ -206,7 +207,9 @@ def export_csv(history: PlotHistory, path: str | Path) -> Path:
 def new_history(session, colors_linear: np.ndarray) -> PlotHistory:
     """Empty plots for ``session``'s (:class:`~scene.run_model.Session`) plotted bodies, in ``colors_linear`` (N, 3)
     (every body's, as the renderer draws them); one exact reference per distinct initial state."""
-    return PlotHistory(session.names, linear_to_srgb(colors_linear[session.plotted]), session.exact_rows)
+    history = PlotHistory(session.names, linear_to_srgb(colors_linear[session.plotted]), session.exact_rows)
+    history.kick_times = session.simulation.kicks.times()
+    return history
 
 
 def _bucketed(t: np.ndarray, values: np.ndarray, limit: int, reduce: np.ufunc) -> tuple[np.ndarray, np.ndarray]:

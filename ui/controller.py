@@ -115,6 +115,7 @@ class Controller:
 
     def select_body(self, index: int) -> None:
         self.choices.selected_body = index
+        self.form.omega_polar_drag = None
         self.form.body_texts = body_texts(self.choices.scene.bodies[index])
         self.form.body_errors = {}
 
@@ -253,7 +254,10 @@ class Controller:
             restart = True
         if edits.initial_axis in AXES:
             choices.initial_axis = edits.initial_axis
+        if edits.omega_polar_drag is not None:
+            form.omega_polar_drag = edits.omega_polar_drag
         if edits.omega_polar is not None:
+            form.omega_polar_drag = None
             self._apply_omega_polar(edits.omega_polar)
             restart = True
         if edits.clear_kicks and choices.scene.kicks:

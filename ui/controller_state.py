@@ -100,6 +100,7 @@ class Form:
     status: Status = field(default_factory=Status)
     kick_text: str = "0, 2, 0"  # the "Kick" section's angular impulse, N·m·s world, as typed
     kick_error: str | None = None
+    omega_polar_drag: tuple[float, float, float] | None = None  # (|ω| rad/s, angle °, azimuth °) while dragged
 
 
 @dataclass
@@ -140,3 +141,4 @@ class PanelEdits:
     clear_kicks: bool = False  # forget the scene's kicks (scripted and live) and restart
     initial_axis: str | None = None  # major | intermediate | minor
     omega_polar: tuple[float, float, float] | None = None  # the selected body's ω as (|ω| rad/s, angle, azimuth rad)
+    omega_polar_drag: tuple[float, float, float] | None = None  # the drags' values while dragged (°, not applied)

@@ -30,6 +30,8 @@ __all__ = [
     "alike_bodies",
     "live_kicks",
     "drag_impulse",
+    "kick_scale",
+    "drag_kick",
 ]
 
 AXES = ("major", "intermediate", "minor")
@@ -137,3 +139,24 @@ def drag_impulse(
     if length == 0.0 or norm == 0.0 or height_px <= 0.0:
         return np.zeros(3)
     return axis / norm * scale * length / height_px
+
+
+def kick_scale(L_world: np.ndarray, inertia_com: np.ndarray) -> float:
+    """N·m·s: what a drag the view's height strikes: the body's |L| now, at least its largest moment × 1 rad/s (a
+    body at rest can be struck too)."""
+    largest = float(np.max(np.linalg.eigvalsh(np.asarray(inertia_com, dtype=float))))
+    return max(float(np.linalg.norm(L_world)), largest)
+
+
+def drag_kick(cameras, session, choices, dx_px: float, dy_px: float, height_px: float):
+    """The ``PanelEdits.kick`` of a Ctrl+drag of ``(dx_px, dy_px)`` (y up) on a 3D view ``height_px`` tall: the
+    selected body struck about the view axis × the drag (:func:`drag_impulse`, the first camera's axes; the views'
+    cameras turn together), scaled by :func:`kick_scale`; ``None`` for no drag or no camera yet."""
+    if not cameras:
+        return None
+    right, up, toward_viewer = cameras[0].view()[:3, :3]
+    index = choices.selected_body
+    # Body i of the scene is the run's body i (side by side: its first copy's).
+    scale = kick_scale(session.snapshot.L_world[index], choices.scene.bodies[index].inertia_com)
+    impulse = drag_impulse(toward_viewer, right, up, dx_px, dy_px, height_px, scale)
+    return (index, tuple(float(v) for v in impulse)) if impulse.any() else None

@@ -11,7 +11,7 @@ from scene.scene_file import load_scene
 from sim.quaternion import quat_conj, quat_rotate
 from tests.ui.headless_host import headless_controller
 from ui.controller_state import PanelEdits
-from ui.kick_controls import AXES, drag_impulse, omega_from_polar, omega_to_polar, principal_axes
+from ui.kick_controls import AXES, drag_impulse, drag_kick, omega_from_polar, omega_to_polar, principal_axes
 
 T_HANDLE = np.diag([1.3, 1.4, 2.5])
 TILTED = np.array([[2.0, 0.3, 0.1], [0.3, 1.5, -0.2], [0.1, -0.2, 1.1]])
@@ -148,3 +148,37 @@ def test_bad_kicks_are_shown_beside_the_field(tmp_path):
     apply(controller, kick=(1, (0.0, 1.0, 0.0)))
     assert controller.form.kick_error is None and len(controller.choices.scene.kicks) == 1
     assert controller.choices.scene.kicks[0].body == "wheel_east"
+
+
+def test_a_ctrl_drag_kicks_the_selected_body_scaled_by_its_momentum(tmp_path):
+    from render.camera import OrbitCamera
+
+    controller, host = headless_controller("t_handle", str(tmp_path))
+    camera = OrbitCamera(azimuth_deg=90.0, elevation_deg=0.0)  # looking along −y: right −x, up +z, back +y
+    assert drag_kick([], host.session, controller.choices, 10.0, 0.0, 720.0) is None
+    index, impulse = drag_kick([camera], host.session, controller.choices, 360.0, 0.0, 720.0)
+    L = np.linalg.norm(host.session.snapshot.L_world[0])
+    np.testing.assert_allclose(impulse, 0.5 * L * np.cross([0.0, 1.0, 0.0], [-1.0, 0.0, 0.0]), atol=1e-9)
+    apply(controller, kick=(index, impulse))
+    host.step(1)
+    assert len(controller.choices.scene.kicks) == 1
+
+
+def test_the_panel_draws_the_kick_section_and_the_drags(imgui_window):
+    from imgui_bundle import imgui
+
+    from render.renderer import RenderOptions
+    from scene.scene_file import list_presets
+    from sim.integrators import INTEGRATORS
+    from ui.controller_state import Choices, Form
+    from ui.panel import draw_panel
+    from ui.plots import PlotOptions
+
+    for section in ("Initial state", "Kick"):
+        imgui.get_state_storage().set_int(imgui.get_id(section), 1)
+    scene = load_scene("kick")
+    choices = Choices(
+        scene, ["implicit_midpoint"], list(INTEGRATORS), 1 / 60, render=RenderOptions(), plots=PlotOptions()
+    )
+    form = Form(presets=list_presets(), integrator_names=list(INTEGRATORS), kick_error="give 3 numbers")
+    assert draw_panel(choices, form) == PanelEdits()

@@ -182,3 +182,19 @@ def test_the_panel_draws_the_kick_section_and_the_drags(imgui_window):
     )
     form = Form(presets=list_presets(), integrator_names=list(INTEGRATORS), kick_error="give 3 numbers")
     assert draw_panel(choices, form) == PanelEdits()
+
+
+def test_the_time_plots_mark_each_kick_in_their_window(imgui_window, monkeypatch):
+    from imgui_bundle import implot
+
+    from tests.ui.test_plots import filled, plots_window
+    from ui.plots import PlotOptions, draw_plots
+
+    marked = []
+    monkeypatch.setattr(implot, "plot_inf_lines", lambda label, values, spec=None: marked.append(values.tolist()))
+    history = filled(30)
+    first, last = history.t()[0], history.t()[-1]
+    history.kick_times = [first - 1.0, 0.5 * (first + last), last + 1.0]
+    with plots_window():
+        draw_plots(history, PlotOptions(seconds=1e9), (1260.0, 280.0))
+    assert marked and all(values == [0.5 * (first + last)] for values in marked)

@@ -145,6 +145,7 @@ def test_run_traces_the_kick_and_every_integrator_gets_it(tmp_path):
     args = [sys.executable, str(ROOT / "main.py"), "run", str(scene), "--duration", "0.3", "--trace", str(trace)]
     result = subprocess.run([*args, "--integrator", "all"], capture_output=True, text=True, cwd=ROOT)
     assert result.returncode == 0, result.stderr
+    assert "kicked 1× (scene file): measured against the unkicked start" in result.stdout
     traces = sorted(tmp_path.glob("trace.*.csv"))
     assert len(traces) > 3
     # Those that keep L to rounding show the jump alone; the others drift by their error over a step too.

@@ -19,9 +19,8 @@ from ui.kick_controls import AXES, omega_to_polar
 __all__ = ["kick_section", "omega_drags", "KICK_NOTE"]
 
 KICK_NOTE = (
-    "An angular impulse (N·m·s, world frame) on the selected body, and in a comparison on every copy, at the next "
-    "step boundary: L jumps by it. Ctrl+drag on the 3D view strikes too. Kicks are kept: a reset replays them, "
-    "Save writes them as [[kick]] tables."
+    "N·m·s, world frame; lands at the next step, on every copy in a comparison. Ctrl+drag on the view strikes too. "
+    "Kept: Reset replays them, Save writes them."
 )
 
 

@@ -3,8 +3,9 @@ scene/scene_file.py. The window's "Save" uses it, and so does the check of a bod
 
 The text uses the contract's keys plus scene_file.py's extensions (``dt``, ``description``, ``color``, ``pivot``,
 ``[body.kinematic]``, ``[[kick]]`` tables: docs/scene_files.md). Floats are written as the shortest text that reads
-back to the same double, so a saved scene loads to exactly the state that was shown. Before the file is replaced, the text is loaded and validated by
-:func:`scene.scene_file.load_scene` from a temporary copy: a file that would not load is never written.
+back to the same double, so a saved scene loads to exactly the state that was shown. Before the file is replaced,
+the text is loaded and validated by :func:`scene.scene_file.load_scene` from a temporary copy: a file that would not
+load is never written.
 """
 
 from __future__ import annotations

@@ -198,3 +198,13 @@ def test_the_time_plots_mark_each_kick_in_their_window(imgui_window, monkeypatch
     with plots_window():
         draw_plots(history, PlotOptions(seconds=1e9), (1260.0, 280.0))
     assert marked and all(values == [0.5 * (first + last)] for values in marked)
+
+
+def test_an_orientation_edit_in_the_compare_preset_goes_to_every_copy(tmp_path):
+    controller, host = headless_controller("compare", str(tmp_path))
+    apply(controller, select_body=1)
+    apply(controller, body_text=("orientation", "0.9, 0.1, 0.3, 0"))
+    apply(controller, apply_body="orientation")
+    orientations = np.array([body.orientation for body in controller.choices.scene.bodies])
+    assert np.abs(orientations - orientations[1]).max() == 0.0 and orientations[1][0] != 1.0
+    np.testing.assert_array_equal(host.session.snapshot.q[0], orientations[0])  # the run restarted from it

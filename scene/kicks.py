@@ -199,14 +199,14 @@ class KickSchedule:
             Transform(poses.position[own], poses.q[own], np.ones(own.size)),
             poses.velocity[own], poses.acceleration[own], poses.omega_world[own], poses.alpha_world[own],
         )  # fmt: skip
+        now = quat_mul(quat_exp(t * graph.local_angular_velocity[children]), graph.local_q0[children])  # local at t
         child_local = dt.DynamicTransform(
-            Transform(graph.local_position[children], graph.local_q0[children], np.ones(children.size)),
+            Transform(graph.local_position[children], now, np.ones(children.size)),
             zero, zero, graph.local_angular_velocity[children], zero,
         )  # fmt: skip
         inherited = dt.child_delta_from_parent(parent_global, child_local, dt.MotionDelta(zero, zero, delta, zero))
         undo = dt.MotionDelta(*(-component for component in inherited))
         local = dt.child_delta_to_local(parent_global, undo)
-        now = quat_mul(quat_exp(t * graph.local_angular_velocity[children]), graph.local_q0[children])
         rate = graph.local_angular_velocity[children] + local.angular_velocity
         graph.local_angular_velocity[children] = rate
         graph.local_q0[children] = quat_mul(quat_exp(-t * rate), now)

@@ -289,6 +289,7 @@ class Controller:
         text = ", ".join(f"{float(value):.17g}" for value in omega)
         self.form.body_texts = {**self.form.body_texts, "omega_body": text}
         self._apply_body_edit("omega_body")
+        self.form.body_texts = body_texts(choices.scene.bodies[choices.selected_body])  # shown as typed values are
 
     def _apply_kick_edits(self, edits: PanelEdits) -> None:
         """A kick struck now on a body and every copy that started alike: at the running simulation's next step

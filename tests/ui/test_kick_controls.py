@@ -126,6 +126,7 @@ def test_the_compare_preset_shares_kicks_and_initial_state_edits(tmp_path):
     for body in controller.choices.scene.bodies:
         magnitude, angle, _ = omega_to_polar(omega_body(body), body.inertia_com, "major")
         assert magnitude == pytest.approx(6.0) and np.degrees(angle) == pytest.approx(20.0)
+    assert len(controller.form.body_texts["omega_body"]) < 40  # the field shows the new ω, not 17 digits
 
 
 def test_an_edit_of_one_body_of_a_plain_scene_stays_its_own(tmp_path):

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from scene.failures import DEFAULT_DIVERGENCE, CostMeter, Failure, IntegratorCost, Watch, failure_reason
+from scene.kicks import renamed_kicks
 from scene.measures import potential_counts
 from scene.palette import integrator_color
 from scene.samples import ERROR_FLOOR, References, Sample
@@ -154,7 +155,9 @@ def run_layout(setup: Setup) -> tuple[SceneSpec, tuple[Group, ...]]:
                     )
                 )
             groups.append(Group(integrator, tuple(range(first, len(bodies)))))
-        return dataclasses.replace(scene, bodies=tuple(bodies)), tuple(groups)
+        # Every copy gets the scene's kicks, on its own bodies: the same kick at the same step.
+        kicks = tuple(kick for group in groups for kick in renamed_kicks(scene.kicks, _copy_name(group.label)))
+        return dataclasses.replace(scene, bodies=tuple(bodies), kicks=kicks), tuple(groups)
     bodies = tuple(
         dataclasses.replace(body, integrator=name) for body, name in zip(scene.bodies, setup.integrators, strict=True)
     )
@@ -168,6 +171,11 @@ def run_layout(setup: Setup) -> tuple[SceneSpec, tuple[Group, ...]]:
         )
         return run_scene, groups
     return run_scene, (_whole_scene(run_scene),)
+
+
+def _copy_name(integrator: str):
+    """The name of a body's copy side by side, as :func:`run_layout` gives it: ``"name [integrator]"``."""
+    return lambda name: f"{name} [{integrator}]"
 
 
 def _whole_scene(scene: SceneSpec) -> Group:

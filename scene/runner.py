@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
+from scene.kicks import kick_step
 from scene.limits import MAX_STEPS, MAX_TRACE_ROWS, check_count
 from scene.measures import (
     energy_error,
@@ -119,6 +120,7 @@ def run_scene(
         _figures(energy), _figures(np.where(free, momentum, np.nan)), _figures(orientation)
     )  # fmt: skip
     average_iterations = (iterations / steps).tolist()
+    notes = _kick_notes(simulation, steps, references.notes)
     return [
         BodySummary(
             body=name,
@@ -139,9 +141,26 @@ def run_scene(
             orientation_figures,
             average_iterations,
             substeps.tolist(),
-            references.notes,
+            notes,
             strict=True,
         )
+    ]
+
+
+def _kick_notes(simulation: Simulation, steps: int, notes) -> list[str | None]:
+    """``notes`` with, for each body kicked within the run, a word that its errors are against the unkicked start
+    (scene/kicks.py: a kick changes L and E by design)."""
+    kicked: dict[str, int] = {}
+    for kick in simulation.scene.kicks:
+        if kick_step(kick.time, simulation.h) <= steps:
+            kicked[kick.body] = kicked.get(kick.body, 0) + 1
+    words = [
+        None if name not in kicked else f"kicked {kicked[name]}× (scene file): measured against the unkicked start"
+        for name in simulation.names
+    ]
+    return [
+        note if word is None else (word if note is None else f"{note}; {word}")
+        for note, word in zip(notes, words, strict=True)
     ]
 
 

@@ -34,6 +34,8 @@ Keys (design.md's contract, then this module's extensions, marked +):
                                                                   relative to its parent, in the parent's frame
 
 A kinematic body takes none of angular_velocity, body_angular_velocity, integrator or pivot.
+
++ ``[[kick]]`` tables strike dynamic bodies at given times (scene/kicks.py, docs/scene_files.md).
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ from typing import Any
 import numpy as np
 
 from scene.body_columns import QUAT_MIN_NORM, frozen, read_columns
+from scene.kicks import KickSpec, read_kicks
 from scene.limits import MAX_BODIES, check_count
 from scene.toml_file import parse_toml, read_text
 from scene.validation import TableReader, body_label, check_names_and_parents, did_you_mean, fail
@@ -109,13 +112,15 @@ class BodySpec:
 
 @dataclass(frozen=True, eq=False)
 class SceneSpec:
-    """A validated scene: ``gravity`` (3,) m/s² world frame, time step ``h`` s, bodies in file order."""
+    """A validated scene: ``gravity`` (3,) m/s² world frame, time step ``h`` s, bodies in file order, and the
+    ``kicks`` struck on them (scene/kicks.py), in file order."""
 
     path: Path
     gravity: np.ndarray
     h: float
     bodies: tuple[BodySpec, ...]
     description: str = ""
+    kicks: tuple[KickSpec, ...] = ()
 
     @property
     def name(self) -> str:
@@ -181,7 +186,7 @@ def load_scene(scene: str | os.PathLike[str]) -> SceneSpec:
 
 def _scene_from(path: Path, where: str, document: dict[str, Any]) -> SceneSpec:
     top = TableReader(document, where, "")
-    top.check_keys(("scene", "body"))
+    top.check_keys(("scene", "body", "kick"))
     settings = top.subtable("scene") or TableReader({}, where, "scene")
     settings.check_keys(SCENE_KEYS)
     gravity = settings.vector("gravity", 3, (0.0, 0.0, 0.0))
@@ -195,7 +200,8 @@ def _scene_from(path: Path, where: str, document: dict[str, Any]) -> SceneSpec:
     check_count(len(entries), MAX_BODIES, "bodies", where=where, key="body")
     bodies = _read_bodies(entries, where)
     check_names_and_parents([(body.name, body.parent) for body in bodies], where)
-    return SceneSpec(path, frozen(gravity), h, bodies, description)
+    kicks = read_kicks(document["kick"], where, bodies) if "kick" in document else ()
+    return SceneSpec(path, frozen(gravity), h, bodies, description, kicks)
 
 
 def order_parent_first(bodies: tuple[BodySpec, ...] | list[BodySpec]) -> tuple[BodySpec, ...]:

@@ -2,9 +2,10 @@
 scene/scene_file.py. The window's "Save" uses it, and so does the check of a body edited in the panel.
 
 The text uses the contract's keys plus scene_file.py's extensions (``dt``, ``description``, ``color``, ``pivot``,
-``[body.kinematic]``). Floats are written as the shortest text that reads back to the same double, so a saved scene
-loads to exactly the state that was shown. Before the file is replaced, the text is loaded and validated by
-:func:`scene.scene_file.load_scene` from a temporary copy: a file that would not load is never written.
+``[body.kinematic]``, ``[[kick]]`` tables: docs/scene_files.md). Floats are written as the shortest text that reads
+back to the same double, so a saved scene loads to exactly the state that was shown. Before the file is replaced,
+the text is loaded and validated by :func:`scene.scene_file.load_scene` from a temporary copy: a file that would not
+load is never written.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from scene.atomic_file import write_atomically
+from scene.kicks import KickSpec
 from scene.scene_file import DEFAULT_DT, BodySpec, SceneSpec, load_scene
 from sim.errors import InputError
 
@@ -70,6 +72,20 @@ def _body(body: BodySpec, integrator: str | None) -> list[str]:
     return lines
 
 
+def _kick(kick: KickSpec) -> list[str]:
+    """A ``[[kick]]`` table (scene/kicks.py): only the keys the kick gives beyond their defaults."""
+    lines = ["[[kick]]", f"body = {_string(kick.body)}", f"time = {_number(kick.time)}"]
+    if kick.impulse is None or np.any(kick.angular_impulse != 0.0):
+        lines.append(f"angular_impulse = {_vector(kick.angular_impulse)}")
+    if kick.impulse is not None:
+        lines.append(f"impulse = {_vector(kick.impulse)}")
+    if kick.point is not None:
+        lines.append(f"point = {_vector(kick.point)}")
+    if kick.counteract_children:
+        lines.append("counteract_children = true")
+    return lines
+
+
 def scene_to_toml(scene: SceneSpec, integrators: tuple[str | None, ...], h: float) -> str:
     """The text of a scene file for ``scene`` with one integrator per body (``None``: leave it out) and time step
     ``h`` s. Angular velocities are written in the parent's frame (``angular_velocity``), as the scene holds them."""
@@ -85,6 +101,8 @@ def scene_to_toml(scene: SceneSpec, integrators: tuple[str | None, ...], h: floa
         lines.append(f"description = {_string(scene.description)}")
     for body, integrator in zip(scene.bodies, integrators, strict=True):
         lines += ["", *_body(body, integrator)]
+    for kick in scene.kicks:
+        lines += ["", *_kick(kick)]
     return "\n".join(lines) + "\n"
 
 

@@ -13,6 +13,7 @@ import numpy as np
 
 from scene.graph import SceneGraph
 from scene.interrupts import raise_if_interrupted
+from scene.kicks import KickSchedule
 from scene.scene_file import SceneSpec, order_parent_first
 from sim.errors import NumericalError
 from sim.integrators.state import StepCost, momentum_from_omega_world
@@ -84,6 +85,8 @@ class Simulation:
         )
         self._add_dynamic_bodies(ordered)
         self._composed = None
+        self.kicks = KickSchedule(scene.kicks, self.h, self._graph_names, self._dynamic, self.graph.parent)
+        self._kick()
 
     def _add_dynamic_bodies(self, ordered: tuple) -> None:
         """Put the dynamic bodies in the world with their initial global state (graph order)."""
@@ -141,6 +144,7 @@ class Simulation:
             raise NumericalError(f"at t = {self.t:.6g} s, body {who}: {error}", bodies=failed) from error
         self.step_index += 1
         self._composed = None
+        self._kick()
         if self._cost_in_file_order:
             return cost
         iterations = np.zeros(len(self.graph), dtype=np.int64)
@@ -149,6 +153,12 @@ class Simulation:
         iterations[self._dynamic] = cost.newton_iterations
         substeps[self._dynamic] = cost.substeps
         return StepCost(iterations[self._to_file_order], substeps[self._to_file_order])
+
+    def _kick(self) -> None:
+        """Apply the kicks that land on this step boundary (scene/kicks.py): the snapshot at t_k is after them."""
+        if self.kicks.due(self.step_index):
+            self.kicks.apply(self.step_index, self.world, self.graph, lambda: self._poses[0])
+            self._composed = None
 
     @property
     def _poses(self):

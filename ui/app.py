@@ -36,6 +36,7 @@ from ui.controller import Controller, failure_text
 from ui.controller_state import PanelEdits
 from ui.cost_history import failure_lines
 from ui.files import timestamped_path
+from ui.kick_controls import drag_kick
 from ui.panel import draw_panel
 from ui.plot_history import new_history
 from ui.plots import PlotOptions, draw_plots
@@ -114,6 +115,7 @@ class App:
         self.session: Session | None = None
         self.renderer: Renderer | None = None
         self._drag: str | None = None
+        self._kick_drag = np.zeros(2)  # px: a Ctrl+drag so far (a kick)
         self._frame_s: deque[float] = deque(maxlen=FRAME_STATS)
         self._last_update: float | None = None
         self._speed: deque[tuple[int, float, float]] = deque(maxlen=FRAME_STATS)  # steps, advanced, requested
@@ -407,12 +409,24 @@ class App:
         inside = layout.view.contains(x, self.window.height - y) and not imgui.get_io().want_capture_mouse
         pan = button in (mouse.RIGHT, mouse.MIDDLE) or (button == mouse.LEFT and modifiers & key.MOD_SHIFT)
         self._drag = None if not inside else ("pan" if pan else "orbit")
+        if inside and button == mouse.LEFT and modifiers & key.MOD_CTRL:
+            self._drag, self._kick_drag = "kick", np.zeros(2)
 
     def on_mouse_release(self, x: int, y: int, button: int, modifiers: int):
+        if self._drag == "kick":
+            self._strike(*self._kick_drag)
         self._drag = None
 
+    def _strike(self, dx: float, dy: float) -> None:
+        """A Ctrl+drag of (dx, dy) px on the 3D view kicks the selected body (ui/kick_controls.py)."""
+        kick = drag_kick(self.view.cameras, self.session, self.state, dx, dy, self.window.height)
+        if kick is not None:
+            self.pending.kick = kick
+
     def on_mouse_drag(self, x: int, y: int, dx: int, dy: int, buttons: int, modifiers: int):
-        if self._drag == "orbit":
+        if self._drag == "kick":
+            self._kick_drag += (dx, dy)
+        elif self._drag == "orbit":
             self.view.orbit(dx, dy)
         elif self._drag == "pan":
             self.view.pan(dx, dy, self.window.get_framebuffer_size()[0] / max(self.window.width, 1))

@@ -24,8 +24,9 @@ from scene.scene_toml import check_body, save_scene
 from sim.errors import InputError, SpinlabError, printable
 from sim.integrators import INTEGRATORS
 from ui.controller_state import Choices, Form, PanelEdits
-from ui.edits import body_texts, edited_body, parse_time_step
+from ui.edits import body_texts, edited_body, parse_time_step, parse_vector
 from ui.files import timestamped_path
+from ui.kick_controls import AXES, alike_bodies, live_kicks, omega_from_polar
 from ui.plot_history import export_csv
 
 __all__ = ["Controller", "Host", "failure_text", "step_text", "KEYS", "MAX_MESSAGE"]
@@ -114,6 +115,7 @@ class Controller:
 
     def select_body(self, index: int) -> None:
         self.choices.selected_body = index
+        self.form.omega_polar_drag = None
         self.form.body_texts = body_texts(self.choices.scene.bodies[index])
         self.form.body_errors = {}
 
@@ -178,7 +180,7 @@ class Controller:
         of the panel), and the run goes on from its last good state: the setup is put back unless a new run had
         already started, which then stays."""
         form, choices = self.form, self.choices
-        for name in ("scene_text", "save_text", "h_text"):
+        for name in ("scene_text", "save_text", "h_text", "kick_text"):
             if getattr(edits, name) is not None:
                 setattr(form, name, getattr(edits, name))
         if edits.output_dir is not None:
@@ -192,6 +194,7 @@ class Controller:
         try:
             self._apply_setup_edits(edits)
             self._apply_run_edits(edits)
+            self._apply_kick_edits(edits)
             self._apply_view_edits(edits)
             self._apply_file_edits(edits)
         except Exception as error:  # noqa: BLE001 - the one place an edit's failure is caught (see above)
@@ -249,6 +252,16 @@ class Controller:
         if edits.apply_body is not None:
             self._apply_body_edit(edits.apply_body)
             restart = True
+        if edits.initial_axis in AXES:
+            choices.initial_axis = edits.initial_axis
+        if edits.omega_polar_drag is not None:
+            form.omega_polar_drag = edits.omega_polar_drag
+        if edits.omega_polar is not None:
+            form.omega_polar_drag = None
+            self._apply_omega_polar(edits.omega_polar)
+            restart = True
+        if edits.clear_kicks and choices.scene.kicks:
+            choices.scene, restart = dataclasses.replace(choices.scene, kicks=()), True
         if edits.select_body is not None:
             self.select_body(edits.select_body)
         if restart or edits.reset:
@@ -258,12 +271,53 @@ class Controller:
         """The selected body with ``field`` set from its text, checked as a scene file's body is."""
         choices, form = self.choices, self.form
         index = choices.selected_body
-        body = edited_body(choices.scene.bodies[index], field, form.body_texts.get(field, ""))
-        check_body(body, choices.integrators[index])
         bodies = list(choices.scene.bodies)
-        bodies[index] = body
+        # In a comparison, every copy that started alike gets the edit (ui/kick_controls.py).
+        for other in alike_bodies(choices.setup(), index, field):
+            body = edited_body(choices.scene.bodies[other], field, form.body_texts.get(field, ""))
+            check_body(body, choices.integrators[other])
+            bodies[other] = body
         choices.scene = dataclasses.replace(choices.scene, bodies=tuple(bodies))
         form.body_errors = {key: value for key, value in form.body_errors.items() if key != field}
+
+    def _apply_omega_polar(self, polar: tuple[float, float, float]) -> None:
+        """The selected body's (and its alike copies') initial ω from (|ω|, angle off the chosen principal axis,
+        azimuth), through the typed field's path, so it is checked and shared alike."""
+        choices = self.choices
+        body = choices.scene.bodies[choices.selected_body]
+        omega = omega_from_polar(*polar, body.inertia_com, choices.initial_axis)
+        text = ", ".join(f"{float(value):.17g}" for value in omega)
+        self.form.body_texts = {**self.form.body_texts, "omega_body": text}
+        self._apply_body_edit("omega_body")
+        self.form.body_texts = body_texts(choices.scene.bodies[choices.selected_body])  # shown as typed values are
+
+    def _apply_kick_edits(self, edits: PanelEdits) -> None:
+        """A kick struck now on a body and every copy that started alike: at the running simulation's next step
+        boundary, added to the scene (a reset replays it, a save writes it) and to the running simulation."""
+        if edits.kick is None:
+            return
+        choices, form, session = self.choices, self.form, self.host.session
+        index, impulse = edits.kick
+        if choices.scene.bodies[index].kinematic:
+            form.kick_error = "a kinematic body's motion is prescribed: select a dynamic body to kick"
+            return
+        if impulse is None:
+            try:
+                impulse = tuple(parse_vector(form.kick_text, 3))
+            except InputError as error:
+                form.kick_error = failure_text(error)
+                return
+        setup = choices.setup()
+        bodies = alike_bodies(setup, index, "omega_body")
+        simulation = session.simulation
+        choices.scene, run_kicks = live_kicks(setup, bodies, impulse, simulation.step_index, simulation.h)
+        for kick in run_kicks:
+            simulation.kicks.add(kick)
+        self.host.history.kick_times = simulation.kicks.times()
+        form.kick_error = None
+        shown = ", ".join(f"{value:.3g}" for value in impulse)
+        where = f"{len(run_kicks)} bodies" if len(run_kicks) > 1 else f"'{choices.scene.bodies[index].name}'"
+        self.tell(f"kick [{shown}] N·m·s on {where} at t = {run_kicks[0].time:.4g} s")
 
     def _apply_run_edits(self, edits: PanelEdits) -> None:
         choices = self.choices

@@ -47,6 +47,7 @@ class Choices:
     render: Any = None
     plots: Any = None
     divergence: float = DEFAULT_DIVERGENCE  # |ΔE|/E beyond which a view of a comparison is frozen
+    initial_axis: str = "intermediate"  # the principal axis the panel measures ω's angle from (ui/kick_controls.py)
 
     @property
     def scene_name(self) -> str:
@@ -102,6 +103,9 @@ class Form:
     status: Status = field(default_factory=Status)
     failures: list[str] = field(default_factory=list)  # the frozen views, "label: diverged at t = … s: why"
     live: Any = None  # the running session's integrators now (ui/cost_history.py's LiveRun), for the cost table
+    kick_text: str = "0, 2, 0"  # the "Kick" section's angular impulse, N·m·s world, as typed
+    kick_error: str | None = None
+    omega_polar_drag: tuple[float, float, float] | None = None  # (|ω| rad/s, angle °, azimuth °) while dragged
 
 
 @dataclass
@@ -136,3 +140,11 @@ class PanelEdits:
     record_window: bool | None = None
     export_csv: bool = False
     divergence: float | None = None  # a new divergence threshold, |ΔE|/E
+    kick_text: str | None = None
+    # Kick body (index into the scene) and its copies now: with this angular impulse (N·m·s, world), or with the
+    # typed one (None).
+    kick: tuple[int, tuple[float, float, float] | None] | None = None
+    clear_kicks: bool = False  # forget the scene's kicks (scripted and live) and restart
+    initial_axis: str | None = None  # major | intermediate | minor
+    omega_polar: tuple[float, float, float] | None = None  # the selected body's ω as (|ω| rad/s, angle, azimuth rad)
+    omega_polar_drag: tuple[float, float, float] | None = None  # the drags' values while dragged (°, not applied)

@@ -16,6 +16,7 @@ from render.renderer import RenderOptions
 from ui.controller_state import Choices, Form, PanelEdits
 from ui.edits import BODY_FIELDS
 from ui.failures_panel import draw_comparison, draw_failures
+from ui.kick_panel import kick_section, omega_drags
 from ui.plots import PLOT_TITLES
 
 __all__ = ["PanelEdits", "draw_panel", "time_scale_text", "TIME_SCALE_EXPONENTS"]
@@ -37,7 +38,7 @@ RENDER_LABELS = {
 }
 KEYS_HELP = (
     "Space pause · Right step · R reset · F12 screenshot · V reset view · P plots · H panel · "
-    "drag: orbit · right-drag: pan · wheel: zoom"
+    "drag: orbit · right-drag: pan · wheel: zoom · Ctrl+drag: kick the selected body"
 )
 
 
@@ -56,6 +57,8 @@ def draw_panel(choices: Choices, form: Form) -> PanelEdits:
         _integration(choices, form, edits)
     if imgui.collapsing_header("Initial state"):
         _initial_state(choices, form, edits)
+    if imgui.collapsing_header("Kick", imgui.TreeNodeFlags_.default_open):
+        kick_section(choices, form, edits, _text_field, _note)
     if imgui.collapsing_header("View"):
         _view(choices, form, edits)
     if imgui.collapsing_header("Capture and files", imgui.TreeNodeFlags_.default_open):
@@ -213,7 +216,11 @@ def _initial_state(choices: Choices, form: Form, edits: PanelEdits) -> None:
             edits.body_text = (key, text)
         if applied:
             edits.apply_body = key
-    _note("Enter applies a value and restarts the run from the new initial state.")
+    _note(
+        "Enter applies a value and restarts the run from the new initial state; in a comparison, every copy that "
+        "started alike gets it."
+    )
+    omega_drags(choices, form, edits, _note)
 
 
 def _view(choices: Choices, form: Form, edits: PanelEdits) -> None:

@@ -109,6 +109,7 @@ class PlotHistory:
         self.version = 0
         self._prepared: tuple[tuple[int, float], dict[str, object]] | None = None
         self.live: LiveRun | None = None  # each integrator's cost, accuracy and failure now (ui/cost_history.py)
+        self.kick_times: list[float] = []  # s: the step boundaries kicks land on (scene/kicks.py), marked in plots
 
     def append(self, sample: Sample, newton_per_step: np.ndarray, ms_per_step: float) -> None:
         """Add one sample (fields (K, ...)) or a batch of S steps' (fields (S, K, ...), ``t`` (S,)), each with these
@@ -210,6 +211,7 @@ def new_history(session, colors_linear: np.ndarray) -> PlotHistory:
     (every body's, as the renderer draws them); one exact reference per distinct initial state."""
     history = PlotHistory(session.names, linear_to_srgb(colors_linear[session.plotted]), session.exact_rows)
     history.live = LiveRun(session, history.rgb)
+    history.kick_times = session.simulation.kicks.times()
     return history
 
 

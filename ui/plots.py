@@ -26,6 +26,7 @@ __all__ = ["PlotHistory", "PlotOptions", "draw_plots", "export_csv", "PLOT_TITLE
 
 EXACT_RGBA = (0.92, 0.93, 0.95, 0.85)
 MS_RGB = (0.75, 0.77, 0.8)
+KICK_RGBA = (1.0, 0.78, 0.25, 0.8)  # the vertical marker of a kick
 NO_INVARIANT = ("L is not conserved", "under a torque")
 NO_REFERENCE = ("no closed form", "for this motion")
 NO_REFERENCE_NOTE = "no reference:"
@@ -150,10 +151,20 @@ def _draw_lines(history: PlotHistory, lines: TimeLines, log: bool) -> None:
     """Each body's row of ``lines`` (bodies without data are left out), thinned on screen (``log``: the y axis
     is logarithmic)."""
     names, rgb, drawn = history.names, history.rgb, lines.drawn
+    _kick_markers(history, lines)
     x = np.broadcast_to(lines.x, (len(drawn), len(lines.x)))
     for k, keep in zip(drawn, _kept(x, lines.y[drawn], lines.level, log), strict=True):
         implot.plot_line(names[k], lines.x[keep], lines.y[k, keep], _spec(rgb[k]))
     mark_frozen_ends(history, lines)
+
+
+def _kick_markers(history: PlotHistory, lines: TimeLines) -> None:
+    """A vertical line at each kick's step boundary (scene/kicks.py) within the plot's time window."""
+    times = np.asarray(history.kick_times, dtype=float)
+    first, last = lines.t_range
+    shown = times[(times >= first) & (times <= last)]
+    if shown.size:
+        implot.plot_inf_lines("kick##kicks", shown, _spec(KICK_RGBA, 1.0))
 
 
 def _kept(x: np.ndarray, y: np.ndarray, level: np.ndarray, log: bool) -> np.ndarray:

@@ -5,9 +5,9 @@ A scene is drawn as a document (a dict, see :mod:`tests.fuzz.toml_text`) built o
 here and there: keys missing, unknown or foreign to the shape, values of the wrong type or length, extreme
 numbers (±0, denormals, 1e±308, nan, inf, integers beyond float64), odd strings (control characters, quotes,
 commas, line breaks, bidirectional overrides, 100 000 characters), duplicate names, parent chains and cycles,
-kinematic tables, pivots under gravity, unknown tables such as ``[[kick]]``, 20 000 nested brackets. The text
-may then be mangled (byte-order mark, CRLF, truncation, junk bytes, UTF-16), or the "file" may be no file at
-all: a directory, a FIFO, a device, a missing path, a symlink loop, a preset name.
+kinematic tables, pivots under gravity, ``[[kick]]`` tables (valid or spoiled), unknown tables, 20 000 nested
+brackets. The text may then be mangled (byte-order mark, CRLF, truncation, junk bytes, UTF-16), or the "file" may
+be no file at all: a directory, a FIFO, a device, a missing path, a symlink loop, a preset name.
 
 Branch choices are drawn as integers with the plain case at 0, so that Hypothesis shrinks towards it.
 """
@@ -230,6 +230,25 @@ def _body(draw, spoil: Spoil, name, parent, gravity_set: bool):
 
 
 @st.composite
+def _kick(draw, spoil: Spoil, names: list):
+    """A ``[[kick]]`` table (scene/kicks.py) on one of ``names`` (or on no body, spoiled), mostly valid."""
+    body = draw(st.sampled_from(names)) if not spoil.structure or draw(st.integers(0, 3)) else draw(_names(spoil))
+    time = draw(_number(spoil))
+    kick = {"body": body, "time": abs(time) if isinstance(time, float | int) and not spoil.numbers else time}
+    if draw(st.integers(0, 3)):
+        kick["angular_impulse"] = draw(_vector(spoil, 3))
+    if _sometimes(draw, 3):
+        kick["impulse"] = draw(_vector(spoil, 3))
+        if draw(st.booleans()):
+            kick["point"] = draw(_vector(spoil, 3))
+    if _sometimes(draw, 2):
+        kick["counteract_children"] = draw(st.booleans()) if not spoil.types else draw(_junk())
+    if spoil.structure and _sometimes(draw, 1, 4):
+        kick[draw(st.sampled_from(("at", "torque", "body ")))] = 1.0
+    return kick
+
+
+@st.composite
 def scene_documents(draw):
     """A scene as a document for :func:`to_toml`, with the names of its bodies (``None`` where missing)."""
     # About half the documents are valid, so that runs get past loading and their outputs are checked.
@@ -284,6 +303,8 @@ def scene_documents(draw):
     document["body"] = Tables(bodies)
     if spoil.types and _sometimes(draw, 1):
         document["body"] = draw(st.one_of(_junk(), st.just([Inline(b) for b in bodies[:2]])))
+    if names and _sometimes(draw, 3):
+        document["kick"] = Tables([draw(_kick(spoil, names)) for _ in range(draw(st.integers(1, 3)))])
     if spoil.structure and _sometimes(draw, 1, 4):
         document[draw(st.sampled_from(("kick", "bodies", "Body", "scenes")))] = Tables([{"t": 1.0}])
     if spoil.structure and _sometimes(draw, 1, 6):

@@ -14,7 +14,7 @@ from ui.controller_state import Choices, Form
 from ui.panel import BODY_LIST_MAX, PanelEdits, draw_panel, time_scale_text
 from ui.plots import PlotOptions
 
-SECTIONS = ("Scene", "Integration", "Initial state", "View", "Capture and files")
+SECTIONS = ("Scene", "Integration", "Initial state", "Kick", "View", "Capture and files")
 
 
 def base_state():
@@ -37,6 +37,7 @@ CHOICES = {
 FORMS = {
     "invalid": {"h_error": "h must be > 0", "scene_error": "no such file", "body_errors": {"moments": "triangle"}},
     "recording": {"recording": True, "record_seconds": 1.5, "message": "recording to x.mp4"},
+    "kick refused": {"kick_error": "give 3 numbers", "omega_polar_drag": (4.0, 12.5, -30.0)},
 }
 STATES = {"plain": ({}, {}), **{k: (v, {}) for k, v in CHOICES.items()}, **{k: ({}, v) for k, v in FORMS.items()}}
 

@@ -1,0 +1,214 @@
+"""Kicks: instantaneous impulses on dynamic bodies, scripted in a scene file (``[[kick]]``) or struck in the window.
+
+A kick lands on the first step boundary ``t_k = k h >= time`` (``k`` the step index, :func:`kick_step`): the
+simulation takes the step that reaches ``t_k``, then applies every kick due there, so the snapshot (and the trace
+row) at ``t_k`` shows the state after the kick. Frames and units:
+
+* ``angular_impulse`` (3,) N·m·s, world frame: the body's angular momentum (about its centre of mass, or about its
+  pivot for a heavy top) jumps by exactly this; ω is recomputed from the new L, ``ω = O I⁻¹ Oᵀ L``.
+* ``impulse`` (3,) N·s, world frame, struck at ``point`` (3,) m, body frame, relative to the centre of mass (the
+  ``pivot``'s convention; default the centre of mass). Its moment ``(p − c) × J`` (``p − c = O point``) adds to the
+  angular impulse. A free body's centre-of-mass velocity jumps by ``J / m``. A pivoted body (a heavy top) turns
+  about its fixed pivot, which takes the reaction impulse: the moment is taken about the pivot,
+  ``O (point − pivot) × J``, and the centre of mass moves with the new ω. A child body is held at its centre of mass
+  by its joint (scene/graph.py), which takes the linear part: only the moment about the centre of mass acts.
+* ``counteract_children`` (bool): the kicked body's kinematic children get the opposite of the change they inherit
+  (seed 000, "Counteracting the Inherited Effect"), so their global angular velocity is the same just after the
+  kick as just before; their children inherit the correction. Dynamic children need none: their joint exerts no
+  torque, so their spin never follows the parent's. Positions are fixed in the parent in this scene graph, so the
+  inherited linear velocity ``Δω × r`` of any child cannot be taken back: the joint carries it along.
+
+Applying the kicks of one step is one vectorised update of the world's arrays, however many there are.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from scene.limits import MAX_BODIES, check_count
+from scene.validation import TableReader, did_you_mean, fail
+from sim import dynamic_transform as dt
+from sim.integrators.state import omega_world_from_momentum
+from sim.quaternion import quat_exp, quat_mul, quat_rotate
+from sim.transform import Transform
+from sim.vector import cross
+
+__all__ = ["KickSpec", "KickSchedule", "KICK_KEYS", "kick_step", "read_kicks", "renamed_kicks"]
+
+KICK_KEYS = ("body", "time", "angular_impulse", "impulse", "point", "counteract_children")
+_ZERO = (0.0, 0.0, 0.0)
+
+
+@dataclass(frozen=True, eq=False)
+class KickSpec:
+    """One kick: ``body`` (its name), ``time`` s >= 0, ``angular_impulse`` (3,) N·m·s world, ``impulse`` (3,) N·s
+    world at ``point`` (3,) m body frame from the centre of mass, ``counteract_children``. Arrays are float64."""
+
+    body: str
+    time: float
+    angular_impulse: np.ndarray
+    impulse: np.ndarray | None = None
+    point: np.ndarray | None = None
+    counteract_children: bool = False
+
+
+def kick_step(time: float, h: float) -> int:
+    """The smallest step index ``k >= 0`` with ``k * h >= time`` in float64, the way the simulation's clock reads
+    (``t = k h``): a kick at exactly ``k h`` lands on step ``k``."""
+    k = max(0, math.ceil(time / h))
+    while k > 0 and (k - 1) * h >= time:
+        k -= 1
+    while k * h < time:
+        k += 1
+    return k
+
+
+def renamed_kicks(kicks: Sequence[KickSpec], rename: Callable[[str], str]) -> tuple[KickSpec, ...]:
+    """``kicks`` struck on the bodies ``rename(body)``: a side-by-side copy's share of the scene's kicks."""
+    return tuple(replace(kick, body=rename(kick.body)) for kick in kicks)
+
+
+def read_kicks(entries: object, where: str, bodies: Sequence) -> tuple[KickSpec, ...]:
+    """The ``[[kick]]`` tables of a scene file, checked against its ``bodies`` (BodySpec, file order): one
+    :class:`~sim.errors.InputError` naming ``kick[i].key`` and the value for the first mistake."""
+    if not isinstance(entries, list):
+        fail(where, "kick", "must be an array of tables, written [[kick]]", entries)
+    check_count(len(entries), MAX_BODIES, "kicks", where=where, key="kick")
+    by_name = {body.name: body for body in bodies}
+    parents = {body.parent for body in bodies if body.parent is not None}
+    return tuple(_read_kick(entry, index, where, by_name, parents) for index, entry in enumerate(entries))
+
+
+def _read_kick(entry: object, index: int, where: str, by_name: dict, parents: set) -> KickSpec:
+    label = f"kick[{index}]"
+    if not isinstance(entry, dict):
+        fail(where, label, "must be a table, written [[kick]]", entry)
+    kick = TableReader(entry, where, label)
+    kick.check_keys(KICK_KEYS)
+    name = kick.string("body")
+    body = by_name.get(name)
+    if body is None:
+        shown = ", ".join(list(by_name)[:10]) + (", …" if len(by_name) > 10 else "")
+        kick.fail("body", f"unknown body (bodies: {shown}){did_you_mean(name, by_name)}", name)
+    if body.kinematic:
+        kick.fail("body", "is a kinematic body, whose motion is prescribed: only a dynamic body can be kicked", name)
+    if not kick.has("time"):
+        kick.fail("time", "is required (s; the kick lands on the first step boundary at or after it)")
+    time = kick.number("time", 0.0)
+    if time < 0.0:
+        kick.fail("time", "must be at least 0 s", entry["time"])
+    angular = kick.vector("angular_impulse", 3, _ZERO)
+    impulse = kick.vector("impulse", 3, None)
+    point = kick.vector("point", 3, None)
+    if point is not None and impulse is None:
+        kick.fail("point", "is where an impulse strikes: give impulse = [x, y, z] (N·s, world) with it", entry["point"])
+    if not (kick.has("angular_impulse") or kick.has("impulse")):
+        kick.fail("body", "kicks with nothing: give angular_impulse (N·m·s, world) or impulse (N·s, world)", name)
+    counteract = entry.get("counteract_children", False)
+    if not isinstance(counteract, bool):
+        kick.fail("counteract_children", "must be true or false", counteract)
+    if counteract and name not in parents:
+        kick.fail("counteract_children", f"body '{name}' has no children to counteract", counteract)
+    return KickSpec(name, time, angular, impulse, point, counteract)
+
+
+class KickSchedule:
+    """The kicks of a simulation by step index, applied to its world's arrays.
+
+    ``graph_names``: the scene graph's node names (graph order); ``dynamic``: the graph nodes in the world, slot k
+    being ``dynamic[k]``; ``parent``: each node's parent (-1 for a root); ``h`` s.
+    """
+
+    def __init__(self, kicks: Sequence[KickSpec], h: float, graph_names, dynamic, parent) -> None:
+        self.h = float(h)
+        self._node = {name: i for i, name in enumerate(graph_names)}
+        self._slot = np.full(len(graph_names), -1, dtype=np.intp)
+        self._slot[np.asarray(dynamic, dtype=np.intp)] = np.arange(len(dynamic))
+        self._parent = np.asarray(parent, dtype=np.intp)
+        self.kicks: list[KickSpec] = []
+        self._by_step: dict[int, list[KickSpec]] = {}
+        for kick in kicks:
+            self.add(kick)
+
+    def add(self, kick: KickSpec) -> int:
+        """Schedule ``kick`` (its body must be a dynamic node); returns the step index it lands on."""
+        if kick.body not in self._node or self._slot[self._node[kick.body]] < 0:
+            raise KeyError(f"no dynamic body '{kick.body}' to kick")
+        step = kick_step(kick.time, self.h)
+        self.kicks.append(kick)
+        self._by_step.setdefault(step, []).append(kick)
+        return step
+
+    def times(self) -> list[float]:
+        """The step boundaries (s) the kicks land on, ascending, each once."""
+        return [step * self.h for step in sorted(self._by_step)]
+
+    def due(self, step: int) -> bool:
+        """Whether any kick lands on step ``step``."""
+        return step in self._by_step
+
+    def apply(self, step: int, world, graph, poses) -> None:
+        """Apply the kicks of step ``step`` to ``world`` (L, ω, and free bodies' velocity) and, for those that
+        counteract, to ``graph``'s kinematic children; ``poses()`` gives every node's global pose just before."""
+        kicks = self._by_step.get(step, [])
+        # A frozen body (its view diverged, scene/run_model.py) keeps the state it failed with.
+        kicks = [kick for kick in kicks if not world.values("frozen")[self._slot[self._node[kick.body]]]]
+        if not kicks:
+            return
+        nodes = np.array([self._node[kick.body] for kick in kicks], dtype=np.intp)
+        slots = self._slot[nodes]
+        angular = np.array([kick.angular_impulse for kick in kicks], dtype=float)
+        impulse = np.array([_ZERO if kick.impulse is None else kick.impulse for kick in kicks], dtype=float)
+        point = np.array([_ZERO if kick.point is None else kick.point for kick in kicks], dtype=float)
+        counteract = np.array([kick.counteract_children for kick in kicks])
+        before_poses = poses() if counteract.any() else None  # composed before the world changes
+        values = world.values
+        q = values("q")[slots]
+        # From the point about which L is taken (the pivot, else the centre of mass) to the point struck.
+        arm = quat_rotate(q, point + values("com_from_pivot_body")[slots])
+        L = values("L_world")
+        np.add.at(L, slots, angular + cross(arm, impulse))
+        free = ~(values("has_pivot")[slots] | values("pinned")[slots])
+        np.add.at(values("velocity"), slots[free], impulse[free] / values("mass")[slots[free], None])
+        touched = np.unique(slots)
+        omega = values("omega_world")
+        before = omega[touched].copy()
+        omega[touched] = omega_world_from_momentum(
+            values("q")[touched], L[touched], values("inertia_body_inv")[touched]
+        )
+        if before_poses is not None:
+            change = omega[touched] - before
+            row = {int(slot): i for i, slot in enumerate(touched)}
+            delta = {int(n): change[row[int(self._slot[n])]] for n in np.unique(nodes[counteract])}
+            self._counteract(step * self.h, graph, before_poses, delta)
+
+    def _counteract(self, t: float, graph, poses, change: dict[int, np.ndarray]) -> None:
+        """Give each kinematic child of the nodes in ``change`` (node → the world Δω it got) the local change that
+        takes back what it inherits (seed 000): ``Δω₁ = R₂ᵀ (−Δω₃)`` with ``Δω₃ = Δω₂``, re-basing its prescribed
+        rotation ``exp(t ω₁) q₀`` so it is continuous at ``t``."""
+        parents = np.array(list(change), dtype=np.intp)
+        children = np.flatnonzero(np.isin(self._parent, parents) & graph.kinematic)
+        if children.size == 0:
+            return
+        own = self._parent[children]
+        delta = np.array([change[int(p)] for p in own])
+        zero = np.zeros_like(delta)
+        parent_global = dt.DynamicTransform(
+            Transform(poses.position[own], poses.q[own], np.ones(own.size)),
+            poses.velocity[own], poses.acceleration[own], poses.omega_world[own], poses.alpha_world[own],
+        )  # fmt: skip
+        now = quat_mul(quat_exp(t * graph.local_angular_velocity[children]), graph.local_q0[children])  # local at t
+        child_local = dt.DynamicTransform(
+            Transform(graph.local_position[children], now, np.ones(children.size)),
+            zero, zero, graph.local_angular_velocity[children], zero,
+        )  # fmt: skip
+        inherited = dt.child_delta_from_parent(parent_global, child_local, dt.MotionDelta(zero, zero, delta, zero))
+        undo = dt.MotionDelta(*(-component for component in inherited))
+        local = dt.child_delta_to_local(parent_global, undo)
+        rate = graph.local_angular_velocity[children] + local.angular_velocity
+        graph.local_angular_velocity[children] = rate
+        graph.local_q0[children] = quat_mul(quat_exp(-t * rate), now)

@@ -1,0 +1,42 @@
+"""Kicks in the real window (Xvfb): "Kick now" and a Ctrl+drag on the 3D view strike every copy of the compare
+preset at the same step, the plots get their marker, and the screenshot shows the Kick section."""
+
+import numpy as np
+
+from tests.ui.test_app import ask, decode_png, fresh, run_frames
+
+
+def test_kick_now_and_a_ctrl_drag_strike_every_copy_in_the_window(app):
+    from pyglet.window import key, mouse
+
+    fresh(app, "compare")
+    app.state.paused = True
+    app.step(60)
+    before, step = app.session.snapshot.L_world.copy(), app.session.simulation.step_index
+    ask(app, kick_text="0, 0, 3")
+    ask(app, kick=(app.state.selected_body, None))
+    assert app.form.kick_error is None
+    app.step(1)
+    run_frames(app, 2)
+    jump = app.session.snapshot.L_world - before
+    implicit = [i for i, name in enumerate(app.state.integrators) if name in ("implicit_midpoint", "im4", "exact")]
+    np.testing.assert_allclose(jump[implicit], np.tile([0.0, 0.0, 3.0], (len(implicit), 1)), atol=1e-9)
+    assert len(app.state.scene.kicks) == len(app.state.scene.bodies)
+    assert app.history.kick_times == [(step + 1) * app.session.h]
+
+    # Ctrl+drag over the middle of the 3D view, to the right.
+    x, y = int(app.window.width * 0.55), int(app.window.height * 0.6)
+    app.window.dispatch_event("on_mouse_press", x, y, mouse.LEFT, key.MOD_CTRL)
+    for _ in range(10):
+        app.window.dispatch_event("on_mouse_drag", x, y, 12, 0, mouse.LEFT, key.MOD_CTRL)
+    app.window.dispatch_event("on_mouse_release", x + 120, y, mouse.LEFT, key.MOD_CTRL)
+    run_frames(app, 1)
+    assert len(app.state.scene.kicks) == 2 * len(app.state.scene.bodies)
+    app.state.paused = False
+    run_frames(app, 30)
+    assert len(app.history.kick_times) == 2 and app.state.error is None
+
+    app.window.dispatch_event("on_key_press", key.F12, 0)
+    run_frames(app, 1)
+    image = decode_png(app.last_screenshot)
+    assert image.shape[:2] == tuple(reversed(app.window.get_framebuffer_size())) and image.std() > 5

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from scene.flips import flip_text
 from scene.measures import potential_counts
 from scene.palette import integrator_color
 from scene.samples import ERROR_FLOOR, References, Sample
@@ -174,10 +175,11 @@ def view_groups(session: Session, split: bool) -> tuple[Group, ...]:
     return session.groups if split else (_whole_scene(session.scene),)
 
 
-def view_labels(session: Session, groups: tuple[Group, ...]) -> list[tuple[str, str]]:
+def view_labels(session: Session, groups: tuple[Group, ...]) -> list[tuple[str, ...]]:
     """Each view's label lines, the window's and the video's alike: its group's label, then the time of the
     latest step and the largest magnitude of its bodies' relative energy error (scene/measures.py), e.g.
-    ``("implicit_midpoint", "t = 2.50 s    |ΔE|/E = 1.2e-05")``."""
+    ``("implicit_midpoint", "t = 2.50 s    |ΔE|/E = 1.2e-05")``, and for a view of one body its flip count
+    (:func:`_flip_line`)."""
     sample, row = session.latest.sample, session.rows
     errors = sample.energy_error[-1]
     labels = []
@@ -186,8 +188,17 @@ def view_labels(session: Session, groups: tuple[Group, ...]) -> list[tuple[str, 
         detail = f"t = {session.t:.2f} s"
         if mine:
             detail += f"    |ΔE|/E = {max(mine):.1e}"
-        labels.append((group.label, detail))
+        labels.append((group.label, detail, *_flip_line(sample, [row[i] for i in group.bodies if i in row])))
     return labels
+
+
+def _flip_line(sample: Sample, rows: list[int]) -> tuple[str, ...]:
+    """A third label line for a view of one plotted body ``rows``: its flip count and its closed form's
+    (scene/flips.py), e.g. ``"flips 7 (exact 7)"``; none for a view of several bodies."""
+    if sample.flips is None or len(rows) != 1:
+        return ()
+    text = flip_text(sample.flips[-1][rows[0]], sample.flips_exact[-1][rows[0]])
+    return (text,) if text else ()
 
 
 class Session:

@@ -51,6 +51,7 @@ def record_scene(
     integrator: str | None = None,
     gyroscopic: bool = True,
     progress: Callable[[int, int], None] | None = None,
+    ghost: bool = True,
 ) -> RecordResult:
     """Record ``duration`` seconds of ``scene`` to ``out`` (MP4, written atomically).
 
@@ -59,7 +60,8 @@ def record_scene(
     file cannot be finalised, it leaves nothing and the interrupt propagates. Raises :class:`InputError` before any
     work for a bad path, size or frame rate, too many frames or steps, or ``out`` being the scene file itself;
     :class:`sim.errors.NumericalError` when a body blows up and :class:`sim.errors.OutputError` when the file
-    cannot be written (no file is left then, and a file already at ``out`` is kept).
+    cannot be written (no file is left then, and a file already at ``out`` is kept). ``ghost`` False leaves out
+    the exact ghosts (render/ghost.py).
     """
     from render.record import frame_count, render_frames
     from render.video import VideoWriter, even_size
@@ -73,7 +75,14 @@ def record_scene(
     width, height = even_size(*size)
     interrupted, simulated = False, 0.0
     frames = render_frames(
-        scene, duration=duration, fps=fps, size=(width, height), integrator=integrator, gyroscopic=gyroscopic, raw=True
+        scene,
+        duration=duration,
+        fps=fps,
+        size=(width, height),
+        integrator=integrator,
+        gyroscopic=gyroscopic,
+        raw=True,
+        ghost=ghost,
     )
     writer = None
     try:
@@ -117,6 +126,7 @@ def record_command(args: argparse.Namespace) -> int:
         integrator=args.integrator,
         gyroscopic=not args.no_gyroscopic,
         progress=ProgressBar(f"recording {scene.name}", unit="frames"),
+        ghost=not args.no_ghost,
     )
     stopped = " (interrupted: the file holds what was recorded)" if result.interrupted else ""
     width, height = result.size
@@ -141,4 +151,7 @@ def add_parser(commands) -> None:
     record.add_argument("--out", required=True, type=writable_path, metavar="OUT.mp4", help="the video file")
     record.add_argument("--fps", type=positive_float, default=60.0, help="frames per second (default: 60)")
     record.add_argument("--size", default="1280x720", metavar="WxH", help="pixels, rounded to even (default: 1280x720)")
+    record.add_argument(
+        "--no-ghost", action="store_true", help="leave out the exact ghost (the closed form's translucent copy)"
+    )
     record.set_defaults(handler=record_command)

@@ -28,7 +28,7 @@ from collections.abc import Iterator
 import numpy as np
 
 from render.offscreen import OffscreenTarget, create_offscreen_context, flush
-from render.renderer import Renderer
+from render.renderer import Renderer, RenderOptions
 from render.text import TextOverlay
 from render.video import even_size
 from render.viewports import View, push_trails, render_grid, session_views
@@ -98,11 +98,14 @@ def video_setup(scene: SceneSpec, integrator: str | None, gyroscopic: bool) -> S
 
 class VideoRun:
     """A video's run (scene/run_model.py's :class:`Session` of ``setup``), its renderer and its views' cameras.
-    Every step is pushed to the 3D trails as it is taken, as the window does."""
+    Every step is pushed to the 3D trails as it is taken, as the window does. ``ghost`` False leaves out the exact
+    ghosts the renderer draws by default (render/ghost.py)."""
 
-    def __init__(self, ctx, setup: Setup) -> None:
+    def __init__(self, ctx, setup: Setup, ghost: bool = True) -> None:
         self.session = Session(setup)
-        self.renderer = Renderer(ctx, self.session.scene)
+        options = RenderOptions.for_bodies(len(self.session.scene.bodies))
+        options.show_ghost = options.show_ghost and ghost
+        self.renderer = Renderer(ctx, self.session.scene, options=options)
         push_trails(self.renderer, self.session.latest)
         self.cameras: list | None = None
         self.viewports: list | None = None  # where render_grid put the views last
@@ -155,9 +158,11 @@ def render_frames(
     integrator: str | None = None,
     gyroscopic: bool = True,
     raw: bool = False,
+    ghost: bool = True,
 ) -> Iterator[tuple[np.ndarray, float]]:
     """The video's frames, :func:`frame_count` of them: ``(image (H, W, 3) uint8 top-down, simulated t)``; with
     ``raw`` the image is (H, W, 4) RGBA with rows bottom-up, as GL reads it fastest (for the video writer).
+    ``ghost`` False: no exact ghosts.
 
     Offscreen (EGL). Frame k's drawing is flushed to the driver, then frame k + 1 is simulated and its instance
     data prepared, and only then is frame k read back: on llvmpipe the rasteriser's threads finish frame k while
@@ -172,7 +177,7 @@ def render_frames(
     try:
         # numpy's error state is set around each stretch of work, never across a yield (it would leak to the caller).
         with np.errstate(**_QUIET_NUMPY):
-            scenes = VideoRun(ctx, video_setup(scene, integrator, gyroscopic))
+            scenes = VideoRun(ctx, video_setup(scene, integrator, gyroscopic), ghost)
             views = scenes.advance_to(0.0)
         for frame in range(frames):
             with np.errstate(**_QUIET_NUMPY):

@@ -16,6 +16,7 @@ import moderngl
 import numpy as np
 
 from render.camera import OrbitCamera
+from render.ghost import ghost_orientations
 from render.grid import GAP_PX, grid_columns, grid_viewports
 from render.look import MOMENTUM_LINEAR, OMEGA_LINEAR, PLANE_LINEAR, SEPARATOR_SRGB, TRAIL_LINEAR, linear_to_srgb
 from render.renderer import REFERENCE_HEIGHT_PX, Renderer, RenderOptions, Viewport
@@ -186,8 +187,10 @@ def session_views(
     renderer: Renderer, session: Session, groups: Sequence[Group], snapshot: Snapshot | None = None
 ) -> list[View]:
     """One view of ``snapshot`` (by default ``session``'s, as drawn) per group, its bodies framed, labelled with
-    :func:`~scene.run_model.view_labels` and its first body's colour as the accent."""
+    :func:`~scene.run_model.view_labels` and its first body's colour as the accent; ``renderer`` gets the exact
+    ghosts of the session's latest step (render/ghost.py)."""
     snapshot = session.drawable() if snapshot is None else snapshot
+    renderer.set_ghost(ghost_orientations(session))
     labels = view_labels(session, tuple(groups))
     views = []
     for group, label in zip(groups, labels, strict=True):

@@ -24,6 +24,7 @@ import numpy as np
 from imgui_bundle import imgui, implot
 from OpenGL import GL as gl
 
+from render.ghost import ghost_orientations
 from render.renderer import Renderer, RenderOptions
 from render.text import TextOverlay
 from render.viewports import push_trails
@@ -153,6 +154,7 @@ class App:
         """The session's latest steps into the plots and the 3D trails, one point per step."""
         self.history.append(self.session.latest.sample, newton_per_step, ms_per_step)
         push_trails(self.renderer, self.session.latest)
+        self.renderer.set_ghost(ghost_orientations(self.session))  # the exact ghosts of the latest step
 
     def step(self, count: int, budget_s: float = float("inf")) -> int:
         """Take up to ``count`` steps now; a numerical failure pauses the run and shows why. Returns the steps."""

@@ -1,0 +1,96 @@
+"""The Poinsot construction (render/poinsot.py): its geometry checked along the exact torque-free motion without GL
+(contact on the ellipsoid and on the plane, normal ∥ L, the contact point at rest: rolling without slipping), its
+traces, and a render of the view on real GL (EGL, offscreen)."""
+
+import numpy as np
+import pytest
+
+from render.poinsot import PoinsotTraces, poinsot_body, poinsot_geometry
+from scene.run_model import Session, Setup
+from scene.scene_file import load_scene
+from sim.exact import TorqueFreeSolution
+from sim.quaternion import quat_to_matrix
+
+# A body with its principal axes off the body frame, spun near its intermediate axis (it flips).
+INERTIA = np.array([[2.0, 0.3, 0.1], [0.3, 1.5, -0.2], [0.1, -0.2, 1.1]])
+Q0 = np.array([0.9, 0.1, -0.3, 0.2]) / np.linalg.norm([0.9, 0.1, -0.3, 0.2])
+OMEGA0 = np.array([0.4, 3.0, -0.5])
+TIMES = np.linspace(0.0, 12.0, 41)
+
+
+@pytest.fixture(scope="module")
+def motion():
+    solution = TorqueFreeSolution.from_state(INERTIA, Q0, OMEGA0)
+    return solution, solution.orientation(TIMES), solution.omega_world(TIMES)
+
+
+def test_contact_is_on_the_ellipsoid_and_the_plane_with_normal_along_L(motion):
+    solution, q, omega = motion
+    L0 = solution.L_world
+    for q_t, omega_t in zip(q, omega, strict=True):
+        g = poinsot_geometry(INERTIA, q_t, omega_t)
+        inertia_world = g.inertia_world()
+        np.testing.assert_allclose(inertia_world, quat_to_matrix(q_t) @ INERTIA @ quat_to_matrix(q_t).T, atol=1e-12)
+        assert g.contact @ inertia_world @ g.contact == pytest.approx(2.0 * g.energy, rel=1e-12)  # on the ellipsoid
+        assert g.contact @ g.normal == pytest.approx(g.distance, rel=1e-12)  # on the plane
+        gradient = inertia_world @ g.contact
+        np.testing.assert_allclose(np.cross(gradient, g.normal), 0.0, atol=1e-9 * np.linalg.norm(gradient))
+        assert gradient @ g.normal > 0.0
+        # Torque-free: the plane is the same at every instant.
+        np.testing.assert_allclose(g.normal, L0 / np.linalg.norm(L0), atol=1e-9)
+        assert g.distance == pytest.approx(2.0 * solution.energy / np.linalg.norm(L0), rel=1e-9)
+
+
+def test_the_ellipsoid_lies_on_one_side_of_the_plane(motion):
+    _, q, omega = motion
+    g = poinsot_geometry(INERTIA, q[7], omega[7])
+    rng = np.random.default_rng(3)
+    directions = rng.normal(size=(20000, 3))
+    directions /= np.linalg.norm(directions, axis=1, keepdims=True)
+    surface = (g.axes @ (g.semi_axes[:, None] * directions.T)).T  # points of x·I_w x = 2E
+    np.testing.assert_allclose(np.einsum("ki,ij,kj->k", surface, g.inertia_world(), surface), 2 * g.energy, rtol=1e-12)
+    heights = surface @ g.normal
+    assert heights.max() <= g.distance * (1.0 + 1e-12)
+    assert heights.max() > g.distance * (1.0 - 1e-3)  # and touches it
+
+
+def test_the_contact_point_does_not_slip(motion):
+    """The body point at the contact has zero velocity: finite differences of the exact motion."""
+    solution, _, _ = motion
+    dt = 1e-5
+    for t in (0.0, 1.7, 5.3, 9.9):
+        q_before, q_at, q_after = solution.orientation(np.array([t - dt, t, t + dt]))
+        omega = solution.omega_world(np.array([t]))[0]
+        contact = poinsot_geometry(INERTIA, q_at, omega).contact
+        point_body = quat_to_matrix(q_at).T @ contact  # the material point at the contact, body frame
+        velocity = (quat_to_matrix(q_after) - quat_to_matrix(q_before)) @ point_body / (2 * dt)
+        speed_scale = np.linalg.norm(omega) ** 2  # |ω × x| for a point at |x| = |ω|
+        assert np.linalg.norm(velocity) < 1e-7 * speed_scale
+        # A point beside it (the contact rotated a little in the body) does move: the test can tell.
+        beside = point_body + 0.1 * np.cross(point_body, [0.0, 0.0, 1.0])
+        moving = (quat_to_matrix(q_after) - quat_to_matrix(q_before)) @ beside / (2 * dt)
+        assert np.linalg.norm(moving) > 1e-3 * speed_scale
+
+
+def test_traces_hold_the_polhode_and_herpolhode():
+    scene = load_scene("t_handle")
+    session = Session(Setup(scene, ("im6",), h=scene.h))
+    assert poinsot_body(session) == (0, 0)
+    traces = PoinsotTraces.of(session)
+    session.step(90)
+    traces.push(session.latest)
+    assert traces.count == 91
+    for which in ("integrator", "exact"):
+        body, world = traces.history(which)
+        assert body.shape == world.shape == (91, 3)
+        # The body ω keeps the energy: on the ellipsoid at every step.
+        energy = 0.5 * np.einsum("ti,ij,tj->t", body, scene.bodies[0].inertia_body, body)
+        np.testing.assert_allclose(energy, energy[0], rtol=1e-6)
+        np.testing.assert_allclose(world[-1], traces.latest[which][1], rtol=1e-12)
+    np.testing.assert_allclose(traces.history("integrator")[1], traces.history("exact")[1], atol=1e-3)
+    assert len(traces.history("exact", stride=10)[0]) == 10
+
+
+def test_no_poinsot_body_under_torque():
+    scene = load_scene("heavy_top")
+    assert poinsot_body(Session(Setup(scene, ("implicit_midpoint",), h=scene.h))) is None

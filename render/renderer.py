@@ -44,6 +44,8 @@ from render.frame_instances import FrameInstances, frame_instances, plane_rows
 from render.ghost import Ghost, ghost_solids
 from render.gpu import InstancedDraw
 from render.gpu_resources import PLANE_SEGMENTS, REFERENCE_HEIGHT_PX, ROUND_SEGMENTS, GpuResources
+from render.poinsot import PoinsotTraces
+from render.poinsot_view import PoinsotView
 from render.shaders import MAX_VIEWS
 from render.trail import HerpolhodeTrail
 from render.trail_lines import TRAIL_CAPACITY, TrailLines
@@ -82,6 +84,8 @@ class RenderOptions:
     antialias: bool = True
     # The exact ghost (render/ghost.py): a translucent copy of each torque-free body turned by its closed form.
     show_ghost: bool = True
+    # The Poinsot construction of one torque-free body (render/poinsot_view.py), in a view of its own.
+    show_poinsot: bool = False
 
     @classmethod
     def for_bodies(cls, count: int) -> RenderOptions:
@@ -143,6 +147,10 @@ class Renderer:
         # The instance rows of the last snapshot drawn or prepared (frame_instances).
         self._frame: FrameInstances | None = None
         self.ghost: Ghost | None = None  # the closed form's orientations (set_ghost), drawn at their time only
+        # The Poinsot view's traces (render/viewports.py's follow_session; False: the run has no body for it) and
+        # its drawing, made at its first draw.
+        self.poinsot_traces: PoinsotTraces | None | bool = None
+        self._poinsot_view: PoinsotView | None = None
 
     @property
     def _backdrop_cache(self) -> moderngl.Framebuffer | None:
@@ -179,6 +187,17 @@ class Renderer:
     def set_ghost(self, ghost: Ghost | None) -> None:
         """The exact ghosts to draw (render/ghost.py) over a snapshot at ``ghost.t``; ``None`` for none."""
         self.ghost = ghost
+
+    @_quiet_numpy
+    def draw_poinsot(self, framebuffer: moderngl.Framebuffer, viewport: Viewport, camera: OrbitCamera) -> bool:
+        """Draw the Poinsot view (render/poinsot_view.py) of :attr:`poinsot_traces` into ``viewport``; returns
+        False (drawing nothing) when there are none."""
+        if not isinstance(self.poinsot_traces, PoinsotTraces):
+            return False
+        if self._poinsot_view is None:
+            self._poinsot_view = PoinsotView(self.ctx, self.layout.colors_rgba[self.poinsot_traces.body])
+        self._poinsot_view.draw(framebuffer, viewport, camera, self.poinsot_traces)
+        return True
 
     @_quiet_numpy
     def default_camera(
@@ -414,6 +433,8 @@ class Renderer:
         if self._released:
             return
         self._released = True
+        if self._poinsot_view is not None:
+            self._poinsot_view.release()
         self.trail_lines.release()
         self.backdrop.release()
         self.resources.drop()

@@ -19,6 +19,7 @@ from render.camera import OrbitCamera
 from render.ghost import ghost_orientations
 from render.grid import GAP_PX, grid_columns, grid_viewports
 from render.look import MOMENTUM_LINEAR, OMEGA_LINEAR, PLANE_LINEAR, SEPARATOR_SRGB, TRAIL_LINEAR, linear_to_srgb
+from render.poinsot import PoinsotTraces
 from render.renderer import REFERENCE_HEIGHT_PX, Renderer, RenderOptions, Viewport
 from render.text import Color, TextBox, TextOverlay
 from scene.run_model import Group, Session, Steps, view_labels
@@ -174,6 +175,16 @@ def legend_box(options: RenderOptions, x_px: float, y_px: float, anchor: str) ->
         if on
     ]
     return TextBox(x_px, y_px, tuple(line for line, _ in shown), tuple(color for _, color in shown), False, anchor)
+
+
+def follow_session(renderer: Renderer, session: Session) -> None:
+    """After each call of ``session.step``: give ``renderer`` the exact ghosts of the latest step
+    (render/ghost.py) and append the steps to its Poinsot view's traces (render/poinsot.py)."""
+    renderer.set_ghost(ghost_orientations(session))
+    if renderer.poinsot_traces is None:
+        renderer.poinsot_traces = PoinsotTraces.of(session) or False
+    elif renderer.poinsot_traces is not False:
+        renderer.poinsot_traces.push(session.latest)
 
 
 def push_trails(renderer: Renderer, steps: Steps) -> None:

@@ -4,8 +4,8 @@ Rectangles are in window coordinates (top-left origin, y down, logical pixels, a
 viewports are in framebuffer pixels with GL's bottom-left origin (on a HiDPI display the framebuffer is larger
 than the window by ``pixel_ratio``). The view shows one viewport per :class:`~scene.run_model.Group` (one per
 integrator side by side), each with its own :class:`OrbitCamera`, all turned, panned and zoomed together; with
-``RenderOptions.show_poinsot`` one more cell of the grid holds the Poinsot view (render/poinsot_view.py), turned and
-zoomed with the others.
+``RenderOptions.show_poinsot`` the Poinsot view (render/poinsot_view.py) takes the right part of the area
+(render/grid.py's split_side_view), turned and zoomed with the others.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import moderngl
 import numpy as np
 
 from render.camera import OrbitCamera
-from render.grid import grid_columns, grid_viewports
+from render.grid import grid_columns, grid_viewports, split_side_view
 from render.look import linear_to_srgb
 from render.poinsot import PoinsotTraces
 from render.poinsot_view import poinsot_camera, poinsot_label
@@ -32,6 +32,7 @@ PANEL_WIDTH = 340.0
 PLOTS_HEIGHT_FRACTION = 0.36
 MIN_PLOTS_HEIGHT = 200.0
 ORBIT_DEG_PER_PX = 0.35
+LABEL_WIDTH_PX = 330.0  # a view's widest label line at scale 1 ("t = 10.00 s    |ΔE|/E = 1.2e-05"), with margins
 MIN_VIEW_PX = 32  # a smaller view (a window being minimised) is not drawn
 
 
@@ -134,21 +135,22 @@ class SceneView:
         x0, y0, width, height = area
         if width < MIN_VIEW_PX or height < MIN_VIEW_PX:
             return
-        poinsot = self.renderer.options.show_poinsot and isinstance(self.renderer.poinsot_traces, PoinsotTraces)
-        cells = len(self.groups) + poinsot
+        self.poinsot_viewport = None
+        if self.renderer.options.show_poinsot and isinstance(self.renderer.poinsot_traces, PoinsotTraces):
+            (x0, y0, width, height), self.poinsot_viewport = split_side_view(area, len(self.groups))
+        cells = len(self.groups)
         columns = grid_columns(cells, width, height)
-        placed = [(x0 + x, y0 + y, w, h) for x, y, w, h in grid_viewports((width, height), cells, columns)]
-        self.viewports = placed[: len(self.groups)]
-        self.poinsot_viewport = placed[-1] if poinsot else None
+        self.viewports = [(x0 + x, y0 + y, w, h) for x, y, w, h in grid_viewports((width, height), cells, columns)]
         if self.cameras is None:
             self.cameras = [
                 self.renderer.default_camera(snapshot, np.array(group.bodies), viewport[2] / viewport[3])
                 for group, viewport in zip(self.groups, self.viewports, strict=True)
             ]
         bodies = [np.array(group.bodies) for group in self.groups]
-        boxes, scale = [], 1.0
+        boxes, scale, base = [], 1.0, 1.0
         if labels:
-            scale = framebuffer_size[1] / REFERENCE_HEIGHT_PX * (0.85 if cells <= columns else 0.7)
+            base = framebuffer_size[1] / REFERENCE_HEIGHT_PX * 0.85
+            scale = min(base * (1.0 if cells <= columns else 0.82), self.viewports[0][2] / LABEL_WIDTH_PX)
             margin = LABEL_MARGIN_PX * scale
             top = framebuffer_size[1]
             boxes = [
@@ -165,7 +167,8 @@ class SceneView:
                 self.text if boxes else None, boxes, scale, background,
             )  # fmt: skip
         if self.poinsot_viewport is not None:
-            self._draw_poinsot(screen, framebuffer_size, scale if labels else None)
+            width_scale = self.poinsot_viewport[2] / (1.3 * LABEL_WIDTH_PX)  # its lines are longer
+            self._draw_poinsot(screen, framebuffer_size, min(base, width_scale) if labels else None)
 
     def _draw_poinsot(self, screen: moderngl.Framebuffer, framebuffer_size: tuple[int, int], scale) -> None:
         """The Poinsot view in its cell, labelled at ``scale`` (none when ``None``)."""

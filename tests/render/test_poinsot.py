@@ -94,3 +94,35 @@ def test_traces_hold_the_polhode_and_herpolhode():
 def test_no_poinsot_body_under_torque():
     scene = load_scene("heavy_top")
     assert poinsot_body(Session(Setup(scene, ("implicit_midpoint",), h=scene.h))) is None
+
+
+def test_the_view_draws_both_constructions_inside_its_viewport(gl_context):
+    from render.offscreen import OffscreenTarget
+    from render.poinsot_view import BACKGROUND_SRGB, PoinsotView, poinsot_camera
+
+    scene = load_scene("t_handle")
+    session = Session(Setup(scene, ("euler",), h=scene.h))
+    traces = PoinsotTraces.of(session)
+    session.step(300)
+    traces.push(session.latest)
+    target = OffscreenTarget(gl_context, 400, 300)
+    view = PoinsotView(gl_context, np.array([0.9, 0.2, 0.1]))
+    try:
+        target.framebuffer.use()
+        target.framebuffer.clear(0.0, 1.0, 0.0, 1.0)  # green: what the view must leave alone
+        viewport = (100, 0, 300, 200)
+        view.draw(target.framebuffer, viewport, poinsot_camera(1.5), traces)
+        image = target.read().astype(int)  # rows top-down
+    finally:
+        view.release()
+        target.release()
+    outside = np.concatenate([image[:, :100].reshape(-1, 3), image[:100, 100:].reshape(-1, 3)])
+    assert np.all(outside == [0, 255, 0])
+    inside = image[100:, 100:]
+    background = np.round(np.array(BACKGROUND_SRGB) * 255)
+    drawn = np.abs(inside - background).sum(axis=2) > 30
+    left, right = drawn[:, :150], drawn[:, 150:]
+    assert left.mean() > 0.05 and right.mean() > 0.05  # the integrator's and the exact construction
+    # The integrator's ellipsoid is the body's red; the exact one is pale (closer to grey).
+    reddish = lambda part, mask: (part[..., 0] - part[..., 2])[mask].mean()  # noqa: E731
+    assert reddish(inside[:, :150], left) > reddish(inside[:, 150:], right) + 10

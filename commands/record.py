@@ -52,6 +52,7 @@ def record_scene(
     gyroscopic: bool = True,
     progress: Callable[[int, int], None] | None = None,
     ghost: bool = True,
+    poinsot: bool = False,
 ) -> RecordResult:
     """Record ``duration`` seconds of ``scene`` to ``out`` (MP4, written atomically).
 
@@ -61,7 +62,7 @@ def record_scene(
     work for a bad path, size or frame rate, too many frames or steps, or ``out`` being the scene file itself;
     :class:`sim.errors.NumericalError` when a body blows up and :class:`sim.errors.OutputError` when the file
     cannot be written (no file is left then, and a file already at ``out`` is kept). ``ghost`` False leaves out
-    the exact ghosts (render/ghost.py).
+    the exact ghosts (render/ghost.py); ``poinsot`` adds the Poinsot view (render/poinsot_view.py).
     """
     from render.record import frame_count, render_frames
     from render.video import VideoWriter, even_size
@@ -83,6 +84,7 @@ def record_scene(
         gyroscopic=gyroscopic,
         raw=True,
         ghost=ghost,
+        poinsot=poinsot,
     )
     writer = None
     try:
@@ -127,6 +129,7 @@ def record_command(args: argparse.Namespace) -> int:
         gyroscopic=not args.no_gyroscopic,
         progress=ProgressBar(f"recording {scene.name}", unit="frames"),
         ghost=not args.no_ghost,
+        poinsot=args.poinsot,
     )
     stopped = " (interrupted: the file holds what was recorded)" if result.interrupted else ""
     width, height = result.size
@@ -153,5 +156,10 @@ def add_parser(commands) -> None:
     record.add_argument("--size", default="1280x720", metavar="WxH", help="pixels, rounded to even (default: 1280x720)")
     record.add_argument(
         "--no-ghost", action="store_true", help="leave out the exact ghost (the closed form's translucent copy)"
+    )
+    record.add_argument(
+        "--poinsot",
+        action="store_true",
+        help="add the Poinsot view: the energy ellipsoid rolling on the invariable plane",
     )
     record.set_defaults(handler=record_command)

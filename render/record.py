@@ -31,7 +31,7 @@ from render.offscreen import OffscreenTarget, create_offscreen_context, flush
 from render.renderer import Renderer, RenderOptions
 from render.text import TextOverlay
 from render.video import even_size
-from render.viewports import View, push_trails, render_grid, session_views
+from render.viewports import View, follow_session, push_trails, render_grid, session_views
 from scene.limits import MAX_FRAMES, check_count
 from scene.run_model import Session, Setup, default_integrators
 from scene.runner import check_finite
@@ -99,14 +99,17 @@ def video_setup(scene: SceneSpec, integrator: str | None, gyroscopic: bool) -> S
 class VideoRun:
     """A video's run (scene/run_model.py's :class:`Session` of ``setup``), its renderer and its views' cameras.
     Every step is pushed to the 3D trails as it is taken, as the window does. ``ghost`` False leaves out the exact
-    ghosts the renderer draws by default (render/ghost.py)."""
+    ghosts the renderer draws by default (render/ghost.py); ``poinsot`` adds the Poinsot view beside the views
+    (render/poinsot_view.py)."""
 
-    def __init__(self, ctx, setup: Setup, ghost: bool = True) -> None:
+    def __init__(self, ctx, setup: Setup, ghost: bool = True, poinsot: bool = False) -> None:
         self.session = Session(setup)
         options = RenderOptions.for_bodies(len(self.session.scene.bodies))
         options.show_ghost = options.show_ghost and ghost
+        options.show_poinsot = poinsot
         self.renderer = Renderer(ctx, self.session.scene, options=options)
         push_trails(self.renderer, self.session.latest)
+        follow_session(self.renderer, self.session)
         self.cameras: list | None = None
         self.viewports: list | None = None  # where render_grid put the views last
 
@@ -126,6 +129,7 @@ class VideoRun:
             report = session.step(count)
             if report.steps:
                 push_trails(self.renderer, session.latest)
+                follow_session(self.renderer, session)
             if report.error is not None:
                 raise NumericalError(report.error)
         check_finite(session.simulation, session.snapshot)  # a label or a matrix made of an overflowed state
@@ -159,10 +163,11 @@ def render_frames(
     gyroscopic: bool = True,
     raw: bool = False,
     ghost: bool = True,
+    poinsot: bool = False,
 ) -> Iterator[tuple[np.ndarray, float]]:
     """The video's frames, :func:`frame_count` of them: ``(image (H, W, 3) uint8 top-down, simulated t)``; with
     ``raw`` the image is (H, W, 4) RGBA with rows bottom-up, as GL reads it fastest (for the video writer).
-    ``ghost`` False: no exact ghosts.
+    ``ghost`` False: no exact ghosts; ``poinsot``: the Poinsot view beside the views.
 
     Offscreen (EGL). Frame k's drawing is flushed to the driver, then frame k + 1 is simulated and its instance
     data prepared, and only then is frame k read back: on llvmpipe the rasteriser's threads finish frame k while
@@ -177,7 +182,7 @@ def render_frames(
     try:
         # numpy's error state is set around each stretch of work, never across a yield (it would leak to the caller).
         with np.errstate(**_QUIET_NUMPY):
-            scenes = VideoRun(ctx, video_setup(scene, integrator, gyroscopic), ghost)
+            scenes = VideoRun(ctx, video_setup(scene, integrator, gyroscopic), ghost, poinsot)
             views = scenes.advance_to(0.0)
         for frame in range(frames):
             with np.errstate(**_QUIET_NUMPY):

@@ -22,7 +22,7 @@ from render.poinsot import PoinsotTraces
 from render.poinsot_view import poinsot_camera, poinsot_label
 from render.renderer import REFERENCE_HEIGHT_PX, Renderer, Viewport
 from render.text import TextBox, TextOverlay
-from render.viewports import LABEL_MARGIN_PX, draw_labelled_views
+from render.viewports import LABEL_MARGIN_PX, LABEL_WIDTH_PX, draw_labelled_views
 from scene.run_model import Group
 from scene.simulation import Snapshot
 
@@ -32,7 +32,6 @@ PANEL_WIDTH = 340.0
 PLOTS_HEIGHT_FRACTION = 0.36
 MIN_PLOTS_HEIGHT = 200.0
 ORBIT_DEG_PER_PX = 0.35
-LABEL_WIDTH_PX = 330.0  # a view's widest label line at scale 1 ("t = 10.00 s    |ΔE|/E = 1.2e-05"), with margins
 MIN_VIEW_PX = 32  # a smaller view (a window being minimised) is not drawn
 
 

@@ -126,3 +126,19 @@ def test_the_view_draws_both_constructions_inside_its_viewport(gl_context):
     # The integrator's ellipsoid is the body's red; the exact one is pale (closer to grey).
     reddish = lambda part, mask: (part[..., 0] - part[..., 2])[mask].mean()  # noqa: E731
     assert reddish(inside[:, :150], left) > reddish(inside[:, 150:], right) + 10
+
+
+def test_record_adds_the_poinsot_view_when_asked():
+    from render.grid import split_side_view
+    from render.record import render_frames
+
+    scene = load_scene("t_handle")
+    size = (480, 270)
+    frames = {}
+    for poinsot in (False, True):
+        video = render_frames(scene, duration=2.0, fps=1, size=size, integrator="im4", poinsot=poinsot)
+        frames[poinsot] = [image.astype(int) for image, _ in video]
+    x, _, width, _ = split_side_view((0, 0, *size), 1)[1]
+    side_with, side_without = frames[True][-1][:, x : x + width], frames[False][-1][:, x : x + width]
+    assert (np.abs(side_with - side_without).sum(axis=2) > 30).mean() > 0.3
+    assert side_with.std() > 10.0

@@ -53,6 +53,8 @@ def record_scene(
     integrator: str | None = None,
     gyroscopic: bool = True,
     progress: Callable[[int, int], None] | None = None,
+    ghost: bool = True,
+    poinsot: bool = False,
 ) -> RecordResult:
     """Record ``duration`` seconds of ``scene`` to ``out`` (MP4, written atomically).
 
@@ -61,7 +63,8 @@ def record_scene(
     file cannot be finalised, it leaves nothing and the interrupt propagates. Raises :class:`InputError` before any
     work for a bad path, size or frame rate, too many frames or steps, or ``out`` being the scene file itself;
     :class:`sim.errors.NumericalError` when a body blows up and :class:`sim.errors.OutputError` when the file
-    cannot be written (no file is left then, and a file already at ``out`` is kept).
+    cannot be written (no file is left then, and a file already at ``out`` is kept). ``ghost`` False leaves out
+    the exact ghosts (render/ghost.py); ``poinsot`` adds the Poinsot view (render/poinsot_view.py).
     """
     from render.record import frame_count, render_frames
     from render.video import VideoWriter, even_size
@@ -76,7 +79,7 @@ def record_scene(
     interrupted, simulated, failures = False, 0.0, []
     frames = render_frames(
         scene, duration=duration, fps=fps, size=(width, height), integrator=integrator, gyroscopic=gyroscopic, raw=True,
-        failures=failures,
+        failures=failures, ghost=ghost, poinsot=poinsot,
     )  # fmt: skip
     writer = None
     try:
@@ -123,6 +126,8 @@ def record_command(args: argparse.Namespace) -> int:
         integrator=args.integrator,
         gyroscopic=not args.no_gyroscopic,
         progress=ProgressBar(f"recording {scene.name}", unit="frames"),
+        ghost=not args.no_ghost,
+        poinsot=args.poinsot,
     )
     stopped = " (interrupted: the file holds what was recorded)" if result.interrupted else ""
     width, height = result.size
@@ -154,4 +159,12 @@ def add_parser(commands) -> None:
     record.add_argument("--out", required=True, type=writable_path, metavar="OUT.mp4", help="the video file")
     record.add_argument("--fps", type=positive_float, default=60.0, help="frames per second (default: 60)")
     record.add_argument("--size", default="1280x720", metavar="WxH", help="pixels, rounded to even (default: 1280x720)")
+    record.add_argument(
+        "--no-ghost", action="store_true", help="leave out the exact ghost (the closed form's translucent copy)"
+    )
+    record.add_argument(
+        "--poinsot",
+        action="store_true",
+        help="add the Poinsot view: the energy ellipsoid rolling on the invariable plane",
+    )
     record.set_defaults(handler=record_command)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["GAP_PX", "CELL_ASPECT", "grid_columns", "grid_viewports"]
+__all__ = ["GAP_PX", "CELL_ASPECT", "grid_columns", "grid_viewports", "split_side_view"]
 
 GAP_PX = 2
 CELL_ASPECT = 4.0 / 3.0
@@ -33,3 +33,20 @@ def grid_viewports(
         y = height - (row + 1) * cell_height - row * gap_px
         viewports.append((x, y, cell_width, cell_height))
     return viewports
+
+
+# The share of the width a side view (the Poinsot view) takes beside the grid: half beside a single view, less
+# beside many (their cells stay large enough to read).
+SIDE_VIEW_SHARE = {1: 0.5, 2: 0.4}
+SIDE_VIEW_SHARE_MANY = 0.34
+
+
+def split_side_view(
+    area: tuple[int, int, int, int], count: int, gap_px: int = GAP_PX
+) -> tuple[tuple[int, int, int, int], tuple[int, int, int, int]]:
+    """``area`` (x, y, width, height, GL's bottom-left origin) split for a grid of ``count`` views on the left and
+    a side view on the right: ``(grid area, side viewport)``."""
+    x, y, width, height = area
+    side = round(width * SIDE_VIEW_SHARE.get(count, SIDE_VIEW_SHARE_MANY))
+    grid_width = max(width - side - gap_px, 1)
+    return (x, y, grid_width, height), (x + grid_width + gap_px, y, max(side, 1), height)

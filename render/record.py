@@ -30,10 +30,10 @@ from collections.abc import Iterator
 import numpy as np
 
 from render.offscreen import OffscreenTarget, create_offscreen_context, flush
-from render.renderer import Renderer
+from render.renderer import Renderer, RenderOptions
 from render.text import TextOverlay
 from render.video import even_size
-from render.viewports import View, push_trails, render_grid, session_views
+from render.viewports import View, follow_session, push_trails, render_grid, session_views
 from scene.limits import MAX_FRAMES, check_count
 from scene.run_model import Session, Setup, default_integrators
 from scene.runner import check_finite
@@ -100,13 +100,19 @@ def video_setup(scene: SceneSpec, integrator: str | None, gyroscopic: bool) -> S
 
 class VideoRun:
     """A video's run (scene/run_model.py's :class:`Session` of ``setup``), its renderer and its views' cameras.
-    Every step is pushed to the 3D trails as it is taken, as the window does."""
+    Every step is pushed to the 3D trails as it is taken, as the window does. ``ghost`` False leaves out the exact
+    ghosts the renderer draws by default (render/ghost.py); ``poinsot`` adds the Poinsot view beside the views
+    (render/poinsot_view.py)."""
 
-    def __init__(self, ctx, setup: Setup, failures: list | None = None) -> None:
+    def __init__(self, ctx, setup: Setup, failures: list | None = None, ghost: bool = True, poinsot: bool = False):
         self.session = Session(setup)
         self.failures = failures
-        self.renderer = Renderer(ctx, self.session.scene)
+        options = RenderOptions.for_bodies(len(self.session.scene.bodies))
+        options.show_ghost = options.show_ghost and ghost
+        options.show_poinsot = poinsot
+        self.renderer = Renderer(ctx, self.session.scene, options=options)
         push_trails(self.renderer, self.session.latest)
+        follow_session(self.renderer, self.session)
         self.cameras: list | None = None
         self.viewports: list | None = None  # where render_grid put the views last
 
@@ -126,6 +132,7 @@ class VideoRun:
             report = session.step(count)
             if report.steps:
                 push_trails(self.renderer, session.latest)
+                follow_session(self.renderer, session)
             if self.failures is not None:
                 self.failures += [(session.groups[n].label, session.failures[n]) for n in report.failed]
             if report.error is not None:
@@ -161,9 +168,12 @@ def render_frames(
     gyroscopic: bool = True,
     raw: bool = False,
     failures: list | None = None,
+    ghost: bool = True,
+    poinsot: bool = False,
 ) -> Iterator[tuple[np.ndarray, float]]:
     """The video's frames, :func:`frame_count` of them: ``(image (H, W, 3) uint8 top-down, simulated t)``; with
     ``raw`` the image is (H, W, 4) RGBA with rows bottom-up, as GL reads it fastest (for the video writer).
+    ``ghost`` False: no exact ghosts; ``poinsot``: the Poinsot view beside the views.
 
     Offscreen (EGL). Frame k's drawing is flushed to the driver, then frame k + 1 is simulated and its instance
     data prepared, and only then is frame k read back: on llvmpipe the rasteriser's threads finish frame k while
@@ -178,7 +188,7 @@ def render_frames(
     try:
         # numpy's error state is set around each stretch of work, never across a yield (it would leak to the caller).
         with np.errstate(**_QUIET_NUMPY):
-            scenes = VideoRun(ctx, video_setup(scene, integrator, gyroscopic), failures)
+            scenes = VideoRun(ctx, video_setup(scene, integrator, gyroscopic), failures, ghost, poinsot)
             views = scenes.advance_to(0.0)
         for frame in range(frames):
             with np.errstate(**_QUIET_NUMPY):

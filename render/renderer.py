@@ -19,7 +19,8 @@ Frames: ``q`` is body → world, (w, x, y, z); world z is up; a body is drawn ar
 is linear RGB and every program writes sRGB (render/look.py). The order of a frame: the backdrop (gradient and
 floor grid, one full-screen pass, or a copy from its cache), contact shadows, the solids (depth-tested), their
 anti-aliased silhouette fringes, then the translucent invariable planes and the lines (depth-tested, no depth
-writes). Several views (a grid, one per integrator) go into the same draws (:meth:`Renderer.draw_views`).
+writes), and last the exact ghosts (render/ghost.py: their depth, then their colour blended where they are
+nearest). Several views (a grid, one per integrator) go into the same draws (:meth:`Renderer.draw_views`).
 
 Multisampling costs 2–3× on a CPU rasteriser (llvmpipe) and its resolve ~12 ms; the solids' silhouettes are the
 only hard edges of a frame (lines, disc rims, grid and text anti-alias themselves), so instead of MSAA each
@@ -40,8 +41,11 @@ from render.backdrop import Backdrop, BackdropLook, Underlay
 from render.body_layout import BodyLayout
 from render.camera import OrbitCamera
 from render.frame_instances import FrameInstances, frame_instances, plane_rows
+from render.ghost import Ghost, ghost_solids
 from render.gpu import InstancedDraw
 from render.gpu_resources import PLANE_SEGMENTS, REFERENCE_HEIGHT_PX, ROUND_SEGMENTS, GpuResources
+from render.poinsot import PoinsotTraces
+from render.poinsot_view import PoinsotView
 from render.shaders import MAX_VIEWS
 from render.trail import HerpolhodeTrail
 from render.trail_lines import TRAIL_CAPACITY, TrailLines
@@ -78,6 +82,10 @@ class RenderOptions:
     show_floor: bool = True
     # Anti-aliased fringes on the solids' silhouettes (edge.geom.glsl); not drawn into a multisampled framebuffer.
     antialias: bool = True
+    # The exact ghost (render/ghost.py): a translucent copy of each torque-free body turned by its closed form.
+    show_ghost: bool = True
+    # The Poinsot construction of one torque-free body (render/poinsot_view.py), in a view of its own.
+    show_poinsot: bool = False
 
     @classmethod
     def for_bodies(cls, count: int) -> RenderOptions:
@@ -91,6 +99,7 @@ class RenderOptions:
             show_axes=False,
             show_herpolhode=False,
             show_invariable_plane=False,
+            show_ghost=False,
         )
 
 
@@ -137,6 +146,11 @@ class Renderer:
         self._floor: tuple[float, float] | None = None  # (height, fade radius), fixed at the first draw
         # The instance rows of the last snapshot drawn or prepared (frame_instances).
         self._frame: FrameInstances | None = None
+        self.ghost: Ghost | None = None  # the closed form's orientations (set_ghost), drawn at their time only
+        # The Poinsot view's traces (render/viewports.py's follow_session; False: the run has no body for it) and
+        # its drawing, made at its first draw.
+        self.poinsot_traces: PoinsotTraces | None | bool = None
+        self._poinsot_view: PoinsotView | None = None
 
     @property
     def _backdrop_cache(self) -> moderngl.Framebuffer | None:
@@ -169,6 +183,21 @@ class Renderer:
         """Append ``snapshot``'s ω of every body to its herpolhode trail: once per simulation step (a copy of N × 3
         floats into a ring buffer, no GL)."""
         self.trail.push(snapshot.omega_world)
+
+    def set_ghost(self, ghost: Ghost | None) -> None:
+        """The exact ghosts to draw (render/ghost.py) over a snapshot at ``ghost.t``; ``None`` for none."""
+        self.ghost = ghost
+
+    @_quiet_numpy
+    def draw_poinsot(self, framebuffer: moderngl.Framebuffer, viewport: Viewport, camera: OrbitCamera) -> bool:
+        """Draw the Poinsot view (render/poinsot_view.py) of :attr:`poinsot_traces` into ``viewport``; returns
+        False (drawing nothing) when there are none."""
+        if not isinstance(self.poinsot_traces, PoinsotTraces):
+            return False
+        if self._poinsot_view is None:
+            self._poinsot_view = PoinsotView(self.ctx, self.layout.colors_rgba[self.poinsot_traces.body])
+        self._poinsot_view.draw(framebuffer, viewport, camera, self.poinsot_traces)
+        return True
 
     @_quiet_numpy
     def default_camera(
@@ -268,7 +297,7 @@ class Renderer:
             self._draw_shadows(shadows)
         ctx.blend_func = BLEND_OVER
         ctx.enable_only(moderngl.DEPTH_TEST | moderngl.CULL_FACE)
-        solids = self._draw_solids(projection, frame, views.chosen)
+        solids = self._draw_solids(projection, frame.solids, views.chosen)
         ctx.enable_only(moderngl.DEPTH_TEST | moderngl.BLEND)
         framebuffer.depth_mask = False
         if options.antialias and not framebuffer.samples:
@@ -276,6 +305,8 @@ class Renderer:
         if options.show_invariable_plane:
             self._draw_planes(projection, frame, views.chosen)
         self._draw_lines(frame, views)
+        if options.show_ghost and self.ghost is not None and self.ghost.applies_to(snapshot.t):
+            self._draw_ghosts(framebuffer, projection, snapshot, views.chosen)
         clip_to_views(ctx, False)
         framebuffer.depth_mask = True
         framebuffer.scissor = None
@@ -316,19 +347,47 @@ class Renderer:
         return self._frame
 
     def _draw_solids(
-        self, projection: tuple[np.ndarray, np.ndarray], frame: FrameInstances, chosen: np.ndarray
+        self, projection: tuple[np.ndarray, np.ndarray], solids: dict[str, tuple], chosen: np.ndarray
     ) -> dict[str, list[np.ndarray]]:
-        """Draw the bodies ``chosen`` (V, N) in each view, and their arrows, each part with the segments its
-        projected size needs (``projection``: :meth:`ViewSet.projection`); returns the instance rows drawn, per
-        kind and level of detail."""
+        """Draw the ``solids`` (per kind: instance rows and the body of each) of the bodies ``chosen`` (V, N) in
+        each view, each part with the segments its projected size needs (``projection``:
+        :meth:`ViewSet.projection`); returns the instance rows drawn, per kind and level of detail."""
         drawn = {}
-        for kind, (rows, owner) in frame.solids.items():
+        for kind, (rows, owner) in solids.items():
             rows, _, _ = rows_in_views(rows, owner, chosen)
             levels = levels_of_detail(rows, *projection, ROUND_SEGMENTS, round_columns=3 if kind == "sphere" else 2)
             drawn[kind] = [rows[levels == index] for index in range(len(ROUND_SEGMENTS))]
             for draw, rows_at_level in zip(self.resources.solids[kind], drawn[kind], strict=True):
                 draw.draw(rows_at_level)
         return drawn
+
+    def _draw_ghosts(
+        self,
+        framebuffer: moderngl.Framebuffer,
+        projection: tuple[np.ndarray, np.ndarray],
+        snapshot: Snapshot,
+        chosen: np.ndarray,
+    ) -> None:
+        """The exact ghosts of the bodies ``chosen`` (V, N) (render/ghost.py): their depth, then their colour
+        blended where it is the nearest. Leaves blending on, the depth mask off and the depth test ``<``."""
+        solids = ghost_solids(self.layout, snapshot.position, snapshot.q, self.ghost.q)
+        if not solids:
+            return
+        ctx = self.ctx
+        ctx.enable_only(moderngl.DEPTH_TEST | moderngl.CULL_FACE)
+        framebuffer.depth_mask = True
+        framebuffer.color_mask = False, False, False, False
+        framebuffer.use()  # applies the masks (a setter alone does not while another framebuffer object is bound)
+        self._draw_solids(projection, solids, chosen)
+        framebuffer.color_mask = True, True, True, True
+        framebuffer.depth_mask = False
+        framebuffer.use()
+        ctx.depth_func = "<="
+        ctx.enable_only(moderngl.DEPTH_TEST | moderngl.CULL_FACE | moderngl.BLEND)
+        ctx.blend_func = BLEND_OVER
+        self._draw_solids(projection, solids, chosen)
+        ctx.depth_func = "<"
+        ctx.enable_only(moderngl.DEPTH_TEST | moderngl.BLEND)
 
     def _draw_fringes(self, solids: dict[str, list]) -> None:
         """The solids' silhouette fringes (edge.geom.glsl), over the solids: blended, depth-tested, no depth
@@ -374,6 +433,8 @@ class Renderer:
         if self._released:
             return
         self._released = True
+        if self._poinsot_view is not None:
+            self._poinsot_view.release()
         self.trail_lines.release()
         self.backdrop.release()
         self.resources.drop()

@@ -16,8 +16,11 @@ import moderngl
 import numpy as np
 
 from render.camera import OrbitCamera
-from render.grid import GAP_PX, grid_columns, grid_viewports
+from render.ghost import ghost_orientations
+from render.grid import GAP_PX, grid_columns, grid_viewports, split_side_view
 from render.look import MOMENTUM_LINEAR, OMEGA_LINEAR, PLANE_LINEAR, SEPARATOR_SRGB, TRAIL_LINEAR, linear_to_srgb
+from render.poinsot import PoinsotTraces
+from render.poinsot_view import poinsot_camera, poinsot_label
 from render.renderer import REFERENCE_HEIGHT_PX, Renderer, RenderOptions, Viewport
 from render.text import Color, TextBox, TextOverlay
 from scene.run_model import Group, Session, Steps, view_labels
@@ -38,6 +41,7 @@ __all__ = [
 ]
 
 LABEL_MARGIN_PX = 14.0
+LABEL_WIDTH_PX = 330.0  # a view's widest label line at scale 1 ("t = 10.00 s    |ΔE|/E = 1.2e-05"), with margins
 
 
 @dataclass
@@ -67,14 +71,19 @@ def render_grid(
     ``text`` (none when ``None``), and with ``legend`` a key to the overlays (in an empty cell, or else in the
     bottom-right corner).
     ``columns`` defaults to the grid whose cells are closest to ``CELL_ASPECT``. Returns the viewports used, in
-    ``views``' order."""
-    columns = columns or grid_columns(len(views), *size)
+    ``views``' order. When the first view's renderer shows the Poinsot view (``RenderOptions.show_poinsot``), it
+    takes the right part of the target (:func:`render.grid.split_side_view`) and the grid the rest."""
+    side = _side_view(views, size)
+    grid_size = size if side is None else (side[0] - GAP_PX, size[1])
+    columns = columns or grid_columns(len(views), *grid_size)
     framebuffer.use()
     framebuffer.viewport = (0, 0, *size)
     framebuffer.clear(*SEPARATOR_SRGB, 1.0, depth=1.0)
-    viewports = grid_viewports(size, len(views), columns)
+    viewports = grid_viewports(grid_size, len(views), columns)
     boxes = []
     scale = size[1] / REFERENCE_HEIGHT_PX * (1.0 if len(views) <= columns else 0.85)
+    if viewports:
+        scale = min(scale, viewports[0][2] / LABEL_WIDTH_PX)  # a label no wider than its cell
     for view, viewport in zip(views, viewports, strict=True):
         if view.label:
             top = size[1] - (viewport[1] + viewport[3])
@@ -84,12 +93,12 @@ def render_grid(
         # In the first empty cell when the grid has one, else in the target's bottom-right corner (no key when
         # every overlay is off).
         margin = LABEL_MARGIN_PX * scale
-        cells = grid_viewports(size, math.ceil(len(views) / columns) * columns, columns)
+        cells = grid_viewports(grid_size, math.ceil(len(views) / columns) * columns, columns)
         if len(cells) > len(views):
             x, y, _, height = cells[len(views)]
             boxes.append(legend_box(views[0].renderer.options, x + margin, size[1] - (y + height) + margin, "top_left"))
         else:
-            boxes.append(legend_box(views[0].renderer.options, size[0] - margin, size[1] - margin, "bottom_right"))
+            boxes.append(legend_box(views[0].renderer.options, grid_size[0] - margin, size[1] - margin, "bottom_right"))
     labelled = text is not None and bool(boxes)
     batches = []
     for indices in view_batches(views):
@@ -107,12 +116,33 @@ def render_grid(
             first.renderer, framebuffer, size, first.snapshot, batch_viewports, cameras, bodies,
             text if labelled else None, boxes, scale, SEPARATOR_SRGB,
         )  # fmt: skip
-        return viewports
-    for first, batch_viewports, cameras, bodies in batches:
-        first.renderer.draw_views(framebuffer, first.snapshot, batch_viewports, cameras, bodies)
-    if labelled:
-        text.draw(framebuffer, size, boxes, scale)
+    else:
+        for first, batch_viewports, cameras, bodies in batches:
+            first.renderer.draw_views(framebuffer, first.snapshot, batch_viewports, cameras, bodies)
+        if labelled:
+            text.draw(framebuffer, size, boxes, scale)
+    if side is not None:
+        _draw_side_view(views[0].renderer, framebuffer, size, side, text, size[1] / REFERENCE_HEIGHT_PX)
     return viewports
+
+
+def _side_view(views: Sequence[View], size: tuple[int, int]) -> Viewport | None:
+    """Where the Poinsot view goes in a target of ``size`` beside ``views``, or ``None`` when it is not shown."""
+    renderer = views[0].renderer if views else None
+    if renderer is None or not renderer.options.show_poinsot or not isinstance(renderer.poinsot_traces, PoinsotTraces):
+        return None
+    return split_side_view((0, 0, *size), len(views))[1]
+
+
+def _draw_side_view(renderer: Renderer, framebuffer, size, viewport: Viewport, text: TextOverlay | None, scale):
+    """The Poinsot view of ``renderer`` in ``viewport`` from its default camera, labelled with ``text``."""
+    renderer.draw_poinsot(framebuffer, viewport, poinsot_camera(viewport[2] / viewport[3]))
+    if text is not None:
+        traces = renderer.poinsot_traces
+        name = renderer.scene.bodies[traces.body].integrator or "integrator"
+        margin = LABEL_MARGIN_PX * scale
+        box = TextBox(viewport[0] + margin, size[1] - viewport[1] - viewport[3] + margin, poinsot_label(name), (None,))
+        text.draw(framebuffer, size, [box], min(scale, viewport[2] / 430.0))
 
 
 def view_batches(views: Sequence[View]) -> list[list[int]]:
@@ -175,6 +205,16 @@ def legend_box(options: RenderOptions, x_px: float, y_px: float, anchor: str) ->
     return TextBox(x_px, y_px, tuple(line for line, _ in shown), tuple(color for _, color in shown), False, anchor)
 
 
+def follow_session(renderer: Renderer, session: Session) -> None:
+    """After each call of ``session.step``: give ``renderer`` the exact ghosts of the latest step
+    (render/ghost.py) and append the steps to its Poinsot view's traces (render/poinsot.py)."""
+    renderer.set_ghost(ghost_orientations(session))
+    if renderer.poinsot_traces is None:
+        renderer.poinsot_traces = PoinsotTraces.of(session) or False
+    elif renderer.poinsot_traces is not False:
+        renderer.poinsot_traces.push(session.latest)
+
+
 def push_trails(renderer: Renderer, steps: Steps) -> None:
     """Append every step of ``steps`` (:attr:`scene.run_model.Session.latest`) to ``renderer``'s herpolhode
     trails, oldest first: the window and the video sample the trails per simulation step alike."""
@@ -186,8 +226,10 @@ def session_views(
     renderer: Renderer, session: Session, groups: Sequence[Group], snapshot: Snapshot | None = None
 ) -> list[View]:
     """One view of ``snapshot`` (by default ``session``'s, as drawn) per group, its bodies framed, labelled with
-    :func:`~scene.run_model.view_labels` and its first body's colour as the accent."""
+    :func:`~scene.run_model.view_labels` and its first body's colour as the accent; ``renderer`` gets the exact
+    ghosts of the session's latest step (render/ghost.py)."""
     snapshot = session.drawable() if snapshot is None else snapshot
+    renderer.set_ghost(ghost_orientations(session))
     labels = view_labels(session, tuple(groups))
     views = []
     for group, label in zip(groups, labels, strict=True):

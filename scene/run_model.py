@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from scene.failures import DEFAULT_DIVERGENCE, CostMeter, Failure, IntegratorCost, Watch, failure_reason
+from scene.flips import flip_text
 from scene.kicks import renamed_kicks
 from scene.measures import potential_counts
 from scene.palette import integrator_color
@@ -189,10 +190,11 @@ def view_groups(session: Session, split: bool) -> tuple[Group, ...]:
     return session.groups if split else (_whole_scene(session.scene),)
 
 
-def view_labels(session: Session, groups: tuple[Group, ...]) -> list[tuple[str, str]]:
+def view_labels(session: Session, groups: tuple[Group, ...]) -> list[tuple[str, ...]]:
     """Each view's label lines, the window's and the video's alike: its group's label, then the time of the
     latest step and the largest magnitude of its bodies' relative energy error (scene/measures.py), e.g.
-    ``("implicit_midpoint", "t = 2.50 s    |ΔE|/E = 1.2e-05")``; a frozen view's say when and why instead,
+    ``("implicit_midpoint", "t = 2.50 s    |ΔE|/E = 1.2e-05")``, and for a view of one body its flip count
+    (:func:`_flip_line`); a frozen view's say when and why instead,
     ``("euler_body", "diverged at t = 7.85 s", "Newton did not converge")``."""
     sample, row = session.latest.sample, session.rows
     errors = sample.energy_error[-1]
@@ -204,8 +206,20 @@ def view_labels(session: Session, groups: tuple[Group, ...]) -> list[tuple[str, 
         if mine:
             detail += f"    |ΔE|/E = {max(mine):.1e}"
         failure = failures.get(group.bodies)
-        labels.append((group.label, detail) if failure is None else (group.label, *failure.label_lines()))
+        if failure is not None:
+            labels.append((group.label, *failure.label_lines()))
+        else:
+            labels.append((group.label, detail, *_flip_line(sample, [row[i] for i in group.bodies if i in row])))
     return labels
+
+
+def _flip_line(sample: Sample, rows: list[int]) -> tuple[str, ...]:
+    """A third label line for a view of one plotted body ``rows``: its flip count and its closed form's
+    (scene/flips.py), e.g. ``"flips 7 (exact 7)"``; none for a view of several bodies."""
+    if sample.flips is None or len(rows) != 1:
+        return ()
+    text = flip_text(sample.flips[-1][rows[0]], sample.flips_exact[-1][rows[0]])
+    return (text,) if text else ()
 
 
 class Session:

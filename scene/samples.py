@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from scene.flips import FlipCounter
 from scene.measures import (
     energy_error,
     energy_scale,
@@ -38,7 +39,12 @@ class Sample:
     orientation error (S, K) rad against the closed form, each at least :data:`ERROR_FLOOR`; ω in the invariable
     plane (S, K, 2) rad/s and the exact one, body ω along the polhode's axes (S, K, 2) rad/s and the exact one. NaN
     where a measure does not apply (a body under torque has no invariable plane; a body without a closed form, no
-    orientation error). Never infinite: a measure that overflows is the largest double."""
+    orientation error). Never infinite: a measure that overflows is the largest double.
+
+    Besides: ``q_exact`` (S, K, 4) the closed form's orientation, body → world (w, x, y, z), and ``omega_body_exact``
+    (S, K, 3) rad/s its body ω, NaN without a closed form (ω NaN for a heavy top too); ``flips`` and
+    ``flips_exact`` (S, K), the running flip counts of the body and of its closed form (scene/flips.py), NaN where
+    there is none to count. ``None`` in a sample made without them."""
 
     t: np.ndarray | float
     energy_error: np.ndarray
@@ -48,23 +54,30 @@ class Sample:
     herpolhode_exact: np.ndarray
     polhode: np.ndarray
     polhode_exact: np.ndarray
+    q_exact: np.ndarray | None = None
+    omega_body_exact: np.ndarray | None = None
+    flips: np.ndarray | None = None
+    flips_exact: np.ndarray | None = None
 
     def latest(self) -> Sample:
         """The newest step's sample (no S axis)."""
         if np.ndim(self.t) == 0:
             return self
-        return Sample(float(self.t[-1]), *(getattr(self, name)[-1] for name in _FIELDS))
+        values = (getattr(self, name) for name in _FIELDS)
+        return Sample(float(self.t[-1]), *(None if value is None else value[-1] for value in values))
 
 
 _FIELDS = ("energy_error", "momentum_error", "orientation_error", "herpolhode", "herpolhode_exact", "polhode",
-           "polhode_exact")  # fmt: skip
+           "polhode_exact", "q_exact", "omega_body_exact", "flips", "flips_exact")  # fmt: skip
 
 
 class References:
     """What the plotted bodies ``rows`` (K,) of ``scene`` are measured against, from the ``initial`` snapshot: the
     initial energy (J) and its scale, the initial L (K, 3), the invariable plane's and the polhode's axes
     (K, 3, 2), and the closed forms, one per distinct initial state with the rows it serves (``solutions``
-    torque-free, which give the exact curves too; ``tops`` heavy symmetric tops, orientation only)."""
+    torque-free, which give the exact curves too; ``tops`` heavy symmetric tops, orientation only). It counts the
+    flips of the bodies and of their closed forms too (scene/flips.py): :meth:`measure` takes the steps in time
+    order."""
 
     def __init__(self, scene: SceneSpec, initial: Snapshot, potential0: np.ndarray, rows: np.ndarray) -> None:
         self.rows = rows
@@ -104,6 +117,8 @@ class References:
             int(first) for first, solved in zip(firsts, self.closed_forms.has_reference, strict=True)
             if solved and self.torque_free[first]
         ]  # fmt: skip
+        speeds = np.linalg.norm(initial.omega_world[rows], axis=1).reshape(-1)
+        self.flip_counters = FlipCounter.for_speeds(speeds), FlipCounter.for_speeds(speeds)
 
     def measure(self, t: np.ndarray, q: np.ndarray, omega_world: np.ndarray, L_world: np.ndarray, energy) -> Sample:
         """The :class:`Sample` of S steps: times ``t`` (S,) s and the plotted bodies' ``q`` (S, K, 4),
@@ -136,8 +151,13 @@ class References:
         polhode = _in_axes(self.polhode_axes, rotated[:, :count])
         polhode_exact = _in_axes(self.polhode_axes, omega_body_exact)
         herpolhode = np.where(free[:, None], herpolhode, np.nan)
-        measures = (error, momentum, orientation, herpolhode, herpolhode_exact, polhode, polhode_exact)
-        return Sample(t, *(_finite_or_nan(values) for values in measures))
+        counted, counted_exact = self.flip_counters
+        flips = counted.update(polhode[..., 0]).astype(float)
+        flips_exact = counted_exact.update(polhode_exact[..., 0]).astype(float)
+        flips_exact[:, ~(self.has_reference & free)] = np.nan
+        measures = (error, momentum, orientation, herpolhode, herpolhode_exact, polhode, polhode_exact, q_exact,
+                    omega_body_exact)  # fmt: skip
+        return Sample(t, *(_finite_or_nan(values) for values in measures), flips, flips_exact)
 
 
 def _finite_or_nan(values: np.ndarray) -> np.ndarray:

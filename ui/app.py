@@ -26,7 +26,7 @@ from OpenGL import GL as gl
 
 from render.renderer import Renderer, RenderOptions
 from render.text import TextOverlay
-from render.viewports import push_trails
+from render.viewports import follow_session, push_trails
 from scene.png import save_png
 from scene.run_model import Session, Setup, view_groups, view_labels
 from scene.scene_file import SceneSpec
@@ -159,6 +159,7 @@ class App:
         """The session's latest steps into the plots and the 3D trails, one point per step."""
         self.history.append(self.session.latest.sample, newton_per_step, ms_per_step)
         push_trails(self.renderer, self.session.latest)
+        follow_session(self.renderer, self.session)  # the exact ghosts and the Poinsot traces
 
     def step(self, count: int, budget_s: float = float("inf")) -> int:
         """Take up to ``count`` steps now; a numerical failure pauses the run and shows why. Returns the steps."""

@@ -35,6 +35,8 @@ RENDER_LABELS = {
     "show_herpolhode": "herpolhode trail",
     "show_invariable_plane": "invariable plane",
     "show_floor": "floor",
+    "show_ghost": "exact ghost",
+    "show_poinsot": "Poinsot view",
 }
 KEYS_HELP = (
     "Space pause · Right step · R reset · F12 screenshot · V reset view · P plots · H panel · "

@@ -3,7 +3,9 @@
 Rectangles are in window coordinates (top-left origin, y down, logical pixels, as ImGui and the mouse use);
 viewports are in framebuffer pixels with GL's bottom-left origin (on a HiDPI display the framebuffer is larger
 than the window by ``pixel_ratio``). The view shows one viewport per :class:`~scene.run_model.Group` (one per
-integrator side by side), each with its own :class:`OrbitCamera`, all turned, panned and zoomed together.
+integrator side by side), each with its own :class:`OrbitCamera`, all turned, panned and zoomed together; with
+``RenderOptions.show_poinsot`` the Poinsot view (render/poinsot_view.py) takes the right part of the area
+(render/grid.py's split_side_view), turned and zoomed with the others.
 """
 
 from __future__ import annotations
@@ -14,11 +16,13 @@ import moderngl
 import numpy as np
 
 from render.camera import OrbitCamera
-from render.grid import grid_columns, grid_viewports
+from render.grid import grid_columns, grid_viewports, split_side_view
 from render.look import linear_to_srgb
+from render.poinsot import PoinsotTraces
+from render.poinsot_view import poinsot_camera, poinsot_label
 from render.renderer import REFERENCE_HEIGHT_PX, Renderer, Viewport
 from render.text import TextBox, TextOverlay
-from render.viewports import LABEL_MARGIN_PX, draw_labelled_views
+from render.viewports import LABEL_MARGIN_PX, LABEL_WIDTH_PX, draw_labelled_views
 from scene.run_model import Group
 from scene.simulation import Snapshot
 
@@ -82,6 +86,8 @@ class SceneView:
         self.groups = groups
         self.cameras: list[OrbitCamera] | None = None
         self.viewports: list[Viewport] = []
+        self.poinsot_camera: OrbitCamera | None = None
+        self.poinsot_viewport: Viewport | None = None  # where the Poinsot view went last (None: not shown)
         self.accents = [
             tuple(float(c) for c in linear_to_srgb(renderer.layout.colors_rgba[group.bodies[0], :3]))
             for group in groups
@@ -90,10 +96,11 @@ class SceneView:
     def reset_cameras(self) -> None:
         """Frame every group again at the next draw (the default view)."""
         self.cameras = None
+        self.poinsot_camera = None
 
     def orbit(self, dx_px: float, dy_px: float) -> None:
         """Turn every camera for a mouse drag of (dx, dy) pixels (x right, y up)."""
-        for camera in self.cameras or []:
+        for camera in [*(self.cameras or []), *([self.poinsot_camera] if self.poinsot_camera else [])]:
             camera.orbit(-ORBIT_DEG_PER_PX * dx_px, -ORBIT_DEG_PER_PX * dy_px)
 
     def pan(self, dx_px: float, dy_px: float, pixel_ratio: float) -> None:
@@ -101,7 +108,7 @@ class SceneView:
             camera.pan(dx_px * pixel_ratio, dy_px * pixel_ratio, viewport[3])
 
     def zoom(self, steps: float) -> None:
-        for camera in self.cameras or []:
+        for camera in [*(self.cameras or []), *([self.poinsot_camera] if self.poinsot_camera else [])]:
             camera.zoom(steps)
 
     def prepare(self, snapshot: Snapshot) -> None:
@@ -127,19 +134,22 @@ class SceneView:
         x0, y0, width, height = area
         if width < MIN_VIEW_PX or height < MIN_VIEW_PX:
             return
-        columns = grid_columns(len(self.groups), width, height)
-        self.viewports = [
-            (x0 + x, y0 + y, w, h) for x, y, w, h in grid_viewports((width, height), len(self.groups), columns)
-        ]
+        self.poinsot_viewport = None
+        if self.renderer.options.show_poinsot and isinstance(self.renderer.poinsot_traces, PoinsotTraces):
+            (x0, y0, width, height), self.poinsot_viewport = split_side_view(area, len(self.groups))
+        cells = len(self.groups)
+        columns = grid_columns(cells, width, height)
+        self.viewports = [(x0 + x, y0 + y, w, h) for x, y, w, h in grid_viewports((width, height), cells, columns)]
         if self.cameras is None:
             self.cameras = [
                 self.renderer.default_camera(snapshot, np.array(group.bodies), viewport[2] / viewport[3])
                 for group, viewport in zip(self.groups, self.viewports, strict=True)
             ]
         bodies = [np.array(group.bodies) for group in self.groups]
-        boxes, scale = [], 1.0
+        boxes, scale, base = [], 1.0, 1.0
         if labels:
-            scale = framebuffer_size[1] / REFERENCE_HEIGHT_PX * (0.85 if len(self.groups) <= columns else 0.7)
+            base = framebuffer_size[1] / REFERENCE_HEIGHT_PX * 0.85
+            scale = min(base * (1.0 if cells <= columns else 0.82), self.viewports[0][2] / LABEL_WIDTH_PX)
             margin = LABEL_MARGIN_PX * scale
             top = framebuffer_size[1]
             boxes = [
@@ -150,8 +160,25 @@ class SceneView:
             self.renderer.draw_views(screen, snapshot, self.viewports, self.cameras, bodies)
             if boxes:
                 self.text.draw(screen, framebuffer_size, boxes, scale)
-            return
-        draw_labelled_views(
-            self.renderer, screen, framebuffer_size, snapshot, self.viewports, self.cameras, bodies,
-            self.text if boxes else None, boxes, scale, background,
-        )  # fmt: skip
+        else:
+            draw_labelled_views(
+                self.renderer, screen, framebuffer_size, snapshot, self.viewports, self.cameras, bodies,
+                self.text if boxes else None, boxes, scale, background,
+            )  # fmt: skip
+        if self.poinsot_viewport is not None:
+            width_scale = self.poinsot_viewport[2] / (1.3 * LABEL_WIDTH_PX)  # its lines are longer
+            self._draw_poinsot(screen, framebuffer_size, min(base, width_scale) if labels else None)
+
+    def _draw_poinsot(self, screen: moderngl.Framebuffer, framebuffer_size: tuple[int, int], scale) -> None:
+        """The Poinsot view in its cell, labelled at ``scale`` (none when ``None``)."""
+        viewport = self.poinsot_viewport
+        if self.poinsot_camera is None:
+            self.poinsot_camera = poinsot_camera(viewport[2] / viewport[3])
+        self.renderer.draw_poinsot(screen, viewport, self.poinsot_camera)
+        if scale is not None:
+            traces = self.renderer.poinsot_traces
+            name = self.renderer.scene.bodies[traces.body].integrator or "integrator"
+            margin = LABEL_MARGIN_PX * scale
+            top = framebuffer_size[1] - viewport[1] - viewport[3] + margin
+            box = TextBox(viewport[0] + margin, top, poinsot_label(name), (None,))
+            self.text.draw(screen, framebuffer_size, [box], scale)

@@ -9,5 +9,5 @@ flat in int v_view;
 out vec4 f_color;
 
 void main() {
-    f_color = vec4(linear_to_srgb(shade(v_world, v_normal, v_color.rgb, v_view)), 1.0);
+    f_color = vec4(linear_to_srgb(shade(v_world, v_normal, v_color.rgb, v_view)), v_color.a);
 }

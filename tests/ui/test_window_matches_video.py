@@ -62,7 +62,7 @@ def test_the_window_and_the_video_show_the_same_labels_and_trails(
     assert run.t == pytest.approx(session.t, abs=1e-12) and run.session.simulation.step_index == steps
     assert run.session.groups == window_groups
     assert [view.label for view in views] == window_labels
-    assert len(window_labels) == len(window_groups) and all(len(lines) == 2 for lines in window_labels)
+    assert len(window_labels) == len(window_groups) and all(len(lines) in (2, 3) for lines in window_labels)
     assert window_labels[0][1].startswith(f"t = {session.t:.2f} s    |ΔE|/E = ")
     video_trail, video_age = run.renderer.trail.omega_world()
     assert run.renderer.trail.pushed == app.renderer.trail.pushed == steps + 1, "the initial state and every step"

@@ -1,0 +1,69 @@
+"""The exact ghost, the flip counts and the Poinsot view in the real window under Xvfb, driven through the panel's
+edits (as a click would) and read back from the screen."""
+
+import dataclasses
+
+import numpy as np
+
+from render.views import bounding_viewport
+from tests.ui.test_app import ask, fresh, run_frames
+from ui.capture import read_pixels
+
+
+def _view_pixels(app, viewport):
+    run_frames(app, 1)
+    app.frame(1.0 / 60.0)
+    pixels = read_pixels(app.ctx, viewport).astype(int)
+    app.window.flip()
+    return pixels
+
+
+def test_ghost_toggles_in_the_window(app):
+    fresh(app, "t_handle")
+    ask(app, integrator=(None, "euler"))
+    app.state.paused = True
+    app.step(round(6.0 / app.session.h))  # euler has turned far from the closed form by now
+    assert app.session.latest.sample.orientation_error[-1, 0] > 0.05
+    assert app.renderer.ghost is not None and app.renderer.ghost.applies_to(app.session.t)
+    area = bounding_viewport(app.view.viewports)
+    with_ghost = _view_pixels(app, area)
+    ask(app, render=dataclasses.replace(app.state.render, show_ghost=False))
+    assert app.renderer.options.show_ghost is False
+    without = _view_pixels(app, area)
+    assert (np.abs(with_ghost - without).sum(axis=2) > 6).sum() > 200
+    ask(app, render=dataclasses.replace(app.state.render, show_ghost=True))
+    np.testing.assert_array_equal(_view_pixels(app, area), with_ghost)
+
+
+def test_flip_counts_in_the_labels(app):
+    from scene.run_model import view_labels
+
+    fresh(app, "t_handle")
+    ask(app, integrator=(None, "im6"))
+    app.state.paused = True
+    app.step(round(10.0 / app.session.h))
+    (label,) = view_labels(app.session, app.view.groups)
+    assert label[-1] == "flips 1 (exact 1)"
+
+
+def test_poinsot_view_takes_part_of_the_area_and_follows_the_run(app):
+    fresh(app, "t_handle")
+    app.state.paused = True
+    run_frames(app, 1)
+    assert app.view.poinsot_viewport is None
+    whole = bounding_viewport(app.view.viewports)
+    ask(app, render=dataclasses.replace(app.state.render, show_poinsot=True))
+    assert app.state.render.show_poinsot
+    poinsot = app.view.poinsot_viewport
+    assert poinsot is not None and bounding_viewport(app.view.viewports)[2] < whole[2]
+    assert poinsot[0] >= sum(bounding_viewport(app.view.viewports)[::2])  # to the right of the grid
+    before = _view_pixels(app, poinsot)
+    traces = app.renderer.poinsot_traces
+    count = traces.count
+    app.step(120)
+    assert traces.count == count + 120
+    after = _view_pixels(app, poinsot)
+    assert after.std() > 10.0, "the Poinsot view is blank"
+    assert (np.abs(after - before).sum(axis=2) > 6).sum() > 100, "the construction does not move"
+    ask(app, render=dataclasses.replace(app.state.render, show_poinsot=False))
+    assert app.view.poinsot_viewport is None

@@ -25,7 +25,7 @@ from scene.flips import flip_text
 from scene.kicks import renamed_kicks
 from scene.measures import potential_counts
 from scene.palette import integrator_color
-from scene.samples import ERROR_FLOOR, References, Sample
+from scene.samples import ERROR_FLOOR, References, Sample, concatenated
 from scene.scene_file import SceneSpec
 from scene.simulation import DEFAULT_INTEGRATOR, Simulation, Snapshot
 from sim.errors import NumericalError
@@ -300,6 +300,7 @@ class Session:
         newton = np.zeros(len(self.scene.bodies))
         steps, error = 0, None
         snapshots, potentials = [], []
+        parts = [(0, self.references)]  # (first snapshot, the references it and those after it are measured with)
         self.cost_meter.reset()
         frozen_before = set(self.watch.failures)
         start = time.perf_counter()
@@ -319,6 +320,10 @@ class Session:
             steps += 1
             snapshots.append(self.simulation.snapshot())
             potentials.append(self._potential_energy())
+            if self.simulation.kicks.due(self.simulation.step_index):
+                # Measured from here on against the state after the kick (References.rebased).
+                self.references = self.references.rebased(self.scene, snapshots[-1], potentials[-1])
+                parts.append((len(snapshots) - 1, self.references))
             if self.watch.enabled:
                 error = self._froze_diverged(snapshots[-1], potentials[-1])
                 if error is not None:
@@ -328,7 +333,7 @@ class Session:
         elapsed = time.perf_counter() - start
         if steps:
             self.snapshot = snapshots[-1]
-            self.latest = self._measured(snapshots, potentials)
+            self.latest = self._measured(snapshots, potentials, parts)
         per_step = newton[self.plotted] / max(steps, 1)
         failed = tuple(sorted(set(self.watch.failures) - frozen_before))
         ms = 1e3 * elapsed / steps if steps else float("nan")
@@ -372,8 +377,18 @@ class Session:
             return np.zeros(len(self.scene.bodies))
         return np.where(self._potential, self.simulation.potential_energy(), 0.0)
 
-    def _measured(self, snapshots: list[Snapshot], potentials: list[np.ndarray]) -> Steps:
-        """The :class:`Steps` of ``snapshots`` (S) with their potential energies (S, N): measured in one batch."""
+    def _measured(self, snapshots: list[Snapshot], potentials: list[np.ndarray], parts=None) -> Steps:
+        """The :class:`Steps` of ``snapshots`` (S) with their potential energies (S, N): measured in one batch, or
+        one per stretch between kicks (``parts``: (first snapshot, references), ascending)."""
+        if parts is not None and len(parts) > 1:
+            ends = [first for first, _ in parts[1:]] + [len(snapshots)]
+            pieces = []
+            for (first, references), end in zip(parts, ends, strict=True):
+                if end > first:
+                    kept, self.references = self.references, references
+                    pieces.append(self._measured(snapshots[first:end], potentials[first:end]))
+                    self.references = kept
+            return Steps(sum((piece.snapshots for piece in pieces), ()), concatenated([p.sample for p in pieces]))
         rows = self.plotted
 
         def stacked(values: list[np.ndarray]) -> np.ndarray:  # (S, K, ...) of the plotted bodies

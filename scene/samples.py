@@ -26,7 +26,7 @@ from scene.simulation import Snapshot
 from sim.inertia import principal_moments
 from sim.quaternion import quat_conj, quat_rotate
 
-__all__ = ["ERROR_FLOOR", "Sample", "References", "plane_axes", "polhode_axes"]
+__all__ = ["ERROR_FLOOR", "Sample", "References", "concatenated", "plane_axes", "polhode_axes"]
 
 # Relative errors below this are drawn at this value on the log plots (0 has no logarithm).
 ERROR_FLOOR = 1e-17
@@ -79,8 +79,11 @@ class References:
     flips of the bodies and of their closed forms too (scene/flips.py): :meth:`measure` takes the steps in time
     order."""
 
-    def __init__(self, scene: SceneSpec, initial: Snapshot, potential0: np.ndarray, rows: np.ndarray) -> None:
+    def __init__(
+        self, scene: SceneSpec, initial: Snapshot, potential0: np.ndarray, rows: np.ndarray, t0: float = 0.0
+    ) -> None:
         self.rows = rows
+        self.t0 = float(t0)  # s: the time of ``initial``, where the closed forms start
         kinetic0, potential0 = initial.energy[rows], potential0[rows]
         self.energy0 = kinetic0 + potential0
         self.energy_scale = energy_scale(kinetic0, potential0)
@@ -120,6 +123,14 @@ class References:
         speeds = np.linalg.norm(initial.omega_world[rows], axis=1).reshape(-1)
         self.flip_counters = FlipCounter.for_speeds(speeds), FlipCounter.for_speeds(speeds)
 
+    def rebased(self, scene: SceneSpec, state: Snapshot, potential: np.ndarray) -> References:
+        """References that start again from ``state`` (a run's state just after a kick, scene/kicks.py): a kick
+        changes the energy and L a run conserves and starts a new motion, so the measures from then on are taken
+        against the state after it (and each body's own closed form from there). The flip counts go on."""
+        rebased = References(scene, state, potential, self.rows, t0=state.t)
+        rebased.flip_counters = self.flip_counters
+        return rebased
+
     def measure(self, t: np.ndarray, q: np.ndarray, omega_world: np.ndarray, L_world: np.ndarray, energy) -> Sample:
         """The :class:`Sample` of S steps: times ``t`` (S,) s and the plotted bodies' ``q`` (S, K, 4),
         ``omega_world`` and ``L_world`` (S, K, 3) and total ``energy`` (S, K) J (kinetic, plus potential where it
@@ -136,7 +147,7 @@ class References:
         # The exact motion of each distinct initial state at the S times; NaN for the bodies under a torque. A heavy
         # symmetric top's gives its orientation only (its ω stays NaN: no exact curves under a torque).
         # One step's time as a 0-d array: the closed forms take that path at half the cost of a (1,) array.
-        at = t[0] if steps == 1 else t
+        at = (t[0] if steps == 1 else t) - self.t0
         q_first, omega_first = self.closed_forms.orientation_and_omega_body(at)
         q_exact = q_first.reshape(steps, -1, 4)[:, self.owner]
         omega_body_exact = omega_first.reshape(steps, -1, 3)[:, self.owner]
@@ -158,6 +169,17 @@ class References:
         measures = (error, momentum, orientation, herpolhode, herpolhode_exact, polhode, polhode_exact, q_exact,
                     omega_body_exact)  # fmt: skip
         return Sample(t, *(_finite_or_nan(values) for values in measures), flips, flips_exact)
+
+
+def concatenated(samples: list[Sample]) -> Sample:
+    """The :class:`Sample` of consecutive batches ``samples`` (each with an S axis), oldest first."""
+    if len(samples) == 1:
+        return samples[0]
+    fields = {"t": np.concatenate([np.atleast_1d(sample.t) for sample in samples])}
+    for name in _FIELDS:
+        values = [getattr(sample, name) for sample in samples]
+        fields[name] = None if any(value is None for value in values) else np.concatenate(values)
+    return Sample(**fields)
 
 
 def _finite_or_nan(values: np.ndarray) -> np.ndarray:

@@ -17,8 +17,9 @@ import numpy as np
 
 from render.camera import OrbitCamera
 from render.grid import GAP_PX, grid_columns, grid_viewports
-from render.look import MOMENTUM_LINEAR, OMEGA_LINEAR, PLANE_LINEAR, SEPARATOR_SRGB, TRAIL_LINEAR, linear_to_srgb
-from render.renderer import REFERENCE_HEIGHT_PX, Renderer, RenderOptions, Viewport
+from render.legend import legend_box
+from render.look import SEPARATOR_SRGB, linear_to_srgb
+from render.renderer import REFERENCE_HEIGHT_PX, Renderer, Viewport
 from render.text import Color, TextBox, TextOverlay
 from scene.run_model import Group, Session, Steps, view_labels
 from scene.simulation import Snapshot
@@ -154,25 +155,6 @@ def draw_labelled_views(
 
 def _draw_panels(text: TextOverlay, size: tuple[int, int], boxes: list[TextBox], scale: float, framebuffer) -> None:
     text.draw(framebuffer, size, boxes, scale, text=False)
-
-
-def legend_box(options: RenderOptions, x_px: float, y_px: float, anchor: str) -> TextBox:
-    """A key to the overlays that ``options`` shows, as a :class:`TextBox` at ``(x_px, y_px)``."""
-    entries = [
-        (options.show_omega, "ω  angular velocity", OMEGA_LINEAR),
-        (options.show_momentum, "L  angular momentum", MOMENTUM_LINEAR),
-        (options.show_herpolhode, "herpolhode: the path of ω's tip", TRAIL_LINEAR),
-        (options.show_invariable_plane, "invariable plane  ω·L/|L| = 2E/|L|", PLANE_LINEAR),
-        # Two lines, so that the key fits a grid cell a third of 1280 pixels wide.
-        (options.show_axes, "principal axes: red minor,", None),
-        (options.show_axes, "green middle, blue major", None),
-    ]
-    shown = [
-        (line, None if color is None else tuple(float(c) for c in linear_to_srgb(color)))
-        for on, line, color in entries
-        if on
-    ]
-    return TextBox(x_px, y_px, tuple(line for line, _ in shown), tuple(color for _, color in shown), False, anchor)
 
 
 def push_trails(renderer: Renderer, steps: Steps) -> None:

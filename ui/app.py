@@ -35,6 +35,7 @@ from ui.capture import RECORD_FPS, Recording, read_pixels
 from ui.controller import Controller, failure_text
 from ui.controller_state import PanelEdits
 from ui.files import timestamped_path
+from ui.key_help import draw_key_help, draw_state_badge
 from ui.panel import draw_panel
 from ui.plot_history import new_history
 from ui.plots import PlotOptions, draw_plots
@@ -283,6 +284,9 @@ class App:
             imgui.end()
         if self.recording:
             recording.draw_rec_indicator(self, layout.view)
+        draw_state_badge(layout.view, state.paused, state.error, self.ui_scale)
+        if state.show_key_help:
+            state.show_key_help = draw_key_help(layout.view)
         imgui.render()
         return edits, layout
 

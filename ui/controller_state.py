@@ -45,6 +45,7 @@ class Choices:
     output_dir: str = "."
     render: Any = None
     plots: Any = None
+    show_key_help: bool = False  # the key-help overlay over the 3D view (F1 or ?)
 
     @property
     def scene_name(self) -> str:
@@ -130,3 +131,4 @@ class PanelEdits:
     toggle_record: bool = False
     record_window: bool | None = None
     export_csv: bool = False
+    toggle_key_help: bool = False

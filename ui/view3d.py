@@ -15,6 +15,7 @@ import numpy as np
 
 from render.camera import OrbitCamera
 from render.grid import grid_columns, grid_viewports
+from render.legend import legend_box
 from render.look import linear_to_srgb
 from render.renderer import REFERENCE_HEIGHT_PX, Renderer, Viewport
 from render.text import TextBox, TextOverlay
@@ -146,6 +147,10 @@ class SceneView:
                 TextBox(viewport[0] + margin, top - viewport[1] - viewport[3] + margin, lines, (accent,))
                 for viewport, lines, accent in zip(self.viewports, labels, self.accents, strict=True)
             ]
+            # The key to the overlays, at the view's bottom right (render/legend.py's, as the video draws it).
+            legend = legend_box(self.renderer.options, x0 + width - margin, top - y0 - margin, "bottom_right")
+            if legend.lines:
+                boxes.append(legend)
         if background is None:
             self.renderer.draw_views(screen, snapshot, self.viewports, self.cameras, bodies)
             if boxes:

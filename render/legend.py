@@ -24,7 +24,7 @@ def legend_entries(options) -> list[tuple[str, tuple[float, float, float]]]:
         ("show_omega", "ω  angular velocity", _srgb(OMEGA_LINEAR)),
         ("show_momentum", "L  angular momentum", _srgb(MOMENTUM_LINEAR)),
         ("show_herpolhode", "herpolhode: the path of ω's tip", _srgb(TRAIL_LINEAR)),
-        ("show_invariable_plane", "invariable plane  ω·L̂ = 2E/|L|", _srgb(PLANE_LINEAR)),
+        ("show_invariable_plane", "invariable plane  ω·L/|L| = 2E/|L|", _srgb(PLANE_LINEAR)),
         ("show_axes", "axis of least moment", _srgb(AXES_LINEAR[0])),
         ("show_axes", "axis of middle moment", _srgb(AXES_LINEAR[1])),
         ("show_axes", "axis of greatest moment", _srgb(AXES_LINEAR[2])),
@@ -33,8 +33,10 @@ def legend_entries(options) -> list[tuple[str, tuple[float, float, float]]]:
     return [(line, color) for name, line, color in entries if getattr(options, name, False)]
 
 
-def legend_box(options, x_px: float, y_px: float, anchor: str) -> TextBox:
+def legend_box(options, x_px: float, y_px: float, anchor: str, size: float = 1.0) -> TextBox:
     """A key to the overlays that ``options`` shows, as a :class:`~render.text.TextBox` whose ``anchor`` corner
-    is at ``(x_px, y_px)`` (pixels from the target's top-left); no lines when every overlay is off."""
+    is at ``(x_px, y_px)`` (pixels from the target's top-left), ``size`` times the labels' scale; no lines when
+    every overlay is off."""
     shown = legend_entries(options)
-    return TextBox(x_px, y_px, tuple(line for line, _ in shown), tuple(color for _, color in shown), False, anchor)
+    lines, colors = tuple(line for line, _ in shown), tuple(color for _, color in shown)
+    return TextBox(x_px, y_px, lines, colors, False, anchor, size)

@@ -25,6 +25,7 @@ ERROR_RGBA = imgui.ImVec4(1.0, 0.42, 0.4, 1.0)
 ERROR_FRAME_RGBA = imgui.ImVec4(0.45, 0.12, 0.12, 1.0)
 NOTE_RGBA = imgui.ImVec4(0.62, 0.66, 0.72, 1.0)
 GOOD_RGBA = imgui.ImVec4(0.55, 0.85, 0.55, 1.0)
+NOTES_MAX = 3  # integrators in use described under the list; more get a hint to hover instead
 BODY_LIST_MAX = 24  # more bodies than this get one integrator choice for all of them (a cloud of 1000 handles)
 GYROSCOPIC_NOTE = "The ω × L term of Euler's equations: without it L is not conserved and the T-handle never flips."
 RENDER_LABELS = {
@@ -213,8 +214,13 @@ def _integrator_items(names: list[str], current: str | None, target, edits: Pane
 
 
 def _integrator_notes(integrators: list[str | None]) -> None:
-    """A wrapped note per integrator in use: its one-line description."""
-    for name in dict.fromkeys(name for name in integrators if name is not None):
+    """A wrapped note per integrator in use (its one-line description), or a hint to hover when there are more
+    than ``NOTES_MAX``."""
+    used = list(dict.fromkeys(name for name in integrators if name is not None))
+    if len(used) > NOTES_MAX:
+        _note("Hover an integrator for its order, what it conserves, explicit or implicit, and its cost.")
+        return
+    for name in used:
         _note(f"{name}: {integrator_line(name)}")
 
 

@@ -30,6 +30,7 @@ PLOTS_HEIGHT_FRACTION = 0.36
 MIN_PLOTS_HEIGHT = 200.0
 ORBIT_DEG_PER_PX = 0.35
 MIN_VIEW_PX = 32  # a smaller view (a window being minimised) is not drawn
+LEGEND_SIZE = 0.75  # the overlays' key, in the labels' scale: compact in a corner of the view
 
 
 @dataclass(frozen=True)
@@ -148,7 +149,9 @@ class SceneView:
                 for viewport, lines, accent in zip(self.viewports, labels, self.accents, strict=True)
             ]
             # The key to the overlays, at the view's bottom right (render/legend.py's, as the video draws it).
-            legend = legend_box(self.renderer.options, x0 + width - margin, top - y0 - margin, "bottom_right")
+            legend = legend_box(
+                self.renderer.options, x0 + width - margin, top - y0 - margin, "bottom_right", LEGEND_SIZE
+            )
             if legend.lines:
                 boxes.append(legend)
         if background is None:

@@ -14,8 +14,8 @@ from ui.view3d import Rect
 
 __all__ = ["draw_key_help", "draw_state_badge", "badge_text", "PAUSED_RGBA", "STOPPED_RGBA"]
 
-PAUSED_RGBA = (0.95, 0.78, 0.25, 0.92)  # amber: the run waits for the person
-STOPPED_RGBA = (0.85, 0.22, 0.2, 0.95)  # red: the run stopped on a numerical failure
+PAUSED_RGBA = (0.95, 0.78, 0.25, 1.0)  # amber: the run waits for the person
+STOPPED_RGBA = (0.85, 0.22, 0.2, 1.0)  # red: the run stopped on a numerical failure
 BADGE_TEXT_RGBA = (0.06, 0.06, 0.07, 1.0)
 BADGE_MARGIN_PX = 10.0
 _FLAGS = (

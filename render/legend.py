@@ -17,9 +17,10 @@ def _srgb(linear) -> tuple[float, float, float]:
     return tuple(float(c) for c in linear_to_srgb(linear))
 
 
-def legend_entries(options) -> list[tuple[str, tuple[float, float, float]]]:
-    """``(line, sRGB colour)`` of every overlay ``options`` shows, in the legend's order. An option the
-    renderer does not have (yet) counts as off (``show_ghost``, the exact ghost)."""
+def legend_entries(options, planes: bool = True) -> list[tuple[str, tuple[float, float, float]]]:
+    """``(line, sRGB colour)`` of every overlay ``options`` shows, in the legend's order; ``planes``: whether
+    any body has an invariable plane (a torque-free one) to show. An option the renderer does not have (yet)
+    counts as off (``show_ghost``, the exact ghost)."""
     entries = [
         ("show_omega", "ω  angular velocity", _srgb(OMEGA_LINEAR)),
         ("show_momentum", "L  angular momentum", _srgb(MOMENTUM_LINEAR)),
@@ -30,13 +31,14 @@ def legend_entries(options) -> list[tuple[str, tuple[float, float, float]]]:
         ("show_axes", "axis of greatest moment", _srgb(AXES_LINEAR[2])),
         ("show_ghost", "exact solution (ghost)", GHOST_SRGB),
     ]
-    return [(line, color) for name, line, color in entries if getattr(options, name, False)]
+    shown = [(name, line, color) for name, line, color in entries if getattr(options, name, False)]
+    return [(line, color) for name, line, color in shown if planes or name != "show_invariable_plane"]
 
 
-def legend_box(options, x_px: float, y_px: float, anchor: str, size: float = 1.0) -> TextBox:
+def legend_box(options, x_px: float, y_px: float, anchor: str, size: float = 1.0, *, planes: bool = True) -> TextBox:
     """A key to the overlays that ``options`` shows, as a :class:`~render.text.TextBox` whose ``anchor`` corner
     is at ``(x_px, y_px)`` (pixels from the target's top-left), ``size`` times the labels' scale; no lines when
     every overlay is off."""
-    shown = legend_entries(options)
+    shown = legend_entries(options, planes)
     lines, colors = tuple(line for line, _ in shown), tuple(color for _, color in shown)
     return TextBox(x_px, y_px, lines, colors, False, anchor, size)

@@ -81,16 +81,19 @@ def render_grid(
             top = size[1] - (viewport[1] + viewport[3])
             margin = LABEL_MARGIN_PX * scale
             boxes.append(TextBox(viewport[0] + margin, top + margin, tuple(view.label), (view.accent,)))
-    if legend and views and legend_box(views[0].renderer.options, 0.0, 0.0, "top_left").lines:
+    planes = bool(views and views[0].renderer.layout.torque_free.any())  # an invariable plane to name
+    if legend and views and legend_box(views[0].renderer.options, 0.0, 0.0, "top_left", planes=planes).lines:
         # In the first empty cell when the grid has one, else in the target's bottom-right corner (no key when
         # every overlay is off).
         margin = LABEL_MARGIN_PX * scale
         cells = grid_viewports(size, math.ceil(len(views) / columns) * columns, columns)
         if len(cells) > len(views):
             x, y, _, height = cells[len(views)]
-            boxes.append(legend_box(views[0].renderer.options, x + margin, size[1] - (y + height) + margin, "top_left"))
+            top = size[1] - (y + height) + margin
+            boxes.append(legend_box(views[0].renderer.options, x + margin, top, "top_left", planes=planes))
         else:
-            boxes.append(legend_box(views[0].renderer.options, size[0] - margin, size[1] - margin, "bottom_right"))
+            right, bottom = size[0] - margin, size[1] - margin
+            boxes.append(legend_box(views[0].renderer.options, right, bottom, "bottom_right", planes=planes))
     labelled = text is not None and bool(boxes)
     batches = []
     for indices in view_batches(views):

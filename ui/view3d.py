@@ -150,8 +150,9 @@ class SceneView:
             ]
             # The key to the overlays, at the view's bottom right (render/legend.py's, as the video draws it).
             legend = legend_box(
-                self.renderer.options, x0 + width - margin, top - y0 - margin, "bottom_right", LEGEND_SIZE
-            )
+                self.renderer.options, x0 + width - margin, top - y0 - margin, "bottom_right", LEGEND_SIZE,
+                planes=bool(self.renderer.layout.torque_free.any()),
+            )  # fmt: skip
             if legend.lines:
                 boxes.append(legend)
         if background is None:

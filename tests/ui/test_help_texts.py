@@ -114,6 +114,8 @@ def test_the_legend_names_each_overlay_shown_and_a_ghost_when_the_option_exists(
     assert any("herpolhode" in line for line in lines) and any("plane" in line for line in lines)
     assert sum("axis" in line for line in lines) == 3
     assert not any("ghost" in line for line in lines)  # no such option yet: no entry
+    without_planes = [line for line, _ in legend_entries(options, planes=False)]  # a heavy top has no plane
+    assert without_planes == [line for line in lines if "plane" not in line] and len(without_planes) == len(lines) - 1
     ghost = type("Options", (), {"show_ghost": True})()
     assert [line for line, _ in legend_entries(ghost)] == ["exact solution (ghost)"]
     off = RenderOptions(**{name: False for name in RENDER_LABELS if hasattr(options, name)})

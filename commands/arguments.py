@@ -63,3 +63,27 @@ def add_scene_arguments(command: argparse.ArgumentParser, integrator_help: str) 
     command.add_argument("--duration", type=positive_float, default=10.0, metavar="T", help="seconds (default: 10)")
     command.add_argument("--integrator", type=integrator_name, metavar="NAME", help=integrator_help)
     command.add_argument("--no-gyroscopic", action="store_true", help="drop the gyroscopic term ω × L, as games do")
+    command.epilog = INTEGRATORS_HEADING  # the list itself is made only when the help is shown
+    command.formatter_class = _EpilogFormatter
+
+
+INTEGRATORS_HEADING = "integrators (from their claims, sim/integrators):"
+
+
+def integrators_epilog() -> str:
+    """The integrators, one line each: name and one-line description (sim/integrators/claims.py's ``describe``)."""
+    from sim.integrators import CLAIMS
+    from sim.integrators.claims import describe
+
+    width = max(len(name) for name in CLAIMS)
+    return "\n".join([INTEGRATORS_HEADING, *(f"  {name:<{width}}  {describe(c)}" for name, c in CLAIMS.items())])
+
+
+class _EpilogFormatter(argparse.HelpFormatter):
+    """argparse's formatter, but the integrators' list (made here: importing the integrators costs ~0.3 s, which
+    a command line that only fails to parse should not pay) keeps its lines."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        if text == INTEGRATORS_HEADING:
+            return "".join(indent + line for line in integrators_epilog().splitlines(keepends=True))
+        return super()._fill_text(text, width, indent)

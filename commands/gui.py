@@ -43,9 +43,10 @@ def run_gui(scene: str | None, *, size: tuple[int, int] | None = None, fullscree
     :class:`~sim.errors.InputError` before any window opens, one that fails on its first step
     :class:`~sim.errors.NumericalError` (before any window, unless the first start's kernel compilation put the
     splash up: then that window is closed first); no display raises :class:`~sim.errors.SpinlabError`. Once the
-    window is open nothing escapes as a traceback: closing the window returns 0; an interrupt finalises a recording in progress, closes the window, says so on
-    stderr and returns 130; the window going from outside finalises likewise and raises :class:`WindowGone`
-    (exit 1); any other error finalises likewise and is raised again for the command line to report in one line.
+    window is open nothing escapes as a traceback: closing the window returns 0; an interrupt finalises a recording
+    in progress, closes the window, says so on stderr and returns 130; the window going from outside finalises
+    likewise and raises :class:`WindowGone` (exit 1); any other error finalises likewise and is raised again for the
+    command line to report in one line.
     """
     from scene.scene_file import load_scene
     from ui.app import WINDOW_SIZE, App

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from render import meshes
-from render.instances import rotation_from_quat_wxyz
+from render.instances import frames_along, rigid_matrices, rotation_from_quat_wxyz
 from render.look import PALETTE_LINEAR
 from scene.scene_file import SceneSpec
 from sim.inertia import principal_moments
@@ -26,6 +26,12 @@ HEAD_RADIUS_SIZES = 0.04
 AXES_LENGTH_RADII = 1.2
 # The floor lies this many typical sizes below the lowest bounding sphere.
 FLOOR_GAP_SIZES = 0.1
+# A body turning about a pivot: a thin stem from the pivot to its centre of mass (a part of the body) and a small
+# fixed post under the pivot (a cone, apex up, drawn in the world each frame), in the body's bounding radii.
+STEM_RADIUS_RADII = 0.03
+POST_HEIGHT_RADII = 0.35
+POST_RADIUS_RADII = 0.16
+POST_LINEAR = np.array([0.32, 0.33, 0.36])
 
 
 def nice_step(value: float) -> float:
@@ -72,8 +78,21 @@ class BodyLayout:
             for part in parts:
                 owners.setdefault(part.kind, []).append(index)
                 matrices.setdefault(part.kind, []).append(part.matrix)
+        # Bodies about a pivot (N,) and the pivot (N, 3) m from the centre of mass, body frame (0 for the others).
+        self.pivoted = np.array([body.pivot is not None for body in bodies], dtype=bool).reshape(count)
+        self.pivot = np.array([np.zeros(3) if body.pivot is None else body.pivot for body in bodies]).reshape(count, 3)
+        radius = np.maximum(radius, np.linalg.norm(self.pivot, axis=1))  # the stem reaches the pivot
+        for index in np.flatnonzero(self.pivoted):
+            owners.setdefault("cylinder", []).append(index)
+            matrices.setdefault("cylinder", []).append(
+                self._stem(self.pivot[index], bodies[index].com_offset, radius[index])
+            )
         self.parts = {kind: (np.array(owners[kind]), np.array(matrices[kind])) for kind in owners}
         self.radius = radius
+        gravity_norm = float(np.linalg.norm(scene.gravity))
+        self.up = (
+            -np.asarray(scene.gravity, dtype=float) / gravity_norm if gravity_norm > 0.0 else np.array([0.0, 0.0, 1.0])
+        )
         self.size = 2.0 * float(np.median(radius))
 
         # Only a torque-free body has an invariable plane: not a kinematic or parented one (its parent pushes it),
@@ -99,6 +118,26 @@ class BodyLayout:
             HEAD_RADIUS_SIZES * self.size,
         )
         self.grid_cell = nice_step(self.size / 4.0)
+
+    @staticmethod
+    def _stem(pivot: np.ndarray, com_offset: np.ndarray, radius: float) -> np.ndarray:
+        """(4, 4) the unit cylinder → a thin stem from ``pivot`` (3,) m, body frame from the centre of mass, to
+        the centre of mass, in the modelling frame (``com_offset`` from it)."""
+        length = float(np.linalg.norm(pivot))
+        scale = np.diag([STEM_RADIUS_RADII * radius, STEM_RADIUS_RADII * radius, max(length, 1e-9)])
+        frame = frames_along(-pivot[None])[0] @ scale
+        return rigid_matrices(frame[None], (np.asarray(com_offset) + 0.5 * pivot)[None])[0]
+
+    def post_matrices(self, q: np.ndarray, position: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The fixed posts under the pivots of the bodies at ``position`` (N, 3) m turned by ``q`` (N, 4), body →
+        world: (owner (P,), unit cone → world (P, 4, 4)), the cone's apex at the pivot and its base below it."""
+        owner = np.flatnonzero(self.pivoted)
+        if not len(owner):
+            return owner, np.zeros((0, 4, 4))
+        pivot = position[owner] + np.einsum("pij,pj->pi", rotation_from_quat_wxyz(q[owner]), self.pivot[owner])
+        height, base = POST_HEIGHT_RADII * self.radius[owner], POST_RADIUS_RADII * self.radius[owner]
+        frames = frames_along(np.broadcast_to(self.up, (len(owner), 3))) * np.stack([base, base, height], 1)[:, None]
+        return owner, rigid_matrices(frames, pivot - height[:, None] * self.up)
 
     def enclosing_sphere(
         self, position: np.ndarray, L_world: np.ndarray, selected: np.ndarray

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from render import overlays
-from render.body_layout import BodyLayout
+from render.body_layout import POST_LINEAR, BodyLayout
 from render.instances import body_model_matrices, instance_rows
 from render.look import MOMENTUM_LINEAR, OMEGA_LINEAR, PLANE_LINEAR
 from render.meshes import UNIT_MESHES
@@ -61,6 +61,11 @@ def frame_instances(
     for kind, (part_body, part_matrix) in layout.parts.items():
         rows = instance_rows(models[part_body] @ part_matrix, layout.colors_rgba[part_body])
         batches[kind].append((rows, part_body))
+    post_body, post_matrix = layout.post_matrices(snapshot.q, snapshot.position)
+    if len(post_body):  # the fixed posts under the pivots (a heavy top's), each with its body's view
+        batches["cone"].append(
+            (instance_rows(post_matrix, np.tile([*POST_LINEAR, 1.0], (len(post_body), 1))), post_body)
+        )
     arrows = []
     if show_omega:
         arrows.append((snapshot.omega_world * layout.omega_scale, OMEGA_LINEAR, 1.0))

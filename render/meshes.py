@@ -181,10 +181,14 @@ def disc(segments: int = DISC_SEGMENTS) -> Mesh:
     return _mesh(positions, normals, _fan(0, 1 + np.arange(segments), True))
 
 
+# The principal axes' colours (linear RGB), least moment first: red, green, blue (render/legend.py names them).
+AXES_LINEAR = np.array([[0.9, 0.12, 0.1], [0.15, 0.75, 0.12], [0.12, 0.3, 1.0]])
+
+
 def axes_lines() -> Lines:
-    """Three segments from −1 to 1 along x (red), y (green) and z (blue), linear RGBA."""
+    """Three segments from −1 to 1 along x (red), y (green) and z (blue), linear RGBA: :data:`AXES_LINEAR`."""
     positions = np.repeat(np.eye(3), 2, axis=0) * np.tile([-1.0, 1.0], 3)[:, None]
-    colors = np.repeat([[0.9, 0.12, 0.1, 1.0], [0.15, 0.75, 0.12, 1.0], [0.12, 0.3, 1.0, 1.0]], 2, axis=0)
+    colors = np.repeat(np.column_stack([AXES_LINEAR, np.ones(3)]), 2, axis=0)
     return Lines(positions.astype(np.float32), colors.astype(np.float32))
 
 

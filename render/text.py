@@ -47,7 +47,8 @@ ANCHORS = ("top_left", "top_right", "bottom_left", "bottom_right")
 class TextBox:
     """A label: ``lines`` on a dark rounded panel whose ``anchor`` corner is at ``(x_px, y_px)`` from the
     target's top-left corner (y down). With ``title`` the first line is larger and bold. ``accents`` are sRGB
-    colours shown as a dot before the line of the same index (``None`` or a missing entry: no dot)."""
+    colours shown as a dot before the line of the same index (``None`` or a missing entry: no dot). ``size``
+    multiplies the overlay's scale for this box."""
 
     x_px: float
     y_px: float
@@ -55,6 +56,7 @@ class TextBox:
     accents: tuple[Color | None, ...] = ()
     title: bool = True
     anchor: str = "top_left"
+    size: float = 1.0  # times the overlay's scale (a legend smaller than the labels)
 
 
 class TextOverlay:
@@ -125,6 +127,7 @@ class TextOverlay:
 
     def _measure(self, box: TextBox, scale: float) -> tuple[tuple[float, float, float, float], list, list]:
         """``(panel (x, y, width, height), line styles, line sizes)`` of ``box``."""
+        scale *= box.size
         pad, swatch, gap = PADDING_PX * scale, SWATCH_PX * scale, 0.2 * PADDING_PX * scale
         # ImGui asserts a font size > 0: a frame too small for text (16×16) still gets one-pixel text.
         body = (self._body_font, max(BODY_PX * scale, MIN_FONT_PX), BODY_RGBA)
@@ -158,6 +161,7 @@ class TextOverlay:
 
     def _layout(self, draw_list: imgui.ImDrawList, box: TextBox, scale: float, panel: bool, text: bool) -> None:
         (x, y, width, height), styles, sizes = self._measure(box, scale)
+        scale *= box.size
         pad, swatch, gap = PADDING_PX * scale, SWATCH_PX * scale, 0.2 * PADDING_PX * scale
         accents = [*box.accents, *[None] * len(box.lines)][: len(box.lines)]
         indent = 1.6 * swatch if any(accent is not None for accent in accents) else 0.0

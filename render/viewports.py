@@ -18,10 +18,11 @@ import numpy as np
 from render.camera import OrbitCamera
 from render.ghost import ghost_orientations
 from render.grid import GAP_PX, grid_columns, grid_viewports, split_side_view
-from render.look import MOMENTUM_LINEAR, OMEGA_LINEAR, PLANE_LINEAR, SEPARATOR_SRGB, TRAIL_LINEAR, linear_to_srgb
+from render.legend import legend_box
+from render.look import SEPARATOR_SRGB, linear_to_srgb
 from render.poinsot import PoinsotTraces
 from render.poinsot_view import poinsot_camera, poinsot_label
-from render.renderer import REFERENCE_HEIGHT_PX, Renderer, RenderOptions, Viewport
+from render.renderer import REFERENCE_HEIGHT_PX, Renderer, Viewport
 from render.text import Color, TextBox, TextOverlay
 from scene.run_model import Group, Session, Steps, view_labels
 from scene.simulation import Snapshot
@@ -89,16 +90,19 @@ def render_grid(
             top = size[1] - (viewport[1] + viewport[3])
             margin = LABEL_MARGIN_PX * scale
             boxes.append(TextBox(viewport[0] + margin, top + margin, tuple(view.label), (view.accent,)))
-    if legend and views and legend_box(views[0].renderer.options, 0.0, 0.0, "top_left").lines:
+    planes = bool(views and views[0].renderer.layout.torque_free.any())  # an invariable plane to name
+    if legend and views and legend_box(views[0].renderer.options, 0.0, 0.0, "top_left", planes=planes).lines:
         # In the first empty cell when the grid has one, else in the target's bottom-right corner (no key when
         # every overlay is off).
         margin = LABEL_MARGIN_PX * scale
         cells = grid_viewports(grid_size, math.ceil(len(views) / columns) * columns, columns)
         if len(cells) > len(views):
             x, y, _, height = cells[len(views)]
-            boxes.append(legend_box(views[0].renderer.options, x + margin, size[1] - (y + height) + margin, "top_left"))
+            top = size[1] - (y + height) + margin
+            boxes.append(legend_box(views[0].renderer.options, x + margin, top, "top_left", planes=planes))
         else:
-            boxes.append(legend_box(views[0].renderer.options, grid_size[0] - margin, size[1] - margin, "bottom_right"))
+            right, bottom = grid_size[0] - margin, size[1] - margin
+            boxes.append(legend_box(views[0].renderer.options, right, bottom, "bottom_right", planes=planes))
     labelled = text is not None and bool(boxes)
     batches = []
     for indices in view_batches(views):
@@ -184,25 +188,6 @@ def draw_labelled_views(
 
 def _draw_panels(text: TextOverlay, size: tuple[int, int], boxes: list[TextBox], scale: float, framebuffer) -> None:
     text.draw(framebuffer, size, boxes, scale, text=False)
-
-
-def legend_box(options: RenderOptions, x_px: float, y_px: float, anchor: str) -> TextBox:
-    """A key to the overlays that ``options`` shows, as a :class:`TextBox` at ``(x_px, y_px)``."""
-    entries = [
-        (options.show_omega, "ω  angular velocity", OMEGA_LINEAR),
-        (options.show_momentum, "L  angular momentum", MOMENTUM_LINEAR),
-        (options.show_herpolhode, "herpolhode: the path of ω's tip", TRAIL_LINEAR),
-        (options.show_invariable_plane, "invariable plane  ω·L/|L| = 2E/|L|", PLANE_LINEAR),
-        # Two lines, so that the key fits a grid cell a third of 1280 pixels wide.
-        (options.show_axes, "principal axes: red minor,", None),
-        (options.show_axes, "green middle, blue major", None),
-    ]
-    shown = [
-        (line, None if color is None else tuple(float(c) for c in linear_to_srgb(color)))
-        for on, line, color in entries
-        if on
-    ]
-    return TextBox(x_px, y_px, tuple(line for line, _ in shown), tuple(color for _, color in shown), False, anchor)
 
 
 def follow_session(renderer: Renderer, session: Session) -> None:

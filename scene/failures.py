@@ -13,6 +13,7 @@ body-steps it took, its Newton iterations and its sub-steps, into an :class:`Int
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
@@ -114,7 +115,7 @@ class Watch:
             values = np.array(getattr(sample, name), dtype=float)
             values[after] = np.nan
             fields[name] = values
-        return Sample(sample.t, **fields)
+        return dataclasses.replace(sample, **fields)  # the exact ones and the flip counts go on
 
 
 @dataclass(frozen=True)

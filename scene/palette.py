@@ -12,7 +12,9 @@ __all__ = [
     "srgb_to_linear",
     "hex_srgb",
     "PALETTE_LINEAR",
+    "INTEGRATOR_SRGB",
     "INTEGRATOR_COLORS",
+    "cielab",
     "integrator_color",
     "FLIP_RAMPS",
     "flip_colors",
@@ -35,15 +37,30 @@ PALETTE_LINEAR = srgb_to_linear(
     np.array([hex_srgb(c) for c in ("#e07a5f", "#4f8fd6", "#81b29a", "#f2cc8f", "#a77fd6", "#5fb3b3", "#d4779d")])
 )
 
-# Side by side, each integrator's copy has its colour (linear RGB); others take the palette's in turn.
-INTEGRATOR_COLORS = {
-    "euler": (0.85, 0.3, 0.25),
-    "euler_body": (0.75, 0.25, 0.55),
-    "magnus": (0.9, 0.65, 0.2),
-    "implicit_midpoint": (0.35, 0.7, 0.35),
-    "trapezoidal": (0.3, 0.55, 0.85),
-    "object_trapezoidal": (0.6, 0.4, 0.8),
+# Side by side, each integrator's copy has its colour, told apart from every other in the window's plots and views:
+# picked from qualitative palettes designed for it (Kelly's, Tableau's, Okabe & Ito's, d3's) as the set of 14 with
+# the largest smallest CIELAB distance between two of them (ΔE*76 > 30, tests/scene/test_palette.py), all bright
+# enough for the dark background (L* 50–85). The methods that drift are warm, the symplectic ones green and blue.
+INTEGRATOR_SRGB = {
+    "euler": "#e15759",
+    "euler_body": "#ff7f0e",
+    "magnus": "#f3c300",
+    "implicit_midpoint": "#8db600",
+    "trapezoidal": "#56b4e9",
+    "object_trapezoidal": "#c5b0d5",
+    "im4": "#2ca02c",
+    "im6": "#98df8a",
+    "ot4": "#e377c2",
+    "rkmk4": "#76b7b2",
+    "exact": "#e5c494",
+    "split2": "#009e73",
+    "split4": "#9c755f",
+    "split6": "#ff9da7",
 }
+INTEGRATOR_COLORS = {
+    name: tuple(float(c) for c in srgb_to_linear(hex_srgb(code))) for name, code in INTEGRATOR_SRGB.items()
+}
+"""Each integrator's colour side by side, linear RGB; an integrator without one takes the palette's in turn."""
 
 
 def integrator_color(integrator: str, number: int) -> tuple[float, float, float]:
@@ -69,3 +86,14 @@ def flip_colors(periods: np.ndarray, axes: np.ndarray) -> np.ndarray:
     short, long = (np.array([srgb_to_linear(hex_srgb(FLIP_RAMPS[a][end])) for a in (0, 2)]) for end in (0, 1))
     family = (np.asarray(axes) == 2).astype(np.intp)
     return (1.0 - place) * short[family] + place * long[family]
+
+
+def cielab(srgb: np.ndarray) -> np.ndarray:
+    """(..., 3) CIELAB (L*, a*, b*; D65 white) of sRGB colours in [0, 1]: what colour distances (ΔE*76, the
+    Euclidean distance) are measured in."""
+    linear = srgb_to_linear(srgb)
+    to_xyz = np.array([[0.4124, 0.3576, 0.1805], [0.2126, 0.7152, 0.0722], [0.0193, 0.1192, 0.9505]])
+    xyz = linear @ to_xyz.T / np.array([0.95047, 1.0, 1.08883])
+    delta = 6.0 / 29.0
+    f = np.where(xyz > delta**3, np.cbrt(xyz), xyz / (3.0 * delta**2) + 4.0 / 29.0)
+    return np.stack([116.0 * f[..., 1] - 16.0, 500.0 * (f[..., 0] - f[..., 1]), 200.0 * (f[..., 1] - f[..., 2])], -1)

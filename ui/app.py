@@ -36,6 +36,7 @@ from ui.controller import Controller, failure_text
 from ui.controller_state import PanelEdits
 from ui.cost_history import failure_lines
 from ui.files import timestamped_path
+from ui.key_help import draw_key_help, draw_state_badge
 from ui.kick_controls import drag_kick
 from ui.panel import draw_panel
 from ui.plot_history import new_history
@@ -292,6 +293,9 @@ class App:
             imgui.end()
         if self.recording:
             recording.draw_rec_indicator(self, layout.view)
+        draw_state_badge(layout.view, state.paused, state.error, self.ui_scale)
+        if state.show_key_help:
+            state.show_key_help = draw_key_help(layout.view)
         imgui.render()
         return edits, layout
 

@@ -29,11 +29,13 @@ from ui.files import timestamped_path
 from ui.kick_controls import AXES, alike_bodies, live_kicks, omega_from_polar
 from ui.plot_history import export_csv
 
-__all__ = ["Controller", "Host", "failure_text", "step_text", "KEYS", "MAX_MESSAGE"]
+__all__ = ["Controller", "Host", "failure_text", "step_text", "KEYS", "KEY_HELP_KEYS", "MAX_MESSAGE"]
 
 MAX_MESSAGE = 300  # characters of a message in the panel
 # pyglet's key symbols (pyglet/window/key.py; importing it needs a display): space, →, R, V, P, H, F12.
 KEYS = {"space": 0x020, "right": 0xFF53, "r": 0x072, "v": 0x076, "p": 0x070, "h": 0x068, "f12": 0xFFC9}
+# The key-help overlay: F1, and "?" (pyglet's QUESTION, or SLASH: "?" is Shift+/ on most layouts).
+KEY_HELP_KEYS = (0xFFBE, 0x03F, 0x02F)
 
 
 class Host(Protocol):
@@ -163,6 +165,8 @@ class Controller:
             pending.show_plots = not self.choices.show_plots
         elif symbol == KEYS["h"]:
             self.choices.show_panel = not self.choices.show_panel
+        elif symbol in KEY_HELP_KEYS:
+            self.choices.show_key_help = not self.choices.show_key_help
         else:
             return False
         return True
@@ -347,6 +351,8 @@ class Controller:
             choices.show_plots = edits.show_plots
         if edits.reset_view:
             self.host.reset_view()
+        if edits.toggle_key_help:
+            choices.show_key_help = not choices.show_key_help
         if edits.split_views is not None:
             choices.split_views = edits.split_views
             self.host.show_views(edits.split_views)

@@ -48,6 +48,7 @@ class Choices:
     plots: Any = None
     divergence: float = DEFAULT_DIVERGENCE  # |ΔE|/E beyond which a view of a comparison is frozen
     initial_axis: str = "intermediate"  # the principal axis the panel measures ω's angle from (ui/kick_controls.py)
+    show_key_help: bool = False  # the key-help overlay over the 3D view (F1 or ?)
 
     @property
     def scene_name(self) -> str:
@@ -148,3 +149,4 @@ class PanelEdits:
     initial_axis: str | None = None  # major | intermediate | minor
     omega_polar: tuple[float, float, float] | None = None  # the selected body's ω as (|ω| rad/s, angle, azimuth rad)
     omega_polar_drag: tuple[float, float, float] | None = None  # the drags' values while dragged (°, not applied)
+    toggle_key_help: bool = False

@@ -11,16 +11,13 @@ from imgui_bundle import imgui
 from ui.controller_state import Choices, Form, PanelEdits
 from ui.cost_history import left_out_note
 from ui.cost_plots import cost_table
+from ui.help_texts import tooltip
 
 __all__ = ["draw_failures", "draw_comparison", "DIVERGENCE_RANGE"]
 
 DIVERGENCE_RANGE = (1e-4, 10.0)  # |ΔE|/E; the slider is logarithmic
 FROZEN_RGBA = imgui.ImVec4(1.0, 0.68, 0.35, 1.0)
 NOTE_RGBA = imgui.ImVec4(0.62, 0.66, 0.72, 1.0)
-DIVERGENCE_TIP = (
-    "A view of a comparison whose largest |ΔE|/E passes this is frozen at that step, its label saying why;\n"
-    "so is one whose integrator fails (a non-finite state, Newton not converging). The others go on."
-)
 
 
 def draw_failures(form: Form) -> None:
@@ -45,8 +42,7 @@ def draw_comparison(choices: Choices, form: Form, edits: PanelEdits) -> None:
     changed, value = imgui.slider_float(
         "##divergence", value, low, high, "freeze beyond |ΔE|/E = %.3g", imgui.SliderFlags_.logarithmic
     )
-    if imgui.is_item_hovered():
-        imgui.set_tooltip(DIVERGENCE_TIP)
+    imgui.set_item_tooltip(tooltip("divergence"))
     if changed:
         edits.divergence = float(value)
     if form.live is not None:

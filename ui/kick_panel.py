@@ -14,6 +14,7 @@ from imgui_bundle import imgui
 
 from sim.quaternion import quat_conj, quat_rotate
 from ui.controller_state import Choices, Form, PanelEdits
+from ui.help_texts import tooltip
 from ui.kick_controls import AXES, omega_to_polar
 
 __all__ = ["kick_section", "omega_drags", "KICK_NOTE"]
@@ -28,17 +29,21 @@ def kick_section(choices: Choices, form: Form, edits: PanelEdits, text_field, no
     """The angular impulse field, "Kick now" and "Clear kicks" (the count of the scene's kicks beside it)."""
     body = choices.scene.bodies[choices.selected_body]
     imgui.text(f"angular impulse on '{body.name}'")
-    changed, text, applied = text_field("##kick", form.kick_text, form.kick_error, "x, y, z", -96.0)
+    changed, text, applied = text_field("##kick", form.kick_text, form.kick_error, "x, y, z", -96.0, tip="kick_impulse")
     if changed:
         edits.kick_text = text
     imgui.same_line()
     imgui.begin_disabled(body.kinematic)
-    if imgui.button("Kick now") or applied:
+    kick_now = imgui.button("Kick now")
+    imgui.set_item_tooltip(tooltip("kick_now"))
+    if kick_now or applied:
         edits.kick = (choices.selected_body, None)
     imgui.end_disabled()
     count = len(choices.scene.kicks)
     imgui.begin_disabled(count == 0)
-    if imgui.button("Clear kicks"):
+    clear = imgui.button("Clear kicks")
+    imgui.set_item_tooltip(tooltip("clear_kicks"))
+    if clear:
         edits.clear_kicks = True
     imgui.end_disabled()
     imgui.same_line()
@@ -55,21 +60,23 @@ def omega_drags(choices: Choices, form: Form, edits: PanelEdits, note) -> None:
     imgui.set_next_item_width(-1.0)
     current = AXES.index(choices.initial_axis)
     changed, index = imgui.combo("##axis", current, [f"off the {axis} axis" for axis in AXES])
+    imgui.set_item_tooltip(tooltip("initial_axis"))
     if changed:
         edits.initial_axis = AXES[index]
     omega_body = quat_rotate(quat_conj(body.orientation), body.omega_world)
     magnitude, angle, azimuth = omega_to_polar(omega_body, np.asarray(body.inertia_com), choices.initial_axis)
     shown = form.omega_polar_drag or (magnitude, math.degrees(angle), math.degrees(azimuth))
     values, released = list(shown), False
-    for i, (label, speed, low, high, text) in enumerate(
+    for i, (label, speed, low, high, text, tip) in enumerate(
         (
-            ("|ω| rad/s", 0.02, 0.0, 1e4, "%.3f"),
-            ("angle °", 0.05, 0.0, 180.0, "%.3f°"),
-            ("azimuth °", 0.5, -180.0, 180.0, "%.1f°"),
+            ("|ω| rad/s", 0.02, 0.0, 1e4, "%.3f", "omega_size"),
+            ("angle °", 0.05, 0.0, 180.0, "%.3f°", "omega_angle"),
+            ("azimuth °", 0.5, -180.0, 180.0, "%.1f°", "omega_azimuth"),
         )
     ):
         imgui.set_next_item_width(-96.0)
         moved, values[i] = imgui.drag_float(label, float(shown[i]), speed, low, high, text)
+        imgui.set_item_tooltip(tooltip(tip))
         released = released or imgui.is_item_deactivated_after_edit()
         if moved:
             edits.omega_polar_drag = tuple(values)

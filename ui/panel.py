@@ -16,6 +16,7 @@ from render.renderer import RenderOptions
 from ui.controller_state import Choices, Form, PanelEdits
 from ui.edits import BODY_FIELDS
 from ui.failures_panel import draw_comparison, draw_failures
+from ui.help_texts import PLOT_TOOLTIPS, integrator_line, tooltip
 from ui.kick_panel import kick_section, omega_drags
 from ui.plots import PLOT_TITLES
 
@@ -26,6 +27,7 @@ ERROR_RGBA = imgui.ImVec4(1.0, 0.42, 0.4, 1.0)
 ERROR_FRAME_RGBA = imgui.ImVec4(0.45, 0.12, 0.12, 1.0)
 NOTE_RGBA = imgui.ImVec4(0.62, 0.66, 0.72, 1.0)
 GOOD_RGBA = imgui.ImVec4(0.55, 0.85, 0.55, 1.0)
+NOTES_MAX = 3  # integrators in use described under the list; more get a hint to hover instead
 BODY_LIST_MAX = 24  # more bodies than this get one integrator choice for all of them (a cloud of 1000 handles)
 GYROSCOPIC_NOTE = "The ω × L term of Euler's equations: without it L is not conserved and the T-handle never flips."
 RENDER_LABELS = {
@@ -38,10 +40,7 @@ RENDER_LABELS = {
     "show_ghost": "exact ghost",
     "show_poinsot": "Poinsot view",
 }
-KEYS_HELP = (
-    "Space pause · Right step · R reset · F12 screenshot · V reset view · P plots · H panel · "
-    "drag: orbit · right-drag: pan · wheel: zoom · Ctrl+drag: kick the selected body"
-)
+KEYS_BUTTON = "Keys and mouse (F1)"
 
 
 def time_scale_text(exponent: int) -> str:
@@ -65,9 +64,12 @@ def draw_panel(choices: Choices, form: Form) -> PanelEdits:
         _view(choices, form, edits)
     if imgui.collapsing_header("Capture and files", imgui.TreeNodeFlags_.default_open):
         _capture(choices, form, edits)
-    imgui.spacing()
-    _note(KEYS_HELP)
     return edits
+
+
+def _tip(key: str) -> None:
+    """The last item's tooltip, from ui/help_texts.py."""
+    imgui.set_item_tooltip(tooltip(key))
 
 
 def _note(text: str, color: imgui.ImVec4 = NOTE_RGBA) -> None:
@@ -77,15 +79,17 @@ def _note(text: str, color: imgui.ImVec4 = NOTE_RGBA) -> None:
 
 
 def _text_field(
-    label: str, text: str, error: str | None, hint: str = "", width: float = -1.0
+    label: str, text: str, error: str | None, hint: str = "", width: float = -1.0, *, tip: str
 ) -> tuple[bool, str, bool]:
-    """A text field (``width`` as ImGui takes it: < 0 leaves that much room on the right), red when ``error``;
-    returns (changed, text, applied: Enter pressed or focus left after an edit)."""
+    """A text field (``width`` as ImGui takes it: < 0 leaves that much room on the right), red when ``error``,
+    with the tooltip ``tip`` (a ui/help_texts.py key); returns (changed, text, applied: Enter pressed or focus
+    left after an edit)."""
     if error:
         imgui.push_style_color(imgui.Col_.frame_bg, ERROR_FRAME_RGBA)
     imgui.set_next_item_width(width)
     changed, text = imgui.input_text_with_hint(label, hint, text)
     applied = imgui.is_item_deactivated_after_edit()
+    _tip(tip)
     if error:
         imgui.pop_style_color()
         _note(error, ERROR_RGBA)
@@ -103,17 +107,21 @@ def _status(choices: Choices, form: Form, edits: PanelEdits) -> None:
         _note(f"Stopped: {choices.error}", ERROR_RGBA)
         if imgui.button("Reset to the initial state"):
             edits.reset = True
+        _tip("reset_error")
     draw_failures(form)
     imgui.spacing()
     label = "Run" if choices.paused else "Pause"
     if imgui.button(f"{label}##pause", imgui.ImVec2(70, 0)):
         edits.toggle_pause = True
+    _tip("pause")
     imgui.same_line()
     if imgui.button("Step"):
         edits.step = True
+    _tip("step")
     imgui.same_line()
     if imgui.button("Reset"):
         edits.reset = True
+    _tip("reset")
     imgui.same_line()
     imgui.set_next_item_width(-1.0)
     low, high = TIME_SCALE_EXPONENTS
@@ -122,6 +130,10 @@ def _status(choices: Choices, form: Form, edits: PanelEdits) -> None:
     )
     if changed:
         edits.time_scale_exp = exponent
+    _tip("speed")
+    if imgui.small_button(KEYS_BUTTON):
+        edits.toggle_key_help = True
+    _tip("key_help")
     # What the last action did, or why it failed, under the buttons: always in sight, whatever is folded away.
     if form.message:
         _note(form.message, ERROR_RGBA if form.message_is_error else GOOD_RGBA)
@@ -135,9 +147,12 @@ def _scene(choices: Choices, form: Form, edits: PanelEdits) -> None:
             if imgui.selectable(name, index == current)[0] and index != current:
                 edits.scene = name
         imgui.end_combo()
+    _tip("preset")
     if choices.scene_description:
         _note(choices.scene_description)
-    changed, text, applied = _text_field("##scene path", form.scene_text, form.scene_error, "open a .toml file…")
+    changed, text, applied = _text_field(
+        "##scene path", form.scene_text, form.scene_error, "open a .toml file…", tip="scene_path"
+    )
     if changed:
         edits.scene_text = text
     if applied and text.strip():
@@ -147,8 +162,10 @@ def _scene(choices: Choices, form: Form, edits: PanelEdits) -> None:
 def _integration(choices: Choices, form: Form, edits: PanelEdits) -> None:
     if imgui.radio_button("one integrator per body", not choices.side_by_side) and choices.side_by_side:
         edits.side_by_side = False
+    _tip("per_body")
     if imgui.radio_button("all side by side", choices.side_by_side) and not choices.side_by_side:
         edits.side_by_side = True
+    _tip("side_by_side")
     if choices.side_by_side:
         _note("Each integrator below runs its own copy of the scene, in lock step, from the same initial state.")
         if imgui.begin_table("compared", 2):
@@ -157,7 +174,9 @@ def _integration(choices: Choices, form: Form, edits: PanelEdits) -> None:
                 changed, on = imgui.checkbox(name, name in choices.compared)
                 if changed:
                     edits.compare = (name, on)
+                imgui.set_item_tooltip(f"{tooltip('compare')}\n{integrator_line(name)}")
             imgui.end_table()
+        _note("Hover a name for its order, what it conserves, explicit or implicit, and its cost.")
     elif len(choices.body_names) > BODY_LIST_MAX:
         _every_body_integrator(choices, form, edits)
     else:
@@ -171,23 +190,45 @@ def _integration(choices: Choices, form: Form, edits: PanelEdits) -> None:
             if integrator is None:
                 imgui.text_disabled("kinematic")
             elif imgui.begin_combo("##integrator", integrator):  # the list is built only while it is open
-                for name in names:
-                    if imgui.selectable(name, name == integrator)[0] and name != integrator:
-                        edits.integrator = (index, name)
-                imgui.end_combo()
+                _integrator_items(names, integrator, lambda name, index=index: (index, name), edits)
+            if integrator is not None:
+                imgui.set_item_tooltip(f"{tooltip('integrator')}\n{integrator_line(integrator)}")
             imgui.pop_id()
+        _integrator_notes(choices.integrators)
     imgui.align_text_to_frame_padding()
     imgui.text("h (s)")
     imgui.same_line()
-    changed, text, applied = _text_field("##h", form.h_text, form.h_error, "e.g. 1/120")
+    changed, text, applied = _text_field("##h", form.h_text, form.h_error, "e.g. 1/120", tip="h")
     if changed:
         edits.h_text = text
     edits.apply_h = applied
     changed, on = imgui.checkbox("gyroscopic term", choices.gyroscopic)
     if changed:
         edits.gyroscopic = on
+    _tip("gyroscopic")
     _note(GYROSCOPIC_NOTE)
     draw_comparison(choices, form, edits)
+
+
+def _integrator_items(names: list[str], current: str | None, target, edits: PanelEdits) -> None:
+    """The items of an open integrator combo, each with its one-line description as a tooltip; ``target(name)``
+    is the edit a choice makes. Ends the combo."""
+    for name in names:
+        if imgui.selectable(name, name == current)[0] and name != current:
+            edits.integrator = target(name)
+        imgui.set_item_tooltip(integrator_line(name))
+    imgui.end_combo()
+
+
+def _integrator_notes(integrators: list[str | None]) -> None:
+    """A wrapped note per integrator in use (its one-line description), or a hint to hover when there are more
+    than ``NOTES_MAX``."""
+    used = list(dict.fromkeys(name for name in integrators if name is not None))
+    if len(used) > NOTES_MAX:
+        _note("Hover an integrator for its order, what it conserves, explicit or implicit, and its cost.")
+        return
+    for name in used:
+        _note(f"{name}: {integrator_line(name)}")
 
 
 def _every_body_integrator(choices: Choices, form: Form, edits: PanelEdits) -> None:
@@ -200,10 +241,10 @@ def _every_body_integrator(choices: Choices, form: Form, edits: PanelEdits) -> N
     if not used:
         imgui.text_disabled("kinematic")
     elif imgui.begin_combo("##every integrator", used[0] if len(used) == 1 else "mixed"):
-        for name in form.integrator_names:
-            if imgui.selectable(name, used == [name])[0] and used != [name]:
-                edits.integrator = (None, name)
-        imgui.end_combo()
+        _integrator_items(form.integrator_names, used[0] if len(used) == 1 else None, lambda name: (None, name), edits)
+    if used:
+        _tip("every_integrator")
+        _integrator_notes(used)
 
 
 def _initial_state(choices: Choices, form: Form, edits: PanelEdits) -> None:
@@ -211,9 +252,12 @@ def _initial_state(choices: Choices, form: Form, edits: PanelEdits) -> None:
     changed, index = imgui.combo("##body", choices.selected_body, choices.body_names)
     if changed:
         edits.select_body = index
+    _tip("body")
     for key, (label, _) in BODY_FIELDS.items():
         imgui.text(label)
-        changed, text, applied = _text_field(f"##{key}", form.body_texts.get(key, ""), form.body_errors.get(key))
+        changed, text, applied = _text_field(
+            f"##{key}", form.body_texts.get(key, ""), form.body_errors.get(key), tip=key
+        )
         if changed:
             edits.body_text = (key, text)
         if applied:
@@ -228,50 +272,64 @@ def _initial_state(choices: Choices, form: Form, edits: PanelEdits) -> None:
 def _view(choices: Choices, form: Form, edits: PanelEdits) -> None:
     options = choices.render
     for name, label in RENDER_LABELS.items():
+        if not hasattr(options, name):  # an option another part of the window adds
+            continue
         changed, on = imgui.checkbox(label, getattr(options, name))
         if changed:
             edits.render = RenderOptions(**{**vars(options), name: on})
+        _tip(name)
     changed, on = imgui.checkbox("a view per integrator", choices.split_views)
     if changed:
         edits.split_views = on
+    _tip("split_views")
     if imgui.button("Reset view"):
         edits.reset_view = True
+    _tip("reset_view")
     imgui.separator_text("plots")
     changed, on = imgui.checkbox("show plots", choices.show_plots)
     if changed:
         edits.show_plots = on
+    _tip("show_plots")
     for name, title in PLOT_TITLES.items():
         changed, on = imgui.checkbox(title, choices.plots.shown[name])
         if changed:
             edits.plot_shown = (name, on)
+        imgui.set_item_tooltip(PLOT_TOOLTIPS[name])
 
 
 def _capture(choices: Choices, form: Form, edits: PanelEdits) -> None:
     imgui.text("folder")
-    changed, text, _ = _text_field("##output", choices.output_dir, None)
+    changed, text, _ = _text_field("##output", choices.output_dir, None, tip="output_dir")
     if changed:
         edits.output_dir = text
     if imgui.button("Screenshot"):
         edits.screenshot = True
+    _tip("screenshot")
     imgui.same_line()
     if form.recording:
         imgui.push_style_color(imgui.Col_.button, ERROR_FRAME_RGBA)
         edits.toggle_record = imgui.button(f"Stop ({form.record_seconds:.1f} s)")
         imgui.pop_style_color()
+        _tip("stop_record")
     else:
         edits.toggle_record = imgui.button("Record")
+        _tip("record")
     imgui.same_line()
     if imgui.button("Export CSV"):
         edits.export_csv = True
+    _tip("export_csv")
     imgui.begin_disabled(form.recording)
     changed, whole = imgui.checkbox("record the whole window", choices.record_window)
+    imgui.set_item_tooltip(tooltip("record_window"))
     imgui.end_disabled()
     if changed:
         edits.record_window = whole
     imgui.text("save the setup as a scene file")
-    changed, text, _ = _text_field("##save", form.save_text, None, "file.toml", -imgui.calc_text_size("Save").x - 24.0)
+    save_width = -imgui.calc_text_size("Save").x - 24.0
+    changed, text, _ = _text_field("##save", form.save_text, None, "file.toml", save_width, tip="save_text")
     if changed:
         edits.save_text = text
     imgui.same_line()
     if imgui.button("Save"):
         edits.save_scene = True
+    _tip("save")

@@ -6,10 +6,11 @@ window appends each call's steps, :attr:`scene.run_model.Session.latest`, in one
 drawn alike share a buffer (the three errors; Newton iterations and ms per step; the four curves) with time as its
 last axis, as ImPlot takes a series, and every buffer holds each sample twice, at ``i`` and ``i + capacity``, so
 the samples in time order are always one slice, with no copy. Each plot draws at most ``MAX_POINTS`` points per
-series over time (older samples are merged into buckets, keeping the largest error of each) and
-``MAX_CURVE_POINTS`` per curve, so a long history costs no more to draw than a short one. What the plots draw is
-prepared in one batch of array operations over every body and series, and kept until the next sample
-(:meth:`PlotHistory.prepared`): a frame without a new sample (paused, or slowed down) prepares nothing.
+series over time (older samples are merged into buckets, keeping the largest error of each), so a long history
+costs no more to draw than a short one. The herpolhode and polhode keep every step's sample (a curve strided to a
+few points per loop is a polygon, and aliases at 8×): the plots thin them on screen to a quarter of a pixel.
+What the plots draw is prepared in one batch of array operations over every body and series, and kept until the
+next sample (:meth:`PlotHistory.prepared`): a frame without a new sample (paused, or slowed down) prepares nothing.
 """
 
 from __future__ import annotations
@@ -29,15 +30,17 @@ from scene.samples import Sample
 from ui.cost_history import LiveRun
 
 __all__ = ["PlotHistory", "TimeLines", "CostLines", "Curves", "export_csv", "new_history", "CAPACITY", "MAX_POINTS",
-           "MAX_CURVE_POINTS", "DASH_SAMPLES"]  # fmt: skip
+           "DASH_SAMPLES", "DASHES_PER_WINDOW"]  # fmt: skip
 
 CAPACITY = 3600  # samples: one minute of steps of 1/60 s
 # The plots are ~150 px wide at 1280x720 (five in a row): 100 points is one per 1.5 px, and a curve of 150 points
 # has segments of a few pixels. Every point is two triangles a frame, which a CPU rasteriser pays for (~0.25 µs
 # each): at 200/300 the plots were ~20 000 triangles, half of the window's.
 MAX_POINTS = 100
-MAX_CURVE_POINTS = 150  # herpolhode and polhode: curves, not time series
-DASH_SAMPLES = 6  # the exact references are drawn as dashes this many samples long, with gaps as long
+# The exact references are dashed: dashes at least DASH_SAMPLES samples long, with gaps as long, and at most about
+# DASHES_PER_WINDOW of them over the window (longer dashes over more samples).
+DASH_SAMPLES = 6
+DASHES_PER_WINDOW = 25
 _ERRORS = ("energy_error", "momentum_error", "orientation_error")  # and the plots that draw them:
 _ERROR_PLOTS = ("energy", "momentum", "orientation")
 _CURVES = ("herpolhode", "herpolhode_exact", "polhode", "polhode_exact")
@@ -74,8 +77,8 @@ class CostLines:
 class Curves:
     """A 2D curve per body: ``xy`` (K, 2, P) contiguous (x then y of each body), ``drawn`` the bodies with any
     data, ``dashes`` ``(k, segments)`` of each exact reference drawn, ``segments`` (2, 2S): x and y of the dashes'
-    end points (see :func:`_dashes`), ``level`` (P,) each point's absolute sample index over the stride between
-    points (consecutive, and the same for a point from one sample to the next while the stride stays)."""
+    end points (see :func:`_dashes`), ``level`` (P,) each point's absolute sample index (consecutive: every
+    step's sample is a point, and keeps its level from one sample to the next)."""
 
     xy: np.ndarray
     drawn: list[int]
@@ -278,22 +281,19 @@ def _prepare(history: PlotHistory, seconds: float) -> dict[str, object]:
 
 
 def _curves(history: PlotHistory, start: int) -> dict[str, Curves | None]:
-    """The herpolhode and polhode from sample ``start`` on: every ``stride``-th sample, at most
-    ``MAX_CURVE_POINTS``, ending with the newest."""
-    curves = history._ordered(history._curves)[..., start:]  # (4, K, 2, W)
-    count = curves.shape[-1]
-    stride = max(1, int(np.ceil(count / MAX_CURVE_POINTS)))
-    first = (count - 1) % stride
-    xy = np.ascontiguousarray(curves[..., first::stride])  # (4, K, 2, P)
+    """The herpolhode and polhode from sample ``start`` on: every step's sample, ending with the newest."""
+    xy = np.ascontiguousarray(history._ordered(history._curves)[..., start:])  # (4, K, 2, W)
+    count = xy.shape[-1]
     # Absolute sample index of each point: the newest sample's is version − 1.
-    level = (history.version - count + first + stride * np.arange(xy.shape[-1])) // stride
+    level = history.version - count + np.arange(count)
+    dash = max(DASH_SAMPLES, int(np.ceil(count / (2 * DASHES_PER_WINDOW))))
     drawn = ~np.isnan(xy).all(axis=(2, 3))  # (4, K)
     prepared: dict[str, Curves | None] = {}
     for j, plot in ((0, "herpolhode"), (2, "polhode")):
         if not drawn[j].any():
             prepared[plot] = None
             continue
-        dashes = [(k, _dashes(xy[j + 1, k])) for k in history.exact_rows]
+        dashes = [(k, _dashes(xy[j + 1, k], level, dash)) for k in history.exact_rows]
         prepared[plot] = Curves(
             xy[j], np.flatnonzero(drawn[j]).tolist(), [(k, d) for k, d in dashes if d.shape[1]], level
         )
@@ -309,19 +309,21 @@ def _percentile(values: np.ndarray, percent: float) -> float:
     return float(ordered[lower] + (position - lower) * (ordered[upper] - ordered[lower]))
 
 
-def _dashes(xy: np.ndarray) -> np.ndarray:
-    """x and y (2, 2S) of the segment end points drawing the curve ``xy`` (2, T) in dashes of ``DASH_SAMPLES``
-    samples with equal gaps (NaN samples left out)."""
+def _dashes(xy: np.ndarray, level: np.ndarray, dash: int) -> np.ndarray:
+    """x and y (2, 2S) of the segment end points drawing the curve ``xy`` (2, T) in dashes of ``dash`` samples
+    with equal gaps, anchored to the samples' absolute indices ``level`` (T,) so that they stay put as samples
+    come (NaN samples left out)."""
     finite = ~np.isnan(xy).any(axis=0)
     if not finite.all():
-        xy = xy[:, finite]
-    return np.take(xy, _dash_ends(xy.shape[1]), axis=1)
+        xy, level = xy[:, finite], level[finite]
+    phase = int(level[0]) % (2 * dash) if len(level) else 0
+    return np.take(xy, _dash_ends(len(level), phase, dash), axis=1)
 
 
-@lru_cache(maxsize=16)
-def _dash_ends(count: int) -> np.ndarray:
-    """Indices of the end points of every dash over ``count`` samples: the segments from ``i`` to ``i + 1`` for
-    the ``i`` in the first half of each period of ``2 DASH_SAMPLES``."""
+@lru_cache(maxsize=64)
+def _dash_ends(count: int, phase: int, dash: int) -> np.ndarray:
+    """Indices of the end points of every dash over ``count`` samples, the first at ``phase`` in its period:
+    the segments from ``i`` to ``i + 1`` for the ``i`` in the first half of each period of ``2 dash``."""
     start = np.arange(max(count - 1, 0))
-    start = start[(start // DASH_SAMPLES) % 2 == 0]
+    start = start[((start + phase) // dash) % 2 == 0]
     return np.stack([start, start + 1], axis=1).ravel()

@@ -20,11 +20,17 @@ from imgui_bundle import imgui, implot
 from render.overlays import trail_keep
 from scene.samples import ERROR_FLOOR
 from ui.cost_plots import integrators_plot, mark_frozen_ends
+from ui.help_texts import PLOT_TOOLTIPS
 from ui.plot_history import CostLines, Curves, PlotHistory, TimeLines, export_csv
 
 __all__ = ["PlotHistory", "PlotOptions", "draw_plots", "export_csv", "PLOT_TITLES", "LEGEND_MAX"]
 
 EXACT_RGBA = (0.92, 0.93, 0.95, 0.85)
+EXACT_LEGEND = "exact (Euler–Poinsot closed form)"
+EXACT_TIP = (
+    "Dashed: the exact torque-free motion from the same initial state (Euler–Poinsot closed form, sim/exact.py).\n"
+    "The orientation error is measured against it, or for a heavy symmetric top against Lagrange's closed form."
+)
 MS_RGB = (0.75, 0.77, 0.8)
 KICK_RGBA = (1.0, 0.78, 0.25, 0.8)  # the vertical marker of a kick
 NO_INVARIANT = ("L is not conserved", "under a torque")
@@ -37,6 +43,9 @@ NO_REFERENCE_TIP = "no closed-form reference (only torque-free bodies and symmet
 # y axes' labels take, and "4 81216 20" ran together on the cost plot (two y axes) at 1280x720.
 TICK_LABEL_PX = 22.0
 AXES_LABELS_PX = 40.0  # what a y axis's label and numbers take of a plot's width
+CHAR_PX = 8.5  # the width of a digit of the plots' font at ui_scale 1 (the plots measure it when they draw)
+TICK_GAP_PX = 6.0  # the least room between two tick labels
+MIN_TIME_SPAN_S = 1.0  # a time axis spans at least this (after a reset it would span nothing: ticks of 1e-7 s)
 THIN_ERROR_PX = 0.25
 THIN_MAX_STRIDE = 32
 # More bodies than this are not named one by one above the plots (the cloud preset has 1000).
@@ -79,7 +88,18 @@ def draw_plots(history: PlotHistory, options: PlotOptions, size: tuple[float, fl
     for index, name in enumerate(shown):
         if index:
             imgui.same_line()
+        corner = imgui.get_cursor_screen_pos()
         _PLOTTERS[name](history, history.prepared(name, options.seconds), (width, height))
+        _plot_tooltip(name, corner, width)
+
+
+def _plot_tooltip(name: str, corner: imgui.ImVec2, width: float) -> None:
+    """The tooltip of plot ``name`` (ui/help_texts.py) while the mouse is over its title row, from ``corner``
+    (its top-left, screen pixels) ``width`` wide (inside the plot, ImPlot's own hover belongs to the data)."""
+    title_height = imgui.get_text_line_height_with_spacing() + 2.0 * imgui.get_style().frame_padding.y
+    low, high = corner, imgui.ImVec2(corner.x + width, corner.y + title_height)
+    if imgui.is_window_hovered() and imgui.is_mouse_hovering_rect(low, high):
+        imgui.set_tooltip(PLOT_TOOLTIPS[name])
 
 
 def _legend_row(history: PlotHistory) -> None:
@@ -104,6 +124,27 @@ def _legend_row(history: PlotHistory) -> None:
         imgui.dummy(imgui.ImVec2(2.6 * radius, line))
         imgui.same_line(spacing=0.0)
         imgui.text(name)
+    if history.exact_rows:
+        _exact_entry(draw_list, line, gap, right)
+
+
+def _exact_entry(draw_list, line: float, gap: float, right: float) -> None:
+    """The legend's last entry: a dash and the exact reference's name, with a tooltip saying what it is."""
+    width = 1.4 * line + imgui.calc_text_size(EXACT_LEGEND).x
+    imgui.same_line(spacing=gap)
+    if imgui.get_cursor_screen_pos().x + width > right:
+        imgui.new_line()
+    position = imgui.get_cursor_screen_pos()
+    y = position.y + 0.5 * line
+    color = imgui.get_color_u32(imgui.ImVec4(*EXACT_RGBA))
+    for start in (0.0, 0.5 * line):  # two dashes, as the plots draw it
+        draw_list.add_line(
+            imgui.ImVec2(position.x + start, y), imgui.ImVec2(position.x + start + 0.3 * line, y), color, 1.5
+        )
+    imgui.dummy(imgui.ImVec2(1.0 * line, line))
+    imgui.same_line(spacing=0.4 * line)
+    imgui.text(EXACT_LEGEND)
+    imgui.set_item_tooltip(EXACT_TIP)
 
 
 def _color_u32(rgb: tuple[float, float, float]) -> int:
@@ -117,16 +158,29 @@ def _spec(rgb: tuple[float, ...], weight: float = 1.5, flags: int = 0) -> implot
     return implot.Spec(line_color=color, line_weight=weight, flags=flags)
 
 
-def time_ticks(first: float, last: float, width_px: float) -> np.ndarray:
+def time_ticks(first: float, last: float, width_px: float, char_px: float = CHAR_PX) -> np.ndarray:
     """Ticks (s) for a time axis from ``first`` to ``last`` that is ``width_px`` wide: steps of 1, 2 or 5 × 10ᵏ s,
-    as many as fit ``TICK_LABEL_PX`` apart (at least two)."""
+    as many as fit ``TICK_LABEL_PX`` apart (at least two), and never closer than their widest label (as ImPlot
+    writes it, ``%g``, ``char_px`` a character) and a gap: labels never overlap, however long ("12.5", "1e-07")."""
     span = max(last - first, 1e-6)
     most = max(2, int(width_px // TICK_LABEL_PX))
     raw = span / most
     magnitude = 10.0 ** np.floor(np.log10(raw))
-    step = next(factor * magnitude for factor in (1.0, 2.0, 5.0, 10.0) if factor * magnitude >= raw * (1 - 1e-9))
+    steps = [factor * magnitude * 10.0**decade for decade in range(4) for factor in (1.0, 2.0, 5.0)]
+    for step in steps:
+        if step < raw * (1 - 1e-9):
+            continue
+        ticks = _ticks(first, last, step)
+        widest = max((len(f"{tick:g}") for tick in ticks), default=0) * char_px + TICK_GAP_PX
+        if len(ticks) < 2 or step * width_px / span >= widest:
+            return ticks
+    return ticks
+
+
+def _ticks(first: float, last: float, step: float) -> np.ndarray:
     start = np.ceil(first / step - 1e-9) * step
-    return start + step * np.arange(int(np.floor((last - start) / step + 1e-9)) + 1)
+    ticks = start + step * np.arange(int(np.floor((last - start) / step + 1e-9)) + 1)
+    return np.where(np.abs(ticks) < 1e-9 * step, 0.0, ticks)  # no "-0" nor "1.1e-16"
 
 
 def _begin_time_plot(title: str, lines: TimeLines, size, y_label: str, log: bool, y_axes: int = 1) -> bool:
@@ -136,9 +190,9 @@ def _begin_time_plot(title: str, lines: TimeLines, size, y_label: str, log: bool
         return False
     implot.setup_axes("t (s)", y_label, 0, 0 if log else implot.AxisFlags_.auto_fit)
     first, last = lines.t_range
-    last = max(last, first + 1e-6)
+    last = max(last, first + MIN_TIME_SPAN_S)
     implot.setup_axis_limits(implot.ImAxis_.x1, first, last, imgui.Cond_.always)
-    ticks = time_ticks(first, last, size[0] - y_axes * AXES_LABELS_PX)
+    ticks = time_ticks(first, last, size[0] - y_axes * AXES_LABELS_PX, imgui.calc_text_size("0").x)
     implot.setup_axis_ticks(implot.ImAxis_.x1, [float(t) for t in ticks])
     if log:
         implot.setup_axis_scale(implot.ImAxis_.y1, implot.Scale_.log10)

@@ -17,6 +17,7 @@ import numpy as np
 
 from render.camera import OrbitCamera
 from render.grid import grid_columns, grid_viewports, split_side_view
+from render.legend import legend_box
 from render.look import linear_to_srgb
 from render.poinsot import PoinsotTraces
 from render.poinsot_view import poinsot_camera, poinsot_label
@@ -33,6 +34,7 @@ PLOTS_HEIGHT_FRACTION = 0.36
 MIN_PLOTS_HEIGHT = 200.0
 ORBIT_DEG_PER_PX = 0.35
 MIN_VIEW_PX = 32  # a smaller view (a window being minimised) is not drawn
+LEGEND_SIZE = 0.75  # the overlays' key, in the labels' scale: compact in a corner of the view
 
 
 @dataclass(frozen=True)
@@ -156,6 +158,13 @@ class SceneView:
                 TextBox(viewport[0] + margin, top - viewport[1] - viewport[3] + margin, lines, (accent,))
                 for viewport, lines, accent in zip(self.viewports, labels, self.accents, strict=True)
             ]
+            # The key to the overlays, at the view's bottom right (render/legend.py's, as the video draws it).
+            legend = legend_box(
+                self.renderer.options, x0 + width - margin, top - y0 - margin, "bottom_right", LEGEND_SIZE,
+                planes=bool(self.renderer.layout.torque_free.any()),
+            )  # fmt: skip
+            if legend.lines:
+                boxes.append(legend)
         if background is None:
             self.renderer.draw_views(screen, snapshot, self.viewports, self.cameras, bodies)
             if boxes:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["Claims"]
+__all__ = ["Claims", "describe"]
 
 
 @dataclass(frozen=True)
@@ -24,15 +24,38 @@ class Claims:
     - ``orientation_torque``: ``step`` takes the keyword ``orientation_torque=τ(q)``
       (:mod:`sim.integrators.torque`) and evaluates it at its own stages, keeping ``order`` under it; ``False``:
       the keyword is not accepted (``TypeError``), and a torque that depends on the orientation is held.
+    - ``implicit``: the step solves an equation by Newton's method (its ``StepCost`` counts iterations > 0);
+      ``False``: explicit, no iterations.
+    - ``relative_cost``: the time per body-step relative to ``euler``'s (numba, 100 000 bodies, as
+      benchmarks/results/bench.json measured it, rounded); ``None`` when not benchmarked at that size.
+    - ``method``: what the step is, in a few words (the panel's one-line description starts with it).
     """
 
     order: int | None
     conserves_momentum: bool
     accepts_torque: bool = True
     orientation_torque: bool = False
+    implicit: bool = False
+    relative_cost: float | None = None
+    method: str = ""
 
     def __post_init__(self) -> None:
         if self.order is not None and not (isinstance(self.order, int) and self.order >= 1):
             raise ValueError(f"order must be a positive integer or None, got {self.order!r}")
         if self.orientation_torque and not self.accepts_torque:
             raise ValueError("an integrator that takes orientation_torque accepts a torque")
+
+
+def describe(claims: Claims) -> str:
+    """One line for a person choosing an integrator: the method, its order, what it conserves, explicit or
+    implicit and its relative cost, all from ``claims``; e.g. ``"implicit midpoint rule · order 2 · keeps L ·
+    implicit (Newton) · ~3.7× euler's cost"``."""
+    order = "exact to rounding" if claims.order is None else f"order {claims.order}"
+    keeps = "keeps L" if claims.conserves_momentum else "drifts L"
+    if not claims.accepts_torque:
+        keeps += ", torque-free only"
+    elif claims.orientation_torque:
+        keeps += ", order kept under gravity"
+    kind = "implicit (Newton)" if claims.implicit else "explicit"
+    cost = "cost not measured" if claims.relative_cost is None else f"~{claims.relative_cost:g}× euler's cost"
+    return " · ".join(part for part in (claims.method, order, keeps, kind, cost) if part)

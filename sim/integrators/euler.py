@@ -28,7 +28,7 @@ from sim.quaternion import quat_mul, quat_normalize
 __all__ = ["step", "euler_orientation", "CLAIMS"]
 
 # Both ω and q are updated from the start of the step: first order; L' = O' I O'ᵀ ω' drifts.
-CLAIMS = Claims(order=1, conserves_momentum=False)
+CLAIMS = Claims(order=1, conserves_momentum=False, relative_cost=1.0, method="explicit Euler, world frame")
 
 NAME = "euler"
 

@@ -30,7 +30,9 @@ from sim.integrators.state import BodyParams, BodyState, StepCost, angular_accel
 __all__ = ["step", "CLAIMS"]
 
 # Explicit Euler in the body frame: first order, and it gains energy, so L drifts.
-CLAIMS = Claims(order=1, conserves_momentum=False)
+CLAIMS = Claims(
+    order=1, conserves_momentum=False, relative_cost=1.1, method="explicit Euler on Euler's equations, body frame"
+)
 
 NAME = "euler_body"
 

@@ -48,7 +48,7 @@ from sim.quaternion import quat_exp, quat_mul, quat_normalize
 __all__ = ["step", "CACHE_SIZE", "CLAIMS"]
 
 # The closed form: rounding at any h, L constant; a torque breaks it, so it is refused.
-CLAIMS = Claims(order=None, conserves_momentum=True, accepts_torque=False)
+CLAIMS = Claims(order=None, conserves_momentum=True, accepts_torque=False, method="closed-form torque-free motion")
 
 NAME = "exact"
 _SHOWN_BODIES = 20

@@ -18,7 +18,9 @@ from sim.integrators.state import BodyParams, BodyState, StepCost
 __all__ = ["step", "CLAIMS"]
 
 # Kahan & Li's 9 stages of a symmetric second-order method; every stage carries L exactly.
-CLAIMS = Claims(order=6, conserves_momentum=True)
+CLAIMS = Claims(
+    order=6, conserves_momentum=True, implicit=True, relative_cost=30.0, method="midpoint rule, Kahan–Li 9 stages"
+)
 
 
 def step(state: BodyState, params: BodyParams, h: float, **options: Any) -> tuple[BodyState, StepCost]:

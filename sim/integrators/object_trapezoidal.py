@@ -31,7 +31,9 @@ from sim.so3 import exp_so3, hat, left_jacobian_so3
 __all__ = ["step", "residual", "residual_jacobian", "residual_curvature", "CLAIMS"]
 
 # Symmetric, so even order; L' = L + h τ is carried exactly.
-CLAIMS = Claims(order=2, conserves_momentum=True)
+CLAIMS = Claims(
+    order=2, conserves_momentum=True, implicit=True, relative_cost=3.7, method="trapezoidal rule, body frame"
+)
 
 
 def residual(v, ell_body_start, ell_body_end, inertia_body_inv, h):

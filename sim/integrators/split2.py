@@ -26,7 +26,14 @@ from sim.integrators.state import BodyParams, BodyState, StepCost
 __all__ = ["step", "CLAIMS"]
 
 # Kicks are exact flows and the free flow a midpoint step: order 2 under τ(q), L exact torque-free.
-CLAIMS = Claims(order=2, conserves_momentum=True, orientation_torque=True)
+CLAIMS = Claims(
+    order=2,
+    conserves_momentum=True,
+    orientation_torque=True,
+    implicit=True,
+    relative_cost=4.5,
+    method="Strang splitting: kick, free body, kick",
+)
 
 
 def step(state: BodyState, params: BodyParams, h: float, **options: Any) -> tuple[BodyState, StepCost]:

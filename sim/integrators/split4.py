@@ -25,7 +25,14 @@ from sim.integrators.state import BodyParams, BodyState, StepCost
 __all__ = ["step", "CLAIMS"]
 
 # The triple jump of split2: order 4 under τ(q), L exact torque-free.
-CLAIMS = Claims(order=4, conserves_momentum=True, orientation_torque=True)
+CLAIMS = Claims(
+    order=4,
+    conserves_momentum=True,
+    orientation_torque=True,
+    implicit=True,
+    relative_cost=12.0,
+    method="Strang splitting, Yoshida triple jump",
+)
 
 
 def step(state: BodyState, params: BodyParams, h: float, **options: Any) -> tuple[BodyState, StepCost]:

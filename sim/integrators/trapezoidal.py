@@ -29,7 +29,9 @@ from sim.so3 import exp_so3, hat, left_jacobian_so3
 __all__ = ["step", "residual", "residual_jacobian", "residual_curvature", "CLAIMS"]
 
 # Symmetric, so even order; L' = L + h τ is carried exactly.
-CLAIMS = Claims(order=2, conserves_momentum=True)
+CLAIMS = Claims(
+    order=2, conserves_momentum=True, implicit=True, relative_cost=4.5, method="trapezoidal rule, world frame"
+)
 
 
 def residual(w, omega_world, A_world, L_world_new, h):

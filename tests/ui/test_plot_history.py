@@ -13,7 +13,7 @@ import pytest
 from scene.samples import Sample
 from ui.plot_history import (
     DASH_SAMPLES,
-    MAX_CURVE_POINTS,
+    DASHES_PER_WINDOW,
     MAX_POINTS,
     CostLines,
     Curves,
@@ -158,46 +158,47 @@ def test_prepared_time_lines_are_the_windows_buckets_one_row_per_body(count):
 
 
 @pytest.mark.parametrize("count", [1, 2, 30, 1500, 5000])
-def test_prepared_curves_are_the_windows_strided_samples_with_dashed_references(count):
+def test_prepared_curves_are_every_step_of_the_window_with_dashed_references(count):
+    """Per-step samples, not a polygon of a fixed number of points: at 8× (many steps a frame) a loop of the
+    herpolhode keeps every step's point, and the plots thin them on screen (ui/plots.py)."""
     history = filled(count, capacity=3600)
     t = history.t()
     window = t >= t[-1] - 20.0
     curves = history.prepared("herpolhode", 20.0)
     assert isinstance(curves, Curves)
     points, exact = history.series("herpolhode")[window], history.series("herpolhode_exact")[window]
-    stride = max(1, int(np.ceil(len(points) / MAX_CURVE_POINTS)))
-    keep = slice((len(points) - 1) % stride, None, stride)
-    np.testing.assert_array_equal(curves.xy, points[keep].transpose(1, 2, 0))
-    np.testing.assert_array_equal(curves.xy[:, :, -1], points[-1])  # the newest sample is always kept
+    np.testing.assert_array_equal(curves.xy, points.transpose(1, 2, 0))
+    np.testing.assert_array_equal(curves.level, np.arange(history.version - len(points), history.version))
     assert curves.drawn == [0, 1, 2]
     if count == 1:
         assert curves.dashes == []
         return
     ((k, segments),) = curves.dashes
-    reference = exact[keep][:, 0]
-    start = np.arange(len(reference) - 1)
-    start = start[(start // DASH_SAMPLES) % 2 == 0]
-    expected = np.stack([reference[start], reference[start + 1]], axis=1).reshape(-1, 2)
     assert k == 0
+    dash = max(DASH_SAMPLES, int(np.ceil(len(points) / (2 * DASHES_PER_WINDOW))))
+    reference = exact[:, 0]
+    start = np.arange(len(reference) - 1)
+    start = start[((curves.level[start]) // dash) % 2 == 0]  # anchored to the absolute sample index
+    expected = np.stack([reference[start], reference[start + 1]], axis=1).reshape(-1, 2)
     np.testing.assert_array_equal(segments, expected.T)
+    assert segments.shape[1] // 2 <= len(points) // 2 + dash  # dashes over about half the samples
 
 
 def test_points_keep_their_level_from_one_sample_to_the_next():
     """The levels that anchor the plots' thinning (ui/plots.py): consecutive, and a curve's point keeps its level
-    while the stride stays (its sample's absolute index over the stride)."""
-    history = filled(1000, capacity=3600)  # 16.7 s: all in the window, 7 samples a point, for 50 samples more
+    (its sample's absolute index) as samples come."""
+    history = filled(1000, capacity=3600)  # 16.7 s: all in the window
     before = history.prepared("herpolhode", 20.0)
     lines = history.prepared("energy", 20.0)
     assert np.array_equal(np.diff(before.level), np.ones(len(before.level) - 1))
     assert np.array_equal(np.diff(lines.level), np.ones(len(lines.level) - 1))
-    stride = max(1, int(np.ceil(len(history.t()[history.window_start(20.0) :]) / MAX_CURVE_POINTS)))
-    assert before.level[-1] == (history.version - 1) // stride
+    assert before.level[-1] == history.version - 1
     rng = np.random.default_rng(5)
-    for _ in range(stride):  # the next point of the same stride
+    for _ in range(7):
         history.append(sample(history.t()[-1] + 1 / 60.0, rng), np.zeros(3), 1.0)
     after = history.prepared("herpolhode", 20.0)
     common, mine, theirs = np.intersect1d(before.level, after.level, return_indices=True)
-    assert len(common) >= len(before.level) - 2
+    assert len(common) == len(before.level)
     np.testing.assert_array_equal(before.xy[:, :, mine], after.xy[:, :, theirs])
 
 
@@ -209,7 +210,7 @@ def test_a_curve_no_body_has_is_none_and_dashes_skip_missing_samples():
     assert history.prepared("polhode", 20.0) is None
     curve = np.arange(20.0).reshape(10, 2)
     curve[3] = np.nan
-    segments = _dashes(np.ascontiguousarray(curve.T))
+    segments = _dashes(np.ascontiguousarray(curve.T), np.arange(10), DASH_SAMPLES)
     assert not np.isnan(segments).any()
     np.testing.assert_array_equal(segments[0], [0.0, 2.0, 2.0, 4.0, 4.0, 8.0, 8.0, 10.0, 10.0, 12.0, 12.0, 14.0])
 

@@ -17,6 +17,7 @@ from ui.xvfb import SCREEN
 FRAME_S = 1.0 / 60.0
 ROOT = Path(__file__).resolve().parents[2]
 CORNER_PX = 48
+EDGE_PX = 4  # within the legend's margin from the view's edges
 MAX_RESIZE_FRAMES = 300  # the X server answers a resize within a few dispatches; never loop for ever
 
 
@@ -63,9 +64,11 @@ def assert_view_drawn(app, size):
     view = crop(image, area)
     black = np.all(view == 0, axis=2)
     assert black.mean() == 0.0, f"{black.mean():.1%} of the 3D view is black at {size}"
-    # The bottom-right corner of the view: the floor under the backdrop's gradient, its grid lines at most a
-    # quarter opaque, between the gradient's darkest and the grid's colour.
-    corner = view[-CORNER_PX:, -CORNER_PX:].reshape(-1, 3).astype(float)
+    # The bottom corners of the view: the floor under the backdrop's gradient, its grid lines at most a quarter
+    # opaque, between the gradient's darkest and the grid's colour (the bottom-left corner, and the last pixels of
+    # the bottom-right one, outside the overlays' legend that sits there).
+    corners = [view[-CORNER_PX:, :CORNER_PX], view[-EDGE_PX:, -CORNER_PX:], view[-CORNER_PX:, -EDGE_PX:]]
+    corner = np.concatenate([part.reshape(-1, 3) for part in corners]).astype(float)
     low = np.round(255 * BACKGROUND_BOTTOM_SRGB) - 4
     high = np.round(255 * np.maximum(BACKGROUND_TOP_SRGB, GRID_LINE_SRGB)) + 4
     inside = np.all((corner >= low) & (corner <= high), axis=1)

@@ -2,6 +2,7 @@
 splash in the window meanwhile, and the window handed on to the app."""
 
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -96,7 +97,13 @@ def _has(row, rgba):
 def test_a_fast_check_opens_no_window_and_a_slow_one_gives_the_app_the_splash_window(x_display, monkeypatch):
     scene = load_scene("t_handle")
     assert gui._warmed_up(scene, (640, 360), False) is None  # warm: done within SPLASH_AFTER_S, nothing opened
-    monkeypatch.setattr(gui, "SPLASH_AFTER_S", 0.0)
+    import scene.warm_up as warm_up_module
+
+    def slow(spec, report):  # as a first start is: longer than SPLASH_AFTER_S
+        time.sleep(2 * gui.SPLASH_AFTER_S)
+        warm_up(spec, report)
+
+    monkeypatch.setattr(warm_up_module, "warm_up", slow)
     window = gui._warmed_up(scene, (640, 360), False)
     from ui.window import close_window
 

@@ -1,0 +1,126 @@
+"""The window explains itself: every control the panel draws has a tooltip (ui/help_texts.py), every plot one,
+each integrator a one-line description from its claims; the key-help overlay toggles through the controller (F1,
+?, the panel's button) and the PAUSED / STOPPED badge says what the run is doing. ImGui without a window."""
+
+import dataclasses
+
+import pytest
+from imgui_bundle import imgui
+
+from render.legend import legend_box, legend_entries
+from render.renderer import RenderOptions
+from sim.integrators import CLAIMS, INTEGRATORS
+from tests.ui.headless_host import headless_controller
+from tests.ui.test_panel import SECTIONS, STATES, base_state
+from ui import help_texts
+from ui.controller import KEY_HELP_KEYS, KEYS
+from ui.controller_state import PanelEdits
+from ui.key_help import badge_text, draw_key_help, draw_state_badge
+from ui.panel import RENDER_LABELS, draw_panel
+from ui.plots import PLOT_TITLES
+from ui.view3d import Rect
+
+# The ImGui calls that draw a control a person can use; set_item_tooltip is what explains the last one.
+CONTROLS = ("button", "small_button", "checkbox", "radio_button", "slider_int", "begin_combo", "combo",
+            "input_text_with_hint")  # fmt: skip
+
+
+@pytest.fixture
+def drawn(imgui_window, monkeypatch):
+    """The controls and tooltips the panel draws, in order: ``("control", label)`` and ``("tip", text)``."""
+    for section in SECTIONS:
+        imgui.get_state_storage().set_int(imgui.get_id(section), 1)  # the header open
+    log = []
+    for name in CONTROLS:
+        original = getattr(imgui, name)
+
+        def control(label, *args, _original=original, **kwargs):
+            log.append(("control", label))
+            return _original(label, *args, **kwargs)
+
+        monkeypatch.setattr(imgui, name, control)
+    tip = imgui.set_item_tooltip
+    monkeypatch.setattr(imgui, "set_item_tooltip", lambda text: (log.append(("tip", text)), tip(text))[1])
+    return log
+
+
+@pytest.mark.parametrize("name", STATES)
+def test_every_control_the_panel_draws_has_a_tooltip(drawn, name):
+    choices, form = base_state()
+    choice_fields, form_fields = STATES[name]
+    draw_panel(dataclasses.replace(choices, **choice_fields), dataclasses.replace(form, **form_fields))
+    controls = [k for k, (kind, _) in enumerate(drawn) if kind == "control"]
+    assert len(controls) > 15
+    for k in controls:
+        following = drawn[k + 1] if k + 1 < len(drawn) else ("end", "")
+        assert following[0] == "tip" and following[1].strip(), f"no tooltip after {drawn[k][1]!r}"
+
+
+def test_side_by_side_checkboxes_describe_each_integrator(drawn):
+    choices, form = base_state()
+    draw_panel(dataclasses.replace(choices, side_by_side=True), form)
+    tips = [text for kind, text in drawn if kind == "tip"]
+    for name in INTEGRATORS:
+        assert any(help_texts.integrator_line(name) in text for text in tips), name
+
+
+def test_every_render_option_plot_and_integrator_is_explained():
+    assert set(RENDER_LABELS) <= set(help_texts.TOOLTIPS)
+    assert set(PLOT_TITLES) == set(help_texts.PLOT_TOOLTIPS)
+    for name, claims in CLAIMS.items():
+        line = help_texts.integrator_line(name)
+        assert line.startswith(claims.method) and ("explicit" in line) != claims.implicit
+
+
+def test_the_key_help_lists_every_key_the_controller_handles():
+    listed = {key.lower() for key, _ in help_texts.KEY_HELP}
+    assert set(KEYS) <= listed
+    assert "f1 or ?" in listed
+    assert {"drag", "right-drag", "wheel"} <= {key for key, _ in help_texts.KEY_HELP}
+
+
+def test_f1_and_question_mark_and_the_panel_button_toggle_the_key_help(tmp_path):
+    controller = headless_controller("t_handle", str(tmp_path))[0]
+    choices = controller.choices
+    assert choices.show_key_help is False
+    for symbol in KEY_HELP_KEYS:
+        assert controller.key(symbol) and choices.show_key_help is True
+        assert controller.key(symbol) and choices.show_key_help is False
+    controller.apply(PanelEdits(toggle_key_help=True))
+    assert choices.show_key_help is True
+    controller.apply(controller.take_pending())  # nothing pending: it stays
+    assert choices.show_key_help is True
+
+
+def test_the_key_help_window_draws_every_key_and_closes(imgui_window, monkeypatch):
+    texts = []
+    monkeypatch.setattr(imgui, "text", lambda text: texts.append(text))
+    assert draw_key_help(Rect(340.0, 0.0, 940.0, 460.0)) is True
+    assert [key for key, _ in help_texts.KEY_HELP] == texts
+
+
+def test_the_badge_says_paused_or_stopped_and_nothing_while_running(imgui_window):
+    assert badge_text(False, None) is None
+    assert badge_text(True, None) == "PAUSED"
+    assert badge_text(True, "NaN at t = 7.85 s").startswith("STOPPED")
+    for paused, error in ((True, None), (True, "x"), (False, None)):
+        draw_state_badge(Rect(340.0, 0.0, 940.0, 460.0), paused, error)  # draws (or not) without failing
+
+
+def test_the_legend_names_each_overlay_shown_and_a_ghost_when_the_option_exists():
+    options = RenderOptions()
+    lines = [line for line, _ in legend_entries(options)]
+    assert any("ω" in line for line in lines) and any("L " in line for line in lines)
+    assert any("herpolhode" in line for line in lines) and any("plane" in line for line in lines)
+    assert sum("axis" in line for line in lines) == 3
+    assert sum("ghost" in line for line in lines) == 1  # on by default (render/ghost.py)
+    no_ghost = [line for line, _ in legend_entries(RenderOptions(show_ghost=False))]
+    assert no_ghost == [line for line in lines if "ghost" not in line]
+    without_planes = [line for line, _ in legend_entries(options, planes=False)]  # a heavy top has no plane
+    assert without_planes == [line for line in lines if "plane" not in line] and len(without_planes) == len(lines) - 1
+    ghost = type("Options", (), {"show_ghost": True})()
+    assert [line for line, _ in legend_entries(ghost)] == ["exact solution (ghost)"]
+    off = RenderOptions(**{name: False for name in RENDER_LABELS if hasattr(options, name)})
+    assert legend_box(off, 0.0, 0.0, "top_left").lines == ()
+    box = legend_box(options, 10.0, 20.0, "bottom_right")
+    assert len(box.accents) == len(box.lines) and all(accent is not None for accent in box.accents)

@@ -1,0 +1,119 @@
+"""Every text the window uses to explain itself, in one place: the panel's and the plots' tooltips, the keys and
+mouse gestures of the key-help overlay, and each integrator's one-line description (from its claims,
+sim/integrators/claims.py, never a second table).
+
+Tooltips are keyed by a stable name the panel and the plots pass to their ``tip`` helper (tests/ui/test_help_texts.py
+checks that every control drawn has one).
+"""
+
+from __future__ import annotations
+
+from sim.integrators import CLAIMS
+from sim.integrators.claims import describe
+
+__all__ = ["TOOLTIPS", "PLOT_TOOLTIPS", "KEY_HELP", "KEY_HELP_TITLE", "integrator_line", "tooltip"]
+
+TOOLTIPS = {
+    "kick_impulse": "The angular impulse J of a kick, N·m·s in the world frame: L jumps by exactly J.",
+    "kick_now": "Strike the selected body (every copy of it in a comparison) at the next step boundary.",
+    "clear_kicks": "Forget every kick of the scene, scripted and live, and start again.",
+    "initial_axis": "The principal axis the angle of ω is measured from (the intermediate one: the Dzhanibekov flip).",
+    "omega_size": "|ω| in rad/s. Released, the run restarts from the new ω (every copy that started alike too).",
+    "omega_angle": "The angle of ω off the chosen principal axis, degrees: 0 spins about the axis exactly.",
+    "omega_azimuth": "The direction of ω's tilt about the chosen axis, degrees.",
+    "divergence": (
+        "A view of a comparison whose largest |ΔE|/E passes this is frozen at that step, its label saying why;\n"
+        "so is one whose integrator fails (a non-finite state, Newton not converging). The others go on.\n"
+        "At the right end the check is off."
+    ),
+    # status and run
+    "pause": "Pause or run the simulation (Space).",
+    "step": "Pause and advance one time step h (Right arrow).",
+    "reset": "Start again from the initial state (R).",
+    "reset_error": "The run stopped on a numerical failure: start again from the initial state.",
+    "key_help": "Show or hide every key and mouse gesture over the 3D view (F1 or ?).",
+    "speed": "Simulated seconds per wall second, 1/32× to 8×. Drag, or Ctrl+click to type.",
+    # scene
+    "preset": "Load a preset scene from assets/scenes/.",
+    "scene_path": "Type the path of a scene .toml file and press Enter to load it.",
+    # integration
+    "per_body": "Each body runs with the integrator chosen beside it, all in one view.",
+    "side_by_side": "One copy of the scene per ticked integrator, in lock step from the same initial state.",
+    "compare": "Run this integrator's copy side by side.",
+    "integrator": "The integrator that advances this body.",
+    "every_integrator": "One integrator for every dynamic body.",
+    "h": "The time step in seconds (a number or a fraction, e.g. 1/120). Enter applies it and restarts.",
+    "gyroscopic": "Include the ω × L term of Euler's equations (untick to see L drift and the flip vanish).",
+    # initial state
+    "body": "The body whose initial state is edited below.",
+    "omega_body": "Initial angular velocity in the body frame, rad/s (x, y, z). Enter applies and restarts.",
+    "moments": "Principal moments of inertia, kg·m² (each ≤ the sum of the other two). Enter applies and restarts.",
+    "orientation": "Initial orientation, a unit quaternion w, x, y, z (body → world). Enter applies and restarts.",
+    # view
+    "show_omega": "Draw the angular velocity ω as an arrow from each body's centre (yellow).",
+    "show_momentum": "Draw the angular momentum L as an arrow (pink); constant when torque-free.",
+    "show_axes": "Draw each body's principal axes: red minor, green middle, blue major moment.",
+    "show_herpolhode": "Trace the tip of ω: the herpolhode, which rolls on the invariable plane.",
+    "show_invariable_plane": "Draw the invariable plane ω·L̂ = 2E/|L| that ω's tip stays on (torque-free).",
+    "show_floor": "Draw the floor and the bodies' contact shadows.",
+    "show_ghost": "Draw a translucent copy of the exact solution over each torque-free body.",
+    "show_poinsot": (
+        "The Poinsot construction for the first torque-free body: its inertia ellipsoid rolling without slipping on "
+        "the invariable plane, the polhode on the ellipsoid and the herpolhode on the plane; integrator left, exact "
+        "right."
+    ),
+    "split_views": "One 3D view per integrator (side by side), or all copies in one view.",
+    "reset_view": "Frame every body again (V).",
+    "show_plots": "Show the plots along the bottom (P).",
+    "plot": "Show this plot.",
+    # capture and files
+    "output_dir": "The folder screenshots, videos, CSV and saved scenes go to.",
+    "screenshot": "Save a PNG of the window (F12).",
+    "record": "Record an MP4 of the 3D view (or the whole window) at the chosen speed.",
+    "stop_record": "Stop and finalise the video.",
+    "export_csv": "Write every plotted series to a CSV file, one row per step.",
+    "record_window": "Record the whole window (panel and plots) instead of only the 3D view.",
+    "save_text": "The file name the setup is saved under.",
+    "save": "Save the current setup (initial states, integrators, h) as a scene file.",
+}
+
+PLOT_TOOLTIPS = {
+    "energy": "Relative energy error |E − E₀| / E₀ per step, log scale. Symplectic and exact methods stay bounded.",
+    "momentum": "World angular momentum error |L − L₀| / |L₀|, log scale; torque-free bodies only.",
+    "orientation": "Angle (rad) from the closed-form orientation to the body's, log scale.",
+    "herpolhode": "ω in the invariable plane (equal axes): each step's sample, the exact solution dashed.",
+    "polhode": "Body ω on the middle axis against the other: each step's sample, the exact solution dashed.",
+    "cost": "Newton iterations per step (left axis, per integrator) and milliseconds per step (right axis).",
+    "integrators": (
+        "Each integrator now: its cost (µs per body-step) against its accuracy (|ΔE|/E), log-log; hover a point "
+        "for its name. Lower left is better."
+    ),
+}
+
+KEY_HELP_TITLE = "Keys and mouse (F1 or ? to close)"
+KEY_HELP = (
+    ("Space", "pause / run"),
+    ("Right", "one step"),
+    ("R", "reset to the initial state"),
+    ("V", "reset the view"),
+    ("P", "show / hide the plots"),
+    ("H", "show / hide the panel"),
+    ("F12", "screenshot"),
+    ("F1 or ?", "this help"),
+    ("drag", "orbit the camera"),
+    ("right-drag", "pan"),
+    ("wheel", "zoom"),
+    ("Ctrl+drag", "kick the selected body (every copy in a comparison) along the drag"),
+    ("hover", "a control or a plot explains itself"),
+)
+
+
+def tooltip(key: str) -> str:
+    """The tooltip of control ``key`` (KeyError for a control without one: a test catches it)."""
+    return TOOLTIPS[key]
+
+
+def integrator_line(name: str) -> str:
+    """The one-line description of integrator ``name``: its method, order, what it conserves, explicit or
+    implicit and its cost relative to euler (sim/integrators/claims.py's ``describe``)."""
+    return describe(CLAIMS[name])

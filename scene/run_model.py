@@ -215,8 +215,9 @@ def view_labels(session: Session, groups: tuple[Group, ...]) -> list[tuple[str, 
 
 def _flip_line(sample: Sample, rows: list[int]) -> tuple[str, ...]:
     """A third label line for a view of one plotted body ``rows``: its flip count and its closed form's
-    (scene/flips.py), e.g. ``"flips 7 (exact 7)"``; none for a view of several bodies."""
-    if sample.flips is None or len(rows) != 1:
+    (scene/flips.py), e.g. ``"flips 7 (exact 7)"``; none for a view of several bodies, nor for a body without a
+    torque-free closed form (a heavy top's sign changes count its nutation, not flips)."""
+    if sample.flips is None or len(rows) != 1 or not np.isfinite(sample.flips_exact[-1][rows[0]]):
         return ()
     text = flip_text(sample.flips[-1][rows[0]], sample.flips_exact[-1][rows[0]])
     return (text,) if text else ()

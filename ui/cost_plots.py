@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 from imgui_bundle import imgui, implot
 
+from scene.samples import ERROR_FLOOR
 from ui.cost_history import IntegratorRow, LiveRun
 
 __all__ = ["integrators_plot", "cost_table", "mark_frozen_ends", "TABLE_ROWS_MAX"]
@@ -39,7 +40,11 @@ def integrators_plot(history, _prepared, size) -> None:
     flags = implot.Flags_.no_menus | implot.Flags_.no_legend
     if not implot.begin_plot("accuracy vs cost", imgui.ImVec2(*size), flags):
         return
-    implot.setup_axes("µs / body-step", "|ΔE|/E now", implot.AxisFlags_.auto_fit, implot.AxisFlags_.auto_fit)
+    implot.setup_axes("µs / body-step", "|ΔE|/E now")
+    if table:
+        x_low, x_high = decades([row.us for row in table])
+        y_low, y_high = decades([max(row.energy_error, ERROR_FLOOR) for row in table])
+        implot.setup_axes_limits(x_low, x_high, y_low, y_high, implot.Cond_.always)
     implot.setup_axis_scale(implot.ImAxis_.x1, implot.Scale_.log10)
     implot.setup_axis_scale(implot.ImAxis_.y1, implot.Scale_.log10)
     for row in table:
@@ -50,6 +55,12 @@ def integrators_plot(history, _prepared, size) -> None:
     if implot.is_plot_hovered():
         _name_nearest(table)
     implot.end_plot()
+
+
+def decades(values: list[float]) -> tuple[float, float]:
+    """Log-axis limits that hold ``values`` (all > 0): whole decades, at least one below and one above them."""
+    low, high = np.log10(min(values)), np.log10(max(values))
+    return 10.0 ** (np.floor(low) - (low == np.floor(low))), 10.0 ** (np.ceil(high) + (high == np.ceil(high)))
 
 
 def _name_nearest(table: list[IntegratorRow]) -> None:

@@ -36,8 +36,7 @@ def badge_text(paused: bool, error: str | None) -> str | None:
 
 
 def draw_state_badge(view: Rect, paused: bool, error: str | None, scale: float = 1.0) -> None:
-    """A badge at the bottom-left corner of the 3D view ``view`` (clear of the views' labels, at the top, and of the
-    overlays' key, at the right) saying
+    """A badge at the bottom centre of the 3D view ``view`` (clear of the views' labels) saying
     :func:`badge_text`, amber when paused, red when stopped; nothing while running. Drawn on the foreground,
     under no window, with no input."""
     text = badge_text(paused, error)
@@ -45,7 +44,7 @@ def draw_state_badge(view: Rect, paused: bool, error: str | None, scale: float =
         return
     size = imgui.calc_text_size(text)
     pad_x, pad_y = 10.0 * scale, 4.0 * scale
-    x = view.x + BADGE_MARGIN_PX * scale
+    x = view.x + 0.5 * (view.width - size.x) - pad_x
     y = view.y + view.height - BADGE_MARGIN_PX * scale - size.y - 2 * pad_y
     draw_list = imgui.get_foreground_draw_list()
     color = STOPPED_RGBA if error else PAUSED_RGBA

@@ -70,9 +70,7 @@ _CURVE_LABELS = {
 class PlotOptions:
     """Which plots to show and how many seconds of history the time plots span."""
 
-    # Six at a time fit 1280 pixels with their titles; the cost over time is one tick away (the accuracy-versus-
-    # cost scatter and the panel's cost table show each integrator's cost already).
-    shown: dict[str, bool] = field(default_factory=lambda: {name: name != "cost" for name in PLOT_TITLES})
+    shown: dict[str, bool] = field(default_factory=lambda: dict.fromkeys(PLOT_TITLES, True))
     seconds: float = 20.0
 
 

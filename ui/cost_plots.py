@@ -59,7 +59,8 @@ def integrators_plot(history, _prepared, size) -> None:
 
 def decades(values: list[float]) -> tuple[float, float]:
     """Log-axis limits that hold ``values`` (all > 0): whole decades, at least one below and one above them."""
-    low, high = np.log10(min(values)), np.log10(max(values))
+    # Within 1e±300: a blown-up integrator's |ΔE|/E can be the largest double, whose next decade overflows.
+    low, high = (float(np.clip(np.log10(value), -300.0, 300.0)) for value in (min(values), max(values)))
     return 10.0 ** (np.floor(low) - (low == np.floor(low))), 10.0 ** (np.ceil(high) + (high == np.ceil(high)))
 
 

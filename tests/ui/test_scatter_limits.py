@@ -15,3 +15,12 @@ def test_decades_hold_the_values_with_a_decade_to_spare_on_an_exact_power():
         low, high = decades(values)
         assert low < min(values) and max(values) < high
         assert np.isclose(np.log10(low), round(np.log10(low))) and np.isclose(np.log10(high), round(np.log10(high)))
+
+
+def test_decades_of_a_blown_up_error_stay_finite_and_quiet():
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        low, high = decades([1e-17, np.finfo(float).max])
+    assert np.isfinite(high) and high >= 1e300 and low <= 1e-17

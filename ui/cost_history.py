@@ -43,7 +43,8 @@ class LiveRun:
         self.rows = {name: np.flatnonzero(np.array(names, dtype=object) == name) for name in dict.fromkeys(names)}
         self.rgb = {name: rgb[rows[0]] for name, rows in self.rows.items()}
         self._recent: dict[str, deque] = {name: deque(maxlen=WINDOW) for name in self.rows}
-        self._seen = None
+        self._seen: tuple | None = None  # (the session's latest steps, its failure count) the table was made for
+        self._table: list[IntegratorRow] = []
 
     @property
     def frozen_t(self) -> np.ndarray:
@@ -51,14 +52,23 @@ class LiveRun:
         return self.session.watch.frozen_t
 
     def table(self) -> list[IntegratorRow]:
-        """Every integrator's row, in the session's order, its cost folded in once per step call."""
+        """Every integrator's row, in the session's order, its cost folded in once per step call. Made once per
+        step call (the panel's table and the scatter both read it, every frame)."""
         session = self.session
-        if self._seen is not session.latest:
-            self._seen = session.latest
+        key = (session.latest, len(session.failures))
+        if self._seen is not None and self._seen[0] is key[0] and self._seen[1] == key[1]:
+            return self._table
+        if self._seen is None or self._seen[0] is not session.latest:
             for name, cost in session.integrator_cost.items():
                 recent = self._recent.get(name)
                 if recent is not None:
                     recent.append((cost.us_per_body_step, cost.newton_per_body_step, cost.substeps_per_body_step))
+        self._seen = key
+        self._table = self._rows()
+        return self._table
+
+    def _rows(self) -> list[IntegratorRow]:
+        session = self.session
         sample = session.latest.sample
         energy, orientation = sample.energy_error[-1], sample.orientation_error[-1]
         failed = {}

@@ -379,17 +379,10 @@ class Session:
         return np.where(self._potential, self.simulation.potential_energy(), 0.0)
 
     def _measured(self, snapshots: list[Snapshot], potentials: list[np.ndarray], parts=None) -> Steps:
-        """The :class:`Steps` of ``snapshots`` (S) with their potential energies (S, N): measured in one batch, or
-        one per stretch between kicks (``parts``: (first snapshot, references), ascending)."""
-        if parts is not None and len(parts) > 1:
-            ends = [first for first, _ in parts[1:]] + [len(snapshots)]
-            pieces = []
-            for (first, references), end in zip(parts, ends, strict=True):
-                if end > first:
-                    kept, self.references = self.references, references
-                    pieces.append(self._measured(snapshots[first:end], potentials[first:end]))
-                    self.references = kept
-            return Steps(sum((piece.snapshots for piece in pieces), ()), concatenated([p.sample for p in pieces]))
+        """The :class:`Steps` of ``snapshots`` (S) with their potential energies (S, N), measured in one batch per
+        stretch between kicks: ``parts`` are (first snapshot, the references it and those after it are measured
+        with), ascending (default: all against :attr:`references`)."""
+        parts = parts or [(0, self.references)]
         rows = self.plotted
 
         def stacked(values: list[np.ndarray]) -> np.ndarray:  # (S, K, ...) of the plotted bodies
@@ -400,8 +393,14 @@ class Session:
             omega = stacked([s.omega_world for s in snapshots])
             L = stacked([s.L_world for s in snapshots])
             energy = stacked([s.energy for s in snapshots]) + stacked(potentials)
-        sample = self.references.measure(np.array([s.t for s in snapshots]), q, omega, L, energy)
-        sample = self.watch.masked(sample)
+        t = np.array([s.t for s in snapshots])
+        ends = [first for first, _ in parts[1:]] + [len(snapshots)]
+        samples = [
+            references.measure(t[first:end], q[first:end], omega[first:end], L[first:end], energy[first:end])
+            for (first, references), end in zip(parts, ends, strict=True)
+            if end > first
+        ]
+        sample = self.watch.masked(concatenated(samples))
         return Steps(tuple(self.drawable(s) for s in snapshots), sample)
 
 

@@ -16,6 +16,7 @@ import numpy as np
 
 from scene.run_model import check_scene_runs, default_integrators
 from scene.scene_file import SceneSpec
+from sim.integrators import CLAIMS
 from sim.world import World
 
 __all__ = ["warm_up", "warm_up_steps"]
@@ -36,13 +37,13 @@ def warm_up_steps(scene: SceneSpec) -> tuple[str, ...]:
 
 def warm_up(scene: SceneSpec, report: Report) -> None:
     """Take one step of a single body with each integrator of ``scene`` (under gravity's torque about a pivot when
-    the scene has one), then :func:`check_scene_runs` on ``scene``; ``report`` is called before each part and once
+    the scene has one and the integrator accepts a torque: the closed form refuses one), then :func:`check_scene_runs` on ``scene``; ``report`` is called before each part and once
     at the end with ``done == total``. Raises what :func:`check_scene_runs` raises for a scene that cannot run."""
     names = warm_up_steps(scene)
     total = len(names) + 1
-    torque = scene.has_torque
     for done, name in enumerate(names):
         report(done, total, name)
+        torque = scene.has_torque and CLAIMS[name].accepts_torque
         world = World(gravity=scene.gravity if torque else np.zeros(3))
         world.add_body(
             q=np.array([1.0, 0.0, 0.0, 0.0]),

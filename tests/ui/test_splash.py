@@ -25,6 +25,20 @@ def test_warm_up_reports_each_integrator_in_turn_then_the_scene():
     assert [what for _, _, what in reports[: len(names)]] == list(names)
 
 
+def test_warm_up_of_a_scene_with_torque_steps_the_closed_form_torque_free(tmp_path):
+    # A heavy top beside a free body on the closed form: the scene runs (the free body has no torque), so its
+    # warm-up must not refuse it by stepping the closed form under the top's torque (a fuzz case, stop 14).
+    path = tmp_path / "mixed.toml"
+    path.write_text('[scene]\ngravity = [0.0, 0.0, -9.81]\ndt = 1.0\n'
+                    '[[body]]\nshape = "t_handle"\nintegrator = "euler"\npivot = [0.0, 0.0, 0.0]\n'
+                    '[[body]]\nshape = "t_handle"\nintegrator = "exact"\n')  # fmt: skip
+    scene = load_scene(path)
+    assert scene.has_torque and warm_up_steps(scene) == ("euler", "exact")
+    reports = []
+    warm_up(scene, lambda done, total, what: reports.append(done))
+    assert reports == [0, 1, 2, 3]
+
+
 def test_warm_up_raises_what_the_scene_check_raises(tmp_path):
     from sim.errors import NumericalError
 

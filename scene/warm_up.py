@@ -37,8 +37,9 @@ def warm_up_steps(scene: SceneSpec) -> tuple[str, ...]:
 
 def warm_up(scene: SceneSpec, report: Report) -> None:
     """Take one step of a single body with each integrator of ``scene`` (under gravity's torque about a pivot when
-    the scene has one and the integrator accepts a torque: the closed form refuses one), then :func:`check_scene_runs` on ``scene``; ``report`` is called before each part and once
-    at the end with ``done == total``. Raises what :func:`check_scene_runs` raises for a scene that cannot run."""
+    the scene has one and the integrator accepts a torque: the closed form refuses one), then
+    :func:`check_scene_runs` on ``scene``; ``report`` is called before each part and once at the end with
+    ``done == total``. Raises what :func:`check_scene_runs` raises for a scene that cannot run."""
     names = warm_up_steps(scene)
     total = len(names) + 1
     for done, name in enumerate(names):

@@ -49,6 +49,7 @@ from typing import Any
 import numpy as np
 
 from scene.body_columns import QUAT_MIN_NORM, frozen, read_columns
+from scene.collector import collector_paused
 from scene.kicks import KickSpec, read_kicks
 from scene.limits import MAX_BODIES, check_count
 from scene.toml_file import parse_toml, read_text
@@ -171,6 +172,11 @@ def resolve_scene_path(scene: str | os.PathLike[str]) -> Path:
 
 def load_scene(scene: str | os.PathLike[str]) -> SceneSpec:
     """Load, validate and resolve a scene: a preset name (e.g. ``"t_handle"``) or a path to a .toml file."""
+    with collector_paused():  # ~10⁶ objects for 10⁵ bodies, no cycles among them (scene/collector.py)
+        return _load_scene(scene)
+
+
+def _load_scene(scene: str | os.PathLike[str]) -> SceneSpec:
     path = resolve_scene_path(scene)
     where = str(path)
     text = read_text(path, where)

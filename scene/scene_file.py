@@ -215,6 +215,8 @@ def order_parent_first(bodies: tuple[BodySpec, ...] | list[BodySpec]) -> tuple[B
 
     Raises ``ValueError`` on an unknown parent or a cycle, which :func:`load_scene` never returns.
     """
+    if all(body.parent is None for body in bodies):
+        return tuple(bodies)
     by_name = {body.name: body for body in bodies}
     placed: set[str] = set()
     order: list[BodySpec] = []

@@ -171,20 +171,23 @@ def check_names_and_parents(links: Sequence[tuple[str, str | None]], where: str)
     """Reject a duplicate name, an unknown parent, a cycle of parents or a chain deeper than ``MAX_DEPTH`` among
     ``(name, parent)`` of the bodies in file order; keys are reported as ``body[i].name`` and
     ``body "name".parent``. Time linear in the number of bodies, however deep the hierarchy."""
-    index_of: dict[str, int] = {}
-    for index, (name, _) in enumerate(links):
-        if name in index_of:
-            fail(where, f"body[{index}].name", f"duplicate body name (body[{index_of[name]}] has it too)", name)
-        index_of[name] = index
-    for name, parent in links:
-        if parent is not None and parent not in index_of:
+    index_of: dict[str, int] = {name: index for index, (name, _) in enumerate(links)}  # the last of a duplicate
+    if len(index_of) < len(links):
+        first: dict[str, int] = {}
+        for index, (name, _) in enumerate(links):
+            if name in first:
+                fail(where, f"body[{index}].name", f"duplicate body name (body[{first[name]}] has it too)", name)
+            first[name] = index
+    children = [(name, parent) for name, parent in links if parent is not None]
+    for name, parent in children:
+        if parent not in index_of:
             known = f"bodies: {', '.join(list(index_of)[:10])}{', …' if len(index_of) > 10 else ''}"
             message = f"unknown parent ({known}){did_you_mean(parent, index_of)}"
             fail(where, f"{body_label(name)}.parent", message, parent)
     # Each body's depth (a root's is 1), found by climbing to the first body whose depth is known; every body is
     # climbed over once. Meeting a body of the current climb again means the climb has gone round a cycle.
     depth: dict[str, int] = {}
-    for name, _ in links:
+    for name, _ in children:  # a root is 1 deep and on no cycle: the first failure in file order is a child's
         chain: list[str] = []
         on_chain: set[str] = set()
         current: str | None = name

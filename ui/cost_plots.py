@@ -15,6 +15,7 @@ from imgui_bundle import imgui, implot
 
 from scene.samples import ERROR_FLOOR
 from ui.cost_history import IntegratorRow, LiveRun
+from ui.plot_titles import fitted_title
 
 __all__ = ["integrators_plot", "cost_table", "mark_frozen_ends", "TABLE_ROWS_MAX"]
 
@@ -38,7 +39,7 @@ def integrators_plot(history, _prepared, size) -> None:
         return
     table = [row for row in live.table() if row.us > 0 and row.energy_error > 0 and not row.failed]
     flags = implot.Flags_.no_menus | implot.Flags_.no_legend
-    if not implot.begin_plot("accuracy vs cost", imgui.ImVec2(*size), flags):
+    if not implot.begin_plot(fitted_title("accuracy vs cost", size[0]), imgui.ImVec2(*size), flags):
         return
     implot.setup_axes("µs / body-step", "|ΔE|/E now")
     if table:

@@ -22,6 +22,7 @@ from scene.samples import ERROR_FLOOR
 from ui.cost_plots import integrators_plot, mark_frozen_ends
 from ui.help_texts import PLOT_TOOLTIPS
 from ui.plot_history import CostLines, Curves, PlotHistory, TimeLines, export_csv
+from ui.plot_titles import AXES_LABELS_PX, fitted_text, fitted_title
 
 __all__ = ["PlotHistory", "PlotOptions", "draw_plots", "export_csv", "PLOT_TITLES", "LEGEND_MAX"]
 
@@ -42,7 +43,6 @@ NO_REFERENCE_TIP = "no closed-form reference (only torque-free bodies and symmet
 # A time tick's label ("12", "0.25") with room around it, in pixels: ImPlot's own ticks ignore the width that the
 # y axes' labels take, and "4 81216 20" ran together on the cost plot (two y axes) at 1280x720.
 TICK_LABEL_PX = 22.0
-AXES_LABELS_PX = 40.0  # what a y axis's label and numbers take of a plot's width
 CHAR_PX = 8.5  # the width of a digit of the plots' font at ui_scale 1 (the plots measure it when they draw)
 TICK_GAP_PX = 6.0  # the least room between two tick labels
 MIN_TIME_SPAN_S = 1.0  # a time axis spans at least this (after a reset it would span nothing: ticks of 1e-7 s)
@@ -186,7 +186,8 @@ def _ticks(first: float, last: float, step: float) -> np.ndarray:
 def _begin_time_plot(title: str, lines: TimeLines, size, y_label: str, log: bool, y_axes: int = 1) -> bool:
     """Begin a plot over the window's time; ``log``: the y axis is logarithmic and spans the data (ImPlot's own
     fit of a constant series on a log axis runs down to 1e-308); ``y_axes``: how many y axes take its width."""
-    if not implot.begin_plot(title, imgui.ImVec2(*size), implot.Flags_.no_legend | implot.Flags_.no_menus):
+    flags = implot.Flags_.no_legend | implot.Flags_.no_menus
+    if not implot.begin_plot(fitted_title(title, size[0]), imgui.ImVec2(*size), flags):
         return False
     implot.setup_axes("t (s)", y_label, 0, 0 if log else implot.AxisFlags_.auto_fit)
     first, last = lines.t_range
@@ -249,7 +250,7 @@ def _kept(x: np.ndarray, y: np.ndarray, level: np.ndarray, log: bool) -> np.ndar
 def _empty_plot(title: str, size, why: tuple[str, ...] = NO_INVARIANT) -> None:
     """In place of a plot that has nothing to show: its title and ``why`` (lines), in a frame of the same size."""
     imgui.begin_child(title, imgui.ImVec2(*size), imgui.ChildFlags_.borders)
-    _centered(title, imgui.text)
+    _centered(fitted_text(title, size[0], y_axis=False), imgui.text)
     imgui.set_cursor_pos_y(0.4 * size[1])
     for line in why:
         _centered(line, imgui.text_disabled)
@@ -322,9 +323,8 @@ def _curve_plot(history: PlotHistory, curves: Curves | None, size, name: str) ->
     if curves is None:
         _empty_plot(title, size)
         return
-    if not implot.begin_plot(
-        title, imgui.ImVec2(*size), implot.Flags_.no_legend | implot.Flags_.no_menus | implot.Flags_.equal
-    ):
+    flags = implot.Flags_.no_legend | implot.Flags_.no_menus | implot.Flags_.equal
+    if not implot.begin_plot(fitted_title(title, size[0]), imgui.ImVec2(*size), flags):
         return
     implot.setup_axes(*_CURVE_LABELS[name], implot.AxisFlags_.auto_fit, implot.AxisFlags_.auto_fit)
     names, rgb, xy, drawn = history.names, history.rgb, curves.xy, curves.drawn

@@ -41,6 +41,11 @@ MAX_POINTS = 100
 # DASHES_PER_WINDOW of them over the window (longer dashes over more samples).
 DASH_SAMPLES = 6
 DASHES_PER_WINDOW = 25
+EXACT_CURVES_MAX = 24  # dashed exact curves drawn for at most this many distinct initial states
+# Lines drawn per plot at most: a cloud of 1000 bodies draws 100 of them, evenly spread over its rows (the cloud
+# preset's rows sweep the initial tilt). Each line costs ImPlot ~5 µs and the rasteriser more: 1000 lines in each
+# of 5 plots took ~60 ms a frame here, and show no more than 100 do.
+MAX_LINES = 100
 _ERRORS = ("energy_error", "momentum_error", "orientation_error")  # and the plots that draw them:
 _ERROR_PLOTS = ("energy", "momentum", "orientation")
 _CURVES = ("herpolhode", "herpolhode_exact", "polhode", "polhode_exact")
@@ -97,6 +102,7 @@ class PlotHistory:
         self.colors = np.asarray(colors, dtype=float).reshape(len(self.names), 3)
         self.rgb = [tuple(float(c) for c in color) for color in self.colors]
         self.exact_rows = list(exact_rows)
+        self.line_rows = line_rows(len(self.names), self.exact_rows)
         self.capacity = int(capacity)
         k, rows = len(self.names), 2 * self.capacity
         self._t = np.zeros(rows)
@@ -247,7 +253,7 @@ def _prepare(history: PlotHistory, seconds: float) -> dict[str, object]:
     # The newest point is the newest sample's; each point before it is one bucket older.
     bucket = max(1, int(np.ceil(len(t) / MAX_POINTS)))
     level = (history.version - 1) // bucket - np.arange(len(x))[::-1]
-    error_drawn = ~np.isnan(error_rows).all(axis=2)
+    rows = history.line_rows  # the rows whose lines are drawn, of those with any data
     # Each error's positive finite values: its smallest and largest.
     positive = np.isfinite(errors) & (errors > 0.0)
     low = np.where(positive, errors, np.inf).min(axis=(1, 2))
@@ -257,7 +263,7 @@ def _prepare(history: PlotHistory, seconds: float) -> dict[str, object]:
             t_range,
             x,
             error_rows[j],
-            np.flatnonzero(error_drawn[j]).tolist(),
+            rows[~np.isnan(error_rows[j, rows]).all(axis=1)].tolist(),
             (float(low[j]), float(high[j])) if np.isfinite(low[j]) else None,
             level,
         )
@@ -268,7 +274,8 @@ def _prepare(history: PlotHistory, seconds: float) -> dict[str, object]:
     newton, ms = cost_rows[:-1], cost_rows[-1]
     # The first steps of a run include compiling the kernels: a percentile keeps them from setting the scale.
     finite = ms[np.isfinite(ms)]
-    newton_lines = TimeLines(t_range, x, newton, np.flatnonzero(~np.isnan(newton).all(axis=1)).tolist(), None, level)
+    newton_drawn = rows[~np.isnan(newton[rows]).all(axis=1)].tolist()
+    newton_lines = TimeLines(t_range, x, newton, newton_drawn, None, level)
     prepared["cost"] = CostLines(
         newton_lines,
         float(cost[:-1].max(initial=0.0)),
@@ -282,22 +289,33 @@ def _prepare(history: PlotHistory, seconds: float) -> dict[str, object]:
 
 def _curves(history: PlotHistory, start: int) -> dict[str, Curves | None]:
     """The herpolhode and polhode from sample ``start`` on: every step's sample, ending with the newest."""
-    xy = np.ascontiguousarray(history._ordered(history._curves)[..., start:])  # (4, K, 2, W)
+    xy = history._ordered(history._curves)[..., start:]  # (4, K, 2, W), a view: the plots copy the rows they draw
     count = xy.shape[-1]
     # Absolute sample index of each point: the newest sample's is version − 1.
     level = history.version - count + np.arange(count)
     dash = max(DASH_SAMPLES, int(np.ceil(count / (2 * DASHES_PER_WINDOW))))
-    drawn = ~np.isnan(xy).all(axis=(2, 3))  # (4, K)
+    rows = history.line_rows
+    drawn = ~np.isnan(xy[:, rows]).all(axis=(2, 3))  # (4, L)
+    # A cloud: a thousand white references would hide every body's line (and cost ~16 ms a frame to cut in dashes).
+    exact_rows = history.exact_rows if len(history.exact_rows) <= EXACT_CURVES_MAX else []
     prepared: dict[str, Curves | None] = {}
     for j, plot in ((0, "herpolhode"), (2, "polhode")):
         if not drawn[j].any():
             prepared[plot] = None
             continue
-        dashes = [(k, _dashes(xy[j + 1, k], level, dash)) for k in history.exact_rows]
-        prepared[plot] = Curves(
-            xy[j], np.flatnonzero(drawn[j]).tolist(), [(k, d) for k, d in dashes if d.shape[1]], level
-        )
+        dashes = [(k, _dashes(xy[j + 1, k], level, dash)) for k in exact_rows]
+        prepared[plot] = Curves(xy[j], rows[drawn[j]].tolist(), [(k, d) for k, d in dashes if d.shape[1]], level)
     return prepared
+
+
+def line_rows(count: int, exact_rows: list[int]) -> np.ndarray:
+    """The rows of ``count`` bodies whose lines the plots draw: every one up to :data:`MAX_LINES`, else that many
+    evenly spread from the first to the last, with the rows of drawn exact references (ascending, unique)."""
+    if count <= MAX_LINES:
+        return np.arange(count)
+    spread = np.round(np.linspace(0, count - 1, MAX_LINES)).astype(np.intp)
+    exact = exact_rows if len(exact_rows) <= EXACT_CURVES_MAX else []
+    return np.union1d(spread, np.asarray(exact, dtype=np.intp))
 
 
 def _percentile(values: np.ndarray, percent: float) -> float:

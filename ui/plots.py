@@ -50,7 +50,6 @@ THIN_ERROR_PX = 0.25
 THIN_MAX_STRIDE = 32
 # More bodies than this are not named one by one above the plots (the cloud preset has 1000).
 LEGEND_MAX = 24
-EXACT_CURVES_MAX = LEGEND_MAX  # dashed exact curves drawn for at most this many distinct initial states
 PLOT_TITLES = {
     "energy": "energy error |ΔE|/E",  # scene/measures.py's, as a magnitude
     "momentum": "L error |ΔL|/|L|",
@@ -106,7 +105,7 @@ def _legend_row(history: PlotHistory) -> None:
     """Each body's name after a dot of its colour, wrapping onto more lines when the row is full; beyond
     ``LEGEND_MAX`` bodies (a cloud of them), one line saying how many, which leaves the plots their room."""
     if len(history.names) > LEGEND_MAX:
-        imgui.text_disabled(f"{len(history.names)} bodies: each line is in its body's colour")
+        imgui.text_disabled(_cloud_legend(len(history.names), len(history.line_rows)))
         return
     draw_list = imgui.get_window_draw_list()
     line = imgui.get_text_line_height()
@@ -126,6 +125,13 @@ def _legend_row(history: PlotHistory) -> None:
         imgui.text(name)
     if history.exact_rows:
         _exact_entry(draw_list, line, gap, right)
+
+
+def _cloud_legend(count: int, lines: int) -> str:
+    """The legend of ``count`` bodies too many to name, ``lines`` of which are drawn (ui/plot_history.py)."""
+    if lines < count:
+        return f"{count} bodies: {lines} of them drawn, evenly spread, each line in its body's colour"
+    return f"{count} bodies: each line is in its body's colour"
 
 
 def _exact_entry(draw_list, line: float, gap: float, right: float) -> None:
@@ -330,9 +336,6 @@ def _curve_plot(history: PlotHistory, curves: Curves | None, size, name: str) ->
     names, rgb, xy, drawn = history.names, history.rgb, curves.xy, curves.drawn
     for k, keep in zip(drawn, _kept(xy[drawn, 0], xy[drawn, 1], curves.level, log=False), strict=True):
         implot.plot_line(names[k], xy[k, 0, keep], xy[k, 1, keep], _spec(rgb[k]))
-    if len(curves.dashes) > EXACT_CURVES_MAX:  # a cloud: a thousand white references would hide every body's line
-        implot.end_plot()
-        return
     dashed = _spec(EXACT_RGBA, 1.2, implot.LineFlags_.segments | implot.ItemFlags_.no_fit)
     for k, segments in curves.dashes:
         implot.plot_line(f"exact##{k}", segments[0], segments[1], dashed)

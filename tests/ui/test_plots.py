@@ -8,7 +8,8 @@ import pytest
 from imgui_bundle import imgui, implot
 
 from tests.ui.test_plot_history import filled, sample
-from ui import plots
+from ui import plot_history
+from ui.plot_history import MAX_LINES, line_rows
 from ui.plots import (
     NO_REFERENCE,
     NO_REFERENCE_NOTE,
@@ -64,7 +65,7 @@ def test_a_cloud_of_exact_references_is_left_out_and_the_bodies_lines_kept(imgui
     """More distinct closed-form references than EXACT_CURVES_MAX: their dashed curves would hide the bodies'."""
     lines = []
     monkeypatch.setattr(implot, "plot_line", lambda label, xs, ys, spec: lines.append(label))
-    monkeypatch.setattr(plots, "EXACT_CURVES_MAX", 0)
+    monkeypatch.setattr(plot_history, "EXACT_CURVES_MAX", 0)
     with plots_window():
         draw_plots(filled(500, capacity=3600), PlotOptions(), (1260.0, 280.0))
     assert lines.count("exact##0") == 0 and len(lines) == 3 + 2 + 2 + 3 + 3 + 4
@@ -162,4 +163,43 @@ def test_the_plots_name_a_few_bodies_and_count_a_cloud(imgui_window, monkeypatch
         monkeypatch.setattr(imgui, "text_disabled", texts.append)
         names = [f"h{i:03d}" for i in range(count)]
         draw_plots(PlotHistory(names, np.full((count, 3), 0.5), []), PlotOptions(), (1260.0, 280.0))
-        assert texts == (names if count <= LEGEND_MAX else [f"{count} bodies: each line is in its body's colour"])
+        if count <= LEGEND_MAX:
+            assert texts == names
+        elif count <= MAX_LINES:
+            assert texts == [f"{count} bodies: each line is in its body's colour"]
+        else:
+            assert texts == [
+                f"{count} bodies: {MAX_LINES} of them drawn, evenly spread, each line in its body's colour"
+            ]
+
+
+def _cloud(names, exact_rows, steps):
+    """A history of ``names`` bodies with every measure finite, ``steps`` samples long."""
+    from scene.samples import Sample
+    from ui.plot_history import PlotHistory
+
+    rng, k = np.random.default_rng(3), len(names)
+    history = PlotHistory(names, rng.uniform(size=(k, 3)), exact_rows, capacity=100)
+    for i in range(steps):
+        errors = {name: rng.uniform(1e-17, 1e-3, k) for name in ("energy_error", "momentum_error", "orientation_error")}
+        curves = {
+            name: rng.normal(size=(k, 2)) for name in ("herpolhode", "herpolhode_exact", "polhode", "polhode_exact")
+        }
+        history.append(Sample(t=i / 60.0, **errors, **curves), np.full(k, 2.0), 0.5)
+    return history
+
+
+def test_a_cloud_draws_a_hundred_lines_per_plot_evenly_spread_with_every_exact_reference(imgui_window, monkeypatch):
+    lines = []
+    monkeypatch.setattr(implot, "plot_line", lambda label, xs, ys, spec: lines.append(label))
+    names = [f"h{i:04d}" for i in range(1000)]
+    history = _cloud(names, exact_rows=[7, 500], steps=40)
+    assert len(history.line_rows) == MAX_LINES + 2 and {0, 7, 500, 999} <= set(history.line_rows.tolist())
+    with plots_window():
+        draw_plots(history, PlotOptions(), (1260.0, 280.0))
+    drawn = {label for label in lines if not label.startswith("exact")} - {"ms per step"}
+    assert drawn == {names[k] for k in history.line_rows}
+    # each drawn body: a line in each of the 3 error plots, the cost plot and both curves; the 2 exact references
+    # dashed in both curves; the cost plot's ms per step
+    assert len(lines) == (MAX_LINES + 2) * 6 + 2 * 2 + 1
+    assert not any(line_rows(count, []).size != count for count in (1, 50, MAX_LINES))

@@ -293,9 +293,10 @@ def _orientation_plot(history: PlotHistory, lines: TimeLines, size) -> None:
 
 def _note_missing(history: PlotHistory, lines: TimeLines) -> None:
     """Inside the current plot, at its bottom right (where errors that grow from the floor leave room): the bodies
-    ``lines`` has no line for, one line each after a heading, and a tooltip saying why."""
+    ``lines`` has no line for (of those whose lines are drawn: a cloud's are not all), one line each after a
+    heading, and a tooltip saying why."""
     drawn = set(lines.drawn)
-    missing = [name for k, name in enumerate(history.names) if k not in drawn]
+    missing = [history.names[k] for k in history.line_rows.tolist() if k not in drawn]  # of the bodies drawn
     if not missing:
         return
     position, size = implot.get_plot_pos(), implot.get_plot_size()

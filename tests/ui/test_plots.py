@@ -190,8 +190,9 @@ def _cloud(names, exact_rows, steps):
 
 
 def test_a_cloud_draws_a_hundred_lines_per_plot_evenly_spread_with_every_exact_reference(imgui_window, monkeypatch):
-    lines = []
+    lines, recorder = [], _TextRecorder()
     monkeypatch.setattr(implot, "plot_line", lambda label, xs, ys, spec: lines.append(label))
+    monkeypatch.setattr(implot, "get_plot_draw_list", lambda: recorder)
     names = [f"h{i:04d}" for i in range(1000)]
     history = _cloud(names, exact_rows=[7, 500], steps=40)
     assert len(history.line_rows) == MAX_LINES + 2 and {0, 7, 500, 999} <= set(history.line_rows.tolist())
@@ -199,6 +200,7 @@ def test_a_cloud_draws_a_hundred_lines_per_plot_evenly_spread_with_every_exact_r
         draw_plots(history, PlotOptions(), (1260.0, 280.0))
     drawn = {label for label in lines if not label.startswith("exact")} - {"ms per step"}
     assert drawn == {names[k] for k in history.line_rows}
+    assert recorder.texts == []  # every body has a closed form: none is named as missing one
     # each drawn body: a line in each of the 3 error plots, the cost plot and both curves; the 2 exact references
     # dashed in both curves; the cost plot's ms per step
     assert len(lines) == (MAX_LINES + 2) * 6 + 2 * 2 + 1

@@ -12,22 +12,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-import numpy as np
-
+from scene.kernels import load_kernels
 from scene.run_model import check_scene_runs, default_integrators
 from scene.scene_file import SceneSpec
-from sim.integrators import CLAIMS
-from sim.world import World
 
 __all__ = ["warm_up", "warm_up_steps"]
 
 Report = Callable[[int, int, str], None]
 """``report(done, total, what)``: ``done`` of ``total`` parts are ready, ``what`` is being compiled now."""
-
-# A T-handle's moments (kg m²) and a spin near its intermediate axis (rad/s): any body compiles the same kernels.
-_INERTIA_BODY = np.diag([1.3, 1.4, 2.5])
-_OMEGA_WORLD = np.array([0.05, 5.0, 0.05])
-_PIVOT_BODY = np.array([0.0, 0.0, -1.0])  # m from the centre of mass: a heavy top's tip
 
 
 def warm_up_steps(scene: SceneSpec) -> tuple[str, ...]:
@@ -36,24 +28,14 @@ def warm_up_steps(scene: SceneSpec) -> tuple[str, ...]:
 
 
 def warm_up(scene: SceneSpec, report: Report) -> None:
-    """Take one step of a single body with each integrator of ``scene`` (under gravity's torque about a pivot when
-    the scene has one and the integrator accepts a torque: the closed form refuses one), then
+    """Take one step of a single body with each integrator of ``scene`` (:func:`load_kernels`), then
     :func:`check_scene_runs` on ``scene``; ``report`` is called before each part and once at the end with
     ``done == total``. Raises what :func:`check_scene_runs` raises for a scene that cannot run."""
     names = warm_up_steps(scene)
     total = len(names) + 1
     for done, name in enumerate(names):
         report(done, total, name)
-        torque = scene.has_torque and CLAIMS[name].accepts_torque
-        world = World(gravity=scene.gravity if torque else np.zeros(3))
-        world.add_body(
-            q=np.array([1.0, 0.0, 0.0, 0.0]),
-            omega_world=_OMEGA_WORLD,
-            inertia_body=_INERTIA_BODY,
-            integrator=name,
-            pivot_body=_PIVOT_BODY if torque else None,
-        )
-        world.step(scene.h)
+        load_kernels(scene, (name,))
     report(len(names), total, "the closed forms and the first step")
     check_scene_runs(scene)
     report(total, total, "")

@@ -3,7 +3,7 @@ longer). Every example runs the real ``main.main``; what is checked is in tests/
 
 import os
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from tests.fuzz.cases import describe, gui_case, record_case, run_case, workspace
@@ -42,6 +42,8 @@ def test_record_handles_any_scene_and_arguments(scene: SceneFile, data):
 @_examples(0.1, 6)
 @given(scene=scene_files())
 def test_gui_refuses_bad_files_before_any_window(scene: SceneFile):
+    # A real process: no operating system passes an argument with a NUL byte (run's cases, in process, take it).
+    assume("\x00" not in scene.arg)
     outcome, found = gui_case(scene)
     assert not found, describe(scene, outcome, found)
 

@@ -42,10 +42,11 @@ MAX_POINTS = 100
 DASH_SAMPLES = 6
 DASHES_PER_WINDOW = 25
 EXACT_CURVES_MAX = 24  # dashed exact curves drawn for at most this many distinct initial states
-# Lines drawn per plot at most: a cloud of 1000 bodies draws 100 of them, evenly spread over its rows (the cloud
-# preset's rows sweep the initial tilt). Each line costs ImPlot ~5 µs and the rasteriser more: 1000 lines in each
-# of 5 plots took ~60 ms a frame here, and show no more than 100 do.
-MAX_LINES = 100
+# Lines drawn per plot at most: every body of the largest comparison (14 integrators × the compare preset's 8
+# handles), and of a cloud of 1000 bodies 128, evenly spread over its rows (the cloud preset's rows sweep the
+# initial tilt). Each line costs ImPlot ~5 µs and the rasteriser more: 1000 lines in each of 5 plots took ~60 ms a
+# frame here, and show no more than 128 do.
+MAX_LINES = 128
 _ERRORS = ("energy_error", "momentum_error", "orientation_error")  # and the plots that draw them:
 _ERROR_PLOTS = ("energy", "momentum", "orientation")
 _CURVES = ("herpolhode", "herpolhode_exact", "polhode", "polhode_exact")

@@ -139,19 +139,25 @@ class BodyLayout:
         frames = frames_along(np.broadcast_to(self.up, (len(owner), 3))) * np.stack([base, base, height], 1)[:, None]
         return owner, rigid_matrices(frames, pivot - height[:, None] * self.up)
 
-    def enclosing_sphere(
+    def enclosing_spheres(
         self, position: np.ndarray, L_world: np.ndarray, selected: np.ndarray
-    ) -> tuple[np.ndarray, float]:
-        """A sphere (centre (3,) m, radius m) holding the ``selected`` bodies at ``position`` (N, 3) m with their
-        L arrows (``L_world`` (N, 3) kg·m²/s). Neither depends on a body's rotation and L is conserved without
-        torque, so a camera fitted to it holds still while the bodies tumble."""
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """A sphere per ``selected`` body (centres (K, 3) m, radii (K,) m) holding it at ``position`` (N, 3) m
+        with its L arrow (``L_world`` (N, 3) kg·m²/s). Neither depends on a body's rotation and L is conserved
+        without torque, so a camera fitted to them holds still while the bodies tumble."""
         center, radius = position[selected], self.radius[selected]
         tip = self.momentum_scale * L_world[selected]
         reach = np.linalg.norm(tip, axis=1) + self.arrow_sizes[2]
         # The smallest sphere holding a body's sphere and its arrow tip (when the tip sticks out of it).
         grow = np.maximum(0.5 * (reach - radius), 0.0)
         center = center + tip / np.maximum(np.linalg.norm(tip, axis=1), 1e-12)[:, None] * grow[:, None]
-        radius = radius + grow
+        return center, radius + grow
+
+    def enclosing_sphere(
+        self, position: np.ndarray, L_world: np.ndarray, selected: np.ndarray
+    ) -> tuple[np.ndarray, float]:
+        """One sphere (centre (3,) m, radius m) holding every one of :meth:`enclosing_spheres`."""
+        center, radius = self.enclosing_spheres(position, L_world, selected)
         middle = 0.5 * (center.min(axis=0) + center.max(axis=0))
         return middle, float((np.linalg.norm(center - middle, axis=1) + radius).max())
 

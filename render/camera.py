@@ -111,6 +111,28 @@ class OrbitCamera:
         self.target = np.array(center, dtype=float)
         self.distance = max(float(radius), MIN_DISTANCE_M) / (FIT_FILL * np.sin(half_fov))
 
+    def fit_spheres(self, centers: np.ndarray, radii: np.ndarray, aspect: float = 16.0 / 9.0) -> None:
+        """Aim at the middle of the spheres (``centers`` (K, 3) m, ``radii`` (K,) m) and set the least distance at
+        which every one lies inside the view with :data:`FIT_FILL` of it to spare, at the current angles. Tighter
+        than :meth:`fit_sphere` round them all when they spread in a plane or a line seen obliquely (a cloud's
+        grid filled a third of the view). Vectorised over the spheres."""
+        centers = np.asarray(centers, dtype=float).reshape(-1, 3)
+        radii = np.asarray(radii, dtype=float).reshape(-1)
+        self.target = 0.5 * (centers.min(axis=0) + centers.max(axis=0))
+        right, up, back = self._axes()
+        offset = centers - self.target
+        x, y, z = offset @ right, offset @ up, offset @ back  # z: towards the eye
+        distance = MIN_DISTANCE_M
+        tan_half_y = FIT_FILL * np.tan(0.5 * np.radians(self.fov_y_deg))
+        for tan_half in (tan_half_y, tan_half_y * aspect):
+            # A sphere is inside the plane of a frustum's side, at half-angle θ, when its centre's distance from
+            # the view axis plus r / cos θ is at most tan θ times its depth d − z.
+            grow = radii * np.sqrt(1.0 + tan_half * tan_half)
+            across = np.abs(x) if tan_half != tan_half_y else np.abs(y)
+            distance = max(distance, float(np.max(z + (across + grow) / tan_half)))
+        # No sphere reaches the near plane (NEAR_FRACTION of the distance in front of the eye).
+        self.distance = max(distance, float(np.max(z + radii)) / (1.0 - NEAR_FRACTION))
+
 
 def project(view_projection: np.ndarray, points_world: np.ndarray, viewport: tuple[int, int, int, int]) -> np.ndarray:
     """(N, 3) world points → (N, 2) window coordinates ``(x, y)`` in pixels, GL's convention (origin at the

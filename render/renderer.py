@@ -210,8 +210,8 @@ class Renderer:
         momentum = snapshot.L_world[selected].sum(axis=0)
         if np.hypot(momentum[0], momentum[1]) > 0.1 * np.linalg.norm(momentum):
             camera.azimuth_deg = float(np.degrees(np.arctan2(momentum[1], momentum[0]))) - VIEW_FROM_MOMENTUM_DEG
-        center, radius = self.layout.enclosing_sphere(snapshot.position, snapshot.L_world, selected)
-        camera.fit_sphere(center, radius, aspect)
+        centers, radii = self.layout.enclosing_spheres(snapshot.position, snapshot.L_world, selected)
+        camera.fit_spheres(centers, radii, aspect)
         return camera
 
     def draw(

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from render.camera import ELEVATION_LIMIT_DEG, OrbitCamera, project
+from render.camera import ELEVATION_LIMIT_DEG, FIT_FILL, OrbitCamera, project
 
 VIEWPORT = (10, 20, 640, 360)
 ATOL_PX = 1e-6
@@ -99,3 +99,46 @@ def test_view_projection_follows_every_change_of_the_camera():
     assert not np.allclose(camera.view_projection(2.0), previous)
     camera.target[0] += 1.0  # the target changed in place
     assert np.array_equal(camera.view_projection(1.5), camera.projection(1.5) @ camera.view())
+
+
+def _ndc_of_surfaces(camera, centers, radii, aspect):
+    """Each sphere's surface, sampled, in normalised device coordinates (x, y in [−1, 1] inside the view)."""
+    directions = np.random.default_rng(5).normal(size=(400, 3))
+    directions /= np.linalg.norm(directions, axis=1, keepdims=True)
+    surface = (centers[:, None, :] + radii[:, None, None] * directions).reshape(-1, 3)
+    height = 1000
+    width = round(aspect * height)
+    pixels = project(camera.view_projection(aspect), surface, (0, 0, width, height))
+    return 2.0 * pixels / [width, height] - 1.0
+
+
+@pytest.mark.parametrize("aspect", [16 / 9, 1.0, 0.5])
+@pytest.mark.parametrize("angles", [(-60.0, 22.0), (75.0, -10.0), (10.0, 80.0)])
+def test_fit_spheres_holds_every_sphere_in_view_and_one_of_them_touches_the_margin(aspect, angles):
+    rng = np.random.default_rng(8)
+    centers, radii = rng.normal(scale=3.0, size=(40, 3)), rng.uniform(0.1, 1.0, 40)
+    camera = OrbitCamera(azimuth_deg=angles[0], elevation_deg=angles[1])
+    camera.fit_spheres(centers, radii, aspect)
+    ndc = _ndc_of_surfaces(camera, centers, radii, aspect)
+    assert np.isfinite(ndc).all()  # nothing behind the eye
+    reach = np.abs(ndc).max()
+    assert reach <= FIT_FILL + 1e-9 and reach > FIT_FILL - 0.02  # tight: sampled points just short of the tangent
+
+
+def test_a_grid_seen_obliquely_is_framed_closer_than_its_bounding_sphere_allows():
+    # The cloud preset's kind of layout: a flat grid of small bodies, 40 m × 25 m, in the xz plane.
+    x, z = np.meshgrid(np.linspace(-20, 20, 41), np.linspace(-12.5, 12.5, 26))
+    centers = np.stack([x.ravel(), np.zeros(x.size), z.ravel()], axis=1)
+    radii = np.full(x.size, 0.4)
+    tight, loose = OrbitCamera(), OrbitCamera()
+    tight.fit_spheres(centers, radii, 16 / 9)
+    loose.fit_sphere(centers.mean(axis=0), float(np.linalg.norm(centers, axis=1).max() + 0.4), 16 / 9)
+    assert tight.distance < 0.8 * loose.distance
+    assert np.abs(_ndc_of_surfaces(tight, centers, radii, 16 / 9)).max() <= FIT_FILL + 1e-9
+
+
+def test_fit_spheres_of_one_sphere_is_about_fit_sphere():
+    one, other = OrbitCamera(), OrbitCamera()
+    one.fit_spheres(np.array([[1.0, 2.0, 3.0]]), np.array([0.7]), 16 / 9)
+    other.fit_sphere(np.array([1.0, 2.0, 3.0]), 0.7, 16 / 9)
+    assert np.allclose(one.target, other.target) and one.distance == pytest.approx(other.distance, rel=0.1)

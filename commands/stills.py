@@ -44,8 +44,8 @@ def _run(target: OffscreenTarget, name: str, seconds: float) -> tuple[Session, R
 def render_t_handle(target: OffscreenTarget, text: TextOverlay) -> np.ndarray:
     """The t_handle preset at ``T_HANDLE_SECONDS``, labelled, with the legend."""
     session, renderer = _run(target, "t_handle", T_HANDLE_SECONDS)
-    ((integrator, detail),) = view_labels(session, session.groups)
-    label = ("T-handle spun near its intermediate axis", f"{integrator}    {detail}")
+    ((integrator, *details),) = view_labels(session, session.groups)
+    label = ("T-handle spun near its intermediate axis", "    ".join([integrator, *details]))
     color = tuple(float(c) for c in linear_to_srgb(renderer.layout.colors_rgba[0, :3]))
     view = View(renderer, session.drawable(), label=label, accent=color)
     render_grid(target.framebuffer, target.size, [view], text, legend=True)

@@ -70,9 +70,14 @@ def main(argv: list[str] | None = None) -> int:
     ctx = create_offscreen_context()
     target = OffscreenTarget(ctx, *SIZE, samples=4)
     text = TextOverlay(ctx)
-    for name, render in (("t_handle", render_t_handle), ("compare", render_compare)):
-        save_png(out_dir / f"{name}.png", render(target, text))
-        print(f"wrote {out_dir / f'{name}.png'}")
+    try:
+        for name, render in (("t_handle", render_t_handle), ("compare", render_compare)):
+            save_png(out_dir / f"{name}.png", render(target, text))
+            print(f"wrote {out_dir / f'{name}.png'}")
+    finally:
+        text.release()
+        target.release()
+        ctx.release()
     return 0
 
 

@@ -111,27 +111,45 @@ class OrbitCamera:
         self.target = np.array(center, dtype=float)
         self.distance = max(float(radius), MIN_DISTANCE_M) / (FIT_FILL * np.sin(half_fov))
 
-    def fit_spheres(self, centers: np.ndarray, radii: np.ndarray, aspect: float = 16.0 / 9.0) -> None:
-        """Aim at the middle of the spheres (``centers`` (K, 3) m, ``radii`` (K,) m) and set the least distance at
-        which every one lies inside the view with :data:`FIT_FILL` of it to spare, at the current angles. Tighter
-        than :meth:`fit_sphere` round them all when they spread in a plane or a line seen obliquely (a cloud's
-        grid filled a third of the view). Vectorised over the spheres."""
+    def fit_spheres(
+        self, centers: np.ndarray, radii: np.ndarray, aspect: float = 16.0 / 9.0, top_clear: float = 0.0
+    ) -> None:
+        """Frame the spheres (``centers`` (K, 3) m, ``radii`` (K,) m) at the current angles: the least distance at
+        which every one lies inside the view with :data:`FIT_FILL` of it to spare, and below the top
+        ``top_clear`` of its height (a label's band), then the target moved across the view so that they sit in
+        the middle of that room. Tighter than :meth:`fit_sphere` round them all when they spread in a plane or a
+        line seen obliquely (a cloud's grid filled a third of the view). Vectorised over the spheres.
+
+        In the camera's axes (right ``x``, up ``y``, back ``z`` towards the eye, from the middle of the centres),
+        a sphere is inside the side plane ``x = t (d − z)`` of a frustum whose eye is ``s`` across and ``d`` back
+        when ``x − s + r √(1 + t²) ≤ t (d − z)``, and inside the opposite side, ``x = −t' (d − z)``, when
+        ``s − x + r √(1 + t'²) ≤ t' (d − z)``. An ``s`` meets both for every sphere once
+        ``max(x + g − t (d − z)) ≤ min(x − g' + t' (d − z))``: linear in ``d``, so the least ``d`` is in closed
+        form, and ``s`` is then the middle of what is left."""
         centers = np.asarray(centers, dtype=float).reshape(-1, 3)
         radii = np.asarray(radii, dtype=float).reshape(-1)
-        self.target = 0.5 * (centers.min(axis=0) + centers.max(axis=0))
-        right, up, back = self._axes()
-        offset = centers - self.target
-        x, y, z = offset @ right, offset @ up, offset @ back  # z: towards the eye
-        distance = MIN_DISTANCE_M
-        tan_half_y = FIT_FILL * np.tan(0.5 * np.radians(self.fov_y_deg))
-        for tan_half in (tan_half_y, tan_half_y * aspect):
-            # A sphere is inside the plane of a frustum's side, at half-angle θ, when its centre's distance from
-            # the view axis plus r / cos θ is at most tan θ times its depth d − z.
-            grow = radii * np.sqrt(1.0 + tan_half * tan_half)
-            across = np.abs(x) if tan_half != tan_half_y else np.abs(y)
-            distance = max(distance, float(np.max(z + (across + grow) / tan_half)))
-        # No sphere reaches the near plane (NEAR_FRACTION of the distance in front of the eye).
-        self.distance = max(distance, float(np.max(z + radii)) / (1.0 - NEAR_FRACTION))
+        middle = 0.5 * (centers.min(axis=0) + centers.max(axis=0))
+        axes = self._axes()
+        x, y, z = ((centers - middle) @ axes.T).T  # (K,) each; z towards the eye
+        tan_y = np.tan(0.5 * np.radians(self.fov_y_deg))
+        # Per axis: the across coordinate, and the tangent of the half-angle to the high and to the low side.
+        limits = (
+            (x, FIT_FILL * tan_y * aspect, FIT_FILL * tan_y * aspect),
+            (y, tan_y * max(1.0 - 2.0 * top_clear - (1.0 - FIT_FILL), 0.05), FIT_FILL * tan_y),
+        )
+        distance = float(np.max(z + radii)) / (1.0 - NEAR_FRACTION)  # no sphere reaches the near plane
+        for across, high, low in limits:
+            a = across + radii * np.hypot(1.0, high) + high * z  # max over spheres: s ≥ a − high d
+            b = across - radii * np.hypot(1.0, low) - low * z  # min over spheres: s ≤ b + low d
+            distance = max(distance, float((a.max() - b.min()) / (high + low)))
+        distance = max(distance, MIN_DISTANCE_M)
+        shift = []
+        for across, high, low in limits:
+            a = across + radii * np.hypot(1.0, high) + high * z
+            b = across - radii * np.hypot(1.0, low) - low * z
+            shift.append(0.5 * ((a.max() - high * distance) + (b.min() + low * distance)))
+        self.target = middle + shift[0] * axes[0] + shift[1] * axes[1]
+        self.distance = distance
 
 
 def project(view_projection: np.ndarray, points_world: np.ndarray, viewport: tuple[int, int, int, int]) -> np.ndarray:

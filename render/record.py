@@ -33,7 +33,15 @@ from render.offscreen import OffscreenTarget, create_offscreen_context, flush
 from render.renderer import Renderer, RenderOptions
 from render.text import TextOverlay
 from render.video import even_size
-from render.viewports import View, follow_session, push_trails, render_grid, session_views
+from render.viewports import (
+    View,
+    default_cameras,
+    follow_session,
+    label_scale,
+    push_trails,
+    render_grid,
+    session_views,
+)
 from scene.limits import MAX_FRAMES, check_count
 from scene.run_model import Session, Setup, default_integrators
 from scene.runner import check_finite
@@ -194,7 +202,7 @@ def render_frames(
             with np.errstate(**_QUIET_NUMPY):
                 viewports = render_grid(target.framebuffer, target.size, views, text, legend=True)
                 if any(view.camera is None for view in views):
-                    scenes.hold_cameras(_first_frame_cameras(views, viewports))
+                    scenes.hold_cameras(default_cameras(views, viewports, label_scale(target.size, viewports)))
                 scenes.viewports = viewports
                 flush()
                 t = scenes.t
@@ -206,12 +214,3 @@ def render_frames(
             scenes.release()
         target.release()
         ctx.release()
-
-
-def _first_frame_cameras(views: list[View], viewports: list) -> list:
-    """The cameras render_grid chose for ``views`` in ``viewports`` (each renderer's default framing)."""
-    cameras = []
-    for view, viewport in zip(views, viewports, strict=True):
-        bodies = None if view.bodies is None else np.asarray(view.bodies)
-        cameras.append(view.renderer.default_camera(view.snapshot, bodies, viewport[2] / viewport[3]))
-    return cameras

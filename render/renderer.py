@@ -201,17 +201,18 @@ class Renderer:
 
     @_quiet_numpy
     def default_camera(
-        self, snapshot: Snapshot, bodies: np.ndarray | None = None, aspect: float = 16 / 9
+        self, snapshot: Snapshot, bodies: np.ndarray | None = None, aspect: float = 16 / 9, top_clear: float = 0.0
     ) -> OrbitCamera:
-        """A camera that frames ``bodies`` (all by default) with their L arrows and looks at the invariable
-        planes obliquely: its azimuth is ``VIEW_FROM_MOMENTUM_DEG`` round from the horizontal part of their L."""
+        """A camera that frames ``bodies`` (all by default) with their L arrows, below the top ``top_clear`` of
+        the view's height (its label's band), and looks at the invariable planes obliquely: its azimuth is
+        ``VIEW_FROM_MOMENTUM_DEG`` round from the horizontal part of their L."""
         selected = self._select(bodies)
         camera = OrbitCamera()
         momentum = snapshot.L_world[selected].sum(axis=0)
         if np.hypot(momentum[0], momentum[1]) > 0.1 * np.linalg.norm(momentum):
             camera.azimuth_deg = float(np.degrees(np.arctan2(momentum[1], momentum[0]))) - VIEW_FROM_MOMENTUM_DEG
         centers, radii = self.layout.enclosing_spheres(snapshot.position, snapshot.L_world, selected)
-        camera.fit_spheres(centers, radii, aspect)
+        camera.fit_spheres(centers, radii, aspect, top_clear)
         return camera
 
     def draw(

@@ -20,7 +20,7 @@ from imgui_bundle import imgui
 
 from render.imgui_draw import ImGuiDraw
 
-__all__ = ["TextBox", "TextOverlay", "FONT_DIR", "ANCHORS"]
+__all__ = ["TextBox", "TextOverlay", "FONT_DIR", "ANCHORS", "panel_height_px"]
 
 FONT_DIR = Path(imgui_bundle.__file__).resolve().parent / "assets" / "fonts" / "Roboto"
 TITLE_FONT = FONT_DIR / "Roboto-Bold.ttf"
@@ -183,6 +183,15 @@ class TextOverlay:
         """Free the GL objects and the private ImGui context."""
         self._draw.release()
         imgui.destroy_context(self._imgui)
+
+
+def panel_height_px(line_count: int, scale: float) -> float:
+    """The height (px) of a label's panel of ``line_count`` lines (a title, then body lines) at ``scale``, as
+    :meth:`TextOverlay.draw` lays it out: each line as high as its font's size."""
+    pad, gap = PADDING_PX * scale, 0.2 * PADDING_PX * scale
+    if line_count <= 0:
+        return 0.0
+    return 2 * pad + TITLE_PX * scale + (line_count - 1) * (BODY_PX * scale + gap)
 
 
 def _restore_context(previous: imgui.internal.Context | None) -> None:

@@ -23,7 +23,7 @@ from render.look import SEPARATOR_SRGB, linear_to_srgb
 from render.poinsot import PoinsotTraces
 from render.poinsot_view import poinsot_camera, poinsot_label
 from render.renderer import REFERENCE_HEIGHT_PX, Renderer, Viewport
-from render.text import Color, TextBox, TextOverlay
+from render.text import Color, TextBox, TextOverlay, panel_height_px
 from scene.run_model import Group, Session, Steps, view_labels
 from scene.simulation import Snapshot
 
@@ -39,6 +39,9 @@ __all__ = [
     "draw_labelled_views",
     "view_batches",
     "LABEL_MARGIN_PX",
+    "label_scale",
+    "label_clearance",
+    "default_cameras",
 ]
 
 LABEL_MARGIN_PX = 14.0
@@ -82,9 +85,7 @@ def render_grid(
     framebuffer.clear(*SEPARATOR_SRGB, 1.0, depth=1.0)
     viewports = grid_viewports(grid_size, len(views), columns)
     boxes = []
-    scale = size[1] / REFERENCE_HEIGHT_PX * (1.0 if len(views) <= columns else 0.85)
-    if viewports:
-        scale = min(scale, viewports[0][2] / LABEL_WIDTH_PX)  # a label no wider than its cell
+    scale = label_scale(size, viewports)
     for view, viewport in zip(views, viewports, strict=True):
         if view.label:
             top = size[1] - (viewport[1] + viewport[3])
@@ -108,10 +109,8 @@ def render_grid(
     for indices in view_batches(views):
         first = views[indices[0]]
         bodies = [None if views[i].bodies is None else np.asarray(views[i].bodies) for i in indices]
-        cameras = [
-            views[i].camera or first.renderer.default_camera(first.snapshot, body, viewports[i][2] / viewports[i][3])
-            for i, body in zip(indices, bodies, strict=True)
-        ]
+        chosen = [views[i] for i in indices]
+        cameras = default_cameras(chosen, [viewports[i] for i in indices], scale if text is not None else None)
         batches.append((first, [viewports[i] for i in indices], cameras, bodies))
     if len(batches) == 1:
         # A single batch owns the whole frame: its renderer may fill the separators too (one copy of its cache).
@@ -128,6 +127,33 @@ def render_grid(
     if side is not None:
         _draw_side_view(views[0].renderer, framebuffer, size, side, text, size[1] / REFERENCE_HEIGHT_PX)
     return viewports
+
+
+def label_scale(size: tuple[int, int], viewports: Sequence[Viewport]) -> float:
+    """The scale of the views' labels in a target of ``size`` cut into ``viewports`` (a grid): the target's
+    height against ``REFERENCE_HEIGHT_PX``, smaller for more than one row, and no label wider than its cell."""
+    rows = len({viewport[1] for viewport in viewports})
+    scale = size[1] / REFERENCE_HEIGHT_PX * (1.0 if rows <= 1 else 0.85)
+    return min(scale, viewports[0][2] / LABEL_WIDTH_PX) if viewports else scale
+
+
+def label_clearance(line_count: int, scale: float, viewport_height: float) -> float:
+    """The fraction of a view's height its label of ``line_count`` lines at ``scale`` takes at the top, with the
+    margin above it and as much again below: what the default camera keeps clear (``top_clear``)."""
+    if line_count == 0 or viewport_height <= 0:
+        return 0.0
+    return (2.0 * LABEL_MARGIN_PX * scale + panel_height_px(line_count, scale)) / viewport_height
+
+
+def default_cameras(views: Sequence[View], viewports: Sequence[Viewport], scale: float | None) -> list[OrbitCamera]:
+    """Each view's camera: its own, else its renderer's default for its bodies in its viewport, framed below its
+    label at label ``scale`` (``None``: the labels are not drawn)."""
+    cameras = []
+    for view, (_, _, width, height) in zip(views, viewports, strict=True):
+        bodies = None if view.bodies is None else np.asarray(view.bodies)
+        clear = 0.0 if scale is None else label_clearance(len(view.label), scale, height)
+        cameras.append(view.camera or view.renderer.default_camera(view.snapshot, bodies, width / height, clear))
+    return cameras
 
 
 def _side_view(views: Sequence[View], size: tuple[int, int]) -> Viewport | None:

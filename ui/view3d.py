@@ -23,7 +23,7 @@ from render.poinsot import PoinsotTraces
 from render.poinsot_view import poinsot_camera, poinsot_label
 from render.renderer import REFERENCE_HEIGHT_PX, Renderer, Viewport
 from render.text import TextBox, TextOverlay
-from render.viewports import LABEL_MARGIN_PX, LABEL_WIDTH_PX, draw_labelled_views
+from render.viewports import LABEL_MARGIN_PX, LABEL_WIDTH_PX, draw_labelled_views, label_clearance
 from scene.run_model import Group
 from scene.simulation import Snapshot
 
@@ -142,16 +142,23 @@ class SceneView:
         cells = len(self.groups)
         columns = grid_columns(cells, width, height)
         self.viewports = [(x0 + x, y0 + y, w, h) for x, y, w, h in grid_viewports((width, height), cells, columns)]
-        if self.cameras is None:
-            self.cameras = [
-                self.renderer.default_camera(snapshot, np.array(group.bodies), viewport[2] / viewport[3])
-                for group, viewport in zip(self.groups, self.viewports, strict=True)
-            ]
-        bodies = [np.array(group.bodies) for group in self.groups]
         boxes, scale, base = [], 1.0, 1.0
         if labels:
             base = framebuffer_size[1] / REFERENCE_HEIGHT_PX * 0.85
             scale = min(base * (1.0 if cells <= columns else 0.82), self.viewports[0][2] / LABEL_WIDTH_PX)
+        if self.cameras is None:
+            # Each view framed below its label (the label's lines can grow later: a kick, a failure).
+            self.cameras = [
+                self.renderer.default_camera(
+                    snapshot,
+                    np.array(group.bodies),
+                    viewport[2] / viewport[3],
+                    label_clearance(len(lines), scale, viewport[3]),
+                )
+                for group, viewport, lines in zip(self.groups, self.viewports, labels or [()] * cells, strict=True)
+            ]
+        bodies = [np.array(group.bodies) for group in self.groups]
+        if labels:
             margin = LABEL_MARGIN_PX * scale
             top = framebuffer_size[1]
             boxes = [

@@ -142,3 +142,20 @@ def test_fit_spheres_of_one_sphere_is_about_fit_sphere():
     one.fit_spheres(np.array([[1.0, 2.0, 3.0]]), np.array([0.7]), 16 / 9)
     other.fit_sphere(np.array([1.0, 2.0, 3.0]), 0.7, 16 / 9)
     assert np.allclose(one.target, other.target) and one.distance == pytest.approx(other.distance, rel=0.1)
+
+
+@pytest.mark.parametrize("top_clear", [0.0, 0.15, 0.3])
+def test_fit_spheres_keeps_a_band_at_the_top_clear_and_centres_the_spheres_below_it(top_clear):
+    rng = np.random.default_rng(9)
+    centers, radii = rng.normal(scale=2.0, size=(30, 3)), rng.uniform(0.1, 0.5, 30)
+    camera = OrbitCamera(azimuth_deg=-60.0, elevation_deg=22.0)
+    camera.fit_spheres(centers, radii, 16 / 9, top_clear=top_clear)
+    ndc = _ndc_of_surfaces(camera, centers, radii, 16 / 9)
+    top = 1.0 - 2.0 * top_clear - (1.0 - FIT_FILL)
+    assert ndc[:, 1].max() <= top + 1e-9 and ndc[:, 1].min() >= -FIT_FILL - 1e-9
+    assert np.abs(ndc[:, 0]).max() <= FIT_FILL + 1e-9
+    # One sphere: it sits in the middle of the room left, touching neither side's margin more than the other.
+    one = OrbitCamera()
+    one.fit_spheres(np.zeros((1, 3)), np.array([1.0]), 16 / 9, top_clear=top_clear)
+    y = _ndc_of_surfaces(one, np.zeros((1, 3)), np.array([1.0]), 16 / 9)[:, 1]
+    assert y.max() == pytest.approx(top, abs=0.02) and y.min() == pytest.approx(-FIT_FILL, abs=0.02)

@@ -93,9 +93,9 @@ def test_pipelined_frames_are_the_frames_drawn_one_at_a_time():
     """render_frames reads frame k back only after simulating frame k + 1 and preparing its instances: each image
     must still be frame k's, pixel for pixel, as drawing and reading one frame at a time gives it."""
     from render.offscreen import OffscreenTarget, create_offscreen_context
-    from render.record import VideoRun, _first_frame_cameras, video_setup
+    from render.record import VideoRun, video_setup
     from render.text import TextOverlay
-    from render.viewports import render_grid
+    from render.viewports import default_cameras, label_scale, render_grid
 
     scene, fps, size = load_scene("t_handle"), 30, (160, 90)
     pipelined = list(render_frames(scene, duration=0.2, fps=fps, size=size))
@@ -106,7 +106,7 @@ def test_pipelined_frames_are_the_frames_drawn_one_at_a_time():
         views = scenes.advance_to(frame / fps)
         viewports = render_grid(target.framebuffer, target.size, views, text, legend=True)
         if frame == 0:
-            scenes.hold_cameras(_first_frame_cameras(views, viewports))
+            scenes.hold_cameras(default_cameras(views, viewports, label_scale(target.size, viewports)))
         assert t == scenes.t
         assert np.array_equal(image, target.read()), f"frame {frame} differs"
     assert not np.array_equal(pipelined[0][0], pipelined[-1][0])

@@ -15,7 +15,7 @@ from render.look import BACKGROUND_BOTTOM_SRGB, BACKGROUND_TOP_SRGB
 from render.offscreen import OffscreenTarget
 from render.renderer import Renderer, RenderOptions
 from render.text import TextOverlay
-from render.viewports import View, grid_viewports, render_grid, session_views
+from render.viewports import View, default_cameras, grid_viewports, label_scale, render_grid, session_views
 from scene.run_model import Session, Setup, default_integrators
 from scene.scene_file import load_scene
 from scene.simulation import Simulation
@@ -158,8 +158,16 @@ def test_grid_labels_are_drawn_as_text(gl_context, compare_at_20_s):
     target = OffscreenTarget(gl_context, 1280, 720)
     session = Session(Setup(scene, default_integrators(scene), h=scene.h))
     views = session_views(renderer, session, session.groups, snapshot)
+    # The cameras the labelled grid chooses (below each label), for both pictures: only the labels differ.
+    cells = grid_viewports(target.size, len(views), 3)
+    cameras = default_cameras(views, cells, label_scale(target.size, cells))
+    views = [dataclasses.replace(view, camera=camera) for view, camera in zip(views, cameras, strict=True)]
     render_grid(target.framebuffer, target.size, views, None)
     unlabelled = target.read()
+    for x, y, _, height in cells:  # no body under a label: its corner is the backdrop, a vertical gradient
+        top = 720 - (y + height)
+        corner = unlabelled[top : top + 70, x : x + 260].astype(int)
+        assert np.ptp(corner, axis=1).max() <= 2
     text = TextOverlay(gl_context)
     window_context = imgui.create_context()  # stands for the window's own ImGui context, current while we draw
     imgui.set_current_context(window_context)

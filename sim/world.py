@@ -28,7 +28,14 @@ needs (each integrator's slots, as a slice when they are contiguous, its bodies'
 are free or pivoted) is kept in a layout built from the fields in :data:`LAYOUT_FIELDS` and rebuilt whenever their
 bytes change, however they changed: :meth:`World.add_body`, :meth:`World.remove_body`,
 :meth:`World.set_integrator`, the entity store's ``set``, or a write into ``values(name)``. The layout is a
-function of those bytes alone, so a step with it is bit for bit the step that rebuilds everything.
+function of those bytes alone, so a step with it is bit for bit the step that rebuilds everything. Comparing the
+bytes every step would cost more than a one-body kernel, so the entity store watches those fields
+(:meth:`ContiguousList.watched_edits`): the bytes are compared only after something may have written them (a
+write through the store, a view of them lent by ``values``, or while such a view is alive).
+
+Each group keeps the buffers its integrator writes the new state into (``out=``,
+:class:`~sim.integrators.state.StepBuffers`), so a step allocates next to nothing; they are never the world's own
+arrays, which change only once every group has stepped.
 """
 
 from __future__ import annotations
@@ -42,7 +49,7 @@ from sim.contiguous_list import ContiguousList, Handle
 from sim.errors import NumericalError
 from sim.integrators import INTEGRATORS, ORIENTATION_TORQUE
 from sim.integrators._kernels import free_fall_kernel
-from sim.integrators.state import BodyParams, BodyState, StepCost, momentum_from_omega_world
+from sim.integrators.state import BodyParams, BodyState, StepBuffers, StepCost, momentum_from_omega_world
 from sim.integrators.torque import LeverTorque
 from sim.quaternion import quat_conj, quat_exp, quat_log, quat_mul, quat_rotate
 from sim.vector import cross
@@ -71,6 +78,8 @@ BODY_FIELDS = {
 LAYOUT_FIELDS = ("integrator", "inertia_body", "inertia_body_inv", "has_pivot", "pinned", "frozen")
 """The per-body constants a step's layout is derived from; a change to any of their bytes rebuilds it."""
 
+_NO_OPTIONS: dict = {}
+
 Slots = slice | np.ndarray
 """Rows of the body arrays: a slice when they are contiguous (a view, no copy), else an index array."""
 
@@ -80,13 +89,15 @@ class _Group:
     """The bodies one integrator steps: ``slots``, the same as an index array ``bodies`` (K,) (to name the ones
     that fail), and their parameters under zero torque, without and with the gyroscopic term (indexed by it),
     holding copies of their inertia and its inverse (K, 3, 3). ``orientation_torque``: whether the integrator
-    takes the torque as a function of the orientation (:data:`sim.integrators.ORIENTATION_TORQUE`)."""
+    takes the torque as a function of the orientation (:data:`sim.integrators.ORIENTATION_TORQUE`). ``out``: the
+    buffers its integrator writes into."""
 
     name: str
     slots: Slots
     bodies: np.ndarray
     torque_free_params: tuple[BodyParams, BodyParams]
     orientation_torque: bool
+    out: StepBuffers
 
 
 @dataclass(frozen=True, eq=False)
@@ -112,11 +123,14 @@ class World:
     gravity: np.ndarray = field(default_factory=lambda: np.zeros(3))
     gyroscopic: bool = True
     integrator_options: dict[str, dict] = field(default_factory=dict)
-    bodies: ContiguousList = field(default_factory=lambda: ContiguousList(BODY_FIELDS))
+    bodies: ContiguousList = field(default_factory=lambda: ContiguousList(BODY_FIELDS, watched=LAYOUT_FIELDS))
 
     def __post_init__(self) -> None:
+        if not self.bodies.watched >= set(LAYOUT_FIELDS):
+            raise ValueError("the world's entity store must watch LAYOUT_FIELDS (ContiguousList(watched=...))")
         self.gravity = np.asarray(self.gravity, dtype=float)
         self._layout: _Layout | None = None
+        self._layout_edits: int | None = None  # the store's watched_edits() when the layout was last checked
         self.group_seconds: dict[str, float] = {}
         """Wall seconds each integrator's kernel took in the last :meth:`step` (predictor and corrector passes
         summed), by integrator name: a measurement beside the step's :class:`StepCost`, never an input to it."""
@@ -228,7 +242,7 @@ class World:
         """(N, 3) N m, world: gravity's torque about each pivot, ``(O c) × m g``, at orientations ``q`` (default:
         the current ones); zero for bodies without a pivot."""
         values = self.bodies.values
-        if not values("has_pivot").any():
+        if not self.bodies.peek("has_pivot").any():
             return np.zeros((len(self.bodies), 3))
         arm_world = quat_rotate(values("q") if q is None else q, values("com_from_pivot_body"))
         return cross(arm_world, values("mass")[:, None] * self.gravity)
@@ -322,7 +336,7 @@ class World:
         a failure names the world slots."""
         slots = group.slots
         params = group.torque_free_params[bool(self.gyroscopic)]
-        options = self.integrator_options.get(group.name, {})
+        options = self.integrator_options.get(group.name, _NO_OPTIONS)
         if group.orientation_torque:
             if lever_torque is not None:
                 options = {**options, "orientation_torque": lever_torque[slots]}
@@ -332,7 +346,7 @@ class World:
         try:
             # The world's arrays are C-contiguous float64, and so are their rows.
             state = BodyState.of_float_arrays(q[slots], omega_world[slots], L_world[slots])
-            return INTEGRATORS[group.name](state, params, h, **options)
+            return INTEGRATORS[group.name](state, params, h, out=group.out, **options)
         except NumericalError as error:
             failed = group.bodies if error.bodies is None else group.bodies[np.asarray(error.bodies)]
             raise NumericalError(str(error), bodies=failed) from error
@@ -354,11 +368,15 @@ class World:
             )
 
     def _current_layout(self) -> _Layout:
-        """The layout of the bodies as they are now: the kept one while :data:`LAYOUT_FIELDS` are unchanged."""
-        values = self.bodies.values
-        key = tuple([values(name).tobytes() for name in LAYOUT_FIELDS])
-        if self._layout is None or self._layout.key != key:
-            self._layout = _build_layout(key, values)
+        """The layout of the bodies as they are now: the kept one while :data:`LAYOUT_FIELDS` are unchanged (their
+        bytes are compared only when the store says they may have changed since the last look)."""
+        edits = self.bodies.watched_edits()
+        if edits is None or edits != self._layout_edits or self._layout is None:
+            read = self.bodies.peek  # reading lends no view: the count stays as it is
+            key = tuple([read(name).tobytes() for name in LAYOUT_FIELDS])
+            if self._layout is None or self._layout.key != key:
+                self._layout = _build_layout(key, read)
+            self._layout_edits = edits
         return self._layout
 
 
@@ -375,7 +393,11 @@ def _build_layout(key: tuple[bytes, ...], values) -> _Layout:
             BodyParams(inertia, inertia_inv, np.zeros((bodies.size, 3)), gyroscopic) for gyroscopic in (False, True)
         )
         name = INTEGRATOR_NAMES[int(code)]
-        groups.append(_Group(name, _slots(bodies), bodies, torque_free, name in ORIENTATION_TORQUE))
+        groups.append(
+            _Group(
+                name, _slots(bodies), bodies, torque_free, name in ORIENTATION_TORQUE, StepBuffers.empty(bodies.size)
+            )
+        )
     pivoted, pinned = values("has_pivot"), values("pinned")
     free = np.flatnonzero(~(pivoted | pinned) & stepped)
     pivoted = np.flatnonzero(pivoted & stepped)

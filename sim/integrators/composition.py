@@ -35,13 +35,14 @@ adaptive sub-stepping (1 when no stage was split), keeping :class:`StepCost`'s m
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
 from typing import Any
 
 import numpy as np
 
 from sim.errors import NumericalError
 from sim.integrators.implicit import ImplicitMethod, step_composed_in_kernel
-from sim.integrators.state import BodyParams, BodyState, StepCost, omega_world_from_momentum
+from sim.integrators.state import BodyParams, BodyState, StepBuffers, StepCost, omega_world_from_momentum
 
 __all__ = ["TRIPLE_JUMP", "KAHAN_LI_9", "step_composed"]
 
@@ -60,12 +61,21 @@ _KAHAN_LI_HALF = (
 KAHAN_LI_9 = (*_KAHAN_LI_HALF, 0.79854399093482996339895035, *_KAHAN_LI_HALF[::-1])
 
 
+@cache
 def _implicit_methods() -> dict[Step, ImplicitMethod]:
-    """The base steps that have a compiled kernel, with their methods (imported here: they import this module's
-    siblings)."""
+    """The base steps that have a compiled kernel, with their methods (imported here, once: they import this
+    module's siblings)."""
     from sim.integrators import implicit_midpoint, object_trapezoidal
 
     return {implicit_midpoint.step: implicit_midpoint.METHOD, object_trapezoidal.step: object_trapezoidal.METHOD}
+
+
+@cache
+def _coefficient_array(coefficients: tuple[float, ...]) -> np.ndarray:
+    """``coefficients`` as the read-only float64 array the compiled kernel takes, made once per scheme."""
+    array = np.asarray(coefficients, dtype=np.float64)
+    array.flags.writeable = False
+    return array
 
 
 def step_composed(
@@ -75,18 +85,23 @@ def step_composed(
     state: BodyState,
     params: BodyParams,
     h: float,
+    *,
+    out: StepBuffers | None = None,
     **options: Any,
 ) -> tuple[BodyState, StepCost]:
     """Advance N bodies by ``h`` seconds with ``base_step`` composed by ``coefficients`` (see the module).
 
-    ``options`` go to every stage (the base method's backend, Newton and sub-stepping options). A stage that fails
-    raises :class:`sim.errors.NumericalError` naming ``name``, the stage and the bodies.
+    ``options`` go to every stage (the base method's backend, Newton and sub-stepping options). ``out``: where a
+    one-call composition (or the one step without the gyroscopic term) writes the new state
+    (:class:`~sim.integrators.state.StepBuffers`); stages run one by one never use it. A stage that fails raises
+    :class:`sim.errors.NumericalError` naming ``name``, the stage and the bodies.
     """
     if not params.gyroscopic:
-        return base_step(state, params, h, **options)
+        return base_step(state, params, h, out=out, **options)
     method = _implicit_methods().get(base_step)
     if method is not None and options.get("backend", "numba") == "numba":
-        result = step_composed_in_kernel(method, coefficients, state, params, h, **options)
+        gammas = _coefficient_array(tuple(coefficients))
+        result = step_composed_in_kernel(method, gammas, state, params, h, out=out, **options)
         if result is not None:
             return result
     n_bodies = len(state)

@@ -332,6 +332,7 @@ class ContiguousList:
         self._slot_of_handle = moved(self._slot_of_handle, self._handle_count)
         self._generation = moved(self._generation, self._handle_count)
         self._capacity = capacity
+        self._edits += 1  # the arrays changed: views of the old ones are not the list's any more
         self._watch_arrays()
 
     def _issue_handle(self, slot: int) -> Handle:

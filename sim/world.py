@@ -80,6 +80,9 @@ LAYOUT_FIELDS = ("integrator", "inertia_body", "inertia_body_inv", "has_pivot", 
 
 _NO_OPTIONS: dict = {}
 
+_STATE_FIELDS = ("q", "omega_world", "L_world", "position", "velocity")
+"""The fields a step writes."""
+
 Slots = slice | np.ndarray
 """Rows of the body arrays: a slice when they are contiguous (a view, no copy), else an index array."""
 
@@ -90,7 +93,7 @@ class _Group:
     that fail), and their parameters under zero torque, without and with the gyroscopic term (indexed by it),
     holding copies of their inertia and its inverse (K, 3, 3). ``orientation_torque``: whether the integrator
     takes the torque as a function of the orientation (:data:`sim.integrators.ORIENTATION_TORQUE`). ``out``: the
-    buffers its integrator writes into."""
+    buffers its integrator writes into. ``every_body``: whether ``slots`` are all the world's rows."""
 
     name: str
     slots: Slots
@@ -98,6 +101,7 @@ class _Group:
     torque_free_params: tuple[BodyParams, BodyParams]
     orientation_torque: bool
     out: StepBuffers
+    every_body: bool
 
 
 @dataclass(frozen=True, eq=False)
@@ -130,7 +134,8 @@ class World:
             raise ValueError("the world's entity store must watch LAYOUT_FIELDS (ContiguousList(watched=...))")
         self.gravity = np.asarray(self.gravity, dtype=float)
         self._layout: _Layout | None = None
-        self._layout_edits: int | None = None  # the store's watched_edits() when the layout was last checked
+        self._checked: tuple[ContiguousList, int | None] | None = None  # (store, its watched_edits()) last looked at
+        self._state: tuple[np.ndarray, ...] = ()
         self.group_seconds: dict[str, float] = {}
         """Wall seconds each integrator's kernel took in the last :meth:`step` (predictor and corrector passes
         summed), by integrator name: a measurement beside the step's :class:`StepCost`, never an input to it."""
@@ -256,23 +261,24 @@ class World:
         """
         layout = self._current_layout()
         self.group_seconds = {}
-        values = self.bodies.values
-        q = values("q")
+        q, omega_world, L_world, position, velocity = self._state
+        state = q, omega_world, L_world
         torque = None if layout.pivoted is None else self.torque_world(q)
         under_gravity = layout.pivoted is not None and np.any(self.gravity != 0.0)
         takes_lever = under_gravity and len(layout.held_torque) < len(layout.groups)
         lever_torque = self._lever_torque() if takes_lever else None
-        new_q, new_omega, new_L, cost = self._step_with_torque(h, layout, layout.groups, torque, lever_torque)
+        new_q, new_omega, new_L, cost = self._step_with_torque(h, layout, state, layout.groups, torque, lever_torque)
         if under_gravity and layout.held_torque:
             midpoint_torque = self.torque_world(quat_mul(q, quat_exp(0.5 * quat_log(quat_mul(quat_conj(q), new_q)))))
             if len(layout.held_torque) == len(layout.groups):
                 predicted = cost
-                new_q, new_omega, new_L, cost = self._step_with_torque(h, layout, layout.groups, midpoint_torque, None)
+                new_q, new_omega, new_L, cost = self._step_with_torque(
+                    h, layout, state, layout.groups, midpoint_torque, None
+                )
                 cost = StepCost(cost.newton_iterations + predicted.newton_iterations, cost.substeps)
             else:
-                # Several groups (so the arrays are the world's own): the held ones step again over the first pass,
-                # whose steps of the other groups are final.
-                state = values("q"), values("omega_world"), values("L_world")
+                # Several groups (so the new arrays are the world's own, not a group's buffers): the held ones step
+                # again over the first pass, whose steps of the other groups are final.
                 for group in layout.held_torque:
                     new, corrected = self._step_group(h, group, *state, midpoint_torque, None)
                     slots = group.slots
@@ -280,8 +286,8 @@ class World:
                     cost.newton_iterations[slots] += corrected.newton_iterations
                     cost.substeps[slots] = corrected.substeps
         # Commit only once every group has stepped, so a failure leaves the world unchanged.
-        q[...], values("omega_world")[...], values("L_world")[...] = new_q, new_omega, new_L
-        self._move_centres_of_mass(h, layout)
+        q[...], omega_world[...], L_world[...] = new_q, new_omega, new_L
+        self._move_centres_of_mass(h, layout, position, velocity)
         return cost
 
     def _lever_torque(self) -> LeverTorque:
@@ -294,17 +300,16 @@ class World:
         self,
         h: float,
         layout: _Layout,
+        state: tuple[np.ndarray, np.ndarray, np.ndarray],
         groups: tuple[_Group, ...],
         torque: np.ndarray | None,
         lever_torque: LeverTorque | None,
     ):
-        """One step of each of ``groups`` with the given world torques (``None``: zero), or ``lever_torque`` for
-        the groups that take the torque as a function of the orientation; nothing is written to the world. Rows
-        of bodies outside ``groups`` are left unset."""
-        values = self.bodies.values
-        state = values("q"), values("omega_world"), values("L_world")
+        """One step of each of ``groups`` from the world's ``state`` (q, ω, L) with the given world torques
+        (``None``: zero), or ``lever_torque`` for the groups that take the torque as a function of the orientation;
+        nothing is written to the world. Rows of bodies outside ``groups`` are left unset."""
         if len(layout.groups) == 1 and layout.frozen is None:
-            # One integrator has every body: its new arrays are the world's.
+            # One integrator has every body: its new arrays (its group's buffers) are the world's.
             new, cost = self._step_group(h, groups[0], *state, torque, lever_torque)
             return new.q, new.omega_world, new.L_world, cost
         size = len(self.bodies)
@@ -345,7 +350,10 @@ class World:
         start = perf_counter()
         try:
             # The world's arrays are C-contiguous float64, and so are their rows.
-            state = BodyState.of_float_arrays(q[slots], omega_world[slots], L_world[slots])
+            if group.every_body:
+                state = BodyState.of_float_arrays(q, omega_world, L_world)
+            else:
+                state = BodyState.of_float_arrays(q[slots], omega_world[slots], L_world[slots])
             return INTEGRATORS[group.name](state, params, h, out=group.out, **options)
         except NumericalError as error:
             failed = group.bodies if error.bodies is None else group.bodies[np.asarray(error.bodies)]
@@ -354,35 +362,39 @@ class World:
             seconds = self.group_seconds
             seconds[group.name] = seconds.get(group.name, 0.0) + (perf_counter() - start)
 
-    def _move_centres_of_mass(self, h: float, layout: _Layout) -> None:
-        values = self.bodies.values
-        position, velocity = values("position"), values("velocity")
+    def _move_centres_of_mass(self, h: float, layout: _Layout, position: np.ndarray, velocity: np.ndarray) -> None:
         free, pivoted = layout.free, layout.pivoted
         if free is not None:
             # Constant gravity: the free fall is quadratic in time, so this update is exact (compiled: one call,
             # the arithmetic of x += h v + ½ h² g; v += h g).
             free_fall_kernel(position, velocity, free, float(h), 0.5 * h * h, self.gravity)
         if pivoted is not None:
+            values = self.bodies.values
             position[pivoted] = values("pivot_world")[pivoted] + quat_rotate(
                 values("q")[pivoted], values("com_from_pivot_body")[pivoted]
             )
 
     def _current_layout(self) -> _Layout:
         """The layout of the bodies as they are now: the kept one while :data:`LAYOUT_FIELDS` are unchanged (their
-        bytes are compared only when the store says they may have changed since the last look)."""
-        edits = self.bodies.watched_edits()
-        if edits is None or edits != self._layout_edits or self._layout is None:
-            read = self.bodies.peek  # reading lends no view: the count stays as it is
+        bytes are compared only when the store's count says they may have changed since the last look). Also keeps
+        ``_state``, the views of :data:`_STATE_FIELDS`, which stay valid while that count does not move (it moves
+        whenever the store's size or arrays change)."""
+        bodies = self.bodies
+        edits = bodies.watched_edits()
+        if edits is None or (bodies, edits) != self._checked:
+            read = bodies.peek  # reading lends no view: the count stays as it is
             key = tuple([read(name).tobytes() for name in LAYOUT_FIELDS])
             if self._layout is None or self._layout.key != key:
                 self._layout = _build_layout(key, read)
-            self._layout_edits = edits
+            self._state = tuple(map(bodies.values, _STATE_FIELDS))
+            self._checked = (bodies, edits)
         return self._layout
 
 
 def _build_layout(key: tuple[bytes, ...], values) -> _Layout:
     """The layout of the bodies whose :data:`LAYOUT_FIELDS` are ``values(name)`` (with bytes ``key``)."""
     codes, frozen = values("integrator"), values("frozen")
+    size = codes.size
     stepped = ~frozen
     groups = []
     for code in np.unique(codes[stepped]):
@@ -395,7 +407,13 @@ def _build_layout(key: tuple[bytes, ...], values) -> _Layout:
         name = INTEGRATOR_NAMES[int(code)]
         groups.append(
             _Group(
-                name, _slots(bodies), bodies, torque_free, name in ORIENTATION_TORQUE, StepBuffers.empty(bodies.size)
+                name,
+                _slots(bodies),
+                bodies,
+                torque_free,
+                name in ORIENTATION_TORQUE,
+                StepBuffers.empty(bodies.size),
+                bodies.size == size,
             )
         )
     pivoted, pinned = values("has_pivot"), values("pinned")

@@ -26,7 +26,16 @@ from sim.integrators.checks import check_backend
 from sim.integrators.claims import Claims
 from sim.integrators.euler import euler_orientation
 from sim.integrators.explicit import finish_explicit, run_explicit_kernel
-from sim.integrators.state import BodyParams, BodyState, StepBuffers, StepCost, angular_acceleration, matvec, to_body, to_world
+from sim.integrators.state import (
+    BodyParams,
+    BodyState,
+    StepBuffers,
+    StepCost,
+    angular_acceleration,
+    matvec,
+    to_body,
+    to_world,
+)
 
 __all__ = ["step", "CLAIMS"]
 

@@ -7,6 +7,7 @@ new state, ``L' = O' I O'ᵀ ω'``. It costs no Newton iteration and is never sp
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
 
 import numpy as np
 
@@ -17,11 +18,13 @@ from sim.integrators.state import BodyParams, BodyState, StepBuffers, StepCost, 
 __all__ = ["finish_explicit", "run_explicit_kernel", "explicit_cost"]
 
 
+@lru_cache(maxsize=64)
 def explicit_cost(n_bodies: int) -> StepCost:
-    """An explicit step's cost: no Newton iteration, one sub-step, for each of ``n_bodies`` bodies (new arrays)."""
-    substeps = np.empty(n_bodies, dtype=np.int64)
-    substeps.fill(1)  # np.ones costs four times as much on a small batch
-    return StepCost(np.zeros(n_bodies, dtype=np.int64), substeps)
+    """An explicit step's cost: no Newton iteration, one sub-step, for each of ``n_bodies`` bodies. A constant, made
+    once per batch size and shared, so its arrays are read-only."""
+    iterations, substeps = np.zeros(n_bodies, dtype=np.int64), np.ones(n_bodies, dtype=np.int64)
+    iterations.flags.writeable = substeps.flags.writeable = False
+    return StepCost(iterations, substeps)
 
 
 def _result(name: str, h: float, state: BodyState, status: np.ndarray) -> tuple[BodyState, StepCost]:

@@ -124,7 +124,7 @@ def _run_kernel(method, state, params, h, newton, out):
         params.torque_world, float(h), *kernel_newton_arguments(newton),
         q, omega_world, L_world, iterations, substeps, status,
     )  # fmt: skip
-    return BodyState.of_float_arrays(q, omega_world, L_world), StepCost(iterations, substeps), status
+    return BodyState.of_float_arrays(q, omega_world, L_world), StepCost.of_arrays(iterations, substeps), status
 
 
 def step_implicit(
@@ -188,4 +188,4 @@ def step_composed_in_kernel(
     )  # fmt: skip
     if np.count_nonzero(status):
         return None
-    return BodyState.of_float_arrays(q, omega_world, L_world), StepCost(iterations, substeps)
+    return BodyState.of_float_arrays(q, omega_world, L_world), StepCost.of_arrays(iterations, substeps)

@@ -118,7 +118,7 @@ def _run_kernel(name, coefficients, kicks, state, params, h, orientation_torque,
         *kernel_newton_arguments(newton), q, omega_world, L_world, iterations, substeps, status,
     )  # fmt: skip
     raise_on_failure(name, status, h, newton.max_substep_depth, newton.max_step_angle)
-    return BodyState.of_float_arrays(q, omega_world, L_world), StepCost(iterations, substeps)
+    return BodyState.of_float_arrays(q, omega_world, L_world), StepCost.of_arrays(iterations, substeps)
 
 
 def _run_stages(name, coefficients, kicks, state, params, h, orientation_torque, **options):

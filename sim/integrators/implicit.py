@@ -121,7 +121,7 @@ def _run_kernel(method, state, params, h, newton, out):
     threads.run(
         _kernels.implicit_kernel, n_bodies, _kernels.KERNEL_METHODS[method.name], state.q, state.omega_world,
         state.L_world, params.inertia_body_inv,
-        params.torque_world, float(h), *kernel_newton_arguments(newton),
+        params.torque_world, float(h), *newton._kernel_arguments,
         q, omega_world, L_world, iterations, substeps, status,
     )  # fmt: skip
     return BodyState.of_float_arrays(q, omega_world, L_world), StepCost.of_arrays(iterations, substeps), status
@@ -184,7 +184,7 @@ def step_composed_in_kernel(
     threads.run(
         _kernels.composed_kernel, n_bodies, _kernels.KERNEL_METHODS[method.name], coefficients, state.q,
         state.omega_world, state.L_world, params.inertia_body_inv, params.torque_world, float(h),
-        *kernel_newton_arguments(newton), q, omega_world, L_world, iterations, substeps, status,
+        *newton._kernel_arguments, q, omega_world, L_world, iterations, substeps, status,
     )  # fmt: skip
     if np.count_nonzero(status):
         return None

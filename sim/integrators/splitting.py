@@ -39,7 +39,6 @@ import numpy as np
 from sim.errors import NumericalError
 from sim.integrators import _kernels, implicit_midpoint, threads
 from sim.integrators.checks import check_jacobian, non_finite_status, raise_on_failure
-from sim.integrators.implicit import kernel_newton_arguments
 from sim.integrators.newton import NEWTON_DEFAULTS, NewtonOptions
 from sim.integrators.state import (
     BodyParams,
@@ -115,7 +114,7 @@ def _run_kernel(name, coefficients, kicks, state, params, h, orientation_torque,
     threads.run(
         _kernels.split_kernel, n_bodies, coefficients, kicks, state.q, state.omega_world, state.L_world,
         params.inertia_body, params.inertia_body_inv, params.torque_world, lever, force, float(h), params.gyroscopic,
-        *kernel_newton_arguments(newton), q, omega_world, L_world, iterations, substeps, status,
+        *newton._kernel_arguments, q, omega_world, L_world, iterations, substeps, status,
     )  # fmt: skip
     raise_on_failure(name, status, h, newton.max_substep_depth, newton.max_step_angle)
     return BodyState.of_float_arrays(q, omega_world, L_world), StepCost.of_arrays(iterations, substeps)

@@ -109,7 +109,8 @@ class _Layout:
     """What a step needs besides the state, derived from ``key`` (the bytes of :data:`LAYOUT_FIELDS`): one group
     per integrator in use (code order), the groups among them that hold the torque constant over a step
     (``held_torque``: a predictor step and a second pass under gravity), and the ``free`` and ``pivoted`` slots
-    (``None`` when there are none). Frozen bodies are in none of them: ``frozen`` their slots (``None``: none)."""
+    (``None`` when there are none). Frozen bodies are in none of them: ``frozen`` their slots (``None``: none).
+    ``single``: the one group, when it has every body (``None`` otherwise)."""
 
     key: tuple[bytes, ...]
     groups: tuple[_Group, ...]
@@ -117,6 +118,7 @@ class _Layout:
     free: Slots | None
     pivoted: Slots | None
     frozen: np.ndarray | None = None
+    single: _Group | None = None
 
 
 @dataclass
@@ -267,14 +269,12 @@ class World:
         under_gravity = layout.pivoted is not None and np.any(self.gravity != 0.0)
         takes_lever = under_gravity and len(layout.held_torque) < len(layout.groups)
         lever_torque = self._lever_torque() if takes_lever else None
-        new_q, new_omega, new_L, cost = self._step_with_torque(h, layout, state, layout.groups, torque, lever_torque)
+        new_q, new_omega, new_L, cost = self._step_with_torque(h, layout, state, torque, lever_torque)
         if under_gravity and layout.held_torque:
             midpoint_torque = self.torque_world(quat_mul(q, quat_exp(0.5 * quat_log(quat_mul(quat_conj(q), new_q)))))
             if len(layout.held_torque) == len(layout.groups):
                 predicted = cost
-                new_q, new_omega, new_L, cost = self._step_with_torque(
-                    h, layout, state, layout.groups, midpoint_torque, None
-                )
+                new_q, new_omega, new_L, cost = self._step_with_torque(h, layout, state, midpoint_torque, None)
                 cost = StepCost(cost.newton_iterations + predicted.newton_iterations, cost.substeps)
             else:
                 # Several groups (so the new arrays are the world's own, not a group's buffers): the held ones step
@@ -301,21 +301,20 @@ class World:
         h: float,
         layout: _Layout,
         state: tuple[np.ndarray, np.ndarray, np.ndarray],
-        groups: tuple[_Group, ...],
         torque: np.ndarray | None,
         lever_torque: LeverTorque | None,
     ):
-        """One step of each of ``groups`` from the world's ``state`` (q, ω, L) with the given world torques
+        """One step of each of the layout's groups from the world's ``state`` (q, ω, L) with the given world torques
         (``None``: zero), or ``lever_torque`` for the groups that take the torque as a function of the orientation;
-        nothing is written to the world. Rows of bodies outside ``groups`` are left unset."""
-        if len(layout.groups) == 1 and layout.frozen is None:
+        nothing is written to the world. Rows of frozen bodies keep their state."""
+        if layout.single is not None:
             # One integrator has every body: its new arrays (its group's buffers) are the world's.
-            new, cost = self._step_group(h, groups[0], *state, torque, lever_torque)
+            new, cost = self._step_group(h, layout.single, *state, torque, lever_torque)
             return new.q, new.omega_world, new.L_world, cost
         size = len(self.bodies)
         new_q, new_omega, new_L = np.empty((size, 4)), np.empty((size, 3)), np.empty((size, 3))
         iterations, substeps = np.empty(size, dtype=np.int64), np.empty(size, dtype=np.int64)
-        for group in groups:
+        for group in layout.groups:
             new, cost = self._step_group(h, group, *state, torque, lever_torque)
             slots = group.slots
             new_q[slots], new_omega[slots], new_L[slots] = new.q, new.omega_world, new.L_world
@@ -354,7 +353,9 @@ class World:
                 state = BodyState.of_float_arrays(q, omega_world, L_world)
             else:
                 state = BodyState.of_float_arrays(q[slots], omega_world[slots], L_world[slots])
-            return INTEGRATORS[group.name](state, params, h, out=group.out, **options)
+            if options:
+                return INTEGRATORS[group.name](state, params, h, out=group.out, **options)
+            return INTEGRATORS[group.name](state, params, h, out=group.out)  # a third of the call with **{}
         except NumericalError as error:
             failed = group.bodies if error.bodies is None else group.bodies[np.asarray(error.bodies)]
             raise NumericalError(str(error), bodies=failed) from error
@@ -427,6 +428,7 @@ def _build_layout(key: tuple[bytes, ...], values) -> _Layout:
         free if free.size else None,  # an index array: the compiled free fall takes one
         _slots(pivoted) if pivoted.size else None,
         frozen if frozen.size else None,
+        groups[0] if len(groups) == 1 and groups[0].every_body else None,
     )
 
 

@@ -138,6 +138,7 @@ class World:
         self._layout: _Layout | None = None
         self._checked: tuple[ContiguousList, int | None] | None = None  # (store, its watched_edits()) last looked at
         self._state: tuple[np.ndarray, ...] = ()
+        self._every_state: BodyState | None = None
         self.group_seconds: dict[str, float] = {}
         """Wall seconds each integrator's kernel took in the last :meth:`step` (predictor and corrector passes
         summed), by integrator name: a measurement beside the step's :class:`StepCost`, never an input to it."""
@@ -350,7 +351,7 @@ class World:
         try:
             # The world's arrays are C-contiguous float64, and so are their rows.
             if group.every_body:
-                state = BodyState.of_float_arrays(q, omega_world, L_world)
+                state = self._every_state
             else:
                 state = BodyState.of_float_arrays(q[slots], omega_world[slots], L_world[slots])
             if options:
@@ -388,6 +389,7 @@ class World:
             if self._layout is None or self._layout.key != key:
                 self._layout = _build_layout(key, read)
             self._state = tuple(map(bodies.values, _STATE_FIELDS))
+            self._every_state = BodyState.of_float_arrays(*self._state[:3])  # a group of every body steps from it
             self._checked = (bodies, edits)
         return self._layout
 

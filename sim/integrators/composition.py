@@ -36,12 +36,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cache
-from typing import Any
 
 import numpy as np
 
 from sim.errors import NumericalError
 from sim.integrators.implicit import ImplicitMethod, step_composed_in_kernel
+from sim.integrators.newton import NEWTON_DEFAULTS, NewtonOptions
 from sim.integrators.state import BodyParams, BodyState, StepBuffers, StepCost, omega_world_from_momentum
 
 __all__ = ["TRIPLE_JUMP", "KAHAN_LI_9", "step_composed"]
@@ -86,22 +86,27 @@ def step_composed(
     params: BodyParams,
     h: float,
     *,
+    backend: str = "numba",
+    jacobian: str = "analytic",
+    newton: NewtonOptions = NEWTON_DEFAULTS,
     out: StepBuffers | None = None,
-    **options: Any,
 ) -> tuple[BodyState, StepCost]:
     """Advance N bodies by ``h`` seconds with ``base_step`` composed by ``coefficients`` (see the module).
 
-    ``options`` go to every stage (the base method's backend, Newton and sub-stepping options). ``out``: where a
-    one-call composition (or the one step without the gyroscopic term) writes the new state
+    ``backend``, ``jacobian`` and ``newton`` go to every stage (the base method's, ``implicit.step_implicit``).
+    ``out``: where a one-call composition (or the one step without the gyroscopic term) writes the new state
     (:class:`~sim.integrators.state.StepBuffers`); stages run one by one never use it. A stage that fails raises
     :class:`sim.errors.NumericalError` naming ``name``, the stage and the bodies.
     """
+    options = {"backend": backend, "jacobian": jacobian, "newton": newton}
     if not params.gyroscopic:
         return base_step(state, params, h, out=out, **options)
     method = _implicit_methods().get(base_step)
-    if method is not None and options.get("backend", "numba") == "numba":
+    if method is not None and backend == "numba":
         gammas = _coefficient_array(tuple(coefficients))
-        result = step_composed_in_kernel(method, gammas, state, params, h, out=out, **options)
+        result = step_composed_in_kernel(
+            method, gammas, state, params, h, backend=backend, jacobian=jacobian, newton=newton, out=out
+        )
         if result is not None:
             return result
     n_bodies = len(state)

@@ -54,9 +54,9 @@ def run_explicit_kernel(
     """Call ``kernel(q, ω, L, I, I⁻¹, τ, h, gyroscopic, *options, q_out, ω_out, L_out, status_out)``, writing
     into ``out`` (:class:`StepBuffers`; ``None``: new arrays)."""
     n_bodies = state.q.shape[0]
-    q_out, omega_out, L_out, status = StepBuffers.empty(n_bodies) if out is None else out
+    new, status = StepBuffers.empty(n_bodies) if out is None else out
     threads.run(
         kernel, n_bodies, state.q, state.omega_world, state.L_world, params.inertia_body, params.inertia_body_inv,
-        params.torque_world, float(h), params.gyroscopic, *options, q_out, omega_out, L_out, status,
+        params.torque_world, float(h), params.gyroscopic, *options, new.q, new.omega_world, new.L_world, status,
     )  # fmt: skip
-    return _result(name, h, BodyState.of_float_arrays(q_out, omega_out, L_out), status)
+    return _result(name, h, new, status)

@@ -116,15 +116,14 @@ def kernel_newton_arguments(newton: NewtonOptions) -> tuple[float, int, int, flo
 
 def _run_kernel(method, state, params, h, newton, out):
     n_bodies = state.q.shape[0]
-    q, omega_world, L_world, status = StepBuffers.empty(n_bodies) if out is None else out
-    iterations, substeps = np.empty(n_bodies, dtype=np.int64), np.empty(n_bodies, dtype=np.int64)
+    new, status = StepBuffers.empty(n_bodies) if out is None else out
+    iterations, substeps = np.empty(n_bodies, np.int64), np.empty(n_bodies, np.int64)
     threads.run(
         _kernels.implicit_kernel, n_bodies, _kernels.KERNEL_METHODS[method.name], state.q, state.omega_world,
-        state.L_world, params.inertia_body_inv,
-        params.torque_world, float(h), *newton._kernel_arguments,
-        q, omega_world, L_world, iterations, substeps, status,
+        state.L_world, params.inertia_body_inv, params.torque_world, float(h), *newton._kernel_arguments,
+        new.q, new.omega_world, new.L_world, iterations, substeps, status,
     )  # fmt: skip
-    return BodyState.of_float_arrays(q, omega_world, L_world), StepCost.of_arrays(iterations, substeps), status
+    return new, StepCost.of_arrays(iterations, substeps), status
 
 
 def step_implicit(
@@ -179,13 +178,13 @@ def step_composed_in_kernel(
     if backend != "numba" or jacobian != "analytic":
         check_jacobian(backend, jacobian)
     n_bodies = state.q.shape[0]
-    q, omega_world, L_world, status = StepBuffers.empty(n_bodies) if out is None else out
-    iterations, substeps = np.empty(n_bodies, dtype=np.int64), np.empty(n_bodies, dtype=np.int64)
+    new, status = StepBuffers.empty(n_bodies) if out is None else out
+    iterations, substeps = np.empty(n_bodies, np.int64), np.empty(n_bodies, np.int64)
     threads.run(
         _kernels.composed_kernel, n_bodies, _kernels.KERNEL_METHODS[method.name], coefficients, state.q,
         state.omega_world, state.L_world, params.inertia_body_inv, params.torque_world, float(h),
-        *newton._kernel_arguments, q, omega_world, L_world, iterations, substeps, status,
+        *newton._kernel_arguments, new.q, new.omega_world, new.L_world, iterations, substeps, status,
     )  # fmt: skip
     if np.count_nonzero(status):
         return None
-    return BodyState.of_float_arrays(q, omega_world, L_world), StepCost.of_arrays(iterations, substeps)
+    return new, StepCost.of_arrays(iterations, substeps)

@@ -109,15 +109,15 @@ def _run_kernel(name, coefficients, kicks, state, params, h, orientation_torque,
         lever = force = np.zeros((n_bodies, 3))
     else:
         lever, force = orientation_torque.lever_body, orientation_torque.force_world
-    q, omega_world, L_world, status = StepBuffers.empty(n_bodies) if out is None else out
-    iterations, substeps = np.empty(n_bodies, dtype=np.int64), np.empty(n_bodies, dtype=np.int64)
+    new, status = StepBuffers.empty(n_bodies) if out is None else out
+    iterations, substeps = np.empty(n_bodies, np.int64), np.empty(n_bodies, np.int64)
     threads.run(
         _kernels.split_kernel, n_bodies, coefficients, kicks, state.q, state.omega_world, state.L_world,
         params.inertia_body, params.inertia_body_inv, params.torque_world, lever, force, float(h), params.gyroscopic,
-        *newton._kernel_arguments, q, omega_world, L_world, iterations, substeps, status,
+        *newton._kernel_arguments, new.q, new.omega_world, new.L_world, iterations, substeps, status,
     )  # fmt: skip
     raise_on_failure(name, status, h, newton.max_substep_depth, newton.max_step_angle)
-    return BodyState.of_float_arrays(q, omega_world, L_world), StepCost.of_arrays(iterations, substeps)
+    return new, StepCost.of_arrays(iterations, substeps)
 
 
 def _run_stages(name, coefficients, kicks, state, params, h, orientation_torque, **options):

@@ -184,22 +184,19 @@ class StepCost:
 
 class StepBuffers(NamedTuple):
     """Where a compiled step of N bodies writes, reused from step to step: the ``out=`` of every integrator's
-    ``step`` (which the numpy backends and the closed form ignore). ``q`` (N, 4), ``omega_world`` (N, 3),
-    ``L_world`` (N, 3) float64, ``status`` (N,) int8. The state a step returns is then made of these arrays: its
+    ``step`` (which the numpy backends and the closed form ignore). ``state``: the new state's arrays, q (N, 4),
+    ω (N, 3), L (N, 3) float64; ``status`` (N,) int8, each body's. The step then returns ``state`` itself: its
     caller copies it out before the next step with the same buffers, and never hands its own state arrays as the
     buffers (a step that fails must leave the state it started from as it was)."""
 
-    q: np.ndarray
-    omega_world: np.ndarray
-    L_world: np.ndarray
+    state: BodyState
     status: np.ndarray
 
     @classmethod
     def empty(cls, n_bodies: int) -> StepBuffers:
         """New buffers for ``n_bodies`` bodies (also the arrays of a step given no ``out``)."""
-        return cls(
-            np.empty((n_bodies, 4)), np.empty((n_bodies, 3)), np.empty((n_bodies, 3)), np.empty(n_bodies, np.int8)
-        )
+        arrays = np.empty((n_bodies, 4)), np.empty((n_bodies, 3)), np.empty((n_bodies, 3))
+        return cls(BodyState.of_float_arrays(*arrays), np.empty(n_bodies, np.int8))
 
 
 def omega_body(state: BodyState) -> Vec3:

@@ -26,7 +26,7 @@ from sim.integrators.splitting import STRANG, kick_lengths
 from sim.integrators.state import BodyParams, BodyState
 from sim.world import World
 
-__all__ = ["run", "format_table"]
+__all__ = ["run", "format_table", "measure", "kernel_call"]
 
 H = 1.0 / 240.0
 INERTIA = np.diag([2.5, 1.4, 1.3])
@@ -38,10 +38,16 @@ _SPLIT = {"split2": STRANG, "split4": TRIPLE_JUMP, "split6": KAHAN_LI_9}
 _EXPLICIT = {"euler": "euler_kernel", "euler_body": "euler_body_kernel", "rkmk4": "rkmk4_kernel"}
 
 
-def _kernel_call(name: str, state: BodyState, params: BodyParams) -> Callable[[], None] | None:
-    """One call of ``name``'s compiled kernel on ``state`` with preallocated outputs (``None``: it has none)."""
-    q_out, omega_out, L_out = np.empty((1, 4)), np.empty((1, 3)), np.empty((1, 3))
-    iterations, substeps, status = np.empty(1, np.int64), np.empty(1, np.int64), np.empty(1, np.int8)
+def kernel_call(name: str, state: BodyState, params: BodyParams, q_out: np.ndarray) -> Callable[[], None] | None:
+    """One call of ``name``'s compiled kernel on ``state`` (torque-free, gyroscopic term on, the default options)
+    with preallocated outputs, the new orientations in ``q_out`` (``None``: it has no kernel)."""
+    omega_out, L_out = np.empty((len(state), 3)), np.empty((len(state), 3))
+    n_bodies = len(state)
+    iterations, substeps, status = (
+        np.empty(n_bodies, np.int64),
+        np.empty(n_bodies, np.int64),
+        np.empty(n_bodies, np.int8),
+    )
     inputs = (state.q, state.omega_world, state.L_world)
     explicit = (*inputs, params.inertia_body, params.inertia_body_inv, params.torque_world, H, True)
     newton = NEWTON_DEFAULTS._kernel_arguments
@@ -63,7 +69,7 @@ def _kernel_call(name: str, state: BodyState, params: BodyParams) -> Callable[[]
         return lambda: _kernels.composed_kernel(*arguments)
     if name in _SPLIT:
         gammas, kicks = np.asarray(_SPLIT[name], dtype=np.float64), kick_lengths(_SPLIT[name])
-        zero = np.zeros((1, 3))
+        zero = np.zeros((n_bodies, 3))
         arguments = (gammas, kicks, *inputs, params.inertia_body, params.inertia_body_inv, params.torque_world,
                      zero, zero, H, True, *newton, *implicit_outputs)  # fmt: skip
         return lambda: _kernels.split_kernel(*arguments)
@@ -100,7 +106,7 @@ def _one_body(name: str) -> tuple[BodyState, BodyParams, World]:
 def measure(name: str, repeats: int, calls: int = _CALLS) -> dict[str, Any]:
     """µs per one-body step of ``name``: ``kernel_us`` (``None`` without a kernel), ``step_us``, ``world_us``."""
     start, params, world = _one_body(name)
-    kernel = _kernel_call(name, start, params)
+    kernel = kernel_call(name, start, params, np.empty((1, 4)))
     step = INTEGRATORS[name]
     current = [start]
 

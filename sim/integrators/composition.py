@@ -98,17 +98,16 @@ def step_composed(
     (:class:`~sim.integrators.state.StepBuffers`); stages run one by one never use it. A stage that fails raises
     :class:`sim.errors.NumericalError` naming ``name``, the stage and the bodies.
     """
-    options = {"backend": backend, "jacobian": jacobian, "newton": newton}
     if not params.gyroscopic:
-        return base_step(state, params, h, out=out, **options)
-    method = _implicit_methods().get(base_step)
-    if method is not None and backend == "numba":
+        return base_step(state, params, h, backend=backend, jacobian=jacobian, newton=newton, out=out)
+    if backend == "numba" and base_step in _implicit_methods():
         gammas = _coefficient_array(tuple(coefficients))
         result = step_composed_in_kernel(
-            method, gammas, state, params, h, backend=backend, jacobian=jacobian, newton=newton, out=out
+            _implicit_methods()[base_step], gammas, state, params, h, jacobian=jacobian, newton=newton, out=out
         )
         if result is not None:
             return result
+    options = {"backend": backend, "jacobian": jacobian, "newton": newton}
     n_bodies = len(state)
     iterations = np.zeros(n_bodies, dtype=np.int64)
     substeps = np.ones(n_bodies, dtype=np.int64)

@@ -59,4 +59,5 @@ def run_explicit_kernel(
         kernel, n_bodies, state.q, state.omega_world, state.L_world, params.inertia_body, params.inertia_body_inv,
         params.torque_world, float(h), params.gyroscopic, *options, new.q, new.omega_world, new.L_world, status,
     )  # fmt: skip
-    return _result(name, h, new, status)
+    raise_on_failure(name, status, h)
+    return new, explicit_cost(n_bodies)

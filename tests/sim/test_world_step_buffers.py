@@ -175,3 +175,11 @@ def test_the_store_counts_every_way_a_watched_field_may_change():
 def test_the_world_needs_a_store_that_watches_its_layout():
     with pytest.raises(ValueError, match="LAYOUT_FIELDS"):
         World(bodies=ContiguousList(BODY_FIELDS))
+
+
+def test_a_batch_run_in_parts_on_both_cores_writes_its_buffers_bit_for_bit():
+    """Large groups run their kernels in parts, one a thread (sim/integrators/threads.py): each part writes its
+    rows of the group's buffers."""
+    integrators = ["implicit_midpoint", "split2", "im4"] * 600  # each group over its kernel's threads.MIN_BODIES
+    (world, _), (reference, _) = (_world(integrators, gravity=(0.0, 0.0, -9.81), pivots=True) for _ in "ab")
+    _step_both(world, reference, 2)

@@ -243,8 +243,14 @@ class World:
         self.bodies.set(handle, "integrator", INTEGRATOR_NAMES.index(integrator))
 
     def values(self, name: str) -> np.ndarray:
-        """The live array of field ``name`` in slot order (see :data:`BODY_FIELDS`)."""
+        """The live array of field ``name`` in slot order (see :data:`BODY_FIELDS`). Writes through it, or through
+        a view of it kept, are seen by the next step."""
         return self.bodies.values(name)
+
+    def peek(self, name: str) -> np.ndarray:
+        """:meth:`values`, read-only: a look at a field of :data:`LAYOUT_FIELDS` that does not make the next step
+        compare the layout's bytes (which a writable view lent, or alive, does)."""
+        return self.bodies.peek(name)
 
     def torque_world(self, q: np.ndarray | None = None) -> np.ndarray:
         """(N, 3) N m, world: gravity's torque about each pivot, ``(O c) × m g``, at orientations ``q`` (default:

@@ -47,16 +47,15 @@ import numpy as np
 
 from sim.contiguous_list import ContiguousList, Handle
 from sim.errors import NumericalError
-from sim.integrators import INTEGRATORS, ORIENTATION_TORQUE
+from sim.integrators import INTEGRATORS
 from sim.integrators._kernels import free_fall_kernel
-from sim.integrators.state import BodyParams, BodyState, StepBuffers, StepCost, momentum_from_omega_world
+from sim.integrators.state import BodyParams, BodyState, StepCost, momentum_from_omega_world
 from sim.integrators.torque import LeverTorque
 from sim.quaternion import quat_conj, quat_exp, quat_log, quat_mul, quat_rotate
 from sim.vector import cross
+from sim.world_layout import INTEGRATOR_NAMES, Group, Layout, build_layout
 
 __all__ = ["World", "INTEGRATOR_NAMES", "BODY_FIELDS", "LAYOUT_FIELDS"]
-
-INTEGRATOR_NAMES = tuple(INTEGRATORS)
 
 BODY_FIELDS = {
     "q": (np.float64, (4,)),
@@ -83,43 +82,6 @@ _NO_OPTIONS: dict = {}
 _STATE_FIELDS = ("q", "omega_world", "L_world", "position", "velocity")
 """The fields a step writes."""
 
-Slots = slice | np.ndarray
-"""Rows of the body arrays: a slice when they are contiguous (a view, no copy), else an index array."""
-
-
-@dataclass(frozen=True, eq=False)
-class _Group:
-    """The bodies one integrator steps: ``slots``, the same as an index array ``bodies`` (K,) (to name the ones
-    that fail), and their parameters under zero torque, without and with the gyroscopic term (indexed by it),
-    holding copies of their inertia and its inverse (K, 3, 3). ``orientation_torque``: whether the integrator
-    takes the torque as a function of the orientation (:data:`sim.integrators.ORIENTATION_TORQUE`). ``out``: the
-    buffers its integrator writes into. ``every_body``: whether ``slots`` are all the world's rows."""
-
-    name: str
-    slots: Slots
-    bodies: np.ndarray
-    torque_free_params: tuple[BodyParams, BodyParams]
-    orientation_torque: bool
-    out: StepBuffers
-    every_body: bool
-
-
-@dataclass(frozen=True, eq=False)
-class _Layout:
-    """What a step needs besides the state, derived from ``key`` (the bytes of :data:`LAYOUT_FIELDS`): one group
-    per integrator in use (code order), the groups among them that hold the torque constant over a step
-    (``held_torque``: a predictor step and a second pass under gravity), and the ``free`` and ``pivoted`` slots
-    (``None`` when there are none). Frozen bodies are in none of them: ``frozen`` their slots (``None``: none).
-    ``single``: the one group, when it has every body (``None`` otherwise)."""
-
-    key: tuple[bytes, ...]
-    groups: tuple[_Group, ...]
-    held_torque: tuple[_Group, ...]
-    free: Slots | None
-    pivoted: Slots | None
-    frozen: np.ndarray | None = None
-    single: _Group | None = None
-
 
 @dataclass
 class World:
@@ -135,7 +97,7 @@ class World:
         if not self.bodies.watched >= set(LAYOUT_FIELDS):
             raise ValueError("the world's entity store must watch LAYOUT_FIELDS (ContiguousList(watched=...))")
         self.gravity = np.asarray(self.gravity, dtype=float)
-        self._layout: _Layout | None = None
+        self._layout: Layout | None = None
         self._checked: tuple[ContiguousList, int | None] | None = None  # (store, its watched_edits()) last looked at
         self._state: tuple[np.ndarray, ...] = ()
         self._every_state: BodyState | None = None
@@ -306,7 +268,7 @@ class World:
     def _step_with_torque(
         self,
         h: float,
-        layout: _Layout,
+        layout: Layout,
         state: tuple[np.ndarray, np.ndarray, np.ndarray],
         torque: np.ndarray | None,
         lever_torque: LeverTorque | None,
@@ -335,7 +297,7 @@ class World:
     def _step_group(
         self,
         h: float,
-        group: _Group,
+        group: Group,
         q: np.ndarray,
         omega_world: np.ndarray,
         L_world: np.ndarray,
@@ -370,7 +332,7 @@ class World:
             seconds = self.group_seconds
             seconds[group.name] = seconds.get(group.name, 0.0) + (perf_counter() - start)
 
-    def _move_centres_of_mass(self, h: float, layout: _Layout, position: np.ndarray, velocity: np.ndarray) -> None:
+    def _move_centres_of_mass(self, h: float, layout: Layout, position: np.ndarray, velocity: np.ndarray) -> None:
         free, pivoted = layout.free, layout.pivoted
         if free is not None:
             # Constant gravity: the free fall is quadratic in time, so this update is exact (compiled: one call,
@@ -382,7 +344,7 @@ class World:
                 values("q")[pivoted], values("com_from_pivot_body")[pivoted]
             )
 
-    def _current_layout(self) -> _Layout:
+    def _current_layout(self) -> Layout:
         """The layout of the bodies as they are now: the kept one while :data:`LAYOUT_FIELDS` are unchanged (their
         bytes are compared only when the store's count says they may have changed since the last look). Also keeps
         ``_state``, the views of :data:`_STATE_FIELDS`, which stay valid while that count does not move (it moves
@@ -393,54 +355,8 @@ class World:
             read = bodies.peek  # reading lends no view: the count stays as it is
             key = tuple([read(name).tobytes() for name in LAYOUT_FIELDS])
             if self._layout is None or self._layout.key != key:
-                self._layout = _build_layout(key, read)
+                self._layout = build_layout(key, read)
             self._state = tuple(map(bodies.values, _STATE_FIELDS))
             self._every_state = BodyState.of_float_arrays(*self._state[:3])  # a group of every body steps from it
             self._checked = (bodies, edits)
         return self._layout
-
-
-def _build_layout(key: tuple[bytes, ...], values) -> _Layout:
-    """The layout of the bodies whose :data:`LAYOUT_FIELDS` are ``values(name)`` (with bytes ``key``)."""
-    codes, frozen = values("integrator"), values("frozen")
-    size = codes.size
-    stepped = ~frozen
-    groups = []
-    for code in np.unique(codes[stepped]):
-        bodies = np.flatnonzero((codes == code) & stepped)
-        # Index arrays copy: the layout does not depend on the store's buffers (which an append can replace).
-        inertia, inertia_inv = values("inertia_body")[bodies], values("inertia_body_inv")[bodies]
-        torque_free = tuple(
-            BodyParams(inertia, inertia_inv, np.zeros((bodies.size, 3)), gyroscopic) for gyroscopic in (False, True)
-        )
-        name = INTEGRATOR_NAMES[int(code)]
-        groups.append(
-            _Group(
-                name,
-                _slots(bodies),
-                bodies,
-                torque_free,
-                name in ORIENTATION_TORQUE,
-                StepBuffers.empty(bodies.size),
-                bodies.size == size,
-            )
-        )
-    pivoted, pinned = values("has_pivot"), values("pinned")
-    free = np.flatnonzero(~(pivoted | pinned) & stepped)
-    pivoted = np.flatnonzero(pivoted & stepped)
-    frozen = np.flatnonzero(frozen)
-    return _Layout(
-        key,
-        tuple(groups),
-        tuple(group for group in groups if not group.orientation_torque),
-        free if free.size else None,  # an index array: the compiled free fall takes one
-        _slots(pivoted) if pivoted.size else None,
-        frozen if frozen.size else None,
-        groups[0] if len(groups) == 1 and groups[0].every_body else None,
-    )
-
-
-def _slots(bodies: np.ndarray) -> Slots:
-    """``bodies`` (K,) ascending, K > 0, as a slice when they are consecutive, else as they are."""
-    first, last = int(bodies[0]), int(bodies[-1])
-    return slice(first, last + 1) if last - first + 1 == bodies.size else bodies

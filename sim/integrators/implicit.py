@@ -114,18 +114,6 @@ def kernel_newton_arguments(newton: NewtonOptions) -> tuple[float, int, int, flo
     return newton._kernel_arguments
 
 
-def _run_kernel(method, state, params, h, newton, out):
-    n_bodies = state.q.shape[0]
-    new, status = StepBuffers.empty(n_bodies) if out is None else out
-    iterations, substeps = np.empty(n_bodies, np.int64), np.empty(n_bodies, np.int64)
-    threads.run(
-        _kernels.implicit_kernel, n_bodies, _kernels.KERNEL_METHODS[method.name], state.q, state.omega_world,
-        state.L_world, params.inertia_body_inv, params.torque_world, float(h), *newton._kernel_arguments,
-        new.q, new.omega_world, new.L_world, iterations, substeps, status,
-    )  # fmt: skip
-    return new, StepCost.of_arrays(iterations, substeps), status
-
-
 def step_implicit(
     method: ImplicitMethod,
     state: BodyState,
@@ -151,7 +139,14 @@ def step_implicit(
     if not params.gyroscopic:
         return magnus.step(state, params, h, terms=1, exponential="exact", backend=backend, out=out)
     if backend == "numba":
-        new_state, cost, status = _run_kernel(method, state, params, h, newton, out)
+        n_bodies = state.q.shape[0]
+        new_state, status = StepBuffers.empty(n_bodies) if out is None else out
+        cost = StepCost.of_arrays(np.empty(n_bodies, np.int64), np.empty(n_bodies, np.int64))
+        threads.run(
+            _kernels.implicit_kernel, n_bodies, _kernels.KERNEL_METHODS[method.name], state.q, state.omega_world,
+            state.L_world, params.inertia_body_inv, params.torque_world, float(h), *newton._kernel_arguments,
+            new_state.q, new_state.omega_world, new_state.L_world, cost.newton_iterations, cost.substeps, status,
+        )  # fmt: skip
     else:
         with np.errstate(all="ignore"):  # failures are detected per body and raised below
             new_state, cost, status = _advance_in_pieces(method, state, params, np.float64(h), jacobian, newton)

@@ -19,7 +19,7 @@ from typing import Any, TextIO
 
 import numpy as np
 
-from benchmarks import accuracy, contiguous_list, gui, integrators, maps, render, scaling
+from benchmarks import accuracy, contiguous_list, gui, integrators, latency, maps, render, scaling
 from scene.atomic_file import atomic_output
 
 __all__ = ["BENCHMARKS", "main", "run_all", "write_json_atomically"]
@@ -27,6 +27,7 @@ __all__ = ["BENCHMARKS", "main", "run_all", "write_json_atomically"]
 BENCHMARKS: dict[str, ModuleType] = {
     "contiguous_list": contiguous_list,
     "integrators": integrators,
+    "latency": latency,
     "accuracy": accuracy,
     "render": render,
     "gui": gui,

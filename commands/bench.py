@@ -11,7 +11,7 @@ __all__ = ["add_parser", "bench_command", "BENCHMARK_NAMES", "DEFAULT_BENCH_JSON
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_BENCH_JSON = ROOT / "benchmarks" / "results" / "bench.json"
-BENCHMARK_NAMES = ("contiguous_list", "integrators", "accuracy", "render", "gui", "maps", "scaling")
+BENCHMARK_NAMES = ("contiguous_list", "integrators", "latency", "accuracy", "render", "gui", "maps", "scaling")
 
 
 def bench_command(args: argparse.Namespace) -> int:
@@ -34,7 +34,7 @@ def add_parser(commands) -> None:
         "MuJoCo when installed), render (frames/s offscreen and record end to end), gui (window frame time; "
         "needs Xvfb), maps (seed 003's maps of the energy change per step and Newton's convergence, docs/maps.md), "
         "scaling (body-steps/s of the whole `run` process and of its loop at N = 1 … 10⁵ T-handles, peak memory, "
-        "MuJoCo RK4 beside it when installed).",
+        "MuJoCo RK4 beside it when installed), latency (µs per one-body step: kernel, step, World.step).",
     )
     bench.add_argument("--quick", action="store_true", help="smaller sizes and fewer repeats (a few minutes in all)")
     bench.add_argument(

@@ -20,7 +20,8 @@ capacity, never narrows.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from sys import getrefcount
 from typing import NamedTuple
 
 import numpy as np
@@ -67,11 +68,17 @@ class ContiguousList:
     ``fields``: ``{name: (dtype, per-element shape)}``; field ``name`` is stored as an array of shape
     ``(capacity, *shape)``, of which ``values(name)`` exposes the live rows ``[:size]``.
     ``capacity``: initial number of slots; appending past it doubles the capacity.
+    ``watched``: fields whose changes :meth:`watched_edits` tells a cache about (the world's layout).
     """
 
-    def __init__(self, fields: Mapping[str, FieldSpec], capacity: int = 8) -> None:
+    def __init__(self, fields: Mapping[str, FieldSpec], capacity: int = 8, watched: Iterable[str] = ()) -> None:
         self._capacity = max(int(capacity), 1)
         self._values = {name: np.empty((self._capacity, *shape), dtype) for name, (dtype, shape) in fields.items()}
+        self._watched = frozenset(watched)
+        if self._watched - self._values.keys():
+            raise KeyError(f"unknown watched fields {sorted(self._watched - self._values.keys())}")
+        self._edits = 0
+        self._watch_arrays()
         self._link_dtype, self._null = _LINK_TYPES[0]
         self._links = np.empty((self._capacity, 2), dtype=self._link_dtype)
         self._size, self._head, self._tail = 0, _NONE, _NONE
@@ -120,13 +127,42 @@ class ContiguousList:
         index = int(self._handle_of_slot[slot])
         return Handle(index, int(self._generation[index]))
 
+    @property
+    def watched(self) -> frozenset[str]:
+        """The fields :meth:`watched_edits` counts the changes of."""
+        return self._watched
+
     def values(self, name: str) -> np.ndarray:
         """The live rows of field ``name``: a view of shape ``(size, *shape)`` in slot order, not list order.
 
         This is the hot path for order-free batch work; write through it to update many elements at once.
         The view is valid until the next append, insert, erase or reserve.
         """
+        if name in self._watched:
+            self._edits += 1  # the view lent may be written through
         return self._values[name][: self._size]
+
+    def peek(self, name: str) -> np.ndarray:
+        """The live rows of field ``name`` as :meth:`values` gives them, but read-only: reading a watched field
+        this way lends no view to write through, so :meth:`watched_edits` does not count it."""
+        view = self._values[name][: self._size]
+        view.flags.writeable = False
+        return view
+
+    def watched_edits(self) -> int | None:
+        """A counter that moves whenever the :attr:`watched` fields may have changed, for a cache of what they
+        hold to check cheaply: every write through the list's methods (and any change of size) and every view of
+        them :meth:`values` lends count. ``None`` while a view of a watched field is alive outside the list, since a
+        write through it would not be counted: the cache must then compare the values themselves. Views are seen
+        by the references to the arrays they share (a view of a view holds the array too), cheap to count."""
+        if sum(map(getrefcount, self._watched_arrays)) != self._unlent_references:
+            return None
+        return self._edits
+
+    def _watch_arrays(self) -> None:
+        """Note the watched arrays and their references now, when no view of them exists (new arrays)."""
+        self._watched_arrays = tuple(self._values[name] for name in sorted(self._watched))
+        self._unlent_references = sum(map(getrefcount, self._watched_arrays))
 
     def get(self, handle: Handle, name: str) -> np.ndarray:
         """A copy of field ``name`` of ``handle``'s element, of the field's per-element shape."""
@@ -135,6 +171,7 @@ class ContiguousList:
     def set(self, handle: Handle, name: str, value: ArrayLike) -> None:
         """Write field ``name`` of ``handle``'s element."""
         self._values[name][self.slot_of(handle)] = value
+        self._edits += 1
 
     def ordered_slots(self) -> np.ndarray:
         """Slot indices in list order, shape ``(size,)`` intp: ``values(name)[ordered_slots()]``."""
@@ -222,6 +259,7 @@ class ContiguousList:
             self._slot_of_handle[moved_index] = slot
             self._handle_of_slot[slot] = moved_index
         self._size = last
+        self._edits += 1
         self._generation[handle[0]] += 1
         self._slot_of_handle[handle[0]] = _NONE
         self._free_handles.append(handle[0])
@@ -280,6 +318,7 @@ class ContiguousList:
             widened[: self._size][live == old_null] = self._null
             self._links = widened
         self._size = size
+        self._edits += 1
 
     def _reallocate(self, capacity: int) -> None:
         def moved(array: np.ndarray, rows: int) -> np.ndarray:
@@ -293,6 +332,8 @@ class ContiguousList:
         self._slot_of_handle = moved(self._slot_of_handle, self._handle_count)
         self._generation = moved(self._generation, self._handle_count)
         self._capacity = capacity
+        self._edits += 1  # the arrays changed: views of the old ones are not the list's any more
+        self._watch_arrays()
 
     def _issue_handle(self, slot: int) -> Handle:
         if self._free_handles:

@@ -28,7 +28,14 @@ needs (each integrator's slots, as a slice when they are contiguous, its bodies'
 are free or pivoted) is kept in a layout built from the fields in :data:`LAYOUT_FIELDS` and rebuilt whenever their
 bytes change, however they changed: :meth:`World.add_body`, :meth:`World.remove_body`,
 :meth:`World.set_integrator`, the entity store's ``set``, or a write into ``values(name)``. The layout is a
-function of those bytes alone, so a step with it is bit for bit the step that rebuilds everything.
+function of those bytes alone, so a step with it is bit for bit the step that rebuilds everything. Comparing the
+bytes every step would cost more than a one-body kernel, so the entity store watches those fields
+(:meth:`ContiguousList.watched_edits`): the bytes are compared only after something may have written them (a
+write through the store, a view of them lent by ``values``, or while such a view is alive).
+
+Each group keeps the buffers its integrator writes the new state into (``out=``,
+:class:`~sim.integrators.state.StepBuffers`), so a step allocates next to nothing; they are never the world's own
+arrays, which change only once every group has stepped.
 """
 
 from __future__ import annotations
@@ -40,16 +47,15 @@ import numpy as np
 
 from sim.contiguous_list import ContiguousList, Handle
 from sim.errors import NumericalError
-from sim.integrators import INTEGRATORS, ORIENTATION_TORQUE
+from sim.integrators import INTEGRATORS
 from sim.integrators._kernels import free_fall_kernel
 from sim.integrators.state import BodyParams, BodyState, StepCost, momentum_from_omega_world
 from sim.integrators.torque import LeverTorque
 from sim.quaternion import quat_conj, quat_exp, quat_log, quat_mul, quat_rotate
 from sim.vector import cross
+from sim.world_layout import INTEGRATOR_NAMES, Group, Layout, build_layout
 
 __all__ = ["World", "INTEGRATOR_NAMES", "BODY_FIELDS", "LAYOUT_FIELDS"]
-
-INTEGRATOR_NAMES = tuple(INTEGRATORS)
 
 BODY_FIELDS = {
     "q": (np.float64, (4,)),
@@ -71,37 +77,10 @@ BODY_FIELDS = {
 LAYOUT_FIELDS = ("integrator", "inertia_body", "inertia_body_inv", "has_pivot", "pinned", "frozen")
 """The per-body constants a step's layout is derived from; a change to any of their bytes rebuilds it."""
 
-Slots = slice | np.ndarray
-"""Rows of the body arrays: a slice when they are contiguous (a view, no copy), else an index array."""
+_NO_OPTIONS: dict = {}
 
-
-@dataclass(frozen=True, eq=False)
-class _Group:
-    """The bodies one integrator steps: ``slots``, the same as an index array ``bodies`` (K,) (to name the ones
-    that fail), and their parameters under zero torque, without and with the gyroscopic term (indexed by it),
-    holding copies of their inertia and its inverse (K, 3, 3). ``orientation_torque``: whether the integrator
-    takes the torque as a function of the orientation (:data:`sim.integrators.ORIENTATION_TORQUE`)."""
-
-    name: str
-    slots: Slots
-    bodies: np.ndarray
-    torque_free_params: tuple[BodyParams, BodyParams]
-    orientation_torque: bool
-
-
-@dataclass(frozen=True, eq=False)
-class _Layout:
-    """What a step needs besides the state, derived from ``key`` (the bytes of :data:`LAYOUT_FIELDS`): one group
-    per integrator in use (code order), the groups among them that hold the torque constant over a step
-    (``held_torque``: a predictor step and a second pass under gravity), and the ``free`` and ``pivoted`` slots
-    (``None`` when there are none). Frozen bodies are in none of them: ``frozen`` their slots (``None``: none)."""
-
-    key: tuple[bytes, ...]
-    groups: tuple[_Group, ...]
-    held_torque: tuple[_Group, ...]
-    free: Slots | None
-    pivoted: Slots | None
-    frozen: np.ndarray | None = None
+_STATE_FIELDS = ("q", "omega_world", "L_world", "position", "velocity")
+"""The fields a step writes."""
 
 
 @dataclass
@@ -112,11 +91,16 @@ class World:
     gravity: np.ndarray = field(default_factory=lambda: np.zeros(3))
     gyroscopic: bool = True
     integrator_options: dict[str, dict] = field(default_factory=dict)
-    bodies: ContiguousList = field(default_factory=lambda: ContiguousList(BODY_FIELDS))
+    bodies: ContiguousList = field(default_factory=lambda: ContiguousList(BODY_FIELDS, watched=LAYOUT_FIELDS))
 
     def __post_init__(self) -> None:
+        if not self.bodies.watched >= set(LAYOUT_FIELDS):
+            raise ValueError("the world's entity store must watch LAYOUT_FIELDS (ContiguousList(watched=...))")
         self.gravity = np.asarray(self.gravity, dtype=float)
-        self._layout: _Layout | None = None
+        self._layout: Layout | None = None
+        self._checked: tuple[ContiguousList, int | None] | None = None  # (store, its watched_edits()) last looked at
+        self._state: tuple[np.ndarray, ...] = ()
+        self._every_state: BodyState | None = None
         self.group_seconds: dict[str, float] = {}
         """Wall seconds each integrator's kernel took in the last :meth:`step` (predictor and corrector passes
         summed), by integrator name: a measurement beside the step's :class:`StepCost`, never an input to it."""
@@ -221,14 +205,20 @@ class World:
         self.bodies.set(handle, "integrator", INTEGRATOR_NAMES.index(integrator))
 
     def values(self, name: str) -> np.ndarray:
-        """The live array of field ``name`` in slot order (see :data:`BODY_FIELDS`)."""
+        """The live array of field ``name`` in slot order (see :data:`BODY_FIELDS`). Writes through it, or through
+        a view of it kept, are seen by the next step."""
         return self.bodies.values(name)
+
+    def peek(self, name: str) -> np.ndarray:
+        """:meth:`values`, read-only: a look at a field of :data:`LAYOUT_FIELDS` that does not make the next step
+        compare the layout's bytes (which a writable view lent, or alive, does)."""
+        return self.bodies.peek(name)
 
     def torque_world(self, q: np.ndarray | None = None) -> np.ndarray:
         """(N, 3) N m, world: gravity's torque about each pivot, ``(O c) × m g``, at orientations ``q`` (default:
         the current ones); zero for bodies without a pivot."""
         values = self.bodies.values
-        if not values("has_pivot").any():
+        if not self.bodies.peek("has_pivot").any():
             return np.zeros((len(self.bodies), 3))
         arm_world = quat_rotate(values("q") if q is None else q, values("com_from_pivot_body"))
         return cross(arm_world, values("mass")[:, None] * self.gravity)
@@ -242,23 +232,22 @@ class World:
         """
         layout = self._current_layout()
         self.group_seconds = {}
-        values = self.bodies.values
-        q = values("q")
+        q, omega_world, L_world, position, velocity = self._state
+        state = q, omega_world, L_world
         torque = None if layout.pivoted is None else self.torque_world(q)
         under_gravity = layout.pivoted is not None and np.any(self.gravity != 0.0)
         takes_lever = under_gravity and len(layout.held_torque) < len(layout.groups)
         lever_torque = self._lever_torque() if takes_lever else None
-        new_q, new_omega, new_L, cost = self._step_with_torque(h, layout, layout.groups, torque, lever_torque)
+        new_q, new_omega, new_L, cost = self._step_with_torque(h, layout, state, torque, lever_torque)
         if under_gravity and layout.held_torque:
             midpoint_torque = self.torque_world(quat_mul(q, quat_exp(0.5 * quat_log(quat_mul(quat_conj(q), new_q)))))
             if len(layout.held_torque) == len(layout.groups):
                 predicted = cost
-                new_q, new_omega, new_L, cost = self._step_with_torque(h, layout, layout.groups, midpoint_torque, None)
+                new_q, new_omega, new_L, cost = self._step_with_torque(h, layout, state, midpoint_torque, None)
                 cost = StepCost(cost.newton_iterations + predicted.newton_iterations, cost.substeps)
             else:
-                # Several groups (so the arrays are the world's own): the held ones step again over the first pass,
-                # whose steps of the other groups are final.
-                state = values("q"), values("omega_world"), values("L_world")
+                # Several groups (so the new arrays are the world's own, not a group's buffers): the held ones step
+                # again over the first pass, whose steps of the other groups are final.
                 for group in layout.held_torque:
                     new, corrected = self._step_group(h, group, *state, midpoint_torque, None)
                     slots = group.slots
@@ -266,8 +255,8 @@ class World:
                     cost.newton_iterations[slots] += corrected.newton_iterations
                     cost.substeps[slots] = corrected.substeps
         # Commit only once every group has stepped, so a failure leaves the world unchanged.
-        q[...], values("omega_world")[...], values("L_world")[...] = new_q, new_omega, new_L
-        self._move_centres_of_mass(h, layout)
+        q[...], omega_world[...], L_world[...] = new_q, new_omega, new_L
+        self._move_centres_of_mass(h, layout, position, velocity)
         return cost
 
     def _lever_torque(self) -> LeverTorque:
@@ -279,24 +268,22 @@ class World:
     def _step_with_torque(
         self,
         h: float,
-        layout: _Layout,
-        groups: tuple[_Group, ...],
+        layout: Layout,
+        state: tuple[np.ndarray, np.ndarray, np.ndarray],
         torque: np.ndarray | None,
         lever_torque: LeverTorque | None,
     ):
-        """One step of each of ``groups`` with the given world torques (``None``: zero), or ``lever_torque`` for
-        the groups that take the torque as a function of the orientation; nothing is written to the world. Rows
-        of bodies outside ``groups`` are left unset."""
-        values = self.bodies.values
-        state = values("q"), values("omega_world"), values("L_world")
-        if len(layout.groups) == 1 and layout.frozen is None:
-            # One integrator has every body: its new arrays are the world's.
-            new, cost = self._step_group(h, groups[0], *state, torque, lever_torque)
+        """One step of each of the layout's groups from the world's ``state`` (q, ω, L) with the given world torques
+        (``None``: zero), or ``lever_torque`` for the groups that take the torque as a function of the orientation;
+        nothing is written to the world. Rows of frozen bodies keep their state."""
+        if layout.single is not None:
+            # One integrator has every body: its new arrays (its group's buffers) are the world's.
+            new, cost = self._step_group(h, layout.single, *state, torque, lever_torque)
             return new.q, new.omega_world, new.L_world, cost
         size = len(self.bodies)
         new_q, new_omega, new_L = np.empty((size, 4)), np.empty((size, 3)), np.empty((size, 3))
         iterations, substeps = np.empty(size, dtype=np.int64), np.empty(size, dtype=np.int64)
-        for group in groups:
+        for group in layout.groups:
             new, cost = self._step_group(h, group, *state, torque, lever_torque)
             slots = group.slots
             new_q[slots], new_omega[slots], new_L[slots] = new.q, new.omega_world, new.L_world
@@ -310,7 +297,7 @@ class World:
     def _step_group(
         self,
         h: float,
-        group: _Group,
+        group: Group,
         q: np.ndarray,
         omega_world: np.ndarray,
         L_world: np.ndarray,
@@ -322,7 +309,7 @@ class World:
         a failure names the world slots."""
         slots = group.slots
         params = group.torque_free_params[bool(self.gyroscopic)]
-        options = self.integrator_options.get(group.name, {})
+        options = self.integrator_options.get(group.name, _NO_OPTIONS)
         if group.orientation_torque:
             if lever_torque is not None:
                 options = {**options, "orientation_torque": lever_torque[slots]}
@@ -331,8 +318,13 @@ class World:
         start = perf_counter()
         try:
             # The world's arrays are C-contiguous float64, and so are their rows.
-            state = BodyState.of_float_arrays(q[slots], omega_world[slots], L_world[slots])
-            return INTEGRATORS[group.name](state, params, h, **options)
+            if group.every_body:
+                state = self._every_state
+            else:
+                state = BodyState.of_float_arrays(q[slots], omega_world[slots], L_world[slots])
+            if options:
+                return INTEGRATORS[group.name](state, params, h, out=group.out, **options)
+            return INTEGRATORS[group.name](state, params, h, out=group.out)  # a third of the call with **{}
         except NumericalError as error:
             failed = group.bodies if error.bodies is None else group.bodies[np.asarray(error.bodies)]
             raise NumericalError(str(error), bodies=failed) from error
@@ -340,57 +332,31 @@ class World:
             seconds = self.group_seconds
             seconds[group.name] = seconds.get(group.name, 0.0) + (perf_counter() - start)
 
-    def _move_centres_of_mass(self, h: float, layout: _Layout) -> None:
-        values = self.bodies.values
-        position, velocity = values("position"), values("velocity")
+    def _move_centres_of_mass(self, h: float, layout: Layout, position: np.ndarray, velocity: np.ndarray) -> None:
         free, pivoted = layout.free, layout.pivoted
         if free is not None:
             # Constant gravity: the free fall is quadratic in time, so this update is exact (compiled: one call,
             # the arithmetic of x += h v + ½ h² g; v += h g).
             free_fall_kernel(position, velocity, free, float(h), 0.5 * h * h, self.gravity)
         if pivoted is not None:
+            values = self.bodies.values
             position[pivoted] = values("pivot_world")[pivoted] + quat_rotate(
                 values("q")[pivoted], values("com_from_pivot_body")[pivoted]
             )
 
-    def _current_layout(self) -> _Layout:
-        """The layout of the bodies as they are now: the kept one while :data:`LAYOUT_FIELDS` are unchanged."""
-        values = self.bodies.values
-        key = tuple([values(name).tobytes() for name in LAYOUT_FIELDS])
-        if self._layout is None or self._layout.key != key:
-            self._layout = _build_layout(key, values)
+    def _current_layout(self) -> Layout:
+        """The layout of the bodies as they are now: the kept one while :data:`LAYOUT_FIELDS` are unchanged (their
+        bytes are compared only when the store's count says they may have changed since the last look). Also keeps
+        ``_state``, the views of :data:`_STATE_FIELDS`, which stay valid while that count does not move (it moves
+        whenever the store's size or arrays change)."""
+        bodies = self.bodies
+        edits = bodies.watched_edits()
+        if edits is None or (bodies, edits) != self._checked:
+            read = bodies.peek  # reading lends no view: the count stays as it is
+            key = tuple([read(name).tobytes() for name in LAYOUT_FIELDS])
+            if self._layout is None or self._layout.key != key:
+                self._layout = build_layout(key, read)
+            self._state = tuple(map(bodies.values, _STATE_FIELDS))
+            self._every_state = BodyState.of_float_arrays(*self._state[:3])  # a group of every body steps from it
+            self._checked = (bodies, edits)
         return self._layout
-
-
-def _build_layout(key: tuple[bytes, ...], values) -> _Layout:
-    """The layout of the bodies whose :data:`LAYOUT_FIELDS` are ``values(name)`` (with bytes ``key``)."""
-    codes, frozen = values("integrator"), values("frozen")
-    stepped = ~frozen
-    groups = []
-    for code in np.unique(codes[stepped]):
-        bodies = np.flatnonzero((codes == code) & stepped)
-        # Index arrays copy: the layout does not depend on the store's buffers (which an append can replace).
-        inertia, inertia_inv = values("inertia_body")[bodies], values("inertia_body_inv")[bodies]
-        torque_free = tuple(
-            BodyParams(inertia, inertia_inv, np.zeros((bodies.size, 3)), gyroscopic) for gyroscopic in (False, True)
-        )
-        name = INTEGRATOR_NAMES[int(code)]
-        groups.append(_Group(name, _slots(bodies), bodies, torque_free, name in ORIENTATION_TORQUE))
-    pivoted, pinned = values("has_pivot"), values("pinned")
-    free = np.flatnonzero(~(pivoted | pinned) & stepped)
-    pivoted = np.flatnonzero(pivoted & stepped)
-    frozen = np.flatnonzero(frozen)
-    return _Layout(
-        key,
-        tuple(groups),
-        tuple(group for group in groups if not group.orientation_torque),
-        free if free.size else None,  # an index array: the compiled free fall takes one
-        _slots(pivoted) if pivoted.size else None,
-        frozen if frozen.size else None,
-    )
-
-
-def _slots(bodies: np.ndarray) -> Slots:
-    """``bodies`` (K,) ascending, K > 0, as a slice when they are consecutive, else as they are."""
-    first, last = int(bodies[0]), int(bodies[-1])
-    return slice(first, last + 1) if last - first + 1 == bodies.size else bodies

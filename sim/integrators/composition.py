@@ -35,13 +35,14 @@ adaptive sub-stepping (1 when no stage was split), keeping :class:`StepCost`'s m
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from functools import cache
 
 import numpy as np
 
 from sim.errors import NumericalError
 from sim.integrators.implicit import ImplicitMethod, step_composed_in_kernel
-from sim.integrators.state import BodyParams, BodyState, StepCost, omega_world_from_momentum
+from sim.integrators.newton import NEWTON_DEFAULTS, NewtonOptions
+from sim.integrators.state import BodyParams, BodyState, StepBuffers, StepCost, omega_world_from_momentum
 
 __all__ = ["TRIPLE_JUMP", "KAHAN_LI_9", "step_composed"]
 
@@ -60,12 +61,21 @@ _KAHAN_LI_HALF = (
 KAHAN_LI_9 = (*_KAHAN_LI_HALF, 0.79854399093482996339895035, *_KAHAN_LI_HALF[::-1])
 
 
+@cache
 def _implicit_methods() -> dict[Step, ImplicitMethod]:
-    """The base steps that have a compiled kernel, with their methods (imported here: they import this module's
-    siblings)."""
+    """The base steps that have a compiled kernel, with their methods (imported here, once: they import this
+    module's siblings)."""
     from sim.integrators import implicit_midpoint, object_trapezoidal
 
     return {implicit_midpoint.step: implicit_midpoint.METHOD, object_trapezoidal.step: object_trapezoidal.METHOD}
+
+
+@cache
+def _coefficient_array(coefficients: tuple[float, ...]) -> np.ndarray:
+    """``coefficients`` as the read-only float64 array the compiled kernel takes, made once per scheme."""
+    array = np.asarray(coefficients, dtype=np.float64)
+    array.flags.writeable = False
+    return array
 
 
 def step_composed(
@@ -75,20 +85,29 @@ def step_composed(
     state: BodyState,
     params: BodyParams,
     h: float,
-    **options: Any,
+    *,
+    backend: str = "numba",
+    jacobian: str = "analytic",
+    newton: NewtonOptions = NEWTON_DEFAULTS,
+    out: StepBuffers | None = None,
 ) -> tuple[BodyState, StepCost]:
     """Advance N bodies by ``h`` seconds with ``base_step`` composed by ``coefficients`` (see the module).
 
-    ``options`` go to every stage (the base method's backend, Newton and sub-stepping options). A stage that fails
-    raises :class:`sim.errors.NumericalError` naming ``name``, the stage and the bodies.
+    ``backend``, ``jacobian`` and ``newton`` go to every stage (the base method's, ``implicit.step_implicit``).
+    ``out``: where a one-call composition (or the one step without the gyroscopic term) writes the new state
+    (:class:`~sim.integrators.state.StepBuffers`); stages run one by one never use it. A stage that fails raises
+    :class:`sim.errors.NumericalError` naming ``name``, the stage and the bodies.
     """
     if not params.gyroscopic:
-        return base_step(state, params, h, **options)
-    method = _implicit_methods().get(base_step)
-    if method is not None and options.get("backend", "numba") == "numba":
-        result = step_composed_in_kernel(method, coefficients, state, params, h, **options)
+        return base_step(state, params, h, backend=backend, jacobian=jacobian, newton=newton, out=out)
+    if backend == "numba" and base_step in _implicit_methods():
+        gammas = _coefficient_array(tuple(coefficients))
+        result = step_composed_in_kernel(
+            _implicit_methods()[base_step], gammas, state, params, h, jacobian=jacobian, newton=newton, out=out
+        )
         if result is not None:
             return result
+    options = {"backend": backend, "jacobian": jacobian, "newton": newton}
     n_bodies = len(state)
     iterations = np.zeros(n_bodies, dtype=np.int64)
     substeps = np.ones(n_bodies, dtype=np.int64)

@@ -19,10 +19,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from sim.integrators._kernels import euler_kernel
 from sim.integrators.checks import check_backend
 from sim.integrators.claims import Claims
 from sim.integrators.explicit import finish_explicit, run_explicit_kernel
-from sim.integrators.state import BodyParams, BodyState, StepCost, angular_acceleration
+from sim.integrators.state import BodyParams, BodyState, StepBuffers, StepCost, angular_acceleration
 from sim.quaternion import quat_mul, quat_normalize
 
 __all__ = ["step", "euler_orientation", "CLAIMS"]
@@ -33,17 +34,17 @@ CLAIMS = Claims(order=1, conserves_momentum=False, relative_cost=1.0, method="ex
 NAME = "euler"
 
 
-def step(state: BodyState, params: BodyParams, h: float, *, backend: str = "numba") -> tuple[BodyState, StepCost]:
+def step(
+    state: BodyState, params: BodyParams, h: float, *, backend: str = "numba", out: StepBuffers | None = None
+) -> tuple[BodyState, StepCost]:
     """Advance N bodies by ``h`` seconds with explicit Euler.
 
     ``backend``: ``"numba"`` (compiled kernel) or ``"numpy"`` (the reference). Raises
     :class:`sim.errors.NumericalError` naming the bodies whose new state is not finite.
     """
-    check_backend(backend)
     if backend == "numba":
-        from sim.integrators._kernels import euler_kernel
-
-        return run_explicit_kernel(NAME, euler_kernel, state, params, h)
+        return run_explicit_kernel(NAME, euler_kernel, state, params, h, out=out)
+    check_backend(backend)
     q = state.q
     omega_world = state.omega_world
     with np.errstate(all="ignore"):  # non-finite results are reported by body in finish_explicit

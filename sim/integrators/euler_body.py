@@ -21,11 +21,21 @@ from __future__ import annotations
 
 import numpy as np
 
+from sim.integrators._kernels import euler_body_kernel
 from sim.integrators.checks import check_backend
 from sim.integrators.claims import Claims
 from sim.integrators.euler import euler_orientation
 from sim.integrators.explicit import finish_explicit, run_explicit_kernel
-from sim.integrators.state import BodyParams, BodyState, StepCost, angular_acceleration, matvec, to_body, to_world
+from sim.integrators.state import (
+    BodyParams,
+    BodyState,
+    StepBuffers,
+    StepCost,
+    angular_acceleration,
+    matvec,
+    to_body,
+    to_world,
+)
 
 __all__ = ["step", "CLAIMS"]
 
@@ -37,17 +47,17 @@ CLAIMS = Claims(
 NAME = "euler_body"
 
 
-def step(state: BodyState, params: BodyParams, h: float, *, backend: str = "numba") -> tuple[BodyState, StepCost]:
+def step(
+    state: BodyState, params: BodyParams, h: float, *, backend: str = "numba", out: StepBuffers | None = None
+) -> tuple[BodyState, StepCost]:
     """Advance N bodies by ``h`` seconds with body-frame explicit Euler.
 
     ``backend``: ``"numba"`` (compiled kernel) or ``"numpy"`` (the reference). Raises
     :class:`sim.errors.NumericalError` naming the bodies whose new state is not finite.
     """
-    check_backend(backend)
     if backend == "numba":
-        from sim.integrators._kernels import euler_body_kernel
-
-        return run_explicit_kernel(NAME, euler_body_kernel, state, params, h)
+        return run_explicit_kernel(NAME, euler_body_kernel, state, params, h, out=out)
+    check_backend(backend)
     q = state.q
     with np.errstate(all="ignore"):  # non-finite results are reported by body in finish_explicit
         q_new = euler_orientation(q, state.omega_world, h)

@@ -37,6 +37,7 @@ from sim.integrators.claims import Claims
 from sim.integrators.state import (
     BodyParams,
     BodyState,
+    StepBuffers,
     StepCost,
     matvec,
     momentum_from_omega_world,
@@ -159,10 +160,13 @@ def _closed_form_orientation(
         return quat_normalize(q_new), solved, continuations
 
 
-def step(state: BodyState, params: BodyParams, h: float, *, backend: str = "numba") -> tuple[BodyState, StepCost]:
+def step(
+    state: BodyState, params: BodyParams, h: float, *, backend: str = "numba", out: StepBuffers | None = None
+) -> tuple[BodyState, StepCost]:
     """Advance N torque-free bodies by ``h`` seconds along their exact motion.
 
-    ``backend`` is accepted for the common signature and checked; there is one implementation (numpy and scipy).
+    ``backend`` and ``out`` are accepted for the common signature (``backend`` is checked, ``out`` unused); there
+    is one implementation (numpy and scipy), which returns new arrays.
     Raises :class:`sim.errors.NumericalError` naming the bodies with a torque, or with a non-finite state.
     """
     check_backend(backend)

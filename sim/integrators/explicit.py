@@ -7,20 +7,29 @@ new state, ``L' = O' I O'ᵀ ω'``. It costs no Newton iteration and is never sp
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
 
 import numpy as np
 
 from sim.integrators import threads
 from sim.integrators.checks import non_finite_status, raise_on_failure
-from sim.integrators.state import BodyParams, BodyState, StepCost, momentum_from_omega_world
+from sim.integrators.state import BodyParams, BodyState, StepBuffers, StepCost, momentum_from_omega_world
 
-__all__ = ["finish_explicit", "run_explicit_kernel"]
+__all__ = ["finish_explicit", "run_explicit_kernel", "explicit_cost"]
+
+
+@lru_cache(maxsize=64)
+def explicit_cost(n_bodies: int) -> StepCost:
+    """An explicit step's cost: no Newton iteration, one sub-step, for each of ``n_bodies`` bodies. A constant, made
+    once per batch size and shared, so its arrays are read-only."""
+    iterations, substeps = np.zeros(n_bodies, dtype=np.int64), np.ones(n_bodies, dtype=np.int64)
+    iterations.flags.writeable = substeps.flags.writeable = False
+    return StepCost(iterations, substeps)
 
 
 def _result(name: str, h: float, state: BodyState, status: np.ndarray) -> tuple[BodyState, StepCost]:
     raise_on_failure(name, status, h)
-    n_bodies = len(state)
-    return state, StepCost(np.zeros(n_bodies, dtype=np.int64), np.ones(n_bodies, dtype=np.int64))
+    return state, explicit_cost(state.q.shape[0])
 
 
 def finish_explicit(
@@ -34,14 +43,21 @@ def finish_explicit(
 
 
 def run_explicit_kernel(
-    name: str, kernel: Callable[..., None], state: BodyState, params: BodyParams, h: float, *options: object
+    name: str,
+    kernel: Callable[..., None],
+    state: BodyState,
+    params: BodyParams,
+    h: float,
+    *options: object,
+    out: StepBuffers | None = None,
 ) -> tuple[BodyState, StepCost]:
-    """Call ``kernel(q, ω, L, I, I⁻¹, τ, h, gyroscopic, *options, q_out, ω_out, L_out, status_out)``."""
-    n_bodies = len(state)
-    q_out, omega_out, L_out = np.empty((n_bodies, 4)), np.empty((n_bodies, 3)), np.empty((n_bodies, 3))
-    status = np.empty(n_bodies, dtype=np.int8)
+    """Call ``kernel(q, ω, L, I, I⁻¹, τ, h, gyroscopic, *options, q_out, ω_out, L_out, status_out)``, writing
+    into ``out`` (:class:`StepBuffers`; ``None``: new arrays)."""
+    n_bodies = state.q.shape[0]
+    new, status = StepBuffers.empty(n_bodies) if out is None else out
     threads.run(
         kernel, n_bodies, state.q, state.omega_world, state.L_world, params.inertia_body, params.inertia_body_inv,
-        params.torque_world, float(h), params.gyroscopic, *options, q_out, omega_out, L_out, status,
+        params.torque_world, float(h), params.gyroscopic, *options, new.q, new.omega_world, new.L_world, status,
     )  # fmt: skip
-    return _result(name, h, BodyState.of_float_arrays(q_out, omega_out, L_out), status)
+    raise_on_failure(name, status, h)
+    return new, explicit_cost(n_bodies)

@@ -8,12 +8,11 @@ gyroscopic switch. A step costs about nine midpoint steps.
 
 from __future__ import annotations
 
-from typing import Any
-
 from sim.integrators import implicit_midpoint
 from sim.integrators.claims import Claims
 from sim.integrators.composition import KAHAN_LI_9, step_composed
-from sim.integrators.state import BodyParams, BodyState, StepCost
+from sim.integrators.newton import NEWTON_DEFAULTS, NewtonOptions
+from sim.integrators.state import BodyParams, BodyState, StepBuffers, StepCost
 
 __all__ = ["step", "CLAIMS"]
 
@@ -23,7 +22,27 @@ CLAIMS = Claims(
 )
 
 
-def step(state: BodyState, params: BodyParams, h: float, **options: Any) -> tuple[BodyState, StepCost]:
+def step(
+    state: BodyState,
+    params: BodyParams,
+    h: float,
+    *,
+    backend: str = "numba",
+    jacobian: str = "analytic",
+    newton: NewtonOptions = NEWTON_DEFAULTS,
+    out: StepBuffers | None = None,
+) -> tuple[BodyState, StepCost]:
     """Advance N bodies by ``h`` seconds. Keyword-only options are the implicit midpoint rule's
     (``implicit.step_implicit``), passed to every stage."""
-    return step_composed("im6", implicit_midpoint.step, KAHAN_LI_9, state, params, h, **options)
+    return step_composed(
+        "im6",
+        implicit_midpoint.step,
+        KAHAN_LI_9,
+        state,
+        params,
+        h,
+        backend=backend,
+        jacobian=jacobian,
+        newton=newton,
+        out=out,
+    )

@@ -29,7 +29,7 @@ import numpy as np
 from sim.integrators import _kernels, magnus, threads
 from sim.integrators.checks import STATUS_NOT_CONVERGED, STATUS_OK, check_jacobian, non_finite_status, raise_on_failure
 from sim.integrators.newton import NEWTON_DEFAULTS, NewtonOptions, newton_curvature, newton_solve
-from sim.integrators.state import BodyParams, BodyState, StepCost, omega_world_from_momentum
+from sim.integrators.state import BodyParams, BodyState, StepBuffers, StepCost, omega_world_from_momentum
 from sim.quaternion import quat_exp, quat_mul, quat_normalize
 
 __all__ = [
@@ -114,20 +114,6 @@ def kernel_newton_arguments(newton: NewtonOptions) -> tuple[float, int, int, flo
     return newton._kernel_arguments
 
 
-def _run_kernel(method, state, params, h, newton):
-    n_bodies = len(state)
-    q, omega_world, L_world = np.empty((n_bodies, 4)), np.empty((n_bodies, 3)), np.empty((n_bodies, 3))
-    iterations, substeps = np.empty(n_bodies, dtype=np.int64), np.empty(n_bodies, dtype=np.int64)
-    status = np.empty(n_bodies, dtype=np.int8)
-    threads.run(
-        _kernels.implicit_kernel, n_bodies, _kernels.KERNEL_METHODS[method.name], state.q, state.omega_world,
-        state.L_world, params.inertia_body_inv,
-        params.torque_world, float(h), *kernel_newton_arguments(newton),
-        q, omega_world, L_world, iterations, substeps, status,
-    )  # fmt: skip
-    return BodyState.of_float_arrays(q, omega_world, L_world), StepCost(iterations, substeps), status
-
-
 def step_implicit(
     method: ImplicitMethod,
     state: BodyState,
@@ -137,6 +123,7 @@ def step_implicit(
     backend: str = "numba",
     jacobian: str = "analytic",
     newton: NewtonOptions = NEWTON_DEFAULTS,
+    out: StepBuffers | None = None,
 ) -> tuple[BodyState, StepCost]:
     """Advance N bodies by ``h`` seconds with ``method``; the implicit integrators' ``step`` with its options.
 
@@ -144,13 +131,22 @@ def step_implicit(
     (hand-written) or ``"dual"`` (dual numbers; numpy backend only). ``newton``: Newton's tolerance, iteration
     and step-angle limits and the sub-stepping depth (:class:`~sim.integrators.newton.NewtonOptions`). A body
     Newton fails on has its step halved up to ``newton.max_substep_depth`` times, with the torque held constant;
-    then :class:`sim.errors.NumericalError` names it.
+    then :class:`sim.errors.NumericalError` names it. ``out``: where the compiled kernel writes the new state
+    (:class:`~sim.integrators.state.StepBuffers`; ``None``: new arrays).
     """
-    check_jacobian(backend, jacobian)
+    if backend != "numba" or jacobian != "analytic":
+        check_jacobian(backend, jacobian)
     if not params.gyroscopic:
-        return magnus.step(state, params, h, terms=1, exponential="exact", backend=backend)
+        return magnus.step(state, params, h, terms=1, exponential="exact", backend=backend, out=out)
     if backend == "numba":
-        new_state, cost, status = _run_kernel(method, state, params, h, newton)
+        n_bodies = state.q.shape[0]
+        new_state, status = StepBuffers.empty(n_bodies) if out is None else out
+        cost = StepCost.of_arrays(np.empty(n_bodies, np.int64), np.empty(n_bodies, np.int64))
+        threads.run(
+            _kernels.implicit_kernel, n_bodies, _kernels.KERNEL_METHODS[method.name], state.q, state.omega_world,
+            state.L_world, params.inertia_body_inv, params.torque_world, float(h), *newton._kernel_arguments,
+            new_state.q, new_state.omega_world, new_state.L_world, cost.newton_iterations, cost.substeps, status,
+        )  # fmt: skip
     else:
         with np.errstate(all="ignore"):  # failures are detected per body and raised below
             new_state, cost, status = _advance_in_pieces(method, state, params, np.float64(h), jacobian, newton)
@@ -168,24 +164,22 @@ def step_composed_in_kernel(
     backend: str = "numba",
     jacobian: str = "analytic",
     newton: NewtonOptions = NEWTON_DEFAULTS,
+    out: StepBuffers | None = None,
 ) -> tuple[BodyState, StepCost] | None:
-    """The composition of ``method`` by ``coefficients`` (:mod:`sim.integrators.composition`) in one kernel call:
-    the same state and cost as one :func:`step_implicit` per stage, with the gyroscopic term on and the numba
-    backend. Options as :func:`step_implicit`'s. Returns ``None`` if any body fails, for the caller to re-run
-    the stages one by one and report which stage failed for which bodies."""
-    from sim.integrators import _kernels
-
-    check_jacobian(backend, jacobian)
-    n_bodies = len(state)
-    q, omega_world, L_world = np.empty((n_bodies, 4)), np.empty((n_bodies, 3)), np.empty((n_bodies, 3))
-    iterations, substeps = np.empty(n_bodies, dtype=np.int64), np.empty(n_bodies, dtype=np.int64)
-    status = np.empty(n_bodies, dtype=np.int8)
+    """The composition of ``method`` by ``coefficients`` (:mod:`sim.integrators.composition`; an array, float64)
+    in one kernel call: the same state and cost as one :func:`step_implicit` per stage, with the gyroscopic term on
+    and the numba backend. Options as :func:`step_implicit`'s. Returns ``None`` if any body fails, for the caller
+    to re-run the stages one by one and report which stage failed for which bodies."""
+    if backend != "numba" or jacobian != "analytic":
+        check_jacobian(backend, jacobian)
+    n_bodies = state.q.shape[0]
+    new, status = StepBuffers.empty(n_bodies) if out is None else out
+    iterations, substeps = np.empty(n_bodies, np.int64), np.empty(n_bodies, np.int64)
     threads.run(
-        _kernels.composed_kernel, n_bodies, _kernels.KERNEL_METHODS[method.name],
-        np.asarray(coefficients, dtype=np.float64), state.q,
+        _kernels.composed_kernel, n_bodies, _kernels.KERNEL_METHODS[method.name], coefficients, state.q,
         state.omega_world, state.L_world, params.inertia_body_inv, params.torque_world, float(h),
-        *kernel_newton_arguments(newton), q, omega_world, L_world, iterations, substeps, status,
+        *newton._kernel_arguments, new.q, new.omega_world, new.L_world, iterations, substeps, status,
     )  # fmt: skip
-    if status.any():
+    if np.count_nonzero(status):
         return None
-    return BodyState(q, omega_world, L_world), StepCost(iterations, substeps)
+    return new, StepCost.of_arrays(iterations, substeps)

@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from sim.integrators import _kernels
 from sim.integrators.checks import check_backend
 from sim.integrators.claims import Claims
 from sim.integrators.explicit import finish_explicit, run_explicit_kernel
-from sim.integrators.state import BodyParams, BodyState, StepCost, angular_acceleration
+from sim.integrators.state import BodyParams, BodyState, StepBuffers, StepCost, angular_acceleration
 from sim.quaternion import quat_exp, quat_exp_third_order, quat_mul, quat_normalize
 from sim.vector import cross
 
@@ -30,6 +31,7 @@ CLAIMS = Claims(order=1, conserves_momentum=False, relative_cost=2.2, method="Ma
 
 NAME = "magnus"
 EXPONENTIALS = ("exact", "third_order")
+_EXPONENTIAL_CODES = {"exact": _kernels.EXPONENTIAL_EXACT, "third_order": _kernels.EXPONENTIAL_THIRD_ORDER}
 
 
 def step(
@@ -40,23 +42,24 @@ def step(
     terms: int = 3,
     exponential: str = "exact",
     backend: str = "numba",
+    out: StepBuffers | None = None,
 ) -> tuple[BodyState, StepCost]:
     """Advance N bodies by ``h`` seconds with the Magnus series.
 
     ``terms``: 1, 2 or 3 (Ω₁ … Ω₃). ``exponential``: ``"exact"`` (:func:`sim.quaternion.quat_exp`) or
     ``"third_order"`` (seed 000's trig-free normalised form, :func:`sim.quaternion.quat_exp_third_order`).
-    ``backend``: ``"numba"`` or ``"numpy"``. Raises :class:`sim.errors.NumericalError` for a non-finite state.
+    ``backend``: ``"numba"`` or ``"numpy"``; ``out``: where the kernel writes (:class:`StepBuffers`). Raises
+    :class:`sim.errors.NumericalError` for a non-finite state.
     """
-    check_backend(backend)
     if terms not in (1, 2, 3):
         raise ValueError(f"terms must be 1, 2 or 3, got {terms!r}")
+    if backend == "numba":
+        code = _EXPONENTIAL_CODES.get(exponential)
+        if code is not None:
+            return run_explicit_kernel(NAME, _kernels.magnus_kernel, state, params, h, terms, code, out=out)
+    check_backend(backend)
     if exponential not in EXPONENTIALS:
         raise ValueError(f"exponential must be one of {EXPONENTIALS}, got {exponential!r}")
-    if backend == "numba":
-        from sim.integrators import _kernels
-
-        code = _kernels.EXPONENTIAL_EXACT if exponential == "exact" else _kernels.EXPONENTIAL_THIRD_ORDER
-        return run_explicit_kernel(NAME, _kernels.magnus_kernel, state, params, h, terms, code)
     omega_world = state.omega_world
     with np.errstate(all="ignore"):  # non-finite results are reported by body in finish_explicit
         alpha = angular_acceleration(state, params)

@@ -33,12 +33,14 @@ from __future__ import annotations
 
 import numpy as np
 
+from sim.integrators._kernels import rkmk4_kernel
 from sim.integrators.checks import check_backend, non_finite_status, raise_on_failure
 from sim.integrators.claims import Claims
 from sim.integrators.explicit import run_explicit_kernel
 from sim.integrators.state import (
     BodyParams,
     BodyState,
+    StepBuffers,
     StepCost,
     matvec,
     momentum_from_omega_world,
@@ -97,17 +99,17 @@ def _step_numpy(state: BodyState, params: BodyParams, h: float) -> BodyState:
     return BodyState(q_new, omega_new, momentum_from_omega_world(q_new, omega_new, params.inertia_body))
 
 
-def step(state: BodyState, params: BodyParams, h: float, *, backend: str = "numba") -> tuple[BodyState, StepCost]:
+def step(
+    state: BodyState, params: BodyParams, h: float, *, backend: str = "numba", out: StepBuffers | None = None
+) -> tuple[BodyState, StepCost]:
     """Advance N bodies by ``h`` seconds with RKMK4 (see the module for the ODE).
 
     ``backend``: ``"numba"`` (compiled kernel) or ``"numpy"`` (the reference). Raises
     :class:`sim.errors.NumericalError` naming the bodies whose new state is not finite.
     """
-    check_backend(backend)
     if backend == "numba":
-        from sim.integrators._kernels import rkmk4_kernel
-
-        return run_explicit_kernel(NAME, rkmk4_kernel, state, params, h)
+        return run_explicit_kernel(NAME, rkmk4_kernel, state, params, h, out=out)
+    check_backend(backend)
     with np.errstate(all="ignore"):  # non-finite results are reported by body below
         new_state = _step_numpy(state, params, float(h))
     raise_on_failure(NAME, non_finite_status(new_state.q, new_state.omega_world, new_state.L_world), h)

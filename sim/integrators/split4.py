@@ -15,12 +15,12 @@ Without the gyroscopic term every flow is exact (spins and kicks), composed to t
 
 from __future__ import annotations
 
-from typing import Any
-
 from sim.integrators.claims import Claims
 from sim.integrators.composition import TRIPLE_JUMP
+from sim.integrators.newton import NEWTON_DEFAULTS, NewtonOptions
 from sim.integrators.splitting import step_split
-from sim.integrators.state import BodyParams, BodyState, StepCost
+from sim.integrators.state import BodyParams, BodyState, StepBuffers, StepCost
+from sim.integrators.torque import OrientationTorque
 
 __all__ = ["step", "CLAIMS"]
 
@@ -35,7 +35,28 @@ CLAIMS = Claims(
 )
 
 
-def step(state: BodyState, params: BodyParams, h: float, **options: Any) -> tuple[BodyState, StepCost]:
+def step(
+    state: BodyState,
+    params: BodyParams,
+    h: float,
+    *,
+    orientation_torque: OrientationTorque | None = None,
+    backend: str = "numba",
+    jacobian: str = "analytic",
+    newton: NewtonOptions = NEWTON_DEFAULTS,
+    out: StepBuffers | None = None,
+) -> tuple[BodyState, StepCost]:
     """Advance N bodies by ``h`` seconds. Keyword-only options: ``orientation_torque`` and the implicit midpoint
     rule's (:func:`sim.integrators.splitting.step_split`)."""
-    return step_split("split4", TRIPLE_JUMP, state, params, h, **options)
+    return step_split(
+        "split4",
+        TRIPLE_JUMP,
+        state,
+        params,
+        h,
+        orientation_torque=orientation_torque,
+        backend=backend,
+        jacobian=jacobian,
+        newton=newton,
+        out=out,
+    )

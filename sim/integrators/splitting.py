@@ -37,13 +37,13 @@ from functools import lru_cache
 import numpy as np
 
 from sim.errors import NumericalError
-from sim.integrators import implicit_midpoint, threads
+from sim.integrators import _kernels, implicit_midpoint, threads
 from sim.integrators.checks import check_jacobian, non_finite_status, raise_on_failure
-from sim.integrators.implicit import kernel_newton_arguments
 from sim.integrators.newton import NEWTON_DEFAULTS, NewtonOptions
 from sim.integrators.state import (
     BodyParams,
     BodyState,
+    StepBuffers,
     StepCost,
     momentum_from_omega_world,
     omega_world_from_momentum,
@@ -83,40 +83,41 @@ def step_split(
     backend: str = "numba",
     jacobian: str = "analytic",
     newton: NewtonOptions = NEWTON_DEFAULTS,
+    out: StepBuffers | None = None,
 ) -> tuple[BodyState, StepCost]:
     """Advance N bodies by ``h`` seconds by Strang stages of ``γ_i h`` (``coefficients``), see the module.
 
     ``orientation_torque``: ``τ(q)`` (N, 4) → (N, 3) N m world, added to ``params.torque_world`` at every kick
-    (``None``: none). The other options are the implicit midpoint rule's (``implicit.step_implicit``), for every
-    free flow. Raises :class:`sim.errors.NumericalError` naming ``name`` and the failing bodies.
+    (``None``: none). ``out``: where the compiled kernel writes the new state
+    (:class:`~sim.integrators.state.StepBuffers`; the stage-by-stage path never uses it). The other options are the
+    implicit midpoint rule's (``implicit.step_implicit``), for every free flow. Raises
+    :class:`sim.errors.NumericalError` naming ``name`` and the failing bodies.
     """
-    check_jacobian(backend, jacobian)
+    if backend != "numba" or jacobian != "analytic":
+        check_jacobian(backend, jacobian)
     gammas, kicks = _schedule(tuple(coefficients))
     if backend == "numba" and (orientation_torque is None or isinstance(orientation_torque, LeverTorque)):
-        return _run_kernel(name, gammas, kicks, state, params, h, orientation_torque, newton)
+        return _run_kernel(name, gammas, kicks, state, params, h, orientation_torque, newton, out)
     with np.errstate(all="ignore"):  # non-finite states are reported by body
         return _run_stages(name, coefficients, kicks, state, params, h, orientation_torque, backend=backend,
                            jacobian=jacobian, newton=newton)  # fmt: skip
 
 
-def _run_kernel(name, coefficients, kicks, state, params, h, orientation_torque, newton):
-    from sim.integrators import _kernels
-
-    n_bodies = len(state)
+def _run_kernel(name, coefficients, kicks, state, params, h, orientation_torque, newton, out):
+    n_bodies = state.q.shape[0]
     if orientation_torque is None:
         lever = force = np.zeros((n_bodies, 3))
     else:
         lever, force = orientation_torque.lever_body, orientation_torque.force_world
-    q, omega_world, L_world = np.empty((n_bodies, 4)), np.empty((n_bodies, 3)), np.empty((n_bodies, 3))
-    iterations, substeps = np.empty(n_bodies, dtype=np.int64), np.empty(n_bodies, dtype=np.int64)
-    status = np.empty(n_bodies, dtype=np.int8)
+    new, status = StepBuffers.empty(n_bodies) if out is None else out
+    iterations, substeps = np.empty(n_bodies, np.int64), np.empty(n_bodies, np.int64)
     threads.run(
         _kernels.split_kernel, n_bodies, coefficients, kicks, state.q, state.omega_world, state.L_world,
         params.inertia_body, params.inertia_body_inv, params.torque_world, lever, force, float(h), params.gyroscopic,
-        *kernel_newton_arguments(newton), q, omega_world, L_world, iterations, substeps, status,
+        *newton._kernel_arguments, new.q, new.omega_world, new.L_world, iterations, substeps, status,
     )  # fmt: skip
     raise_on_failure(name, status, h, newton.max_substep_depth, newton.max_step_angle)
-    return BodyState(q, omega_world, L_world), StepCost(iterations, substeps)
+    return new, StepCost.of_arrays(iterations, substeps)
 
 
 def _run_stages(name, coefficients, kicks, state, params, h, orientation_torque, **options):

@@ -2,15 +2,19 @@
 
 Every call gathers each integrator group's state and parameters from the world's arrays by index arrays and
 boolean masks, with nothing kept from one step to the next, so whatever was edited in the world (integrators,
-inertia, flags, bodies added or removed) is seen by construction.
+inertia, flags, bodies added or removed or frozen) is seen by construction. Each integrator is called directly,
+without the world's buffers. Frozen bodies are left as they are (zero cost); the integrators of
+:data:`sim.integrators.ORIENTATION_TORQUE` get gravity's torque about a pivot as the function of the orientation
+(:class:`sim.integrators.torque.LeverTorque`) and take no second pass.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from sim.integrators import INTEGRATORS
+from sim.integrators import INTEGRATORS, ORIENTATION_TORQUE
 from sim.integrators.state import BodyParams, BodyState, StepCost
+from sim.integrators.torque import LeverTorque
 from sim.quaternion import quat_conj, quat_exp, quat_log, quat_mul, quat_rotate
 from sim.world import INTEGRATOR_NAMES, World
 
@@ -21,16 +25,28 @@ def reference_step(world: World, h: float) -> StepCost:
     """Advance every body of ``world`` by ``h`` seconds as :meth:`World.step` does, rebuilding everything."""
     values = world.values
     q = values("q")
-    new_q, new_omega, new_L, cost = _step_groups(world, h, world.torque_world(q))
-    if np.any(values("has_pivot")) and np.any(world.gravity != 0.0):
+    stepped = ~values("frozen")
+    under_gravity = np.any(values("has_pivot") & stepped) and np.any(world.gravity != 0.0)
+    lever = (
+        LeverTorque(values("com_from_pivot_body"), values("mass")[:, None] * world.gravity) if under_gravity else None
+    )
+    pivots = np.any(values("has_pivot") & stepped)
+    torque = world.torque_world(q) if pivots else np.zeros((len(world), 3))
+    new_q, new_omega, new_L, cost = _step_groups(world, h, torque, lever)
+    held = np.isin(values("integrator"), [INTEGRATOR_NAMES.index(name) for name in ORIENTATION_TORQUE], invert=True)
+    if under_gravity and np.any(held & stepped):
         predicted = cost
         midpoint = quat_mul(q, quat_exp(0.5 * quat_log(quat_mul(quat_conj(q), new_q))))
-        new_q, new_omega, new_L, cost = _step_groups(world, h, world.torque_world(midpoint))
-        cost = StepCost(cost.newton_iterations + predicted.newton_iterations, cost.substeps)
+        again = _step_groups(world, h, world.torque_world(midpoint), None)
+        new_q[held], new_omega[held], new_L[held] = again[0][held], again[1][held], again[2][held]
+        iterations = cost.newton_iterations.copy()
+        iterations[held] = again[3].newton_iterations[held] + predicted.newton_iterations[held]
+        substeps = np.where(held, again[3].substeps, cost.substeps)
+        cost = StepCost(iterations, substeps)
     q[...], values("omega_world")[...], values("L_world")[...] = new_q, new_omega, new_L
     position, velocity = values("position"), values("velocity")
-    pivoted, pinned = values("has_pivot"), values("pinned")
-    free = ~(pivoted | pinned)
+    pivoted, pinned = values("has_pivot") & stepped, values("pinned")
+    free = ~(values("has_pivot") | pinned) & stepped
     position[free] += h * velocity[free] + 0.5 * h * h * world.gravity
     velocity[free] += h * world.gravity
     if pivoted.any():
@@ -47,20 +63,28 @@ def assert_same_bits(actual: np.ndarray, expected: np.ndarray) -> None:
     assert actual.tobytes() == expected.tobytes(), f"differs at {np.argwhere(actual != expected)[:5].tolist()}"
 
 
-def _step_groups(world: World, h: float, torque: np.ndarray):
+def _step_groups(world: World, h: float, torque: np.ndarray, lever: LeverTorque | None):
     values = world.values
     q, omega, L = values("q"), values("omega_world"), values("L_world")
     new_q, new_omega, new_L = q.copy(), omega.copy(), L.copy()
+    stepped = ~values("frozen")
     iterations = np.zeros(len(world), dtype=np.int64)
-    substeps = np.ones(len(world), dtype=np.int64)
+    substeps = stepped.astype(np.int64)
     codes = values("integrator")
-    for code in np.unique(codes):
-        name, slots = INTEGRATOR_NAMES[int(code)], np.flatnonzero(codes == code)
+    for code in np.unique(codes[stepped]):
+        name, slots = INTEGRATOR_NAMES[int(code)], np.flatnonzero((codes == code) & stepped)
         state = BodyState(q[slots], omega[slots], L[slots])
+        options = dict(world.integrator_options.get(name, {}))
+        if name in ORIENTATION_TORQUE:
+            group_torque = np.zeros((slots.size, 3))
+            if lever is not None:
+                options["orientation_torque"] = lever[slots]
+        else:
+            group_torque = torque[slots]
         params = BodyParams(
-            values("inertia_body")[slots], values("inertia_body_inv")[slots], torque[slots], world.gyroscopic
+            values("inertia_body")[slots], values("inertia_body_inv")[slots], group_torque, world.gyroscopic
         )
-        new, cost = INTEGRATORS[name](state, params, h, **world.integrator_options.get(name, {}))
+        new, cost = INTEGRATORS[name](state, params, h, **options)
         new_q[slots], new_omega[slots], new_L[slots] = new.q, new.omega_world, new.L_world
         iterations[slots], substeps[slots] = cost.newton_iterations, cost.substeps
     return new_q, new_omega, new_L, StepCost(iterations, substeps)

@@ -1,0 +1,102 @@
+"""The world's layout (sim/world.py): what a step needs besides the state, derived from the bytes of the fields in
+:data:`sim.world.LAYOUT_FIELDS` alone, kept by the world while they are unchanged: one group of bodies per
+integrator in use (their slots, their inertia, the buffers their integrator writes into) and which bodies fall
+freely, turn about a pivot or are frozen.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from sim.integrators import INTEGRATORS, ORIENTATION_TORQUE
+from sim.integrators.state import BodyParams, StepBuffers
+
+__all__ = ["INTEGRATOR_NAMES", "Group", "Layout", "Slots", "build_layout"]
+
+INTEGRATOR_NAMES = tuple(INTEGRATORS)
+"""The integrators by code (the world's ``integrator`` field)."""
+
+Slots = slice | np.ndarray
+"""Rows of the body arrays: a slice when they are contiguous (a view, no copy), else an index array."""
+
+
+@dataclass(frozen=True, eq=False)
+class Group:
+    """The bodies one integrator steps: ``slots``, the same as an index array ``bodies`` (K,) (to name the ones
+    that fail), and their parameters under zero torque, without and with the gyroscopic term (indexed by it),
+    holding copies of their inertia and its inverse (K, 3, 3). ``orientation_torque``: whether the integrator
+    takes the torque as a function of the orientation (:data:`sim.integrators.ORIENTATION_TORQUE`). ``out``: the
+    buffers its integrator writes into. ``every_body``: whether ``slots`` are all the world's rows."""
+
+    name: str
+    slots: Slots
+    bodies: np.ndarray
+    torque_free_params: tuple[BodyParams, BodyParams]
+    orientation_torque: bool
+    out: StepBuffers
+    every_body: bool
+
+
+@dataclass(frozen=True, eq=False)
+class Layout:
+    """What a step needs besides the state, derived from ``key`` (the bytes of the layout fields): one group per
+    integrator in use (code order), the groups among them that hold the torque constant over a step
+    (``held_torque``: a predictor step and a second pass under gravity), and the ``free`` and ``pivoted`` slots
+    (``None`` when there are none). Frozen bodies are in none of them: ``frozen`` their slots (``None``: none).
+    ``single``: the one group, when it has every body (``None`` otherwise)."""
+
+    key: tuple[bytes, ...]
+    groups: tuple[Group, ...]
+    held_torque: tuple[Group, ...]
+    free: Slots | None
+    pivoted: Slots | None
+    frozen: np.ndarray | None = None
+    single: Group | None = None
+
+
+def build_layout(key: tuple[bytes, ...], values) -> Layout:
+    """The layout of the bodies whose :data:`sim.world.LAYOUT_FIELDS` are ``values(name)`` (with bytes ``key``)."""
+    codes, frozen = values("integrator"), values("frozen")
+    size = codes.size
+    stepped = ~frozen
+    groups = []
+    for code in np.unique(codes[stepped]):
+        bodies = np.flatnonzero((codes == code) & stepped)
+        # Index arrays copy: the layout does not depend on the store's buffers (which an append can replace).
+        inertia, inertia_inv = values("inertia_body")[bodies], values("inertia_body_inv")[bodies]
+        torque_free = tuple(
+            BodyParams(inertia, inertia_inv, np.zeros((bodies.size, 3)), gyroscopic) for gyroscopic in (False, True)
+        )
+        name = INTEGRATOR_NAMES[int(code)]
+        groups.append(
+            Group(
+                name,
+                _slots(bodies),
+                bodies,
+                torque_free,
+                name in ORIENTATION_TORQUE,
+                StepBuffers.empty(bodies.size),
+                bodies.size == size,
+            )
+        )
+    pivoted, pinned = values("has_pivot"), values("pinned")
+    free = np.flatnonzero(~(pivoted | pinned) & stepped)
+    pivoted = np.flatnonzero(pivoted & stepped)
+    frozen = np.flatnonzero(frozen)
+    return Layout(
+        key,
+        tuple(groups),
+        tuple(group for group in groups if not group.orientation_torque),
+        free if free.size else None,  # an index array: the compiled free fall takes one
+        _slots(pivoted) if pivoted.size else None,
+        frozen if frozen.size else None,
+        groups[0] if len(groups) == 1 and groups[0].every_body else None,
+    )
+
+
+def _slots(bodies: np.ndarray) -> Slots:
+    """``bodies`` (K,) ascending, K > 0, as a slice when they are consecutive, else as they are."""
+    first, last = int(bodies[0]), int(bodies[-1])
+    return slice(first, last + 1) if last - first + 1 == bodies.size else bodies

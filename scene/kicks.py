@@ -156,7 +156,7 @@ class KickSchedule:
         counteract, to ``graph``'s kinematic children; ``poses()`` gives every node's global pose just before."""
         kicks = self._by_step.get(step, [])
         # A frozen body (its view diverged, scene/run_model.py) keeps the state it failed with.
-        kicks = [kick for kick in kicks if not world.values("frozen")[self._slot[self._node[kick.body]]]]
+        kicks = [kick for kick in kicks if not world.peek("frozen")[self._slot[self._node[kick.body]]]]
         if not kicks:
             return
         nodes = np.array([self._node[kick.body] for kick in kicks], dtype=np.intp)
@@ -172,13 +172,13 @@ class KickSchedule:
         arm = quat_rotate(q, point + values("com_from_pivot_body")[slots])
         L = values("L_world")
         np.add.at(L, slots, angular + cross(arm, impulse))
-        free = ~(values("has_pivot")[slots] | values("pinned")[slots])
+        free = ~(world.peek("has_pivot")[slots] | world.peek("pinned")[slots])
         np.add.at(values("velocity"), slots[free], impulse[free] / values("mass")[slots[free], None])
         touched = np.unique(slots)
         omega = values("omega_world")
         before = omega[touched].copy()
         omega[touched] = omega_world_from_momentum(
-            values("q")[touched], L[touched], values("inertia_body_inv")[touched]
+            values("q")[touched], L[touched], world.peek("inertia_body_inv")[touched]
         )
         if before_poses is not None:
             change = omega[touched] - before

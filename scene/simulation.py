@@ -179,7 +179,7 @@ class Simulation:
         omega[self._dynamic] = self.world.values("omega_world")
         poses = self.graph.global_poses(self.t, q, omega)
         # The world keeps its own centres of mass for free and pivoted bodies; pinned ones follow their parent.
-        pinned = self.world.values("pinned")
+        pinned = self.world.peek("pinned")  # read only: the next step need not check its layout again
         self.world.values("position")[pinned] = poses.position[self._dynamic[pinned]]
         position = poses.position.copy()
         position[self._dynamic] = self.world.values("position")

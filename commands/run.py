@@ -31,10 +31,16 @@ def format_summary(rows) -> str:
     lines += [
         # a name is the file's: control characters and all, shown as escapes
         f"{printable(row.body):<20} {row.integrator:<19} {e} {m} {o} {row.newton_per_step:>11.2f} "
-        f"{row.max_substeps:>7d} {row.wall_seconds:>7.2f}"
+        f"{row.max_substeps:>7d} {_wall(row.wall_seconds):>7}"
         for row, e, m, o in zip(rows, energy, momentum, orientation, strict=True)
     ]
     return "\n".join(lines)
+
+
+def _wall(seconds: float) -> str:
+    """A wall time in ``run``'s table: to 0.01 s, and below 0.1 s to two significant digits (a short run of a few
+    bodies takes a millisecond or less, which "0.00" would hide)."""
+    return f"{seconds:.2g}" if seconds < 0.1 else f"{seconds:.2f}"
 
 
 def run_command(args: argparse.Namespace) -> int:

@@ -43,6 +43,7 @@ WORKLOADS = {
     "compare, one view, all plots": ("compare", False, False, True, "pipelined"),
     "t_handle, all plots": ("t_handle", False, True, True, "pipelined"),
     "t_handle side by side, all plots": ("t_handle", True, True, True, "pipelined"),
+    "cloud (1000 handles), all plots": ("cloud", False, True, True, "pipelined"),
 }
 
 

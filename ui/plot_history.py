@@ -42,11 +42,11 @@ MAX_POINTS = 100
 DASH_SAMPLES = 6
 DASHES_PER_WINDOW = 25
 EXACT_CURVES_MAX = 24  # dashed exact curves drawn for at most this many distinct initial states
-# Lines drawn per plot at most: every body of the largest comparison (14 integrators × the compare preset's 8
-# handles), and of a cloud of 1000 bodies 128, evenly spread over its rows (the cloud preset's rows sweep the
-# initial tilt). Each line costs ImPlot ~5 µs and the rasteriser more: 1000 lines in each of 5 plots took ~60 ms a
-# frame here, and show no more than 128 do.
-MAX_LINES = 128
+# Lines drawn per plot at most, evenly spread over the bodies' rows (with the exact references drawn): a cloud of
+# 1000 draws 64 (its rows sweep the initial tilt), the compare preset side by side (14 integrators × 8 handles)
+# 4 or 5 of each integrator's 8. Each line costs ImPlot ~5 µs and the rasteriser far more: 1000 lines in each of
+# 5 plots took ~60 ms a frame here, 128 of them ~50 ms once the plots hold 20 s, 64 ~25 ms.
+MAX_LINES = 64
 _ERRORS = ("energy_error", "momentum_error", "orientation_error")  # and the plots that draw them:
 _ERROR_PLOTS = ("energy", "momentum", "orientation")
 _CURVES = ("herpolhode", "herpolhode_exact", "polhode", "polhode_exact")
@@ -104,6 +104,7 @@ class PlotHistory:
         self.rgb = [tuple(float(c) for c in color) for color in self.colors]
         self.exact_rows = list(exact_rows)
         self.line_rows = line_rows(len(self.names), self.exact_rows)
+        self.count_bodies = len(self.names)
         self.capacity = int(capacity)
         k, rows = len(self.names), 2 * self.capacity
         self._t = np.zeros(rows)
@@ -249,13 +250,16 @@ def _prepare(history: PlotHistory, seconds: float) -> dict[str, object]:
     start = history.window_start(seconds)
     t = history.t()[start:]
     t_range = (float(t[0]), float(t[-1]))
+    rows = history.line_rows  # the rows whose lines are drawn (all but a cloud's): only theirs are reduced
+    every = rows.size == history.count_bodies
     errors = history._ordered(history._errors)[..., start:]  # (3, K, W)
-    x, error_rows = _bucketed(t, errors, MAX_POINTS, np.maximum)  # (3, K, B)
+    errors = errors if every else errors[:, rows]  # (3, L, W)
+    x, drawn_rows = _bucketed(t, errors, MAX_POINTS, np.maximum)  # (3, L, B)
+    error_rows = drawn_rows if every else _rows_of_all(drawn_rows, rows, history.count_bodies)  # (3, K, B)
     # The newest point is the newest sample's; each point before it is one bucket older.
     bucket = max(1, int(np.ceil(len(t) / MAX_POINTS)))
     level = (history.version - 1) // bucket - np.arange(len(x))[::-1]
-    rows = history.line_rows  # the rows whose lines are drawn, of those with any data
-    # Each error's positive finite values: its smallest and largest.
+    # Each drawn error's positive finite values: its smallest and largest.
     positive = np.isfinite(errors) & (errors > 0.0)
     low = np.where(positive, errors, np.inf).min(axis=(1, 2))
     high = np.where(positive, errors, -np.inf).max(axis=(1, 2))
@@ -270,9 +274,11 @@ def _prepare(history: PlotHistory, seconds: float) -> dict[str, object]:
         )
         for j, plot in enumerate(_ERROR_PLOTS)
     }
-    cost = history._ordered(history._cost)[:, start:]  # (K + 1, W)
+    cost = history._ordered(history._cost)[:, start:]  # (K + 1, W): each body's Newton iterations, then ms
+    cost = cost if every else cost[np.append(rows, history.count_bodies)]  # (L + 1, W)
     _, cost_rows = _bucketed(t, cost, MAX_POINTS, np.add)  # bucket means
     newton, ms = cost_rows[:-1], cost_rows[-1]
+    newton = newton if every else _rows_of_all(newton, rows, history.count_bodies)
     # The first steps of a run include compiling the kernels: a percentile keeps them from setting the scale.
     finite = ms[np.isfinite(ms)]
     newton_drawn = rows[~np.isnan(newton[rows]).all(axis=1)].tolist()
@@ -286,6 +292,13 @@ def _prepare(history: PlotHistory, seconds: float) -> dict[str, object]:
     )
     prepared |= _curves(history, start)
     return prepared
+
+
+def _rows_of_all(values: np.ndarray, rows: np.ndarray, count: int) -> np.ndarray:
+    """``values`` (..., L, B) of the bodies ``rows`` placed among ``count`` bodies' (..., K, B), NaN elsewhere."""
+    full = np.full((*values.shape[:-2], count, values.shape[-1]), np.nan)
+    full[..., rows, :] = values
+    return full
 
 
 def _curves(history: PlotHistory, start: int) -> dict[str, Curves | None]:

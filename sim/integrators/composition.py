@@ -78,6 +78,33 @@ def _coefficient_array(coefficients: tuple[float, ...]) -> np.ndarray:
     return array
 
 
+def composed_step(
+    name: str, base_step: Step, coefficients: tuple[float, ...], rule: str
+) -> Callable[..., tuple[BodyState, StepCost]]:
+    """The ``step`` of the composition ``name``: ``base_step`` by ``coefficients``, its options named for every
+    stage (``rule`` names the base method in the docstring), not passed on as ``**options``."""
+
+    def step(
+        state: BodyState,
+        params: BodyParams,
+        h: float,
+        *,
+        backend: str = "numba",
+        jacobian: str = "analytic",
+        newton: NewtonOptions = NEWTON_DEFAULTS,
+        out: StepBuffers | None = None,
+    ) -> tuple[BodyState, StepCost]:
+        return step_composed(
+            name, base_step, coefficients, state, params, h, backend=backend, jacobian=jacobian, newton=newton, out=out
+        )
+
+    step.__doc__ = (
+        f"Advance N bodies by ``h`` seconds. Keyword-only options are {rule}'s (``implicit.step_implicit``), "
+        "passed to every stage."
+    )
+    return step
+
+
 def step_composed(
     name: str,
     base_step: Step,

@@ -10,9 +10,7 @@ from __future__ import annotations
 
 from sim.integrators import implicit_midpoint
 from sim.integrators.claims import Claims
-from sim.integrators.composition import TRIPLE_JUMP, step_composed
-from sim.integrators.newton import NEWTON_DEFAULTS, NewtonOptions
-from sim.integrators.state import BodyParams, BodyState, StepBuffers, StepCost
+from sim.integrators.composition import TRIPLE_JUMP, composed_step
 
 __all__ = ["step", "CLAIMS"]
 
@@ -22,27 +20,4 @@ CLAIMS = Claims(
 )
 
 
-def step(
-    state: BodyState,
-    params: BodyParams,
-    h: float,
-    *,
-    backend: str = "numba",
-    jacobian: str = "analytic",
-    newton: NewtonOptions = NEWTON_DEFAULTS,
-    out: StepBuffers | None = None,
-) -> tuple[BodyState, StepCost]:
-    """Advance N bodies by ``h`` seconds. Keyword-only options are the implicit midpoint rule's
-    (``implicit.step_implicit``), passed to every stage."""
-    return step_composed(
-        "im4",
-        implicit_midpoint.step,
-        TRIPLE_JUMP,
-        state,
-        params,
-        h,
-        backend=backend,
-        jacobian=jacobian,
-        newton=newton,
-        out=out,
-    )
+step = composed_step("im4", implicit_midpoint.step, TRIPLE_JUMP, "the implicit midpoint rule")

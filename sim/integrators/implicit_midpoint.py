@@ -17,9 +17,8 @@ from __future__ import annotations
 import numpy as np
 
 from sim.integrators.claims import Claims
-from sim.integrators.implicit import ImplicitMethod, advance_body_frame, step_implicit
-from sim.integrators.newton import NEWTON_DEFAULTS, NewtonOptions
-from sim.integrators.state import BodyParams, BodyState, StepBuffers, StepCost, matvec, to_body
+from sim.integrators.implicit import ImplicitMethod, advance_body_frame, implicit_step
+from sim.integrators.state import BodyParams, BodyState, matvec, to_body
 from sim.so3 import exp_so3, hat, left_jacobian_so3
 
 __all__ = ["step", "residual", "residual_jacobian", "residual_curvature", "CLAIMS"]
@@ -63,19 +62,4 @@ def _setup(state: BodyState, params: BodyParams, h: np.ndarray):
 METHOD = ImplicitMethod("implicit_midpoint", _setup, residual, residual_jacobian, advance_body_frame)
 
 
-def step(
-    state: BodyState,
-    params: BodyParams,
-    h: float,
-    *,
-    backend: str = "numba",
-    jacobian: str = "analytic",
-    newton: NewtonOptions = NEWTON_DEFAULTS,
-    out: StepBuffers | None = None,
-) -> tuple[BodyState, StepCost]:
-    """Advance N bodies by ``h`` seconds with the implicit midpoint rule.
-
-    Options (backend, Jacobian, Newton and sub-stepping, the buffers) and errors: see ``implicit.step_implicit``
-    (named here rather than passed on as ``**options``: a third of the cost of a one-body step's call).
-    """
-    return step_implicit(METHOD, state, params, h, backend=backend, jacobian=jacobian, newton=newton, out=out)
+step = implicit_step(METHOD, "the implicit midpoint rule")

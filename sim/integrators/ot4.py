@@ -11,9 +11,7 @@ from __future__ import annotations
 
 from sim.integrators import object_trapezoidal
 from sim.integrators.claims import Claims
-from sim.integrators.composition import TRIPLE_JUMP, step_composed
-from sim.integrators.newton import NEWTON_DEFAULTS, NewtonOptions
-from sim.integrators.state import BodyParams, BodyState, StepBuffers, StepCost
+from sim.integrators.composition import TRIPLE_JUMP, composed_step
 
 __all__ = ["step", "CLAIMS"]
 
@@ -27,27 +25,4 @@ CLAIMS = Claims(
 )
 
 
-def step(
-    state: BodyState,
-    params: BodyParams,
-    h: float,
-    *,
-    backend: str = "numba",
-    jacobian: str = "analytic",
-    newton: NewtonOptions = NEWTON_DEFAULTS,
-    out: StepBuffers | None = None,
-) -> tuple[BodyState, StepCost]:
-    """Advance N bodies by ``h`` seconds. Keyword-only options are the object-space rule's
-    (``implicit.step_implicit``), passed to every stage."""
-    return step_composed(
-        "ot4",
-        object_trapezoidal.step,
-        TRIPLE_JUMP,
-        state,
-        params,
-        h,
-        backend=backend,
-        jacobian=jacobian,
-        newton=newton,
-        out=out,
-    )
+step = composed_step("ot4", object_trapezoidal.step, TRIPLE_JUMP, "the object-space rule")

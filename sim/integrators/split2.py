@@ -18,10 +18,7 @@ a torque-free body keeps its ω bit for bit. A step costs about one midpoint ste
 from __future__ import annotations
 
 from sim.integrators.claims import Claims
-from sim.integrators.newton import NEWTON_DEFAULTS, NewtonOptions
-from sim.integrators.splitting import STRANG, step_split
-from sim.integrators.state import BodyParams, BodyState, StepBuffers, StepCost
-from sim.integrators.torque import OrientationTorque
+from sim.integrators.splitting import STRANG, split_step
 
 __all__ = ["step", "CLAIMS"]
 
@@ -36,28 +33,4 @@ CLAIMS = Claims(
 )
 
 
-def step(
-    state: BodyState,
-    params: BodyParams,
-    h: float,
-    *,
-    orientation_torque: OrientationTorque | None = None,
-    backend: str = "numba",
-    jacobian: str = "analytic",
-    newton: NewtonOptions = NEWTON_DEFAULTS,
-    out: StepBuffers | None = None,
-) -> tuple[BodyState, StepCost]:
-    """Advance N bodies by ``h`` seconds. Keyword-only options: ``orientation_torque`` and the implicit midpoint
-    rule's (:func:`sim.integrators.splitting.step_split`)."""
-    return step_split(
-        "split2",
-        STRANG,
-        state,
-        params,
-        h,
-        orientation_torque=orientation_torque,
-        backend=backend,
-        jacobian=jacobian,
-        newton=newton,
-        out=out,
-    )
+step = split_step("split2", STRANG)

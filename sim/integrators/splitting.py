@@ -32,6 +32,7 @@ body is named (with the stage, on the stage-by-stage path). Cost: Newton iterati
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 
 import numpy as np
@@ -70,6 +71,33 @@ def _schedule(coefficients: tuple[float, ...]) -> tuple[np.ndarray, np.ndarray]:
     gammas, kicks = np.asarray(coefficients, dtype=np.float64), kick_lengths(coefficients)
     gammas.flags.writeable = kicks.flags.writeable = False
     return gammas, kicks
+
+
+def split_step(name: str, coefficients: tuple[float, ...]) -> Callable[..., tuple[BodyState, StepCost]]:
+    """The ``step`` of the splitting ``name``, Strang stages of ``coefficients``: its options named, not passed
+    on as ``**options``."""
+
+    def step(
+        state: BodyState,
+        params: BodyParams,
+        h: float,
+        *,
+        orientation_torque: OrientationTorque | None = None,
+        backend: str = "numba",
+        jacobian: str = "analytic",
+        newton: NewtonOptions = NEWTON_DEFAULTS,
+        out: StepBuffers | None = None,
+    ) -> tuple[BodyState, StepCost]:
+        return step_split(
+            name, coefficients, state, params, h, orientation_torque=orientation_torque, backend=backend,
+            jacobian=jacobian, newton=newton, out=out,
+        )  # fmt: skip
+
+    step.__doc__ = (
+        "Advance N bodies by ``h`` seconds. Keyword-only options: ``orientation_torque`` and the implicit midpoint "
+        "rule's (:func:`sim.integrators.splitting.step_split`)."
+    )
+    return step
 
 
 def step_split(

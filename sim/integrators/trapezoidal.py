@@ -19,9 +19,8 @@ from __future__ import annotations
 import numpy as np
 
 from sim.integrators.claims import Claims
-from sim.integrators.implicit import ImplicitMethod, step_implicit
-from sim.integrators.newton import NEWTON_DEFAULTS, NewtonOptions
-from sim.integrators.state import BodyParams, BodyState, StepBuffers, StepCost, matvec, omega_world_from_momentum
+from sim.integrators.implicit import ImplicitMethod, implicit_step
+from sim.integrators.state import BodyParams, BodyState, matvec, omega_world_from_momentum
 from sim.quaternion import quat_exp, quat_mul, quat_normalize, quat_to_matrix
 from sim.so3 import exp_so3, hat, left_jacobian_so3
 
@@ -83,19 +82,4 @@ def _finish(state: BodyState, params: BodyParams, h: np.ndarray, w: np.ndarray) 
 METHOD = ImplicitMethod("trapezoidal", _setup, residual, residual_jacobian, _finish)
 
 
-def step(
-    state: BodyState,
-    params: BodyParams,
-    h: float,
-    *,
-    backend: str = "numba",
-    jacobian: str = "analytic",
-    newton: NewtonOptions = NEWTON_DEFAULTS,
-    out: StepBuffers | None = None,
-) -> tuple[BodyState, StepCost]:
-    """Advance N bodies by ``h`` seconds with the world-frame trapezoidal rule.
-
-    Options (backend, Jacobian, Newton and sub-stepping, the buffers) and errors: see ``implicit.step_implicit``
-    (named here rather than passed on as ``**options``: a third of the cost of a one-body step's call).
-    """
-    return step_implicit(METHOD, state, params, h, backend=backend, jacobian=jacobian, newton=newton, out=out)
+step = implicit_step(METHOD, "the world-frame trapezoidal rule")

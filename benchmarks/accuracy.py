@@ -31,8 +31,6 @@ needs matplotlib and is skipped without it).
 
 from __future__ import annotations
 
-import gc
-import math
 import pathlib
 import time
 from collections.abc import Callable
@@ -42,6 +40,7 @@ import numpy as np
 
 from benchmarks import heavy_top_accuracy
 from benchmarks.figures import pyplot, save_figure
+from benchmarks.timing import best_seconds_per_call
 from scene.atomic_file import write_atomically
 from scene.measures import energy_error, energy_scale, momentum_error, orientation_error
 from sim.exact import TorqueFreeSolution
@@ -86,19 +85,7 @@ def _best_seconds(advance: Callable[[], Any], repeats: int) -> float:
     begin = time.perf_counter()
     advance()
     calls = max(1, min(20_000, int(_SECONDS_PER_REPEAT / max(time.perf_counter() - begin, 1e-7))))
-    best = math.inf
-    gc_was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        for _ in range(repeats):
-            begin = time.perf_counter()
-            for _ in range(calls):
-                advance()
-            best = min(best, (time.perf_counter() - begin) / calls)
-    finally:
-        if gc_was_enabled:
-            gc.enable()
-    return best
+    return best_seconds_per_call(advance, repeats, calls)
 
 
 def _batch(n_bodies: int) -> tuple[np.ndarray, np.ndarray]:

@@ -11,14 +11,12 @@ exact closed form has no compiled kernel: its ``step`` and ``World.step`` are re
 
 from __future__ import annotations
 
-import gc
-import math
-import time
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
+from benchmarks.timing import best_seconds_per_call
 from sim.integrators import INTEGRATORS, _kernels
 from sim.integrators.composition import KAHAN_LI_9, TRIPLE_JUMP
 from sim.integrators.newton import NEWTON_DEFAULTS
@@ -77,22 +75,10 @@ def kernel_call(name: str, state: BodyState, params: BodyParams, q_out: np.ndarr
 
 
 def _best_us(call: Callable[[], Any], repeats: int, calls: int) -> float:
-    """Best µs per call of ``call`` over ``repeats`` runs of ``calls`` calls, garbage collection off."""
+    """Best µs per call of ``call`` over ``repeats`` runs of ``calls`` calls (after up to 200 warm-up calls)."""
     for _ in range(min(calls, 200)):
         call()
-    best = math.inf
-    gc_was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        for _ in range(repeats):
-            begin = time.perf_counter()
-            for _ in range(calls):
-                call()
-            best = min(best, (time.perf_counter() - begin) / calls)
-    finally:
-        if gc_was_enabled:
-            gc.enable()
-    return best * 1e6
+    return best_seconds_per_call(call, repeats, calls) * 1e6
 
 
 def _one_body(name: str) -> tuple[BodyState, BodyParams, World]:

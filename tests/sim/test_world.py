@@ -30,7 +30,8 @@ def _world(integrators=MIXED, *, gravity=GRAVITY, gyroscopic=True, seed=7) -> tu
     return world, handles
 
 
-def _add_random_body(world: World, rng: np.random.Generator, k: int, integrator: str) -> Handle:
+def _add_random_body(world: World, rng: np.random.Generator, k: int, integrator: str, pivots: bool = True) -> Handle:
+    """Body ``k``: a random state and inertia; every third about a pivot (with ``pivots``), every fifth pinned."""
     spread = rng.normal(size=(3, 3))
     return world.add_body(
         q=quat_normalize(rng.normal(size=4)),
@@ -40,7 +41,7 @@ def _add_random_body(world: World, rng: np.random.Generator, k: int, integrator:
         mass=1.0 + k,
         position=rng.normal(size=3),
         velocity=rng.normal(size=3),
-        pivot_body=rng.normal(size=3) if k % 3 == 0 else None,
+        pivot_body=rng.normal(size=3) if pivots and k % 3 == 0 else None,
         pinned=k % 5 == 4,
     )
 

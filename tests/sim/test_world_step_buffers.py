@@ -10,8 +10,8 @@ from sim.contiguous_list import ContiguousList
 from sim.errors import NumericalError
 from sim.integrators import INTEGRATORS
 from sim.integrators.newton import NewtonOptions
-from sim.quaternion import quat_normalize
 from sim.world import BODY_FIELDS, INTEGRATOR_NAMES, World
+from tests.sim.test_world import _add_random_body
 from tests.sim.world_reference import assert_same_bits, reference_step
 
 H_S = 1.0 / 120.0
@@ -25,22 +25,7 @@ COMPILED = [name for name in INTEGRATORS if name != "exact"]
 def _world(integrators, *, gravity=(0.0, 0.0, 0.0), pivots=False, seed=3):
     rng = np.random.default_rng(seed)
     world = World(gravity=gravity)
-    handles = []
-    for k, name in enumerate(integrators):
-        spread = rng.normal(size=(3, 3))
-        handles.append(
-            world.add_body(
-                q=quat_normalize(rng.normal(size=4)),
-                omega_world=3.0 * rng.normal(size=3),
-                inertia_body=spread @ spread.T + 3.0 * np.eye(3),
-                integrator=name,
-                mass=1.0 + k,
-                position=rng.normal(size=3),
-                velocity=rng.normal(size=3),
-                pivot_body=rng.normal(size=3) if pivots and k % 3 == 0 else None,
-                pinned=k % 5 == 4,
-            )
-        )
+    handles = [_add_random_body(world, rng, k, name, pivots) for k, name in enumerate(integrators)]
     return world, handles
 
 

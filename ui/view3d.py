@@ -165,11 +165,17 @@ class SceneView:
                 TextBox(viewport[0] + margin, top - viewport[1] - viewport[3] + margin, lines, (accent,))
                 for viewport, lines, accent in zip(self.viewports, labels, self.accents, strict=True)
             ]
-            # The key to the overlays, at the view's bottom right (render/legend.py's, as the video draws it).
-            legend = legend_box(
-                self.renderer.options, x0 + width - margin, top - y0 - margin, "bottom_right", LEGEND_SIZE,
-                planes=bool(self.renderer.layout.torque_free.any()),
-            )  # fmt: skip
+            # The key to the overlays (render/legend.py's, as the video draws it): at the top left of the grid's
+            # first empty cell when it has one (clear of the bodies and of the state badge at the bottom centre),
+            # else at the view's bottom right.
+            planes = bool(self.renderer.layout.torque_free.any())
+            cells = grid_viewports((width, height), -(-cells // columns) * columns, columns)
+            if len(cells) > len(self.groups):
+                x, y, _, cell_height = cells[len(self.groups)]
+                corner = (x0 + x + margin, top - (y0 + y + cell_height) + margin, "top_left")
+            else:
+                corner = (x0 + width - margin, top - y0 - margin, "bottom_right")
+            legend = legend_box(self.renderer.options, *corner, LEGEND_SIZE, planes=planes)
             if legend.lines:
                 boxes.append(legend)
         if background is None:

@@ -15,9 +15,9 @@ from imgui_bundle import imgui, implot
 
 from scene.samples import ERROR_FLOOR
 from ui.cost_history import IntegratorRow, LiveRun
-from ui.plot_titles import fitted_title
+from ui.plot_titles import AXES_LABELS_PX, fitted_title
 
-__all__ = ["integrators_plot", "cost_table", "mark_frozen_ends", "TABLE_ROWS_MAX"]
+__all__ = ["integrators_plot", "cost_table", "mark_frozen_ends", "decade_ticks", "TABLE_ROWS_MAX"]
 
 TABLE_ROWS_MAX = 14  # every integrator; a scene's own integrators are fewer
 FAILED_RGBA = (1.0, 0.42, 0.4, 1.0)
@@ -46,6 +46,9 @@ def integrators_plot(history, _prepared, size) -> None:
         x_low, x_high = decades([row.us for row in table])
         y_low, y_high = decades([max(row.energy_error, ERROR_FLOOR) for row in table])
         implot.setup_axes_limits(x_low, x_high, y_low, y_high, implot.Cond_.always)
+        # ImPlot labels every decade, which ran together ("1 10 1001000") in a plot ~70 px wide.
+        values, labels = decade_ticks(x_low, x_high, size[0] - AXES_LABELS_PX, imgui.calc_text_size("0").x)
+        implot.setup_axis_ticks(implot.ImAxis_.x1, values, labels)
     implot.setup_axis_scale(implot.ImAxis_.x1, implot.Scale_.log10)
     implot.setup_axis_scale(implot.ImAxis_.y1, implot.Scale_.log10)
     for row in table:
@@ -63,6 +66,24 @@ def decades(values: list[float]) -> tuple[float, float]:
     # Within 1e±300: a blown-up integrator's |ΔE|/E can be the largest double, whose next decade overflows.
     low, high = (float(np.clip(np.log10(value), -300.0, 300.0)) for value in (min(values), max(values)))
     return 10.0 ** (np.floor(low) - (low == np.floor(low))), 10.0 ** (np.ceil(high) + (high == np.ceil(high)))
+
+
+def decade_ticks(low: float, high: float, width_px: float, char_px: float) -> tuple[list[float], list[str]]:
+    """Ticks of a log axis from the decade ``low`` to the decade ``high`` that is ``width_px`` wide: every
+    decade, or every second, fifth, … so that no two labels (``1``, ``10``, ``100``, ``1e3``; ``char_px`` a
+    digit's width) come closer than a digit's width."""
+    first, last = round(np.log10(low)), round(np.log10(high))
+    exponents = np.arange(first, last + 1)
+    labels = [str(10**k) if 0 <= k <= 2 else f"1e{k}" for k in exponents.tolist()]
+    widest = (max(len(label) for label in labels) + 1) * char_px
+    per_decade = width_px / max(last - first, 1)
+    stride = next(s for s in (1, 2, 3, 5, 10, 20, 50, 100, 200, 600) if s * per_decade >= widest or s == 600)
+    kept = exponents % stride == 0
+    if not kept.any():  # a short span between multiples of the stride: its first decade alone
+        kept[0] = True
+    return [10.0**k for k in exponents[kept].tolist()], [
+        label for label, keep in zip(labels, kept, strict=True) if keep
+    ]
 
 
 def _name_nearest(table: list[IntegratorRow]) -> None:

@@ -3,7 +3,7 @@ a double (one integrator alone once showed 1e-300 … 1)."""
 
 import numpy as np
 
-from ui.cost_plots import decades
+from ui.cost_plots import decade_ticks, decades
 
 
 def test_decades_hold_the_values_with_a_decade_to_spare_on_an_exact_power():
@@ -24,3 +24,22 @@ def test_decades_of_a_blown_up_error_stay_finite_and_quiet():
         warnings.simplefilter("error")
         low, high = decades([1e-17, np.finfo(float).max])
     assert np.isfinite(high) and high >= 1e300 and low <= 1e-17
+
+
+def test_decade_ticks_label_every_decade_that_fits_and_never_run_together():
+    char = 7.0
+    values, labels = decade_ticks(0.1, 1e3, 400.0, char)
+    assert labels == ["1e-1", "1", "10", "100", "1e3"] and np.allclose(values, [0.1, 1.0, 10.0, 100.0, 1e3])
+    rng = np.random.default_rng(2)
+    for _ in range(200):
+        first = int(rng.integers(-300, 299))
+        last = int(rng.integers(first + 1, 301))
+        width = float(rng.uniform(20.0, 600.0))
+        values, labels = decade_ticks(10.0**first, 10.0**last, width, char)
+        assert values and len(values) == len(labels)
+        exponents = np.round(np.log10(values)).astype(int)
+        assert first <= exponents.min() and exponents.max() <= last
+        # Neighbouring labels' centres at least the widest label and a digit apart on the axis.
+        per_decade = width / (last - first)
+        widest = (max(len(label) for label in labels) + 1) * char
+        assert np.all(np.diff(exponents) * per_decade >= widest) or np.diff(exponents).min() >= 600

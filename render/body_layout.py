@@ -11,6 +11,7 @@ from render import meshes
 from render.instances import frames_along, rigid_matrices, rotation_from_quat_wxyz
 from render.look import PALETTE_LINEAR
 from scene.scene_file import SceneSpec
+from scene.simulation import initial_world_state
 from sim.inertia import principal_moments
 
 __all__ = ["BodyLayout", "nice_step"]
@@ -104,8 +105,9 @@ class BodyLayout:
         self.principal_axes = np.array([principal_moments(body.inertia_com)[1] for body in bodies]).reshape(count, 3, 3)
         self.axes_length = AXES_LENGTH_RADII * radius
 
-        rotation = rotation_from_quat_wxyz(np.array([body.orientation for body in bodies]).reshape(count, 4))
-        omega = np.array([body.omega_world for body in bodies]).reshape(count, 3)
+        # The arrows' scales from the bodies' world state at t = 0 (a child's spin adds to its parents').
+        q, omega = initial_world_state(scene)
+        rotation = rotation_from_quat_wxyz(q)
         inertia_world = rotation @ np.array([body.inertia_body for body in bodies]) @ rotation.transpose(0, 2, 1)
         momentum = np.einsum("nij,nj->ni", inertia_world, omega)
         fastest = float(np.linalg.norm(omega, axis=1).max())

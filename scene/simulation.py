@@ -19,7 +19,7 @@ from sim.errors import NumericalError
 from sim.integrators.state import StepCost, momentum_from_omega_world
 from sim.world import World
 
-__all__ = ["Simulation", "Snapshot", "DEFAULT_INTEGRATOR"]
+__all__ = ["Simulation", "Snapshot", "DEFAULT_INTEGRATOR", "initial_world_state"]
 
 DEFAULT_INTEGRATOR = "implicit_midpoint"
 """The integrator of a body whose scene gives none and whose command line names none."""
@@ -70,13 +70,7 @@ class Simulation:
         # The same, in file order: what a person reads.
         self.body_integrators = [self.integrators[i] for i in self._to_file_order]
         self._inertia = np.array([body.inertia_body for body in ordered])
-        self.graph = SceneGraph(
-            parent=[-1 if body.parent is None else graph_index[body.parent] for body in ordered],
-            kinematic=self.kinematic,
-            local_position=[body.position for body in ordered],
-            local_q0=[body.orientation for body in ordered],
-            local_angular_velocity=[body.omega_world for body in ordered],
-        )
+        self.graph = _graph_of(ordered, graph_index, self.kinematic)
         self.world = World(gravity=scene.gravity, gyroscopic=gyroscopic, integrator_options=integrator_options or {})
         self._dynamic = np.flatnonzero(~self.kinematic)
         # Every node dynamic and in file order: a step's cost per world slot is already the cost in file order.
@@ -92,11 +86,7 @@ class Simulation:
         """Put the dynamic bodies in the world with their initial global state (graph order)."""
         # The scene gives a dynamic child's rotation and rate relative to its parent, as for a kinematic node:
         # composing the graph as if every node were kinematic gives everybody's global state at t = 0.
-        n = len(ordered)
-        as_if_kinematic = SceneGraph(
-            self.graph.parent, np.ones(n, dtype=bool), self.graph.local_position, self.graph.local_q0,
-            self.graph.local_angular_velocity,
-        ).global_poses(0.0, np.zeros((n, 4)), np.zeros((n, 3)))  # fmt: skip
+        as_if_kinematic = _as_if_kinematic(self.graph)
         dynamic = self._dynamic
         bodies = [ordered[node] for node in dynamic]
         self.world.add_bodies(
@@ -207,3 +197,38 @@ class Simulation:
         _, position = self._poses
         masses = np.array([body.mass for body in self.scene.bodies])
         return -masses * (position[self._to_file_order] @ self.scene.gravity)
+
+
+def _graph_of(ordered, index: dict[str, int], kinematic: np.ndarray) -> SceneGraph:
+    """The scene graph of the bodies ``ordered`` parents first (``index``: a name's place among them)."""
+    return SceneGraph(
+        parent=[-1 if body.parent is None else index[body.parent] for body in ordered],
+        kinematic=kinematic,
+        local_position=[body.position for body in ordered],
+        local_q0=[body.orientation for body in ordered],
+        local_angular_velocity=[body.omega_world for body in ordered],
+    )
+
+
+def _as_if_kinematic(graph: SceneGraph):
+    """``graph``'s global poses at t = 0 composed as if every node were kinematic: the scene gives a dynamic
+    child's rotation and rate relative to its parent, as it does a kinematic node's."""
+    n = len(graph)
+    every = np.ones(n, dtype=bool)
+    as_kinematic = SceneGraph(graph.parent, every, graph.local_position, graph.local_q0, graph.local_angular_velocity)
+    return as_kinematic.global_poses(0.0, np.zeros((n, 4)), np.zeros((n, 3)))
+
+
+def initial_world_state(scene: SceneSpec) -> tuple[np.ndarray, np.ndarray]:
+    """Every body's rotation (N, 4), body → world, and angular velocity (N, 3) rad/s, world, at t = 0, in file
+    order (the file gives a child's relative to its parent)."""
+    bodies = scene.bodies
+    q = np.array([body.orientation for body in bodies]).reshape(-1, 4)
+    omega = np.array([body.omega_world for body in bodies]).reshape(-1, 3)
+    if all(body.parent is None for body in bodies):
+        return q, omega
+    ordered = order_parent_first(bodies)
+    index = {body.name: i for i, body in enumerate(ordered)}
+    poses = _as_if_kinematic(_graph_of(ordered, index, np.ones(len(ordered), dtype=bool)))
+    rows = np.array([index[body.name] for body in bodies], dtype=np.intp)
+    return poses.q[rows], poses.omega_world[rows]

@@ -31,3 +31,27 @@ def test_only_free_bodies_have_an_invariable_plane():
 )
 def test_nice_step(value, step):
     assert nice_step(value) == pytest.approx(step)
+
+
+def test_the_arrows_are_scaled_to_the_world_motion_of_a_chain_of_spinning_children(tmp_path):
+    # Each child spins at [0, 1, 0.5] rad/s relative to its parent: the last of 40 at 40 times that in the world.
+    # The arrows scaled from the file's relative rates were 40 times too long, and the camera framed them, not the
+    # bodies (a fuzz scene: a 330-deep chain showed as a dot).
+    from render.body_layout import MOMENTUM_ARROW_SIZES, OMEGA_ARROW_SIZES
+    from scene.simulation import Simulation, initial_world_state
+
+    lines = [f'[[body]]\nname = "b{i}"\nshape = "sphere"\nangular_velocity = [0.0, 1.0, 0.5]\n' for i in range(40)]
+    lines = [line + (f'parent = "b{i - 1}"\n' if i else "") for i, line in enumerate(lines)]
+    path = tmp_path / "chain.toml"
+    path.write_text("\n".join(lines))
+    scene = load_scene(path)
+    snapshot = Simulation(scene).snapshot()
+    q, omega = initial_world_state(scene)
+    np.testing.assert_allclose(omega, snapshot.omega_world, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(np.abs(np.einsum("ni,ni->n", q, snapshot.q)), 1.0, rtol=1e-12)
+    layout = BodyLayout(scene)
+    fastest = np.linalg.norm(snapshot.omega_world, axis=1).max()
+    assert fastest == pytest.approx(40 * np.hypot(1.0, 0.5))
+    assert layout.omega_scale * fastest == pytest.approx(OMEGA_ARROW_SIZES * layout.size)
+    largest = np.linalg.norm(snapshot.L_world, axis=1).max()
+    assert layout.momentum_scale * largest == pytest.approx(MOMENTUM_ARROW_SIZES * layout.size)

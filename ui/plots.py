@@ -45,6 +45,7 @@ NO_REFERENCE_TIP = "no closed-form reference (only torque-free bodies and symmet
 TICK_LABEL_PX = 22.0
 CHAR_PX = 8.5  # the width of a digit of the plots' font at ui_scale 1 (the plots measure it when they draw)
 TICK_GAP_PX = 6.0  # the least room between two tick labels
+CURVE_FRAME_PX = 50.0  # what a curve plot's title, x ticks and x label take of its height
 MIN_TIME_SPAN_S = 1.0  # a time axis spans at least this (after a reset it would span nothing: ticks of 1e-7 s)
 THIN_ERROR_PX = 0.25
 THIN_MAX_STRIDE = 32
@@ -164,8 +165,9 @@ def _spec(rgb: tuple[float, ...], weight: float = 1.5, flags: int = 0) -> implot
     return implot.Spec(line_color=color, line_weight=weight, flags=flags)
 
 
-def time_ticks(first: float, last: float, width_px: float, char_px: float = CHAR_PX) -> np.ndarray:
-    """Ticks (s) for a time axis from ``first`` to ``last`` that is ``width_px`` wide: steps of 1, 2 or 5 × 10ᵏ s,
+def linear_ticks(first: float, last: float, width_px: float, char_px: float = CHAR_PX) -> np.ndarray:
+    """Ticks for a linear axis (time, s, or a curve's) from ``first`` to ``last`` that is ``width_px`` wide: steps
+    of 1, 2 or 5 × 10ᵏ,
     as many as fit ``TICK_LABEL_PX`` apart (at least two), and never closer than their widest label (as ImPlot
     writes it, ``%g``, ``char_px`` a character) and a gap: labels never overlap, however long ("12.5", "1e-07")."""
     span = max(last - first, 1e-6)
@@ -199,7 +201,7 @@ def _begin_time_plot(title: str, lines: TimeLines, size, y_label: str, log: bool
     first, last = lines.t_range
     last = max(last, first + MIN_TIME_SPAN_S)
     implot.setup_axis_limits(implot.ImAxis_.x1, first, last, imgui.Cond_.always)
-    ticks = time_ticks(first, last, size[0] - y_axes * AXES_LABELS_PX, imgui.calc_text_size("0").x)
+    ticks = linear_ticks(first, last, size[0] - y_axes * AXES_LABELS_PX, imgui.calc_text_size("0").x)
     implot.setup_axis_ticks(implot.ImAxis_.x1, [float(t) for t in ticks])
     if log:
         implot.setup_axis_scale(implot.ImAxis_.y1, implot.Scale_.log10)
@@ -335,12 +337,28 @@ def _curve_plot(history: PlotHistory, curves: Curves | None, size, name: str) ->
         return
     implot.setup_axes(*_CURVE_LABELS[name], implot.AxisFlags_.auto_fit, implot.AxisFlags_.auto_fit)
     names, rgb, xy, drawn = history.names, history.rgb, curves.xy, curves.drawn
+    _curve_ticks(xy[drawn], size)
     for k, keep in zip(drawn, _kept(xy[drawn, 0], xy[drawn, 1], curves.level, log=False), strict=True):
         implot.plot_line(names[k], xy[k, 0, keep], xy[k, 1, keep], _spec(rgb[k]))
     dashed = _spec(EXACT_RGBA, 1.2, implot.LineFlags_.segments | implot.ItemFlags_.no_fit)
     for k, segments in curves.dashes:
         implot.plot_line(f"exact##{k}", segments[0], segments[1], dashed)
     implot.end_plot()
+
+
+def _curve_ticks(xy: np.ndarray, size) -> None:
+    """The x ticks of a curve plot of ``xy`` (K, 2, P) in ``size`` pixels: ImPlot's own ran together in a plot
+    ~80 px wide ("-0.80.4"). With equal scales the x axis spans the data's x range, or its y range scaled to the
+    plot's shape when that is wider."""
+    with np.errstate(invalid="ignore"):
+        low, high = np.nanmin(xy, axis=(0, 2)), np.nanmax(xy, axis=(0, 2))
+    if not np.all(np.isfinite(low) & np.isfinite(high)):
+        return
+    width, height = size[0] - AXES_LABELS_PX, max(size[1] - CURVE_FRAME_PX, 1.0)
+    middle = 0.5 * (low[0] + high[0])
+    half = 0.5 * max(high[0] - low[0], (high[1] - low[1]) * width / height, 1e-12)
+    ticks = linear_ticks(middle - half, middle + half, width, imgui.calc_text_size("0").x)
+    implot.setup_axis_ticks(implot.ImAxis_.x1, [float(t) for t in ticks])
 
 
 _PLOTTERS = {

@@ -211,7 +211,16 @@ def _from_outside(display: str, request: str) -> None:
     [
         ("server stops", "the display connection was lost"),
         ("XKillClient", "the display connection was lost"),
-        ("XDestroyWindow", "the window was destroyed from outside"),
+        pytest.param(
+            "XDestroyWindow",
+            "the window was destroyed from outside",
+            marks=pytest.mark.xfail(
+                strict=False,
+                reason="known defect: under CPU load the destroy can land while a frame is being drawn, and Mesa's "
+                "llvmpipe then crashes (SIGSEGV in a draw call) or hangs drawing into the gone drawable, about 1 "
+                "run in 40 here; passes every time on an idle machine",
+            ),
+        ),
     ],
 )
 def test_a_window_gone_from_outside_finalises_the_recording_and_exits_1(tmp_path, how, why):

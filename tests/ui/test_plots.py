@@ -19,7 +19,7 @@ from ui.plots import (
     PlotOptions,
     _kept,
     draw_plots,
-    time_ticks,
+    linear_ticks,
 )
 
 
@@ -143,7 +143,7 @@ TICK_CASES = [(0.0, 20.0, 90.0), (2.0, 21.7, 90.0), (2.0, 21.7, 30.0), (0.0, 0.5
 
 @pytest.mark.parametrize("first, last, width", [*TICK_CASES, (0.0, 1e-6, 100.0)])
 def test_time_ticks_are_round_inside_the_axis_and_far_enough_apart_for_their_labels(first, last, width):
-    ticks = time_ticks(first, last, width)
+    ticks = linear_ticks(first, last, width)
     assert len(ticks) >= 1 and np.all(ticks >= first - 1e-12) and np.all(ticks <= last + 1e-12)
     if len(ticks) > 1:
         step = ticks[1] - ticks[0]

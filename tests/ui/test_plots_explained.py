@@ -9,7 +9,7 @@ from imgui_bundle import imgui, implot
 from tests.ui.test_plot_history import filled
 from tests.ui.test_plots import plots_window
 from ui.help_texts import PLOT_TOOLTIPS
-from ui.plots import CHAR_PX, EXACT_LEGEND, MIN_TIME_SPAN_S, TICK_GAP_PX, PlotOptions, draw_plots, time_ticks
+from ui.plots import CHAR_PX, EXACT_LEGEND, MIN_TIME_SPAN_S, TICK_GAP_PX, PlotOptions, draw_plots, linear_ticks
 
 OLD_CAP = 150  # points a curve had at most before
 
@@ -61,7 +61,7 @@ SPANS = [(0.0, 0.0), (0.0, 1e-6), (0.0, 1 / 60), (0.0, MIN_TIME_SPAN_S), (2.0, 2
 @pytest.mark.parametrize("width", [60.0, 110.0, 160.0, 300.0, 900.0])
 def test_time_tick_labels_never_overlap(first, last, width):
     last = max(last, first + MIN_TIME_SPAN_S)  # as the plots draw the axis (right after a reset: t = 0)
-    ticks = time_ticks(first, last, width)
+    ticks = linear_ticks(first, last, width)
     assert len(ticks) >= 1
     if len(ticks) < 2:
         return

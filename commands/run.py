@@ -118,7 +118,7 @@ def add_parser(commands) -> None:
         description="Step SCENE (a preset name or a .toml file) for a duration in fixed steps, without a window. "
         "Prints, per body: the final relative energy error, |ΔL|/|L| (torque-free bodies), the orientation error "
         "against the closed-form solution (torque-free bodies, and symmetric heavy tops), Newton iterations per step "
-        "and sub-steps, and the wall time.",
+        "and sub-steps, and the stepping's wall time (the compiled kernels are loaded before it starts).",
     )
     add_scene_arguments(run, "override every body's integrator; 'all' runs each one in turn and prints one table")
     run.add_argument("--dt", type=positive_float, metavar="H", help="time step in seconds (default: the scene's)")

@@ -77,16 +77,21 @@ def poinsot_geometry(inertia_body: np.ndarray, q: np.ndarray, omega_world: np.nd
     )
 
 
-def poinsot_body(session) -> tuple[int, int] | None:
-    """``(body index, plotted row)`` of the body ``session``'s (scene/run_model.py) Poinsot view shows: the first
-    view's first torque-free body with a closed form; ``None`` when there is none."""
+def poinsot_body(session, preferred: int | None = None) -> tuple[int, int] | None:
+    """``(body index, plotted row)`` of the body ``session``'s (scene/run_model.py) Poinsot view shows: the body
+    ``preferred`` (an index into the session's scene: the one selected in the window) when it is torque-free with
+    a closed form, else the first view's first such body; ``None`` when there is none."""
     references = session.references
-    for group in session.groups:
-        for body in group.bodies:
-            row = session.rows.get(int(body))
-            if row is not None and references.torque_free[row] and references.has_reference[row]:
-                return int(body), row
-    return None
+
+    def shown(body: int) -> tuple[int, int] | None:
+        row = session.rows.get(int(body))
+        if row is not None and references.torque_free[row] and references.has_reference[row]:
+            return int(body), row
+        return None
+
+    if preferred is not None and (chosen := shown(preferred)) is not None:
+        return chosen
+    return next((chosen for group in session.groups for body in group.bodies if (chosen := shown(body))), None)
 
 
 class PoinsotTraces:
@@ -104,10 +109,10 @@ class PoinsotTraces:
         self.latest: dict[str, tuple[np.ndarray, np.ndarray]] = {}
 
     @classmethod
-    def of(cls, session) -> PoinsotTraces | None:
-        """The traces of ``session``'s Poinsot body (:func:`poinsot_body`), holding its latest steps; ``None``
-        when it has none."""
-        chosen = poinsot_body(session)
+    def of(cls, session, preferred: int | None = None) -> PoinsotTraces | None:
+        """The traces of ``session``'s Poinsot body (:func:`poinsot_body`, ``preferred`` if it can be), holding
+        its latest steps; ``None`` when it has none."""
+        chosen = poinsot_body(session, preferred)
         if chosen is None:
             return None
         body, row = chosen

@@ -20,7 +20,7 @@ from render.ghost import ghost_orientations
 from render.grid import GAP_PX, grid_columns, grid_viewports, split_side_view
 from render.legend import legend_box
 from render.look import SEPARATOR_SRGB, linear_to_srgb
-from render.poinsot import PoinsotTraces
+from render.poinsot import PoinsotTraces, poinsot_body
 from render.poinsot_view import poinsot_camera, poinsot_label
 from render.renderer import REFERENCE_HEIGHT_PX, Renderer, Viewport
 from render.text import Color, TextBox, TextOverlay, panel_height_px
@@ -216,14 +216,24 @@ def _draw_panels(text: TextOverlay, size: tuple[int, int], boxes: list[TextBox],
     text.draw(framebuffer, size, boxes, scale, text=False)
 
 
-def follow_session(renderer: Renderer, session: Session) -> None:
+def follow_session(renderer: Renderer, session: Session, preferred_body: int | None = None) -> None:
     """After each call of ``session.step``: give ``renderer`` the exact ghosts of the latest step
-    (render/ghost.py) and append the steps to its Poinsot view's traces (render/poinsot.py)."""
+    (render/ghost.py) and append the steps to its Poinsot view's traces (render/poinsot.py), which show the body
+    ``preferred_body`` of the session's scene when it can (the window's selected body; the traces start again when
+    it changes), else the first that can."""
     renderer.set_ghost(ghost_orientations(session))
-    if renderer.poinsot_traces is None:
-        renderer.poinsot_traces = PoinsotTraces.of(session) or False
-    elif renderer.poinsot_traces is not False:
-        renderer.poinsot_traces.push(session.latest)
+    traces = renderer.poinsot_traces
+    moved = traces and preferred_body not in (None, traces.body) and _poinsot_can_show(session, preferred_body)
+    if traces is None or moved:
+        renderer.poinsot_traces = PoinsotTraces.of(session, preferred_body) or False
+    elif traces is not False:
+        traces.push(session.latest)
+
+
+def _poinsot_can_show(session: Session, body: int) -> bool:
+    """Whether the Poinsot view can show ``body`` of ``session``'s scene (torque-free, with a closed form)."""
+    chosen = poinsot_body(session, body)
+    return chosen is not None and chosen[0] == body
 
 
 def push_trails(renderer: Renderer, steps: Steps) -> None:

@@ -160,7 +160,11 @@ class App:
         """The session's latest steps into the plots and the 3D trails, one point per step."""
         self.history.append(self.session.latest.sample, newton_per_step, ms_per_step)
         push_trails(self.renderer, self.session.latest)
-        follow_session(self.renderer, self.session)  # the exact ghosts and the Poinsot traces
+        # The exact ghosts and the Poinsot traces, of the body selected in the panel (side by side: its first copy).
+        selected, bodies = self.state.selected_body, range(len(self.session.setup.scene.bodies))
+        if self.session.setup.side_by_side:
+            bodies = self.session.groups[0].bodies
+        follow_session(self.renderer, self.session, bodies[selected] if selected < len(bodies) else None)
 
     def step(self, count: int, budget_s: float = float("inf")) -> int:
         """Take up to ``count`` steps now; a numerical failure pauses the run and shows why. Returns the steps."""

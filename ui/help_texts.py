@@ -58,7 +58,8 @@ TOOLTIPS = {
     "show_floor": "Draw the floor and the bodies' contact shadows.",
     "show_ghost": "Draw a translucent copy of the exact solution over each torque-free body.",
     "show_poinsot": (
-        "The Poinsot construction for the first torque-free body: its inertia ellipsoid rolling without slipping on "
+        "The Poinsot construction for the body selected in the panel (else the first torque-free body): its inertia "
+        "ellipsoid rolling without slipping on "
         "the invariable plane, the polhode on the ellipsoid and the herpolhode on the plane; integrator left, exact "
         "right."
     ),

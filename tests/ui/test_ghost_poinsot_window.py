@@ -67,3 +67,30 @@ def test_poinsot_view_takes_part_of_the_area_and_follows_the_run(app):
     assert (np.abs(after - before).sum(axis=2) > 6).sum() > 100, "the construction does not move"
     ask(app, render=dataclasses.replace(app.state.render, show_poinsot=False))
     assert app.view.poinsot_viewport is None
+
+
+def test_the_poinsot_view_shows_the_body_selected_in_the_panel(app):
+    fresh(app, "compare")  # one T-handle per integrator, every one torque-free with a closed form
+    app.state.paused = True
+    ask(app, render=dataclasses.replace(app.state.render, show_poinsot=True))
+    assert app.renderer.poinsot_traces.body == 0
+    ask(app, select_body=3)
+    app.step(2)
+    traces = app.renderer.poinsot_traces
+    assert traces.body == 3 and app.session.scene.bodies[3].integrator == "implicit_midpoint"
+    app.step(10)
+    assert app.renderer.poinsot_traces is traces and traces.count >= 10  # kept while the selection stays
+    # Side by side: the selected body's first copy (the first integrator's view).
+    ask(app, side_by_side=True)
+    app.step(2)
+    first_copies = app.session.groups[0].bodies
+    assert app.renderer.poinsot_traces.body == first_copies[3]
+    ask(app, side_by_side=False, render=dataclasses.replace(app.state.render, show_poinsot=False))
+
+
+def test_the_poinsot_view_keeps_a_body_it_can_show_when_the_selected_one_has_a_torque(app):
+    fresh(app, "heavy_top")  # no torque-free body at all: no Poinsot view
+    app.state.paused = True
+    ask(app, select_body=0)
+    app.step(2)
+    assert app.renderer.poinsot_traces is False

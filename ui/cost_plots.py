@@ -31,6 +31,10 @@ def _vec(rgb) -> imgui.ImVec4:
     return imgui.ImVec4(*rgb, 1.0) if len(rgb) == 3 else imgui.ImVec4(*rgb)
 
 
+EMPTY_US = (0.1, 1000.0)  # the scatter's axes while it has no point: µs per body-step
+EMPTY_ERROR = (1e-16, 1.0)  # and |ΔE|/E
+
+
 def integrators_plot(history, _prepared, size) -> None:
     """The accuracy-versus-cost scatter of ``history.live`` in ``size`` (width, height) pixels at the cursor: one
     point per live integrator in its colour, named in a tooltip when the mouse is near it."""
@@ -42,13 +46,14 @@ def integrators_plot(history, _prepared, size) -> None:
     if not implot.begin_plot(fitted_title("accuracy vs cost", size[0]), imgui.ImVec2(*size), flags):
         return
     implot.setup_axes("µs / body-step", "|ΔE|/E now")
-    if table:
-        x_low, x_high = decades([row.us for row in table])
-        y_low, y_high = decades([max(row.energy_error, ERROR_FLOOR) for row in table])
-        implot.setup_axes_limits(x_low, x_high, y_low, y_high, implot.Cond_.always)
-        # ImPlot labels every decade, which ran together ("1 10 1001000") in a plot ~70 px wide.
-        values, labels = decade_ticks(x_low, x_high, size[0] - AXES_LABELS_PX, imgui.calc_text_size("0").x)
-        implot.setup_axis_ticks(implot.ImAxis_.x1, values, labels)
+    # With no point yet (or none left: every integrator failed), the decades of a typical run, not ImPlot's fit of
+    # nothing on log axes (1e-300 … 1, its labels run together).
+    x_low, x_high = decades([row.us for row in table]) if table else EMPTY_US
+    y_low, y_high = decades([max(row.energy_error, ERROR_FLOOR) for row in table]) if table else EMPTY_ERROR
+    implot.setup_axes_limits(x_low, x_high, y_low, y_high, implot.Cond_.always)
+    # ImPlot labels every decade, which ran together ("1 10 1001000") in a plot ~70 px wide.
+    values, labels = decade_ticks(x_low, x_high, size[0] - AXES_LABELS_PX, imgui.calc_text_size("0").x)
+    implot.setup_axis_ticks(implot.ImAxis_.x1, values, labels)
     implot.setup_axis_scale(implot.ImAxis_.x1, implot.Scale_.log10)
     implot.setup_axis_scale(implot.ImAxis_.y1, implot.Scale_.log10)
     for row in table:

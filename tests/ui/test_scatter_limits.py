@@ -2,6 +2,7 @@
 a double (one integrator alone once showed 1e-300 … 1)."""
 
 import numpy as np
+import pytest
 
 from ui.cost_plots import decade_ticks, decades
 
@@ -43,3 +44,24 @@ def test_decade_ticks_label_every_decade_that_fits_and_never_run_together():
         per_decade = width / (last - first)
         widest = (max(len(label) for label in labels) + 1) * char
         assert np.all(np.diff(exponents) * per_decade >= widest) or np.diff(exponents).min() >= 600
+
+
+_FAILED = {"us": 3.0, "energy_error": float("nan"), "failed": True, "name": "euler", "rgb": (1.0, 0.0, 0.0)}
+
+
+@pytest.mark.parametrize("rows", [[], [_FAILED]], ids=["no step yet", "every integrator failed"])
+def test_the_scatter_without_a_point_spans_a_typical_runs_decades(imgui_window, monkeypatch, rows):
+    """Not ImPlot's fit of nothing on log axes, 1e-300 … 1, whose labels ran together."""
+    from types import SimpleNamespace
+
+    from imgui_bundle import implot
+
+    from ui import cost_plots
+
+    limits, ticks = [], []
+    monkeypatch.setattr(implot, "setup_axes_limits", lambda *args: limits.append(args[:4]))
+    monkeypatch.setattr(implot, "setup_axis_ticks", lambda axis, values, labels: ticks.append(labels))
+    table = [SimpleNamespace(**row) for row in rows]
+    cost_plots.integrators_plot(SimpleNamespace(live=SimpleNamespace(table=lambda: table)), None, (300.0, 200.0))
+    assert limits == [(*cost_plots.EMPTY_US, *cost_plots.EMPTY_ERROR)]
+    assert ticks and all(ticks)

@@ -303,7 +303,8 @@ def _note_missing(history: PlotHistory, lines: TimeLines) -> None:
         return
     position, size = implot.get_plot_pos(), implot.get_plot_size()
     color, line = imgui.get_color_u32(imgui.Col_.text_disabled), imgui.get_text_line_height()
-    texts = [NO_REFERENCE_NOTE, *missing]
+    # Each line cut to the plot's width (a narrow plot clipped "no closed-form reference:" at its left edge).
+    texts = [fitted_text(text, size.x, y_axis=False) for text in (NO_REFERENCE_NOTE, *missing)]
     draw_list = implot.get_plot_draw_list()
     implot.push_plot_clip_rect()
     for row, text in enumerate(texts):

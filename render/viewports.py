@@ -42,6 +42,7 @@ __all__ = [
     "label_scale",
     "label_clearance",
     "default_cameras",
+    "legend_corner",
 ]
 
 LABEL_MARGIN_PX = 14.0
@@ -95,15 +96,8 @@ def render_grid(
     if legend and views and legend_box(views[0].renderer.options, 0.0, 0.0, "top_left", planes=planes).lines:
         # In the first empty cell when the grid has one, else in the target's bottom-right corner (no key when
         # every overlay is off).
-        margin = LABEL_MARGIN_PX * scale
-        cells = grid_viewports(grid_size, math.ceil(len(views) / columns) * columns, columns)
-        if len(cells) > len(views):
-            x, y, _, height = cells[len(views)]
-            top = size[1] - (y + height) + margin
-            boxes.append(legend_box(views[0].renderer.options, x + margin, top, "top_left", planes=planes))
-        else:
-            right, bottom = grid_size[0] - margin, size[1] - margin
-            boxes.append(legend_box(views[0].renderer.options, right, bottom, "bottom_right", planes=planes))
+        corner = legend_corner((0, 0, *grid_size), size[1], len(views), columns, LABEL_MARGIN_PX * scale)
+        boxes.append(legend_box(views[0].renderer.options, *corner, planes=planes))
     labelled = text is not None and bool(boxes)
     batches = []
     for indices in view_batches(views):
@@ -127,6 +121,21 @@ def render_grid(
     if side is not None:
         _draw_side_view(views[0].renderer, framebuffer, size, side, text, size[1] / REFERENCE_HEIGHT_PX)
     return viewports
+
+
+def legend_corner(
+    area: Viewport, target_height: int, count: int, columns: int, margin: float
+) -> tuple[float, float, str]:
+    """Where the overlays' key goes over a grid of ``count`` views in ``columns`` filling ``area`` (GL's
+    bottom-left origin, in a target ``target_height`` pixels high): ``(x, y, anchor)`` in the text overlay's pixels
+    (y down from the top). The top left of the grid's first empty cell when it has one (clear of the bodies and of
+    the window's state badge at the bottom centre), else the area's bottom-right corner; ``margin`` in from it."""
+    x0, y0, width, height = area
+    cells = grid_viewports((width, height), math.ceil(count / columns) * columns, columns)
+    if len(cells) > count:
+        x, y, _, cell_height = cells[count]
+        return x0 + x + margin, target_height - (y0 + y + cell_height) + margin, "top_left"
+    return x0 + width - margin, target_height - y0 - margin, "bottom_right"
 
 
 def label_scale(size: tuple[int, int], viewports: Sequence[Viewport]) -> float:

@@ -23,7 +23,13 @@ from render.poinsot import PoinsotTraces
 from render.poinsot_view import poinsot_camera, poinsot_label
 from render.renderer import REFERENCE_HEIGHT_PX, Renderer, Viewport
 from render.text import TextBox, TextOverlay
-from render.viewports import LABEL_MARGIN_PX, LABEL_WIDTH_PX, draw_labelled_views, label_clearance
+from render.viewports import (
+    LABEL_MARGIN_PX,
+    LABEL_WIDTH_PX,
+    draw_labelled_views,
+    label_clearance,
+    legend_corner,
+)
 from scene.run_model import Group
 from scene.simulation import Snapshot
 
@@ -168,14 +174,10 @@ class SceneView:
             # The key to the overlays (render/legend.py's, as the video draws it): at the top left of the grid's
             # first empty cell when it has one (clear of the bodies and of the state badge at the bottom centre),
             # else at the view's bottom right.
-            planes = bool(self.renderer.layout.torque_free.any())
-            cells = grid_viewports((width, height), -(-cells // columns) * columns, columns)
-            if len(cells) > len(self.groups):
-                x, y, _, cell_height = cells[len(self.groups)]
-                corner = (x0 + x + margin, top - (y0 + y + cell_height) + margin, "top_left")
-            else:
-                corner = (x0 + width - margin, top - y0 - margin, "bottom_right")
-            legend = legend_box(self.renderer.options, *corner, LEGEND_SIZE, planes=planes)
+            corner = legend_corner((x0, y0, width, height), top, cells, columns, margin)
+            legend = legend_box(
+                self.renderer.options, *corner, LEGEND_SIZE, planes=bool(self.renderer.layout.torque_free.any())
+            )
             if legend.lines:
                 boxes.append(legend)
         if background is None:

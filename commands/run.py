@@ -18,7 +18,8 @@ def format_summary(rows) -> str:
     lines)."""
 
     def numbers(values, width: int) -> list[str]:
-        return [f"{'—':>{width}}" if value is None else f"{value:>{width}.2e}" for value in values]
+        form, dash = f"%{width}.2e", f"{'—':>{width}}"  # %-formatting: half an f-string's time a number
+        return [dash if value is None else form % value for value in values]
 
     header = (
         f"{'body':<20} {'integrator':<19} {'energy err':>10} {'|ΔL|/|L|':>10} {'orient. err':>11} "
@@ -27,11 +28,18 @@ def format_summary(rows) -> str:
     energy = numbers((row.energy_error for row in rows), 10)
     momentum = numbers((row.momentum_error for row in rows), 10)
     orientation = numbers((row.orientation_error for row in rows), 11)
+    # The rest of each line, one string per distinct (integrator, Newton, sub-steps, wall): a run's bodies share
+    # most of them.
+    tails = {}
+    for row in rows:
+        key = (row.integrator, row.newton_per_step, row.max_substeps, row.wall_seconds)
+        if key not in tails:
+            tails[key] = f"{row.newton_per_step:>11.2f} {row.max_substeps:>7d} {_wall(row.wall_seconds):>7}"
     lines = [header, "-" * len(header)]
     lines += [
         # a name is the file's: control characters and all, shown as escapes
-        f"{printable(row.body):<20} {row.integrator:<19} {e} {m} {o} {row.newton_per_step:>11.2f} "
-        f"{row.max_substeps:>7d} {_wall(row.wall_seconds):>7}"
+        f"{printable(row.body):<20} {row.integrator:<19} {e} {m} {o} "
+        + tails[(row.integrator, row.newton_per_step, row.max_substeps, row.wall_seconds)]
         for row, e, m, o in zip(rows, energy, momentum, orientation, strict=True)
     ]
     return "\n".join(lines)

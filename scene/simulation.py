@@ -15,13 +15,14 @@ from scene.graph import SceneGraph
 from scene.interrupts import raise_if_interrupted
 from scene.kicks import KickSchedule
 from scene.scene_file import SceneSpec, order_parent_first
-from sim.errors import NumericalError
+from sim.errors import NumericalError, first_few
 from sim.integrators.state import StepCost, momentum_from_omega_world
 from sim.world import World
 
 __all__ = ["Simulation", "Snapshot", "DEFAULT_INTEGRATOR", "initial_world_state"]
 
 DEFAULT_INTEGRATOR = "implicit_midpoint"
+NAMED_FAILURES = 5  # bodies a step's failure names; "and N more" counts the rest
 """The integrator of a body whose scene gives none and whose command line names none."""
 
 
@@ -130,7 +131,8 @@ class Simulation:
                 cost = self.world.step(self.h)
         except NumericalError as error:
             failed = self._dynamic if error.bodies is None else self._dynamic[np.asarray(error.bodies)]
-            who = ", ".join(f"'{self._graph_names[node]}' ({self.integrators[node]})" for node in failed)
+            named = [f"'{self._graph_names[node]}' ({self.integrators[node]})" for node in failed[:NAMED_FAILURES]]
+            who = first_few(named, len(failed))
             raise NumericalError(f"at t = {self.t:.6g} s, body {who}: {error}", bodies=failed) from error
         self.step_index += 1
         self._composed = None

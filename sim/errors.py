@@ -9,7 +9,7 @@ closed pipe): the command line reports it in one line with exit status 1, and no
 
 from __future__ import annotations
 
-__all__ = ["SpinlabError", "InputError", "NumericalError", "OutputError"]
+__all__ = ["SpinlabError", "InputError", "NumericalError", "OutputError", "printable", "quoted", "first_few"]
 
 
 class SpinlabError(Exception):
@@ -38,6 +38,13 @@ def printable(text: str) -> str:
     if text.isprintable():  # nearly always: one C-level test instead of a Python step per character
         return text
     return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
+def first_few(first: list[str], total: int) -> str:
+    """The ``first`` few of ``total`` items joined with commas, and "and N more" for the rest: a failure of 10⁴
+    bodies stays one readable line."""
+    more = f" and {total - len(first)} more" if total > len(first) else ""
+    return ", ".join(first) + more
 
 
 def quoted(value: object, limit: int = MAX_QUOTED) -> str:

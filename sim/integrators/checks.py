@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.errors import NumericalError
+from sim.errors import NumericalError, first_few
 
 __all__ = [
     "STATUS_OK",
@@ -56,9 +56,8 @@ def non_finite_status(q: np.ndarray, omega_world: np.ndarray, L_world: np.ndarra
 
 
 def _describe(indices: np.ndarray) -> str:
-    shown = ", ".join(str(i) for i in indices[:_SHOWN_INDICES])
-    more = f" and {indices.size - _SHOWN_INDICES} more" if indices.size > _SHOWN_INDICES else ""
-    return f"bod{'y' if indices.size == 1 else 'ies'} {shown}{more}"
+    listed = first_few([str(i) for i in indices[:_SHOWN_INDICES].tolist()], indices.size)
+    return f"bod{'y' if indices.size == 1 else 'ies'} {listed}"
 
 
 def raise_on_failure(
@@ -78,4 +77,5 @@ def raise_on_failure(
     non_finite = np.flatnonzero(status == STATUS_NON_FINITE)
     if non_finite.size:
         reasons.append(f"{_describe(non_finite)}: the state is not finite")
-    raise NumericalError(f"{name} step of h = {h!r} s failed for " + "; ".join(reasons))
+    failed = np.flatnonzero(status)  # the batch's bodies that failed: the world names these, not its whole group
+    raise NumericalError(f"{name} step of h = {h!r} s failed for " + "; ".join(reasons), bodies=failed)

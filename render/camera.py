@@ -137,17 +137,15 @@ class OrbitCamera:
             (x, FIT_FILL * tan_y * aspect, FIT_FILL * tan_y * aspect),
             (y, tan_y * max(1.0 - 2.0 * top_clear - (1.0 - FIT_FILL), 0.05), FIT_FILL * tan_y),
         )
+        # Per axis: s ≥ max(a) − high d and s ≤ min(b) + low d, over the spheres.
+        bounds = [
+            (float(np.max(across + radii * np.hypot(1.0, high) + high * z)),
+             float(np.min(across - radii * np.hypot(1.0, low) - low * z)), high, low)
+            for across, high, low in limits
+        ]  # fmt: skip
         distance = float(np.max(z + radii)) / (1.0 - NEAR_FRACTION)  # no sphere reaches the near plane
-        for across, high, low in limits:
-            a = across + radii * np.hypot(1.0, high) + high * z  # max over spheres: s ≥ a − high d
-            b = across - radii * np.hypot(1.0, low) - low * z  # min over spheres: s ≤ b + low d
-            distance = max(distance, float((a.max() - b.min()) / (high + low)))
-        distance = max(distance, MIN_DISTANCE_M)
-        shift = []
-        for across, high, low in limits:
-            a = across + radii * np.hypot(1.0, high) + high * z
-            b = across - radii * np.hypot(1.0, low) - low * z
-            shift.append(0.5 * ((a.max() - high * distance) + (b.min() + low * distance)))
+        distance = max(distance, MIN_DISTANCE_M, *((a - b) / (high + low) for a, b, high, low in bounds))
+        shift = [0.5 * ((a - high * distance) + (b + low * distance)) for a, b, high, low in bounds]
         self.target = middle + shift[0] * axes[0] + shift[1] * axes[1]
         self.distance = distance
 

@@ -104,7 +104,6 @@ class PlotHistory:
         self.rgb = [tuple(float(c) for c in color) for color in self.colors]
         self.exact_rows = list(exact_rows)
         self.line_rows = line_rows(len(self.names), self.exact_rows)
-        self.count_bodies = len(self.names)
         self.capacity = int(capacity)
         k, rows = len(self.names), 2 * self.capacity
         self._t = np.zeros(rows)
@@ -251,11 +250,12 @@ def _prepare(history: PlotHistory, seconds: float) -> dict[str, object]:
     t = history.t()[start:]
     t_range = (float(t[0]), float(t[-1]))
     rows = history.line_rows  # the rows whose lines are drawn (all but a cloud's): only theirs are reduced
-    every = rows.size == history.count_bodies
+    bodies = len(history.names)
+    every = rows.size == bodies
     errors = history._ordered(history._errors)[..., start:]  # (3, K, W)
     errors = errors if every else errors[:, rows]  # (3, L, W)
     x, drawn_rows = _bucketed(t, errors, MAX_POINTS, np.maximum)  # (3, L, B)
-    error_rows = drawn_rows if every else _rows_of_all(drawn_rows, rows, history.count_bodies)  # (3, K, B)
+    error_rows = drawn_rows if every else _rows_of_all(drawn_rows, rows, bodies)  # (3, K, B)
     # The newest point is the newest sample's; each point before it is one bucket older.
     bucket = max(1, int(np.ceil(len(t) / MAX_POINTS)))
     level = (history.version - 1) // bucket - np.arange(len(x))[::-1]
@@ -275,10 +275,10 @@ def _prepare(history: PlotHistory, seconds: float) -> dict[str, object]:
         for j, plot in enumerate(_ERROR_PLOTS)
     }
     cost = history._ordered(history._cost)[:, start:]  # (K + 1, W): each body's Newton iterations, then ms
-    cost = cost if every else cost[np.append(rows, history.count_bodies)]  # (L + 1, W)
+    cost = cost if every else cost[np.append(rows, bodies)]  # (L + 1, W)
     _, cost_rows = _bucketed(t, cost, MAX_POINTS, np.add)  # bucket means
     newton, ms = cost_rows[:-1], cost_rows[-1]
-    newton = newton if every else _rows_of_all(newton, rows, history.count_bodies)
+    newton = newton if every else _rows_of_all(newton, rows, bodies)
     # The first steps of a run include compiling the kernels: a percentile keeps them from setting the scale.
     finite = ms[np.isfinite(ms)]
     newton_drawn = rows[~np.isnan(newton[rows]).all(axis=1)].tolist()

@@ -338,8 +338,9 @@ def _curve_plot(history: PlotHistory, curves: Curves | None, size, name: str) ->
         return
     implot.setup_axes(*_CURVE_LABELS[name], implot.AxisFlags_.auto_fit, implot.AxisFlags_.auto_fit)
     names, rgb, xy, drawn = history.names, history.rgb, curves.xy, curves.drawn
-    _curve_ticks(xy[drawn], size)
-    for k, keep in zip(drawn, _kept(xy[drawn, 0], xy[drawn, 1], curves.level, log=False), strict=True):
+    xs, ys = xy[drawn, 0], xy[drawn, 1]  # (L, P) each, contiguous: copied once for the ticks and the thinning
+    _curve_ticks(xs, ys, size)
+    for k, keep in zip(drawn, _kept(xs, ys, curves.level, log=False), strict=True):
         implot.plot_line(names[k], xy[k, 0, keep], xy[k, 1, keep], _spec(rgb[k]))
     dashed = _spec(EXACT_RGBA, 1.2, implot.LineFlags_.segments | implot.ItemFlags_.no_fit)
     for k, segments in curves.dashes:
@@ -347,12 +348,13 @@ def _curve_plot(history: PlotHistory, curves: Curves | None, size, name: str) ->
     implot.end_plot()
 
 
-def _curve_ticks(xy: np.ndarray, size) -> None:
-    """The x ticks of a curve plot of ``xy`` (K, 2, P) in ``size`` pixels: ImPlot's own ran together in a plot
-    ~80 px wide ("-0.80.4"). With equal scales the x axis spans the data's x range, or its y range scaled to the
-    plot's shape when that is wider."""
+def _curve_ticks(xs: np.ndarray, ys: np.ndarray, size) -> None:
+    """The x ticks of a curve plot of the lines ``xs``, ``ys`` (L, P) in ``size`` pixels: ImPlot's own ran
+    together in a plot ~80 px wide ("-0.80.4"). With equal scales the x axis spans the data's x range, or its y
+    range scaled to the plot's shape when that is wider."""
     with np.errstate(invalid="ignore"):
-        low, high = np.nanmin(xy, axis=(0, 2)), np.nanmax(xy, axis=(0, 2))
+        low = np.array([np.nanmin(xs), np.nanmin(ys)])
+        high = np.array([np.nanmax(xs), np.nanmax(ys)])
     if not np.all(np.isfinite(low) & np.isfinite(high)):
         return
     width, height = size[0] - AXES_LABELS_PX, max(size[1] - CURVE_FRAME_PX, 1.0)

@@ -1,112 +1,12 @@
-"""spinlab: spinning rigid bodies in real time, and why the numerics matter.
+"""spinlab's command line, run from a source checkout: ``python main.py [COMMAND] ...``.
 
-The command line (design.md §Contracts): the parser, and what every command's failure becomes. The commands
-themselves are in commands/, one module each. Every mistake a user can make ends as one line on stderr and exit
-status 2, a numerical failure or an output fault as one line and status 1, an interrupt as status 130; never a
-traceback.
+The same as the installed ``spinlab`` command and ``python -m spinlab``; the parser and what every command's failure
+becomes are in ``commands/cli.py``.
 """
 
-from __future__ import annotations
-
-import argparse
-import contextlib
-import os
 import sys
 
-from commands import bench, gui, record, run
-from scene.interrupts import EXIT_INTERRUPTED
-from sim.errors import InputError, SpinlabError, printable, quoted
-
-EXIT_USAGE = 2
-
-
-class _Parser(argparse.ArgumentParser):
-    """An argument parser whose errors are one line (with a pointer to --help) and exit status 2."""
-
-    def error(self, message: str) -> None:  # type: ignore[override]
-        message = printable(message)  # what a person typed, control characters and all, is quoted as escapes
-        if len(message) > 300:
-            message = message[:299] + "…"
-        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
-
-
-def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(
-        prog="spinlab",
-        description="Spinning rigid bodies in real time, and why the numerics matter.",
-        epilog="Run 'spinlab COMMAND --help' for the options of a command.",
-    )
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for command in (gui, run, record, bench):
-        command.add_parser(commands)
-    return parser
-
-
-def install_signal_handlers() -> None:
-    """Ctrl-C, SIGTERM and SIGHUP stop a command the same way (:mod:`scene.interrupts`): a recording is finalised,
-    a half-written output removed, and the exit status is 130. A write past ``ulimit -f`` fails (EFBIG) instead of
-    killing the process."""
-    from scene.atomic_file import ignore_file_size_signal
-    from scene.interrupts import install_handlers
-
-    install_handlers()
-    ignore_file_size_signal()
-
-
-def _report(command: str, message: str) -> None:
-    """One line on stderr (a closed stderr is not worth a second error)."""
-    prefix = f"spinlab {printable(command)[:40]}".rstrip()
-    with contextlib.suppress(OSError, ValueError):
-        print(f"{prefix}: {printable(message)}", file=sys.stderr, flush=True)
-
-
-def _silence_stdout() -> None:
-    """After a broken pipe, point stdout at /dev/null so the interpreter's final flush does not complain."""
-    with contextlib.suppress(OSError, ValueError, AttributeError):
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-
-
-def main(argv: list[str] | None = None) -> int:
-    install_signal_handlers()
-    command = ""  # until the arguments are parsed
-    try:
-        parser = build_parser()
-        args = parser.parse_args(argv)
-        if args.command is None:
-            # design.md: plain `python main.py` opens the window on the integrator-comparison demo.
-            args = parser.parse_args(["gui"])
-        command = args.command
-        status = args.handler(args)
-        sys.stdout.flush()
-        return status
-    except InputError as error:
-        _report(command, f"error: {error}")
-        return EXIT_USAGE
-    except SpinlabError as error:
-        _report(command, str(error))
-        return 1
-    except BrokenPipeError:
-        _silence_stdout()
-        _report(command, "stopped: the output was closed (broken pipe)")
-        return 1
-    except OSError as error:
-        where = f"{quoted(str(error.filename))}: " if error.filename else ""
-        _report(command, f"{where}{error.strerror or error}")
-        return 1
-    except MemoryError:
-        _report(command, "out of memory")
-        return 1
-    except KeyboardInterrupt as interrupt:
-        reason = f" ({interrupt})" if str(interrupt) else ""
-        _report(command, f"interrupted{reason}")
-        return EXIT_INTERRUPTED
-    except Exception as error:  # noqa: BLE001 - a bug: one line, with a way to see the traceback
-        if os.environ.get("SPINLAB_DEBUG"):
-            raise
-        _report(command, f"internal error: {type(error).__name__}: {error} (SPINLAB_DEBUG=1 shows the traceback)")
-        return 1
-
+from spinlab.commands.cli import main
 
 if __name__ == "__main__":
     sys.exit(main())

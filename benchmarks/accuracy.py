@@ -24,8 +24,8 @@ the ``heavy_top`` entry, its table follows the T-handle's and its plot is ``docs
 
 Targets (issue 7), at h = 1/60 s: an integrator of ours beats MuJoCo's RK4 on energy, momentum and orientation
 error at no more than twice its cost per body-step; the implicit midpoint rule's energy error is at least 1000×
-smaller than MuJoCo's implicit integrator's. ``python -m benchmarks.accuracy [--quick] [--docs]`` prints the table;
-``--docs`` also writes ``docs/accuracy.md`` and the error-versus-cost plot ``docs/images/accuracy.png`` (the plot
+smaller than MuJoCo's implicit integrator's. ``python -m spinlab.benchmarks.accuracy [--quick] [--docs]`` prints the
+table; ``--docs`` also writes ``docs/accuracy.md`` and the error-versus-cost plot ``docs/images/accuracy.png`` (the plot
 needs matplotlib and is skipped without it).
 """
 
@@ -38,15 +38,16 @@ from typing import Any
 
 import numpy as np
 
-from benchmarks import heavy_top_accuracy
-from benchmarks.figures import pyplot, save_figure
-from benchmarks.timing import best_seconds_per_call
-from scene.atomic_file import write_atomically
-from scene.measures import energy_error, energy_scale, momentum_error, orientation_error
-from sim.exact import TorqueFreeSolution
-from sim.integrators import INTEGRATORS
-from sim.integrators.state import BodyParams, BodyState
-from sim.quaternion import quat_conj, quat_identity, quat_rotate
+from spinlab import checkout_folder
+from spinlab.benchmarks import heavy_top_accuracy
+from spinlab.benchmarks.figures import pyplot, save_figure
+from spinlab.benchmarks.timing import best_seconds_per_call
+from spinlab.scene.atomic_file import write_atomically
+from spinlab.scene.measures import energy_error, energy_scale, momentum_error, orientation_error
+from spinlab.sim.exact import TorqueFreeSolution
+from spinlab.sim.integrators import INTEGRATORS
+from spinlab.sim.integrators.state import BodyParams, BodyState
+from spinlab.sim.quaternion import quat_conj, quat_identity, quat_rotate
 
 __all__ = ["run", "format_table", "write_docs", "write_plot", "MUJOCO_INTEGRATORS"]
 
@@ -59,7 +60,6 @@ MUJOCO_INTEGRATORS = ("Euler", "implicit", "implicitfast", "RK4")
 TARGET_COST_RATIO, TARGET_ENERGY_RATIO = 2.0, 1000.0
 SEED = 2024
 _SECONDS_PER_REPEAT = 0.1
-ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 
 def _sign_changes(y: np.ndarray) -> int:
@@ -283,9 +283,10 @@ def write_heavy_top_plot(result: dict[str, Any], path: pathlib.Path) -> bool:
     return True
 
 
-def write_docs(result: dict[str, Any], root: pathlib.Path = ROOT) -> str:
+def write_docs(result: dict[str, Any], root: pathlib.Path | None = None) -> str:
     """Write ``docs/accuracy.md`` (the tables) and ``docs/images/accuracy.png`` and ``accuracy_heavy_top.png`` (the
-    plots, if matplotlib is there)."""
+    plots, if matplotlib is there) in ``root`` (default: the source checkout)."""
+    root = root if root is not None else checkout_folder()
     images = root / "docs" / "images"
     plotted = write_plot(result, images / "accuracy.png") and write_heavy_top_plot(
         result, images / "accuracy_heavy_top.png"
@@ -295,7 +296,7 @@ def write_docs(result: dict[str, Any], root: pathlib.Path = ROOT) -> str:
         t_handle = f"![error against cost, T-handle](images/accuracy.png)\n\n{t_handle}"
         heavy_top = f"![error against cost, heavy top](images/accuracy_heavy_top.png)\n\n{heavy_top}"
     text = (
-        f"# Accuracy against cost\n\nWritten by `python -m benchmarks.accuracy --docs` (see its docstring and "
+        f"# Accuracy against cost\n\nWritten by `python -m spinlab.benchmarks.accuracy --docs` (see its docstring and "
         f"benchmarks/heavy_top_accuracy.py's for what each column measures). Errors are deterministic; the costs "
         f"are wall times on the machine that ran it, and move by tens of percent with its load. In the plots, "
         f"cost is per simulated second (µs per body-step / h), so methods are compared at equal work rather "

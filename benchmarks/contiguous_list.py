@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from sim.contiguous_list import ContiguousList, Handle
+from spinlab.sim.contiguous_list import ContiguousList, Handle
 
 __all__ = ["IMPLEMENTATIONS", "OPERATIONS", "format_table", "run"]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pathlib
 
-from scene.atomic_file import atomic_output
+from spinlab.scene.atomic_file import atomic_output
 
 __all__ = ["pyplot", "save_figure"]
 

@@ -24,9 +24,9 @@ from typing import Any
 
 import numpy as np
 
-from scene.scene_file import load_scene
-from ui.panel import PanelEdits
-from ui.xvfb import virtual_display, xvfb_available
+from spinlab.scene.scene_file import load_scene
+from spinlab.ui.panel import PanelEdits
+from spinlab.ui.xvfb import virtual_display, xvfb_available
 
 __all__ = ["run", "format_table", "WORKLOADS", "TARGET_MS"]
 
@@ -112,7 +112,7 @@ def run(quick: bool, *, progress: Callable[[str], None] | None = None) -> dict[s
         display = nullcontext(os.environ["DISPLAY"])
     else:
         return {**base, "skipped": "no X display: install Xvfb (apt-get install -y xvfb xauth)", "results": []}
-    from ui.app import App
+    from spinlab.ui.app import App
 
     results = []
     with display as name, tempfile.TemporaryDirectory() as folder:

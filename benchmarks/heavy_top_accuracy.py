@@ -31,11 +31,19 @@ from typing import Any
 
 import numpy as np
 
-from benchmarks.heavy_top_body import COST_BODIES, SCENE, HeavyTop, TimeCall, spinlab_cost, spinlab_run, top_world
-from benchmarks.heavy_top_mujoco import MUJOCO_INTEGRATORS, mujoco_cost, mujoco_run
-from scene.measures import energy_error, energy_scale, orientation_error
-from sim.integrators import INTEGRATORS, ORIENTATION_TORQUE
-from sim.lagrange_top import LagrangeTopSolution
+from spinlab.benchmarks.heavy_top_body import (
+    COST_BODIES,
+    SCENE,
+    HeavyTop,
+    TimeCall,
+    spinlab_cost,
+    spinlab_run,
+    top_world,
+)
+from spinlab.benchmarks.heavy_top_mujoco import MUJOCO_INTEGRATORS, mujoco_cost, mujoco_run
+from spinlab.scene.measures import energy_error, energy_scale, orientation_error
+from spinlab.sim.integrators import INTEGRATORS, ORIENTATION_TORQUE
+from spinlab.sim.lagrange_top import LagrangeTopSolution
 
 __all__ = ["run", "targets", "format_table", "plot", "GROUPS", "STEPS", "STEPS_QUICK"]
 

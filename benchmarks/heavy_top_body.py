@@ -14,11 +14,11 @@ from typing import Any
 
 import numpy as np
 
-from scene.scene_file import load_scene
-from sim.errors import NumericalError
-from sim.lagrange_top import LagrangeTopSolution, lagrange_top_from_body
-from sim.quaternion import quat_conj, quat_exp, quat_mul, quat_rotate
-from sim.world import INTEGRATOR_NAMES, World
+from spinlab.scene.scene_file import load_scene
+from spinlab.sim.errors import NumericalError
+from spinlab.sim.lagrange_top import LagrangeTopSolution, lagrange_top_from_body
+from spinlab.sim.quaternion import quat_conj, quat_exp, quat_mul, quat_rotate
+from spinlab.sim.world import INTEGRATOR_NAMES, World
 
 __all__ = ["HeavyTop", "top_world", "spinlab_run", "spinlab_cost", "TimeCall", "SCENE", "COST_BODIES"]
 

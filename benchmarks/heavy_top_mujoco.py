@@ -14,7 +14,7 @@ import time
 
 import numpy as np
 
-from benchmarks.heavy_top_body import COST_BODIES, HeavyTop, TimeCall
+from spinlab.benchmarks.heavy_top_body import COST_BODIES, HeavyTop, TimeCall
 
 __all__ = ["MUJOCO_INTEGRATORS", "mujoco_model", "set_mujoco_state", "mujoco_state", "mujoco_run", "mujoco_cost"]
 

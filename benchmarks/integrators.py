@@ -23,8 +23,8 @@ from typing import Any
 
 import numpy as np
 
-from sim.integrators import INTEGRATORS
-from sim.integrators.state import BodyParams, BodyState
+from spinlab.sim.integrators import INTEGRATORS
+from spinlab.sim.integrators.state import BodyParams, BodyState
 
 __all__ = ["run", "format_table"]
 

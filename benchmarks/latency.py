@@ -16,13 +16,13 @@ from typing import Any
 
 import numpy as np
 
-from benchmarks.timing import best_seconds_per_call
-from sim.integrators import INTEGRATORS, _kernels
-from sim.integrators.composition import KAHAN_LI_9, TRIPLE_JUMP
-from sim.integrators.newton import NEWTON_DEFAULTS
-from sim.integrators.splitting import STRANG, kick_lengths
-from sim.integrators.state import BodyParams, BodyState
-from sim.world import World
+from spinlab.benchmarks.timing import best_seconds_per_call
+from spinlab.sim.integrators import INTEGRATORS, _kernels
+from spinlab.sim.integrators.composition import KAHAN_LI_9, TRIPLE_JUMP
+from spinlab.sim.integrators.newton import NEWTON_DEFAULTS
+from spinlab.sim.integrators.splitting import STRANG, kick_lengths
+from spinlab.sim.integrators.state import BodyParams, BodyState
+from spinlab.sim.world import World
 
 __all__ = ["run", "format_table", "measure", "kernel_call"]
 

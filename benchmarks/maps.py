@@ -18,7 +18,7 @@ The Kantorovich condition (seed 003 §10), derived again, and every measure at o
 :mod:`benchmarks.maps_measures`; the images in :mod:`benchmarks.maps_images`; the tables and ``docs/maps.md`` in
 :mod:`benchmarks.maps_report`. This module runs the grids and gathers the result.
 
-``python -m benchmarks.maps [--quick] [--docs]`` prints the table; ``--docs`` also writes ``docs/maps.md``. The
+``python -m spinlab.benchmarks.maps [--quick] [--docs]`` prints the table; ``--docs`` also writes ``docs/maps.md``. The
 images ``docs/images/maps_energy.png`` and ``maps_newton.png`` are written by every full run (``bench``) and need
 matplotlib (skipped with a note without it).
 """
@@ -31,8 +31,9 @@ from collections.abc import Callable
 
 import numpy as np
 
-from benchmarks.maps_images import write_images
-from benchmarks.maps_measures import (
+from spinlab import checkout_folder, checkout_root
+from spinlab.benchmarks.maps_images import write_images
+from spinlab.benchmarks.maps_measures import (
     KANTOROVICH_CONSTANT,
     MAX_ITERATIONS,
     METHODS,
@@ -47,14 +48,13 @@ from benchmarks.maps_measures import (
     momentum_grid,
     newton_iterations,
 )
-from benchmarks.maps_report import SEED_CLAIMS, format_table, write_docs
+from spinlab.benchmarks.maps_report import SEED_CLAIMS, format_table, write_docs
 
 __all__ = ["run", "format_table", "write_docs"]
 
 ENERGY_EXTENT, CONVERGENCE_EXTENT, ZOOM_EXTENT = 50.0, 15.0, 3.0  # kg m²/s, half-widths of the grids
 GRID, GRID_QUICK = 200, 40  # points a side (even: no point at ℓ = 0, where E = 0)
 SWEEP_TOLERANCES = (1e-6, 1e-10, 1e-14)  # the seed's "certain fixed precision" is not given: how much it matters
-ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 
 def _energy_rows(ell_body: np.ndarray, n: int, report) -> tuple[list[dict], dict[str, np.ndarray]]:
@@ -111,8 +111,8 @@ def run(quick: bool, *, progress: Callable[[str], None] | None = None, image_dir
     "disc_fraction", "pointwise_fraction", "max_difference_where_both_converge"}], "tolerance_sweep": [{"tolerance",
     "newton_converged_fraction", "fixed_point_converged_fraction"}]}, "seed_claims", "images"}``.
 
-    Images go to ``image_dir`` (default: ``docs/images`` on a full run, none on a quick one); ``images`` lists the
-    files written, or says why there are none.
+    Images go to ``image_dir`` (default: the checkout's ``docs/images`` on a full run; none on a quick one, or when
+    spinlab is installed); ``images`` lists the files written, or says why there are none.
     """
     report = progress if progress is not None else (lambda message: None)
     n = GRID_QUICK if quick else GRID
@@ -133,10 +133,12 @@ def run(quick: bool, *, progress: Callable[[str], None] | None = None, image_dir
                               "disc_radius": KANTOROVICH_CONSTANT * min(MOMENTS) / H, "grids": grids,
                               "tolerance_sweep": sweep},
               "seed_claims": SEED_CLAIMS}  # fmt: skip
-    if image_dir is None and not quick:
-        image_dir = ROOT / "docs" / "images"
+    if image_dir is None and not quick and checkout_root() is not None:
+        image_dir = checkout_folder("docs", "images")
     if image_dir is None:
-        result["images"] = "not written on a quick run"
+        result["images"] = (
+            "not written on a quick run" if quick else "not written: spinlab is installed, not a checkout"
+        )
     else:
         report("images ...")
         result["images"] = write_images(result, energy_maps, convergence_maps, pathlib.Path(image_dir))

@@ -9,13 +9,13 @@ import pathlib
 
 import numpy as np
 
-from benchmarks.figures import pyplot, save_figure
-from benchmarks.maps_measures import MAX_ITERATIONS, METHODS, MOMENTS, SETTINGS, TOLERANCE, momentum_grid
+from spinlab import checkout_root
+from spinlab.benchmarks.figures import pyplot, save_figure
+from spinlab.benchmarks.maps_measures import MAX_ITERATIONS, METHODS, MOMENTS, SETTINGS, TOLERANCE, momentum_grid
 
 __all__ = ["write_images", "IMAGES"]
 
 IMAGES = ("maps_energy.png", "maps_newton.png")
-ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 
 def write_images(result: dict, energy_maps: dict, convergence_maps: list[dict], image_dir: pathlib.Path):
@@ -87,4 +87,5 @@ def write_images(result: dict, energy_maps: dict, convergence_maps: list[dict], 
     figure.suptitle("Solving the implicit midpoint equation at h = 1 s, moments (2.5, 1.4, 1.3) kg m²")
     written.append(image_dir / IMAGES[1])
     save_figure(figure, written[1], dpi=100)
-    return [str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path) for path in written]
+    root = checkout_root()
+    return [str(path.relative_to(root)) if root and path.is_relative_to(root) else str(path) for path in written]

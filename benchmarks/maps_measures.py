@@ -24,11 +24,11 @@ import math
 
 import numpy as np
 
-from sim.integrators import INTEGRATORS
-from sim.integrators.checks import MAX_STEP_ANGLE
-from sim.integrators.implicit_midpoint import residual, residual_jacobian
-from sim.integrators.newton import NewtonOptions, newton_solve
-from sim.integrators.state import BodyParams, BodyState, energy
+from spinlab.sim.integrators import INTEGRATORS
+from spinlab.sim.integrators.checks import MAX_STEP_ANGLE
+from spinlab.sim.integrators.implicit_midpoint import residual, residual_jacobian
+from spinlab.sim.integrators.newton import NewtonOptions, newton_solve
+from spinlab.sim.integrators.state import BodyParams, BodyState, energy
 
 __all__ = [
     "momentum_grid", "energy_change", "kantorovich_pieces", "kantorovich_disc", "kantorovich_pointwise",

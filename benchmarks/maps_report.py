@@ -6,8 +6,9 @@ import math
 import pathlib
 from typing import Any
 
-from benchmarks.maps_measures import KANTOROVICH_CONSTANT, SETTINGS
-from scene.atomic_file import write_atomically
+from spinlab import checkout_folder
+from spinlab.benchmarks.maps_measures import KANTOROVICH_CONSTANT, SETTINGS
+from spinlab.scene.atomic_file import write_atomically
 
 __all__ = ["format_table", "write_docs", "SEED_CLAIMS"]
 
@@ -17,7 +18,6 @@ SEED_CLAIMS = {
     "fixed_point": "does not seem to converge except for a small area of values close to the origin (§8)",
     "newton": "converges for most of the values and much faster (§8)",
 }
-ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 
 def _count(updates: float | None) -> str:
@@ -68,8 +68,10 @@ def format_table(result: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def write_docs(result: dict[str, Any], root: pathlib.Path = ROOT) -> None:
-    """Write ``docs/maps.md``: the tables, the images and the comparison with seed 003's figures."""
+def write_docs(result: dict[str, Any], root: pathlib.Path | None = None) -> None:
+    """Write ``docs/maps.md`` in ``root`` (default: the source checkout): the tables, the images and the comparison
+    with seed 003's figures."""
+    root = root if root is not None else checkout_folder()
     (root / "docs").mkdir(exist_ok=True)
     write_atomically(root / "docs" / "maps.md", _note(result).encode("utf-8"))
 
@@ -120,8 +122,8 @@ def _note(result: dict[str, Any]) -> str:
     )
     return rf"""# Seed 003's maps, reproduced
 
-Written by `python -m benchmarks.maps --docs`; `python main.py bench` redraws the images. Every number here is from
-that run (docstrings of `benchmarks/maps.py` and `maps_measures.py`: the body, the grids, the tests, the
+Written by `python -m spinlab.benchmarks.maps --docs`; `python main.py bench` redraws the images. Every number here is
+from that run (docstrings of `benchmarks/maps.py` and `maps_measures.py`: the body, the grids, the tests, the
 Kantorovich condition).
 
 ## Energy change per step at h = 1 (seed 003 §11)

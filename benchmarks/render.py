@@ -30,12 +30,12 @@ from typing import Any
 
 import numpy as np
 
-from commands.record import record_scene
-from render.offscreen import OffscreenTarget, create_offscreen_context
-from render.renderer import Renderer, RenderOptions
-from scene.scene_file import SceneSpec, load_scene
-from scene.simulation import Snapshot
-from sim.quaternion import quat_normalize, quat_rotate
+from spinlab.commands.record import record_scene
+from spinlab.render.offscreen import OffscreenTarget, create_offscreen_context
+from spinlab.render.renderer import Renderer, RenderOptions
+from spinlab.scene.scene_file import SceneSpec, load_scene
+from spinlab.scene.simulation import Snapshot
+from spinlab.sim.quaternion import quat_normalize, quat_rotate
 
 __all__ = ["run", "format_table", "BODY_COUNTS", "WORKLOADS"]
 

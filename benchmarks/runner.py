@@ -1,7 +1,7 @@
 """Run every registered benchmark, print its table, and write one JSON file with metadata.
 
 Each module in ``BENCHMARKS`` provides ``run(quick, *, progress=None) -> dict`` (JSON-serialisable) and
-``format_table(result) -> str``. ``python -m benchmarks.runner [--quick] [--json OUT.json]`` runs them all;
+``format_table(result) -> str``. ``python -m spinlab.benchmarks.runner [--quick] [--json OUT.json]`` runs them all;
 ``python main.py bench`` calls ``run_all`` with its own default JSON location.
 """
 
@@ -19,8 +19,8 @@ from typing import Any, TextIO
 
 import numpy as np
 
-from benchmarks import accuracy, contiguous_list, gui, integrators, latency, maps, render, scaling
-from scene.atomic_file import atomic_output
+from spinlab.benchmarks import accuracy, contiguous_list, gui, integrators, latency, maps, render, scaling
+from spinlab.scene.atomic_file import atomic_output
 
 __all__ = ["BENCHMARKS", "main", "run_all", "write_json_atomically"]
 
@@ -98,8 +98,8 @@ def _read_results(path: pathlib.Path) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Command-line entry point: ``python -m benchmarks.runner [--quick] [--json OUT.json]``."""
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.runner", description=__doc__.splitlines()[0])
+    """Command-line entry point: ``python -m spinlab.benchmarks.runner [--quick] [--json OUT.json]``."""
+    parser = argparse.ArgumentParser(prog="python -m spinlab.benchmarks.runner", description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="smaller sizes and fewer repeats")
     parser.add_argument("--json", type=pathlib.Path, default=None, help="where to write the JSON result")
     arguments = parser.parse_args(argv)

@@ -3,7 +3,7 @@ T-handles, with MuJoCo's RK4 building and stepping the same bodies beside it, an
 
 The bodies are the cloud preset's (benchmarks/cloud.py: seed 003's T-handle spun round its intermediate axis, in a
 grid), its first N, written to a scene file per N in a temporary directory (uncoloured). Each is run as a user runs
-it, in a subprocess: ``python main.py run SCENE --integrator implicit_midpoint --dt 1/240 --duration 60/240``
+it, in a subprocess: ``python -m spinlab run SCENE --integrator implicit_midpoint --dt 1/240 --duration 60/240``
 with ``SPINLAB_NO_LIMITS=1`` (its output to a file). Per process:
 
 - *process*: the subprocess's wall time from start to exit (start-up, imports, loading and checking the scene,
@@ -12,7 +12,7 @@ with ``SPINLAB_NO_LIMITS=1`` (its output to a file). Per process:
 - *peak memory*: the child's maximum resident set size (``os.wait4``'s ``ru_maxrss``: that one process's, where
   ``RUSAGE_CHILDREN`` would give the largest of all children so far).
 
-MuJoCo (when ``import mujoco`` works) runs in a subprocess too, ``python -m benchmarks.scaling --mujoco N STEPS
+MuJoCo (when ``import mujoco`` works) runs in a subprocess too, ``python -m spinlab.benchmarks.scaling --mujoco N STEPS
 H``: the same N bodies, each on a free joint with the handle's principal moments (as benchmarks/accuracy.py
 builds them), no gravity, no contacts, RK4 at the same h, from the same initial states, in models of at most
 ``MUJOCO_BATCH`` bodies (MuJoCo compiles a model in time quadratic in its bodies: 10⁵ in one model would take
@@ -35,7 +35,8 @@ from typing import Any
 
 import numpy as np
 
-from benchmarks.cloud import MOMENTS, cloud_state, cloud_toml
+from spinlab import checkout_root
+from spinlab.benchmarks.cloud import MOMENTS, cloud_state, cloud_toml
 
 __all__ = ["SIZES", "QUICK_SIZES", "STEPS", "H", "INTEGRATOR", "run", "format_table", "mujoco_child"]
 
@@ -46,18 +47,17 @@ H = 1.0 / 240.0
 INTEGRATOR = "implicit_midpoint"
 MUJOCO_INTEGRATOR = "RK4"
 MUJOCO_BATCH = 1000  # bodies a MuJoCo model holds (see mujoco_child)
-ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 
 def _repeats(n: int) -> int:
     return 3 if n <= 100 else 1
 
 
-def _timed_child(command: list[str], stdout) -> tuple[float, float, int]:
-    """Run ``command`` to its end: (wall s, peak resident MB of that process, exit status)."""
+def _timed_child(command: list[str], stdout, cwd: pathlib.Path) -> tuple[float, float, int]:
+    """Run ``command`` in ``cwd`` to its end: (wall s, peak resident MB of that process, exit status)."""
     env = {**os.environ, "SPINLAB_NO_LIMITS": "1"}
     begin = time.perf_counter()
-    child = subprocess.Popen(command, cwd=ROOT, env=env, stdout=stdout, stderr=subprocess.DEVNULL)
+    child = subprocess.Popen(command, cwd=checkout_root() or cwd, env=env, stdout=stdout, stderr=subprocess.DEVNULL)
     _, status, usage = os.wait4(child.pid, 0)
     wall = time.perf_counter() - begin
     child.returncode = os.waitstatus_to_exitcode(status)
@@ -73,10 +73,10 @@ def _loop_seconds(table: str) -> float:
 
 def _spinlab(scene: pathlib.Path, work: pathlib.Path) -> dict[str, float]:
     out = work / "run.out"
-    command = [sys.executable, "main.py", "run", str(scene), "--integrator", INTEGRATOR, "--dt", repr(H)]
+    command = [sys.executable, "-m", "spinlab", "run", str(scene), "--integrator", INTEGRATOR, "--dt", repr(H)]
     command += ["--duration", repr(STEPS * H)]
     with out.open("w") as stdout:
-        wall, memory, status = _timed_child(command, stdout)
+        wall, memory, status = _timed_child(command, stdout, work)
     if status != 0:
         raise RuntimeError(f"run on {scene} exited with status {status}")
     return {"process_s": wall, "loop_s": _loop_seconds(out.read_text()), "peak_mb": memory}
@@ -84,9 +84,9 @@ def _spinlab(scene: pathlib.Path, work: pathlib.Path) -> dict[str, float]:
 
 def _mujoco(n: int, work: pathlib.Path) -> dict[str, float]:
     out = work / "mujoco.out"
-    command = [sys.executable, "-m", "benchmarks.scaling", "--mujoco", str(n), str(STEPS), repr(H)]
+    command = [sys.executable, "-m", "spinlab.benchmarks.scaling", "--mujoco", str(n), str(STEPS), repr(H)]
     with out.open("w") as stdout:
-        wall, memory, status = _timed_child(command, stdout)
+        wall, memory, status = _timed_child(command, stdout, work)
     if status != 0:
         raise RuntimeError(f"MuJoCo at N = {n} exited with status {status}")
     return {"process_s": wall, "loop_s": json.loads(out.read_text())["loop_s"], "peak_mb": memory}
@@ -210,7 +210,8 @@ if __name__ == "__main__":
         print(json.dumps(mujoco_child(int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4]))))
         sys.exit(0)
     print(
-        "usage: python -m benchmarks.scaling --mujoco N STEPS H (the benchmark runs as `main.py bench --only scaling`)",
+        "usage: python -m spinlab.benchmarks.scaling --mujoco N STEPS H "
+        "(the benchmark runs as `spinlab bench --only scaling`)",
         file=sys.stderr,
     )
     sys.exit(2)

@@ -8,7 +8,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from scene.collector import collector_paused
+from spinlab.scene.collector import collector_paused
 
 __all__ = ["best_seconds_per_call"]
 

@@ -7,7 +7,7 @@ import argparse
 import os
 from pathlib import Path
 
-from sim.errors import quoted
+from spinlab.sim.errors import quoted
 
 __all__ = ["writable_path", "positive_float", "integrator_name", "add_scene_arguments"]
 
@@ -35,7 +35,7 @@ def writable_path(text: str) -> Path:
 
 def positive_float(text: str) -> float:
     """An argparse type: a finite number > 0, within the range a scene file's numbers have (scene/limits.py)."""
-    from scene.limits import MAX_MAGNITUDE, MIN_POSITIVE
+    from spinlab.scene.limits import MAX_MAGNITUDE, MIN_POSITIVE
 
     shown = quoted(text)
     try:
@@ -50,7 +50,7 @@ def positive_float(text: str) -> float:
 
 
 def integrator_name(text: str) -> str:
-    from sim.integrators import INTEGRATORS
+    from spinlab.sim.integrators import INTEGRATORS
 
     if text != "all" and text not in INTEGRATORS:
         raise argparse.ArgumentTypeError(f"unknown integrator '{text}' (choose from {', '.join(INTEGRATORS)}, all)")
@@ -72,8 +72,8 @@ INTEGRATORS_HEADING = "integrators (from their claims, sim/integrators):"
 
 def integrators_epilog() -> str:
     """The integrators, one line each: name and one-line description (sim/integrators/claims.py's ``describe``)."""
-    from sim.integrators import CLAIMS
-    from sim.integrators.claims import describe
+    from spinlab.sim.integrators import CLAIMS
+    from spinlab.sim.integrators.claims import describe
 
     width = max(len(name) for name in CLAIMS)
     return "\n".join([INTEGRATORS_HEADING, *(f"  {name:<{width}}  {describe(c)}" for name, c in CLAIMS.items())])

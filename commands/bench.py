@@ -5,17 +5,19 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from commands.arguments import writable_path
+from spinlab import checkout_root
+from spinlab.commands.arguments import writable_path
 
 __all__ = ["add_parser", "bench_command", "BENCHMARK_NAMES", "DEFAULT_BENCH_JSON"]
 
-ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_BENCH_JSON = ROOT / "benchmarks" / "results" / "bench.json"
+# In a source checkout the results go where the repository keeps them; installed, into the current folder.
+_CHECKOUT = checkout_root()
+DEFAULT_BENCH_JSON = _CHECKOUT / "benchmarks" / "results" / "bench.json" if _CHECKOUT else Path("bench.json")
 BENCHMARK_NAMES = ("contiguous_list", "integrators", "latency", "accuracy", "render", "gui", "maps", "scaling")
 
 
 def bench_command(args: argparse.Namespace) -> int:
-    from benchmarks.runner import run_all
+    from spinlab.benchmarks.runner import run_all
 
     json_path = args.json or DEFAULT_BENCH_JSON
     json_path.parent.mkdir(parents=True, exist_ok=True)
@@ -48,6 +50,7 @@ def add_parser(commands) -> None:
         "--json",
         type=writable_path,
         metavar="OUT.json",
-        help=f"where to write the results (default: {DEFAULT_BENCH_JSON.relative_to(ROOT)})",
+        help="where to write the results (default: benchmarks/results/bench.json in a source checkout, else "
+        "bench.json in the current folder)",
     )
     bench.set_defaults(handler=bench_command)

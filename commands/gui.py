@@ -17,11 +17,11 @@ import sys
 import threading
 from typing import TYPE_CHECKING
 
-from scene.interrupts import EXIT_INTERRUPTED, STOP_SIGNALS
-from sim.errors import printable
+from spinlab.scene.interrupts import EXIT_INTERRUPTED, STOP_SIGNALS
+from spinlab.sim.errors import printable
 
 if TYPE_CHECKING:
-    from ui.app import App
+    from spinlab.ui.app import App
 
 __all__ = ["add_parser", "gui_command", "run_gui", "DEFAULT_SCENE", "RECORD_AT_START_VARIABLE"]
 
@@ -48,9 +48,9 @@ def run_gui(scene: str | None, *, size: tuple[int, int] | None = None, fullscree
     likewise and raises :class:`WindowGone` (exit 1); any other error finalises likewise and is raised again for the
     command line to report in one line.
     """
-    from scene.scene_file import load_scene
-    from ui.app import WINDOW_SIZE, App
-    from ui.window import WindowGone, close_window, window_gone
+    from spinlab.scene.scene_file import load_scene
+    from spinlab.ui.app import WINDOW_SIZE, App
+    from spinlab.ui.window import WindowGone, close_window, window_gone
 
     spec = load_scene(scene or DEFAULT_SCENE)
     size = size or WINDOW_SIZE
@@ -104,10 +104,10 @@ def _warmed_up(spec, size: tuple[int, int], fullscreen: bool):
     yet. Longer (the first start compiles): opens the window and shows the splash (ui/splash.py) until it is done,
     and returns that window for the app. A scene that cannot run raises as :func:`check_scene_runs` does, the
     window closed first; the window closed by the person raises :class:`_SplashClosed`."""
-    from scene.warm_up import warm_up
-    from sim.errors import SpinlabError
-    from ui.splash import Warmup, show_splash
-    from ui.window import close_window, open_window
+    from spinlab.scene.warm_up import warm_up
+    from spinlab.sim.errors import SpinlabError
+    from spinlab.ui.splash import Warmup, show_splash
+    from spinlab.ui.window import close_window, open_window
 
     warmup = Warmup(lambda report: warm_up(spec, report))
     if warmup.wait(SPLASH_AFTER_S):
@@ -167,7 +167,7 @@ def _interrupts_held():
 
 
 def gui_command(args: argparse.Namespace) -> int:
-    from render.record import parse_size
+    from spinlab.render.record import parse_size
 
     return run_gui(args.scene, size=parse_size(args.size), fullscreen=args.fullscreen)
 

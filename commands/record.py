@@ -12,13 +12,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from commands.arguments import add_scene_arguments, positive_float, writable_path
-from commands.progress import ProgressBar
-from scene.interrupts import EXIT_INTERRUPTED
-from sim.errors import printable
+from spinlab.commands.arguments import add_scene_arguments, positive_float, writable_path
+from spinlab.commands.progress import ProgressBar
+from spinlab.scene.interrupts import EXIT_INTERRUPTED
+from spinlab.sim.errors import printable
 
 if TYPE_CHECKING:
-    from scene.scene_file import SceneSpec
+    from spinlab.scene.scene_file import SceneSpec
 
 __all__ = ["add_parser", "record_command", "record_scene", "RecordResult"]
 
@@ -66,11 +66,11 @@ def record_scene(
     cannot be written (no file is left then, and a file already at ``out`` is kept). ``ghost`` False leaves out
     the exact ghosts (render/ghost.py); ``poinsot`` adds the Poinsot view (render/poinsot_view.py).
     """
-    from render.record import frame_count, render_frames
-    from render.video import VideoWriter, even_size
-    from scene.atomic_file import refuse_overwriting
-    from scene.interrupts import deferred_interrupts
-    from scene.runner import step_count
+    from spinlab.render.record import frame_count, render_frames
+    from spinlab.render.video import VideoWriter, even_size
+    from spinlab.scene.atomic_file import refuse_overwriting
+    from spinlab.scene.interrupts import deferred_interrupts
+    from spinlab.scene.runner import step_count
 
     refuse_overwriting(out, scene.path, "--out")
     total = frame_count(duration, fps)
@@ -109,10 +109,10 @@ def _exact_fps(fps: float):
 
 
 def record_command(args: argparse.Namespace) -> int:
-    from render.record import frame_count, parse_size
-    from scene.run_model import integrators_for
-    from scene.scene_file import load_scene
-    from sim.integrators import INTEGRATORS
+    from spinlab.render.record import frame_count, parse_size
+    from spinlab.scene.run_model import integrators_for
+    from spinlab.scene.scene_file import load_scene
+    from spinlab.sim.integrators import INTEGRATORS
 
     size = parse_size(args.size)
     frame_count(args.duration, args.fps)  # a rate or a frame count out of range: refused before loading anything

@@ -6,9 +6,9 @@ from __future__ import annotations
 import argparse
 import sys
 
-from commands.arguments import add_scene_arguments, positive_float, writable_path
-from commands.progress import ProgressBar
-from sim.errors import NumericalError, printable
+from spinlab.commands.arguments import add_scene_arguments, positive_float, writable_path
+from spinlab.commands.progress import ProgressBar
+from spinlab.sim.errors import NumericalError, printable
 
 __all__ = ["add_parser", "run_command", "format_summary"]
 
@@ -55,18 +55,18 @@ def run_command(args: argparse.Namespace) -> int:
     """``run``, with the cyclic garbage collector paused (scene/collector.py): a scene of 10⁵ bodies is ~10⁶
     long-lived objects, which every full collection would traverse again, and the run makes no reference cycles
     as it steps (a test holds it), so reference counting frees all it drops."""
-    from scene.collector import collector_paused
+    from spinlab.scene.collector import collector_paused
 
     with collector_paused():
         return _run(args)
 
 
 def _run(args: argparse.Namespace) -> int:
-    from scene.atomic_file import refuse_overwriting
-    from scene.run_model import integrators_for
-    from scene.runner import run_scene, step_count
-    from scene.scene_file import load_scene
-    from sim.integrators import INTEGRATORS
+    from spinlab.scene.atomic_file import refuse_overwriting
+    from spinlab.scene.run_model import integrators_for
+    from spinlab.scene.runner import run_scene, step_count
+    from spinlab.scene.scene_file import load_scene
+    from spinlab.sim.integrators import INTEGRATORS
 
     scene = load_scene(args.scene)
     h = args.dt or scene.h

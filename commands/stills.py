@@ -1,4 +1,4 @@
-"""Still pictures for the README and talks, rendered offscreen: ``python -m commands.stills [OUT_DIR]``.
+"""Still pictures for the README and talks, rendered offscreen: ``python -m spinlab.commands.stills [OUT_DIR]``.
 
 Writes ``t_handle.png`` (the Dzhanibekov flip half-way, with every overlay and a legend) and ``compare.png``
 (the compare preset at t = 20 s, one view per integrator) at 1280×720 with 4× MSAA into ``OUT_DIR``
@@ -12,19 +12,19 @@ from pathlib import Path
 
 import numpy as np
 
-from render.look import linear_to_srgb
-from render.offscreen import OffscreenTarget, create_offscreen_context
-from render.renderer import Renderer
-from render.text import TextOverlay
-from render.viewports import View, push_trails, render_grid, session_views
-from scene.png import save_png
-from scene.run_model import Session, Setup, default_integrators, view_labels
-from scene.scene_file import load_scene
+from spinlab import checkout_folder
+from spinlab.render.look import linear_to_srgb
+from spinlab.render.offscreen import OffscreenTarget, create_offscreen_context
+from spinlab.render.renderer import Renderer
+from spinlab.render.text import TextOverlay
+from spinlab.render.viewports import View, push_trails, render_grid, session_views
+from spinlab.scene.png import save_png
+from spinlab.scene.run_model import Session, Setup, default_integrators, view_labels
+from spinlab.scene.scene_file import load_scene
 
 __all__ = ["render_t_handle", "render_compare", "main"]
 
 SIZE = (1280, 720)
-DEFAULT_DIR = Path(__file__).resolve().parent.parent / "docs" / "images"
 T_HANDLE_SECONDS = 5.2  # mid-flip: the handle is across its spin axis
 COMPARE_SECONDS = 20.0  # after the flip, when the integrators have parted
 
@@ -63,9 +63,9 @@ def render_compare(target: OffscreenTarget, text: TextOverlay) -> np.ndarray:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Render both stills into the directory given (default ``docs/images``)."""
+    """Render both stills into the directory given (default: the source checkout's ``docs/images``)."""
     arguments = sys.argv[1:] if argv is None else argv
-    out_dir = Path(arguments[0]) if arguments else DEFAULT_DIR
+    out_dir = Path(arguments[0]) if arguments else checkout_folder("docs", "images")
     out_dir.mkdir(parents=True, exist_ok=True)
     ctx = create_offscreen_context()
     target = OffscreenTarget(ctx, *SIZE, samples=4)

@@ -20,11 +20,11 @@ from dataclasses import dataclass
 import moderngl
 import numpy as np
 
-from render.camera import OrbitCamera
-from render.gpu_resources import GpuResources
-from render.look import BACKGROUND_BOTTOM_SRGB, BACKGROUND_TOP_SRGB, GRID_LINE_SRGB
-from render.shaders import MAX_VIEWS
-from render.views import Viewport, ViewSet, overlap
+from spinlab.render.camera import OrbitCamera
+from spinlab.render.gpu_resources import GpuResources
+from spinlab.render.look import BACKGROUND_BOTTOM_SRGB, BACKGROUND_TOP_SRGB, GRID_LINE_SRGB
+from spinlab.render.shaders import MAX_VIEWS
+from spinlab.render.views import Viewport, ViewSet, overlap
 
 __all__ = ["Backdrop", "BackdropLook", "Underlay", "Shadows"]
 

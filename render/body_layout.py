@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from render import meshes
-from render.instances import frames_along, rigid_matrices, rotation_from_quat_wxyz
-from render.look import PALETTE_LINEAR
-from scene.scene_file import SceneSpec
-from scene.simulation import initial_world_state
-from sim.inertia import principal_moments
+from spinlab.render import meshes
+from spinlab.render.instances import frames_along, rigid_matrices, rotation_from_quat_wxyz
+from spinlab.render.look import PALETTE_LINEAR
+from spinlab.scene.scene_file import SceneSpec
+from spinlab.scene.simulation import initial_world_state
+from spinlab.sim.inertia import principal_moments
 
 __all__ = ["BodyLayout", "nice_step"]
 

@@ -11,13 +11,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from render import overlays
-from render.body_layout import POST_LINEAR, BodyLayout
-from render.instances import body_model_matrices, instance_rows
-from render.look import MOMENTUM_LINEAR, OMEGA_LINEAR, PLANE_LINEAR
-from render.meshes import UNIT_MESHES
-from render.trail import HerpolhodeTrail
-from scene.simulation import Snapshot
+from spinlab.render import overlays
+from spinlab.render.body_layout import POST_LINEAR, BodyLayout
+from spinlab.render.instances import body_model_matrices, instance_rows
+from spinlab.render.look import MOMENTUM_LINEAR, OMEGA_LINEAR, PLANE_LINEAR
+from spinlab.render.meshes import UNIT_MESHES
+from spinlab.render.trail import HerpolhodeTrail
+from spinlab.scene.simulation import Snapshot
 
 __all__ = ["FrameInstances", "frame_instances", "plane_rows"]
 

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from render.body_layout import BodyLayout
-from render.instances import body_model_matrices, instance_rows
-from scene.measures import orientation_error
+from spinlab.render.body_layout import BodyLayout
+from spinlab.render.instances import body_model_matrices, instance_rows
+from spinlab.scene.measures import orientation_error
 
 __all__ = ["GHOST_ALPHA", "GHOST_WHITEN", "GHOST_MIN_ANGLE_RAD", "Ghost", "ghost_orientations", "ghost_solids"]
 

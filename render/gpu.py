@@ -5,7 +5,7 @@ from __future__ import annotations
 import moderngl
 import numpy as np
 
-from render.meshes import Lines, Mesh, edge_adjacency
+from spinlab.render.meshes import Lines, Mesh, edge_adjacency
 
 __all__ = ["InstancedDraw", "write_growing"]
 

@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import moderngl
 
-from render import meshes
-from render.gpu import InstancedDraw
-from render.look import LIGHTING
-from render.shaders import load_program
+from spinlab.render import meshes
+from spinlab.render.gpu import InstancedDraw
+from spinlab.render.look import LIGHTING
+from spinlab.render.shaders import load_program
 
 __all__ = ["GpuResources", "ROUND_SEGMENTS", "PLANE_SEGMENTS", "SHADOW_SEGMENTS", "REFERENCE_HEIGHT_PX", "PROGRAMS"]
 

@@ -18,8 +18,8 @@ import moderngl
 import numpy as np
 from imgui_bundle import imgui
 
-from render.gpu import write_growing
-from render.shaders import load_program
+from spinlab.render.gpu import write_growing
+from spinlab.render.shaders import load_program
 
 __all__ = ["ImGuiDraw"]
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.quaternion import quat_to_matrix
+from spinlab.sim.quaternion import quat_to_matrix
 
 __all__ = ["rotation_from_quat_wxyz", "body_model_matrices", "frames_along", "instance_rows", "rigid_matrices"]
 

@@ -4,9 +4,9 @@ its :class:`~render.renderer.RenderOptions` flag is on."""
 
 from __future__ import annotations
 
-from render.look import MOMENTUM_LINEAR, OMEGA_LINEAR, PLANE_LINEAR, TRAIL_LINEAR, linear_to_srgb
-from render.meshes import AXES_LINEAR
-from render.text import TextBox
+from spinlab.render.look import MOMENTUM_LINEAR, OMEGA_LINEAR, PLANE_LINEAR, TRAIL_LINEAR, linear_to_srgb
+from spinlab.render.meshes import AXES_LINEAR
+from spinlab.render.text import TextBox
 
 __all__ = ["legend_box", "legend_entries", "GHOST_SRGB"]
 

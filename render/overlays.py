@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from render import meshes
-from render.instances import frames_along, rigid_matrices, rotation_from_quat_wxyz
-from render.thinning import polyline_keep
-from render.trail import invariable_plane
+from spinlab.render import meshes
+from spinlab.render.instances import frames_along, rigid_matrices, rotation_from_quat_wxyz
+from spinlab.render.thinning import polyline_keep
+from spinlab.render.trail import invariable_plane
 
 __all__ = [
     "arrow_matrices",

@@ -28,8 +28,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sim.inertia import principal_moments
-from sim.quaternion import quat_conj, quat_rotate, quat_to_matrix
+from spinlab.sim.inertia import principal_moments
+from spinlab.sim.quaternion import quat_conj, quat_rotate, quat_to_matrix
 
 __all__ = ["PoinsotGeometry", "poinsot_geometry", "PoinsotTraces", "poinsot_body", "TRACE_CAPACITY"]
 

@@ -15,14 +15,14 @@ from __future__ import annotations
 import moderngl
 import numpy as np
 
-from render.camera import OrbitCamera
-from render.gpu import InstancedDraw
-from render.gpu_resources import TINT_ATTRIBUTES, GpuResources
-from render.instances import frames_along, instance_rows, rigid_matrices, rotation_from_quat_wxyz
-from render.look import OMEGA_LINEAR, PLANE_LINEAR, TRAIL_LINEAR
-from render.meshes import Lines
-from render.poinsot import PoinsotGeometry, PoinsotTraces, poinsot_geometry
-from render.views import Viewport, ViewSet, clip_to_views, write_view_uniforms
+from spinlab.render.camera import OrbitCamera
+from spinlab.render.gpu import InstancedDraw
+from spinlab.render.gpu_resources import TINT_ATTRIBUTES, GpuResources
+from spinlab.render.instances import frames_along, instance_rows, rigid_matrices, rotation_from_quat_wxyz
+from spinlab.render.look import OMEGA_LINEAR, PLANE_LINEAR, TRAIL_LINEAR
+from spinlab.render.meshes import Lines
+from spinlab.render.poinsot import PoinsotGeometry, PoinsotTraces, poinsot_geometry
+from spinlab.render.views import Viewport, ViewSet, clip_to_views, write_view_uniforms
 
 __all__ = ["PoinsotView", "poinsot_camera", "poinsot_label", "SPACING", "MAX_TRACE_POINTS"]
 

@@ -29,11 +29,11 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from render.offscreen import OffscreenTarget, create_offscreen_context, flush
-from render.renderer import Renderer, RenderOptions
-from render.text import TextOverlay
-from render.video import even_size
-from render.viewports import (
+from spinlab.render.offscreen import OffscreenTarget, create_offscreen_context, flush
+from spinlab.render.renderer import Renderer, RenderOptions
+from spinlab.render.text import TextOverlay
+from spinlab.render.video import even_size
+from spinlab.render.viewports import (
     View,
     default_cameras,
     follow_session,
@@ -42,12 +42,12 @@ from render.viewports import (
     render_grid,
     session_views,
 )
-from scene.limits import MAX_FRAMES, check_count
-from scene.run_model import Session, Setup, default_integrators
-from scene.runner import check_finite
-from scene.scene_file import SceneSpec
-from sim.errors import InputError, NumericalError
-from sim.integrators import INTEGRATORS
+from spinlab.scene.limits import MAX_FRAMES, check_count
+from spinlab.scene.run_model import Session, Setup, default_integrators
+from spinlab.scene.runner import check_finite
+from spinlab.scene.scene_file import SceneSpec
+from spinlab.sim.errors import InputError, NumericalError
+from spinlab.sim.integrators import INTEGRATORS
 
 __all__ = ["render_frames", "parse_size", "frame_count", "video_setup", "VideoRun",
            "MIN_FPS", "MAX_FPS"]  # fmt: skip

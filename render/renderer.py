@@ -37,21 +37,21 @@ from dataclasses import dataclass
 import moderngl
 import numpy as np
 
-from render.backdrop import Backdrop, BackdropLook, Underlay
-from render.body_layout import BodyLayout
-from render.camera import OrbitCamera
-from render.frame_instances import FrameInstances, frame_instances, plane_rows
-from render.ghost import Ghost, ghost_solids
-from render.gpu import InstancedDraw
-from render.gpu_resources import PLANE_SEGMENTS, REFERENCE_HEIGHT_PX, ROUND_SEGMENTS, GpuResources
-from render.poinsot import PoinsotTraces
-from render.poinsot_view import PoinsotView
-from render.shaders import MAX_VIEWS
-from render.trail import HerpolhodeTrail
-from render.trail_lines import TRAIL_CAPACITY, TrailLines
-from render.views import Viewport, ViewSet, clip_to_views, levels_of_detail, rows_in_views, write_view_uniforms
-from scene.scene_file import SceneSpec
-from scene.simulation import Snapshot
+from spinlab.render.backdrop import Backdrop, BackdropLook, Underlay
+from spinlab.render.body_layout import BodyLayout
+from spinlab.render.camera import OrbitCamera
+from spinlab.render.frame_instances import FrameInstances, frame_instances, plane_rows
+from spinlab.render.ghost import Ghost, ghost_solids
+from spinlab.render.gpu import InstancedDraw
+from spinlab.render.gpu_resources import PLANE_SEGMENTS, REFERENCE_HEIGHT_PX, ROUND_SEGMENTS, GpuResources
+from spinlab.render.poinsot import PoinsotTraces
+from spinlab.render.poinsot_view import PoinsotView
+from spinlab.render.shaders import MAX_VIEWS
+from spinlab.render.trail import HerpolhodeTrail
+from spinlab.render.trail_lines import TRAIL_CAPACITY, TrailLines
+from spinlab.render.views import Viewport, ViewSet, clip_to_views, levels_of_detail, rows_in_views, write_view_uniforms
+from spinlab.scene.scene_file import SceneSpec
+from spinlab.scene.simulation import Snapshot
 
 __all__ = ["Renderer", "RenderOptions", "Viewport", "REFERENCE_HEIGHT_PX", "MAX_VIEWS"]
 

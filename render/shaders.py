@@ -9,9 +9,10 @@ that Python and GLSL share, defined once here.
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import moderngl
+
+from spinlab.assets import asset_dir
 
 __all__ = ["SHADER_DIR", "load_program", "shader_source", "MAX_VIEWS"]
 
@@ -19,7 +20,7 @@ __all__ = ["SHADER_DIR", "load_program", "shader_source", "MAX_VIEWS"]
 MAX_VIEWS = 16
 DEFINES = {"MAX_VIEWS": MAX_VIEWS}
 
-SHADER_DIR = Path(__file__).resolve().parent.parent / "assets" / "shaders"
+SHADER_DIR = asset_dir("shaders")
 _INCLUDE = re.compile(r'^\s*#include\s+"([^"]+)"\s*$', re.MULTILINE)
 _VERSION = re.compile(r"^\s*#version[^\n]*\n", re.MULTILINE)
 

@@ -12,17 +12,18 @@ import math
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
 
-import imgui_bundle
 import moderngl
 from imgui_bundle import imgui
 
-from render.imgui_draw import ImGuiDraw
+from spinlab.render.imgui_draw import ImGuiDraw
 
 __all__ = ["TextBox", "TextOverlay", "FONT_DIR", "ANCHORS", "panel_height_px"]
 
-FONT_DIR = Path(imgui_bundle.__file__).resolve().parent / "assets" / "fonts" / "Roboto"
+# The fonts imgui-bundle ships (its package data), as the panel uses them.
+FONT_DIR = Path(resources.files("imgui_bundle").joinpath("assets", "fonts", "Roboto"))
 TITLE_FONT = FONT_DIR / "Roboto-Bold.ttf"
 BODY_FONT = FONT_DIR / "Roboto-Regular.ttf"
 # At a 720-pixel-high target: the title and body text sizes, padding and corner radius of a label's panel.

@@ -16,14 +16,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from render import overlays
-from render.gpu import InstancedDraw
-from render.gpu_resources import TINT_ATTRIBUTES, GpuResources
-from render.instances import instance_rows
-from render.look import TRAIL_LINEAR
-from render.meshes import Lines
-from render.trail import HerpolhodeTrail
-from render.views import ViewSet
+from spinlab.render import overlays
+from spinlab.render.gpu import InstancedDraw
+from spinlab.render.gpu_resources import TINT_ATTRIBUTES, GpuResources
+from spinlab.render.instances import instance_rows
+from spinlab.render.look import TRAIL_LINEAR
+from spinlab.render.meshes import Lines
+from spinlab.render.trail import HerpolhodeTrail
+from spinlab.render.views import ViewSet
 
 __all__ = [
     "TrailLines",

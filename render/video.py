@@ -33,9 +33,9 @@ import av
 import numpy as np
 from av.video.reformatter import ColorPrimaries, ColorRange, ColorTrc, Interpolation
 
-from render.yuv import rgb_to_yuv420p_bt709
-from scene.atomic_file import commit_temporary, create_temporary, discard_temporary, output_error
-from sim.errors import InputError
+from spinlab.render.yuv import rgb_to_yuv420p_bt709
+from spinlab.scene.atomic_file import commit_temporary, create_temporary, discard_temporary, output_error
+from spinlab.sim.errors import InputError
 
 __all__ = ["VideoWriter", "X264_PRESETS", "even_size", "read_video_info", "decode_frames"]
 

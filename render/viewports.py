@@ -15,17 +15,17 @@ from dataclasses import dataclass
 import moderngl
 import numpy as np
 
-from render.camera import OrbitCamera
-from render.ghost import ghost_orientations
-from render.grid import GAP_PX, grid_columns, grid_viewports, split_side_view
-from render.legend import legend_box
-from render.look import SEPARATOR_SRGB, linear_to_srgb
-from render.poinsot import PoinsotTraces, poinsot_body
-from render.poinsot_view import poinsot_camera, poinsot_label
-from render.renderer import REFERENCE_HEIGHT_PX, Renderer, Viewport
-from render.text import Color, TextBox, TextOverlay, panel_height_px
-from scene.run_model import Group, Session, Steps, view_labels
-from scene.simulation import Snapshot
+from spinlab.render.camera import OrbitCamera
+from spinlab.render.ghost import ghost_orientations
+from spinlab.render.grid import GAP_PX, grid_columns, grid_viewports, split_side_view
+from spinlab.render.legend import legend_box
+from spinlab.render.look import SEPARATOR_SRGB, linear_to_srgb
+from spinlab.render.poinsot import PoinsotTraces, poinsot_body
+from spinlab.render.poinsot_view import poinsot_camera, poinsot_label
+from spinlab.render.renderer import REFERENCE_HEIGHT_PX, Renderer, Viewport
+from spinlab.render.text import Color, TextBox, TextOverlay, panel_height_px
+from spinlab.scene.run_model import Group, Session, Steps, view_labels
+from spinlab.scene.simulation import Snapshot
 
 __all__ = [
     "View",

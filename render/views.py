@@ -18,10 +18,10 @@ from dataclasses import dataclass
 import moderngl
 import numpy as np
 
-from render.camera import OrbitCamera
-from render.gpu_resources import GpuResources
-from render.look import FILL_DIRECTION_CAMERA, KEY_DIRECTION_CAMERA
-from render.shaders import MAX_VIEWS
+from spinlab.render.camera import OrbitCamera
+from spinlab.render.gpu_resources import GpuResources
+from spinlab.render.look import FILL_DIRECTION_CAMERA, KEY_DIRECTION_CAMERA
+from spinlab.render.shaders import MAX_VIEWS
 
 __all__ = [
     "Viewport",

@@ -28,8 +28,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO
 
-from scene.interrupts import deferred_interrupts
-from sim.errors import InputError, OutputError
+from spinlab.scene.interrupts import deferred_interrupts
+from spinlab.sim.errors import InputError, OutputError
 
 __all__ = [
     "atomic_output",

@@ -19,9 +19,9 @@ from typing import Any
 
 import numpy as np
 
-from scene.limits import MAX_MAGNITUDE, MIN_POSITIVE
-from sim.inertia import DEFINITE_RTOL, SHAPES, SIZE_DEFAULTS, TRIANGLE_RTOL, check_inertia
-from sim.quaternion import quat_rotate
+from spinlab.scene.limits import MAX_MAGNITUDE, MIN_POSITIVE
+from spinlab.sim.inertia import DEFINITE_RTOL, SHAPES, SIZE_DEFAULTS, TRIANGLE_RTOL, check_inertia
+from spinlab.sim.quaternion import quat_rotate
 
 __all__ = ["BodyColumns", "read_columns", "frozen", "FAST_KEYS", "QUAT_MIN_NORM"]
 

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from scene.samples import Sample
-from sim.errors import NumericalError
+from spinlab.scene.samples import Sample
+from spinlab.sim.errors import NumericalError
 
 __all__ = ["DEFAULT_DIVERGENCE", "Failure", "Watch", "IntegratorCost", "CostMeter", "failure_reason"]
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sim.quaternion import quat_exp, quat_mul
+from spinlab.sim.quaternion import quat_exp, quat_mul
 
 __all__ = ["SceneGraph", "GlobalPoses"]
 
@@ -90,7 +90,7 @@ class SceneGraph:
         # dynamic node's is not needed by anything downstream, so it is left at zero.
         alpha = np.zeros((n, 3))
         if self.has_children:
-            from scene.graph_kernel import compose_nodes  # compiled: loaded only for a scene with a hierarchy
+            from spinlab.scene.graph_kernel import compose_nodes  # compiled: loaded only for a scene with a hierarchy
 
             compose_nodes(self.parent, self.kinematic, self.local_position, q, omega, position, velocity,
                           acceleration, alpha)  # fmt: skip

@@ -11,9 +11,9 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from scene.scene_file import SceneSpec
-from sim.integrators import CLAIMS
-from sim.world import World
+from spinlab.scene.scene_file import SceneSpec
+from spinlab.sim.integrators import CLAIMS
+from spinlab.sim.world import World
 
 __all__ = ["load_kernels"]
 

@@ -29,13 +29,13 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from scene.limits import MAX_BODIES, check_count
-from scene.validation import TableReader, did_you_mean, fail
-from sim import dynamic_transform as dt
-from sim.integrators.state import omega_world_from_momentum
-from sim.quaternion import quat_exp, quat_mul, quat_rotate
-from sim.transform import Transform
-from sim.vector import cross
+from spinlab.scene.limits import MAX_BODIES, check_count
+from spinlab.scene.validation import TableReader, did_you_mean, fail
+from spinlab.sim import dynamic_transform as dt
+from spinlab.sim.integrators.state import omega_world_from_momentum
+from spinlab.sim.quaternion import quat_exp, quat_mul, quat_rotate
+from spinlab.sim.transform import Transform
+from spinlab.sim.vector import cross
 
 __all__ = ["KickSpec", "KickSchedule", "KICK_KEYS", "kick_step", "read_kicks", "renamed_kicks"]
 

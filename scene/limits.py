@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import os
 
-from sim.errors import InputError
+from spinlab.sim.errors import InputError
 
 __all__ = [
     "MAX_STEPS",

@@ -25,11 +25,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from scene.scene_file import BodySpec, SceneSpec
-from sim.exact import TorqueFreeSolution
-from sim.exact_batch import TorqueFreeBatch
-from sim.lagrange_top import LagrangeTopSolution, lagrange_top_from_body
-from sim.quaternion import quat_conj, quat_mul
+from spinlab.scene.scene_file import BodySpec, SceneSpec
+from spinlab.sim.exact import TorqueFreeSolution
+from spinlab.sim.exact_batch import TorqueFreeBatch
+from spinlab.sim.lagrange_top import LagrangeTopSolution, lagrange_top_from_body
+from spinlab.sim.quaternion import quat_conj, quat_mul
 
 __all__ = [
     "NO_CLOSED_FORM_NOTE",

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from scene.atomic_file import write_atomically
+from spinlab.scene.atomic_file import write_atomically
 
 __all__ = ["PNG_SIGNATURE", "encode_png", "save_png"]
 

@@ -20,16 +20,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from scene.failures import DEFAULT_DIVERGENCE, CostMeter, Failure, IntegratorCost, Watch, failure_reason
-from scene.flips import flip_text
-from scene.kicks import renamed_kicks
-from scene.measures import potential_counts
-from scene.palette import integrator_color
-from scene.samples import ERROR_FLOOR, References, Sample, concatenated
-from scene.scene_file import SceneSpec
-from scene.simulation import DEFAULT_INTEGRATOR, Simulation, Snapshot
-from sim.errors import NumericalError
-from sim.integrators import CLAIMS, INTEGRATORS
+from spinlab.scene.failures import DEFAULT_DIVERGENCE, CostMeter, Failure, IntegratorCost, Watch, failure_reason
+from spinlab.scene.flips import flip_text
+from spinlab.scene.kicks import renamed_kicks
+from spinlab.scene.measures import potential_counts
+from spinlab.scene.palette import integrator_color
+from spinlab.scene.samples import ERROR_FLOOR, References, Sample, concatenated
+from spinlab.scene.scene_file import SceneSpec
+from spinlab.scene.simulation import DEFAULT_INTEGRATOR, Simulation, Snapshot
+from spinlab.sim.errors import NumericalError
+from spinlab.sim.integrators import CLAIMS, INTEGRATORS
 
 __all__ = [
     "ERROR_FLOOR",

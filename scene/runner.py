@@ -15,10 +15,10 @@ from pathlib import Path
 
 import numpy as np
 
-from scene.kernels import load_kernels
-from scene.kicks import kick_step
-from scene.limits import MAX_STEPS, MAX_TRACE_ROWS, check_count
-from scene.measures import (
+from spinlab.scene.kernels import load_kernels
+from spinlab.scene.kicks import kick_step
+from spinlab.scene.limits import MAX_STEPS, MAX_TRACE_ROWS, check_count
+from spinlab.scene.measures import (
     energy_error,
     energy_scale,
     momentum_error,
@@ -27,10 +27,10 @@ from scene.measures import (
     reference_solutions,
     torque_free,
 )
-from scene.scene_file import SceneSpec
-from scene.simulation import Simulation
-from scene.trace import TraceWriter
-from sim.errors import InputError, NumericalError
+from spinlab.scene.scene_file import SceneSpec
+from spinlab.scene.simulation import Simulation
+from spinlab.scene.trace import TraceWriter
+from spinlab.sim.errors import InputError, NumericalError
 
 __all__ = ["BodySummary", "run_scene", "step_count", "check_finite"]
 

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from scene.flips import FlipCounter
-from scene.measures import (
+from spinlab.scene.flips import FlipCounter
+from spinlab.scene.measures import (
     energy_error,
     energy_scale,
     momentum_error,
@@ -21,10 +21,10 @@ from scene.measures import (
     reference_solutions,
     torque_free,
 )
-from scene.scene_file import SceneSpec
-from scene.simulation import Snapshot
-from sim.inertia import principal_moments
-from sim.quaternion import quat_conj, quat_rotate
+from spinlab.scene.scene_file import SceneSpec
+from spinlab.scene.simulation import Snapshot
+from spinlab.sim.inertia import principal_moments
+from spinlab.sim.quaternion import quat_conj, quat_rotate
 
 __all__ = ["ERROR_FLOOR", "Sample", "References", "concatenated", "plane_axes", "polhode_axes"]
 

@@ -48,16 +48,17 @@ from typing import Any
 
 import numpy as np
 
-from scene.body_columns import QUAT_MIN_NORM, frozen, read_columns
-from scene.collector import collector_paused
-from scene.kicks import KickSpec, read_kicks
-from scene.limits import MAX_BODIES, check_count
-from scene.toml_file import parse_toml, read_text
-from scene.validation import TableReader, body_label, check_names_and_parents, did_you_mean, fail
-from sim.errors import InputError
-from sim.inertia import SHAPES, SIZE_DEFAULTS, check_inertia, parallel_axis
-from sim.integrators import INTEGRATORS
-from sim.quaternion import quat_rotate
+from spinlab.assets import asset_dir
+from spinlab.scene.body_columns import QUAT_MIN_NORM, frozen, read_columns
+from spinlab.scene.collector import collector_paused
+from spinlab.scene.kicks import KickSpec, read_kicks
+from spinlab.scene.limits import MAX_BODIES, check_count
+from spinlab.scene.toml_file import parse_toml, read_text
+from spinlab.scene.validation import TableReader, body_label, check_names_and_parents, did_you_mean, fail
+from spinlab.sim.errors import InputError
+from spinlab.sim.inertia import SHAPES, SIZE_DEFAULTS, check_inertia, parallel_axis
+from spinlab.sim.integrators import INTEGRATORS
+from spinlab.sim.quaternion import quat_rotate
 
 __all__ = [
     "BodySpec",
@@ -71,7 +72,7 @@ __all__ = [
     "KNOWN_INTEGRATORS",
 ]
 
-PRESET_DIR = Path(__file__).resolve().parent.parent / "assets" / "scenes"
+PRESET_DIR = asset_dir("scenes")
 DEFAULT_DT = 1.0 / 60.0
 KNOWN_INTEGRATORS = tuple(INTEGRATORS)
 

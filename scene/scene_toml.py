@@ -19,10 +19,10 @@ from pathlib import Path
 
 import numpy as np
 
-from scene.atomic_file import write_atomically
-from scene.kicks import KickSpec
-from scene.scene_file import DEFAULT_DT, BodySpec, SceneSpec, load_scene
-from sim.errors import InputError
+from spinlab.scene.atomic_file import write_atomically
+from spinlab.scene.kicks import KickSpec
+from spinlab.scene.scene_file import DEFAULT_DT, BodySpec, SceneSpec, load_scene
+from spinlab.sim.errors import InputError
 
 __all__ = ["scene_to_toml", "save_scene", "check_body"]
 

@@ -11,13 +11,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from scene.graph import SceneGraph
-from scene.interrupts import raise_if_interrupted
-from scene.kicks import KickSchedule
-from scene.scene_file import SceneSpec, order_parent_first
-from sim.errors import NumericalError, first_few
-from sim.integrators.state import StepCost, momentum_from_omega_world
-from sim.world import World
+from spinlab.scene.graph import SceneGraph
+from spinlab.scene.interrupts import raise_if_interrupted
+from spinlab.scene.kicks import KickSchedule
+from spinlab.scene.scene_file import SceneSpec, order_parent_first
+from spinlab.sim.errors import NumericalError, first_few
+from spinlab.sim.integrators.state import StepCost, momentum_from_omega_world
+from spinlab.sim.world import World
 
 __all__ = ["Simulation", "Snapshot", "DEFAULT_INTEGRATOR", "initial_world_state"]
 

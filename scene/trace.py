@@ -18,7 +18,7 @@ from typing import TextIO
 
 import numpy as np
 
-from scene.atomic_file import atomic_output, output_error
+from spinlab.scene.atomic_file import atomic_output, output_error
 
 __all__ = ["TRACE_HEADER", "TraceWriter", "format_rows", "csv_field"]
 

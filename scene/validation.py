@@ -16,8 +16,8 @@ from typing import Any, NoReturn
 
 import numpy as np
 
-from scene.limits import MAX_DEPTH, MAX_MAGNITUDE, MIN_POSITIVE, check_count
-from sim.errors import InputError
+from spinlab.scene.limits import MAX_DEPTH, MAX_MAGNITUDE, MIN_POSITIVE, check_count
+from spinlab.sim.errors import InputError
 
 __all__ = ["TableReader", "body_label", "check_names_and_parents", "did_you_mean", "fail"]
 

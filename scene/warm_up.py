@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from scene.kernels import load_kernels
-from scene.run_model import check_scene_runs, default_integrators
-from scene.scene_file import SceneSpec
+from spinlab.scene.kernels import load_kernels
+from spinlab.scene.run_model import check_scene_runs, default_integrators
+from spinlab.scene.scene_file import SceneSpec
 
 __all__ = ["warm_up", "warm_up_steps"]
 

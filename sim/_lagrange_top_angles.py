@@ -14,8 +14,8 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.special import elliprc, elliprj
 
-from sim.exact import quat_from_zxz_halves
-from sim.vector import cross
+from spinlab.sim.exact import quat_from_zxz_halves
+from spinlab.sim.vector import cross
 
 __all__ = ["Combination", "periodic_part", "complete_part", "passages", "chain_apply", "zxz_half_angles",
            "transverse_frame"]  # fmt: skip

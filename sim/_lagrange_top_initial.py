@@ -24,16 +24,16 @@ from dataclasses import replace
 
 import numpy as np
 
-from sim._lagrange_top_angles import (
+from spinlab.sim._lagrange_top_angles import (
     Combination,
     complete_part,
     periodic_part,
     transverse_frame,
     zxz_half_angles,
 )
-from sim.jacobi_elliptic import jacobi_sn_cn_dn, legendre_f
-from sim.quaternion import quat_conj, quat_from_matrix, quat_mul, quat_rotate
-from sim.vector import cross
+from spinlab.sim.jacobi_elliptic import jacobi_sn_cn_dn, legendre_f
+from spinlab.sim.quaternion import quat_conj, quat_from_matrix, quat_mul, quat_rotate
+from spinlab.sim.vector import cross
 
 __all__ = ["SYMMETRY_RTOL", "VERTICAL_SIN", "NEAR_VERTICAL_RATIO", "COLLISION_M1", "symmetric_heavy_top", "solve"]
 

@@ -18,7 +18,8 @@ from pathlib import Path
 
 __all__ = ["ensure_numba_cache"]
 
-SOURCE_DIR = Path(__file__).resolve().parent.parent
+# numba caches a kernel in the __pycache__ beside its module when it can: sim/'s stands for them all.
+KERNEL_CACHE_DIR = Path(__file__).resolve().parent / "__pycache__"
 
 
 def _can_write_in(folder: Path) -> bool:
@@ -40,7 +41,7 @@ def ensure_numba_cache() -> None:
     """Point ``NUMBA_CACHE_DIR`` at a temporary folder when numba could cache nowhere else."""
     if os.environ.get("NUMBA_CACHE_DIR"):
         return
-    if _can_write_in(SOURCE_DIR / "sim" / "__pycache__") or _can_write_in(_user_cache_dir()):
+    if _can_write_in(KERNEL_CACHE_DIR) or _can_write_in(_user_cache_dir()):
         return
     # A folder of this process's own (a shared, predictable one could be planted with code by another user),
     # removed at exit.

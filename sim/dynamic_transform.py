@@ -22,10 +22,10 @@ from typing import NamedTuple
 
 import numpy as np
 
-from sim import transform as tf
-from sim.quaternion import quat_conj, quat_rotate
-from sim.transform import Transform
-from sim.vector import cross
+from spinlab.sim import transform as tf
+from spinlab.sim.quaternion import quat_conj, quat_rotate
+from spinlab.sim.transform import Transform
+from spinlab.sim.vector import cross
 
 __all__ = [
     "DynamicTransform",

@@ -37,7 +37,7 @@ from functools import cached_property
 import numpy as np
 from scipy.special import elliprj
 
-from sim.jacobi_elliptic import jacobi_sn_cn_dn, legendre_f, quarter_period, reduce_by_half_period
+from spinlab.sim.jacobi_elliptic import jacobi_sn_cn_dn, legendre_f, quarter_period, reduce_by_half_period
 
 __all__ = ["MOMENT_EQUALITY_RTOL", "principal_frame", "EulerPoinsot"]
 

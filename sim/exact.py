@@ -29,8 +29,8 @@ from functools import cached_property
 
 import numpy as np
 
-from sim.euler_poinsot import EulerPoinsot, principal_frame
-from sim.quaternion import quat_conj, quat_exp, quat_from_matrix, quat_mul, quat_rotate
+from spinlab.sim.euler_poinsot import EulerPoinsot, principal_frame
+from spinlab.sim.quaternion import quat_conj, quat_exp, quat_from_matrix, quat_mul, quat_rotate
 
 __all__ = ["TorqueFreeSolution", "quat_from_zxz_euler", "quat_from_zxz_halves"]
 

@@ -22,10 +22,10 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.special import ellipkm1, elliprf, elliprj
 
-from sim.euler_poinsot import _separatrix_gap, principal_frame
-from sim.exact import TorqueFreeSolution, quat_from_zxz_euler
-from sim.jacobi_elliptic import _sn_cn_dn_reduced
-from sim.quaternion import quat_conj, quat_from_matrix, quat_mul, quat_rotate
+from spinlab.sim.euler_poinsot import _separatrix_gap, principal_frame
+from spinlab.sim.exact import TorqueFreeSolution, quat_from_zxz_euler
+from spinlab.sim.jacobi_elliptic import _sn_cn_dn_reduced
+from spinlab.sim.quaternion import quat_conj, quat_from_matrix, quat_mul, quat_rotate
 
 __all__ = ["TorqueFreeBatch", "separatrix_gaps"]
 
@@ -76,7 +76,7 @@ def separatrix_gaps(moments: np.ndarray, omega: np.ndarray) -> np.ndarray:
     gaps = np.empty(len(moments))
     rows = np.flatnonzero(safe)
     if rows.size >= COMPILED_SUM_ROWS:
-        from sim.exact_sum import fsum_rows  # compiled: loaded only for a batch where it gains
+        from spinlab.sim.exact_sum import fsum_rows  # compiled: loaded only for a batch where it gains
 
         gaps[rows] = fsum_rows(np.ascontiguousarray(terms[rows]))
         overflowed = rows[~np.isfinite(gaps[rows])]  # where math.fsum raises: the rational path decides

@@ -70,11 +70,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sim._lagrange_top_angles import Combination, chain_apply, passages, periodic_part
-from sim._lagrange_top_initial import COLLISION_M1, NEAR_VERTICAL_RATIO, SYMMETRY_RTOL, VERTICAL_SIN, solve
-from sim.jacobi_elliptic import jacobi_sn_cn_dn, quarter_period, reduce_by_half_period
-from sim.quaternion import quat_conj, quat_exp, quat_mul, quat_rotate
-from sim.vector import dot
+from spinlab.sim._lagrange_top_angles import Combination, chain_apply, passages, periodic_part
+from spinlab.sim._lagrange_top_initial import COLLISION_M1, NEAR_VERTICAL_RATIO, SYMMETRY_RTOL, VERTICAL_SIN, solve
+from spinlab.sim.jacobi_elliptic import jacobi_sn_cn_dn, quarter_period, reduce_by_half_period
+from spinlab.sim.quaternion import quat_conj, quat_exp, quat_mul, quat_rotate
+from spinlab.sim.vector import dot
 
 __all__ = [
     "SYMMETRY_RTOL",

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.taylor import rodrigues_coefficients
-from sim.vector import cross
+from spinlab.sim.taylor import rodrigues_coefficients
+from spinlab.sim.vector import cross
 
 __all__ = [
     "quat_identity",

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.quaternion import quat_from_matrix, quat_log
-from sim.taylor import left_jacobian_inv_coefficient, rodrigues_coefficients
+from spinlab.sim.quaternion import quat_from_matrix, quat_log
+from spinlab.sim.taylor import left_jacobian_inv_coefficient, rodrigues_coefficients
 
 __all__ = [
     "hat",

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sim.quaternion import quat_conj, quat_identity, quat_mul, quat_rotate, quat_to_matrix
+from spinlab.sim.quaternion import quat_conj, quat_identity, quat_mul, quat_rotate, quat_to_matrix
 
 __all__ = [
     "Transform",

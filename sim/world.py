@@ -45,15 +45,15 @@ from time import perf_counter
 
 import numpy as np
 
-from sim.contiguous_list import ContiguousList, Handle
-from sim.errors import NumericalError
-from sim.integrators import INTEGRATORS
-from sim.integrators._kernels import free_fall_kernel
-from sim.integrators.state import BodyParams, BodyState, StepCost, momentum_from_omega_world
-from sim.integrators.torque import LeverTorque
-from sim.quaternion import quat_conj, quat_exp, quat_log, quat_mul, quat_rotate
-from sim.vector import cross
-from sim.world_layout import INTEGRATOR_NAMES, Group, Layout, build_layout
+from spinlab.sim.contiguous_list import ContiguousList, Handle
+from spinlab.sim.errors import NumericalError
+from spinlab.sim.integrators import INTEGRATORS
+from spinlab.sim.integrators._kernels import free_fall_kernel
+from spinlab.sim.integrators.state import BodyParams, BodyState, StepCost, momentum_from_omega_world
+from spinlab.sim.integrators.torque import LeverTorque
+from spinlab.sim.quaternion import quat_conj, quat_exp, quat_log, quat_mul, quat_rotate
+from spinlab.sim.vector import cross
+from spinlab.sim.world_layout import INTEGRATOR_NAMES, Group, Layout, build_layout
 
 __all__ = ["World", "INTEGRATOR_NAMES", "BODY_FIELDS", "LAYOUT_FIELDS"]
 

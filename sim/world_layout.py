@@ -10,8 +10,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sim.integrators import INTEGRATORS, ORIENTATION_TORQUE
-from sim.integrators.state import BodyParams, StepBuffers
+from spinlab.sim.integrators import INTEGRATORS, ORIENTATION_TORQUE
+from spinlab.sim.integrators.state import BodyParams, StepBuffers
 
 __all__ = ["INTEGRATOR_NAMES", "Group", "Layout", "Slots", "build_layout"]
 

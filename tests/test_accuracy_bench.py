@@ -6,9 +6,9 @@ import json
 import numpy as np
 import pytest
 
-from benchmarks import accuracy, heavy_top_accuracy, heavy_top_body, heavy_top_mujoco
-from benchmarks.figures import pyplot
-from scene.measures import orientation_error
+from spinlab.benchmarks import accuracy, heavy_top_accuracy, heavy_top_body, heavy_top_mujoco
+from spinlab.benchmarks.figures import pyplot
+from spinlab.scene.measures import orientation_error
 
 ATOL_RAD = 1e-12
 RTOL_ENERGY = 1e-13

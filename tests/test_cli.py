@@ -34,8 +34,8 @@ def test_bad_json_path_is_rejected_before_any_work(tmp_path):
 
 
 def test_benchmark_names_match_the_suite():
-    from benchmarks.runner import BENCHMARKS
-    from commands.bench import BENCHMARK_NAMES
+    from spinlab.benchmarks.runner import BENCHMARKS
+    from spinlab.commands.bench import BENCHMARK_NAMES
 
     assert set(BENCHMARK_NAMES) == set(BENCHMARKS)
 

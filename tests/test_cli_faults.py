@@ -19,10 +19,10 @@ from pathlib import Path
 
 import pytest
 
-from scene.limits import MAX_SCENE_BYTES
-from scene.scene_file import load_scene
-from scene.validation import check_names_and_parents
-from sim.errors import InputError
+from spinlab.scene.limits import MAX_SCENE_BYTES
+from spinlab.scene.scene_file import load_scene
+from spinlab.scene.validation import check_names_and_parents
+from spinlab.sim.errors import InputError
 
 ROOT = Path(__file__).resolve().parents[1]
 TRACE_HEADER = "t,body,qw,qx,qy,qz,wx,wy,wz,Lx,Ly,Lz,energy"
@@ -341,17 +341,17 @@ def test_a_signal_stops_a_run_like_ctrl_c_and_leaves_no_trace(tmp_path, signum):
 
 
 def test_body_count_and_depth_limits_name_the_key_and_can_be_lifted(tmp_path, monkeypatch):
-    import scene.scene_file
-    import scene.validation
+    import spinlab.scene.scene_file as scene_file
+    import spinlab.scene.validation as validation
 
     path = tmp_path / "four.toml"
     path.write_text("".join(f'[[body]]\nname = "b{i}"\nshape = "box"\n' + (f'parent = "b{i - 1}"\n' if i else "")
                             for i in range(4)))  # fmt: skip
-    monkeypatch.setattr(scene.scene_file, "MAX_BODIES", 3)
+    monkeypatch.setattr(scene_file, "MAX_BODIES", 3)
     with pytest.raises(InputError, match=r"key 'body'.*4 bodies.*SPINLAB_NO_LIMITS"):
         load_scene(path)
-    monkeypatch.setattr(scene.scene_file, "MAX_BODIES", 4)
-    monkeypatch.setattr(scene.validation, "MAX_DEPTH", 3)
+    monkeypatch.setattr(scene_file, "MAX_BODIES", 4)
+    monkeypatch.setattr(validation, "MAX_DEPTH", 3)
     with pytest.raises(InputError, match=r"levels of parents"):
         load_scene(path)
     monkeypatch.setenv("SPINLAB_NO_LIMITS", "1")
@@ -364,9 +364,9 @@ def test_a_signal_swallowed_by_a_callback_from_c_still_stops_the_run():
     script = """
 import ctypes, os, signal, sys
 sys.path.insert(0, sys.argv[1])
-from scene.interrupts import Interrupted, install_handlers
-from scene.scene_file import load_scene
-from scene.simulation import Simulation
+from spinlab.scene.interrupts import Interrupted, install_handlers
+from spinlab.scene.scene_file import load_scene
+from spinlab.scene.simulation import Simulation
 install_handlers()
 simulation = Simulation(load_scene("t_handle"))
 callback = ctypes.CFUNCTYPE(None)(lambda: os.kill(os.getpid(), signal.SIGTERM))

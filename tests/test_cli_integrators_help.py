@@ -5,9 +5,9 @@ import io
 
 import pytest
 
-from main import build_parser
-from sim.integrators import CLAIMS
-from sim.integrators.claims import describe
+from spinlab.commands.cli import build_parser
+from spinlab.sim.integrators import CLAIMS
+from spinlab.sim.integrators.claims import describe
 
 
 @pytest.mark.parametrize("command", ["run", "record"])

@@ -8,10 +8,19 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from benchmarks import scaling
-from benchmarks.cloud import MOMENTS, PRESET_BODIES, PRESET_PATH, SPACING, SPIN, TILT_RANGE, cloud_toml, flip_periods
-from scene.palette import flip_colors
-from scene.scene_file import load_scene
+from spinlab.benchmarks import scaling
+from spinlab.benchmarks.cloud import (
+    MOMENTS,
+    PRESET_BODIES,
+    PRESET_PATH,
+    SPACING,
+    SPIN,
+    TILT_RANGE,
+    cloud_toml,
+    flip_periods,
+)
+from spinlab.scene.palette import flip_colors
+from spinlab.scene.scene_file import load_scene
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -110,8 +119,8 @@ def test_the_scaling_table_and_mujocos_bodies():
 
 
 def test_many_bodies_start_without_overlays():
-    from render.renderer import MANY_BODIES, RenderOptions
-    from render.viewports import legend_box
+    from spinlab.render.renderer import MANY_BODIES, RenderOptions
+    from spinlab.render.viewports import legend_box
 
     assert RenderOptions.for_bodies(MANY_BODIES) == RenderOptions()
     bare = RenderOptions.for_bodies(MANY_BODIES + 1)

@@ -6,9 +6,9 @@ import json
 import numpy as np
 import pytest
 
-from benchmarks import latency
-from sim.integrators import INTEGRATORS
-from sim.integrators.state import BodyParams, BodyState
+from spinlab.benchmarks import latency
+from spinlab.sim.integrators import INTEGRATORS
+from spinlab.sim.integrators.state import BodyParams, BodyState
 
 
 @pytest.mark.parametrize("name", [name for name in INTEGRATORS if name != "exact"])

@@ -8,11 +8,11 @@ import numpy as np
 import pytest
 from scipy.linalg import expm
 
-from benchmarks import maps, maps_images, maps_measures
-from sim.integrators import INTEGRATORS
-from sim.integrators.newton import NewtonOptions
-from sim.integrators.state import BodyParams, BodyState, energy
-from sim.quaternion import quat_identity
+from spinlab.benchmarks import maps, maps_images, maps_measures
+from spinlab.sim.integrators import INTEGRATORS
+from spinlab.sim.integrators.newton import NewtonOptions
+from spinlab.sim.integrators.state import BodyParams, BodyState, energy
+from spinlab.sim.quaternion import quat_identity
 
 MOMENTS = np.array(maps_measures.MOMENTS)
 ATOL_RAD = 1e-10

@@ -24,26 +24,26 @@ import numpy as np
 from imgui_bundle import imgui, implot
 from OpenGL import GL as gl
 
-from render.renderer import Renderer, RenderOptions
-from render.text import TextOverlay
-from render.viewports import follow_session, push_trails
-from scene.png import save_png
-from scene.run_model import Session, Setup, view_groups, view_labels
-from scene.scene_file import SceneSpec
-from ui import recording
-from ui.capture import RECORD_FPS, Recording, read_pixels
-from ui.controller import Controller, failure_text
-from ui.controller_state import PanelEdits
-from ui.cost_history import failure_lines
-from ui.files import timestamped_path
-from ui.key_help import draw_key_help, draw_state_badge
-from ui.kick_controls import drag_kick
-from ui.panel import draw_panel
-from ui.plot_history import new_history
-from ui.plots import PlotOptions, draw_plots
-from ui.theme import PANEL_BG_RGB, apply_theme
-from ui.view3d import SceneView, to_viewport, window_layout
-from ui.window import WindowGone, clear_gl_errors, close_window, open_window, window_framebuffer, window_gone
+from spinlab.render.renderer import Renderer, RenderOptions
+from spinlab.render.text import TextOverlay
+from spinlab.render.viewports import follow_session, push_trails
+from spinlab.scene.png import save_png
+from spinlab.scene.run_model import Session, Setup, view_groups, view_labels
+from spinlab.scene.scene_file import SceneSpec
+from spinlab.ui import recording
+from spinlab.ui.capture import RECORD_FPS, Recording, read_pixels
+from spinlab.ui.controller import Controller, failure_text
+from spinlab.ui.controller_state import PanelEdits
+from spinlab.ui.cost_history import failure_lines
+from spinlab.ui.files import timestamped_path
+from spinlab.ui.key_help import draw_key_help, draw_state_badge
+from spinlab.ui.kick_controls import drag_kick
+from spinlab.ui.panel import draw_panel
+from spinlab.ui.plot_history import new_history
+from spinlab.ui.plots import PlotOptions, draw_plots
+from spinlab.ui.theme import PANEL_BG_RGB, apply_theme
+from spinlab.ui.view3d import SceneView, to_viewport, window_layout
+from spinlab.ui.window import WindowGone, clear_gl_errors, close_window, open_window, window_framebuffer, window_gone
 
 __all__ = ["App", "WINDOW_SIZE"]
 
@@ -97,7 +97,9 @@ class App:
         implot.create_context()
         imgui.get_io().set_ini_filename("")
         self.window.push_handlers(self)  # under ImGui's handlers, which see every event first
-        from ui.imgui_backend import ImGuiBackend  # imports pyglet.window, which needs a display: after open_window
+        from spinlab.ui.imgui_backend import (
+            ImGuiBackend,  # imports pyglet.window, which needs a display: after open_window
+        )
 
         self.imgui_renderer = ImGuiBackend(self.window, self.ctx)
         pixel_ratio = self.window.get_framebuffer_size()[0] / max(self.window.width, 1)

@@ -12,8 +12,8 @@ from pathlib import Path
 import moderngl
 import numpy as np
 
-from render.video import VideoWriter, even_size
-from sim.errors import SpinlabError
+from spinlab.render.video import VideoWriter, even_size
+from spinlab.sim.errors import SpinlabError
 
 __all__ = ["read_pixels", "Recording", "RECORD_FPS"]
 

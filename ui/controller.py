@@ -18,16 +18,16 @@ import os
 from pathlib import Path
 from typing import Any, Protocol
 
-from scene.run_model import Session, Setup, check_scene_runs, default_integrators
-from scene.scene_file import SceneSpec, list_presets, load_scene
-from scene.scene_toml import check_body, save_scene
-from sim.errors import InputError, SpinlabError, printable
-from sim.integrators import INTEGRATORS
-from ui.controller_state import Choices, Form, PanelEdits
-from ui.edits import body_texts, edited_body, parse_time_step, parse_vector
-from ui.files import timestamped_path
-from ui.kick_controls import AXES, alike_bodies, live_kicks, omega_from_polar
-from ui.plot_history import export_csv
+from spinlab.scene.run_model import Session, Setup, check_scene_runs, default_integrators
+from spinlab.scene.scene_file import SceneSpec, list_presets, load_scene
+from spinlab.scene.scene_toml import check_body, save_scene
+from spinlab.sim.errors import InputError, SpinlabError, printable
+from spinlab.sim.integrators import INTEGRATORS
+from spinlab.ui.controller_state import Choices, Form, PanelEdits
+from spinlab.ui.edits import body_texts, edited_body, parse_time_step, parse_vector
+from spinlab.ui.files import timestamped_path
+from spinlab.ui.kick_controls import AXES, alike_bodies, live_kicks, omega_from_polar
+from spinlab.ui.plot_history import export_csv
 
 __all__ = ["Controller", "Host", "failure_text", "step_text", "KEYS", "KEY_HELP_KEYS", "MAX_MESSAGE"]
 

@@ -14,9 +14,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from scene.failures import DEFAULT_DIVERGENCE
-from scene.run_model import Setup
-from scene.scene_file import SceneSpec
+from spinlab.scene.failures import DEFAULT_DIVERGENCE
+from spinlab.scene.run_model import Setup
+from spinlab.scene.scene_file import SceneSpec
 
 __all__ = ["Choices", "Form", "PanelEdits", "Status"]
 

@@ -102,7 +102,7 @@ def failure_lines(session) -> list[str]:
 def left_out_note(scene, compared) -> str | None:
     """What side by side leaves out of ``compared`` in ``scene`` (an integrator that takes no torque, where the
     scene has one), as the panel's note; ``None`` when nothing is."""
-    from scene.run_model import integrators_for
+    from spinlab.scene.run_model import integrators_for
 
     kept = integrators_for(scene, tuple(compared))
     left = [name for name in compared if name not in kept]

@@ -13,9 +13,9 @@ from __future__ import annotations
 import numpy as np
 from imgui_bundle import imgui, implot
 
-from scene.samples import ERROR_FLOOR
-from ui.cost_history import IntegratorRow, LiveRun
-from ui.plot_titles import AXES_LABELS_PX, fitted_title
+from spinlab.scene.samples import ERROR_FLOOR
+from spinlab.ui.cost_history import IntegratorRow, LiveRun
+from spinlab.ui.plot_titles import AXES_LABELS_PX, fitted_title
 
 __all__ = ["integrators_plot", "cost_table", "mark_frozen_ends", "decade_ticks", "TABLE_ROWS_MAX"]
 

@@ -16,11 +16,11 @@ from fractions import Fraction
 
 import numpy as np
 
-from scene.limits import MAX_MAGNITUDE, MIN_POSITIVE
-from scene.scene_file import QUAT_MIN_NORM, BodySpec
-from sim.errors import InputError, quoted
-from sim.inertia import check_inertia, parallel_axis
-from sim.quaternion import quat_conj, quat_rotate
+from spinlab.scene.limits import MAX_MAGNITUDE, MIN_POSITIVE
+from spinlab.scene.scene_file import QUAT_MIN_NORM, BodySpec
+from spinlab.sim.errors import InputError, quoted
+from spinlab.sim.inertia import check_inertia, parallel_axis
+from spinlab.sim.quaternion import quat_conj, quat_rotate
 
 __all__ = ["EditError", "parse_vector", "parse_time_step", "body_texts", "edited_body", "BODY_FIELDS", "MAX_STEP_S"]
 

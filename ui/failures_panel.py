@@ -8,10 +8,10 @@ import math
 
 from imgui_bundle import imgui
 
-from ui.controller_state import Choices, Form, PanelEdits
-from ui.cost_history import left_out_note
-from ui.cost_plots import cost_table
-from ui.help_texts import tooltip
+from spinlab.ui.controller_state import Choices, Form, PanelEdits
+from spinlab.ui.cost_history import left_out_note
+from spinlab.ui.cost_plots import cost_table
+from spinlab.ui.help_texts import tooltip
 
 __all__ = ["draw_failures", "draw_comparison", "DIVERGENCE_RANGE"]
 

@@ -8,8 +8,8 @@ checks that every control drawn has one).
 
 from __future__ import annotations
 
-from sim.integrators import CLAIMS
-from sim.integrators.claims import describe
+from spinlab.sim.integrators import CLAIMS
+from spinlab.sim.integrators.claims import describe
 
 __all__ = ["TOOLTIPS", "PLOT_TOOLTIPS", "KEY_HELP", "KEY_HELP_TITLE", "integrator_line", "tooltip"]
 

@@ -11,7 +11,7 @@ import moderngl
 from imgui_bundle import imgui
 from imgui_bundle.python_backends.pyglet_backend import PygletProgrammablePipelineRenderer
 
-from render.imgui_draw import ImGuiDraw
+from spinlab.render.imgui_draw import ImGuiDraw
 
 __all__ = ["ImGuiBackend"]
 

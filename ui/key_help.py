@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from imgui_bundle import imgui
 
-from ui.help_texts import KEY_HELP, KEY_HELP_TITLE
-from ui.view3d import Rect
+from spinlab.ui.help_texts import KEY_HELP, KEY_HELP_TITLE
+from spinlab.ui.view3d import Rect
 
 __all__ = ["draw_key_help", "draw_state_badge", "badge_text", "PAUSED_RGBA", "STOPPED_RGBA"]
 

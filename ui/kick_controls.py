@@ -16,10 +16,10 @@ import dataclasses
 
 import numpy as np
 
-from scene.kicks import KickSpec
-from scene.run_model import Setup, run_layout
-from scene.scene_file import SceneSpec
-from sim.quaternion import quat_conj, quat_rotate
+from spinlab.scene.kicks import KickSpec
+from spinlab.scene.run_model import Setup, run_layout
+from spinlab.scene.scene_file import SceneSpec
+from spinlab.sim.quaternion import quat_conj, quat_rotate
 
 __all__ = [
     "AXES",

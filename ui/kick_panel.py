@@ -12,10 +12,10 @@ import math
 import numpy as np
 from imgui_bundle import imgui
 
-from sim.quaternion import quat_conj, quat_rotate
-from ui.controller_state import Choices, Form, PanelEdits
-from ui.help_texts import tooltip
-from ui.kick_controls import AXES, omega_to_polar
+from spinlab.sim.quaternion import quat_conj, quat_rotate
+from spinlab.ui.controller_state import Choices, Form, PanelEdits
+from spinlab.ui.help_texts import tooltip
+from spinlab.ui.kick_controls import AXES, omega_to_polar
 
 __all__ = ["kick_section", "omega_drags", "KICK_NOTE"]
 

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 from imgui_bundle import imgui
 
-from render.renderer import RenderOptions
-from ui.controller_state import Choices, Form, PanelEdits
-from ui.edits import BODY_FIELDS
-from ui.failures_panel import draw_comparison, draw_failures
-from ui.help_texts import PLOT_TOOLTIPS, integrator_line, tooltip
-from ui.kick_panel import kick_section, omega_drags
-from ui.plots import PLOT_TITLES
+from spinlab.render.renderer import RenderOptions
+from spinlab.ui.controller_state import Choices, Form, PanelEdits
+from spinlab.ui.edits import BODY_FIELDS
+from spinlab.ui.failures_panel import draw_comparison, draw_failures
+from spinlab.ui.help_texts import PLOT_TOOLTIPS, integrator_line, tooltip
+from spinlab.ui.kick_panel import kick_section, omega_drags
+from spinlab.ui.plots import PLOT_TITLES
 
 __all__ = ["PanelEdits", "draw_panel", "time_scale_text", "TIME_SCALE_EXPONENTS"]
 

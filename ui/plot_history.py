@@ -24,10 +24,10 @@ from pathlib import Path
 
 import numpy as np
 
-from render.look import linear_to_srgb
-from scene.atomic_file import write_atomically
-from scene.samples import Sample
-from ui.cost_history import LiveRun
+from spinlab.render.look import linear_to_srgb
+from spinlab.scene.atomic_file import write_atomically
+from spinlab.scene.samples import Sample
+from spinlab.ui.cost_history import LiveRun
 
 __all__ = ["PlotHistory", "TimeLines", "CostLines", "Curves", "export_csv", "new_history", "CAPACITY", "MAX_POINTS",
            "DASH_SAMPLES", "DASHES_PER_WINDOW"]  # fmt: skip

@@ -17,12 +17,12 @@ from functools import cache
 import numpy as np
 from imgui_bundle import imgui, implot
 
-from render.overlays import trail_keep
-from scene.samples import ERROR_FLOOR
-from ui.cost_plots import integrators_plot, mark_frozen_ends
-from ui.help_texts import PLOT_TOOLTIPS
-from ui.plot_history import CostLines, Curves, PlotHistory, TimeLines, export_csv
-from ui.plot_titles import AXES_LABELS_PX, fitted_text, fitted_title
+from spinlab.render.overlays import trail_keep
+from spinlab.scene.samples import ERROR_FLOOR
+from spinlab.ui.cost_plots import integrators_plot, mark_frozen_ends
+from spinlab.ui.help_texts import PLOT_TOOLTIPS
+from spinlab.ui.plot_history import CostLines, Curves, PlotHistory, TimeLines, export_csv
+from spinlab.ui.plot_titles import AXES_LABELS_PX, fitted_text, fitted_title
 
 __all__ = ["PlotHistory", "PlotOptions", "draw_plots", "export_csv", "PLOT_TITLES", "LEGEND_MAX"]
 

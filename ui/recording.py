@@ -11,10 +11,10 @@ from typing import TYPE_CHECKING
 
 from imgui_bundle import imgui
 
-from ui.view3d import Rect
+from spinlab.ui.view3d import Rect
 
 if TYPE_CHECKING:
-    from ui.app import App
+    from spinlab.ui.app import App
 
 __all__ = ["record_frame", "stop_recording", "draw_rec_indicator"]
 

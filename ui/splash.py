@@ -15,9 +15,9 @@ from collections.abc import Callable
 
 import moderngl
 
-from render.text import TextBox, TextOverlay
-from ui.theme import PANEL_BG_RGB
-from ui.window import clear_gl_errors, window_framebuffer
+from spinlab.render.text import TextBox, TextOverlay
+from spinlab.ui.theme import PANEL_BG_RGB
+from spinlab.ui.window import clear_gl_errors, window_framebuffer
 
 __all__ = ["Warmup", "show_splash", "SPLASH_FRAME_S"]
 

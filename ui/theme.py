@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from imgui_bundle import imgui, implot
 
-from render.text import FONT_DIR
+from spinlab.render.text import FONT_DIR
 
 __all__ = ["apply_theme", "PANEL_BG_RGB", "FONT_PX"]
 

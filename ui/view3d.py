@@ -15,23 +15,23 @@ from dataclasses import dataclass
 import moderngl
 import numpy as np
 
-from render.camera import OrbitCamera
-from render.grid import grid_columns, grid_viewports, split_side_view
-from render.legend import legend_box
-from render.look import linear_to_srgb
-from render.poinsot import PoinsotTraces
-from render.poinsot_view import poinsot_camera, poinsot_label
-from render.renderer import REFERENCE_HEIGHT_PX, Renderer, Viewport
-from render.text import TextBox, TextOverlay
-from render.viewports import (
+from spinlab.render.camera import OrbitCamera
+from spinlab.render.grid import grid_columns, grid_viewports, split_side_view
+from spinlab.render.legend import legend_box
+from spinlab.render.look import linear_to_srgb
+from spinlab.render.poinsot import PoinsotTraces
+from spinlab.render.poinsot_view import poinsot_camera, poinsot_label
+from spinlab.render.renderer import REFERENCE_HEIGHT_PX, Renderer, Viewport
+from spinlab.render.text import TextBox, TextOverlay
+from spinlab.render.viewports import (
     LABEL_MARGIN_PX,
     LABEL_WIDTH_PX,
     draw_labelled_views,
     label_clearance,
     legend_corner,
 )
-from scene.run_model import Group
-from scene.simulation import Snapshot
+from spinlab.scene.run_model import Group
+from spinlab.scene.simulation import Snapshot
 
 __all__ = ["Rect", "Layout", "window_layout", "SceneView", "PANEL_WIDTH", "PLOTS_HEIGHT_FRACTION"]
 

@@ -30,7 +30,7 @@ import weakref
 
 import moderngl
 
-from sim.errors import SpinlabError
+from spinlab.sim.errors import SpinlabError
 
 __all__ = [
     "open_window",

@@ -10,7 +10,7 @@ keyword ``orientation_torque``, a torque ``τ(q)`` that depends on the orientati
 and evaluate it where each of their stages needs it: that keeps their order under gravity about a pivot.
 """
 
-from sim.integrators import (
+from spinlab.sim.integrators import (
     euler,
     euler_body,
     exact,
@@ -26,7 +26,7 @@ from sim.integrators import (
     split6,
     trapezoidal,
 )
-from sim.integrators.claims import Claims
+from spinlab.sim.integrators.claims import Claims
 
 __all__ = ["INTEGRATORS", "CLAIMS", "ORIENTATION_TORQUE", "Claims"]
 

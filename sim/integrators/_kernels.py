@@ -42,8 +42,8 @@ from math import cos, factorial, isfinite, sin, sqrt
 import numpy as np
 from numba import njit
 
-from sim.integrators.checks import STATUS_NON_FINITE, STATUS_NOT_CONVERGED, STATUS_OK
-from sim.taylor import TAYLOR_BRANCH_ANGLE_SQ
+from spinlab.sim.integrators.checks import STATUS_NON_FINITE, STATUS_NOT_CONVERGED, STATUS_OK
+from spinlab.sim.taylor import TAYLOR_BRANCH_ANGLE_SQ
 
 __all__ = ["euler_kernel", "euler_body_kernel", "magnus_kernel", "rkmk4_kernel", "implicit_kernel",
            "composed_kernel", "split_kernel", "newton_curvature", "rodrigues_coefficients",

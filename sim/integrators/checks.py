@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.errors import NumericalError, first_few
+from spinlab.sim.errors import NumericalError, first_few
 
 __all__ = [
     "STATUS_OK",

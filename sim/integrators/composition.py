@@ -39,10 +39,10 @@ from functools import cache
 
 import numpy as np
 
-from sim.errors import NumericalError
-from sim.integrators.implicit import ImplicitMethod, step_composed_in_kernel
-from sim.integrators.newton import NEWTON_DEFAULTS, NewtonOptions
-from sim.integrators.state import BodyParams, BodyState, StepBuffers, StepCost, omega_world_from_momentum
+from spinlab.sim.errors import NumericalError
+from spinlab.sim.integrators.implicit import ImplicitMethod, step_composed_in_kernel
+from spinlab.sim.integrators.newton import NEWTON_DEFAULTS, NewtonOptions
+from spinlab.sim.integrators.state import BodyParams, BodyState, StepBuffers, StepCost, omega_world_from_momentum
 
 __all__ = ["TRIPLE_JUMP", "KAHAN_LI_9", "step_composed"]
 
@@ -65,7 +65,7 @@ KAHAN_LI_9 = (*_KAHAN_LI_HALF, 0.79854399093482996339895035, *_KAHAN_LI_HALF[::-
 def _implicit_methods() -> dict[Step, ImplicitMethod]:
     """The base steps that have a compiled kernel, with their methods (imported here, once: they import this
     module's siblings)."""
-    from sim.integrators import implicit_midpoint, object_trapezoidal
+    from spinlab.sim.integrators import implicit_midpoint, object_trapezoidal
 
     return {implicit_midpoint.step: implicit_midpoint.METHOD, object_trapezoidal.step: object_trapezoidal.METHOD}
 

@@ -19,12 +19,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.integrators._kernels import euler_kernel
-from sim.integrators.checks import check_backend
-from sim.integrators.claims import Claims
-from sim.integrators.explicit import finish_explicit, run_explicit_kernel
-from sim.integrators.state import BodyParams, BodyState, StepBuffers, StepCost, angular_acceleration
-from sim.quaternion import quat_mul, quat_normalize
+from spinlab.sim.integrators._kernels import euler_kernel
+from spinlab.sim.integrators.checks import check_backend
+from spinlab.sim.integrators.claims import Claims
+from spinlab.sim.integrators.explicit import finish_explicit, run_explicit_kernel
+from spinlab.sim.integrators.state import BodyParams, BodyState, StepBuffers, StepCost, angular_acceleration
+from spinlab.sim.quaternion import quat_mul, quat_normalize
 
 __all__ = ["step", "euler_orientation", "CLAIMS"]
 

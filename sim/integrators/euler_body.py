@@ -21,12 +21,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.integrators._kernels import euler_body_kernel
-from sim.integrators.checks import check_backend
-from sim.integrators.claims import Claims
-from sim.integrators.euler import euler_orientation
-from sim.integrators.explicit import finish_explicit, run_explicit_kernel
-from sim.integrators.state import (
+from spinlab.sim.integrators._kernels import euler_body_kernel
+from spinlab.sim.integrators.checks import check_backend
+from spinlab.sim.integrators.claims import Claims
+from spinlab.sim.integrators.euler import euler_orientation
+from spinlab.sim.integrators.explicit import finish_explicit, run_explicit_kernel
+from spinlab.sim.integrators.state import (
     BodyParams,
     BodyState,
     StepBuffers,

@@ -30,11 +30,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sim.errors import NumericalError
-from sim.exact import TorqueFreeSolution
-from sim.integrators.checks import STATUS_OK, check_backend, non_finite_status, raise_on_failure
-from sim.integrators.claims import Claims
-from sim.integrators.state import (
+from spinlab.sim.errors import NumericalError
+from spinlab.sim.exact import TorqueFreeSolution
+from spinlab.sim.integrators.checks import STATUS_OK, check_backend, non_finite_status, raise_on_failure
+from spinlab.sim.integrators.claims import Claims
+from spinlab.sim.integrators.state import (
     BodyParams,
     BodyState,
     StepBuffers,
@@ -44,7 +44,7 @@ from sim.integrators.state import (
     omega_world_from_momentum,
     to_body,
 )
-from sim.quaternion import quat_exp, quat_mul, quat_normalize
+from spinlab.sim.quaternion import quat_exp, quat_mul, quat_normalize
 
 __all__ = ["step", "CACHE_SIZE", "CLAIMS"]
 

@@ -11,9 +11,9 @@ from functools import lru_cache
 
 import numpy as np
 
-from sim.integrators import threads
-from sim.integrators.checks import non_finite_status, raise_on_failure
-from sim.integrators.state import BodyParams, BodyState, StepBuffers, StepCost, momentum_from_omega_world
+from spinlab.sim.integrators import threads
+from spinlab.sim.integrators.checks import non_finite_status, raise_on_failure
+from spinlab.sim.integrators.state import BodyParams, BodyState, StepBuffers, StepCost, momentum_from_omega_world
 
 __all__ = ["finish_explicit", "run_explicit_kernel", "explicit_cost"]
 

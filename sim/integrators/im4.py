@@ -8,9 +8,9 @@ runs the compiled midpoint kernel, so a step costs about three midpoint steps.
 
 from __future__ import annotations
 
-from sim.integrators import implicit_midpoint
-from sim.integrators.claims import Claims
-from sim.integrators.composition import TRIPLE_JUMP, composed_step
+from spinlab.sim.integrators import implicit_midpoint
+from spinlab.sim.integrators.claims import Claims
+from spinlab.sim.integrators.composition import TRIPLE_JUMP, composed_step
 
 __all__ = ["step", "CLAIMS"]
 

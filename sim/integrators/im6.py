@@ -8,9 +8,9 @@ gyroscopic switch. A step costs about nine midpoint steps.
 
 from __future__ import annotations
 
-from sim.integrators import implicit_midpoint
-from sim.integrators.claims import Claims
-from sim.integrators.composition import KAHAN_LI_9, composed_step
+from spinlab.sim.integrators import implicit_midpoint
+from spinlab.sim.integrators.claims import Claims
+from spinlab.sim.integrators.composition import KAHAN_LI_9, composed_step
 
 __all__ = ["step", "CLAIMS"]
 

@@ -26,11 +26,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sim.integrators import _kernels, magnus, threads
-from sim.integrators.checks import STATUS_NOT_CONVERGED, STATUS_OK, check_jacobian, non_finite_status, raise_on_failure
-from sim.integrators.newton import NEWTON_DEFAULTS, NewtonOptions, newton_curvature, newton_solve
-from sim.integrators.state import BodyParams, BodyState, StepBuffers, StepCost, omega_world_from_momentum
-from sim.quaternion import quat_exp, quat_mul, quat_normalize
+from spinlab.sim.integrators import _kernels, magnus, threads
+from spinlab.sim.integrators.checks import (
+    STATUS_NOT_CONVERGED,
+    STATUS_OK,
+    check_jacobian,
+    non_finite_status,
+    raise_on_failure,
+)
+from spinlab.sim.integrators.newton import NEWTON_DEFAULTS, NewtonOptions, newton_curvature, newton_solve
+from spinlab.sim.integrators.state import BodyParams, BodyState, StepBuffers, StepCost, omega_world_from_momentum
+from spinlab.sim.quaternion import quat_exp, quat_mul, quat_normalize
 
 __all__ = [
     "ImplicitMethod",

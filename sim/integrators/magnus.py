@@ -16,13 +16,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.integrators import _kernels
-from sim.integrators.checks import check_backend
-from sim.integrators.claims import Claims
-from sim.integrators.explicit import finish_explicit, run_explicit_kernel
-from sim.integrators.state import BodyParams, BodyState, StepBuffers, StepCost, angular_acceleration
-from sim.quaternion import quat_exp, quat_exp_third_order, quat_mul, quat_normalize
-from sim.vector import cross
+from spinlab.sim.integrators import _kernels
+from spinlab.sim.integrators.checks import check_backend
+from spinlab.sim.integrators.claims import Claims
+from spinlab.sim.integrators.explicit import finish_explicit, run_explicit_kernel
+from spinlab.sim.integrators.state import BodyParams, BodyState, StepBuffers, StepCost, angular_acceleration
+from spinlab.sim.quaternion import quat_exp, quat_exp_third_order, quat_mul, quat_normalize
+from spinlab.sim.vector import cross
 
 __all__ = ["step", "EXPONENTIALS", "CLAIMS"]
 

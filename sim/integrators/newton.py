@@ -28,8 +28,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sim import dual
-from sim.integrators.checks import MAX_STEP_ANGLE, MAX_SUBSTEP_DEPTH
+from spinlab.sim import dual
+from spinlab.sim.integrators.checks import MAX_STEP_ANGLE, MAX_SUBSTEP_DEPTH
 
 __all__ = ["NewtonOptions", "NEWTON_DEFAULTS", "newton_solve", "newton_curvature"]
 

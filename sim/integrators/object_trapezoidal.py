@@ -21,10 +21,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.integrators.claims import Claims
-from sim.integrators.implicit import ImplicitMethod, advance_body_frame, implicit_step
-from sim.integrators.state import BodyParams, BodyState, matvec, to_body
-from sim.so3 import exp_so3, hat, left_jacobian_so3
+from spinlab.sim.integrators.claims import Claims
+from spinlab.sim.integrators.implicit import ImplicitMethod, advance_body_frame, implicit_step
+from spinlab.sim.integrators.state import BodyParams, BodyState, matvec, to_body
+from spinlab.sim.so3 import exp_so3, hat, left_jacobian_so3
 
 __all__ = ["step", "residual", "residual_jacobian", "residual_curvature", "CLAIMS"]
 

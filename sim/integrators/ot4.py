@@ -9,9 +9,9 @@ sooner.
 
 from __future__ import annotations
 
-from sim.integrators import object_trapezoidal
-from sim.integrators.claims import Claims
-from sim.integrators.composition import TRIPLE_JUMP, composed_step
+from spinlab.sim.integrators import object_trapezoidal
+from spinlab.sim.integrators.claims import Claims
+from spinlab.sim.integrators.composition import TRIPLE_JUMP, composed_step
 
 __all__ = ["step", "CLAIMS"]
 

@@ -33,11 +33,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.integrators._kernels import rkmk4_kernel
-from sim.integrators.checks import check_backend, non_finite_status, raise_on_failure
-from sim.integrators.claims import Claims
-from sim.integrators.explicit import run_explicit_kernel
-from sim.integrators.state import (
+from spinlab.sim.integrators._kernels import rkmk4_kernel
+from spinlab.sim.integrators.checks import check_backend, non_finite_status, raise_on_failure
+from spinlab.sim.integrators.claims import Claims
+from spinlab.sim.integrators.explicit import run_explicit_kernel
+from spinlab.sim.integrators.state import (
     BodyParams,
     BodyState,
     StepBuffers,
@@ -48,8 +48,8 @@ from sim.integrators.state import (
     to_body,
     to_world,
 )
-from sim.quaternion import quat_exp, quat_mul, quat_normalize
-from sim.so3 import exp_so3, right_jacobian_inv_so3
+from spinlab.sim.quaternion import quat_exp, quat_mul, quat_normalize
+from spinlab.sim.so3 import exp_so3, right_jacobian_inv_so3
 
 __all__ = ["step", "CLAIMS"]
 

@@ -17,8 +17,8 @@ a torque-free body keeps its ω bit for bit. A step costs about one midpoint ste
 
 from __future__ import annotations
 
-from sim.integrators.claims import Claims
-from sim.integrators.splitting import STRANG, split_step
+from spinlab.sim.integrators.claims import Claims
+from spinlab.sim.integrators.splitting import STRANG, split_step
 
 __all__ = ["step", "CLAIMS"]
 

@@ -15,9 +15,9 @@ Without the gyroscopic term every flow is exact (spins and kicks), composed to t
 
 from __future__ import annotations
 
-from sim.integrators.claims import Claims
-from sim.integrators.composition import KAHAN_LI_9
-from sim.integrators.splitting import split_step
+from spinlab.sim.integrators.claims import Claims
+from spinlab.sim.integrators.composition import KAHAN_LI_9
+from spinlab.sim.integrators.splitting import split_step
 
 __all__ = ["step", "CLAIMS"]
 

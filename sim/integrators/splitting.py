@@ -37,11 +37,11 @@ from functools import lru_cache
 
 import numpy as np
 
-from sim.errors import NumericalError
-from sim.integrators import _kernels, implicit_midpoint, threads
-from sim.integrators.checks import check_jacobian, non_finite_status, raise_on_failure
-from sim.integrators.newton import NEWTON_DEFAULTS, NewtonOptions
-from sim.integrators.state import (
+from spinlab.sim.errors import NumericalError
+from spinlab.sim.integrators import _kernels, implicit_midpoint, threads
+from spinlab.sim.integrators.checks import check_jacobian, non_finite_status, raise_on_failure
+from spinlab.sim.integrators.newton import NEWTON_DEFAULTS, NewtonOptions
+from spinlab.sim.integrators.state import (
     BodyParams,
     BodyState,
     StepBuffers,
@@ -49,8 +49,8 @@ from sim.integrators.state import (
     momentum_from_omega_world,
     omega_world_from_momentum,
 )
-from sim.integrators.torque import LeverTorque, OrientationTorque
-from sim.quaternion import quat_exp, quat_mul, quat_normalize
+from spinlab.sim.integrators.torque import LeverTorque, OrientationTorque
+from spinlab.sim.quaternion import quat_exp, quat_mul, quat_normalize
 
 __all__ = ["STRANG", "kick_lengths", "step_split"]
 

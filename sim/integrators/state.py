@@ -14,8 +14,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from sim.quaternion import quat_conj, quat_rotate
-from sim.vector import cross
+from spinlab.sim.quaternion import quat_conj, quat_rotate
+from spinlab.sim.vector import cross
 
 __all__ = [
     "BodyState",

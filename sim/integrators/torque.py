@@ -20,8 +20,8 @@ from typing import Any
 
 import numpy as np
 
-from sim.quaternion import quat_rotate
-from sim.vector import cross, dot
+from spinlab.sim.quaternion import quat_rotate
+from spinlab.sim.vector import cross, dot
 
 __all__ = ["LeverTorque", "OrientationTorque"]
 

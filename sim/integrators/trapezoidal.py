@@ -18,11 +18,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.integrators.claims import Claims
-from sim.integrators.implicit import ImplicitMethod, implicit_step
-from sim.integrators.state import BodyParams, BodyState, matvec, omega_world_from_momentum
-from sim.quaternion import quat_exp, quat_mul, quat_normalize, quat_to_matrix
-from sim.so3 import exp_so3, hat, left_jacobian_so3
+from spinlab.sim.integrators.claims import Claims
+from spinlab.sim.integrators.implicit import ImplicitMethod, implicit_step
+from spinlab.sim.integrators.state import BodyParams, BodyState, matvec, omega_world_from_momentum
+from spinlab.sim.quaternion import quat_exp, quat_mul, quat_normalize, quat_to_matrix
+from spinlab.sim.so3 import exp_so3, hat, left_jacobian_so3
 
 __all__ = ["step", "residual", "residual_jacobian", "residual_curvature", "CLAIMS"]
 

@@ -108,7 +108,7 @@ def _project_frame(error: BaseException) -> str:
 
 def invoke(argv: list[str], cwd: Path, *, timeout: float = HANG_SECONDS, debug: bool = True) -> Outcome:
     """``main.main(argv)`` in this process, in ``cwd``; see the module docstring."""
-    import main
+    from spinlab.commands import cli
 
     handled = [s for s in ("SIGTERM", "SIGHUP", "SIGXFSZ", "SIGINT", "SIGPIPE") if hasattr(signal, s)]
     saved_handlers = {name: signal.getsignal(getattr(signal, name)) for name in handled}
@@ -136,7 +136,7 @@ def invoke(argv: list[str], cwd: Path, *, timeout: float = HANG_SECONDS, debug: 
                 with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
                     signal.setitimer(signal.ITIMER_REAL, timeout)
                     try:
-                        status = main.main(list(argv))
+                        status = cli.main(list(argv))
                     finally:
                         signal.setitimer(signal.ITIMER_REAL, 0.0)
             except SystemExit as exit_:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from hypothesis import strategies as st
 
-from sim.integrators import INTEGRATORS
+from spinlab.sim.integrators import INTEGRATORS
 from tests.fuzz.toml_text import Inline, Raw, Tables, to_toml
 
 __all__ = [

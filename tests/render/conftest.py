@@ -6,7 +6,7 @@ import pytest
 
 def _offscreen_context():
     try:
-        from render.offscreen import create_offscreen_context
+        from spinlab.render.offscreen import create_offscreen_context
 
         return create_offscreen_context()
     except Exception as error:  # moderngl raises plain Exceptions for a missing libEGL or driver

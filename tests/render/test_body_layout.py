@@ -3,9 +3,9 @@
 import numpy as np
 import pytest
 
-from render import meshes
-from render.body_layout import BodyLayout, nice_step
-from scene.scene_file import load_scene
+from spinlab.render import meshes
+from spinlab.render.body_layout import BodyLayout, nice_step
+from spinlab.scene.scene_file import load_scene
 
 
 def test_bounding_radius_and_arrow_scale_of_the_t_handle():
@@ -37,8 +37,8 @@ def test_the_arrows_are_scaled_to_the_world_motion_of_a_chain_of_spinning_childr
     # Each child spins at [0, 1, 0.5] rad/s relative to its parent: the last of 40 at 40 times that in the world.
     # The arrows scaled from the file's relative rates were 40 times too long, and the camera framed them, not the
     # bodies (a fuzz scene: a 330-deep chain showed as a dot).
-    from render.body_layout import MOMENTUM_ARROW_SIZES, OMEGA_ARROW_SIZES
-    from scene.simulation import Simulation, initial_world_state
+    from spinlab.render.body_layout import MOMENTUM_ARROW_SIZES, OMEGA_ARROW_SIZES
+    from spinlab.scene.simulation import Simulation, initial_world_state
 
     lines = [f'[[body]]\nname = "b{i}"\nshape = "sphere"\nangular_velocity = [0.0, 1.0, 0.5]\n' for i in range(40)]
     lines = [line + (f'parent = "b{i - 1}"\n' if i else "") for i, line in enumerate(lines)]

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from render.camera import ELEVATION_LIMIT_DEG, FIT_FILL, OrbitCamera, project
+from spinlab.render.camera import ELEVATION_LIMIT_DEG, FIT_FILL, OrbitCamera, project
 
 VIEWPORT = (10, 20, 640, 360)
 ATOL_PX = 1e-6

@@ -6,12 +6,12 @@ import dataclasses
 import numpy as np
 import pytest
 
-from render.ghost import GHOST_ALPHA, Ghost, ghost_orientations, ghost_solids
-from render.offscreen import OffscreenTarget
-from render.renderer import Renderer, RenderOptions
-from render.viewports import render_grid, session_views
-from scene.run_model import Session, Setup
-from scene.scene_file import load_scene
+from spinlab.render.ghost import GHOST_ALPHA, Ghost, ghost_orientations, ghost_solids
+from spinlab.render.offscreen import OffscreenTarget
+from spinlab.render.renderer import Renderer, RenderOptions
+from spinlab.render.viewports import render_grid, session_views
+from spinlab.scene.run_model import Session, Setup
+from spinlab.scene.scene_file import load_scene
 
 WIDTH, HEIGHT = 480, 360
 BODY_AND_GHOST = RenderOptions(
@@ -82,12 +82,12 @@ def test_no_ghost_under_torque():
     session.step(60)
     ghost = ghost_orientations(session)
     assert np.isnan(ghost.q).all()
-    renderer_layout = pytest.importorskip("render.body_layout").BodyLayout(session.scene)
+    renderer_layout = pytest.importorskip("spinlab.render.body_layout").BodyLayout(session.scene)
     assert ghost_solids(renderer_layout, session.snapshot.position, session.snapshot.q, ghost.q) == {}
 
 
 def test_record_draws_the_ghost_unless_told_not_to():
-    from render.record import render_frames
+    from spinlab.render.record import render_frames
 
     scene = load_scene("t_handle")
     frames = {}

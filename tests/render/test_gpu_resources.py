@@ -7,12 +7,12 @@ import dataclasses
 import numpy as np
 import pytest
 
-from render import meshes
-from render.gpu_resources import GpuResources
-from render.offscreen import OffscreenTarget
-from render.renderer import Renderer, RenderOptions
-from scene.scene_file import load_scene
-from scene.simulation import Simulation
+from spinlab.render import meshes
+from spinlab.render.gpu_resources import GpuResources
+from spinlab.render.offscreen import OffscreenTarget
+from spinlab.render.renderer import Renderer, RenderOptions
+from spinlab.scene.scene_file import load_scene
+from spinlab.scene.simulation import Simulation
 
 WIDTH, HEIGHT = 480, 270
 EVERYTHING = RenderOptions()

@@ -3,10 +3,10 @@
 import numpy as np
 import pytest
 
-from render import meshes
-from render.instances import body_model_matrices, frames_along, rotation_from_quat_wxyz
-from sim.inertia import SIZE_DEFAULTS, t_handle
-from sim.quaternion import quat_normalize, quat_rotate
+from spinlab.render import meshes
+from spinlab.render.instances import body_model_matrices, frames_along, rotation_from_quat_wxyz
+from spinlab.sim.inertia import SIZE_DEFAULTS, t_handle
+from spinlab.sim.quaternion import quat_normalize, quat_rotate
 
 ATOL_M = 1e-6
 CLOSED = {"cylinder": meshes.cylinder, "cone": meshes.cone, "box": meshes.box, "sphere": meshes.uv_sphere}

@@ -2,9 +2,9 @@
 
 import numpy as np
 
-from render.overlays import plane_matrices, trail_segments
-from render.trail import HerpolhodeTrail, invariable_plane
-from sim.quaternion import quat_normalize, quat_to_matrix
+from spinlab.render.overlays import plane_matrices, trail_segments
+from spinlab.render.trail import HerpolhodeTrail, invariable_plane
+from spinlab.sim.quaternion import quat_normalize, quat_to_matrix
 
 ATOL = 1e-12
 

@@ -4,11 +4,11 @@ free body."""
 
 import numpy as np
 
-from render.body_layout import BodyLayout
-from render.frame_instances import frame_instances
-from render.instances import body_model_matrices
-from scene.scene_file import load_scene
-from scene.simulation import Simulation
+from spinlab.render.body_layout import BodyLayout
+from spinlab.render.frame_instances import frame_instances
+from spinlab.render.instances import body_model_matrices
+from spinlab.scene.scene_file import load_scene
+from spinlab.scene.simulation import Simulation
 
 ATOL_M = 1e-12
 

@@ -5,11 +5,11 @@ traces, and a render of the view on real GL (EGL, offscreen)."""
 import numpy as np
 import pytest
 
-from render.poinsot import PoinsotTraces, poinsot_body, poinsot_geometry
-from scene.run_model import Session, Setup
-from scene.scene_file import load_scene
-from sim.exact import TorqueFreeSolution
-from sim.quaternion import quat_to_matrix
+from spinlab.render.poinsot import PoinsotTraces, poinsot_body, poinsot_geometry
+from spinlab.scene.run_model import Session, Setup
+from spinlab.scene.scene_file import load_scene
+from spinlab.sim.exact import TorqueFreeSolution
+from spinlab.sim.quaternion import quat_to_matrix
 
 # A body with its principal axes off the body frame, spun near its intermediate axis (it flips).
 INERTIA = np.array([[2.0, 0.3, 0.1], [0.3, 1.5, -0.2], [0.1, -0.2, 1.1]])
@@ -97,8 +97,8 @@ def test_no_poinsot_body_under_torque():
 
 
 def test_the_view_draws_both_constructions_inside_its_viewport(gl_context):
-    from render.offscreen import OffscreenTarget
-    from render.poinsot_view import BACKGROUND_SRGB, PoinsotView, poinsot_camera
+    from spinlab.render.offscreen import OffscreenTarget
+    from spinlab.render.poinsot_view import BACKGROUND_SRGB, PoinsotView, poinsot_camera
 
     scene = load_scene("t_handle")
     session = Session(Setup(scene, ("euler",), h=scene.h))
@@ -129,8 +129,8 @@ def test_the_view_draws_both_constructions_inside_its_viewport(gl_context):
 
 
 def test_record_adds_the_poinsot_view_when_asked():
-    from render.grid import split_side_view
-    from render.record import render_frames
+    from spinlab.render.grid import split_side_view
+    from spinlab.render.record import render_frames
 
     scene = load_scene("t_handle")
     size = (480, 270)

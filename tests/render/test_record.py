@@ -7,13 +7,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from commands.record import record_scene
-from render.look import SEPARATOR_SRGB
-from render.record import parse_size, render_frames
-from render.video import decode_frames, read_video_info
-from render.viewports import GAP_PX
-from scene.scene_file import load_scene
-from sim.errors import InputError
+from spinlab.commands.record import record_scene
+from spinlab.render.look import SEPARATOR_SRGB
+from spinlab.render.record import parse_size, render_frames
+from spinlab.render.video import decode_frames, read_video_info
+from spinlab.render.viewports import GAP_PX
+from spinlab.scene.scene_file import load_scene
+from spinlab.sim.errors import InputError
 
 ROOT = Path(__file__).resolve().parents[2]
 SIZE = (320, 180)
@@ -92,10 +92,10 @@ def test_record_command_writes_a_playable_file_and_rejects_bad_input(tmp_path):
 def test_pipelined_frames_are_the_frames_drawn_one_at_a_time():
     """render_frames reads frame k back only after simulating frame k + 1 and preparing its instances: each image
     must still be frame k's, pixel for pixel, as drawing and reading one frame at a time gives it."""
-    from render.offscreen import OffscreenTarget, create_offscreen_context
-    from render.record import VideoRun, video_setup
-    from render.text import TextOverlay
-    from render.viewports import default_cameras, label_scale, render_grid
+    from spinlab.render.offscreen import OffscreenTarget, create_offscreen_context
+    from spinlab.render.record import VideoRun, video_setup
+    from spinlab.render.text import TextOverlay
+    from spinlab.render.viewports import default_cameras, label_scale, render_grid
 
     scene, fps, size = load_scene("t_handle"), 30, (160, 90)
     pipelined = list(render_frames(scene, duration=0.2, fps=fps, size=size))

@@ -14,12 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from commands.record import record_scene
-from render.record import MAX_FPS, MIN_FPS, frame_count
-from render.video import read_video_info
-from scene.limits import MAX_FRAMES, NO_LIMITS_VARIABLE
-from scene.scene_file import load_scene
-from sim.errors import InputError
+from spinlab.commands.record import record_scene
+from spinlab.render.record import MAX_FPS, MIN_FPS, frame_count
+from spinlab.render.video import read_video_info
+from spinlab.scene.limits import MAX_FRAMES, NO_LIMITS_VARIABLE
+from spinlab.scene.scene_file import load_scene
+from spinlab.sim.errors import InputError
 
 ROOT = Path(__file__).resolve().parents[2]
 SMALL = ("--size", "160x90")
@@ -38,15 +38,15 @@ angular_velocity = [0.0, 500.0, 5.0]
 NO_FIRST_FRAME = """\
 import sys, time
 sys.path.insert(0, sys.argv[1])
-import render.record
+import spinlab.render.record
 
 def first_frame_never_comes(*args, **kwargs):
     time.sleep(600)
     yield from ()
 
-render.record.render_frames = first_frame_never_comes
-import main
-sys.exit(main.main(sys.argv[2:]))
+spinlab.render.record.render_frames = first_frame_never_comes
+from spinlab.commands.cli import main
+sys.exit(main(sys.argv[2:]))
 """
 
 

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import numpy as np
 
-from commands.record import record_scene
-from render.grid import grid_columns, grid_viewports
-from render.video import decode_frames, read_video_info
-from scene.run_model import integrators_for
-from scene.scene_file import load_scene
-from sim.integrators import INTEGRATORS
+from spinlab.commands.record import record_scene
+from spinlab.render.grid import grid_columns, grid_viewports
+from spinlab.render.video import decode_frames, read_video_info
+from spinlab.scene.run_model import integrators_for
+from spinlab.scene.scene_file import load_scene
+from spinlab.sim.integrators import INTEGRATORS
 
 ROOT = Path(__file__).resolve().parents[2]
 SIZE = (640, 360)

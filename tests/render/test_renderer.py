@@ -10,15 +10,15 @@ import numpy as np
 import pytest
 from imgui_bundle import imgui
 
-from render.camera import project
-from render.look import BACKGROUND_BOTTOM_SRGB, BACKGROUND_TOP_SRGB
-from render.offscreen import OffscreenTarget
-from render.renderer import Renderer, RenderOptions
-from render.text import TextOverlay
-from render.viewports import View, default_cameras, grid_viewports, label_scale, render_grid, session_views
-from scene.run_model import Session, Setup, default_integrators
-from scene.scene_file import load_scene
-from scene.simulation import Simulation
+from spinlab.render.camera import project
+from spinlab.render.look import BACKGROUND_BOTTOM_SRGB, BACKGROUND_TOP_SRGB
+from spinlab.render.offscreen import OffscreenTarget
+from spinlab.render.renderer import Renderer, RenderOptions
+from spinlab.render.text import TextOverlay
+from spinlab.render.viewports import View, default_cameras, grid_viewports, label_scale, render_grid, session_views
+from spinlab.scene.run_model import Session, Setup, default_integrators
+from spinlab.scene.scene_file import load_scene
+from spinlab.scene.simulation import Simulation
 
 WIDTH, HEIGHT = 640, 360
 VIEWPORT = (0, 0, WIDTH, HEIGHT)

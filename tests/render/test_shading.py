@@ -3,8 +3,8 @@
 import moderngl
 import numpy as np
 
-from render.look import linear_to_srgb
-from render.shaders import shader_source
+from spinlab.render.look import linear_to_srgb
+from spinlab.render.shaders import shader_source
 
 VERTEX = """#version 330
 void main() {

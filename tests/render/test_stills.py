@@ -1,5 +1,5 @@
-"""``python -m commands.stills``: the README's pictures, rendered offscreen in a process of their own, as a person
-runs it (it broke unseen once, when a view's label grew a third line)."""
+"""``python -m spinlab.commands.stills``: the README's pictures, rendered offscreen in a process of their own, as a
+person runs it (it broke unseen once, when a view's label grew a third line)."""
 
 import subprocess
 import sys
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
-from commands import stills
+from spinlab.commands import stills
 from tests.scene.test_png import _decode_by_hand
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -15,7 +15,11 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_the_stills_are_written_and_show_the_labelled_scene(gl_context, tmp_path):
     done = subprocess.run(
-        [sys.executable, "-m", "commands.stills", str(tmp_path)], cwd=ROOT, capture_output=True, text=True, timeout=300
+        [sys.executable, "-m", "spinlab.commands.stills", str(tmp_path)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.count("wrote ") == 2

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from render.overlays import trail_keep
+from spinlab.render.overlays import trail_keep
 from tests.render.thinning_reference import trail_keep_reference
 
 PLOT_LIMITS = dict(segment_px=1e6, error_px=0.25, max_stride=32)  # ImPlot lines: only the curvature thins

@@ -7,15 +7,15 @@ drawn, and a frame of the compare scene looks as it does with every sample.
 import numpy as np
 import pytest
 
-from render import trail_lines as trail_lines_module
-from render.offscreen import OffscreenTarget
-from render.overlays import trail_keep, trail_tips_px
-from render.renderer import Renderer
-from render.trail import HerpolhodeTrail
-from render.trail_lines import TRAIL_ERROR_PX, TRAIL_MAX_STRIDE, TRAIL_SEGMENT_PX
-from render.viewports import grid_viewports
-from scene.scene_file import load_scene
-from scene.simulation import Simulation
+from spinlab.render import trail_lines as trail_lines_module
+from spinlab.render.offscreen import OffscreenTarget
+from spinlab.render.overlays import trail_keep, trail_tips_px
+from spinlab.render.renderer import Renderer
+from spinlab.render.trail import HerpolhodeTrail
+from spinlab.render.trail_lines import TRAIL_ERROR_PX, TRAIL_MAX_STRIDE, TRAIL_SEGMENT_PX
+from spinlab.render.viewports import grid_viewports
+from spinlab.scene.scene_file import load_scene
+from spinlab.scene.simulation import Simulation
 
 WIDTH, HEIGHT = 1280, 720  # the compare scene's video: 8 views of one body each, 3 columns
 COLUMNS = 3

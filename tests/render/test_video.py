@@ -12,8 +12,8 @@ import av
 import numpy as np
 import pytest
 
-from render.video import VideoWriter, decode_frames, even_size, read_video_info
-from sim.errors import InputError, OutputError
+from spinlab.render.video import VideoWriter, decode_frames, even_size, read_video_info
+from spinlab.sim.errors import InputError, OutputError
 
 FRAME_COUNT = 90
 FPS = 30

@@ -9,10 +9,10 @@ import dataclasses
 import numpy as np
 import pytest
 
-from render.offscreen import OffscreenTarget
-from render.renderer import MAX_VIEWS, Renderer, RenderOptions
-from scene.scene_file import load_scene
-from scene.simulation import Simulation
+from spinlab.render.offscreen import OffscreenTarget
+from spinlab.render.renderer import MAX_VIEWS, Renderer, RenderOptions
+from spinlab.scene.scene_file import load_scene
+from spinlab.scene.simulation import Simulation
 
 WIDTH, HEIGHT = 480, 240
 LEFT, RIGHT = (0, 0, 238, 240), (242, 0, 238, 240)
@@ -181,9 +181,9 @@ def test_shadows_in_the_cached_backdrop_follow_the_bodies(gl_context, compare):
 
 
 def test_label_panels_from_the_cache_give_the_frame_drawn_in_full(gl_context, compare):
-    from render.text import TextOverlay
-    from render.viewports import render_grid, session_views
-    from scene.run_model import Session, Setup, default_integrators
+    from spinlab.render.text import TextOverlay
+    from spinlab.render.viewports import render_grid, session_views
+    from spinlab.scene.run_model import Session, Setup, default_integrators
 
     scene, snapshot = compare
     renderer = Renderer(gl_context, scene, options=dataclasses.replace(EVERYTHING))
@@ -212,7 +212,7 @@ def test_label_panels_from_the_cache_give_the_frame_drawn_in_full(gl_context, co
 
 
 def test_a_label_panel_keeps_its_width_when_its_text_narrows(gl_context):
-    from render.text import TextBox, TextOverlay
+    from spinlab.render.text import TextBox, TextOverlay
 
     text = TextOverlay(gl_context)
     wide = TextBox(10.0, 10.0, ("name", "t = 10.00 s    ΔE/E = −1.0e-04"))

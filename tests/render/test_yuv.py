@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 from av.video.reformatter import VideoReformatter
 
-from render.yuv import KB, KR, rgb_to_yuv420p_bt709
+from spinlab.render.yuv import KB, KR, rgb_to_yuv420p_bt709
 
 
 def _planes(width, height):

@@ -4,10 +4,10 @@ must give these poses bit for bit."""
 
 import numpy as np
 
-from scene.graph import GlobalPoses, SceneGraph
-from sim import dynamic_transform as dt
-from sim.quaternion import quat_conj, quat_mul, quat_rotate
-from sim.transform import Transform
+from spinlab.scene.graph import GlobalPoses, SceneGraph
+from spinlab.sim import dynamic_transform as dt
+from spinlab.sim.quaternion import quat_conj, quat_mul, quat_rotate
+from spinlab.sim.transform import Transform
 
 
 def global_poses_by_level(graph: SceneGraph, t: float, dynamic_q_world, dynamic_omega_world) -> GlobalPoses:

@@ -5,8 +5,8 @@ import os
 
 import pytest
 
-from scene.atomic_file import umask, write_atomically
-from sim.errors import InputError, OutputError
+from spinlab.scene.atomic_file import umask, write_atomically
+from spinlab.sim.errors import InputError, OutputError
 
 
 def test_a_write_replaces_the_file_and_leaves_nothing_else(tmp_path):
@@ -41,7 +41,7 @@ def test_a_failed_write_keeps_the_old_file_and_leaves_no_temporary(tmp_path, mon
             self.file.write(data[:1])  # part of it reached the temporary file, then the disk filled
             raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr("scene.atomic_file.open", FullDisk, raising=False)
+    monkeypatch.setattr("spinlab.scene.atomic_file.open", FullDisk, raising=False)
     with pytest.raises(OutputError, match="the disk is full") as raised:
         write_atomically(target, b"new contents")
     assert str(target) in str(raised.value)

@@ -6,10 +6,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import scene.scene_file as scene_file
-from scene.body_columns import read_columns
-from scene.scene_file import KNOWN_INTEGRATORS, PRESET_DIR, list_presets, load_scene
-from sim.errors import InputError
+import spinlab.scene.scene_file as scene_file
+from spinlab.scene.body_columns import read_columns
+from spinlab.scene.scene_file import KNOWN_INTEGRATORS, PRESET_DIR, list_presets, load_scene
+from spinlab.sim.errors import InputError
 
 _ARRAYS = ("inertia_body", "inertia_com", "com_offset", "position", "orientation", "omega_world", "pivot")
 _VALUES = ("name", "shape", "sizes", "mass", "integrator", "parent", "color", "kinematic")

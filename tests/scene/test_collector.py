@@ -5,9 +5,9 @@ import gc
 
 import pytest
 
-from scene.collector import collector_paused
-from scene.runner import run_scene
-from scene.scene_file import load_scene
+from spinlab.scene.collector import collector_paused
+from spinlab.scene.runner import run_scene
+from spinlab.scene.scene_file import load_scene
 
 
 def _cycles_left_by(scene, steps: int, tmp_path) -> int:

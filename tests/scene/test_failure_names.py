@@ -3,9 +3,9 @@ found 8592 characters of names for a 400-deep chain at h = 1000 s)."""
 
 import pytest
 
-from scene.scene_file import load_scene
-from scene.simulation import NAMED_FAILURES, Simulation
-from sim.errors import NumericalError
+from spinlab.scene.scene_file import load_scene
+from spinlab.scene.simulation import NAMED_FAILURES, Simulation
+from spinlab.sim.errors import NumericalError
 
 
 def _scene(tmp_path, spins):

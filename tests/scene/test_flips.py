@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from scene.flips import FLIP_BAND, FlipCounter, flip_text
-from scene.run_model import Session, Setup, view_labels
-from scene.scene_file import load_scene
+from spinlab.scene.flips import FLIP_BAND, FlipCounter, flip_text
+from spinlab.scene.run_model import Session, Setup, view_labels
+from spinlab.scene.scene_file import load_scene
 
 
 def _run(integrator: str, seconds: float) -> Session:

@@ -7,9 +7,9 @@ import dataclasses
 import numpy as np
 import pytest
 
-from scene.graph import SceneGraph
-from scene.scene_file import load_scene
-from scene.simulation import Simulation
+from spinlab.scene.graph import SceneGraph
+from spinlab.scene.scene_file import load_scene
+from spinlab.scene.simulation import Simulation
 from tests.scene.graph_reference import global_poses_by_level
 
 

@@ -3,11 +3,11 @@ step, and before a run's first step, so that its wall time is the stepping alone
 
 import pytest
 
-import scene.runner
-from scene.kernels import load_kernels
-from scene.runner import run_scene
-from scene.scene_file import load_scene
-from sim.integrators import INTEGRATORS
+import spinlab.scene.runner as runner
+from spinlab.scene.kernels import load_kernels
+from spinlab.scene.runner import run_scene
+from spinlab.scene.scene_file import load_scene
+from spinlab.sim.integrators import INTEGRATORS
 
 
 @pytest.mark.parametrize("pivot", [False, True])
@@ -23,14 +23,14 @@ def test_every_integrator_loads_on_any_scene_even_one_whose_step_newton_cannot_t
 
 def test_a_run_loads_its_integrators_kernels_once_each_before_its_first_step(monkeypatch):
     events = []
-    monkeypatch.setattr(scene.runner, "load_kernels", lambda scene, names: events.append(("load", tuple(names))))
-    step = scene.runner.Simulation.step
+    monkeypatch.setattr(runner, "load_kernels", lambda scene, names: events.append(("load", tuple(names))))
+    step = runner.Simulation.step
 
     def counted(self, *args, **kwargs):
         events.append("step")
         return step(self, *args, **kwargs)
 
-    monkeypatch.setattr(scene.runner.Simulation, "step", counted)
+    monkeypatch.setattr(runner.Simulation, "step", counted)
     compare = load_scene("compare")
     run_scene(compare, integrator=None, h=compare.h, duration=3 * compare.h)
     names = tuple(dict.fromkeys(body.integrator for body in compare.bodies))

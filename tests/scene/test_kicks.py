@@ -10,14 +10,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from scene.kicks import KickSpec, kick_step
-from scene.run_model import Session, Setup, default_integrators
-from scene.scene_file import load_scene
-from scene.scene_toml import scene_to_toml
-from scene.simulation import Simulation
-from sim.errors import InputError
-from sim.integrators import CLAIMS
-from sim.quaternion import quat_rotate
+from spinlab.scene.kicks import KickSpec, kick_step
+from spinlab.scene.run_model import Session, Setup, default_integrators
+from spinlab.scene.scene_file import load_scene
+from spinlab.scene.scene_toml import scene_to_toml
+from spinlab.scene.simulation import Simulation
+from spinlab.sim.errors import InputError
+from spinlab.sim.integrators import CLAIMS
+from spinlab.sim.quaternion import quat_rotate
 
 ROOT = Path(__file__).resolve().parents[2]
 

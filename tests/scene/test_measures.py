@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from scene.measures import (
+from spinlab.scene.measures import (
     NO_CLOSED_FORM_NOTE,
     energy_error,
     energy_scale,
@@ -12,11 +12,11 @@ from scene.measures import (
     reference_solution,
     torque_free,
 )
-from scene.scene_file import load_scene
-from scene.simulation import Simulation
-from sim.exact import TorqueFreeSolution
-from sim.lagrange_top import LagrangeTopSolution
-from sim.quaternion import quat_exp, quat_mul
+from spinlab.scene.scene_file import load_scene
+from spinlab.scene.simulation import Simulation
+from spinlab.sim.exact import TorqueFreeSolution
+from spinlab.sim.lagrange_top import LagrangeTopSolution
+from spinlab.sim.quaternion import quat_exp, quat_mul
 
 
 def test_the_energy_error_is_signed_and_relative_to_kinetic_plus_potential_magnitudes():

@@ -5,8 +5,8 @@ import itertools
 
 import numpy as np
 
-from scene.palette import INTEGRATOR_COLORS, INTEGRATOR_SRGB, cielab, hex_srgb, integrator_color
-from sim.integrators import INTEGRATORS
+from spinlab.scene.palette import INTEGRATOR_COLORS, INTEGRATOR_SRGB, cielab, hex_srgb, integrator_color
+from spinlab.sim.integrators import INTEGRATORS
 
 MIN_DELTA_E = 30.0  # a just-noticeable difference is ~2.3; lines 1.5 px wide need far more
 LIGHTNESS = (50.0, 90.0)  # L*: readable on the views' and plots' dark backgrounds (L* ~ 8–27)

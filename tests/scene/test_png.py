@@ -8,8 +8,8 @@ import av
 import numpy as np
 import pytest
 
-from scene.png import PNG_SIGNATURE, encode_png, save_png
-from sim.errors import InputError
+from spinlab.scene.png import PNG_SIGNATURE, encode_png, save_png
+from spinlab.sim.errors import InputError
 
 
 def _decode_by_hand(data: bytes) -> np.ndarray:

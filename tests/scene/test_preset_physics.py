@@ -3,10 +3,10 @@
 import numpy as np
 import pytest
 
-from scene.scene_file import load_scene
-from scene.simulation import Simulation
-from sim.exact import TorqueFreeSolution
-from sim.quaternion import quat_conj, quat_rotate
+from spinlab.scene.scene_file import load_scene
+from spinlab.scene.simulation import Simulation
+from spinlab.sim.exact import TorqueFreeSolution
+from spinlab.sim.quaternion import quat_conj, quat_rotate
 
 H = 1.0 / 60.0
 DURATION_S = 60.0

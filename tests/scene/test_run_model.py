@@ -4,8 +4,8 @@ copies, and what the plots measure."""
 import numpy as np
 import pytest
 
-from scene.measures import orientation_error, reference_solution
-from scene.run_model import (
+from spinlab.scene.measures import orientation_error, reference_solution
+from spinlab.scene.run_model import (
     ERROR_FLOOR,
     Session,
     Setup,
@@ -13,14 +13,14 @@ from scene.run_model import (
     default_integrators,
     run_layout,
 )
-from scene.samples import plane_axes, polhode_axes
-from scene.scene_file import load_scene
-from sim.errors import NumericalError
-from sim.exact import TorqueFreeSolution
-from sim.integrators import INTEGRATORS
-from sim.lagrange_top import LagrangeTopSolution
-from sim.quaternion import quat_conj, quat_rotate
-from ui.plot_history import PlotHistory
+from spinlab.scene.samples import plane_axes, polhode_axes
+from spinlab.scene.scene_file import load_scene
+from spinlab.sim.errors import NumericalError
+from spinlab.sim.exact import TorqueFreeSolution
+from spinlab.sim.integrators import INTEGRATORS
+from spinlab.sim.lagrange_top import LagrangeTopSolution
+from spinlab.sim.quaternion import quat_conj, quat_rotate
+from spinlab.ui.plot_history import PlotHistory
 
 ATOL_RAD_PER_S = 1e-9
 

@@ -6,7 +6,7 @@ import dataclasses
 import numpy as np
 import pytest
 
-from scene.scene_file import (
+from spinlab.scene.scene_file import (
     DEFAULT_DT,
     KNOWN_INTEGRATORS,
     PRESET_DIR,
@@ -16,10 +16,10 @@ from scene.scene_file import (
     load_scene,
     order_parent_first,
 )
-from scene.scene_toml import save_scene
-from sim.errors import MAX_QUOTED, InputError
-from sim.inertia import box, parallel_axis, t_handle
-from sim.quaternion import quat_conj, quat_rotate
+from spinlab.scene.scene_toml import save_scene
+from spinlab.sim.errors import MAX_QUOTED, InputError
+from spinlab.sim.inertia import box, parallel_axis, t_handle
+from spinlab.sim.quaternion import quat_conj, quat_rotate
 
 ATOL = 1e-12
 REQUIRED_PRESETS = {"t_handle", "compare", "stable_major", "stable_minor", "heavy_top", "hierarchy"}

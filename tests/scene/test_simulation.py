@@ -10,12 +10,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from scene.runner import run_scene
-from scene.scene_file import load_scene
-from scene.simulation import Simulation
-from scene.trace import TRACE_HEADER
-from sim.errors import NumericalError
-from sim.quaternion import quat_conj, quat_exp, quat_mul, quat_rotate
+from spinlab.scene.runner import run_scene
+from spinlab.scene.scene_file import load_scene
+from spinlab.scene.simulation import Simulation
+from spinlab.scene.trace import TRACE_HEADER
+from spinlab.sim.errors import NumericalError
+from spinlab.sim.quaternion import quat_conj, quat_exp, quat_mul, quat_rotate
 from tests.sim.world_reference import assert_same_bits, reference_step
 
 ROOT = Path(__file__).resolve().parents[2]

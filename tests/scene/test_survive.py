@@ -6,10 +6,10 @@ import math
 import numpy as np
 import pytest
 
-import sim.world
-from scene.run_model import Session, Setup, default_integrators, view_labels
-from scene.scene_file import load_scene
-from sim.errors import NumericalError
+import spinlab.sim.world as world
+from spinlab.scene.run_model import Session, Setup, default_integrators, view_labels
+from spinlab.scene.scene_file import load_scene
+from spinlab.sim.errors import NumericalError
 
 
 def session(name, compared, **options):
@@ -19,7 +19,7 @@ def session(name, compared, **options):
 
 def newton_fails_after(monkeypatch, name, calls):
     """Make integrator ``name`` fail on its first body from its ``calls``-th call on, as Newton not converging."""
-    real, count = sim.world.INTEGRATORS[name], [0]
+    real, count = world.INTEGRATORS[name], [0]
 
     def failing(state, params, h, **options):
         count[0] += 1
@@ -27,7 +27,7 @@ def newton_fails_after(monkeypatch, name, calls):
             raise NumericalError("Newton did not converge in 8 iterations", bodies=np.array([0]))
         return real(state, params, h, **options)
 
-    monkeypatch.setitem(sim.world.INTEGRATORS, name, failing)
+    monkeypatch.setitem(world.INTEGRATORS, name, failing)
 
 
 def labels_of(run):

@@ -4,8 +4,8 @@ import mpmath
 import numpy as np
 from hypothesis import given, settings
 
-from sim.bch import bch_so3
-from sim.so3 import exp_so3, log_so3, vee
+from spinlab.sim.bch import bch_so3
+from spinlab.sim.so3 import exp_so3, log_so3, vee
 from tests.sim.conftest import rotation_vectors, sweep_vectors
 
 ATOL_RAD = 1e-13

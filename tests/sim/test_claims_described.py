@@ -8,10 +8,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sim.integrators import CLAIMS, INTEGRATORS
-from sim.integrators.claims import Claims, describe
-from sim.integrators.state import BodyParams, BodyState
-from sim.quaternion import quat_identity
+from spinlab.sim.integrators import CLAIMS, INTEGRATORS
+from spinlab.sim.integrators.claims import Claims, describe
+from spinlab.sim.integrators.state import BodyParams, BodyState
+from spinlab.sim.quaternion import quat_identity
 
 BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "results" / "bench.json"
 COST_BODIES = 100_000

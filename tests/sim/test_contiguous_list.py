@@ -6,7 +6,7 @@ from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
-from sim.contiguous_list import ContiguousList, Handle, StaleHandleError, link_dtype_for_size
+from spinlab.sim.contiguous_list import ContiguousList, Handle, StaleHandleError, link_dtype_for_size
 
 FIELDS = {"mass": (np.float64, ()), "omega_world": (np.float64, (3,)), "tag": (np.int64, ())}
 OFFSETS_OMEGA = np.array([0.0, 1.0, 2.0])

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sim.dual import Dual, cos, cross, directional_derivative, jacobian, matmul, sin, sqrt, where
+from spinlab.sim.dual import Dual, cos, cross, directional_derivative, jacobian, matmul, sin, sqrt, where
 
 ATOL_EXACT = 1e-12  # derivative rules and Jacobians against closed forms
 RTOL_EXACT = 1e-12

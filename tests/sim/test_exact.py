@@ -13,10 +13,10 @@ import pytest
 from scipy.integrate import quad, solve_ivp
 from scipy.special import ellipj
 
-from sim.euler_poinsot import EulerPoinsot, principal_frame
-from sim.exact import TorqueFreeSolution, quat_from_zxz_euler
-from sim.jacobi_elliptic import jacobi_sn_cn_dn, legendre_f, quarter_period
-from sim.quaternion import quat_conj, quat_identity, quat_mul, quat_normalize, quat_rotate
+from spinlab.sim.euler_poinsot import EulerPoinsot, principal_frame
+from spinlab.sim.exact import TorqueFreeSolution, quat_from_zxz_euler
+from spinlab.sim.jacobi_elliptic import jacobi_sn_cn_dn, legendre_f, quarter_period
+from spinlab.sim.quaternion import quat_conj, quat_identity, quat_mul, quat_normalize, quat_rotate
 
 EPS = np.finfo(float).eps
 OMEGA_RTOL_VS_IVP = 1e-9  # |Ω_exact − Ω_ivp| / |Ω0|, and the same for ω_world

@@ -2,9 +2,9 @@
 
 import numpy as np
 
-from sim.euler_poinsot import _separatrix_gap, principal_frame
-from sim.exact import TorqueFreeSolution
-from sim.exact_batch import TorqueFreeBatch, separatrix_gaps
+from spinlab.sim.euler_poinsot import _separatrix_gap, principal_frame
+from spinlab.sim.exact import TorqueFreeSolution
+from spinlab.sim.exact_batch import TorqueFreeBatch, separatrix_gaps
 
 
 def _states(count: int, seed: int = 1):
@@ -19,6 +19,16 @@ def _states(count: int, seed: int = 1):
     return inertia, q0, omega
 
 
+# The batch and the single body compute the same closed form in a different order of operations (arrays of bodies
+# against one body's scalars), and numpy's vector and scalar paths round differently on different CPUs, so they agree
+# to rounding, not bit for bit. The phases (precession, spin, the elliptic argument λt) grow as |ω| t, and a few
+# ulps of a phase of size |ω| t move a unit quaternion by as much: hence ULPS · eps · (1 + |ω| t), and |ω| times that
+# for the body rates. Measured on an AMD EPYC (AVX-512), with and without numpy's AVX-512 and AVX2 paths: at most
+# 0.98 of that unit in q, 0 in ω.
+ULPS = 8.0
+EPS = np.finfo(float).eps
+
+
 def test_batch_matches_each_body_to_rounding():
     inertia, q0, omega = _states(300)
     batch = TorqueFreeBatch.from_states(inertia, q0, omega)
@@ -28,13 +38,10 @@ def test_batch_matches_each_body_to_rounding():
     assert q.shape == (4, 300, 4) and omega_body.shape == (4, 300, 3)
     for k in range(300):
         q_k, omega_k = TorqueFreeSolution.from_state(inertia[k], q0[k], omega[k]).orientation_and_omega_body(t)
-        np.testing.assert_allclose(q[:, k], q_k, rtol=0.0, atol=1e-14)
-        np.testing.assert_allclose(omega_body[:, k], omega_k, rtol=1e-14, atol=1e-14)
-    # Most values are bit for bit the single body's.
-    singles = np.stack(
-        [TorqueFreeSolution.from_state(inertia[k], q0[k], omega[k]).orientation(t) for k in range(300)], axis=1
-    )
-    assert np.mean(q == singles) > 0.99
+        speed = np.linalg.norm(omega[k])
+        bound_q = ULPS * EPS * (1.0 + speed * t)[:, None]
+        assert np.all(np.abs(q[:, k] - q_k) <= bound_q), (k, np.abs(q[:, k] - q_k).max(axis=1) / bound_q[:, 0])
+        assert np.all(np.abs(omega_body[:, k] - omega_k) <= speed * bound_q), k
 
 
 def test_batch_at_one_time_and_initial_state():

@@ -9,12 +9,12 @@ wrapping ``TorqueFreeSolution.from_body_state``.
 import numpy as np
 import pytest
 
-from sim.errors import NumericalError
-from sim.exact import TorqueFreeSolution
-from sim.integrators import INTEGRATORS
-from sim.integrators import exact as exact_stepper
-from sim.integrators.state import BodyParams, BodyState, matvec, omega_world_from_momentum, to_body
-from sim.quaternion import quat_normalize
+from spinlab.sim.errors import NumericalError
+from spinlab.sim.exact import TorqueFreeSolution
+from spinlab.sim.integrators import INTEGRATORS
+from spinlab.sim.integrators import exact as exact_stepper
+from spinlab.sim.integrators.state import BodyParams, BodyState, matvec, omega_world_from_momentum, to_body
+from spinlab.sim.quaternion import quat_normalize
 from tests.sim.test_integrators import _random_bodies, _t_handle
 
 H = 1.0 / 60.0

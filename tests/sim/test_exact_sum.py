@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 
-from sim.exact_sum import fsum_rows
+from spinlab.sim.exact_sum import fsum_rows
 
 
 def _bits(values) -> np.ndarray:
@@ -50,7 +50,7 @@ def test_a_sum_that_overflows_is_not_finite_where_math_fsum_raises():
 
 
 def test_the_separatrix_gaps_are_the_same_bits_compiled_or_not(monkeypatch):
-    from sim import exact_batch
+    from spinlab.sim import exact_batch
 
     rng = np.random.default_rng(5)
     moments = np.sort(rng.uniform(0.1, 3.0, size=(400, 3)), axis=1)

@@ -8,16 +8,16 @@ import numpy as np
 import pytest
 from scipy.integrate import solve_ivp
 
-from sim.errors import NumericalError
-from sim.exact import TorqueFreeSolution
-from sim.integrators import CLAIMS, INTEGRATORS, implicit_midpoint, object_trapezoidal
-from sim.integrators._kernels import left_jacobian_inv_coefficient as left_jacobian_inv_coefficient_numba
-from sim.integrators._kernels import rodrigues_coefficients as rodrigues_coefficients_numba
-from sim.integrators.composition import KAHAN_LI_9, TRIPLE_JUMP, step_composed
-from sim.integrators.newton import NewtonOptions
-from sim.integrators.state import BodyParams, BodyState, omega_world_from_momentum
-from sim.quaternion import quat_conj, quat_exp, quat_identity, quat_log, quat_mul, quat_normalize, quat_rotate
-from sim.taylor import left_jacobian_inv_coefficient
+from spinlab.sim.errors import NumericalError
+from spinlab.sim.exact import TorqueFreeSolution
+from spinlab.sim.integrators import CLAIMS, INTEGRATORS, implicit_midpoint, object_trapezoidal
+from spinlab.sim.integrators._kernels import left_jacobian_inv_coefficient as left_jacobian_inv_coefficient_numba
+from spinlab.sim.integrators._kernels import rodrigues_coefficients as rodrigues_coefficients_numba
+from spinlab.sim.integrators.composition import KAHAN_LI_9, TRIPLE_JUMP, step_composed
+from spinlab.sim.integrators.newton import NewtonOptions
+from spinlab.sim.integrators.state import BodyParams, BodyState, omega_world_from_momentum
+from spinlab.sim.quaternion import quat_conj, quat_exp, quat_identity, quat_log, quat_mul, quat_normalize, quat_rotate
+from spinlab.sim.taylor import left_jacobian_inv_coefficient
 from tests.sim.conftest import ANGLE_SWEEP
 from tests.sim.test_integrators import T_HANDLE_MOMENTS, T_HANDLE_OMEGA_BODY, _random_bodies, _run, _t_handle
 

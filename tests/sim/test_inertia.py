@@ -6,7 +6,7 @@ import warnings
 import numpy as np
 import pytest
 
-from sim.inertia import (
+from spinlab.sim.inertia import (
     SHAPES,
     SIZE_DEFAULTS,
     box,

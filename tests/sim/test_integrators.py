@@ -10,15 +10,15 @@ import numpy as np
 import pytest
 from scipy.integrate import solve_ivp
 
-from sim.errors import NumericalError
-from sim.exact import TorqueFreeSolution
-from sim.integrators import CLAIMS, INTEGRATORS, implicit_midpoint
-from sim.integrators._kernels import rodrigues_coefficients as rodrigues_coefficients_numba
-from sim.integrators.newton import NewtonOptions
-from sim.integrators.state import BodyParams, BodyState, angular_acceleration, energy, omega_body, to_body
-from sim.integrators.torque import LeverTorque
-from sim.quaternion import quat_conj, quat_identity, quat_log, quat_mul, quat_to_matrix
-from sim.taylor import rodrigues_coefficients
+from spinlab.sim.errors import NumericalError
+from spinlab.sim.exact import TorqueFreeSolution
+from spinlab.sim.integrators import CLAIMS, INTEGRATORS, implicit_midpoint
+from spinlab.sim.integrators._kernels import rodrigues_coefficients as rodrigues_coefficients_numba
+from spinlab.sim.integrators.newton import NewtonOptions
+from spinlab.sim.integrators.state import BodyParams, BodyState, angular_acceleration, energy, omega_body, to_body
+from spinlab.sim.integrators.torque import LeverTorque
+from spinlab.sim.quaternion import quat_conj, quat_identity, quat_log, quat_mul, quat_to_matrix
+from spinlab.sim.taylor import rodrigues_coefficients
 from tests.sim.conftest import ANGLE_SWEEP
 
 T_HANDLE_MOMENTS = (2.5, 1.4, 1.3)  # kg m², seed 003's body

@@ -15,9 +15,9 @@ import numpy as np
 import pytest
 from scipy.integrate import solve_ivp
 
-from sim.inertia import cylinder, parallel_axis
-from sim.lagrange_top import LagrangeTopSolution, lagrange_top_from_body
-from sim.quaternion import quat_conj, quat_exp, quat_mul, quat_normalize, quat_rotate
+from spinlab.sim.inertia import cylinder, parallel_axis
+from spinlab.sim.lagrange_top import LagrangeTopSolution, lagrange_top_from_body
+from spinlab.sim.quaternion import quat_conj, quat_exp, quat_mul, quat_normalize, quat_rotate
 
 EPS = np.finfo(float).eps
 IVP_TOL = 1e-13  # solve_ivp's rtol and atol (q dimensionless, Ω in rad/s)

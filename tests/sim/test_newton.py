@@ -11,12 +11,12 @@ sub-stepping.
 import numpy as np
 import pytest
 
-from sim import dual
-from sim.errors import NumericalError
-from sim.integrators import INTEGRATORS, implicit_midpoint, object_trapezoidal, trapezoidal
-from sim.integrators.newton import NewtonOptions, newton_curvature, newton_solve
-from sim.integrators.state import BodyParams, BodyState, energy, matvec
-from sim.quaternion import quat_identity
+from spinlab.sim import dual
+from spinlab.sim.errors import NumericalError
+from spinlab.sim.integrators import INTEGRATORS, implicit_midpoint, object_trapezoidal, trapezoidal
+from spinlab.sim.integrators.newton import NewtonOptions, newton_curvature, newton_solve
+from spinlab.sim.integrators.state import BodyParams, BodyState, energy, matvec
+from spinlab.sim.quaternion import quat_identity
 from tests.sim.test_integrators import T_HANDLE_MOMENTS, T_HANDLE_OMEGA_BODY, _random_bodies, _states_close
 
 MODULES = {"implicit_midpoint": implicit_midpoint, "trapezoidal": trapezoidal, "object_trapezoidal": object_trapezoidal}

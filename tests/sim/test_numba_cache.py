@@ -27,13 +27,11 @@ def _read_only_copy(source: Path, mount_point: Path) -> None:
 def test_a_read_only_install_and_home_still_run(tmp_path):
     tree = tmp_path / "tree"
     tree.mkdir()
-    for name in ("main.py", "commands", "sim", "scene", "assets"):
-        copy = shutil.copy2 if name.endswith(".py") else shutil.copytree
-        copy(
-            ROOT / name,
-            tree / name,
-            **({} if name.endswith(".py") else {"ignore": shutil.ignore_patterns("__pycache__")}),
-        )
+    for name in ("main.py", "pyproject.toml", "spinlab", "commands", "sim", "scene", "assets"):
+        if (ROOT / name).is_file():
+            shutil.copy2(ROOT / name, tree / name)
+        else:
+            shutil.copytree(ROOT / name, tree / name, ignore=shutil.ignore_patterns("__pycache__"))
     home = tmp_path / "home"
     home.mkdir()
     _read_only_copy(tree, tmp_path / "ro_tree")

@@ -5,7 +5,7 @@ import warnings
 import numpy as np
 from hypothesis import given, settings
 
-from sim.quaternion import (
+from spinlab.sim.quaternion import (
     quat_canonical,
     quat_conj,
     quat_exp,
@@ -18,7 +18,7 @@ from sim.quaternion import (
     quat_rotate,
     quat_to_matrix,
 )
-from sim.so3 import exp_so3
+from spinlab.sim.so3 import exp_so3
 from tests.sim.conftest import rotation_vectors
 
 ATOL = 1e-14

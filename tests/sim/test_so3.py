@@ -5,8 +5,8 @@ import numpy as np
 from hypothesis import given, settings
 from scipy.linalg import expm
 
-from sim.dual import jacobian
-from sim.so3 import (
+from spinlab.sim.dual import jacobian
+from spinlab.sim.so3 import (
     exp_so3,
     hat,
     left_jacobian_inv_so3,

@@ -4,7 +4,7 @@ import mpmath
 import numpy as np
 import pytest
 
-from sim.taylor import TAYLOR_BRANCH_ANGLE_SQ, left_jacobian_inv_coefficient, rodrigues_coefficients
+from spinlab.sim.taylor import TAYLOR_BRANCH_ANGLE_SQ, left_jacobian_inv_coefficient, rodrigues_coefficients
 from tests.sim.conftest import ANGLE_SWEEP
 
 RTOL_ULPS = 8 * np.finfo(float).eps

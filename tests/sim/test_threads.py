@@ -5,11 +5,11 @@ import numba
 import numpy as np
 import pytest
 
-from sim.errors import NumericalError
-from sim.integrators import INTEGRATORS, ORIENTATION_TORQUE, _kernels, threads
-from sim.integrators.state import BodyParams, BodyState
-from sim.integrators.torque import LeverTorque
-from sim.quaternion import quat_normalize
+from spinlab.sim.errors import NumericalError
+from spinlab.sim.integrators import INTEGRATORS, ORIENTATION_TORQUE, _kernels, threads
+from spinlab.sim.integrators.state import BodyParams, BodyState
+from spinlab.sim.integrators.torque import LeverTorque
+from spinlab.sim.quaternion import quat_normalize
 from tests.sim.world_reference import assert_same_bits
 
 N_BODIES = 5000  # every kernel runs in parts (threads.MIN_BODIES)

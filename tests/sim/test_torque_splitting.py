@@ -9,16 +9,16 @@ import numpy as np
 import pytest
 from scipy.integrate import solve_ivp
 
-from scene.scene_file import load_scene
-from sim.errors import NumericalError
-from sim.integrators import CLAIMS, INTEGRATORS, ORIENTATION_TORQUE
-from sim.integrators.composition import KAHAN_LI_9, TRIPLE_JUMP
-from sim.integrators.newton import NewtonOptions
-from sim.integrators.splitting import kick_lengths
-from sim.integrators.state import BodyParams, BodyState, energy, omega_world_from_momentum
-from sim.integrators.torque import LeverTorque
-from sim.quaternion import quat_conj, quat_exp, quat_log, quat_mul, quat_normalize
-from sim.world import World
+from spinlab.scene.scene_file import load_scene
+from spinlab.sim.errors import NumericalError
+from spinlab.sim.integrators import CLAIMS, INTEGRATORS, ORIENTATION_TORQUE
+from spinlab.sim.integrators.composition import KAHAN_LI_9, TRIPLE_JUMP
+from spinlab.sim.integrators.newton import NewtonOptions
+from spinlab.sim.integrators.splitting import kick_lengths
+from spinlab.sim.integrators.state import BodyParams, BodyState, energy, omega_world_from_momentum
+from spinlab.sim.integrators.torque import LeverTorque
+from spinlab.sim.quaternion import quat_conj, quat_exp, quat_log, quat_mul, quat_normalize
+from spinlab.sim.world import World
 from tests.sim.test_integrators import _random_bodies, _run, _t_handle
 from tests.sim.world_reference import assert_same_bits
 

@@ -13,12 +13,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sim import dynamic_transform as dt
-from sim import transform as tf
-from sim.dynamic_transform import DynamicTransform, MotionDelta
-from sim.quaternion import quat_exp, quat_to_matrix
-from sim.so3 import vee
-from sim.transform import Transform
+from spinlab.sim import dynamic_transform as dt
+from spinlab.sim import transform as tf
+from spinlab.sim.dynamic_transform import DynamicTransform, MotionDelta
+from spinlab.sim.quaternion import quat_exp, quat_to_matrix
+from spinlab.sim.so3 import vee
+from spinlab.sim.transform import Transform
 
 # Identities that hold exactly up to rounding; the quantities compared are at most O(100).
 ATOL_ROUNDING = 1e-10

@@ -6,11 +6,11 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 
-from sim.contiguous_list import Handle
-from sim.errors import NumericalError
-from sim.integrators.state import StepCost
-from sim.quaternion import quat_normalize
-from sim.world import BODY_FIELDS, INTEGRATOR_NAMES, World
+from spinlab.sim.contiguous_list import Handle
+from spinlab.sim.errors import NumericalError
+from spinlab.sim.integrators.state import StepCost
+from spinlab.sim.quaternion import quat_normalize
+from spinlab.sim.world import BODY_FIELDS, INTEGRATOR_NAMES, World
 from tests.sim.world_reference import assert_same_bits, reference_step
 
 H_S = 1.0 / 90.0
@@ -186,7 +186,7 @@ def test_a_failing_group_names_world_slots_and_leaves_the_world_unchanged():
 
 
 def test_add_bodies_is_add_body_bit_for_bit():
-    from sim.world import World
+    from spinlab.sim.world import World
 
     rng = np.random.default_rng(5)
     count = 7

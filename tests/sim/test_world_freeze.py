@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from sim.world import World
+from spinlab.sim.world import World
 
 INERTIA = np.diag([1.0, 2.0, 3.0])
 

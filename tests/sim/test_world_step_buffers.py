@@ -6,11 +6,11 @@ Compared with :func:`tests.sim.world_reference.reference_step`, which calls ever
 import numpy as np
 import pytest
 
-from sim.contiguous_list import ContiguousList
-from sim.errors import NumericalError
-from sim.integrators import INTEGRATORS
-from sim.integrators.newton import NewtonOptions
-from sim.world import BODY_FIELDS, INTEGRATOR_NAMES, World
+from spinlab.sim.contiguous_list import ContiguousList
+from spinlab.sim.errors import NumericalError
+from spinlab.sim.integrators import INTEGRATORS
+from spinlab.sim.integrators.newton import NewtonOptions
+from spinlab.sim.world import BODY_FIELDS, INTEGRATOR_NAMES, World
 from tests.sim.test_world import _add_random_body
 from tests.sim.world_reference import assert_same_bits, reference_step
 

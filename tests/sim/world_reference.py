@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.integrators import INTEGRATORS, ORIENTATION_TORQUE
-from sim.integrators.state import BodyParams, BodyState, StepCost
-from sim.integrators.torque import LeverTorque
-from sim.quaternion import quat_conj, quat_exp, quat_log, quat_mul, quat_rotate
-from sim.world import INTEGRATOR_NAMES, World
+from spinlab.sim.integrators import INTEGRATORS, ORIENTATION_TORQUE
+from spinlab.sim.integrators.state import BodyParams, BodyState, StepCost
+from spinlab.sim.integrators.torque import LeverTorque
+from spinlab.sim.quaternion import quat_conj, quat_exp, quat_log, quat_mul, quat_rotate
+from spinlab.sim.world import INTEGRATOR_NAMES, World
 
 __all__ = ["reference_step", "assert_same_bits"]
 

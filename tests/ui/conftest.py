@@ -10,7 +10,7 @@ import os
 import pytest
 from imgui_bundle import imgui, implot
 
-from ui.xvfb import virtual_display, xvfb_available
+from spinlab.ui.xvfb import virtual_display, xvfb_available
 
 
 @pytest.fixture(scope="session")
@@ -31,8 +31,8 @@ def x_display():
 @pytest.fixture(scope="module")
 def app(x_display, tmp_path_factory):
     """A 1280×720 window on the compare preset, writing its files to a temporary folder."""
-    from scene.scene_file import load_scene
-    from ui.app import App
+    from spinlab.scene.scene_file import load_scene
+    from spinlab.ui.app import App
 
     window_app = App(load_scene("compare"), vsync=False, output_dir=str(tmp_path_factory.mktemp("captures")))
     yield window_app

@@ -6,12 +6,12 @@ from pathlib import Path
 
 import numpy as np
 
-from render.look import PALETTE_LINEAR
-from scene.run_model import Session, Setup
-from scene.scene_file import load_scene
-from ui.controller import Controller
-from ui.cost_history import failure_lines
-from ui.plot_history import PlotHistory, new_history
+from spinlab.render.look import PALETTE_LINEAR
+from spinlab.scene.run_model import Session, Setup
+from spinlab.scene.scene_file import load_scene
+from spinlab.ui.controller import Controller
+from spinlab.ui.cost_history import failure_lines
+from spinlab.ui.plot_history import PlotHistory, new_history
 
 
 class SessionHost:

@@ -8,12 +8,12 @@ import av
 import numpy as np
 import pytest
 
-from render.video import read_video_info
-from sim.quaternion import quat_conj, quat_rotate
-from ui.capture import RECORD_FPS
-from ui.panel import PanelEdits
-from ui.theme import PANEL_BG_RGB
-from ui.view3d import PANEL_WIDTH
+from spinlab.render.video import read_video_info
+from spinlab.sim.quaternion import quat_conj, quat_rotate
+from spinlab.ui.capture import RECORD_FPS
+from spinlab.ui.panel import PanelEdits
+from spinlab.ui.theme import PANEL_BG_RGB
+from spinlab.ui.view3d import PANEL_WIDTH
 
 FRAME_S = 1.0 / 60.0
 PANEL_COLOR_TOLERANCE = 3  # 8-bit levels
@@ -75,8 +75,8 @@ def test_the_view_from_the_backdrop_cache_is_the_shaded_one(app):
     """The window's framebuffer takes the cached backdrop by a draw over the views' area (a blit into it is
     llvmpipe's slow path): the same pixels as shading it. (One view: the labels' panels, baked into the cache, are
     under the lines that cross them.)"""
-    from render.views import bounding_viewport
-    from ui.capture import read_pixels
+    from spinlab.render.views import bounding_viewport
+    from spinlab.ui.capture import read_pixels
 
     fresh(app, "t_handle")
     app.state.paused = True
@@ -168,7 +168,7 @@ def test_keys_pause_step_and_reset(app):
 def test_the_controller_reads_pyglets_key_symbols(app):
     from pyglet.window import key
 
-    from ui.controller import KEYS
+    from spinlab.ui.controller import KEYS
 
     assert KEYS == {name: getattr(key, name.upper()) for name in KEYS}
 
@@ -193,8 +193,8 @@ def test_dragging_in_the_view_orbits_and_the_wheel_zooms(app):
 
 def red_pixels(app):
     """How many pixels of the panel are the panel's red (ERROR_RGBA), in the frame being drawn."""
-    from ui.capture import read_pixels
-    from ui.panel import ERROR_RGBA
+    from spinlab.ui.capture import read_pixels
+    from spinlab.ui.panel import ERROR_RGBA
 
     app.window.dispatch_events()
     app.frame(FRAME_S)
@@ -215,7 +215,7 @@ def test_a_failing_action_is_shown_in_red_and_the_run_goes_on(app, monkeypatch, 
         raise np.linalg.LinAlgError("Eigenvalues did not converge")
 
     session, t = app.session, app.session.t
-    monkeypatch.setattr("scene.samples.References.__init__", failing)
+    monkeypatch.setattr("spinlab.scene.samples.References.__init__", failing)
     ask(app, integrator=(0, "euler"))
     assert app.form.message == "cannot restart: LinAlgError: Eigenvalues did not converge"
     assert app.session is session and app.state.integrators == ["implicit_midpoint"] and app.session.t == t

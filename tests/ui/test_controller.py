@@ -10,11 +10,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sim.integrators import INTEGRATORS
-from sim.quaternion import quat_conj, quat_rotate
+from spinlab.sim.integrators import INTEGRATORS
+from spinlab.sim.quaternion import quat_conj, quat_rotate
+from spinlab.ui.controller import KEYS, step_text
+from spinlab.ui.controller_state import PanelEdits
 from tests.ui.headless_host import headless_controller
-from ui.controller import KEYS, step_text
-from ui.controller_state import PanelEdits
 
 ROOT = Path(__file__).resolve().parents[2]
 

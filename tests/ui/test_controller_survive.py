@@ -6,10 +6,10 @@ import math
 
 import numpy as np
 
+from spinlab.ui.controller_state import PanelEdits
+from spinlab.ui.cost_history import left_out_note
+from spinlab.ui.failures_panel import DIVERGENCE_RANGE
 from tests.ui.headless_host import headless_controller
-from ui.controller_state import PanelEdits
-from ui.cost_history import left_out_note
-from ui.failures_panel import DIVERGENCE_RANGE
 
 
 def side_by_side(tmp_path, scene, compared):

@@ -5,9 +5,9 @@ import warnings
 import numpy as np
 import pytest
 
-from scene.scene_file import load_scene
-from sim.quaternion import quat_conj, quat_rotate
-from ui.edits import EditError, body_texts, edited_body, parse_time_step, parse_vector
+from spinlab.scene.scene_file import load_scene
+from spinlab.sim.quaternion import quat_conj, quat_rotate
+from spinlab.ui.edits import EditError, body_texts, edited_body, parse_time_step, parse_vector
 
 ATOL = 1e-12
 

@@ -4,11 +4,11 @@ modules, tests/scene/test_png.py and tests/scene/test_atomic_file.py."""
 import numpy as np
 import pytest
 
-from scene.run_model import default_integrators
-from scene.scene_file import list_presets, load_scene
-from scene.scene_toml import save_scene
-from sim.errors import InputError
-from ui.files import timestamped_path
+from spinlab.scene.run_model import default_integrators
+from spinlab.scene.scene_file import list_presets, load_scene
+from spinlab.scene.scene_toml import save_scene
+from spinlab.sim.errors import InputError
+from spinlab.ui.files import timestamped_path
 
 
 def test_a_default_name_never_reuses_a_file(tmp_path):

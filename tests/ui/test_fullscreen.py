@@ -8,10 +8,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 CHECK = """
-from scene.scene_file import load_scene
+from spinlab.scene.scene_file import load_scene
 from tests.ui.test_resize import assert_view_drawn, run_frames
-from ui.app import App
-from ui.xvfb import SCREEN
+from spinlab.ui.app import App
+from spinlab.ui.xvfb import SCREEN
 
 app = App(load_scene("t_handle"), vsync=False, fullscreen=True, output_dir={out!r})
 run_frames(app, 6)

@@ -5,9 +5,9 @@ import dataclasses
 
 import numpy as np
 
-from render.views import bounding_viewport
+from spinlab.render.views import bounding_viewport
+from spinlab.ui.capture import read_pixels
 from tests.ui.test_app import ask, fresh, run_frames
-from ui.capture import read_pixels
 
 
 def _view_pixels(app, viewport):
@@ -36,7 +36,7 @@ def test_ghost_toggles_in_the_window(app):
 
 
 def test_flip_counts_in_the_labels(app):
-    from scene.run_model import view_labels
+    from spinlab.scene.run_model import view_labels
 
     fresh(app, "t_handle")
     ask(app, integrator=(None, "im6"))

@@ -17,11 +17,11 @@ from pathlib import Path
 
 import pytest
 
-from commands.gui import RECORD_AT_START_VARIABLE
-from render.video import decode_frames, read_video_info
-from scene.scene_file import load_scene
-from sim.errors import InputError
-from ui.xvfb import start_xvfb, stop_xvfb, xvfb_available
+from spinlab.commands.gui import RECORD_AT_START_VARIABLE
+from spinlab.render.video import decode_frames, read_video_info
+from spinlab.scene.scene_file import load_scene
+from spinlab.sim.errors import InputError
+from spinlab.ui.xvfb import start_xvfb, stop_xvfb, xvfb_available
 
 MAIN = Path(__file__).resolve().parents[2] / "main.py"
 HANG_S = 60.0  # a process that has not done its part by then hangs: the test fails (not a timing assertion)
@@ -68,7 +68,7 @@ def _bad_files(folder: Path) -> dict[str, Path | str]:
 
 def test_every_file_run_refuses_is_refused_before_a_window(tmp_path, monkeypatch):
     """In process, with no display: run_gui refuses each file as `run` does (InputError), before any window."""
-    from commands.gui import run_gui
+    from spinlab.commands.gui import run_gui
 
     monkeypatch.delenv("DISPLAY", raising=False)
     for path in _bad_files(tmp_path).values():

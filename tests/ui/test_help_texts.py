@@ -7,18 +7,18 @@ import dataclasses
 import pytest
 from imgui_bundle import imgui
 
-from render.legend import legend_box, legend_entries
-from render.renderer import RenderOptions
-from sim.integrators import CLAIMS, INTEGRATORS
+from spinlab.render.legend import legend_box, legend_entries
+from spinlab.render.renderer import RenderOptions
+from spinlab.sim.integrators import CLAIMS, INTEGRATORS
+from spinlab.ui import help_texts
+from spinlab.ui.controller import KEY_HELP_KEYS, KEYS
+from spinlab.ui.controller_state import PanelEdits
+from spinlab.ui.key_help import badge_text, draw_key_help, draw_state_badge
+from spinlab.ui.panel import RENDER_LABELS, draw_panel
+from spinlab.ui.plots import PLOT_TITLES
+from spinlab.ui.view3d import Rect
 from tests.ui.headless_host import headless_controller
 from tests.ui.test_panel import SECTIONS, STATES, base_state
-from ui import help_texts
-from ui.controller import KEY_HELP_KEYS, KEYS
-from ui.controller_state import PanelEdits
-from ui.key_help import badge_text, draw_key_help, draw_state_badge
-from ui.panel import RENDER_LABELS, draw_panel
-from ui.plots import PLOT_TITLES
-from ui.view3d import Rect
 
 # The ImGui calls that draw a control a person can use; set_item_tooltip is what explains the last one.
 CONTROLS = ("button", "small_button", "checkbox", "radio_button", "slider_int", "begin_combo", "combo",

@@ -6,12 +6,12 @@ that started alike; the pure maths of ui/kick_controls.py."""
 import numpy as np
 import pytest
 
-from scene.run_model import Session, Setup
-from scene.scene_file import load_scene
-from sim.quaternion import quat_conj, quat_rotate
+from spinlab.scene.run_model import Session, Setup
+from spinlab.scene.scene_file import load_scene
+from spinlab.sim.quaternion import quat_conj, quat_rotate
+from spinlab.ui.controller_state import PanelEdits
+from spinlab.ui.kick_controls import AXES, drag_impulse, drag_kick, omega_from_polar, omega_to_polar, principal_axes
 from tests.ui.headless_host import headless_controller
-from ui.controller_state import PanelEdits
-from ui.kick_controls import AXES, drag_impulse, drag_kick, omega_from_polar, omega_to_polar, principal_axes
 
 T_HANDLE = np.diag([1.3, 1.4, 2.5])
 TILTED = np.array([[2.0, 0.3, 0.1], [0.3, 1.5, -0.2], [0.1, -0.2, 1.1]])
@@ -152,7 +152,7 @@ def test_bad_kicks_are_shown_beside_the_field(tmp_path):
 
 
 def test_a_ctrl_drag_kicks_the_selected_body_scaled_by_its_momentum(tmp_path):
-    from render.camera import OrbitCamera
+    from spinlab.render.camera import OrbitCamera
 
     controller, host = headless_controller("t_handle", str(tmp_path))
     camera = OrbitCamera(azimuth_deg=90.0, elevation_deg=0.0)  # looking along −y: right −x, up +z, back +y
@@ -168,12 +168,12 @@ def test_a_ctrl_drag_kicks_the_selected_body_scaled_by_its_momentum(tmp_path):
 def test_the_panel_draws_the_kick_section_and_the_drags(imgui_window):
     from imgui_bundle import imgui
 
-    from render.renderer import RenderOptions
-    from scene.scene_file import list_presets
-    from sim.integrators import INTEGRATORS
-    from ui.controller_state import Choices, Form
-    from ui.panel import draw_panel
-    from ui.plots import PlotOptions
+    from spinlab.render.renderer import RenderOptions
+    from spinlab.scene.scene_file import list_presets
+    from spinlab.sim.integrators import INTEGRATORS
+    from spinlab.ui.controller_state import Choices, Form
+    from spinlab.ui.panel import draw_panel
+    from spinlab.ui.plots import PlotOptions
 
     for section in ("Initial state", "Kick"):
         imgui.get_state_storage().set_int(imgui.get_id(section), 1)
@@ -188,8 +188,8 @@ def test_the_panel_draws_the_kick_section_and_the_drags(imgui_window):
 def test_the_time_plots_mark_each_kick_in_their_window(imgui_window, monkeypatch):
     from imgui_bundle import implot
 
+    from spinlab.ui.plots import PlotOptions, draw_plots
     from tests.ui.test_plots import filled, plots_window
-    from ui.plots import PlotOptions, draw_plots
 
     marked = []
     monkeypatch.setattr(implot, "plot_inf_lines", lambda label, values, spec=None: marked.append(values.tolist()))

@@ -7,12 +7,12 @@ import dataclasses
 import pytest
 from imgui_bundle import imgui
 
-from render.renderer import RenderOptions
-from scene.scene_file import list_presets, load_scene
-from sim.integrators import INTEGRATORS
-from ui.controller_state import Choices, Form
-from ui.panel import BODY_LIST_MAX, PanelEdits, draw_panel, time_scale_text
-from ui.plots import PlotOptions
+from spinlab.render.renderer import RenderOptions
+from spinlab.scene.scene_file import list_presets, load_scene
+from spinlab.sim.integrators import INTEGRATORS
+from spinlab.ui.controller_state import Choices, Form
+from spinlab.ui.panel import BODY_LIST_MAX, PanelEdits, draw_panel, time_scale_text
+from spinlab.ui.plots import PlotOptions
 
 SECTIONS = ("Scene", "Integration", "Initial state", "Kick", "View", "Capture and files")
 

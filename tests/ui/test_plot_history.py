@@ -10,8 +10,8 @@ import dataclasses
 import numpy as np
 import pytest
 
-from scene.samples import Sample
-from ui.plot_history import (
+from spinlab.scene.samples import Sample
+from spinlab.ui.plot_history import (
     DASH_SAMPLES,
     DASHES_PER_WINDOW,
     MAX_POINTS,

@@ -4,8 +4,8 @@ the same measure, else an ellipsis; the ImGui id is the full title whatever is s
 import pytest
 from imgui_bundle import imgui
 
-from ui.plot_titles import AXES_LABELS_PX, SHORT_TITLES, TITLE_MARGIN_PX, fitted_text, fitted_title
-from ui.plots import PLOT_TITLES
+from spinlab.ui.plot_titles import AXES_LABELS_PX, SHORT_TITLES, TITLE_MARGIN_PX, fitted_text, fitted_title
+from spinlab.ui.plots import PLOT_TITLES
 
 
 def _width(text: str) -> float:
@@ -28,8 +28,7 @@ def test_a_title_is_whole_where_it_fits_and_fits_where_it_does_not(imgui_window,
 
 
 def test_at_1280_by_720_the_window_shows_every_plot_title_whole_or_short_never_cut(app, monkeypatch):
-    import ui.plot_titles
-    import ui.plots
+    from spinlab.ui import plot_titles, plots
 
     shown = {}
 
@@ -37,8 +36,8 @@ def test_at_1280_by_720_the_window_shows_every_plot_title_whole_or_short_never_c
         shown[title] = fitted_text(title, width, **options)
         return shown[title]
 
-    monkeypatch.setattr(ui.plot_titles, "fitted_text", spy)
-    monkeypatch.setattr(ui.plots, "fitted_text", spy)
+    monkeypatch.setattr(plot_titles, "fitted_text", spy)
+    monkeypatch.setattr(plots, "fitted_text", spy)
     assert app.window.get_size() == (1280, 720)
     for _ in range(2):
         app.window.dispatch_events()

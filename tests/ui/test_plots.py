@@ -7,10 +7,9 @@ import numpy as np
 import pytest
 from imgui_bundle import imgui, implot
 
-from tests.ui.test_plot_history import filled, sample
-from ui import plot_history
-from ui.plot_history import MAX_LINES, line_rows
-from ui.plots import (
+from spinlab.ui import plot_history
+from spinlab.ui.plot_history import MAX_LINES, line_rows
+from spinlab.ui.plots import (
     NO_REFERENCE,
     NO_REFERENCE_NOTE,
     PLOT_TITLES,
@@ -21,6 +20,7 @@ from ui.plots import (
     draw_plots,
     linear_ticks,
 )
+from tests.ui.test_plot_history import filled, sample
 
 
 @contextmanager
@@ -154,8 +154,8 @@ def test_time_ticks_are_round_inside_the_axis_and_far_enough_apart_for_their_lab
 
 
 def test_the_plots_name_a_few_bodies_and_count_a_cloud(imgui_window, monkeypatch):
-    from ui.plot_history import PlotHistory
-    from ui.plots import LEGEND_MAX
+    from spinlab.ui.plot_history import PlotHistory
+    from spinlab.ui.plots import LEGEND_MAX
 
     for count in (3, LEGEND_MAX + 1, 1000):
         texts = []
@@ -175,8 +175,8 @@ def test_the_plots_name_a_few_bodies_and_count_a_cloud(imgui_window, monkeypatch
 
 def _cloud(names, exact_rows, steps):
     """A history of ``names`` bodies with every measure finite, ``steps`` samples long."""
-    from scene.samples import Sample
-    from ui.plot_history import PlotHistory
+    from spinlab.scene.samples import Sample
+    from spinlab.ui.plot_history import PlotHistory
 
     rng, k = np.random.default_rng(3), len(names)
     history = PlotHistory(names, rng.uniform(size=(k, 3)), exact_rows, capacity=100)

@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 from imgui_bundle import imgui, implot
 
+from spinlab.ui.help_texts import PLOT_TOOLTIPS
+from spinlab.ui.plots import CHAR_PX, EXACT_LEGEND, MIN_TIME_SPAN_S, TICK_GAP_PX, PlotOptions, draw_plots, linear_ticks
 from tests.ui.test_plot_history import filled
 from tests.ui.test_plots import plots_window
-from ui.help_texts import PLOT_TOOLTIPS
-from ui.plots import CHAR_PX, EXACT_LEGEND, MIN_TIME_SPAN_S, TICK_GAP_PX, PlotOptions, draw_plots, linear_ticks
 
 OLD_CAP = 150  # points a curve had at most before
 

@@ -9,10 +9,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from render.look import BACKGROUND_BOTTOM_SRGB, BACKGROUND_TOP_SRGB, GRID_LINE_SRGB
-from ui.capture import read_pixels
-from ui.view3d import to_viewport
-from ui.xvfb import SCREEN
+from spinlab.render.look import BACKGROUND_BOTTOM_SRGB, BACKGROUND_TOP_SRGB, GRID_LINE_SRGB
+from spinlab.ui.capture import read_pixels
+from spinlab.ui.view3d import to_viewport
+from spinlab.ui.xvfb import SCREEN
 
 FRAME_S = 1.0 / 60.0
 ROOT = Path(__file__).resolve().parents[2]

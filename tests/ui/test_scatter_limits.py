@@ -4,7 +4,7 @@ a double (one integrator alone once showed 1e-300 … 1)."""
 import numpy as np
 import pytest
 
-from ui.cost_plots import decade_ticks, decades
+from spinlab.ui.cost_plots import decade_ticks, decades
 
 
 def test_decades_hold_the_values_with_a_decade_to_spare_on_an_exact_power():
@@ -56,7 +56,7 @@ def test_the_scatter_without_a_point_spans_a_typical_runs_decades(imgui_window, 
 
     from imgui_bundle import implot
 
-    from ui import cost_plots
+    from spinlab.ui import cost_plots
 
     limits, ticks = [], []
     monkeypatch.setattr(implot, "setup_axes_limits", lambda *args: limits.append(args[:4]))

@@ -7,10 +7,10 @@ import time
 import numpy as np
 import pytest
 
-from commands import gui
-from scene.scene_file import load_scene
-from scene.warm_up import warm_up, warm_up_steps
-from ui.splash import BAR_RGBA, BAR_TRACK_RGBA, Warmup, show_splash, splash_lines
+from spinlab.commands import gui
+from spinlab.scene.scene_file import load_scene
+from spinlab.scene.warm_up import warm_up, warm_up_steps
+from spinlab.ui.splash import BAR_RGBA, BAR_TRACK_RGBA, Warmup, show_splash, splash_lines
 
 
 def test_warm_up_reports_each_integrator_in_turn_then_the_scene():
@@ -40,7 +40,7 @@ def test_warm_up_of_a_scene_with_torque_steps_the_closed_form_torque_free(tmp_pa
 
 
 def test_warm_up_raises_what_the_scene_check_raises(tmp_path):
-    from sim.errors import NumericalError
+    from spinlab.sim.errors import NumericalError
 
     path = tmp_path / "explodes.toml"
     # Implicit midpoint at a huge step and spin: Newton cannot converge on the first step.
@@ -59,9 +59,9 @@ def test_splash_lines_say_what_is_compiled_and_how_far():
 
 
 def test_the_splash_draws_progress_until_the_work_ends_then_the_app_takes_the_window(x_display, monkeypatch):
-    from ui.app import App
-    from ui.capture import read_pixels
-    from ui.window import open_window
+    from spinlab.ui.app import App
+    from spinlab.ui.capture import read_pixels
+    from spinlab.ui.window import open_window
 
     release = threading.Event()
     seen = []
@@ -111,7 +111,7 @@ def _has(row, rgba):
 def test_a_fast_check_opens_no_window_and_a_slow_one_gives_the_app_the_splash_window(x_display, monkeypatch):
     scene = load_scene("t_handle")
     assert gui._warmed_up(scene, (640, 360), False) is None  # warm: done within SPLASH_AFTER_S, nothing opened
-    import scene.warm_up as warm_up_module
+    import spinlab.scene.warm_up as warm_up_module
 
     def slow(spec, report):  # as a first start is: longer than SPLASH_AFTER_S
         time.sleep(2 * gui.SPLASH_AFTER_S)
@@ -119,7 +119,7 @@ def test_a_fast_check_opens_no_window_and_a_slow_one_gives_the_app_the_splash_wi
 
     monkeypatch.setattr(warm_up_module, "warm_up", slow)
     window = gui._warmed_up(scene, (640, 360), False)
-    from ui.window import close_window
+    from spinlab.ui.window import close_window
 
     try:
         assert window is not None and not window.has_exit

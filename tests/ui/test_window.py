@@ -2,8 +2,8 @@
 
 import os
 
-from ui import window
-from ui.window import LLVMPIPE_THREADS_PER_CORE
+from spinlab.ui import window
+from spinlab.ui.window import LLVMPIPE_THREADS_PER_CORE
 
 
 def test_llvmpipe_gets_three_threads_per_core_unless_told(monkeypatch):

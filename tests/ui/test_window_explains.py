@@ -4,11 +4,11 @@ Screenshots read back from the window's framebuffer."""
 
 import numpy as np
 
+from spinlab.ui.capture import read_pixels
+from spinlab.ui.controller import KEY_HELP_KEYS
+from spinlab.ui.key_help import PAUSED_RGBA, STOPPED_RGBA
+from spinlab.ui.view3d import window_layout
 from tests.ui.test_app import fresh, run_frames
-from ui.capture import read_pixels
-from ui.controller import KEY_HELP_KEYS
-from ui.key_help import PAUSED_RGBA, STOPPED_RGBA
-from ui.view3d import window_layout
 
 COLOR_TOLERANCE = 12  # 8-bit levels
 
@@ -78,7 +78,7 @@ def test_the_badge_says_paused_then_stopped_and_the_legend_sits_in_a_corner(app)
     app.state.error, app.state.paused = None, False
     # The legend: a dark panel with the ω and L dots in the view's bottom-right corner.
     corner = stopped[int(0.6 * view.height) :, int(0.75 * view.width) :]
-    from render.legend import legend_entries
+    from spinlab.render.legend import legend_entries
 
     omega_rgb = legend_entries(app.state.render)[0][1]
     assert _share_of(corner, (*omega_rgb, 1.0)) > 1e-4, "no ω dot in the legend"

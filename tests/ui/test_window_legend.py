@@ -6,14 +6,14 @@ import os
 
 import pytest
 
-import ui.view3d
-from scene.scene_file import load_scene
-from ui.controller_state import PanelEdits
+from spinlab.scene.scene_file import load_scene
+from spinlab.ui import view3d
+from spinlab.ui.controller_state import PanelEdits
 
 
 @pytest.fixture
 def window(x_display, tmp_path):
-    from ui.app import App
+    from spinlab.ui.app import App
 
     os.environ["DISPLAY"] = x_display
     made = []
@@ -31,13 +31,13 @@ def window(x_display, tmp_path):
 
 def _legend_corners(app, monkeypatch) -> list[tuple[float, float, str]]:
     corners = []
-    real = ui.view3d.legend_box
+    real = view3d.legend_box
 
     def spy(options, x, y, anchor, *args, **kwargs):
         corners.append((x, y, anchor))
         return real(options, x, y, anchor, *args, **kwargs)
 
-    monkeypatch.setattr(ui.view3d, "legend_box", spy)
+    monkeypatch.setattr(view3d, "legend_box", spy)
     for _ in range(2):  # the Poinsot view splits the area from the frame after it is asked for
         corners.clear()
         app.window.dispatch_events()

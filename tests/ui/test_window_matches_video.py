@@ -10,10 +10,10 @@ view (what ``render_grid`` draws) and the trail points each renderer holds are c
 import numpy as np
 import pytest
 
-from render.record import VideoRun, frame_count, video_setup
-from scene.run_model import view_labels
-from scene.scene_file import load_scene
-from ui.panel import PanelEdits
+from spinlab.render.record import VideoRun, frame_count, video_setup
+from spinlab.scene.run_model import view_labels
+from spinlab.scene.scene_file import load_scene
+from spinlab.ui.panel import PanelEdits
 
 FRAME_S = 1.0 / 60.0
 

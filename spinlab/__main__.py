@@ -1,0 +1,8 @@
+"""``python -m spinlab``: the same command line as the installed ``spinlab`` command."""
+
+import sys
+
+from spinlab.commands.cli import main
+
+if __name__ == "__main__":
+    sys.exit(main())

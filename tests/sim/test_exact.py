@@ -329,7 +329,8 @@ def test_outputs_follow_the_shape_of_t():
     assert solution.omega_world(t).shape == (2, 3, 3)
     assert solution.orientation(t).shape == (2, 3, 4)
     np.testing.assert_allclose(np.linalg.norm(solution.orientation(t), axis=-1), 1.0, rtol=0, atol=4 * EPS)
-    np.testing.assert_allclose(solution.orientation(t)[1, 2], solution.orientation(1.0), rtol=0, atol=0)
+    # An array of times and one time take numpy's vector and scalar paths, which may round apart by an ulp or two.
+    np.testing.assert_allclose(solution.orientation(t)[1, 2], solution.orientation(1.0), rtol=0, atol=4 * EPS)
 
 
 def test_principal_frame_is_sorted_right_handed_and_snaps_equal_moments():

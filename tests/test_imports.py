@@ -3,7 +3,7 @@
 In a checkout the root is on the path (for ``tests.*``), so ``import scene.validation`` would quietly load a second
 copy of the module, and a monkeypatch on it would reach nothing the code under test uses. Installed, the import
 fails. Every import statement, and every module named in a string (``monkeypatch.setattr("x.y.z", ...)``,
-``importorskip``, ``python -m``), is checked here.
+``importorskip``, ``python -m``, a script in a string), is checked here.
 """
 
 import ast
@@ -16,7 +16,11 @@ NAMING_CALLS = frozenset({"setattr", "importorskip", "import_module", "delattr",
 
 def _python_files() -> list[Path]:
     skipped = {".venv", "build", ".git"}
-    return [path for path in ROOT.rglob("*.py") if not skipped.intersection(path.relative_to(ROOT).parts)]
+    return [
+        path
+        for path in ROOT.rglob("*.py")
+        if not skipped.intersection(path.relative_to(ROOT).parts) and path != Path(__file__).resolve()
+    ]  # this file's own examples of strays are checked by the test below
 
 
 def _is_checkout_name(name: str) -> bool:
@@ -36,6 +40,12 @@ def _strays(tree: ast.AST) -> list[tuple[int, str]]:
             if callee in NAMING_CALLS and isinstance(first, ast.Constant) and isinstance(first.value, str):
                 if "." in first.value and _is_checkout_name(first.value):
                     found.append((node.lineno, first.value))
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and "import " in node.value:
+            try:  # a script in a string (python -c, a file a test writes) is checked too
+                script = ast.parse(node.value)
+            except SyntaxError:
+                continue
+            found += [(node.lineno, name) for _, name in _strays(script)]
         elif isinstance(node, ast.List):
             items = [item.value if isinstance(item, ast.Constant) else None for item in node.elts]
             for flag, module in zip(items, items[1:], strict=False):
@@ -57,5 +67,6 @@ def test_the_check_finds_each_kind_of_stray_import():
     source = (
         "import scene.validation\nfrom sim.so3 import exp_so3\nimport numpy\nfrom spinlab.sim import so3\n"
         "monkeypatch.setattr('render.record.frames', None)\ncommand = ['python', '-m', 'commands.stills']\n"
+        "code = 'import sys, ui.controller'\n"
     )
-    assert [line for line, _ in _strays(ast.parse(source))] == [1, 2, 5, 6]
+    assert [line for line, _ in _strays(ast.parse(source))] == [1, 2, 5, 6, 7]

@@ -36,7 +36,7 @@ def omega_body_y(session, body=0):
 
 def test_the_controller_needs_no_gl_no_window_and_no_imgui():
     code = (
-        "import sys, ui.controller, ui.controller_state, ui.edits\n"
+        "import sys, spinlab.ui.controller, spinlab.ui.controller_state, spinlab.ui.edits\n"
         "loaded = [m for m in sys.modules if m.split('.')[0] in ('moderngl', 'pyglet', 'imgui_bundle', 'OpenGL')]\n"
         "print(loaded)\n"
     )

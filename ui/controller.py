@@ -33,7 +33,7 @@ __all__ = ["Controller", "Host", "failure_text", "step_text", "KEYS", "KEY_HELP_
 
 MAX_MESSAGE = 300  # characters of a message in the panel
 # pyglet's key symbols (pyglet/window/key.py; importing it needs a display): space, →, R, V, P, H, F12.
-KEYS = {"space": 0x020, "right": 0xFF53, "r": 0x072, "v": 0x076, "p": 0x070, "h": 0x068, "f12": 0xFFC9}
+KEYS = {"space": 0x020, "right": 0xFF53, "r": 0x072, "v": 0x076, "p": 0x070, "h": 0x068, "f9": 0xFFC6, "f12": 0xFFC9}
 # The key-help overlay: F1, and "?" (pyglet's QUESTION, or SLASH: "?" is Shift+/ on most layouts).
 KEY_HELP_KEYS = (0xFFBE, 0x03F, 0x02F)
 
@@ -108,11 +108,15 @@ class Controller:
     # -- the setup ---------------------------------------------------------------------------------------------
 
     def load(self, scene: SceneSpec) -> None:
-        """Make ``scene`` the current one, with the integrators and time step it names (no run starts)."""
+        """Make ``scene`` the current one as its file sets it up (no run starts): its integrators and time step, the
+        gyroscopic term on and running, whatever the last scene had (a scene that blows up without the term must
+        blow up); the comparison, the speed and the view are the person's and stay. The save name becomes this
+        scene's own, so that Save never writes over the scene loaded before."""
         choices, form = self.choices, self.form
         choices.scene, choices.integrators, choices.h = scene, list(default_integrators(scene)), scene.h
+        choices.gyroscopic, choices.paused = True, False
         form.h_text, form.h_error = step_text(scene.h), None
-        form.save_text = form.save_text or f"{scene.name}-edited.toml"
+        form.save_text, form.save_confirm = f"{scene.name}-edited.toml", None
         self.select_body(0)
 
     def select_body(self, index: int) -> None:
@@ -159,6 +163,8 @@ class Controller:
             pending.reset = True
         elif symbol == KEYS["f12"]:
             pending.screenshot = True
+        elif symbol == KEYS["f9"]:
+            pending.toggle_record = not pending.toggle_record
         elif symbol == KEYS["v"]:
             pending.reset_view = True
         elif symbol == KEYS["p"]:
@@ -187,6 +193,8 @@ class Controller:
         for name in ("scene_text", "save_text", "h_text", "kick_text"):
             if getattr(edits, name) is not None:
                 setattr(form, name, getattr(edits, name))
+        if edits.save_text is not None:
+            form.save_confirm = None
         if edits.output_dir is not None:
             choices.output_dir = edits.output_dir
         if edits.body_text is not None:
@@ -227,8 +235,11 @@ class Controller:
             scene = load_scene(edits.scene)
             check_scene_runs(scene)
             form.scene_error = None
+            switched = [what for what, was in (("gyroscopic term on again", not choices.gyroscopic),
+                                               ("running", choices.paused)) if was]  # fmt: skip
             self.load(scene)
             self.start()
+            self.tell(f"loaded {scene.name}" + (f" ({', '.join(switched)}, as the scene sets up)" if switched else ""))
         restart = False
         if edits.side_by_side is not None:
             choices.side_by_side, restart = edits.side_by_side, True
@@ -369,8 +380,20 @@ class Controller:
             path = export_csv(self.host.history, timestamped_path(choices.output_dir, choices.scene_name, ".csv"))
             self.tell(f"plotted series saved to {path}")
         if edits.save_scene:
-            path = save_scene(form.save_text.strip(), choices.scene, tuple(choices.integrators), choices.h)
-            self.tell(f"scene saved to {path}")
+            self._save_scene()
+
+    def _save_scene(self) -> None:
+        """Save the setup under the typed name; a file of that name is replaced only at a second press, the button
+        then saying "Overwrite" (an edit of the name asks again)."""
+        choices, form = self.choices, self.form
+        name = form.save_text.strip()
+        if os.path.isfile(name) and form.save_confirm != name:
+            form.save_confirm = name
+            self.tell(f"'{name}' exists: press Overwrite to replace it, or change the name", error=True)
+            return
+        path = save_scene(name, choices.scene, tuple(choices.integrators), choices.h)
+        form.save_confirm = None
+        self.tell(f"scene saved to {path}")
 
     def _start_recording(self) -> None:
         directory = self.choices.output_dir

@@ -97,6 +97,7 @@ class Form:
     body_texts: dict[str, str] = field(default_factory=dict)
     body_errors: dict[str, str] = field(default_factory=dict)
     save_text: str = ""
+    save_confirm: str | None = None  # the existing file a second press of Save replaces
     message: str | None = None
     message_is_error: bool = False
     recording: bool = False

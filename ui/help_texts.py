@@ -70,12 +70,14 @@ TOOLTIPS = {
     # capture and files
     "output_dir": "The folder screenshots, videos, CSV and saved scenes go to.",
     "screenshot": "Save a PNG of the window (F12).",
-    "record": "Record an MP4 of the 3D view (or the whole window) at the chosen speed.",
-    "stop_record": "Stop and finalise the video.",
+    "record": "Record an MP4 of the 3D view (or the whole window) at the chosen speed (F9).",
+    "stop_record": "Stop and finalise the video (F9).",
     "export_csv": "Write every plotted series to a CSV file, one row per step.",
     "record_window": "Record the whole window (panel and plots) instead of only the 3D view.",
     "save_text": "The file name the setup is saved under.",
-    "save": "Save the current setup (initial states, integrators, h) as a scene file.",
+    "save": "Save the current setup (initial states, integrators, h) as a scene file; an existing file is kept\n"
+    "unless you press again to overwrite it.",
+    "overwrite": "A file of this name exists: press to replace it with the current setup, or change the name.",
 }
 
 PLOT_TOOLTIPS = {
@@ -99,6 +101,7 @@ KEY_HELP = (
     ("V", "reset the view"),
     ("P", "show / hide the plots"),
     ("H", "show / hide the panel"),
+    ("F9", "start / stop recording"),
     ("F12", "screenshot"),
     ("F1 or ?", "this help"),
     ("drag", "orbit the camera"),

@@ -41,6 +41,7 @@ RENDER_LABELS = {
     "show_poinsot": "Poinsot view",
 }
 KEYS_BUTTON = "Keys and mouse (F1)"
+RECORD_LABEL_WIDEST = "Stop (0000.0 s)"  # the record button's width: its widest label below 10⁴ s
 
 
 def time_scale_text(exponent: int) -> str:
@@ -78,6 +79,22 @@ def _note(text: str, color: imgui.ImVec4 = NOTE_RGBA) -> None:
     imgui.pop_style_color()
 
 
+def _one_line(text: str, color: imgui.ImVec4 = NOTE_RGBA) -> None:
+    """``text`` on exactly one line, whatever it says (an empty one too): cut to the panel's width with "…", the
+    whole of it in a tooltip. A line that appears, vanishes or wraps would move every control below it."""
+    room = imgui.get_content_region_avail().x
+    shown = text
+    if imgui.calc_text_size(shown).x > room:
+        while shown and imgui.calc_text_size(shown + "…").x > room:
+            shown = shown[:-1]
+        shown += "…"
+    imgui.push_style_color(imgui.Col_.text, color)
+    imgui.text(shown)
+    imgui.pop_style_color()
+    if shown != text:
+        imgui.set_item_tooltip(text)
+
+
 def _text_field(
     label: str, text: str, error: str | None, hint: str = "", width: float = -1.0, *, tip: str
 ) -> tuple[bool, str, bool]:
@@ -99,10 +116,13 @@ def _text_field(
 def _status(choices: Choices, form: Form, edits: PanelEdits) -> None:
     status = form.status
     imgui.text(f"t = {status.sim_t:8.2f} s sim   {status.wall_t:8.2f} s wall")
-    lag = f"   stepping lags: {status.speed_ratio:.0%} of {time_scale_text(choices.time_scale_exp)}"
     imgui.text(f"{status.frame_ms:5.1f} ms/frame   {status.steps_per_frame:.1f} steps/frame")
+    # The lag line is always there, so that nothing below it moves when stepping starts or stops keeping up.
+    speed = time_scale_text(choices.time_scale_exp)
     if status.speed_ratio < 0.98 and not choices.paused:
-        _note(lag.strip(), ERROR_RGBA)
+        _one_line(f"stepping lags: {status.speed_ratio:.0%} of {speed}", ERROR_RGBA)
+    else:
+        _one_line("paused" if choices.paused else f"stepping keeps up with {speed}")
     if choices.error:
         _note(f"Stopped: {choices.error}", ERROR_RGBA)
         if imgui.button("Reset to the initial state"):
@@ -134,9 +154,9 @@ def _status(choices: Choices, form: Form, edits: PanelEdits) -> None:
     if imgui.small_button(KEYS_BUTTON):
         edits.toggle_key_help = True
     _tip("key_help")
-    # What the last action did, or why it failed, under the buttons: always in sight, whatever is folded away.
-    if form.message:
-        _note(form.message, ERROR_RGBA if form.message_is_error else GOOD_RGBA)
+    # What the last action did, or why it failed, under the buttons: always in sight, whatever is folded away, and
+    # always one line (empty when there is nothing to say), so that no control moves when a message comes or goes.
+    _one_line(form.message or "", ERROR_RGBA if form.message_is_error else GOOD_RGBA)
 
 
 def _scene(choices: Choices, form: Form, edits: PanelEdits) -> None:
@@ -306,13 +326,16 @@ def _capture(choices: Choices, form: Form, edits: PanelEdits) -> None:
         edits.screenshot = True
     _tip("screenshot")
     imgui.same_line()
+    # One identity ("###record") and one width whatever the label says: a press and its release land on the same
+    # button while the running seconds change its label (ImGui drops a click whose button changed identity).
+    width = imgui.calc_text_size(RECORD_LABEL_WIDEST).x + 2.0 * imgui.get_style().frame_padding.x
     if form.recording:
         imgui.push_style_color(imgui.Col_.button, ERROR_FRAME_RGBA)
-        edits.toggle_record = imgui.button(f"Stop ({form.record_seconds:.1f} s)")
+        edits.toggle_record = imgui.button(f"Stop ({form.record_seconds:.1f} s)###record", imgui.ImVec2(width, 0))
         imgui.pop_style_color()
         _tip("stop_record")
     else:
-        edits.toggle_record = imgui.button("Record")
+        edits.toggle_record = imgui.button("Record###record", imgui.ImVec2(width, 0))
         _tip("record")
     imgui.same_line()
     if imgui.button("Export CSV"):
@@ -325,11 +348,13 @@ def _capture(choices: Choices, form: Form, edits: PanelEdits) -> None:
     if changed:
         edits.record_window = whole
     imgui.text("save the setup as a scene file")
-    save_width = -imgui.calc_text_size("Save").x - 24.0
+    save_width = -imgui.calc_text_size("Overwrite").x - 24.0
     changed, text, _ = _text_field("##save", form.save_text, None, "file.toml", save_width, tip="save_text")
     if changed:
         edits.save_text = text
     imgui.same_line()
-    if imgui.button("Save"):
+    overwrite = form.save_confirm is not None and form.save_confirm == form.save_text.strip()
+    width = imgui.calc_text_size("Overwrite").x + 2.0 * imgui.get_style().frame_padding.x
+    if imgui.button("Overwrite###save" if overwrite else "Save###save", imgui.ImVec2(width, 0)):
         edits.save_scene = True
-    _tip("save")
+    _tip("overwrite" if overwrite else "save")

@@ -11,8 +11,9 @@ import pytest
 
 from spinlab.scene.scene_file import load_scene
 from spinlab.sim.errors import OutputError
-from spinlab.ui.controller import MAX_MESSAGE
+from spinlab.ui.controller import KEYS, MAX_MESSAGE
 from spinlab.ui.controller_state import PanelEdits
+from spinlab.ui.help_texts import KEY_HELP
 from tests.scene.test_scene_file import assert_same_scene
 from tests.ui.headless_host import headless_controller
 
@@ -240,3 +241,38 @@ def test_recording_is_started_and_stopped_by_the_window(app, tmp_path):
     assert app.form.message == f"recording to {host.recording}"
     apply(app, toggle_record=True)
     assert not app.form.recording and host.videos and host.recording is None
+
+
+def test_save_never_replaces_a_file_at_the_first_press(app, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    apply(app, save_scene=True)
+    first = tmp_path / "t_handle-edited.toml"
+    assert first.is_file() and app.form.save_confirm is None
+    apply(app, scene="compare")
+    assert app.form.save_text == "compare-edited.toml", "the save name is the loaded scene's own"
+    apply(app, save_text="t_handle-edited.toml", save_scene=True)
+    assert load_scene(first).name == "t_handle-edited", "kept: the file exists"
+    assert app.form.message_is_error and "exists" in app.form.message
+    assert app.form.save_confirm == "t_handle-edited.toml"
+    apply(app, save_text="t_handle-edited.toml")  # the name edited (to the same text): asks again
+    assert app.form.save_confirm is None
+    apply(app, save_scene=True)
+    apply(app, save_scene=True)  # the second press overwrites
+    assert [body.name for body in load_scene(first).bodies] == [body.name for body in app.choices.scene.bodies]
+    assert not app.form.message_is_error and app.form.save_confirm is None
+
+
+def test_a_loaded_scene_starts_with_its_own_switches_and_says_so(app):
+    apply(app, gyroscopic=False, toggle_pause=True)
+    assert not app.choices.gyroscopic and app.choices.paused
+    apply(app, scene="compare")
+    assert app.choices.gyroscopic and not app.choices.paused
+    assert app.host.session.setup.gyroscopic
+    assert "gyroscopic term on again" in app.form.message and "running" in app.form.message
+    apply(app, scene="t_handle")
+    assert app.form.message == "loaded t_handle"
+
+
+def test_f9_starts_and_stops_a_recording_and_the_key_help_lists_it(app):
+    assert app.key(KEYS["f9"]) and app.take_pending().toggle_record
+    assert ("F9", "start / stop recording") in KEY_HELP

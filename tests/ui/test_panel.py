@@ -5,7 +5,7 @@ recording, side by side, kinematic bodies."""
 import dataclasses
 
 import pytest
-from imgui_bundle import imgui
+from imgui_bundle import imgui, implot
 
 from spinlab.render.renderer import RenderOptions
 from spinlab.scene.scene_file import list_presets, load_scene
@@ -74,3 +74,94 @@ def test_a_cloud_of_bodies_gets_one_integrator_choice_not_a_list(panel_window, m
 
 def test_time_scales_read_as_fractions_and_multiples():
     assert [time_scale_text(e) for e in (-5, -1, 0, 3)] == ["1/32×", "1/2×", "1×", "8×"]
+
+
+# ---------------------------------------------------------------------- a hand on the panel: frames with a mouse
+
+
+@pytest.fixture
+def frames(monkeypatch):
+    """``frame(choices, form, *, mouse=None, down=None) -> (edits, buttons)``: one ImGui frame of the panel, every
+    section open, in a 320 px wide window at the top left, after moving the mouse to ``mouse`` and pressing (``down``
+    True) or releasing (False) its left button; ``buttons`` maps each button's ID label to its rectangle."""
+    context = imgui.create_context()
+    implot.create_context()
+    io = imgui.get_io()
+    io.set_ini_filename("")
+    io.display_size = imgui.ImVec2(1280.0, 2000.0)  # tall enough for every section open: each button on screen
+    io.backend_flags |= imgui.BackendFlags_.renderer_has_textures
+    real_button, buttons = imgui.button, {}
+
+    def button(label, *args, **kwargs):
+        pressed = real_button(label, *args, **kwargs)
+        buttons[label.rpartition("###")[2] if "###" in label else label] = (
+            tuple(imgui.get_item_rect_min()),
+            tuple(imgui.get_item_rect_max()),
+        )
+        return pressed
+
+    monkeypatch.setattr(imgui, "button", button)
+
+    def frame(choices, form, *, mouse=None, down=None):
+        if mouse is not None:
+            io.add_mouse_pos_event(*mouse)
+        if down is not None:
+            io.add_mouse_button_event(0, down)
+        buttons.clear()
+        imgui.new_frame()
+        imgui.set_next_window_pos(imgui.ImVec2(0.0, 0.0))
+        imgui.set_next_window_size(imgui.ImVec2(320.0, 2000.0))
+        imgui.begin("panel")
+        for section in SECTIONS:
+            imgui.get_state_storage().set_int(imgui.get_id(section), 1)
+        edits = draw_panel(choices, form)
+        imgui.end()
+        imgui.render()
+        return edits, dict(buttons)
+
+    yield frame
+    implot.destroy_context()
+    imgui.destroy_context(context)
+
+
+def _centre(rect):
+    (x0, y0), (x1, y1) = rect
+    return (x0 + x1) / 2.0, (y0 + y1) / 2.0
+
+
+def test_a_stop_click_lands_while_the_label_counts_the_seconds(frames):
+    choices, form = base_state()
+    form.recording, form.record_seconds = True, 1.0
+    _, buttons = frames(choices, form)
+    _, buttons = frames(choices, form)  # laid out
+    where = _centre(buttons["record"])
+    frames(choices, form, mouse=where)
+    edits, _ = frames(choices, form, down=True)
+    assert not edits.toggle_record
+    form.record_seconds = 1.1  # "Stop (1.0 s)" became "Stop (1.1 s)" between the press and the release
+    edits, after = frames(choices, form, down=False)
+    assert edits.toggle_record, "the release on the relabelled button was dropped"
+    assert after["record"] == buttons["record"], "the button moved or changed size with its label"
+
+
+def test_no_button_moves_when_the_lag_line_or_a_message_comes_and_goes(frames):
+    choices, form = base_state()
+    frames(choices, form)
+    _, calm = frames(choices, form)
+    form.status = dataclasses.replace(form.status, speed_ratio=0.4)
+    form.message = "a message long enough to need two lines of this panel if it were wrapped: " + "word " * 20
+    frames(choices, form)
+    _, busy = frames(choices, form)
+    assert calm.keys() == busy.keys()
+    moved = {label: (calm[label], busy[label]) for label in calm if calm[label] != busy[label]}
+    assert not moved, moved
+
+
+def test_save_says_overwrite_when_its_file_exists(frames):
+    choices, form = base_state()
+    form.save_text = "t_handle-edited.toml"
+    _, buttons = frames(choices, form)
+    assert "save" in buttons
+    form.save_confirm = "t_handle-edited.toml"
+    _, buttons_then = frames(choices, form)
+    assert buttons_then["save"] == buttons["save"], "one identity and one place for Save and Overwrite"

@@ -48,13 +48,13 @@ TOOLTIPS = {
     "body": "The body whose initial state is edited below.",
     "omega_body": "Initial angular velocity in the body frame, rad/s (x, y, z). Enter applies and restarts.",
     "moments": "Principal moments of inertia, kg·m² (each ≤ the sum of the other two). Enter applies and restarts.",
-    "orientation": "Initial orientation, a unit quaternion w, x, y, z (body → world). Enter applies and restarts.",
+    "orientation": "Initial orientation, a unit quaternion w, x, y, z (body to world). Enter applies and restarts.",
     # view
     "show_omega": "Draw the angular velocity ω as an arrow from each body's centre (yellow).",
     "show_momentum": "Draw the angular momentum L as an arrow (pink); constant when torque-free.",
     "show_axes": "Draw each body's principal axes: red minor, green middle, blue major moment.",
     "show_herpolhode": "Trace the tip of ω: the herpolhode, which rolls on the invariable plane.",
-    "show_invariable_plane": "Draw the invariable plane ω·L̂ = 2E/|L| that ω's tip stays on (torque-free).",
+    "show_invariable_plane": "Draw the invariable plane ω·L/|L| = 2E/|L| that ω's tip stays on (torque-free).",
     "show_floor": "Draw the floor and the bodies' contact shadows.",
     "show_ghost": "Draw a translucent copy of the exact solution over each torque-free body.",
     "show_poinsot": (
@@ -81,8 +81,11 @@ TOOLTIPS = {
 }
 
 PLOT_TOOLTIPS = {
-    "energy": "Relative energy error |E − E₀| / E₀ per step, log scale. Symplectic and exact methods stay bounded.",
-    "momentum": "World angular momentum error |L − L₀| / |L₀|, log scale; torque-free bodies only.",
+    "energy": (
+        "Relative energy error |E − E(0)| / E(0) per step, log scale (E(0): at the start, or just after the last\n"
+        "kick). Symplectic and exact methods stay bounded."
+    ),
+    "momentum": "World angular momentum error |L − L(0)| / |L(0)|, log scale; torque-free bodies only.",
     "orientation": "Angle (rad) from the closed-form orientation to the body's, log scale.",
     "herpolhode": "ω in the invariable plane (equal axes): each step's sample, the exact solution dashed.",
     "polhode": "Body ω on the middle axis against the other: each step's sample, the exact solution dashed.",

@@ -19,6 +19,7 @@ from spinlab.scene.kernels import load_kernels
 from spinlab.scene.kicks import kick_step
 from spinlab.scene.limits import MAX_STEPS, MAX_TRACE_ROWS, check_count
 from spinlab.scene.measures import (
+    ClosedForms,
     energy_error,
     energy_scale,
     momentum_error,
@@ -87,10 +88,7 @@ def run_scene(
     simulation = Simulation(scene, integrator=integrator, h=h, gyroscopic=gyroscopic)
     start = simulation.snapshot()
     pivoted = potential_counts(simulation.scene)
-    start_potential = np.where(pivoted, simulation.potential_energy(), 0.0)
-    start_energy = start.energy + start_potential
-    check_finite(simulation, start, start_energy)
-    references = reference_solutions(simulation.scene, np.arange(len(pivoted)), start.q, start.omega_world)
+    base = _Base.of(simulation, start, pivoted)
     iterations = np.zeros(len(simulation.names), dtype=np.int64)
     substeps = np.ones(len(simulation.names), dtype=np.int64)
 
@@ -107,6 +105,10 @@ def run_scene(
                 now = simulation.snapshot()
                 check_finite(simulation, now)
                 trace.write(simulation.t, simulation.names, now.q, now.omega_world, now.L_world, now.energy)
+            if simulation.kicks.due(simulation.step_index):
+                # From a kick on, measured against the state just after it, as the window's plots and labels are
+                # (scene/samples.py's References.rebased): a kick changes E and L by design.
+                base = _Base.of(simulation, simulation.snapshot(), pivoted)
             if progress is not None:
                 progress(index + 1, steps)
         end = simulation.snapshot()
@@ -114,15 +116,15 @@ def run_scene(
         check_finite(simulation, end, end_energy)
     wall = time.perf_counter() - wall_start
 
-    energy = np.abs(energy_error(end_energy, start_energy, energy_scale(start.energy, start_potential)))
-    momentum = momentum_error(end.L_world, start.L_world)
-    orientation = _final_orientation_errors(end, references)
+    energy = np.abs(energy_error(end_energy, base.energy, base.energy_scale))
+    momentum = momentum_error(end.L_world, base.L_world)
+    orientation = _final_orientation_errors(end, base)
     free = np.array([torque_free(simulation.scene, body) for body in simulation.scene.bodies], dtype=bool)
     energy_figures, momentum_figures, orientation_figures = (
         _figures(energy), _figures(np.where(free, momentum, np.nan)), _figures(orientation)
     )  # fmt: skip
     average_iterations = (iterations / steps).tolist()
-    notes = _kick_notes(simulation, steps, references.notes)
+    notes = _kick_notes(simulation, steps, base.references.notes)
     return [
         BodySummary(
             body=name,
@@ -149,16 +151,39 @@ def run_scene(
     ]
 
 
+@dataclass(frozen=True)
+class _Base:
+    """What a run's errors are measured against: the state at the start, or just after the last kick (at ``t0`` s):
+    its energy (with the potential about a pivot) and the energy's scale (scene/measures.py), world L, and the
+    closed forms started from it."""
+
+    t0: float
+    energy: np.ndarray
+    energy_scale: np.ndarray
+    L_world: np.ndarray
+    references: ClosedForms
+
+    @classmethod
+    def of(cls, simulation: Simulation, snapshot, pivoted: np.ndarray) -> _Base:
+        potential = np.where(pivoted, simulation.potential_energy(), 0.0)
+        energy = snapshot.energy + potential
+        check_finite(simulation, snapshot, energy)
+        rows = np.arange(len(pivoted))
+        references = reference_solutions(simulation.scene, rows, snapshot.q, snapshot.omega_world)
+        return cls(snapshot.t, energy, energy_scale(snapshot.energy, potential), snapshot.L_world, references)
+
+
 def _kick_notes(simulation: Simulation, steps: int, notes) -> list[str | None]:
-    """``notes`` with, for each body kicked within the run, a word that its errors are against the unkicked start
-    (scene/kicks.py: a kick changes L and E by design)."""
-    kicked: dict[str, int] = {}
-    for kick in simulation.scene.kicks:
-        if kick_step(kick.time, simulation.h) <= steps:
-            kicked[kick.body] = kicked.get(kick.body, 0) + 1
+    """``notes`` with, for each body kicked within the run, a word that its errors are measured from the state just
+    after the run's last kick (scene/kicks.py: a kick changes L and E by design)."""
+    landed = [(kick.body, kick_step(kick.time, simulation.h)) for kick in simulation.scene.kicks]
+    landed = [(body, step) for body, step in landed if step <= steps]
+    counts = {body: sum(1 for other, _ in landed if other == body) for body, _ in landed}
+    since = (
+        f"measured from t = {max((step for _, step in landed), default=0) * simulation.h:.4g} s, after the last kick"
+    )
     words = [
-        None if name not in kicked else f"kicked {kicked[name]}× (scene file): measured against the unkicked start"
-        for name in simulation.names
+        None if name not in counts else f"kicked {counts[name]}× (scene file): {since}" for name in simulation.names
     ]
     return [
         note if word is None else (word if note is None else f"{note}; {word}")
@@ -194,11 +219,11 @@ def check_finite(simulation: Simulation, snapshot, energy: np.ndarray | None = N
             )
 
 
-def _final_orientation_errors(end, references) -> np.ndarray:
-    """(N,) rad: each body's angle from its reference at the end; NaN without a reference or where it is not
-    finite."""
+def _final_orientation_errors(end, base: _Base) -> np.ndarray:
+    """(N,) rad: each body's angle from its reference (started at ``base``) at the end; NaN without a reference or
+    where it is not finite."""
     with np.errstate(all="ignore"):
-        q_exact, _ = references.orientation_and_omega_body(np.float64(end.t))
+        q_exact, _ = base.references.orientation_and_omega_body(np.float64(end.t - base.t0))
         error = orientation_error(end.q, q_exact)
     return np.where(np.isfinite(error), error, np.nan)
 

@@ -9,8 +9,9 @@ with ``SPINLAB_NO_LIMITS=1`` (its output to a file). Per process:
 - *process*: the subprocess's wall time from start to exit (start-up, imports, loading and checking the scene,
   building the world and the closed-form references, the steps, the summary table);
 - *loop*: the wall time of the stepping loop alone, as the run measures it (its table's ``wall s``);
-- *peak memory*: the child's maximum resident set size (``os.wait4``'s ``ru_maxrss``: that one process's, where
-  ``RUSAGE_CHILDREN`` would give the largest of all children so far).
+- *peak memory*: the child's high-water resident set (``VmHWM`` of ``/proc/PID/status``, read until it exits). Not
+  ``ru_maxrss``: Linux carries the forking parent's high-water mark across ``exec`` into it, so after the other
+  benchmarks of a ``bench`` run had grown this process to 10 GB, every child "peaked" at 10 GB.
 
 MuJoCo (when ``import mujoco`` works) runs in a subprocess too, ``python -m spinlab.benchmarks.scaling --mujoco N STEPS
 H``: the same N bodies, each on a free joint with the handle's principal moments (as benchmarks/accuracy.py
@@ -58,10 +59,26 @@ def _timed_child(command: list[str], stdout, cwd: pathlib.Path) -> tuple[float, 
     env = {**os.environ, "SPINLAB_NO_LIMITS": "1"}
     begin = time.perf_counter()
     child = subprocess.Popen(command, cwd=checkout_root() or cwd, env=env, stdout=stdout, stderr=subprocess.DEVNULL)
-    _, status, usage = os.wait4(child.pid, 0)
+    peak_kib, status = 0, None
+    while status is None:
+        peak_kib = max(peak_kib, _high_water_kib(child.pid))
+        pid, waited = os.waitpid(child.pid, os.WNOHANG)
+        if pid:
+            status = waited
+        else:
+            time.sleep(0.002)
     wall = time.perf_counter() - begin
     child.returncode = os.waitstatus_to_exitcode(status)
-    return wall, usage.ru_maxrss / 1024.0, child.returncode  # ru_maxrss is in KiB on Linux
+    return wall, peak_kib / 1024.0, child.returncode
+
+
+def _high_water_kib(pid: int) -> int:
+    """The process's peak resident set so far (KiB, ``VmHWM``: its own, from its exec on); 0 once it is gone."""
+    try:
+        with open(f"/proc/{pid}/status", encoding="ascii") as status:
+            return next((int(line.split()[1]) for line in status if line.startswith("VmHWM:")), 0)
+    except (OSError, ValueError):
+        return 0
 
 
 def _loop_seconds(table: str) -> float:

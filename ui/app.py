@@ -37,12 +37,12 @@ from spinlab.ui.controller_state import PanelEdits
 from spinlab.ui.cost_history import failure_lines
 from spinlab.ui.files import timestamped_path
 from spinlab.ui.key_help import draw_key_help, draw_state_badge
-from spinlab.ui.kick_controls import drag_kick
 from spinlab.ui.panel import draw_panel
 from spinlab.ui.plot_history import new_history
 from spinlab.ui.plots import PlotOptions, draw_plots
 from spinlab.ui.theme import PANEL_BG_RGB, apply_theme
 from spinlab.ui.view3d import SceneView, to_viewport, window_layout
+from spinlab.ui.view_mouse import ViewMouse
 from spinlab.ui.window import WindowGone, clear_gl_errors, close_window, open_window, window_framebuffer, window_gone
 
 __all__ = ["App", "WINDOW_SIZE"]
@@ -117,8 +117,7 @@ class App:
         self.last_video = None
         self.session: Session | None = None
         self.renderer: Renderer | None = None
-        self._drag: str | None = None
-        self._kick_drag = np.zeros(2)  # px: a Ctrl+drag so far (a kick)
+        self.mouse = ViewMouse(self)  # a gesture on the 3D view (ui/view_mouse.py)
         self._frame_s: deque[float] = deque(maxlen=FRAME_STATS)
         self._last_update: float | None = None
         self._speed: deque[tuple[int, float, float]] = deque(maxlen=FRAME_STATS)  # steps, advanced, requested
@@ -300,6 +299,7 @@ class App:
         if self.recording:
             recording.draw_rec_indicator(self, layout.view)
         draw_state_badge(layout.view, state.paused, state.error, self.ui_scale)
+        self.mouse.draw()
         if state.show_key_help:
             state.show_key_help = draw_key_help(layout.view)
         imgui.render()
@@ -419,28 +419,14 @@ class App:
         )
         inside = layout.view.contains(x, self.window.height - y) and not imgui.get_io().want_capture_mouse
         pan = button in (mouse.RIGHT, mouse.MIDDLE) or (button == mouse.LEFT and modifiers & key.MOD_SHIFT)
-        self._drag = None if not inside else ("pan" if pan else "orbit")
-        if inside and button == mouse.LEFT and modifiers & key.MOD_CTRL:
-            self._drag, self._kick_drag = "kick", np.zeros(2)
+        kick = button == mouse.LEFT and bool(modifiers & key.MOD_CTRL)
+        self.mouse.press(x, y, inside=inside, pan=pan, kick=kick)
 
     def on_mouse_release(self, x: int, y: int, button: int, modifiers: int):
-        if self._drag == "kick":
-            self._strike(*self._kick_drag)
-        self._drag = None
-
-    def _strike(self, dx: float, dy: float) -> None:
-        """A Ctrl+drag of (dx, dy) px on the 3D view kicks the selected body (ui/kick_controls.py)."""
-        kick = drag_kick(self.view.cameras, self.session, self.state, dx, dy, self.window.height)
-        if kick is not None:
-            self.pending.kick = kick
+        self.mouse.release(x, y)
 
     def on_mouse_drag(self, x: int, y: int, dx: int, dy: int, buttons: int, modifiers: int):
-        if self._drag == "kick":
-            self._kick_drag += (dx, dy)
-        elif self._drag == "orbit":
-            self.view.orbit(dx, dy)
-        elif self._drag == "pan":
-            self.view.pan(dx, dy, self.window.get_framebuffer_size()[0] / max(self.window.width, 1))
+        self.mouse.move(x, y, dx, dy)
 
     def on_mouse_scroll(self, x: int, y: int, scroll_x: float, scroll_y: float):
         if not imgui.get_io().want_capture_mouse:

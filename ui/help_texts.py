@@ -110,7 +110,8 @@ KEY_HELP = (
     ("drag", "orbit the camera"),
     ("right-drag", "pan"),
     ("wheel", "zoom"),
-    ("Ctrl+drag", "kick the selected body (every copy in a comparison) along the drag"),
+    ("click", "select the body under the mouse (ringed where a view has several)"),
+    ("Ctrl+drag", "kick the body the drag starts on (every copy in a comparison); the arrow shows |J|"),
     ("hover", "a control or a plot explains itself"),
 )
 

@@ -148,14 +148,15 @@ def kick_scale(L_world: np.ndarray, inertia_com: np.ndarray) -> float:
     return max(float(np.linalg.norm(L_world)), largest)
 
 
-def drag_kick(cameras, session, choices, dx_px: float, dy_px: float, height_px: float):
+def drag_kick(cameras, session, choices, dx_px: float, dy_px: float, height_px: float, index: int | None = None):
     """The ``PanelEdits.kick`` of a Ctrl+drag of ``(dx_px, dy_px)`` (y up) on a 3D view ``height_px`` tall: the
-    selected body struck about the view axis × the drag (:func:`drag_impulse`, the first camera's axes; the views'
-    cameras turn together), scaled by :func:`kick_scale`; ``None`` for no drag or no camera yet."""
+    scene's body ``index`` (default: the selected one) struck about the view axis × the drag (:func:`drag_impulse`,
+    the first camera's axes; the views' cameras turn together), scaled by :func:`kick_scale`; ``None`` for no drag
+    or no camera yet."""
     if not cameras:
         return None
     right, up, toward_viewer = cameras[0].view()[:3, :3]
-    index = choices.selected_body
+    index = choices.selected_body if index is None else index
     # Body i of the scene is the run's body i (side by side: its first copy's).
     scale = kick_scale(session.snapshot.L_world[index], choices.scene.bodies[index].inertia_com)
     impulse = drag_impulse(toward_viewer, right, up, dx_px, dy_px, height_px, scale)

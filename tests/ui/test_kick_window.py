@@ -40,3 +40,41 @@ def test_kick_now_and_a_ctrl_drag_strike_every_copy_in_the_window(app):
     run_frames(app, 1)
     image = decode_png(app.last_screenshot)
     assert image.shape[:2] == tuple(reversed(app.window.get_framebuffer_size())) and image.std() > 5
+
+
+def _centre_of(app, body):
+    """Window point (pyglet's, origin bottom left) of scene body ``body``'s first copy as drawn."""
+    ratio = app.window.get_framebuffer_size()[0] / app.window.width
+    circle = next(c for c in app.mouse.circles() if c.view == 0 and app.view.groups[0].bodies[body] == c.row)
+    return int(round(circle.x / ratio)), int(round(circle.y / ratio))
+
+
+def test_a_click_selects_the_body_under_it_and_a_ctrl_drag_strikes_that_body(app):
+    from pyglet.window import key, mouse
+
+    fresh(app, "hierarchy")
+    app.state.paused = True
+    run_frames(app, 3)
+    dynamic = [i for i, body in enumerate(app.state.scene.bodies) if not body.kinematic]
+    target = dynamic[-1]
+    assert app.state.selected_body != target
+    x, y = _centre_of(app, target)
+    app.window.dispatch_event("on_mouse_press", x, y, mouse.LEFT, 0)
+    app.window.dispatch_event("on_mouse_release", x, y, mouse.LEFT, 0)
+    run_frames(app, 1)
+    assert app.state.selected_body == target
+
+    # Ctrl+drag from another body strikes that one, not the selected one, and draws the arrow while it lasts.
+    other = dynamic[0]
+    x, y = _centre_of(app, other)
+    kicks = len(app.state.scene.kicks)
+    app.window.dispatch_event("on_mouse_press", x, y, mouse.LEFT, key.MOD_CTRL)
+    for step in range(1, 6):
+        app.window.dispatch_event("on_mouse_drag", x + 10 * step, y, 10, 0, mouse.LEFT, key.MOD_CTRL)
+    run_frames(app, 1)
+    assert app.mouse.drag == "kick" and app.mouse.kick_body == other
+    app.window.dispatch_event("on_mouse_release", x + 50, y, mouse.LEFT, key.MOD_CTRL)
+    run_frames(app, 1)
+    new = app.state.scene.kicks[kicks:]
+    assert new and {kick.body for kick in new} == {app.state.scene.bodies[other].name}
+    assert app.state.selected_body == other

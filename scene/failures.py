@@ -131,13 +131,22 @@ class IntegratorCost:
 
 class CostMeter:
     """Sums each integrator's cost over the steps of one call. ``integrators``: the integrator (or ``None``) of
-    each body, file order, as the world's cost arrays are."""
+    each body, file order, as the world's cost arrays are.
+
+    The wall time per body-step is the one :meth:`retime` measured last, when it has (each integrator's step alone
+    on warm caches, as ``bench --only latency`` times it), else the call's own: a step timed inside a frame pays
+    for the caches the frame's drawing emptied, unevenly across the integrators."""
 
     def __init__(self, integrators) -> None:
         names = np.array([name or "" for name in integrators], dtype=object)
         self._members = {name: np.flatnonzero(names == name) for name in dict.fromkeys(names) if name}
         self._size = len(names)
+        self._warm_us: dict[str, float] = {}
         self.reset()
+
+    def retime(self, world, h: float) -> None:
+        """Time each integrator's step of ``world`` (sim/world.py) by ``h`` alone (``World.time_groups``)."""
+        self._warm_us.update({name: 1e6 * seconds for name, seconds in world.time_groups(h).items()})
 
     def reset(self) -> None:
         self._seconds: dict[str, float] = {}
@@ -162,5 +171,6 @@ class CostMeter:
             n = int(self._body_steps[members].sum())
             if n and name in self._seconds:
                 newton, substeps = self._newton[members].sum(), self._substeps[members].sum()
-                costs[name] = IntegratorCost(1e6 * self._seconds[name] / n, newton / n, substeps / n, n)
+                us = self._warm_us.get(name, 1e6 * self._seconds[name] / n)
+                costs[name] = IntegratorCost(us, newton / n, substeps / n, n)
         return costs

@@ -50,6 +50,9 @@ __all__ = [
 
 # The 3D view draws ω and L at most this many times longer than the longest initial ones.
 DRAW_LIMIT = 100.0
+# Step calls (the window's frames) between two timings of each integrator's step alone on warm caches (the cost
+# column's µs per body-step, scene/failures.py's CostMeter.retime): a few a second, each a few calls of every group.
+RETIME_CALLS = 15
 
 
 @dataclass(frozen=True)
@@ -252,6 +255,7 @@ class Session:
         self.latest = self._measured([self.snapshot], [self._potential_energy()])
         self.cost_meter = CostMeter([body.integrator for body in bodies])
         self.integrator_cost: dict[str, IntegratorCost] = {}  # the last step call's, per integrator
+        self._calls = 0  # step calls so far: the integrators' costs are timed again every RETIME_CALLS
 
     def set_divergence(self, threshold: float) -> None:
         """Freeze views beyond ``threshold`` |ΔE|/E from the next step on (frozen ones stay frozen)."""
@@ -338,6 +342,9 @@ class Session:
         per_step = newton[self.plotted] / max(steps, 1)
         failed = tuple(sorted(set(self.watch.failures) - frozen_before))
         ms = 1e3 * elapsed / steps if steps else float("nan")
+        if steps and self._calls % RETIME_CALLS == 0:
+            self.cost_meter.retime(self.simulation.world, self.h)
+        self._calls += 1
         self.integrator_cost = self.cost_meter.costs()
         return StepReport(steps, per_step, ms, error, self.integrator_cost, failed)
 

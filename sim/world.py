@@ -266,6 +266,32 @@ class World:
         values = self.bodies.values
         return LeverTorque(values("com_from_pivot_body"), values("mass")[:, None] * self.gravity)
 
+    def time_groups(self, h: float, repeats: int = 3) -> dict[str, float]:
+        """Wall seconds per body-step of each integrator's group stepping the current state by ``h`` on its own, the
+        best of ``repeats`` calls: the step's cost on warm caches, apart from whatever ran before it (a frame's
+        drawing, the other groups), as ``bench --only latency`` measures a step. A measurement only: nothing is
+        written to the world (the groups' scratch buffers aside), and a group that cannot take the step is left out.
+        Under gravity each group steps with the torque at the current state."""
+        layout = self._current_layout()
+        q, omega_world, L_world = self._state[:3]
+        torque = None if layout.pivoted is None else self.torque_world(q)
+        lever_torque = self._lever_torque() if layout.pivoted is not None and np.any(self.gravity != 0.0) else None
+        last_step, seconds = self.group_seconds, {}
+        self.group_seconds = {}  # _step_group adds its time here: kept apart from the last step's
+        try:
+            for group in layout.groups:
+                best = float("inf")
+                for _ in range(repeats):
+                    start = perf_counter()
+                    self._step_group(h, group, q, omega_world, L_world, torque, lever_torque)
+                    best = min(best, perf_counter() - start)
+                seconds[group.name] = best / max(len(group.bodies), 1)
+        except NumericalError:
+            pass  # what was timed before the failure stands
+        finally:
+            self.group_seconds = last_step
+        return seconds
+
     def _step_with_torque(
         self,
         h: float,

@@ -127,3 +127,18 @@ def test_cost_per_integrator_counts_body_steps_newton_and_substeps():
         assert cost.body_steps == 12 * dynamic and cost.us_per_body_step > 0 and cost.substeps_per_body_step == 1
     assert report.integrator_cost["rkmk4"].newton_per_body_step == 0
     assert report.integrator_cost["implicit_midpoint"].newton_per_body_step >= 1
+
+
+def test_the_cost_column_is_each_integrators_step_timed_alone(monkeypatch):
+    # Every RETIME_CALLS calls the integrators' steps are timed alone on warm caches (World.time_groups); the cost
+    # per body-step is that, not the call's own (which pays for whatever ran before the step).
+    from spinlab.scene import run_model
+
+    run = session("t_handle", ("euler", "rkmk4"))
+    timed = []
+    monkeypatch.setattr(type(run.simulation.world), "time_groups", lambda self, h: timed.append(h) or {"euler": 7e-6})
+    for _ in range(run_model.RETIME_CALLS + 1):
+        report = run.step(1)
+    assert timed == [run.h, run.h]  # the first call and the RETIME_CALLS-th after it
+    assert report.integrator_cost["euler"].us_per_body_step == pytest.approx(7.0)
+    assert report.integrator_cost["rkmk4"].us_per_body_step > 0.0  # not timed alone: the call's own

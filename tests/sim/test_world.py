@@ -233,3 +233,20 @@ def test_the_groups_take_turns_at_stepping_first(monkeypatch):
         assert sorted(order) == sorted(set(MIXED)), "every group steps once a step"
         firsts.append(order[0])
     assert sorted(firsts[:groups]) == sorted(set(MIXED)) and firsts[groups:] == firsts[:groups]
+
+
+def test_timing_the_groups_alone_changes_nothing():
+    world, _ = _world()
+    world.step(H_S)
+    before = {name: world.values(name).copy() for name in BODY_FIELDS}
+    last_step = dict(world.group_seconds)
+    seconds = world.time_groups(H_S)
+    assert set(seconds) == set(MIXED) and all(0.0 < s < 1.0 for s in seconds.values())
+    for name in BODY_FIELDS:
+        assert_same_bits(world.values(name), before[name])
+    assert world.group_seconds == last_step
+    again, _ = _world()
+    again.step(H_S)
+    world.step(H_S)
+    again.step(H_S)
+    _assert_same_world(world, again)  # and the next step is the one it would have been

@@ -50,12 +50,14 @@ def stop_recording(app: App, note: str = "") -> str:
 
 
 def draw_rec_indicator(app: App, view: Rect) -> None:
-    """A red dot and the recorded time at the top right of the 3D view (drawn over it, not recorded with it)."""
+    """A red dot and the recorded time at the bottom left of the 3D view (drawn over it, not recorded with it): the
+    views' labels hold the top of every cell of a grid, the state badge the bottom centre, the overlays' key the
+    bottom right."""
     draw_list = imgui.get_foreground_draw_list()
     text = f"REC  {app.recording.seconds:5.1f} s"
     size = imgui.calc_text_size(text)
-    right, top = view.x + view.width - 16.0, view.y + 14.0
-    left = right - size.x - 28.0
+    left, top = view.x + 16.0, view.y + view.height - 14.0 - size.y
+    right = left + size.x + 28.0
     draw_list.add_rect_filled(
         imgui.ImVec2(left - 8, top - 6),
         imgui.ImVec2(right + 8, top + size.y + 6),

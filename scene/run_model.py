@@ -207,7 +207,8 @@ def view_labels(session: Session, groups: tuple[Group, ...]) -> list[tuple[str, 
         mine = [errors[row[i]] for i in group.bodies if i in row]
         detail = f"t = {session.t:.2f} s"
         if mine:
-            detail += f"    |ΔE|/E = {max(mine):.1e}"
+            largest = max(mine)
+            detail += f"    |ΔE|/E = {largest:.1e}" if largest else "    |ΔE|/E = 0"
         failure = failures.get(group.bodies)
         if failure is not None:
             labels.append((group.label, *failure.label_lines()))

@@ -3,7 +3,8 @@ measured against (:class:`References`), measured for a batch of steps in one cal
 
 The measures are scene/measures.py's; here they are applied to the plotted (dynamic) bodies, K of them, over S
 steps at once (the closed forms evaluate the S times in one call), and shown the way the plots want them: the
-errors as magnitudes, floored at :data:`ERROR_FLOOR` for the log scales; NaN where a measure does not apply.
+errors as magnitudes, an exact zero kept (the log plots draw it at :data:`ERROR_FLOOR`, the CSV export writes 0);
+NaN where a measure does not apply.
 """
 
 from __future__ import annotations
@@ -28,15 +29,22 @@ from spinlab.sim.quaternion import quat_conj, quat_rotate
 
 __all__ = ["ERROR_FLOOR", "Sample", "References", "concatenated", "plane_axes", "polhode_axes"]
 
-# Relative errors below this are drawn at this value on the log plots (0 has no logarithm).
+# Errors below this (exactly 0: a relative error of doubles that is not 0 is at least ~1e-16) are drawn at this value
+# on the log plots, which have no 0; the samples, labels and the CSV export keep the 0.
 ERROR_FLOOR = 1e-17
+
+
+def _magnitude(error: np.ndarray) -> np.ndarray:
+    """``|error|``, a NaN (a measure with nothing to compare: L₀ = 0) counted as no error."""
+    magnitude = np.abs(error)
+    return np.where(np.isnan(magnitude), 0.0, magnitude)
 
 
 @dataclass(frozen=True)
 class Sample:
     """Measurements of the K plotted bodies at S steps, oldest first (or at one instant: then without the S axis):
     ``t`` (S,) s; the relative energy error's magnitude (S, K) (scene/measures.py), |ΔL|/|L| (S, K) and the
-    orientation error (S, K) rad against the closed form, each at least :data:`ERROR_FLOOR`; ω in the invariable
+    orientation error (S, K) rad against the closed form (0 where exact); ω in the invariable
     plane (S, K, 2) rad/s and the exact one, body ω along the polhode's axes (S, K, 2) rad/s and the exact one. NaN
     where a measure does not apply (a body under torque has no invariable plane; a body without a closed form, no
     orientation error). Never infinite: a measure that overflows is the largest double.
@@ -140,10 +148,10 @@ class References:
 
     def _measure(self, t, q, omega_world, L_world, energy) -> Sample:
         steps, count = q.shape[:2]
-        error = np.fmax(np.abs(energy_error(energy, self.energy0, self.energy_scale)), ERROR_FLOOR)
+        error = _magnitude(energy_error(energy, self.energy0, self.energy_scale))
         free = self.torque_free
-        # NaN (L₀ = 0) counts as no drift: then the floor.
-        momentum = np.where(free, np.fmax(momentum_error(L_world, self.L0), ERROR_FLOOR), np.nan)
+        # NaN (L₀ = 0) counts as no drift.
+        momentum = np.where(free, _magnitude(momentum_error(L_world, self.L0)), np.nan)
         # The exact motion of each distinct initial state at the S times; NaN for the bodies under a torque. A heavy
         # symmetric top's gives its orientation only (its ω stays NaN: no exact curves under a torque).
         # One step's time as a 0-d array: the closed forms take that path at half the cost of a (1,) array.
@@ -152,7 +160,7 @@ class References:
         q_exact = q_first.reshape(steps, -1, 4)[:, self.owner]
         omega_body_exact = omega_first.reshape(steps, -1, 3)[:, self.owner]
         angle = orientation_error(q, q_exact)
-        orientation = np.where(self.has_reference, np.fmax(angle, ERROR_FLOOR), np.nan)
+        orientation = np.where(self.has_reference, _magnitude(angle), np.nan)
         # One rotation for both: the bodies' ω to the body frame, the exact Ω to the world frame.
         rotated = quat_rotate(
             np.concatenate([quat_conj(q), q_exact], axis=1), np.concatenate([omega_world, omega_body_exact], axis=1)

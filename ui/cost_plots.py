@@ -41,7 +41,7 @@ def integrators_plot(history, _prepared, size) -> None:
     live: LiveRun | None = getattr(history, "live", None)
     if live is None:
         return
-    table = [row for row in live.table() if row.us > 0 and row.energy_error > 0 and not row.failed]
+    table = [row for row in live.table() if row.us > 0 and row.energy_error >= 0 and not row.failed]
     flags = implot.Flags_.no_menus | implot.Flags_.no_legend
     if not implot.begin_plot(fitted_title("accuracy vs cost", size[0]), imgui.ImVec2(*size), flags):
         return
@@ -60,7 +60,7 @@ def integrators_plot(history, _prepared, size) -> None:
         spec = implot.Spec(
             marker=implot.Marker_.circle, marker_size=4.0, marker_fill_color=_vec(row.rgb), line_color=_vec(row.rgb)
         )
-        implot.plot_scatter(row.name, np.array([row.us]), np.array([row.energy_error]), spec)
+        implot.plot_scatter(row.name, np.array([row.us]), np.array([max(row.energy_error, ERROR_FLOOR)]), spec)
     if implot.is_plot_hovered():
         _name_nearest(table)
     implot.end_plot()
@@ -96,7 +96,10 @@ def _name_nearest(table: list[IntegratorRow]) -> None:
     mouse = implot.get_plot_mouse_pos()
     near = None
     if table and mouse.x > 0 and mouse.y > 0:
-        log_distance = [np.hypot(np.log10(row.us / mouse.x), np.log10(row.energy_error / mouse.y)) for row in table]
+        log_distance = [
+            np.hypot(np.log10(row.us / mouse.x), np.log10(max(row.energy_error, ERROR_FLOOR) / mouse.y))
+            for row in table
+        ]
         k = int(np.argmin(log_distance))
         near = table[k] if log_distance[k] < 0.5 else None
     if near is None:

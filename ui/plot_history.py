@@ -26,7 +26,7 @@ import numpy as np
 
 from spinlab.render.look import linear_to_srgb
 from spinlab.scene.atomic_file import write_atomically
-from spinlab.scene.samples import Sample
+from spinlab.scene.samples import ERROR_FLOOR, Sample
 from spinlab.ui.cost_history import LiveRun
 
 __all__ = ["PlotHistory", "TimeLines", "CostLines", "Curves", "export_csv", "new_history", "CAPACITY", "MAX_POINTS",
@@ -187,7 +187,8 @@ class PlotHistory:
 def export_csv(history: PlotHistory, path: str | Path) -> Path:
     """Write every plotted series to ``path`` as CSV, one row per sample, atomically. Columns: ``t`` (s),
     ``ms_per_step``, then per body ``<measure>:<body>`` (the errors relative, but ``orientation_error`` in rad
-    against the body's closed form); a measure that does not apply is an empty cell. Returns the path."""
+    against the body's closed form; an error that is exactly zero is 0.0, not the plots' log floor); a measure that
+    does not apply is an empty cell. Returns the path."""
     columns: list[tuple[str, np.ndarray]] = [("t", history.t()), ("ms_per_step", history.series("ms_per_step"))]
     per_body = {
         "energy_error": ("energy_error",),
@@ -253,7 +254,8 @@ def _prepare(history: PlotHistory, seconds: float) -> dict[str, object]:
     bodies = len(history.names)
     every = rows.size == bodies
     errors = history._ordered(history._errors)[..., start:]  # (3, K, W)
-    errors = errors if every else errors[:, rows]  # (3, L, W)
+    # The log plots draw an exact 0 at the floor (NaN, a measure that does not apply, stays NaN: no line).
+    errors = np.maximum(errors if every else errors[:, rows], ERROR_FLOOR)  # (3, L, W)
     x, drawn_rows = _bucketed(t, errors, MAX_POINTS, np.maximum)  # (3, L, B)
     error_rows = drawn_rows if every else _rows_of_all(drawn_rows, rows, bodies)  # (3, K, B)
     # The newest point is the newest sample's; each point before it is one bucket older.

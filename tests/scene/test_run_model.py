@@ -6,7 +6,6 @@ import pytest
 
 from spinlab.scene.measures import orientation_error, reference_solution
 from spinlab.scene.run_model import (
-    ERROR_FLOOR,
     Session,
     Setup,
     check_scene_runs,
@@ -71,10 +70,10 @@ def test_a_body_under_torque_has_no_invariable_plane_but_a_polhode():
 
 
 @pytest.mark.filterwarnings("error::RuntimeWarning")  # a blow-up is a report, never a numpy warning
-def test_errors_start_at_the_floor_and_a_failure_is_reported_not_raised():
+def test_errors_start_at_zero_and_a_failure_is_reported_not_raised():
     session = Session(setup("t_handle", h=1.0, integrators=("euler",)))
     sample = session.sample()
-    assert sample.energy_error[0] == ERROR_FLOOR and sample.momentum_error[0] == ERROR_FLOOR
+    assert sample.energy_error[0] == 0.0 and sample.momentum_error[0] == 0.0  # exact zeros are kept
     report = session.step(100)
     assert report.error is not None and "'handle' (euler)" in report.error
     assert 0 < report.steps < 100 and np.isfinite(session.snapshot.omega_world).all()
@@ -141,7 +140,7 @@ def test_a_sample_measures_every_body_against_its_own_references(name, options):
         drift = np.linalg.norm(snapshot.L_world[index] - L0) / np.linalg.norm(L0)
         # measures.momentum_error scales by L₀'s largest component first (no overflow): two norms and a quotient on
         # each side, scaled or not, about eight roundings of eps/2 apart at most.
-        assert sample.momentum_error[row] == pytest.approx(max(drift, ERROR_FLOOR), rel=4 * EPS)
+        assert sample.momentum_error[row] == pytest.approx(drift, rel=4 * EPS, abs=0.0)
 
 
 RAD_SPLIT6_AFTER_2S = 1e-8  # heavy_top, h = 1/120: split6 is 6th order under the torque
@@ -180,7 +179,7 @@ def test_the_heavy_top_is_measured_against_the_lagrange_top():
 def test_the_torque_free_reference_is_the_exact_solution_as_before():
     session = Session(setup("t_handle", side_by_side=True, compared=("implicit_midpoint", "euler")))
     start = session.sample()
-    assert np.array_equal(start.orientation_error, [ERROR_FLOOR, ERROR_FLOOR]), "q(0) = q0 exactly"
+    assert np.array_equal(start.orientation_error, [0.0, 0.0]), "q(0) = q0 exactly"
     session.step(120)
     sample, snapshot, t = session.sample(), session.snapshot, session.t
     body = session.scene.bodies[0]
@@ -196,7 +195,7 @@ def test_the_torque_free_reference_is_the_exact_solution_as_before():
     polhode_exact = np.einsum("ij,i->j", axes, omega_body_exact)[None].repeat(2, 0)
     np.testing.assert_allclose(sample.polhode_exact, polhode_exact, rtol=0.0, atol=speed * bound_q)
     expected = orientation_error(snapshot.q, np.stack([q_exact, q_exact]))
-    np.testing.assert_allclose(sample.orientation_error, np.fmax(expected, ERROR_FLOOR), rtol=0.0, atol=2 * bound_q)
+    np.testing.assert_allclose(sample.orientation_error, expected, rtol=0.0, atol=2 * bound_q)
     assert 0.0 < expected[0] < expected[1], "implicit midpoint closer than euler"
 
 

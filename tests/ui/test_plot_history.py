@@ -10,7 +10,9 @@ import dataclasses
 import numpy as np
 import pytest
 
-from spinlab.scene.samples import Sample
+from spinlab.scene.run_model import Session, Setup, default_integrators
+from spinlab.scene.samples import ERROR_FLOOR, Sample
+from spinlab.scene.scene_file import load_scene
 from spinlab.ui.plot_history import (
     DASH_SAMPLES,
     DASHES_PER_WINDOW,
@@ -23,6 +25,7 @@ from spinlab.ui.plot_history import (
     _dashes,
     _percentile,
     export_csv,
+    new_history,
 )
 
 BODIES = ("a", "b", "c")
@@ -255,3 +258,17 @@ def test_a_batch_of_steps_is_appended_as_its_steps_one_by_one(batches):
 
 FIELDS = ("energy_error", "momentum_error", "orientation_error", "herpolhode", "herpolhode_exact", "polhode",
           "polhode_exact")  # fmt: skip
+
+
+def test_an_exact_zero_is_written_as_zero_and_drawn_at_the_floor(tmp_path):
+    # A run that keeps its energy to the last bit (the exact closed form, object_trapezoidal torque-free) has a
+    # |ΔE|/E of exactly 0: the CSV says 0.0, and only the log plot puts it at its floor.
+    scene = load_scene("t_handle")
+    session = Session(Setup(scene, default_integrators(scene), True, ("exact",), scene.h))
+    history = new_history(session, np.ones((len(session.scene.bodies), 3)))
+    history.append(session.sample(), np.zeros(len(session.plotted)), 0.0)
+    with open(export_csv(history, tmp_path / "plots.csv"), newline="") as file:
+        rows = list(csv.DictReader(file))
+    assert rows[0]["energy_error:exact"] == "0.0" and rows[0]["orientation_error:exact"] == "0.0"
+    lines = history.prepared("energy", 10.0)
+    assert lines.y[lines.drawn[0]].min() == ERROR_FLOOR

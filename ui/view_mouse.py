@@ -14,7 +14,7 @@ import numpy as np
 from imgui_bundle import imgui
 
 from spinlab.ui.kick_controls import drag_kick
-from spinlab.ui.picking import BodyCircle, body_circles, body_under, scene_index
+from spinlab.ui.picking import Circles, body_circles, body_under
 
 __all__ = ["ViewMouse", "CLICK_SLOP_PX", "ARROW_RGBA", "RING_RGBA"]
 
@@ -80,20 +80,21 @@ class ViewMouse:
 
     # -- where the bodies are ----------------------------------------------------------------------------------
 
-    def circles(self) -> list[BodyCircle]:
-        """Every body of every view as drawn in the last frame (ui/picking.py); none before the first frame."""
+    def circles(self, only_index: int | None = None) -> Circles:
+        """Every body of every view (with ``only_index``, each view's body at that place) as drawn in the last frame
+        (ui/picking.py); none before the first frame."""
         view, app = self.app.view, self.app
-        if view is None or not view.cameras or len(view.cameras) != len(view.viewports):
-            return []
-        rows = [group.bodies for group in view.groups]
+        ready = view is not None and view.cameras and len(view.cameras) == len(view.viewports)
+        rows = [group.bodies for group in view.groups] if ready else []
         snapshot = app.session.drawable()
-        return body_circles(view.viewports, view.cameras, rows, snapshot.position, app.renderer.layout.radius)
+        return body_circles(view.viewports if ready else [], view.cameras if ready else [], rows, snapshot.position,
+                            app.renderer.layout.radius, only_index)  # fmt: skip
 
     def body_at(self, x: float, y: float) -> int | None:
         """The scene index of the body drawn under the window point ``(x, y)``, or ``None``."""
         ratio = self._pixel_ratio()
         hit = body_under(x * ratio, y * ratio, self.circles())
-        return None if hit is None else scene_index([group.bodies for group in self.app.view.groups], hit)
+        return None if hit is None else hit.index
 
     def _pixel_ratio(self) -> float:
         window = self.app.window
@@ -109,12 +110,11 @@ class ViewMouse:
         ratio, height = self._pixel_ratio(), app.window.height
         groups = app.view.groups if app.view is not None else ()
         if any(len(group.bodies) > 1 for group in groups):
-            selected = app.state.selected_body
             color = imgui.get_color_u32(imgui.ImVec4(*RING_RGBA))
-            for circle in self.circles():
-                if scene_index([group.bodies for group in groups], circle) == selected:
-                    centre = imgui.ImVec2(circle.x / ratio, height - circle.y / ratio)
-                    draw_list.add_circle(centre, max(circle.radius / ratio, 6.0), color, 0, 1.5)
+            rings = self.circles(only_index=app.state.selected_body)
+            for x, y, radius in zip(rings.x, rings.y, rings.radius, strict=True):
+                centre = imgui.ImVec2(float(x) / ratio, height - float(y) / ratio)
+                draw_list.add_circle(centre, max(float(radius) / ratio, 6.0), color, 0, 1.5)
         if self.drag != "kick":
             return
         start = imgui.ImVec2(float(self._press[0]), height - float(self._press[1]))

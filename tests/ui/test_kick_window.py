@@ -45,8 +45,8 @@ def test_kick_now_and_a_ctrl_drag_strike_every_copy_in_the_window(app):
 def _centre_of(app, body):
     """Window point (pyglet's, origin bottom left) of scene body ``body``'s first copy as drawn."""
     ratio = app.window.get_framebuffer_size()[0] / app.window.width
-    circle = next(c for c in app.mouse.circles() if c.view == 0 and app.view.groups[0].bodies[body] == c.row)
-    return int(round(circle.x / ratio)), int(round(circle.y / ratio))
+    circles = app.mouse.circles(only_index=body)
+    return int(round(circles.x[0] / ratio)), int(round(circles.y[0] / ratio))
 
 
 def test_a_click_selects_the_body_under_it_and_a_ctrl_drag_strikes_that_body(app):

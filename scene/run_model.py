@@ -257,6 +257,7 @@ class Session:
         self.cost_meter = CostMeter([body.integrator for body in bodies])
         self.integrator_cost: dict[str, IntegratorCost] = {}  # the last step call's, per integrator
         self._calls = 0  # step calls so far: the integrators' costs are timed again every RETIME_CALLS
+        self.retime_costs = False  # whether to (the window's cost column shows them; a video or a still does not)
 
     def set_divergence(self, threshold: float) -> None:
         """Freeze views beyond ``threshold`` |ΔE|/E from the next step on (frozen ones stay frozen)."""
@@ -343,7 +344,7 @@ class Session:
         per_step = newton[self.plotted] / max(steps, 1)
         failed = tuple(sorted(set(self.watch.failures) - frozen_before))
         ms = 1e3 * elapsed / steps if steps else float("nan")
-        if steps and self._calls % RETIME_CALLS == 0:
+        if self.retime_costs and steps and self._calls % RETIME_CALLS == 0:
             self.cost_meter.retime(self.simulation.world, self.h)
         self._calls += 1
         self.integrator_cost = self.cost_meter.costs()

@@ -141,6 +141,7 @@ class App:
         nothing: if any of them cannot be made, the error is raised and the running session is kept."""
         state = self.state
         session = Session(setup)
+        session.retime_costs = True  # the cost column: each integrator's step timed alone (scene/failures.py)
         renderer = Renderer(self.ctx, session.scene, options=state.render)
         try:
             view = SceneView(renderer, self.text, view_groups(session, state.split_views))

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from spinlab.commands.arguments import add_scene_arguments, positive_float, writable_path
 from spinlab.commands.progress import ProgressBar
 from spinlab.scene.interrupts import EXIT_INTERRUPTED
-from spinlab.sim.errors import printable
+from spinlab.sim.errors import InputError, printable
 
 if TYPE_CHECKING:
     from spinlab.scene.scene_file import SceneSpec
@@ -55,6 +55,7 @@ def record_scene(
     progress: Callable[[int, int], None] | None = None,
     ghost: bool = True,
     poinsot: bool = False,
+    follow: str | None = None,
 ) -> RecordResult:
     """Record ``duration`` seconds of ``scene`` to ``out`` (MP4, written atomically).
 
@@ -64,7 +65,9 @@ def record_scene(
     work for a bad path, size or frame rate, too many frames or steps, or ``out`` being the scene file itself;
     :class:`sim.errors.NumericalError` when a body blows up and :class:`sim.errors.OutputError` when the file
     cannot be written (no file is left then, and a file already at ``out`` is kept). ``ghost`` False leaves out
-    the exact ghosts (render/ghost.py); ``poinsot`` adds the Poinsot view (render/poinsot_view.py).
+    the exact ghosts (render/ghost.py); ``poinsot`` adds the Poinsot view (render/poinsot_view.py); ``follow`` (a
+    body's name) moves each view's camera with its copy of that body (:class:`InputError` for a name not in the
+    scene).
     """
     from spinlab.render.record import frame_count, render_frames
     from spinlab.render.video import VideoWriter, even_size
@@ -73,13 +76,14 @@ def record_scene(
     from spinlab.scene.runner import step_count
 
     refuse_overwriting(out, scene.path, "--out")
+    followed = None if follow is None else followed_body(scene, follow)
     total = frame_count(duration, fps)
     step_count(duration, scene.h)
     width, height = even_size(*size)
     interrupted, simulated, failures = False, 0.0, []
     frames = render_frames(
         scene, duration=duration, fps=fps, size=(width, height), integrator=integrator, gyroscopic=gyroscopic, raw=True,
-        failures=failures, ghost=ghost, poinsot=poinsot,
+        failures=failures, ghost=ghost, poinsot=poinsot, follow=followed,
     )  # fmt: skip
     writer = None
     try:
@@ -101,6 +105,18 @@ def record_scene(
         frames.close()
     failed = tuple(f"{label}: {failure.label()}" for label, failure in failures)
     return RecordResult(Path(out), writer.frames_written, fps, (width, height), simulated, interrupted, failed)
+
+
+def followed_body(scene: SceneSpec, name: str) -> int:
+    """The index of the body ``name`` of ``scene`` (``--follow``), or :class:`InputError` naming the choices."""
+    from spinlab.scene.validation import did_you_mean
+
+    names = [body.name for body in scene.bodies]
+    if name not in names:
+        raise InputError(
+            f"no body of that name in {scene.name}{did_you_mean(name, names)}", where="--follow", value=name
+        )
+    return names.index(name)
 
 
 def _exact_fps(fps: float):
@@ -128,6 +144,7 @@ def record_command(args: argparse.Namespace) -> int:
         progress=ProgressBar(f"recording {scene.name}", unit="frames"),
         ghost=not args.no_ghost,
         poinsot=args.poinsot,
+        follow=args.follow,
     )
     stopped = " (interrupted: the file holds what was recorded)" if result.interrupted else ""
     width, height = result.size
@@ -166,5 +183,11 @@ def add_parser(commands) -> None:
         "--poinsot",
         action="store_true",
         help="add the Poinsot view: the energy ellipsoid rolling on the invariable plane",
+    )
+    record.add_argument(
+        "--follow",
+        metavar="BODY",
+        help="move each view's camera with this body (its copy in each view of a comparison), as the window's "
+        "'follow the selected body' does",
     )
     record.set_defaults(handler=record_command)

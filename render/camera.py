@@ -16,12 +16,13 @@ finds with cross products and normalisations, at a tenth of the cost (several vi
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 from pyrr import matrix44
 
-__all__ = ["OrbitCamera", "project"]
+__all__ = ["OrbitCamera", "CameraFollower", "project"]
 
 # Elevation stays this far from ±90° so that the view direction never lines up with world up.
 ELEVATION_LIMIT_DEG = 89.0
@@ -160,3 +161,27 @@ def project(view_projection: np.ndarray, points_world: np.ndarray, viewport: tup
     w = np.where(clip[:, 3] > 0.0, clip[:, 3], np.nan)
     ndc = clip[:, :2] / w[:, None]
     return np.stack([x0 + (ndc[:, 0] + 1.0) * 0.5 * width, y0 + (ndc[:, 1] + 1.0) * 0.5 * height], axis=1)
+
+
+class CameraFollower:
+    """Cameras that follow a body each: at every :meth:`follow`, each camera's target moves by its body's
+    displacement since the last call, so the framing a person chose (by orbiting, panning, zooming) is kept while
+    the body travels. The first call after :meth:`reset` only notes where the bodies are."""
+
+    def __init__(self) -> None:
+        self._last: np.ndarray | None = None
+
+    def follow(self, cameras: Sequence[OrbitCamera], positions_world: np.ndarray) -> None:
+        """Move ``cameras`` by the displacement of their bodies, now at ``positions_world`` (V, 3) m (one per camera,
+        NaN rows: that camera stays)."""
+        positions = np.asarray(positions_world, dtype=float).reshape(len(cameras), 3)
+        if self._last is not None and self._last.shape == positions.shape:
+            moved = positions - self._last
+            for camera, step in zip(cameras, moved, strict=True):
+                if np.all(np.isfinite(step)):
+                    camera.target = np.asarray(camera.target, dtype=float) + step
+        self._last = positions.copy()
+
+    def reset(self) -> None:
+        """Forget where the bodies were (the next :meth:`follow` moves nothing)."""
+        self._last = None

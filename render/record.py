@@ -29,6 +29,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
+from spinlab.render.camera import CameraFollower
 from spinlab.render.offscreen import OffscreenTarget, create_offscreen_context, flush
 from spinlab.render.renderer import Renderer, RenderOptions
 from spinlab.render.text import TextOverlay
@@ -110,10 +111,15 @@ class VideoRun:
     """A video's run (scene/run_model.py's :class:`Session` of ``setup``), its renderer and its views' cameras.
     Every step is pushed to the 3D trails as it is taken, as the window does. ``ghost`` False leaves out the exact
     ghosts the renderer draws by default (render/ghost.py); ``poinsot`` adds the Poinsot view beside the views
-    (render/poinsot_view.py)."""
+    (render/poinsot_view.py); ``follow``, a scene's body index, moves each view's camera with its copy of it."""
 
-    def __init__(self, ctx, setup: Setup, failures: list | None = None, ghost: bool = True, poinsot: bool = False):
+    def __init__(
+        self, ctx, setup: Setup, failures: list | None = None, ghost: bool = True, poinsot: bool = False,
+        follow: int | None = None,
+    ):  # fmt: skip
         self.session = Session(setup)
+        self.follow = follow  # the scene's body the cameras move with (None: they stay)
+        self.follower = CameraFollower()
         self.failures = failures
         options = RenderOptions.for_bodies(len(self.session.scene.bodies))
         options.show_ghost = options.show_ghost and ghost
@@ -150,6 +156,9 @@ class VideoRun:
         if self.cameras is not None:
             for view, camera in zip(views, self.cameras, strict=True):
                 view.camera = camera
+            if self.follow is not None:
+                positions = [view.snapshot.position[view.bodies[self.follow]] for view in views]
+                self.follower.follow(self.cameras, np.array(positions))
         if self.cameras is None or self.viewports is None:
             self.renderer.prepare(views[0].snapshot)
         else:
@@ -178,10 +187,12 @@ def render_frames(
     failures: list | None = None,
     ghost: bool = True,
     poinsot: bool = False,
+    follow: int | None = None,
 ) -> Iterator[tuple[np.ndarray, float]]:
     """The video's frames, :func:`frame_count` of them: ``(image (H, W, 3) uint8 top-down, simulated t)``; with
     ``raw`` the image is (H, W, 4) RGBA with rows bottom-up, as GL reads it fastest (for the video writer).
-    ``ghost`` False: no exact ghosts; ``poinsot``: the Poinsot view beside the views.
+    ``ghost`` False: no exact ghosts; ``poinsot``: the Poinsot view beside the views; ``follow``: the scene's body
+    each view's camera moves with (render/camera.py's :class:`CameraFollower`).
 
     Offscreen (EGL). Frame k's drawing is flushed to the driver, then frame k + 1 is simulated and its instance
     data prepared, and only then is frame k read back: on llvmpipe the rasteriser's threads finish frame k while
@@ -196,7 +207,7 @@ def render_frames(
     try:
         # numpy's error state is set around each stretch of work, never across a yield (it would leak to the caller).
         with np.errstate(**_QUIET_NUMPY):
-            scenes = VideoRun(ctx, video_setup(scene, integrator, gyroscopic), failures, ghost, poinsot)
+            scenes = VideoRun(ctx, video_setup(scene, integrator, gyroscopic), failures, ghost, poinsot, follow)
             views = scenes.advance_to(0.0)
         for frame in range(frames):
             with np.errstate(**_QUIET_NUMPY):

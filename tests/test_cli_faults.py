@@ -397,3 +397,9 @@ def test_a_video_too_small_for_its_labels_is_still_written(tmp_path):
     result = _main("record", "compare", "--out", str(out), "--duration", "0.4", "--fps", "5", "--size", "16x16")
     assert result.returncode == 0, result.stderr
     assert out.stat().st_size > 0
+
+
+def test_record_follow_names_a_body_of_the_scene(tmp_path):
+    result = _main("record", "heavy_top", "--follow", "tpo", "--duration", "0.1", "--out", str(tmp_path / "x.mp4"))
+    _assert_one_line(result, 2, "--follow", "did you mean 'top'", "'tpo'")
+    assert list(tmp_path.iterdir()) == [], "nothing written"

@@ -250,6 +250,7 @@ class App:
         labels = view_labels(self.session, self.view.groups)
         # The rest of the screen is the windows' colour: the renderer may fill it (one copy of its backdrop cache).
         drawable = self.session.drawable()
+        self.view.follow(drawable, self.state.selected_body if self.state.follow else None)
         self.view.draw(screen, (width, height), area, drawable, labels, background=BACKGROUND_SRGB)
         if self.recording and not self.state.record_window:
             self.controller.attempt(recording.record_frame, self, area, failed="recording stopped")

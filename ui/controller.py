@@ -33,7 +33,10 @@ __all__ = ["Controller", "Host", "failure_text", "step_text", "KEYS", "KEY_HELP_
 
 MAX_MESSAGE = 300  # characters of a message in the panel
 # pyglet's key symbols (pyglet/window/key.py; importing it needs a display): space, →, R, V, P, H, F12.
-KEYS = {"space": 0x020, "right": 0xFF53, "r": 0x072, "v": 0x076, "p": 0x070, "h": 0x068, "f9": 0xFFC6, "f12": 0xFFC9}
+KEYS = {
+    "space": 0x020, "right": 0xFF53, "r": 0x072, "v": 0x076, "p": 0x070, "h": 0x068, "f": 0x066, "f9": 0xFFC6,
+    "f12": 0xFFC9,
+}  # fmt: skip
 # The key-help overlay: F1, and "?" (pyglet's QUESTION, or SLASH: "?" is Shift+/ on most layouts).
 KEY_HELP_KEYS = (0xFFBE, 0x03F, 0x02F)
 
@@ -163,6 +166,8 @@ class Controller:
             pending.reset = True
         elif symbol == KEYS["f12"]:
             pending.screenshot = True
+        elif symbol == KEYS["f"]:
+            pending.follow = not self.choices.follow
         elif symbol == KEYS["f9"]:
             pending.toggle_record = not pending.toggle_record
         elif symbol == KEYS["v"]:
@@ -367,6 +372,8 @@ class Controller:
         if edits.split_views is not None:
             choices.split_views = edits.split_views
             self.host.show_views(edits.split_views)
+        if edits.follow is not None:
+            choices.follow = edits.follow
 
     def _apply_file_edits(self, edits: PanelEdits) -> None:
         choices, form = self.choices, self.form

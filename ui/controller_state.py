@@ -49,6 +49,7 @@ class Choices:
     divergence: float = DEFAULT_DIVERGENCE  # |ΔE|/E beyond which a view of a comparison is frozen
     initial_axis: str = "intermediate"  # the principal axis the panel measures ω's angle from (ui/kick_controls.py)
     show_key_help: bool = False  # the key-help overlay over the 3D view (F1 or ?)
+    follow: bool = False  # each view's camera follows its copy of the selected body (F)
 
     @property
     def scene_name(self) -> str:
@@ -133,6 +134,7 @@ class PanelEdits:
     plot_shown: tuple[str, bool] | None = None
     show_plots: bool | None = None
     split_views: bool | None = None
+    follow: bool | None = None
     reset_view: bool = False
     output_dir: str | None = None
     save_text: str | None = None

@@ -65,6 +65,7 @@ TOOLTIPS = {
     ),
     "split_views": "One 3D view per integrator (side by side), or all copies in one view.",
     "reset_view": "Frame every body again (V).",
+    "follow": "Each view's camera moves with its copy of the selected body, keeping your framing (F).",
     "show_plots": "Show the plots along the bottom (P).",
     "plot": "Show this plot.",
     # capture and files
@@ -102,6 +103,7 @@ KEY_HELP = (
     ("Right", "one step"),
     ("R", "reset to the initial state"),
     ("V", "reset the view"),
+    ("F", "the cameras follow the selected body (on / off)"),
     ("P", "show / hide the plots"),
     ("H", "show / hide the panel"),
     ("F9", "start / stop recording"),

@@ -302,6 +302,10 @@ def _view(choices: Choices, form: Form, edits: PanelEdits) -> None:
     if changed:
         edits.split_views = on
     _tip("split_views")
+    changed, on = imgui.checkbox("follow the selected body", choices.follow)
+    if changed:
+        edits.follow = on
+    _tip("follow")
     if imgui.button("Reset view"):
         edits.reset_view = True
     _tip("reset_view")

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import moderngl
 import numpy as np
 
-from spinlab.render.camera import OrbitCamera
+from spinlab.render.camera import CameraFollower, OrbitCamera
 from spinlab.render.grid import grid_columns, grid_viewports, split_side_view
 from spinlab.render.legend import legend_box
 from spinlab.render.look import linear_to_srgb
@@ -96,6 +96,7 @@ class SceneView:
         self.viewports: list[Viewport] = []
         self.poinsot_camera: OrbitCamera | None = None
         self.poinsot_viewport: Viewport | None = None  # where the Poinsot view went last (None: not shown)
+        self.follower = CameraFollower()  # the cameras moved with the selected body (Choices.follow)
         self.accents = [
             tuple(float(c) for c in linear_to_srgb(renderer.layout.colors_rgba[group.bodies[0], :3]))
             for group in groups
@@ -105,6 +106,17 @@ class SceneView:
         """Frame every group again at the next draw (the default view)."""
         self.cameras = None
         self.poinsot_camera = None
+        self.follower.reset()
+
+    def follow(self, snapshot: Snapshot, body: int | None) -> None:
+        """Move each view's camera with its copy of the scene's body ``body`` (``None``: follow nothing): by the
+        body's displacement since the last frame (render/camera.py's :class:`CameraFollower`)."""
+        if body is None or self.cameras is None or len(self.cameras) != len(self.groups):
+            self.follower.reset()
+            return
+        rows = [group.bodies[body] if body < len(group.bodies) else -1 for group in self.groups]
+        positions = np.where(np.array(rows)[:, None] >= 0, snapshot.position[rows], np.nan)
+        self.follower.follow(self.cameras, positions)
 
     def orbit(self, dx_px: float, dy_px: float) -> None:
         """Turn every camera for a mouse drag of (dx, dy) pixels (x right, y up)."""

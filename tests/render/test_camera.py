@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from spinlab.render.camera import ELEVATION_LIMIT_DEG, FIT_FILL, OrbitCamera, project
+from spinlab.render.camera import ELEVATION_LIMIT_DEG, FIT_FILL, CameraFollower, OrbitCamera, project
 
 VIEWPORT = (10, 20, 640, 360)
 ATOL_PX = 1e-6
@@ -159,3 +159,18 @@ def test_fit_spheres_keeps_a_band_at_the_top_clear_and_centres_the_spheres_below
     one.fit_spheres(np.zeros((1, 3)), np.array([1.0]), 16 / 9, top_clear=top_clear)
     y = _ndc_of_surfaces(one, np.zeros((1, 3)), np.array([1.0]), 16 / 9)[:, 1]
     assert y.max() == pytest.approx(top, abs=0.02) and y.min() == pytest.approx(-FIT_FILL, abs=0.02)
+
+
+def test_a_follower_moves_each_camera_by_its_bodys_displacement():
+    cameras = [OrbitCamera(), OrbitCamera(target=np.array([1.0, 2.0, 3.0]))]
+    follower = CameraFollower()
+    follower.follow(cameras, np.array([[0.0, 0.0, 0.0], [5.0, 5.0, 5.0]]))  # notes where they are: nothing moves
+    assert np.array_equal(cameras[0].target, [0.0, 0.0, 0.0]) and np.array_equal(cameras[1].target, [1.0, 2.0, 3.0])
+    cameras[1].distance = 9.0  # the person's framing (zoom, orbit, pan) is kept
+    follower.follow(cameras, np.array([[0.5, 0.0, -1.0], [np.nan, np.nan, np.nan]]))
+    np.testing.assert_array_equal(cameras[0].target, [0.5, 0.0, -1.0])
+    np.testing.assert_array_equal(cameras[1].target, [1.0, 2.0, 3.0])  # no body there: it stays
+    assert cameras[1].distance == 9.0
+    follower.reset()
+    follower.follow(cameras, np.array([[9.0, 9.0, 9.0], [0.0, 0.0, 0.0]]))
+    np.testing.assert_array_equal(cameras[0].target, [0.5, 0.0, -1.0])

@@ -113,3 +113,32 @@ def test_pipelined_frames_are_the_frames_drawn_one_at_a_time():
     scenes.release()
     target.release()
     ctx.release()
+
+
+def test_a_followed_body_keeps_its_place_in_every_view():
+    # heavy_top side by side: each view's camera moves with its copy of the top (record --follow top), so the top's
+    # position relative to the camera's target stays what the first frame framed.
+    from spinlab.render.offscreen import OffscreenTarget, create_offscreen_context
+    from spinlab.render.record import VideoRun, video_setup
+    from spinlab.render.text import TextOverlay
+    from spinlab.render.viewports import default_cameras, label_scale, render_grid
+
+    scene = load_scene("heavy_top")
+    ctx = create_offscreen_context()
+    target, text = OffscreenTarget(ctx, 320, 180, samples=0), TextOverlay(ctx)
+    scenes = VideoRun(ctx, video_setup(scene, "all", True), follow=0)
+    views = scenes.advance_to(0.0)
+    viewports = render_grid(target.framebuffer, target.size, views, text, legend=True)
+    scenes.hold_cameras(default_cameras(views, viewports, label_scale(target.size, viewports)))
+    views = scenes.advance_to(0.0)
+    offsets = [view.snapshot.position[view.bodies[0]] - view.camera.target for view in views]
+    views = scenes.advance_to(3.0)
+    moved = [np.linalg.norm(view.snapshot.position[view.bodies[0]] - scenes.session.initial.position[view.bodies[0]])
+             for view in views]  # fmt: skip
+    assert max(moved) > 0.05, "the tops' centres of mass travel"
+    for view, offset in zip(views, offsets, strict=True):
+        np.testing.assert_allclose(view.snapshot.position[view.bodies[0]] - view.camera.target, offset, atol=1e-12)
+    scenes.release()
+    target.release()
+    text.release()
+    ctx.release()

@@ -276,3 +276,10 @@ def test_a_loaded_scene_starts_with_its_own_switches_and_says_so(app):
 def test_f9_starts_and_stops_a_recording_and_the_key_help_lists_it(app):
     assert app.key(KEYS["f9"]) and app.take_pending().toggle_record
     assert ("F9", "start / stop recording") in KEY_HELP
+
+
+def test_f_toggles_the_follow_camera_and_the_key_help_lists_it(app):
+    assert app.key(KEYS["f"])
+    apply(app, **{"follow": app.take_pending().follow})
+    assert app.choices.follow
+    assert ("F", "the cameras follow the selected body (on / off)") in KEY_HELP

@@ -78,3 +78,22 @@ def test_a_click_selects_the_body_under_it_and_a_ctrl_drag_strikes_that_body(app
     new = app.state.scene.kicks[kicks:]
     assert new and {kick.body for kick in new} == {app.state.scene.bodies[other].name}
     assert app.state.selected_body == other
+
+
+def test_follow_keeps_the_selected_body_where_the_view_framed_it(app):
+    from pyglet.window import key
+
+    fresh(app, "heavy_top")
+    ask(app, side_by_side=True, compare=("euler", True))
+    run_frames(app, 3)
+    app.window.dispatch_event("on_key_press", key.F, 0)
+    run_frames(app, 1)
+    assert app.state.follow
+    body = app.state.selected_body
+    start = app.session.drawable().position
+    offsets = [start[g.bodies[body]] - c.target for g, c in zip(app.view.groups, app.view.cameras, strict=True)]
+    app.state.time_scale_exp = 3
+    run_frames(app, 40)
+    now = app.session.drawable().position
+    for group, camera, offset in zip(app.view.groups, app.view.cameras, offsets, strict=True):
+        np.testing.assert_allclose(now[group.bodies[body]] - camera.target, offset, atol=1e-9)

@@ -37,7 +37,7 @@ from spinlab.sim.quaternion import quat_exp, quat_mul, quat_rotate
 from spinlab.sim.transform import Transform
 from spinlab.sim.vector import cross
 
-__all__ = ["KickSpec", "KickSchedule", "KICK_KEYS", "kick_step", "read_kicks", "renamed_kicks"]
+__all__ = ["KickSpec", "KickSchedule", "KICK_KEYS", "BEYOND_ANY_RUN", "kick_step", "read_kicks", "renamed_kicks"]
 
 KICK_KEYS = ("body", "time", "angular_impulse", "impulse", "point", "counteract_children")
 _ZERO = (0.0, 0.0, 0.0)
@@ -56,10 +56,19 @@ class KickSpec:
     counteract_children: bool = False
 
 
+BEYOND_ANY_RUN = 2**52
+"""The step a kick lands on when its time is more steps away than this (float64 counts steps by ones up to here)."""
+
+
 def kick_step(time: float, h: float) -> int:
     """The smallest step index ``k >= 0`` with ``k * h >= time`` in float64, the way the simulation's clock reads
-    (``t = k h``): a kick at exactly ``k h`` lands on step ``k``."""
-    k = max(0, math.ceil(time / h))
+    (``t = k h``): a kick at exactly ``k h`` lands on step ``k``. A kick beyond 2⁵² steps lands on
+    :data:`BEYOND_ANY_RUN`: no run reaches it (scene/limits.py's MAX_STEPS), and there ``k`` and ``k ± 1`` are one
+    float64, so the search by ones would never end (a fuzzed kick at t = 1e50 s hung every command)."""
+    ratio = time / h
+    if not ratio <= BEYOND_ANY_RUN:  # NaN and inf too
+        return BEYOND_ANY_RUN
+    k = max(0, math.ceil(ratio))
     while k > 0 and (k - 1) * h >= time:
         k -= 1
     while k * h < time:

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from spinlab.scene.kicks import KickSpec, kick_step
+from spinlab.scene.kicks import BEYOND_ANY_RUN, KickSpec, kick_step
 from spinlab.scene.run_model import Session, Setup, default_integrators
 from spinlab.scene.runner import run_scene
 from spinlab.scene.scene_file import load_scene
@@ -52,6 +52,14 @@ def _kicked(tmp_path, kick_text, body_text=FREE):
 def test_a_kick_lands_on_the_first_step_boundary_at_or_after_its_time(time, h, step):
     assert kick_step(time, h) == step
     assert step * h >= time and (step == 0 or (step - 1) * h < time)
+
+
+@pytest.mark.parametrize("time", [1e50, 1.7e308, 2.0**60 * 0.09272606489357409])
+def test_a_kick_beyond_any_run_lands_far_away_at_once(time):
+    # Past 2**52 steps k and k - 1 are one float64: the search by ones never ended (a fuzzed scene, a kick at 1e50 s).
+    h = 0.09272606489357409
+    assert kick_step(time, h) == BEYOND_ANY_RUN == 2**52
+    assert kick_step(BEYOND_ANY_RUN * h * 0.5, h) == 2**51  # below it, exact as before
 
 
 def test_L_is_constant_before_and_after_and_jumps_by_exactly_the_impulse(tmp_path):

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from spinlab import checkout_folder
+from spinlab import checkout_folder, checkout_root
 from spinlab.render.look import linear_to_srgb
 from spinlab.render.offscreen import OffscreenTarget, create_offscreen_context
 from spinlab.render.renderer import Renderer
@@ -65,6 +65,9 @@ def render_compare(target: OffscreenTarget, text: TextOverlay) -> np.ndarray:
 def main(argv: list[str] | None = None) -> int:
     """Render both stills into the directory given (default: the source checkout's ``docs/images``)."""
     arguments = sys.argv[1:] if argv is None else argv
+    if not arguments and checkout_root() is None:
+        print("stills: spinlab is installed, not a checkout: give the folder to write into", file=sys.stderr)
+        return 2
     out_dir = Path(arguments[0]) if arguments else checkout_folder("docs", "images")
     out_dir.mkdir(parents=True, exist_ok=True)
     ctx = create_offscreen_context()

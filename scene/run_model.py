@@ -423,4 +423,6 @@ def _clamped(vectors: np.ndarray, limit: float) -> np.ndarray:
     # |v| = m |v/m| with m the largest component: no overflow in the squares.
     largest = np.maximum(np.abs(finite).max(axis=1), np.finfo(float).tiny)
     norms = largest * np.linalg.norm(finite / largest[:, None], axis=1)
-    return finite * np.minimum(1.0, limit / np.maximum(norms, np.finfo(float).tiny))[:, None]
+    # Scaled only where too long: limit / |v| for a zero |v| would overflow (and warn) for nothing.
+    scale = np.divide(limit, norms, out=np.ones_like(norms), where=norms > limit)
+    return finite * scale[:, None]

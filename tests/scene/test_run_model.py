@@ -8,6 +8,7 @@ from spinlab.scene.measures import orientation_error, reference_solution
 from spinlab.scene.run_model import (
     Session,
     Setup,
+    _clamped,
     check_scene_runs,
     default_integrators,
     run_layout,
@@ -227,3 +228,11 @@ def test_side_by_side_under_torque_leaves_exact_out():
     session = Session(setup)
     assert [group.label for group in session.groups] == ["implicit_midpoint"]
     assert session.step(3).error is None
+
+
+def test_drawn_vectors_are_clamped_without_a_warning():
+    # A body at rest beside one past the draw limit: its zero vector is kept as it is, with no overflow (a fuzzed
+    # scene printed numpy's RuntimeWarning from the limit over a zero length).
+    vectors = np.array([[0.0, 0.0, 0.0], [1e3, 0.0, 0.0], [np.nan, 1.0, 0.0], [3.0, 4.0, 0.0]])
+    clamped = _clamped(vectors, 50.0)
+    np.testing.assert_array_equal(clamped, [[0.0, 0.0, 0.0], [50.0, 0.0, 0.0], [0.0, 1.0, 0.0], [3.0, 4.0, 0.0]])

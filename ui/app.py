@@ -97,9 +97,8 @@ class App:
         implot.create_context()
         imgui.get_io().set_ini_filename("")
         self.window.push_handlers(self)  # under ImGui's handlers, which see every event first
-        from spinlab.ui.imgui_backend import (
-            ImGuiBackend,  # imports pyglet.window, which needs a display: after open_window
-        )
+        # imports pyglet.window, which needs a display: after open_window
+        from spinlab.ui.imgui_backend import ImGuiBackend
 
         self.imgui_renderer = ImGuiBackend(self.window, self.ctx)
         pixel_ratio = self.window.get_framebuffer_size()[0] / max(self.window.width, 1)

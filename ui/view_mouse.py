@@ -84,11 +84,13 @@ class ViewMouse:
         """Every body of every view (with ``only_index``, each view's body at that place) as drawn in the last frame
         (ui/picking.py); none before the first frame."""
         view, app = self.app.view, self.app
-        ready = view is not None and view.cameras and len(view.cameras) == len(view.viewports)
-        rows = [group.bodies for group in view.groups] if ready else []
-        snapshot = app.session.drawable()
-        return body_circles(view.viewports if ready else [], view.cameras if ready else [], rows, snapshot.position,
-                            app.renderer.layout.radius, only_index)  # fmt: skip
+        if view is None or not view.cameras or len(view.cameras) != len(view.viewports):
+            view_rows, viewports, cameras = [], [], []
+        else:
+            view_rows, viewports, cameras = [group.bodies for group in view.groups], view.viewports, view.cameras
+        # The positions as drawn are the snapshot's (drawable() clamps only the ω and L arrows): no copy made.
+        positions, radii = app.session.snapshot.position, app.renderer.layout.radius
+        return body_circles(viewports, cameras, view_rows, positions, radii, only_index)
 
     def body_at(self, x: float, y: float) -> int | None:
         """The scene index of the body drawn under the window point ``(x, y)``, or ``None``."""

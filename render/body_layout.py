@@ -70,10 +70,9 @@ class BodyLayout:
         for index, body in enumerate(bodies):
             key = repr((body.shape, sorted(body.sizes.items()), body.com_offset.tolist()))
             if key not in shapes:
-                vertices = meshes.body_mesh(body.shape, body.sizes).positions - body.com_offset
                 shapes[key] = (
                     meshes.shape_parts(body.shape, body.sizes),
-                    float(np.linalg.norm(vertices, axis=1).max()),
+                    meshes.bounding_radius(body.shape, body.sizes, body.com_offset),
                 )
             parts, radius[index] = shapes[key]
             for part in parts:

@@ -29,6 +29,7 @@ __all__ = [
     "axes_lines",
     "shape_parts",
     "body_mesh",
+    "bounding_radius",
     "arrow_part_matrices",
     "UNIT_MESHES",
     "edge_adjacency",
@@ -247,6 +248,17 @@ def body_mesh(shape: str, sizes: dict[str, Any]) -> Mesh:
     return merge([transform_mesh(UNIT_MESHES[part.kind](), part.matrix) for part in shape_parts(shape, sizes)])
 
 
+def bounding_radius(shape: str, sizes: dict[str, Any], center: Any) -> float:
+    """The largest distance (m) from ``center`` (3,) m, modelling frame, to a vertex of the shape's mesh. In
+    float64: a body's float32 mesh (:func:`body_mesh`) is all zeros below ~1e-45 m and infinite above ~3e38 m, and
+    a scene's sizes run from 1e-50 m to 1e50 m (scene/limits.py)."""
+    points = [
+        UNIT_MESHES[part.kind]().positions.astype(float) @ part.matrix[:3, :3].T + part.matrix[:3, 3]
+        for part in shape_parts(shape, sizes)
+    ]
+    return float(np.linalg.norm(np.concatenate(points) - np.asarray(center, dtype=float), axis=1).max())
+
+
 def transform_mesh(mesh: Mesh, matrix: Mat4) -> Mesh:
     """``mesh`` moved by ``matrix`` (4, 4); normals by its cofactor matrix, so a non-uniform scale keeps them
     perpendicular to the surface. ``matrix`` must not mirror."""
@@ -274,10 +286,12 @@ def arrow_part_matrices(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Arrows along +z from the origin, of ``lengths`` (N,) m: (shaft, head) matrices, each (N, 4, 4), for the
     unit cylinder and the unit cone. A short arrow shrinks its head (at most 40 % of the length) and keeps its
-    proportions."""
-    lengths = np.maximum(np.asarray(lengths, dtype=float), 1e-9)
+    proportions (a head of no length has no width)."""
+    # An arrow of no length is drawn a billionth of a head long: relative to the head, since a scene's bodies, and
+    # so their arrows, may be as small as 1e-50 m.
+    lengths = np.maximum(np.asarray(lengths, dtype=float), 1e-9 * head_length)
     head = np.minimum(head_length, 0.4 * lengths)
-    head_scale = head * (head_radius / head_length)
+    head_scale = head * (head_radius / head_length if head_length > 0.0 else 0.0)
     shaft = lengths - head
     shaft_matrix = np.zeros((len(lengths), 4, 4))
     shaft_matrix[:, 0, 0] = shaft_matrix[:, 1, 1] = np.minimum(shaft_radius, 0.5 * head_scale)

@@ -20,7 +20,7 @@ from imgui_bundle import imgui
 
 from spinlab.render.imgui_draw import ImGuiDraw
 
-__all__ = ["TextBox", "TextOverlay", "FONT_DIR", "ANCHORS", "panel_height_px"]
+__all__ = ["TextBox", "TextOverlay", "FONT_DIR", "ANCHORS", "panel_height_px", "row_height_px"]
 
 # The fonts imgui-bundle ships (its package data), as the panel uses them.
 FONT_DIR = Path(resources.files("imgui_bundle").joinpath("assets", "fonts", "Roboto"))
@@ -49,7 +49,8 @@ class TextBox:
     """A label: ``lines`` on a dark rounded panel whose ``anchor`` corner is at ``(x_px, y_px)`` from the
     target's top-left corner (y down). With ``title`` the first line is larger and bold. ``accents`` are sRGB
     colours shown as a dot before the line of the same index (``None`` or a missing entry: no dot). ``size``
-    multiplies the overlay's scale for this box."""
+    multiplies the overlay's scale for this box. With ``row`` the lines are entries side by side on one line (a
+    key along an edge), made smaller as a whole when they would be wider than ``max_width_px``."""
 
     x_px: float
     y_px: float
@@ -58,6 +59,8 @@ class TextBox:
     title: bool = True
     anchor: str = "top_left"
     size: float = 1.0  # times the overlay's scale (a legend smaller than the labels)
+    row: bool = False
+    max_width_px: float = math.inf
 
 
 class TextOverlay:
@@ -126,9 +129,17 @@ class TextOverlay:
         finally:
             _restore_context(previous)
 
-    def _measure(self, box: TextBox, scale: float) -> tuple[tuple[float, float, float, float], list, list]:
-        """``(panel (x, y, width, height), line styles, line sizes)`` of ``box``."""
+    def _measure(self, box: TextBox, scale: float) -> tuple[tuple[float, float, float, float], list, list, float]:
+        """``(panel (x, y, width, height), line styles, line sizes, scale)`` of ``box``: ``scale`` times its size,
+        and smaller for a row wider than its ``max_width_px``."""
         scale *= box.size
+        panel, styles, sizes = self._measure_at(box, scale)
+        if box.row and panel[2] > box.max_width_px:
+            scale *= box.max_width_px / panel[2]
+            panel, styles, sizes = self._measure_at(box, scale)
+        return panel, styles, sizes, scale
+
+    def _measure_at(self, box: TextBox, scale: float) -> tuple[tuple[float, float, float, float], list, list]:
         pad, swatch, gap = PADDING_PX * scale, SWATCH_PX * scale, 0.2 * PADDING_PX * scale
         # ImGui asserts a font size > 0: a frame too small for text (16×16) still gets one-pixel text.
         body = (self._body_font, max(BODY_PX * scale, MIN_FONT_PX), BODY_RGBA)
@@ -137,12 +148,17 @@ class TextOverlay:
         indent = 1.6 * swatch if any(accent is not None for accent in box.accents) else 0.0
         sizes = [self._text_size(line, font, pixels) for line, (font, pixels, _) in zip(box.lines, styles, strict=True)]
         step = PANEL_WIDTH_STEP_PX * scale
-        width = math.ceil((2 * pad + indent + max(size[0] for size in sizes)) / step) * step
+        if box.row:  # entries side by side, each after its dot, a pad apart
+            content = sum(indent + size[0] for size in sizes) + pad * (len(sizes) - 1)
+            height = 2 * pad + max((size[1] for size in sizes), default=0.0)
+        else:
+            content = indent + max(size[0] for size in sizes)
+            height = 2 * pad + sum(size[1] for size in sizes) + gap * (len(sizes) - 1)
+        width = math.ceil((2 * pad + content) / step) * step
         # A panel at the same place never narrows: a label whose text changes width from frame to frame (a sign, a
         # digit more) keeps one panel, which a cache of the panels can then keep too.
         place = box.x_px, box.y_px, box.anchor, scale
         width = self._widths[place] = max(width, self._widths.get(place, 0.0))
-        height = 2 * pad + sum(size[1] for size in sizes) + gap * (len(sizes) - 1)
         x = box.x_px - (width if box.anchor.endswith("right") else 0.0)
         y = box.y_px - (height if box.anchor.startswith("bottom") else 0.0)
         return (float(x), float(y), float(width), float(height)), styles, sizes
@@ -161,8 +177,7 @@ class TextOverlay:
         return size
 
     def _layout(self, draw_list: imgui.ImDrawList, box: TextBox, scale: float, panel: bool, text: bool) -> None:
-        (x, y, width, height), styles, sizes = self._measure(box, scale)
-        scale *= box.size
+        (x, y, width, height), styles, sizes, scale = self._measure(box, scale)
         pad, swatch, gap = PADDING_PX * scale, SWATCH_PX * scale, 0.2 * PADDING_PX * scale
         accents = [*box.accents, *[None] * len(box.lines)][: len(box.lines)]
         indent = 1.6 * swatch if any(accent is not None for accent in accents) else 0.0
@@ -172,13 +187,16 @@ class TextOverlay:
             )
         if not text:
             return
-        cursor = y + pad
+        left, cursor = x + pad, y + pad
         for line, (font, pixels, rgba), accent, size in zip(box.lines, styles, accents, sizes, strict=True):
             if accent is not None:
-                center = imgui.ImVec2(x + pad + 0.5 * swatch, cursor + 0.5 * size[1])
+                center = imgui.ImVec2(left + 0.5 * swatch, cursor + 0.5 * size[1])
                 draw_list.add_circle_filled(center, 0.5 * swatch, _u32((*accent, 1.0)), 24)
-            draw_list.add_text(font, pixels, imgui.ImVec2(round(x + pad + indent), round(cursor)), _u32(rgba), line)
-            cursor += size[1] + gap
+            draw_list.add_text(font, pixels, imgui.ImVec2(round(left + indent), round(cursor)), _u32(rgba), line)
+            if box.row:
+                left += indent + size[0] + pad
+            else:
+                cursor += size[1] + gap
 
     def release(self) -> None:
         """Free the GL objects and the private ImGui context."""
@@ -193,6 +211,11 @@ def panel_height_px(line_count: int, scale: float) -> float:
     if line_count <= 0:
         return 0.0
     return 2 * pad + TITLE_PX * scale + (line_count - 1) * (BODY_PX * scale + gap)
+
+
+def row_height_px(scale: float) -> float:
+    """The height (px) of a row's panel (:attr:`TextBox.row`, body text) at ``scale``."""
+    return 2 * PADDING_PX * scale + BODY_PX * scale
 
 
 def _restore_context(previous: imgui.internal.Context | None) -> None:

@@ -8,7 +8,6 @@ labels them. The grid of cells is render/grid.py's, the window's (ui/view3d.py) 
 from __future__ import annotations
 
 import functools
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -18,7 +17,7 @@ import numpy as np
 from spinlab.render.camera import OrbitCamera
 from spinlab.render.ghost import ghost_orientations
 from spinlab.render.grid import GAP_PX, grid_columns, grid_viewports, split_side_view
-from spinlab.render.legend import legend_box
+from spinlab.render.legend import key_place, legend_box
 from spinlab.render.look import SEPARATOR_SRGB, linear_to_srgb
 from spinlab.render.poinsot import PoinsotTraces, poinsot_body
 from spinlab.render.poinsot_view import poinsot_camera, poinsot_label
@@ -42,7 +41,6 @@ __all__ = [
     "label_scale",
     "label_clearance",
     "default_cameras",
-    "legend_corner",
 ]
 
 LABEL_MARGIN_PX = 14.0
@@ -73,31 +71,39 @@ def render_grid(
     legend: bool = False,
 ) -> list[Viewport]:
     """Draw ``views`` in a grid over the whole ``framebuffer`` (of ``size`` pixels) and their labels with
-    ``text`` (none when ``None``), and with ``legend`` a key to the overlays (in an empty cell, or else in the
-    bottom-right corner).
+    ``text`` (none when ``None``), and with ``legend`` a key to the overlays where no body is
+    (:func:`render.legend.key_place`).
     ``columns`` defaults to the grid whose cells are closest to ``CELL_ASPECT``. Returns the viewports used, in
     ``views``' order. When the first view's renderer shows the Poinsot view (``RenderOptions.show_poinsot``), it
     takes the right part of the target (:func:`render.grid.split_side_view`) and the grid the rest."""
     side = _side_view(views, size)
     grid_size = size if side is None else (side[0] - GAP_PX, size[1])
+    fixed_columns = columns
     columns = columns or grid_columns(len(views), *grid_size)
     framebuffer.use()
     framebuffer.viewport = (0, 0, *size)
     framebuffer.clear(*SEPARATOR_SRGB, 1.0, depth=1.0)
     viewports = grid_viewports(grid_size, len(views), columns)
-    boxes = []
     scale = label_scale(size, viewports)
+    key = None
+    if legend and views:
+        # Where no body is (render/legend.py's key_place): an empty cell, a wide view's corner, or a bottom strip;
+        # no key when every overlay is off.
+        planes = bool(views[0].renderer.layout.torque_free.any())  # an invariable plane to name
+        place = key_place((0, 0, *grid_size), size[1], len(views), LABEL_MARGIN_PX * scale, scale, fixed_columns)
+        key = place.box(views[0].renderer.options, planes=planes)
+        if key.lines and place.grid != (0, 0, *grid_size):
+            x0, y0, width, height = place.grid
+            columns = fixed_columns or grid_columns(len(views), width, height)
+            viewports = [(x0 + x, y0 + y, w, h) for x, y, w, h in grid_viewports((width, height), len(views), columns)]
+    boxes = []
     for view, viewport in zip(views, viewports, strict=True):
         if view.label:
             top = size[1] - (viewport[1] + viewport[3])
             margin = LABEL_MARGIN_PX * scale
             boxes.append(TextBox(viewport[0] + margin, top + margin, tuple(view.label), (view.accent,)))
-    planes = bool(views and views[0].renderer.layout.torque_free.any())  # an invariable plane to name
-    if legend and views and legend_box(views[0].renderer.options, 0.0, 0.0, "top_left", planes=planes).lines:
-        # In the first empty cell when the grid has one, else in the target's bottom-right corner (no key when
-        # every overlay is off).
-        corner = legend_corner((0, 0, *grid_size), size[1], len(views), columns, LABEL_MARGIN_PX * scale)
-        boxes.append(legend_box(views[0].renderer.options, *corner, planes=planes))
+    if key is not None and key.lines:
+        boxes.append(key)
     labelled = text is not None and bool(boxes)
     batches = []
     for indices in view_batches(views):
@@ -121,21 +127,6 @@ def render_grid(
     if side is not None:
         _draw_side_view(views[0].renderer, framebuffer, size, side, text, size[1] / REFERENCE_HEIGHT_PX)
     return viewports
-
-
-def legend_corner(
-    area: Viewport, target_height: int, count: int, columns: int, margin: float
-) -> tuple[float, float, str]:
-    """Where the overlays' key goes over a grid of ``count`` views in ``columns`` filling ``area`` (GL's
-    bottom-left origin, in a target ``target_height`` pixels high): ``(x, y, anchor)`` in the text overlay's pixels
-    (y down from the top). The top left of the grid's first empty cell when it has one (clear of the bodies and of
-    the window's state badge at the bottom centre), else the area's bottom-right corner; ``margin`` in from it."""
-    x0, y0, width, height = area
-    cells = grid_viewports((width, height), math.ceil(count / columns) * columns, columns)
-    if len(cells) > count:
-        x, y, _, cell_height = cells[count]
-        return x0 + x + margin, target_height - (y0 + y + cell_height) + margin, "top_left"
-    return x0 + width - margin, target_height - y0 - margin, "bottom_right"
 
 
 def label_scale(size: tuple[int, int], viewports: Sequence[Viewport]) -> float:

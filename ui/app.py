@@ -41,7 +41,7 @@ from spinlab.ui.panel import draw_panel
 from spinlab.ui.plot_history import new_history
 from spinlab.ui.plots import PlotOptions, draw_plots
 from spinlab.ui.theme import PANEL_BG_RGB, apply_theme
-from spinlab.ui.view3d import SceneView, to_viewport, window_layout
+from spinlab.ui.view3d import Rect, SceneView, to_viewport, window_layout
 from spinlab.ui.view_mouse import ViewMouse
 from spinlab.ui.window import WindowGone, clear_gl_errors, close_window, open_window, window_framebuffer, window_gone
 
@@ -297,9 +297,12 @@ class App:
                 available = imgui.get_content_region_avail()
                 draw_plots(self.history, state.plots, (available.x, available.y))
             imgui.end()
+        # The badges sit above the strip the overlays' key may take at the bottom of the view (ui/view3d.py).
+        strip = self.view.key_strip_px * self.window.width / max(self.window.get_framebuffer_size()[0], 1)
+        views = Rect(layout.view.x, layout.view.y, layout.view.width, max(layout.view.height - strip, 1.0))
         if self.recording:
-            recording.draw_rec_indicator(self, layout.view)
-        draw_state_badge(layout.view, state.paused, state.error, self.ui_scale)
+            recording.draw_rec_indicator(self, views)
+        draw_state_badge(views, state.paused, state.error, self.ui_scale)
         self.mouse.draw()
         if state.show_key_help:
             state.show_key_help = draw_key_help(layout.view)

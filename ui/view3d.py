@@ -17,7 +17,7 @@ import numpy as np
 
 from spinlab.render.camera import CameraFollower, OrbitCamera
 from spinlab.render.grid import grid_columns, grid_viewports, split_side_view
-from spinlab.render.legend import legend_box
+from spinlab.render.legend import key_place
 from spinlab.render.look import linear_to_srgb
 from spinlab.render.poinsot import PoinsotTraces
 from spinlab.render.poinsot_view import poinsot_camera, poinsot_label
@@ -28,7 +28,6 @@ from spinlab.render.viewports import (
     LABEL_WIDTH_PX,
     draw_labelled_views,
     label_clearance,
-    legend_corner,
 )
 from spinlab.scene.run_model import Group
 from spinlab.scene.simulation import Snapshot
@@ -41,6 +40,7 @@ MIN_PLOTS_HEIGHT = 200.0
 ORBIT_DEG_PER_PX = 0.35
 MIN_VIEW_PX = 32  # a smaller view (a window being minimised) is not drawn
 LEGEND_SIZE = 0.75  # the overlays' key, in the labels' scale: compact in a corner of the view
+ROW_LEGEND_SIZE = 0.9  # the key along a strip, in a single view's labels' scale: as large as the panel's text
 
 
 @dataclass(frozen=True)
@@ -96,6 +96,7 @@ class SceneView:
         self.viewports: list[Viewport] = []
         self.poinsot_camera: OrbitCamera | None = None
         self.poinsot_viewport: Viewport | None = None  # where the Poinsot view went last (None: not shown)
+        self.key_strip_px = 0  # the strip (framebuffer px) the overlays' key took at the bottom of the view
         self.follower = CameraFollower()  # the cameras moved with the selected body (Choices.follow)
         self.accents = [
             tuple(float(c) for c in linear_to_srgb(renderer.layout.colors_rgba[group.bodies[0], :3]))
@@ -161,9 +162,35 @@ class SceneView:
         columns = grid_columns(cells, width, height)
         self.viewports = [(x0 + x, y0 + y, w, h) for x, y, w, h in grid_viewports((width, height), cells, columns)]
         boxes, scale, base = [], 1.0, 1.0
+        self.key_strip_px = 0
         if labels:
             base = framebuffer_size[1] / REFERENCE_HEIGHT_PX * 0.85
             scale = min(base * (1.0 if cells <= columns else 0.82), self.viewports[0][2] / LABEL_WIDTH_PX)
+            margin = LABEL_MARGIN_PX * scale
+            top = framebuffer_size[1]
+            # The key to the overlays (render/legend.py's, as the video draws it), where no body is: an empty cell,
+            # the corner of a wide view, or a strip the grid leaves at the bottom.
+            place = key_place(
+                (x0, y0, width, height), top, cells, margin, scale * LEGEND_SIZE, row_scale=base * ROW_LEGEND_SIZE
+            )
+            planes = bool(self.renderer.layout.torque_free.any())
+            # In a strip, the key is not bound by a cell's width: as large as the panel's text.
+            size = ROW_LEGEND_SIZE * base / scale if place.row else LEGEND_SIZE
+            legend = place.box(self.renderer.options, size, planes=planes)
+            if legend.lines:
+                if place.grid != (x0, y0, width, height):
+                    self.key_strip_px = place.grid[1] - y0
+                    x0, y0, width, height = place.grid
+                    columns = grid_columns(cells, width, height)
+                    self.viewports = [
+                        (x0 + x, y0 + y, w, h) for x, y, w, h in grid_viewports((width, height), cells, columns)
+                    ]
+            boxes = [
+                TextBox(viewport[0] + margin, top - viewport[1] - viewport[3] + margin, lines, (accent,))
+                for viewport, lines, accent in zip(self.viewports, labels, self.accents, strict=True)
+            ]
+            if legend.lines:
+                boxes.append(legend)
         if self.cameras is None:
             # Each view framed below its label (the label's lines can grow later: a kick, a failure).
             self.cameras = [
@@ -176,22 +203,6 @@ class SceneView:
                 for group, viewport, lines in zip(self.groups, self.viewports, labels or [()] * cells, strict=True)
             ]
         bodies = [np.array(group.bodies) for group in self.groups]
-        if labels:
-            margin = LABEL_MARGIN_PX * scale
-            top = framebuffer_size[1]
-            boxes = [
-                TextBox(viewport[0] + margin, top - viewport[1] - viewport[3] + margin, lines, (accent,))
-                for viewport, lines, accent in zip(self.viewports, labels, self.accents, strict=True)
-            ]
-            # The key to the overlays (render/legend.py's, as the video draws it): at the top left of the grid's
-            # first empty cell when it has one (clear of the bodies and of the state badge at the bottom centre),
-            # else at the view's bottom right.
-            corner = legend_corner((x0, y0, width, height), top, cells, columns, margin)
-            legend = legend_box(
-                self.renderer.options, *corner, LEGEND_SIZE, planes=bool(self.renderer.layout.torque_free.any())
-            )
-            if legend.lines:
-                boxes.append(legend)
         if background is None:
             self.renderer.draw_views(screen, snapshot, self.viewports, self.cameras, bodies)
             if boxes:

@@ -1,5 +1,6 @@
-"""Where the window puts the overlays' key: in the grid's first empty cell, at its top left, when the grid has one
-(clear of the bodies and of the PAUSED badge at the bottom centre), else in the view's bottom-right corner."""
+"""Where the window puts the overlays' key (render/legend.py's key_place), never over a body: in the grid's first
+empty cell, at its top left, when the grid has one (clear of the PAUSED badge at the bottom centre); in the
+bottom-right corner of a single wide view; else on a strip below a full grid, which no cell covers."""
 
 import dataclasses
 import os
@@ -29,41 +30,71 @@ def window(x_display, tmp_path):
         made.pop().close()
 
 
-def _legend_corners(app, monkeypatch) -> list[tuple[float, float, str]]:
-    corners = []
-    real = view3d.legend_box
+def _key_rect(app, monkeypatch) -> tuple[object, tuple[float, float, float, float]]:
+    """The key's box and its panel (x, y, width, height; framebuffer pixels from the top-left) as last drawn."""
+    drawn = []
+    real = app.view.text.panel_rects
 
-    def spy(options, x, y, anchor, *args, **kwargs):
-        corners.append((x, y, anchor))
-        return real(options, x, y, anchor, *args, **kwargs)
+    def spy(size, boxes, scale=1.0):
+        rects = real(size, boxes, scale)
+        drawn.append((boxes[-1], rects[-1]))
+        return rects
 
-    monkeypatch.setattr(view3d, "legend_box", spy)
+    monkeypatch.setattr(app.view.text, "panel_rects", spy)
     for _ in range(2):  # the Poinsot view splits the area from the frame after it is asked for
-        corners.clear()
         app.window.dispatch_events()
         app.frame(1 / 60)
-    return corners
+    box, rect = drawn[-1]
+    assert box.accents and not box.title, box  # the key: colour dots, no title
+    return box, rect
 
 
-def test_the_key_sits_at_the_top_left_of_the_empty_cell_of_a_grid(window, monkeypatch):
+def _top_down(viewport, height):
+    """A viewport (GL's bottom-left origin) as (left, top, right, bottom) from the top-left."""
+    x, y, width, cell_height = viewport
+    return x, height - y - cell_height, x + width, height - y
+
+
+def _overlaps(rect, cell) -> bool:
+    x, y, width, height = rect
+    left, top, right, bottom = cell
+    return x < right and left < x + width and y < bottom and top < y + height
+
+
+def test_the_key_sits_in_the_empty_cell_of_a_grid(window, monkeypatch):
     app = window("compare")
     app.controller.apply(PanelEdits(render=dataclasses.replace(app.state.render, show_poinsot=True)))
-    ((x, y, anchor),) = _legend_corners(app, monkeypatch)
+    box, rect = _key_rect(app, monkeypatch)
     viewports = app.view.viewports
     assert len(viewports) == 8 and len({v[1] for v in viewports}) == 3  # 3 × 3 beside the Poinsot view: one empty
-    assert anchor == "top_left"
-    # In the cell right of the last view, near its top (framebuffer pixels, y down from the top).
-    last_x, last_y, last_width, last_height = viewports[-1]
+    assert not box.row
     height = app.window.get_framebuffer_size()[1]
-    assert last_x + last_width < x < last_x + 2 * last_width
-    assert height - (last_y + last_height) < y < height - last_y - 0.5 * last_height
+    last_left, last_top, last_right, last_bottom = _top_down(viewports[-1], height)
+    empty = (last_right, last_top, 2 * last_right - last_left, last_bottom)  # the cell right of the last view
+    x, y, width, key_height = rect
+    assert empty[0] <= x and x + width <= empty[2] and empty[1] <= y and y + key_height <= empty[3]
+    assert not any(_overlaps(rect, _top_down(viewport, height)) for viewport in viewports)
 
 
-def test_a_full_grid_or_a_single_view_has_its_key_in_the_bottom_right_corner(window, monkeypatch):
-    for preset, views in (("t_handle", 1), ("compare", 8)):  # compare without the Poinsot view: 4 × 2, full
-        app = window(preset)
-        ((x, y, anchor),) = _legend_corners(app, monkeypatch)
-        assert len(app.view.viewports) == views
-        assert anchor == "bottom_right"
-        width, height = app.window.get_framebuffer_size()
-        assert x > 0.8 * width and y > 0.5 * height
+def test_a_full_grid_has_its_key_on_a_strip_below_the_views(window, monkeypatch):
+    app = window("compare")  # without the Poinsot view: 4 × 2, full
+    box, rect = _key_rect(app, monkeypatch)
+    viewports = app.view.viewports
+    assert len(viewports) == 8 and len({v[1] for v in viewports}) == 2
+    assert box.row
+    width, height = app.window.get_framebuffer_size()
+    assert not any(_overlaps(rect, _top_down(viewport, height)) for viewport in viewports), (rect, viewports)
+    assert rect[1] + rect[3] <= height and rect[0] >= min(v[0] for v in viewports)  # inside the view area
+    assert rect[3] >= 0.7 * view3d.ROW_LEGEND_SIZE * 19.0 * height / 720  # readable: not shrunk below ~12 px text
+    assert app.view.key_strip_px > rect[3]
+
+
+def test_a_single_wide_view_has_its_key_in_its_bottom_right_corner(window, monkeypatch):
+    app = window("t_handle")
+    box, rect = _key_rect(app, monkeypatch)
+    ((x0, y0, cell_width, cell_height),) = app.view.viewports
+    width, height = app.window.get_framebuffer_size()
+    assert not box.row and app.view.key_strip_px == 0
+    view_bottom = height - y0
+    # Right of the middle, where the single view frames its body, and down at the view's bottom.
+    assert rect[0] > x0 + 0.6 * cell_width and view_bottom - 0.1 * cell_height < rect[1] + rect[3] <= view_bottom

@@ -13,7 +13,7 @@ import os
 import sys
 
 from spinlab.commands import bench, gui, record, run
-from spinlab.scene.interrupts import EXIT_INTERRUPTED
+from spinlab.scene.interrupts import EXIT_INTERRUPTED, interrupted_message
 from spinlab.sim.errors import InputError, SpinlabError, printable, quoted
 
 EXIT_USAGE = 2
@@ -67,9 +67,9 @@ def _silence_stdout() -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    install_signal_handlers()
     command = ""  # until the arguments are parsed
     try:
+        install_signal_handlers()
         parser = build_parser()
         args = parser.parse_args(argv)
         if args.command is None:
@@ -97,8 +97,7 @@ def main(argv: list[str] | None = None) -> int:
         _report(command, "out of memory")
         return 1
     except KeyboardInterrupt as interrupt:
-        reason = f" ({interrupt})" if str(interrupt) else ""
-        _report(command, f"interrupted{reason}")
+        _report(command, interrupted_message(interrupt))
         return EXIT_INTERRUPTED
     except Exception as error:  # noqa: BLE001 - a bug: one line, with a way to see the traceback
         if os.environ.get("SPINLAB_DEBUG"):

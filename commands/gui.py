@@ -17,7 +17,7 @@ import sys
 import threading
 from typing import TYPE_CHECKING
 
-from spinlab.scene.interrupts import EXIT_INTERRUPTED, STOP_SIGNALS
+from spinlab.scene.interrupts import EXIT_INTERRUPTED, STOP_SIGNALS, interrupted_message
 from spinlab.sim.errors import printable
 
 if TYPE_CHECKING:
@@ -59,8 +59,7 @@ def run_gui(scene: str | None, *, size: tuple[int, int] | None = None, fullscree
     except _SplashClosed:
         return 0
     except KeyboardInterrupt as interrupt:
-        reason = f" ({interrupt})" if str(interrupt) else ""
-        _say(f"interrupted{reason}")
+        _say(interrupted_message(interrupt))
         return EXIT_INTERRUPTED
     try:
         app = App(spec, size=size, fullscreen=fullscreen, window=window)
@@ -76,8 +75,7 @@ def run_gui(scene: str | None, *, size: tuple[int, int] | None = None, fullscree
     except KeyboardInterrupt as interrupt:
         with _interrupts_held():
             note = _close_after_failure(app)
-        reason = f" ({interrupt})" if str(interrupt) else ""
-        _say(f"interrupted{reason}" + (f"; {note}" if note else ""))
+        _say(interrupted_message(interrupt) + (f"; {note}" if note else ""))
         return EXIT_INTERRUPTED
     except BaseException:
         with _interrupts_held():

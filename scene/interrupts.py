@@ -1,6 +1,9 @@
 """Ctrl-C, SIGTERM and SIGHUP: one way to stop, whatever the program is doing when the signal comes.
 
 The handler raises :class:`Interrupted` (a ``KeyboardInterrupt``) at once, which stops a command wherever it is.
+A signal that comes once a stop is under way (Ctrl-C pressed twice) is absorbed: the first one's stop finishes
+its cleanup (a half-written output removed, a video finalised) and ends in its one line and exit status 130,
+where a second exception raised in the middle of that cleanup ended in a traceback (4 of 6 double Ctrl-Cs).
 Python swallows an exception raised inside a callback from C (numba's compiler calls back into Python while it
 compiles a kernel, and prints "Exception ignored"), so the handler also remembers the signal, and
 :func:`raise_if_interrupted`, called at every simulation step, raises it again there.
@@ -21,6 +24,8 @@ __all__ = [
     "deferred_interrupts",
     "STOP_SIGNALS",
     "EXIT_INTERRUPTED",
+    "interrupted_message",
+    "ignore_stop_signals",
 ]
 
 STOP_SIGNALS = ("SIGINT", "SIGTERM", "SIGHUP")
@@ -35,8 +40,16 @@ class Interrupted(KeyboardInterrupt):
 
 def _on_signal(signum: int, _frame) -> None:
     global _pending
+    if _pending is not None:
+        return  # a stop is under way: it ends as the first signal began it (raise_if_interrupted stops a step)
     _pending = signal.Signals(signum).name
     raise Interrupted(_pending)
+
+
+def interrupted_message(interrupt: BaseException) -> str:
+    """What a command stopped by ``interrupt`` says: ``"interrupted (SIGINT)"``, or ``"interrupted"`` for a bare
+    ``KeyboardInterrupt``."""
+    return f"interrupted ({interrupt})" if str(interrupt) else "interrupted"
 
 
 def _quiet_about_swallowed_stops(hook):
@@ -61,6 +74,15 @@ def install_handlers() -> None:
             signal.signal(getattr(signal, name), _on_signal)
     if not getattr(sys.unraisablehook, "spinlab", False):
         sys.unraisablehook = _quiet_about_swallowed_stops(sys.unraisablehook)
+
+
+def ignore_stop_signals() -> None:
+    """Ignore :data:`STOP_SIGNALS` from now on (the command has ended; the process is exiting)."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    for name in STOP_SIGNALS:
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), signal.SIG_IGN)
 
 
 def raise_if_interrupted() -> None:

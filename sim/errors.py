@@ -37,7 +37,19 @@ def printable(text: str) -> str:
     text = str(text)
     if text.isprintable():  # nearly always: one C-level test instead of a Python step per character
         return text
+    text = _bytes_read_as_utf8(text)
     return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
+def _bytes_read_as_utf8(text: str) -> str:
+    """``text`` with the bytes the locale could not decode read as UTF-8. Under an ASCII locale (``LC_ALL=C``
+    without Python's UTF-8 mode) a path's non-ASCII bytes arrive as lone surrogates (Python's surrogateescape):
+    'ω.toml' as '\\udccf\\udc89.toml'. Read as UTF-8 they are the name a UTF-8 terminal shows, whatever the
+    locale; bytes that are not UTF-8 become ``\\x`` escapes."""
+    try:
+        return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    except UnicodeEncodeError:  # a surrogate no byte makes: left for the escapes
+        return text
 
 
 def first_few(first: list[str], total: int) -> str:

@@ -2,7 +2,7 @@
 
 import sys
 
-from spinlab.commands.cli import main
+from spinlab.launch import main
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -1,13 +1,14 @@
 """The Poinsot view: render/poinsot.py's construction drawn for one body, the integrator's beside the closed form's.
 
-Two constructions side by side in one viewport, the integrator's on the left, the exact one's on the right, each
-centred on its own point of a display space (not the scene's world: this view has a camera of its own). A
-construction's world vectors ``x`` (rad/s) are drawn at ``centre + s · D x``: ``s`` m per rad/s makes the exact
-ellipsoid's largest semi-axis 1 m, and the rotation ``D`` turns the exact L to point straight down, so the
-invariable plane is a floor under the ellipsoid, which rolls on it. What is drawn for each: the ellipsoid (opaque,
-the body's colour, pale for the exact one), ω from the centre to the contact point (a dot there), the invariable
-plane (translucent disc), the polhode on the ellipsoid (the body ω history turned with the body as it is now) and
-the herpolhode on the plane (the world ω history).
+Two constructions in one viewport, the integrator's beside the exact one's (on the left and right of a wide
+viewport, above and below in a tall one: :func:`poinsot_centres`), each centred on its own point of a display
+space (not the scene's world: this view has a camera of its own). A construction's world vectors ``x`` (rad/s)
+are drawn at ``centre + s · D x``: ``s`` m per rad/s makes the exact ellipsoid's largest semi-axis 1 m, and the
+rotation ``D`` turns the exact L to point straight down, so the invariable plane is a floor under the ellipsoid,
+which rolls on it. What is drawn for each: the ellipsoid (opaque, the body's colour, pale for the exact one), ω
+from the centre to the contact point (a dot there), the invariable plane (translucent disc), the polhode on the
+ellipsoid (the body ω history turned with the body as it is now) and the herpolhode on the plane (the world ω
+history).
 """
 
 from __future__ import annotations
@@ -24,15 +25,19 @@ from spinlab.render.meshes import Lines
 from spinlab.render.poinsot import PoinsotGeometry, PoinsotTraces, poinsot_geometry
 from spinlab.render.views import Viewport, ViewSet, clip_to_views, write_view_uniforms
 
-__all__ = ["PoinsotView", "poinsot_camera", "poinsot_label", "SPACING", "MAX_TRACE_POINTS"]
+__all__ = ["PoinsotView", "poinsot_camera", "poinsot_centres", "poinsot_label", "SPACING", "MAX_TRACE_POINTS"]
 
 BLEND_OVER = moderngl.SRC_ALPHA, moderngl.ONE_MINUS_SRC_ALPHA, moderngl.ONE, moderngl.ONE_MINUS_SRC_ALPHA
 SPACING = 1.3  # the two centres are ± this far apart along x (m: the largest semi-axis is 1 m)
+STACKED_SPACING = 1.45  # ... or along z (up) in a tall viewport: a construction's plane lies below its ellipsoid
+STACK_BELOW_ASPECT = 1.0  # a viewport narrower than this for its height stacks the two constructions
+REACH = 1.25  # m: a construction (ellipsoid, plane, herpolhode) lies within this of its centre, as the camera fits it
 MAX_TRACE_POINTS = 1500  # per trace: the history is thinned to at most this many points
 PLANE_MARGIN = 1.25  # the disc reaches this far beyond the herpolhode (and at least the ellipsoid's reach)
 PLANE_ALPHA = 0.22
 DOT_RADIUS = 0.045  # m, the contact point's dot
-LINE_WIDTH_PX = 3.0
+LINE_WIDTH_PX = 3.0  # at a viewport 460 px high (the window's at 1280 × 720); wider in a larger one
+LINE_WIDTH_HEIGHT_PX = 460.0
 HIDDEN_LINE_ALPHA = 0.35  # the traces behind an ellipsoid show through it this faintly
 ELLIPSOID_ALPHA = 0.6
 EXACT_WHITEN = 0.6  # the exact ellipsoid is the body's colour this far towards white (as the exact ghost)
@@ -40,17 +45,27 @@ POLHODE_LINEAR = np.array([0.2, 0.9, 1.0])  # cyan: the polhode, on the ellipsoi
 BACKGROUND_SRGB = (0.09, 0.10, 0.12)
 
 
-def poinsot_camera(aspect: float) -> OrbitCamera:
-    """The view's default camera: from the front and a little above, both constructions in the picture."""
+def poinsot_centres(aspect: float) -> np.ndarray:
+    """(2, 3) display-space centres of the integrator's and the exact construction in a viewport of ``aspect``
+    (width / height): side by side along x when it is wide, stacked along z (up) when it is tall."""
+    if aspect < STACK_BELOW_ASPECT:
+        return np.array([[0.0, 0.0, STACKED_SPACING], [0.0, 0.0, -STACKED_SPACING]])
+    return np.array([[-SPACING, 0.0, 0.0], [SPACING, 0.0, 0.0]])
+
+
+def poinsot_camera(aspect: float, top_clear: float = 0.0) -> OrbitCamera:
+    """The view's default camera: from the front and a little above, both constructions (:func:`poinsot_centres`)
+    as large as the viewport of ``aspect`` holds them below the top ``top_clear`` of its height (its label)."""
     camera = OrbitCamera(azimuth_deg=-90.0, elevation_deg=28.0)
-    camera.fit_sphere(np.array([0.0, 0.0, -0.2]), SPACING + 1.1, aspect)
+    camera.fit_spheres(poinsot_centres(aspect) - [0.0, 0.0, 0.2], np.full(2, REACH), aspect, top_clear)
     return camera
 
 
-def poinsot_label(integrator: str) -> tuple[str, ...]:
-    """The view's label lines, for the body's ``integrator``."""
+def poinsot_label(integrator: str, aspect: float = 2.0) -> tuple[str, ...]:
+    """The view's label lines, for the body's ``integrator``, in a viewport of ``aspect`` (:func:`poinsot_centres`)."""
+    places = ("top", "bottom") if aspect < STACK_BELOW_ASPECT else ("left", "right")
     return (
-        f"Poinsot: {integrator} (left), exact (right)",
+        f"Poinsot: {integrator} ({places[0]}), exact ({places[1]})",
         "ellipsoid x·Ix = 2E rolls on the plane normal to L",
         "polhode (cyan) on it, herpolhode (yellow) on the plane",
     )
@@ -85,10 +100,10 @@ class PoinsotView:
         views = ViewSet.of([viewport], [camera], [np.zeros(1, dtype=np.intp)], 1)
         write_view_uniforms(resources, views)
         framebuffer.viewport = views.area
-        ellipsoids, dots, discs, (positions, colors) = self._frame(traces)
+        ellipsoids, dots, discs, (positions, colors) = self._frame(traces, poinsot_centres(viewport[2] / viewport[3]))
         sphere = resources.solids["sphere"][0]
         count = self._lines.set_lines(positions, colors, np.zeros(len(positions))) if len(positions) else 0
-        resources.programs["line"]["u_width_px"].value = LINE_WIDTH_PX
+        resources.programs["line"]["u_width_px"].value = LINE_WIDTH_PX * max(viewport[3] / LINE_WIDTH_HEIGHT_PX, 1.0)
         clip_to_views(ctx, True)
         ctx.enable_only(moderngl.DEPTH_TEST | moderngl.CULL_FACE)
         sphere.draw(dots)
@@ -126,9 +141,9 @@ class PoinsotView:
         self._lines.instances.write(instance_rows(np.eye(4)[None], np.array([[1.0, 1.0, 1.0, alpha]])))
         self._lines.draw(None, vertices=count)
 
-    def _frame(self, traces: PoinsotTraces) -> tuple[np.ndarray, np.ndarray, np.ndarray, tuple]:
+    def _frame(self, traces: PoinsotTraces, centres: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, tuple]:
         """The instance rows of the ellipsoids and the dots (sphere mesh) and of the planes (disc), and the line
-        segments ``(positions (V, 3), colours (V, 4))``, of both constructions."""
+        segments ``(positions (V, 3), colours (V, 4))``, of both constructions, centred at ``centres`` (2, 3)."""
         inertia = traces.inertia_body
         exact = poinsot_geometry(inertia, *traces.latest["exact"])
         display = frames_along(-exact.normal[None])[0].T  # D: the exact L̂ → −z
@@ -136,11 +151,10 @@ class PoinsotView:
         stride = max(1, -(-min(traces.count, traces.capacity) // MAX_TRACE_POINTS))
         pale = self.color + EXACT_WHITEN * (1.0 - self.color)
         ellipsoids, dots, discs, positions, colors = [], [], [], [], []
-        for which, x, color in (("integrator", -SPACING, self.color), ("exact", SPACING, pale)):
+        for which, centre, color in (("integrator", centres[0], self.color), ("exact", centres[1], pale)):
             geometry = exact if which == "exact" else poinsot_geometry(inertia, *traces.latest[which])
             if not np.all(np.isfinite(geometry.semi_axes)):
                 continue
-            centre = np.array([x, 0.0, 0.0])
             to_display = scale * display
             body_omega, world_omega = traces.history(which, stride)
             rotation_now = rotation_from_quat_wxyz(traces.latest[which][0][None])[0]  # body → world, now

@@ -166,13 +166,15 @@ def _side_view(views: Sequence[View], size: tuple[int, int]) -> Viewport | None:
 
 def _draw_side_view(renderer: Renderer, framebuffer, size, viewport: Viewport, text: TextOverlay | None, scale):
     """The Poinsot view of ``renderer`` in ``viewport`` from its default camera, labelled with ``text``."""
-    renderer.draw_poinsot(framebuffer, viewport, poinsot_camera(viewport[2] / viewport[3]))
+    aspect = viewport[2] / viewport[3]
+    label = poinsot_label(renderer.scene.bodies[renderer.poinsot_traces.body].integrator or "integrator", aspect)
+    scale = min(scale, viewport[2] / 430.0)
+    clear = 0.0 if text is None else label_clearance(len(label), scale, viewport[3])
+    renderer.draw_poinsot(framebuffer, viewport, poinsot_camera(aspect, clear))
     if text is not None:
-        traces = renderer.poinsot_traces
-        name = renderer.scene.bodies[traces.body].integrator or "integrator"
         margin = LABEL_MARGIN_PX * scale
-        box = TextBox(viewport[0] + margin, size[1] - viewport[1] - viewport[3] + margin, poinsot_label(name), (None,))
-        text.draw(framebuffer, size, [box], min(scale, viewport[2] / 430.0))
+        box = TextBox(viewport[0] + margin, size[1] - viewport[1] - viewport[3] + margin, label, (None,))
+        text.draw(framebuffer, size, [box], scale)
 
 
 def view_batches(views: Sequence[View]) -> list[list[int]]:

@@ -434,4 +434,5 @@ class App:
 
     def on_mouse_scroll(self, x: int, y: int, scroll_x: float, scroll_y: float):
         if not imgui.get_io().want_capture_mouse:
-            self.view.zoom(scroll_y)
+            pixel_ratio = self.window.get_framebuffer_size()[0] / max(self.window.width, 1)
+            self.view.zoom(scroll_y, (x * pixel_ratio, y * pixel_ratio))  # pyglet's y is up, as GL's

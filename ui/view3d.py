@@ -128,8 +128,15 @@ class SceneView:
         for camera, viewport in zip(self.cameras or [], self.viewports, strict=False):
             camera.pan(dx_px * pixel_ratio, dy_px * pixel_ratio, viewport[3])
 
-    def zoom(self, steps: float) -> None:
-        for camera in [*(self.cameras or []), *([self.poinsot_camera] if self.poinsot_camera else [])]:
+    def zoom(self, steps: float, at: tuple[float, float] | None = None) -> None:
+        """Zoom in by ``steps`` (mouse wheel clicks): the Poinsot view alone when ``at`` (framebuffer pixels, GL's
+        bottom-left origin) is over it, it has a zoom of its own; else the grid's cameras, together."""
+        if at is not None and self.poinsot_viewport is not None and self.poinsot_camera is not None:
+            x, y, width, height = self.poinsot_viewport
+            if x <= at[0] < x + width and y <= at[1] < y + height:
+                self.poinsot_camera.zoom(steps)
+                return
+        for camera in self.cameras or []:
             camera.zoom(steps)
 
     def prepare(self, snapshot: Snapshot) -> None:
@@ -219,13 +226,15 @@ class SceneView:
     def _draw_poinsot(self, screen: moderngl.Framebuffer, framebuffer_size: tuple[int, int], scale) -> None:
         """The Poinsot view in its cell, labelled at ``scale`` (none when ``None``)."""
         viewport = self.poinsot_viewport
+        aspect = viewport[2] / viewport[3]
+        traces = self.renderer.poinsot_traces
+        label = poinsot_label(self.renderer.scene.bodies[traces.body].integrator or "integrator", aspect)
         if self.poinsot_camera is None:
-            self.poinsot_camera = poinsot_camera(viewport[2] / viewport[3])
+            clear = 0.0 if scale is None else label_clearance(len(label), scale, viewport[3])
+            self.poinsot_camera = poinsot_camera(aspect, clear)
         self.renderer.draw_poinsot(screen, viewport, self.poinsot_camera)
         if scale is not None:
-            traces = self.renderer.poinsot_traces
-            name = self.renderer.scene.bodies[traces.body].integrator or "integrator"
             margin = LABEL_MARGIN_PX * scale
             top = framebuffer_size[1] - viewport[1] - viewport[3] + margin
-            box = TextBox(viewport[0] + margin, top, poinsot_label(name), (None,))
+            box = TextBox(viewport[0] + margin, top, label, (None,))
             self.text.draw(screen, framebuffer_size, [box], scale)

@@ -5,6 +5,7 @@ traces, and a render of the view on real GL (EGL, offscreen)."""
 import numpy as np
 import pytest
 
+from spinlab.render.camera import OrbitCamera
 from spinlab.render.poinsot import PoinsotTraces, poinsot_body, poinsot_geometry
 from spinlab.scene.run_model import Session, Setup
 from spinlab.scene.scene_file import load_scene
@@ -126,6 +127,28 @@ def test_the_view_draws_both_constructions_inside_its_viewport(gl_context):
     # The integrator's ellipsoid is the body's red; the exact one is pale (closer to grey).
     reddish = lambda part, mask: (part[..., 0] - part[..., 2])[mask].mean()  # noqa: E731
     assert reddish(inside[:, :150], left) > reddish(inside[:, 150:], right) + 10
+
+
+def test_a_tall_view_stacks_the_two_constructions_and_draws_them_larger():
+    from spinlab.render.camera import project
+    from spinlab.render.poinsot_view import REACH, poinsot_camera, poinsot_centres, poinsot_label
+
+    assert poinsot_label("euler", 0.7)[0].endswith("(top), exact (bottom)")
+    assert poinsot_label("euler", 1.5)[0].endswith("(left), exact (right)")
+    viewport = (0, 0, 320, 460)  # the window's Poinsot view beside a grid at 1280 × 720
+    aspect = viewport[2] / viewport[3]
+    heights = {}
+    for name, centres in (("stacked", poinsot_centres(aspect)), ("side by side", poinsot_centres(1.5))):
+        camera = OrbitCamera(azimuth_deg=-90.0, elevation_deg=28.0)
+        camera.fit_spheres(centres, np.full(2, REACH), aspect)
+        reach = np.concatenate([centres + [0.0, 0.0, REACH], centres - [0.0, 0.0, REACH]])
+        pixels = project(camera.view_projection(aspect), reach, viewport)
+        assert np.all((pixels >= 0) & (pixels <= viewport[2:])), name  # both constructions in the view
+        heights[name] = np.abs(pixels[:2, 1] - pixels[2:, 1]).mean()  # a construction's height on screen
+    assert heights["stacked"] > 1.3 * heights["side by side"]
+    camera = poinsot_camera(aspect, top_clear=0.2)
+    pixels = project(camera.view_projection(aspect), poinsot_centres(aspect) + [0.0, 0.0, REACH], viewport)
+    assert np.all(pixels[:, 1] < 0.8 * viewport[3])  # below the label's band (y up)
 
 
 def test_record_adds_the_poinsot_view_when_asked():

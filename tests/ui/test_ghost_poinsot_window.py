@@ -94,3 +94,24 @@ def test_the_poinsot_view_keeps_a_body_it_can_show_when_the_selected_one_has_a_t
     ask(app, select_body=0)
     app.step(2)
     assert app.renderer.poinsot_traces is False
+
+
+def test_the_mouse_wheel_over_the_poinsot_view_zooms_it_alone(app):
+    fresh(app, "compare")
+    app.state.paused = True
+    ask(app, render=dataclasses.replace(app.state.render, show_poinsot=True))
+    run_frames(app, 2)
+    ratio = app.window.get_framebuffer_size()[0] / app.window.width
+    x, y, width, height = app.view.poinsot_viewport  # framebuffer pixels, GL's bottom-left origin, as pyglet's y
+    grid_before = [camera.distance for camera in app.view.cameras]
+    poinsot_before = app.view.poinsot_camera.distance
+    app.on_mouse_scroll((x + 0.5 * width) / ratio, (y + 0.5 * height) / ratio, 0.0, 2.0)
+    assert app.view.poinsot_camera.distance < 0.9 * poinsot_before
+    assert [camera.distance for camera in app.view.cameras] == grid_before
+    gx, gy, gw, gh = app.view.viewports[0]
+    app.on_mouse_scroll((gx + 0.5 * gw) / ratio, (gy + 0.5 * gh) / ratio, 0.0, 2.0)
+    assert all(
+        after < 0.9 * before
+        for after, before in zip([camera.distance for camera in app.view.cameras], grid_before, strict=True)
+    )
+    ask(app, render=dataclasses.replace(app.state.render, show_poinsot=False))

@@ -40,7 +40,7 @@ from spinlab.ui.key_help import draw_key_help, draw_state_badge
 from spinlab.ui.panel import draw_panel
 from spinlab.ui.plot_history import new_history
 from spinlab.ui.plots import PlotOptions, draw_plots
-from spinlab.ui.theme import PANEL_BG_RGB, apply_theme
+from spinlab.ui.theme import PANEL_BG_RGB, apply_theme, set_text_scale
 from spinlab.ui.view3d import Rect, SceneView, to_viewport, window_layout
 from spinlab.ui.view_mouse import ViewMouse
 from spinlab.ui.window import WindowGone, clear_gl_errors, close_window, open_window, window_framebuffer, window_gone
@@ -123,6 +123,18 @@ class App:
         self._panel_edits = PanelEdits()
         self.frame_log: deque[tuple[float, float, float, float]] = deque(maxlen=FRAME_LOG)
         self.controller.start()
+
+    def window_layout(self):
+        """Where the panel, the plots and the 3D view go now (ui/view3d.py's :func:`window_layout`): the panel and
+        the plots grow with the chosen text size."""
+        state = self.state
+        return window_layout(
+            self.window.width,
+            self.window.height,
+            panel=state.show_panel,
+            plots=state.show_plots,
+            ui_scale=self.ui_scale * state.text_scale,
+        )
 
     @property
     def pending(self) -> PanelEdits:
@@ -273,15 +285,10 @@ class App:
     def _build_ui(self, wall_dt: float):
         io = imgui.get_io()
         io.delta_time = max(wall_dt, 1e-4)
-        imgui.new_frame()
         state = self.state
-        layout = window_layout(
-            self.window.width,
-            self.window.height,
-            panel=state.show_panel,
-            plots=state.show_plots,
-            ui_scale=self.ui_scale,
-        )
+        set_text_scale(state.text_scale)  # read by the new frame
+        imgui.new_frame()
+        layout = self.window_layout()
         edits = PanelEdits()
         if layout.panel is not None:
             imgui.set_next_window_pos(imgui.ImVec2(layout.panel.x, layout.panel.y))
@@ -414,13 +421,7 @@ class App:
     def on_mouse_press(self, x: int, y: int, button: int, modifiers: int):
         from pyglet.window import key, mouse
 
-        layout = window_layout(
-            self.window.width,
-            self.window.height,
-            panel=self.state.show_panel,
-            plots=self.state.show_plots,
-            ui_scale=self.ui_scale,
-        )
+        layout = self.window_layout()
         inside = layout.view.contains(x, self.window.height - y) and not imgui.get_io().want_capture_mouse
         pan = button in (mouse.RIGHT, mouse.MIDDLE) or (button == mouse.LEFT and modifiers & key.MOD_SHIFT)
         kick = button == mouse.LEFT and bool(modifiers & key.MOD_CTRL)

@@ -23,7 +23,7 @@ from spinlab.scene.scene_file import SceneSpec, list_presets, load_scene
 from spinlab.scene.scene_toml import check_body, save_scene
 from spinlab.sim.errors import InputError, SpinlabError, printable
 from spinlab.sim.integrators import INTEGRATORS
-from spinlab.ui.controller_state import Choices, Form, PanelEdits
+from spinlab.ui.controller_state import Choices, Form, PanelEdits, next_text_scale
 from spinlab.ui.edits import body_texts, edited_body, parse_time_step, parse_vector
 from spinlab.ui.files import timestamped_path
 from spinlab.ui.kick_controls import AXES, alike_bodies, live_kicks, omega_from_polar
@@ -35,8 +35,10 @@ MAX_MESSAGE = 300  # characters of a message in the panel
 # pyglet's key symbols (pyglet/window/key.py; importing it needs a display): space, →, R, V, P, H, F12.
 KEYS = {
     "space": 0x020, "right": 0xFF53, "r": 0x072, "v": 0x076, "p": 0x070, "h": 0x068, "f": 0x066, "f9": 0xFFC6,
-    "f12": 0xFFC9,
+    "f12": 0xFFC9, "plus": 0x02B, "equal": 0x03D, "minus": 0x02D, "num_add": 0xFFAB, "num_subtract": 0xFFAD,
 }  # fmt: skip
+LARGER_TEXT_KEYS = (KEYS["plus"], KEYS["equal"], KEYS["num_add"])  # "+" is Shift+= on most layouts
+SMALLER_TEXT_KEYS = (KEYS["minus"], KEYS["num_subtract"])
 # The key-help overlay: F1, and "?" (pyglet's QUESTION, or SLASH: "?" is Shift+/ on most layouts).
 KEY_HELP_KEYS = (0xFFBE, 0x03F, 0x02F)
 
@@ -176,6 +178,9 @@ class Controller:
             pending.show_plots = not self.choices.show_plots
         elif symbol == KEYS["h"]:
             self.choices.show_panel = not self.choices.show_panel
+        elif symbol in LARGER_TEXT_KEYS or symbol in SMALLER_TEXT_KEYS:
+            current = self.choices.text_scale if pending.text_scale is None else pending.text_scale
+            pending.text_scale = next_text_scale(current, 1 if symbol in LARGER_TEXT_KEYS else -1)
         elif symbol in KEY_HELP_KEYS:
             self.choices.show_key_help = not self.choices.show_key_help
         else:
@@ -374,6 +379,8 @@ class Controller:
             self.host.show_views(edits.split_views)
         if edits.follow is not None:
             choices.follow = edits.follow
+        if edits.text_scale is not None:
+            choices.text_scale = next_text_scale(edits.text_scale, 0)
 
     def _apply_file_edits(self, edits: PanelEdits) -> None:
         choices, form = self.choices, self.form

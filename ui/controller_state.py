@@ -18,7 +18,17 @@ from spinlab.scene.failures import DEFAULT_DIVERGENCE
 from spinlab.scene.run_model import Setup
 from spinlab.scene.scene_file import SceneSpec
 
-__all__ = ["Choices", "Form", "PanelEdits", "Status"]
+__all__ = ["Choices", "Form", "PanelEdits", "Status", "TEXT_SCALES", "next_text_scale"]
+
+# The panel's and plots' text sizes a person steps through (+ and −, or the View section): 1 on a laptop, larger
+# for a projector or a video call.
+TEXT_SCALES = (1.0, 1.25, 1.5, 1.75, 2.0)
+
+
+def next_text_scale(scale: float, steps: int) -> float:
+    """The text size ``steps`` places along :data:`TEXT_SCALES` from the one nearest ``scale``, kept in range."""
+    nearest = min(range(len(TEXT_SCALES)), key=lambda index: abs(TEXT_SCALES[index] - scale))
+    return TEXT_SCALES[min(max(nearest + steps, 0), len(TEXT_SCALES) - 1)]
 
 
 @dataclass
@@ -50,6 +60,7 @@ class Choices:
     initial_axis: str = "intermediate"  # the principal axis the panel measures ω's angle from (ui/kick_controls.py)
     show_key_help: bool = False  # the key-help overlay over the 3D view (F1 or ?)
     follow: bool = False  # each view's camera follows its copy of the selected body (F)
+    text_scale: float = 1.0  # the panel's and plots' text size, for a projector (+ and −; one of TEXT_SCALES)
 
     @property
     def scene_name(self) -> str:
@@ -135,6 +146,7 @@ class PanelEdits:
     show_plots: bool | None = None
     split_views: bool | None = None
     follow: bool | None = None
+    text_scale: float | None = None
     reset_view: bool = False
     output_dir: str | None = None
     save_text: str | None = None

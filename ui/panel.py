@@ -13,7 +13,7 @@ from __future__ import annotations
 from imgui_bundle import imgui
 
 from spinlab.render.renderer import RenderOptions
-from spinlab.ui.controller_state import Choices, Form, PanelEdits
+from spinlab.ui.controller_state import TEXT_SCALES, Choices, Form, PanelEdits
 from spinlab.ui.edits import BODY_FIELDS
 from spinlab.ui.failures_panel import draw_comparison, draw_failures
 from spinlab.ui.help_texts import PLOT_TOOLTIPS, integrator_line, tooltip
@@ -309,6 +309,15 @@ def _view(choices: Choices, form: Form, edits: PanelEdits) -> None:
     if imgui.button("Reset view"):
         edits.reset_view = True
     _tip("reset_view")
+    imgui.same_line()
+    imgui.set_next_item_width(-1.0)
+    percent = round(100 * choices.text_scale)
+    if imgui.begin_combo("##text_scale", f"text {percent} %"):
+        for scale in TEXT_SCALES:
+            if imgui.selectable(f"text {round(100 * scale)} %", scale == choices.text_scale)[0]:
+                edits.text_scale = scale
+        imgui.end_combo()
+    _tip("text_scale")
     imgui.separator_text("plots")
     changed, on = imgui.checkbox("show plots", choices.show_plots)
     if changed:

@@ -10,7 +10,7 @@ from imgui_bundle import imgui, implot
 
 from spinlab.render.text import FONT_DIR
 
-__all__ = ["apply_theme", "PANEL_BG_RGB", "FONT_PX"]
+__all__ = ["apply_theme", "set_text_scale", "PANEL_BG_RGB", "FONT_PX"]
 
 FONT_PX = 15.0
 PANEL_BG_RGB = (0.106, 0.114, 0.129)  # #1b1d21
@@ -70,3 +70,11 @@ def apply_theme(ui_scale: float = 1.0) -> None:
     # a CPU rasteriser pays for every frame.
     plot_style.set_color_(implot.Col_.plot_bg, _rgba(PANEL_BG_RGB, 0.0))
     plot_style.set_color_(implot.Col_.plot_border, _rgba((0.25, 0.27, 0.3)))
+
+
+def set_text_scale(scale: float) -> None:
+    """Draw the panel's and plots' text ``scale`` times its size from the next ImGui frame on (ImGui bakes its
+    glyphs at the size asked for: no blur); the widgets grow with their text."""
+    style = imgui.get_style()
+    if style.font_scale_main != scale:
+        style.font_scale_main = scale

@@ -173,6 +173,23 @@ def test_the_controller_reads_pyglets_key_symbols(app):
     assert KEYS == {name: getattr(key, name.upper()) for name in KEYS}
 
 
+def test_plus_makes_the_panels_text_and_the_panel_larger(app):
+    from imgui_bundle import imgui
+    from pyglet.window import key
+
+    fresh(app, "t_handle")
+    run_frames(app, 1)
+    width = app.window_layout().panel.width
+    app.window.dispatch_event("on_key_press", key.PLUS, 0)
+    run_frames(app, 2)
+    assert app.state.text_scale == 1.25
+    assert imgui.get_style().font_scale_main == 1.25
+    assert app.window_layout().panel.width == pytest.approx(1.25 * width)
+    app.window.dispatch_event("on_key_press", key.MINUS, 0)
+    run_frames(app, 2)
+    assert imgui.get_style().font_scale_main == 1.0 and app.window_layout().panel.width == width
+
+
 def test_dragging_in_the_view_orbits_and_the_wheel_zooms(app):
     from pyglet.window import mouse
 

@@ -178,6 +178,26 @@ def test_keys_become_edits_of_the_next_frame(controller):
     assert not controller.key(ord("q")) and controller.take_pending() == PanelEdits()
 
 
+def test_plus_and_minus_step_the_text_size_through_its_choices(controller):
+    from spinlab.ui.controller_state import TEXT_SCALES
+
+    choices = controller.choices
+    assert choices.text_scale == 1.0
+    assert controller.key(KEYS["plus"]) and controller.key(KEYS["equal"])  # twice in one frame: two steps
+    controller.apply(controller.take_pending())
+    assert choices.text_scale == TEXT_SCALES[2]
+    for _ in range(len(TEXT_SCALES) + 2):
+        controller.key(KEYS["num_add"])
+    controller.apply(controller.take_pending())
+    assert choices.text_scale == TEXT_SCALES[-1], "kept in range"
+    for _ in range(len(TEXT_SCALES) + 2):
+        controller.key(KEYS["minus"])
+    controller.apply(controller.take_pending())
+    assert choices.text_scale == TEXT_SCALES[0]
+    apply(controller, text_scale=1.6)  # a size from elsewhere lands on the nearest choice
+    assert choices.text_scale == 1.5
+
+
 def test_view_edits_are_kept_and_passed_to_the_window(controller):
     host, choices = controller.host, controller.choices
     apply(controller, split_views=False, render="options", show_plots=False, record_window=True, reset_view=True)

@@ -13,6 +13,7 @@ import json
 import os
 import pathlib
 import platform
+import stat
 import sys
 from types import ModuleType
 from typing import Any, TextIO
@@ -22,7 +23,10 @@ import numpy as np
 from spinlab.benchmarks import accuracy, contiguous_list, gui, integrators, latency, maps, render, scaling
 from spinlab.scene.atomic_file import atomic_output
 
-__all__ = ["BENCHMARKS", "main", "run_all", "write_json_atomically"]
+__all__ = ["BENCHMARKS", "main", "run_all", "write_json_atomically", "MAX_REPORT_BYTES"]
+
+MAX_REPORT_BYTES = 16 * 1024 * 1024
+"""The largest earlier report ``--only`` reads to keep its other results (a full report is ~30 kB)."""
 
 BENCHMARKS: dict[str, ModuleType] = {
     "contiguous_list": contiguous_list,
@@ -89,10 +93,19 @@ def run_all(
 
 
 def _read_results(path: pathlib.Path) -> dict[str, Any]:
-    """The ``benchmarks`` of an earlier report at ``path``; none when it is missing or not such a report."""
+    """The ``benchmarks`` of an earlier report at ``path``; none when it is missing or not such a report. Only a
+    regular file of at most ``MAX_REPORT_BYTES`` is read: ``--json /dev/zero`` read until memory ran out, and a
+    FIFO would wait for a writer. JSON nested too deeply for the parser is no report either (it was an "internal
+    error: RecursionError")."""
     try:
-        results = json.loads(path.read_text(encoding="utf-8")).get("benchmarks", {})
-    except (OSError, ValueError, AttributeError):
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return {}
+        with os.fdopen(os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)), "rb") as file:
+            data = file.read(MAX_REPORT_BYTES + 1)
+        if len(data) > MAX_REPORT_BYTES:
+            return {}
+        results = json.loads(data.decode("utf-8")).get("benchmarks", {})
+    except (OSError, ValueError, AttributeError, RecursionError):
         return {}
     return results if isinstance(results, dict) else {}
 

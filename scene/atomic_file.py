@@ -4,7 +4,11 @@ Every file spinlab writes for a person (traces, videos, JSON, images) goes throu
 
 - is complete or absent: on any failure, an interrupt included, the temporary file is removed and a file already
   at the target name is kept as it was;
-- (a device or a FIFO at the target, such as ``/dev/stdout``, is written in place: it cannot be renamed over)
+- (a device or a FIFO at the target, such as ``/dev/stdout``, is written in place by :func:`atomic_output`: it
+  cannot be renamed over; a FIFO is opened without waiting for a reader, and one that has none is refused; the
+  window's whole-file writes, :func:`write_atomically`, take a regular file only)
+- a symbolic link at the target is written through: the file it points to is replaced, the link kept (``--trace
+  out.csv`` where out.csv links elsewhere writes there, as ``>`` in a shell would);
 - gets ordinary permissions, ``0o666`` less the process's umask, like any file a program creates (``mkstemp``
   alone would give ``0o600``);
 - turns an OS fault (disk full, file too large, permission, a closed pipe) into one :class:`OutputError` naming
@@ -29,7 +33,7 @@ from pathlib import Path
 from typing import IO
 
 from spinlab.scene.interrupts import deferred_interrupts
-from spinlab.sim.errors import InputError, OutputError
+from spinlab.sim.errors import InputError, OutputError, quoted
 
 __all__ = [
     "atomic_output",
@@ -41,6 +45,7 @@ __all__ = [
     "umask",
     "ignore_file_size_signal",
     "refuse_overwriting",
+    "check_output_place",
 ]
 
 
@@ -61,6 +66,7 @@ def output_error(error: OSError, path: str | os.PathLike[str]) -> OutputError:
         errno.EPERM: "cannot be written: operation not permitted",
         errno.EROFS: "cannot be written: the file system is read-only",
         errno.EPIPE: "cannot be written: the reader went away (broken pipe)",
+        errno.ENXIO: "cannot be written: no process is reading this FIFO",
     }
     reason = reasons.get(error.errno, f"cannot be written: {error.strerror or error}")
     return OutputError(reason, path=os.fspath(path))
@@ -130,15 +136,16 @@ def atomic_output(path: str | os.PathLike[str], *, binary: bool = False) -> Iter
     if _is_stream(path):
         # A device or a pipe (/dev/stdout, /dev/full, a FIFO) cannot be replaced by a rename: written in place.
         try:
-            with open(path, mode, encoding=encoding, newline=newline) as file:
+            with open(_open_stream(path), mode, encoding=encoding, newline=newline) as file:
                 yield file
         except OSError as error:
             raise output_error(error, path) from None
         return
+    target = _through_links(path)
     temporary = None
     try:
         with deferred_interrupts():  # an interrupt comes before the file exists or once it is ours to remove
-            temporary = create_temporary(path)
+            temporary = create_temporary(target)
         with open(temporary, mode, encoding=encoding, newline=newline) as file:
             yield file
     except OSError as error:
@@ -147,7 +154,23 @@ def atomic_output(path: str | os.PathLike[str], *, binary: bool = False) -> Iter
     except BaseException:
         discard_temporary(temporary)
         raise
-    commit_temporary(temporary, path)
+    commit_temporary(temporary, target)
+
+
+def _open_stream(path: str | os.PathLike[str]) -> int:
+    """A descriptor open for writing on the device or FIFO ``path``. A FIFO is opened without waiting for a reader
+    (``O_NONBLOCK``; the descriptor then blocks as usual): one nobody reads raises ``ENXIO``, which
+    :func:`output_error` words, where a plain ``open`` waited for ever (saving to a FIFO froze the window)."""
+    descriptor = os.open(path, os.O_WRONLY | getattr(os, "O_NONBLOCK", 0))
+    if hasattr(os, "set_blocking"):
+        os.set_blocking(descriptor, True)
+    return descriptor
+
+
+def _through_links(path: str | os.PathLike[str]) -> Path:
+    """The file ``path`` names once its symbolic links are followed (``path`` itself when it is none): the one
+    a write replaces, beside which its temporary file is made."""
+    return Path(os.path.realpath(path)) if os.path.islink(path) else Path(path)
 
 
 def write_atomically(path: str | os.PathLike[str], data: bytes) -> Path:
@@ -157,14 +180,34 @@ def write_atomically(path: str | os.PathLike[str], data: bytes) -> Path:
     directory missing, raises :class:`InputError` naming ``path`` (exit 2); the OS refusing the write (disk full,
     permission) raises :class:`OutputError` (exit 1), with ``path`` as it was and no temporary file left.
     """
-    path = Path(path)
-    if path.is_dir():
-        raise InputError("is a directory, not a file", where=str(path))
-    directory = path.parent if str(path.parent) else Path(".")
-    if not directory.is_dir():
-        raise InputError(f"directory '{directory}' does not exist", where=str(path))
+    path = check_output_place(path)
     with atomic_output(path, binary=True) as file:
         file.write(data)
+    return path
+
+
+def check_output_place(path: str | os.PathLike[str]) -> Path:
+    """``path`` as a :class:`Path` when a file can be written whole there; else :class:`InputError` naming it,
+    one line whatever the OS said: a NUL character or a name too long, a directory, a missing directory, or an
+    existing FIFO, device or socket (a regular file only: a FIFO waits for a reader, ``/dev/zero`` swallows all)."""
+    path = Path(path)
+    where = str(path)
+    try:
+        status = os.stat(path)
+    except ValueError:
+        raise InputError("is not a file name: it holds a NUL character", where=where) from None
+    except (FileNotFoundError, NotADirectoryError):
+        status = None  # a new file, if its directory is one (below)
+    except OSError as error:
+        raise InputError(f"cannot be used: {error.strerror or error}", where=where) from None
+    if status is None:
+        directory = Path(os.path.realpath(path)).parent if os.path.islink(path) else path.parent
+        if not directory.is_dir():
+            raise InputError(f"directory {quoted(str(directory))} does not exist", where=where)
+    elif stat.S_ISDIR(status.st_mode):
+        raise InputError("is a directory, not a file", where=where)
+    elif not stat.S_ISREG(status.st_mode):
+        raise InputError("is not a regular file (a FIFO, a device or a socket); choose a file name", where=where)
     return path
 
 

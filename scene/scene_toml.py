@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from spinlab.scene.atomic_file import write_atomically
+from spinlab.scene.atomic_file import check_output_place, write_atomically
 from spinlab.scene.kicks import KickSpec
 from spinlab.scene.scene_file import DEFAULT_DT, BodySpec, SceneSpec, load_scene
 from spinlab.sim.errors import InputError
@@ -133,6 +133,7 @@ def save_scene(path: str | os.PathLike[str], scene: SceneSpec, integrators: tupl
     path = Path(path)
     if path.suffix != ".toml":
         raise InputError("a scene file name must end in .toml", where=str(path), value=path.suffix or "no extension")
+    check_output_place(path)  # an odd name, a FIFO: one line naming it, before any work
     text = scene_to_toml(scene, integrators, h)
     _load_text(text, path.name)
     return write_atomically(path, text.encode("utf-8"))

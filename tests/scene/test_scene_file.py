@@ -2,6 +2,7 @@
 mistake gives one InputError naming the file, the key and the value."""
 
 import dataclasses
+import os
 
 import numpy as np
 import pytest
@@ -368,3 +369,17 @@ def test_a_scene_file_that_would_not_load_is_never_written(tmp_path):
         save_scene(tmp_path / "broken.toml", broken, ("magnus",), scene.h)
     assert "broken.toml" in str(raised.value) and "tmp" not in str(raised.value).replace(str(tmp_path), "")
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("name", ["fifo.toml", "nul\0.toml", "x" * 300 + ".toml"])
+def test_saving_to_an_odd_place_is_one_line_naming_it(tmp_path, name):
+    # A FIFO named *.toml froze the window (the write waited for a reader); a NUL byte or a long name showed
+    # Python's own exception text in the panel.
+    scene = load_scene("t_handle")
+    if name == "fifo.toml":
+        os.mkfifo(tmp_path / name)
+    with pytest.raises(InputError) as raised:
+        save_scene(tmp_path / name, scene, (None,), scene.h)
+    message = str(raised.value)
+    assert message.startswith(str(tmp_path)) and "\n" not in message and "Error" not in message, message
+    assert [p.name for p in tmp_path.iterdir()] == (["fifo.toml"] if name == "fifo.toml" else [])

@@ -1,0 +1,42 @@
+"""benchmarks/runner.py: what ``bench --only NAME --json OUT.json`` reads of an earlier report before it runs."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from spinlab.benchmarks.runner import MAX_REPORT_BYTES, _read_results
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_an_earlier_report_keeps_its_results(tmp_path):
+    path = tmp_path / "bench.json"
+    path.write_text(json.dumps({"metadata": {}, "benchmarks": {"latency": {"x": 1}}}))
+    assert _read_results(path) == {"latency": {"x": 1}}
+
+
+def test_what_is_no_report_is_read_as_none(tmp_path):
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)  # json.loads: RecursionError, which was an "internal error"
+    large = tmp_path / "large.json"
+    large.write_bytes(b" " * (MAX_REPORT_BYTES + 1) + b"{}")
+    binary = tmp_path / "binary.json"
+    binary.write_bytes(b"\xff\xfe{")
+    for path in (deep, large, binary, tmp_path / "missing.json", tmp_path, Path("/dev/zero"), Path("/dev/null")):
+        assert _read_results(path) == {}, path
+
+
+def test_a_fifo_or_a_device_is_never_read(tmp_path):
+    # /dev/zero was read until memory ran out; a FIFO with no writer was waited on for ever.
+    fifo = tmp_path / "fifo.json"
+    os.mkfifo(fifo)
+    script = (
+        "from pathlib import Path; from spinlab.benchmarks.runner import _read_results as r; "
+        f"print(r(Path({str(fifo)!r})), r(Path('/dev/zero')))"  # the FIFO first: the old reader waited there
+    )
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, timeout=30)
+    assert result.stdout == "{} {}\n", result.stderr

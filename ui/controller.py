@@ -397,15 +397,17 @@ class Controller:
             self._save_scene()
 
     def _save_scene(self) -> None:
-        """Save the setup under the typed name; a file of that name is replaced only at a second press, the button
-        then saying "Overwrite" (an edit of the name asks again)."""
+        """Save the setup under the typed name, in the output folder unless the name is an absolute path (as the
+        screenshots, videos and CSV); a file of that name is replaced only at a second press, the button then saying
+        "Overwrite" (an edit of the name asks again)."""
         choices, form = self.choices, self.form
         name = form.save_text.strip()
-        if os.path.isfile(name) and form.save_confirm != name:
+        target = os.path.join(choices.output_dir, os.path.expanduser(name)) if name else name
+        if os.path.isfile(target) and form.save_confirm != name:
             form.save_confirm = name
             self.tell(f"'{name}' exists: press Overwrite to replace it, or change the name", error=True)
             return
-        path = save_scene(name, choices.scene, tuple(choices.integrators), choices.h)
+        path = save_scene(target, choices.scene, tuple(choices.integrators), choices.h)
         form.save_confirm = None
         self.tell(f"scene saved to {path}")
 

@@ -245,9 +245,12 @@ def test_recording_is_started_and_stopped_by_the_window(app, tmp_path):
 
 def test_save_never_replaces_a_file_at_the_first_press(app, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
+    (tmp_path / "out").mkdir()
+    apply(app, output_dir=str(tmp_path / "out"))
     apply(app, save_scene=True)
-    first = tmp_path / "t_handle-edited.toml"
+    first = tmp_path / "out" / "t_handle-edited.toml"  # in the output folder, as the screenshots and videos
     assert first.is_file() and app.form.save_confirm is None
+    assert not (tmp_path / "t_handle-edited.toml").exists()
     apply(app, scene="compare")
     assert app.form.save_text == "compare-edited.toml", "the save name is the loaded scene's own"
     apply(app, save_text="t_handle-edited.toml", save_scene=True)

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from spinlab.scene.limits import MAX_MAGNITUDE, MIN_POSITIVE
+from spinlab.scene.validation import in_range
 from spinlab.sim.inertia import DEFINITE_RTOL, SHAPES, SIZE_DEFAULTS, TRIANGLE_RTOL, check_inertia
 from spinlab.sim.quaternion import quat_rotate
 
@@ -96,6 +96,7 @@ def read_columns(entries: list[object], integrators: tuple[str, ...]) -> BodyCol
     in_body = np.fromiter(("body_angular_velocity" in table for table in tables), bool, n)
     ok &= ~(in_body & np.fromiter(("angular_velocity" in table for table in tables), bool, n))
     omega[in_body] = quat_rotate(orientation[in_body], omega_body[in_body])
+    ok &= np.all(in_range(omega), axis=1)  # turned into the parent's frame, as the scene holds (and writes) it
     given_color = np.fromiter(("color" in table for table in tables), bool, n)
     color = _numbers(tables, "color", 3, (0.0, 0.0, 0.0), ok)
     ok &= np.all((color >= 0.0) & (color <= 1.0), axis=1)
@@ -170,8 +171,7 @@ def _numbers(
     with np.errstate(invalid="ignore"):
         fine = np.isfinite(array)
         if not any_magnitude:
-            magnitude = np.abs(array)
-            fine &= (magnitude <= MAX_MAGNITUDE) & ((magnitude == 0.0) | (magnitude >= MIN_POSITIVE))
+            fine &= in_range(array)
         if positive:
             fine &= array > 0.0
     good &= np.all(fine, axis=1)
@@ -235,5 +235,6 @@ def _mass_properties(
         properties = SHAPES[shape](body_mass, **sizes[members[0]])
         inertia[members] = properties.inertia
         com_offset[members] = properties.com_offset
-        passes[members] = check_inertia(properties.inertia) is None
+        # The moments a scene holds are what its writer writes: in range (scene/validation.py), as given ones are.
+        passes[members] = check_inertia(properties.inertia) is None and bool(np.all(in_range(properties.inertia)))
     return inertia, com_offset, passes

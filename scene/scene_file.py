@@ -54,7 +54,15 @@ from spinlab.scene.collector import collector_paused
 from spinlab.scene.kicks import KickSpec, read_kicks
 from spinlab.scene.limits import MAX_BODIES, check_count
 from spinlab.scene.toml_file import parse_toml, read_text
-from spinlab.scene.validation import TableReader, body_label, check_names_and_parents, did_you_mean, fail
+from spinlab.scene.validation import (
+    RANGE_TEXT,
+    TableReader,
+    body_label,
+    check_names_and_parents,
+    did_you_mean,
+    fail,
+    in_range,
+)
 from spinlab.sim.errors import InputError
 from spinlab.sim.inertia import SHAPES, SIZE_DEFAULTS, check_inertia, parallel_axis
 from spinlab.sim.integrators import INTEGRATORS
@@ -290,6 +298,11 @@ def _read_body(entry: object, index: int, where: str) -> BodySpec:
     else:
         inertia_com = shape_properties.inertia
         _check_derived_inertia(body, inertia_com, ("mass", *size_defaults), f"of this {shape} and mass")
+        if not np.all(in_range(inertia_com)):
+            moments = _shown(np.diag(inertia_com))
+            key = next((key for key in (*size_defaults, "mass") if body.has(key)), "mass")
+            body.fail(key, f"gives moments of inertia {moments} kg·m², outside what a scene holds ({RANGE_TEXT}): "
+                      "make the body larger or heavier, or give inertia", body.table.get(key))  # fmt: skip
     position = body.vector("position", 3, (0.0, 0.0, 0.0))
     orientation = body.vector("orientation", 4, (1.0, 0.0, 0.0, 0.0), any_magnitude=True)
     # Scaled by its largest entry before the norm, so that no square overflows or underflows.
@@ -373,6 +386,19 @@ def _read_angular_velocity(body: TableReader, orientation: np.ndarray) -> np.nda
             body.table["body_angular_velocity"],
         )
     omega_body = body.vector("body_angular_velocity", 3, None)
-    if omega_body is not None:
-        return quat_rotate(orientation, omega_body)
-    return body.vector("angular_velocity", 3, (0.0, 0.0, 0.0))
+    if omega_body is None:
+        return body.vector("angular_velocity", 3, (0.0, 0.0, 0.0))
+    omega = quat_rotate(orientation, omega_body)
+    if not np.all(in_range(omega)):
+        body.fail(
+            "body_angular_velocity",
+            f"is {_shown(omega)} rad/s in the parent's frame, where the scene holds it, and an entry there is outside "
+            f"{RANGE_TEXT}: give angular_velocity (parent frame) instead",
+            body.table["body_angular_velocity"],
+        )
+    return omega
+
+
+def _shown(values: np.ndarray) -> str:
+    """A few numbers as a message shows them: ``[1.7e-51, 0, 2.2e-50]``."""
+    return "[" + ", ".join(f"{value:.3g}" for value in np.ravel(values)) + "]"

@@ -36,8 +36,9 @@ def _vector(values) -> str:
 
 
 def _string(text: str) -> str:
-    # JSON's string escapes are a subset of TOML basic strings'.
-    return json.dumps(text, ensure_ascii=False)
+    # JSON's string escapes are a subset of TOML basic strings'. TOML also forbids DEL (U+007F) written as is, which
+    # JSON leaves: a name holding one loaded (written \u007F) and was saved raw, which the reader refused.
+    return json.dumps(text, ensure_ascii=False).replace("\x7f", "\\u007f")
 
 
 def _inertia(inertia: np.ndarray) -> str:

@@ -19,7 +19,7 @@ import numpy as np
 from spinlab.scene.limits import MAX_DEPTH, MAX_MAGNITUDE, MIN_POSITIVE, check_count
 from spinlab.sim.errors import InputError
 
-__all__ = ["TableReader", "body_label", "check_names_and_parents", "did_you_mean", "fail"]
+__all__ = ["TableReader", "body_label", "check_names_and_parents", "did_you_mean", "fail", "in_range", "RANGE_TEXT"]
 
 _MISSING = object()
 
@@ -43,6 +43,19 @@ def body_label(name: str) -> str:
 def fail(where: str, key: str | None, message: str, value: object = None) -> NoReturn:
     """Raise the one domain error for bad input; ``where`` is the file, ``key`` the dotted key."""
     raise InputError(message, where=where, key=key, value=value)
+
+
+RANGE_TEXT = f"0 or {MIN_POSITIVE:g} … {MAX_MAGNITUDE:g} in magnitude"
+"""The range of :func:`in_range`, as messages say it."""
+
+
+def in_range(values):
+    """Where ``values`` (a float or an array) hold a number a scene may hold: 0, or a magnitude from
+    ``MIN_POSITIVE`` to ``MAX_MAGNITUDE`` (scene/limits.py). The one rule for a number given in a file and for one
+    the reader derives from others (a shape's moments of inertia, ω turned into the parent's frame): what a scene
+    holds, its writer (scene/scene_toml.py) writes, so a scene that loaded always saves and loads back."""
+    magnitude = np.abs(values)
+    return (magnitude <= MAX_MAGNITUDE) & ((magnitude == 0.0) | (magnitude >= MIN_POSITIVE))
 
 
 def _is_number(value: object) -> bool:
@@ -157,14 +170,11 @@ class TableReader:
             self.fail(key, "must be a finite number", shown)
         if positive and number <= 0.0:
             self.fail(key, "must be greater than zero", shown)
-        magnitude = abs(number)
-        if any_magnitude:
+        if any_magnitude or in_range(number):
             return number
-        if magnitude > MAX_MAGNITUDE:
+        if abs(number) > MAX_MAGNITUDE:
             self.fail(key, f"is too large: numbers here are at most {MAX_MAGNITUDE:g} in magnitude", shown)
-        if 0.0 < magnitude < MIN_POSITIVE:
-            self.fail(key, f"is too small: a number here is 0 or at least {MIN_POSITIVE:g} in magnitude", shown)
-        return number
+        self.fail(key, f"is too small: a number here is 0 or at least {MIN_POSITIVE:g} in magnitude", shown)
 
 
 def check_names_and_parents(links: Sequence[tuple[str, str | None]], where: str) -> None:

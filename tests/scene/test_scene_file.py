@@ -2,6 +2,7 @@
 mistake gives one InputError naming the file, the key and the value."""
 
 import dataclasses
+import json
 import os
 
 import numpy as np
@@ -383,3 +384,53 @@ def test_saving_to_an_odd_place_is_one_line_naming_it(tmp_path, name):
     message = str(raised.value)
     assert message.startswith(str(tmp_path)) and "\n" not in message and "Error" not in message, message
     assert [p.name for p in tmp_path.iterdir()] == (["fifo.toml"] if name == "fifo.toml" else [])
+
+
+def test_a_name_with_any_character_toml_allows_escaped_is_written_and_read_back(tmp_path):
+    # DEL (U+007F) loaded written as \u007F and was saved as is, which TOML (and so the reader) refuses.
+    name = "".join(chr(c) for c in range(1, 0x20)) + "\x7f\x80\x85\u2028\u202e\ufeff\U0001f600\"\\'"
+    written = json.dumps(name, ensure_ascii=False).replace("\x7f", "\\u007f")
+    scene = load_scene(_write(tmp_path, f'[[body]]\nname = {written}\nshape = "box"\n'))
+    assert written_and_read(scene, tmp_path).bodies[0].name == name
+
+
+@pytest.mark.parametrize(
+    "body, key, why",
+    [
+        ('shape = "box"\nsize = [1e-20, 1e-20, 1e-20]\nmass = 1e-10', "size", "moments of inertia"),
+        ('shape = "sphere"\nradius = 1e-50', "radius", "moments of inertia"),
+        ('shape = "box"\nmass = 1e-55', "mass", "too small"),
+        ('shape = "box"\nsize = [1e30, 1e30, 1e30]\nmass = 1e40', "size", "moments of inertia"),
+        ('shape = "box"\norientation = [0.9, 0.1, 0.3, 0.2]\nbody_angular_velocity = [1e-50, 2e-50, 1e-50]',
+         "body_angular_velocity", "parent's frame"),
+    ],
+)  # fmt: skip
+def test_a_value_the_scene_would_hold_out_of_range_is_refused_at_load(tmp_path, body, key, why):
+    # The writer writes what the scene holds: a shape's moments and ω turned into the parent's frame. Held outside
+    # the range a file's numbers have, they loaded and then could not be saved (the reader refused the writer's file).
+    path = _write(tmp_path, f'[[body]]\nname = "b"\n{body}\n')
+    with pytest.raises(InputError, match=why) as raised:
+        load_scene(path)
+    assert f"key 'body \"b\".{key}'" in str(raised.value)
+
+
+def test_every_body_that_loads_is_saved_and_read_back(tmp_path):
+    # Borderline bodies the two readers (scene/body_columns.py's arrays, scene_file.py's per body) both take.
+    rng = np.random.default_rng(26)
+    lines = []
+    for index in range(200):
+        size = 10.0 ** rng.uniform(-26, 24, size=3)
+        mass = 10.0 ** rng.uniform(-49, 49)
+        omega = rng.choice([0.0, 1.0], size=3) * 10.0 ** rng.uniform(-49.8, 49.8, size=3)
+        q = rng.normal(size=4)
+        lines.append(f'[[body]]\nname = "b{index}"\nshape = "box"\nsize = {size.tolist()}\nmass = {float(mass)!r}\n'
+                     f"orientation = {q.tolist()}\nbody_angular_velocity = {omega.tolist()}\n")  # fmt: skip
+    loaded = 0
+    for index, text in enumerate(lines):
+        try:
+            scene = load_scene(_write(tmp_path, text, f"in{index}.toml"))
+        except InputError:
+            continue
+        loaded += 1
+        written_and_read(scene, tmp_path, f"out{index}.toml")
+    assert loaded > 20, loaded

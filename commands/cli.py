@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import re
 import sys
 
 from spinlab.commands import bench, gui, record, run
@@ -17,10 +18,19 @@ from spinlab.scene.interrupts import EXIT_INTERRUPTED, interrupted_message
 from spinlab.sim.errors import InputError, SpinlabError, printable, quoted
 
 EXIT_USAGE = 2
+# What float() reads after a minus sign: digits, a point, an exponent, inf, infinity or nan (any case).
+_NEGATIVE_NUMBER = re.compile(r"^-(\d[\d_]*\.?[\d_]*|\.\d[\d_]*)([eE][-+]?\d+)?$|^-(inf|infinity|nan)$", re.IGNORECASE)
 
 
 class _Parser(argparse.ArgumentParser):
-    """An argument parser whose errors are one line (with a pointer to --help) and exit status 2."""
+    """An argument parser whose errors are one line (with a pointer to --help) and exit status 2. Every text that
+    reads as a negative number (``-1``, ``-1e5``, ``-inf``, ``-nan``) is a value, not an option, so that its type
+    refuses it with the reason: argparse's own test takes only ``-1`` and ``-.5``, and ``--dt -inf`` said
+    "expected one argument"."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self._negative_number_matcher = _NEGATIVE_NUMBER
 
     def error(self, message: str) -> None:  # type: ignore[override]
         message = printable(message)  # what a person typed, control characters and all, is quoted as escapes

@@ -5,6 +5,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -60,3 +62,17 @@ def test_bench_quick_prints_the_table_and_writes_json(tmp_path):
     operations = {row["operation"] for row in data["benchmarks"]["contiguous_list"]["results"]}
     assert {"build", "ordered_sum", "order_free_sum", "random_erase"} <= operations
     assert not list(tmp_path.glob("*.tmp*")), "the temporary file was left behind"
+
+
+@pytest.mark.parametrize("value", ["-inf", "-Infinity", "-nan", "-1e5", "-1.5e-3", "-1", "-.5"])
+@pytest.mark.parametrize("option", [["run", "t_handle", "--dt"], ["run", "t_handle", "--duration"],
+                                    ["record", "t_handle", "--out", "x.mp4", "--fps"]])  # fmt: skip
+def test_a_negative_number_is_a_value_refused_with_its_reason(capsys, option, value):
+    # argparse takes "-inf" or "-1e5" for an option: "--dt -inf" said "expected one argument".
+    from spinlab.commands.cli import build_parser
+
+    with pytest.raises(SystemExit) as raised:
+        build_parser().parse_args([*option, value])
+    assert raised.value.code == 2
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and f"'{value}' must be" in error, error

@@ -403,3 +403,15 @@ def test_record_follow_names_a_body_of_the_scene(tmp_path):
     result = _main("record", "heavy_top", "--follow", "tpo", "--duration", "0.1", "--out", str(tmp_path / "x.mp4"))
     _assert_one_line(result, 2, "--follow", "did you mean 'top'", "'tpo'")
     assert list(tmp_path.iterdir()) == [], "nothing written"
+
+
+@pytest.mark.parametrize("display", [None, ":4321"])
+def test_no_display_names_the_display_not_none(display):
+    # pyglet's 'Cannot connect to "None"' reached the message when DISPLAY was unset.
+    env = {key: value for key, value in os.environ.items() if key not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    if display is not None:
+        env["DISPLAY"] = display
+    result = subprocess.run([sys.executable, str(ROOT / "main.py"), "gui", "t_handle"], capture_output=True,
+                            text=True, cwd=ROOT, env=env, timeout=120)  # fmt: skip
+    _assert_one_line(result, 1, "no display", "DISPLAY is not set" if display is None else "DISPLAY=':4321'")
+    assert "None" not in result.stderr

@@ -30,7 +30,7 @@ import weakref
 
 import moderngl
 
-from spinlab.sim.errors import SpinlabError
+from spinlab.sim.errors import SpinlabError, quoted
 
 __all__ = [
     "open_window",
@@ -89,8 +89,11 @@ def open_window(size: tuple[int, int], *, visible: bool = True, vsync: bool = Tr
             )
     except Exception as error:  # pyglet has two NoSuchDisplayException classes, neither exported
         if "NoSuchDisplay" in type(error).__name__:
+            # pyglet says 'Cannot connect to "None"' when DISPLAY is unset: say which display, or that there is none.
+            name = os.environ.get("DISPLAY")
+            why = "DISPLAY is not set" if not name else f"cannot connect to DISPLAY={quoted(name)}"
             raise SpinlabError(
-                f"cannot open a window: no display ({error}); on a machine without a screen use 'xvfb-run -a' "
+                f"cannot open a window: no display ({why}); on a machine without a screen use 'xvfb-run -a' "
                 "or the 'record' command"
             ) from error
         # No GL 3.3 core context, a display that refuses the window: what the system lacks, in one line.

@@ -12,14 +12,26 @@ import contextlib
 import math
 import os
 import re
+import signal
 import tempfile
 import tomllib
+import traceback
 from dataclasses import dataclass
 from pathlib import Path
 
 from hypothesis import strategies as st
 
-from tests.fuzz.harness import Outcome, check_trace, invoke, invoke_subprocess, problems, table_problems
+from tests.fuzz.harness import (
+    HANG_SECONDS,
+    Hang,
+    Outcome,
+    check_trace,
+    invoke,
+    invoke_subprocess,
+    problems,
+    project_frame,
+    table_problems,
+)
 from tests.fuzz.strategies import (
     INTEGRATOR_NAMES,
     SceneFile,
@@ -33,12 +45,19 @@ from tests.fuzz.strategies import (
 
 __all__ = [
     "Workspace", "workspace", "expectation", "run_argv", "check_run", "run_case", "record_argv", "check_record",
-    "record_case", "check_gui", "gui_case", "replay", "template_of", "describe", "BODY_STEPS_BUDGET",
+    "record_case", "check_gui", "gui_case", "save_argv", "check_save", "save_case", "replay", "template_of",
+    "describe", "BODY_STEPS_BUDGET",
 ]  # fmt: skip
+
+
+def _on_alarm(_signum, _frame):
+    raise Hang()
+
 
 MAX_STEPS = 10_000_000  # scene/limits.py; a duration asking for more must be refused before any work
 BODY_STEPS_BUDGET = 20_000  # body-steps a valid fuzz run may take, so that each example stays well under a second
 EXISTING = b"an earlier file, which a failed write must keep\n"
+LINKED = "linked/target.out"  # what out/link.out points to (design.md: an output that is a link is written through)
 
 
 @dataclass
@@ -63,6 +82,15 @@ class Workspace:
             return str(self.scene_path or self.out / "scene-like.out")
         if symbolic == "<scene-relative>":  # the same file by another spelling
             return os.path.relpath(self.scene_path, self.out) if self.scene_path else "../in/scene-like.out"
+        if symbolic in ("<link>", "<dangling-link>"):  # written through: the file linked to, the link kept
+            (self.out / "linked").mkdir(exist_ok=True)
+            if symbolic == "<link>":
+                (self.out / LINKED).write_bytes(EXISTING)
+            (self.out / "link.out").symlink_to(self.out / LINKED)
+            return str(self.out / "link.out")
+        if symbolic == "<fifo>":  # nobody reads it: refused at once, never waited on
+            os.mkfifo(self.out / "fifo.out")
+            return str(self.out / "fifo.out")
         return symbolic  # relative to the working directory, out/, or a device
 
     def files(self) -> dict[str, bytes | None]:
@@ -157,6 +185,11 @@ def _output_problems(ws: Workspace, outcome: Outcome, before: dict, allowed: set
     ``--integrator all``, those of the integrators that succeeded); files already there kept on failure."""
     after = ws.files()
     found = []
+    link = ws.out / "link.out"
+    if "link.out" in allowed:
+        allowed = allowed | {LINKED}
+    if (ws.out / "linked").is_dir() and not link.is_symlink():
+        found.append(("symlink-output-replaced", f"link.out is no longer a link (status {outcome.status})"))
     for name in after:
         if Path(name).name.startswith(".") and name.endswith(".tmp") or ".tmp" in Path(name).suffixes:
             found.append(("leftover-temp-file", f"{name} (status {outcome.status})"))
@@ -198,7 +231,8 @@ def _is_help(outcome: Outcome) -> bool:
 
 def run_argv(draw, ws: Workspace, expect: Expectation) -> list[str]:
     argv = ["run", ws.scene_arg]
-    dt_arg = draw(weighted((3, st.none()), (2, number_args(st.floats(1e-3, 0.1)))))
+    tiny = st.sampled_from(("1e-30", "1e-20", "1e-45"))  # a scene's kicks then lie beyond 2**52 steps
+    dt_arg = draw(weighted((3, st.none()), (2, number_args(st.floats(1e-3, 0.1))), (1, tiny)))
     h = _parse_float(dt_arg) if dt_arg is not None else expect.h
     if dt_arg is not None:
         argv += ["--dt", dt_arg]
@@ -285,6 +319,12 @@ def record_argv(draw, ws: Workspace, expect: Expectation) -> list[str]:
     out = ws.target(draw(output_targets(".mp4")))
     argv = ["record", ws.scene_arg, "--out", out, "--duration", duration, "--fps", fps_arg]
     argv += ["--size", draw(record_sizes())]
+    if draw(st.integers(0, 9)) < 3:  # the newer options: a camera following a body (the scene's, or not), views
+        names = [name for name in expect.names or [] if isinstance(name, str)]
+        argv += ["--follow", draw(st.sampled_from(names) | odd_strings() if names else odd_strings())]
+    for option in ("--poinsot", "--no-ghost"):
+        if draw(st.integers(0, 9)) < 2:
+            argv.append(option)
     integrator = draw(weighted((8, st.sampled_from((None, None, "all", "euler", "exact", "im4"))), (1, odd_strings())))
     if integrator is not None:
         argv += ["--integrator", integrator]
@@ -366,7 +406,114 @@ def gui_case(scene: SceneFile) -> tuple[Outcome, list[tuple[str, str]]]:
         return check_gui(ws, ["gui", ws.scene_arg], expectation(scene))
 
 
-CHECKS = {"run": check_run, "record": check_record, "gui": check_gui}
+SAVE_TARGETS = ("copy.toml", "copy.toml", "copy.toml", "<link>", "<fifo>", "<dir>", "nul\0.toml", "n" * 300 + ".toml",
+                "no/such/copy.toml", "copy.txt", "")  # fmt: skip
+
+
+def save_argv(draw, ws: Workspace, expect: Expectation) -> list[str]:
+    """``save SCENE TARGET``: not a command, the window's Save button (scene/scene_toml.py's save_scene)."""
+    return ["save", ws.scene_arg, draw(st.sampled_from(SAVE_TARGETS))]
+
+
+def check_save(ws: Workspace, argv: list[str], expect: Expectation) -> tuple[Outcome, list[tuple[str, str]]]:
+    """Load the scene as the window does and save it as its Save button does: a scene that loads saves to a plain
+    name and loads back the same; an odd place is one line naming it (an ``InputError`` or ``OutputError``), never
+    Python's own exception text, a hang or a file left behind."""
+    from spinlab.scene.scene_file import load_scene
+    from spinlab.scene.scene_toml import save_scene
+    from spinlab.sim.errors import InputError, OutputError
+
+    target = argv[2]
+    if target == "<link>":
+        (ws.out / "linked").mkdir(exist_ok=True)
+        (ws.out / "link.toml").symlink_to(ws.out / "linked" / "target.toml")
+    elif target == "<fifo>":
+        os.mkfifo(ws.out / "fifo.toml")
+    path = {"<link>": "link.toml", "<fifo>": "fifo.toml", "<dir>": "."}.get(target, target)
+    before = ws.files()
+    status, stderr, found, escaped = 0, "", [], None
+    previous = signal.signal(signal.SIGALRM, _on_alarm)
+    signal.setitimer(signal.ITIMER_REAL, HANG_SECONDS)
+    saved_cwd = os.getcwd()
+    try:
+        os.chdir(ws.out)
+        try:
+            scene = load_scene(ws.scene_arg)
+        except InputError as error:
+            return Outcome(list(argv), 2, "", f"not loaded: {error}\n"), []
+        try:
+            written = save_scene(path, scene, tuple(body.integrator for body in scene.bodies), scene.h)
+        except (InputError, OutputError) as error:
+            status, stderr = (2 if isinstance(error, InputError) else 1), f"{error}\n"
+            if target == "copy.toml":
+                found.append(("save-refuses-a-scene-that-loaded", stderr))
+            if re.search(r"\[Errno|Error: |\n.", stderr) or (path and path.replace("\0", "\\x00")[:30] not in stderr):
+                found.append(("save-message-not-one-line-naming-the-path", stderr[:300]))
+        else:
+            try:
+                found += [("save-round-trip-differs", d) for d in _differences(scene, load_scene(written))[:1]]
+            except InputError as error:
+                found.append(("saved-file-refused-by-its-reader", str(error)[:600]))
+            if target == "<link>" and not (ws.out / "link.toml").is_symlink():
+                found.append(("symlink-output-replaced", "link.toml is no longer a link"))
+    except Hang:
+        found.append(("hang", f"save gave no answer within {HANG_SECONDS:g} s"))
+        status = None
+    except Exception as error:  # noqa: BLE001 - an escape is exactly what is looked for
+        escaped = "".join(traceback.format_exception(error))[-4000:]
+        outcome = Outcome(list(argv), None, "", "", escaped=escaped, escaped_type=type(error).__name__,
+                          escaped_where=project_frame(error))  # fmt: skip
+        return outcome, problems(outcome)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0.0)
+        signal.signal(signal.SIGALRM, previous)
+        os.chdir(saved_cwd)
+    outcome = Outcome(list(argv), status, "", stderr)
+    allowed = {"copy.toml", "link.toml", "linked/target.toml"} if status == 0 else set()
+    return outcome, found + _output_problems(ws, outcome, before, allowed)
+
+
+def _differences(scene, back) -> list[str]:
+    """What differs between ``scene`` and ``back`` (the saved file read again): every value exactly, but the
+    orientation, which the reader normalises again (to an ulp)."""
+    import numpy as np
+
+    found = []
+    if not (
+        np.array_equal(scene.gravity, back.gravity) and scene.h == back.h and len(scene.bodies) == len(back.bodies)
+    ):
+        return [f"scene: gravity {scene.gravity} h {scene.h!r} {len(scene.bodies)} bodies, read back {back.gravity} "
+                f"{back.h!r} {len(back.bodies)}"]  # fmt: skip
+    for body, copy in zip(scene.bodies, back.bodies, strict=True):
+        for field in ("name", "shape", "sizes", "mass", "parent", "color", "kinematic", "integrator"):
+            if getattr(body, field) != getattr(copy, field):
+                found.append(f"body {body.name!r}.{field}: {getattr(body, field)!r} read back {getattr(copy, field)!r}")
+        for field in ("inertia_com", "inertia_body", "position", "omega_world", "pivot"):
+            a, b = getattr(body, field), getattr(copy, field)
+            if (a is None) != (b is None) or a is not None and not np.array_equal(a, b):
+                found.append(f"body {body.name!r}.{field}: {a!r} read back {b!r}")
+        if not np.allclose(body.orientation, copy.orientation, rtol=0.0, atol=1e-15):
+            found.append(f"body {body.name!r}.orientation: {body.orientation!r} read back {copy.orientation!r}")
+    for kick, copy in zip(scene.kicks, back.kicks, strict=True):
+        same = (
+            kick.body == copy.body and kick.time == copy.time and kick.counteract_children == copy.counteract_children
+        )
+        for field in ("angular_impulse", "impulse", "point"):
+            a, b = getattr(kick, field), getattr(copy, field)
+            same = same and ((a is None) == (b is None)) and (a is None or np.array_equal(a, b))
+        if not same:
+            found.append(f"kick on {kick.body!r} at {kick.time!r}: {kick!r} read back {copy!r}")
+    return found
+
+
+def save_case(data, scene: SceneFile) -> tuple[Outcome, list[tuple[str, str]]]:
+    """The window's Save on ``scene`` to a drawn place."""
+    expect = expectation(scene)
+    with workspace(scene) as ws:
+        return check_save(ws, save_argv(data.draw, ws, expect), expect)
+
+
+CHECKS = {"run": check_run, "record": check_record, "gui": check_gui, "save": check_save}
 
 
 def replay(scene: SceneFile, template: list[str]) -> tuple[Outcome, list[tuple[str, str]]]:

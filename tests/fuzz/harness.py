@@ -39,7 +39,7 @@ _NONFINITE = re.compile(r"(?<![A-Za-z0-9_])[-+]?(nan|inf|infinity)(?![A-Za-z0-9_
 
 __all__ = [
     "Outcome", "Hang", "invoke", "invoke_subprocess", "problems", "check_trace", "table_problems", "ROOT",
-    "HANG_SECONDS",
+    "HANG_SECONDS", "project_frame",
 ]  # fmt: skip
 
 
@@ -96,7 +96,7 @@ def _captured_fds():
             file.close()
 
 
-def _project_frame(error: BaseException) -> str:
+def project_frame(error: BaseException) -> str:
     """``file:function`` of the innermost frame of the project (not a library) where ``error`` was raised."""
     frames = traceback.extract_tb(error.__traceback__)
     mine = [f for f in frames if str(ROOT) in f.filename and not any(p in f.filename for p in ("/.venv/", "/tests/"))]
@@ -145,7 +145,7 @@ def invoke(argv: list[str], cwd: Path, *, timeout: float = HANG_SECONDS, debug: 
                 hung = True
             except BaseException as error:  # noqa: BLE001 - an escape from main is exactly what is looked for
                 escaped = "".join(traceback.format_exception(error))[-4000:]
-                escaped_type, escaped_where = type(error).__name__, _project_frame(error)
+                escaped_type, escaped_where = type(error).__name__, project_frame(error)
             fd_out, fd_err = read_fds()
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0.0)

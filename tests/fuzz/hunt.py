@@ -28,13 +28,14 @@ from tests.fuzz.cases import (
     record_argv,
     replay,
     run_argv,
+    save_argv,
     template_of,
     workspace,
 )
 from tests.fuzz.harness import ROOT
 from tests.fuzz.strategies import SceneFile, scene_files
 
-COMMANDS = ("run",) * 8 + ("record", "gui")
+COMMANDS = ("run",) * 8 + ("record", "gui", "save", "save")
 
 
 def _case(command: str, scene: SceneFile, draw):
@@ -45,6 +46,8 @@ def _case(command: str, scene: SceneFile, draw):
             argv = run_argv(draw, ws, expect)
         elif command == "record":
             argv = record_argv(draw, ws, expect)
+        elif command == "save":
+            argv = save_argv(draw, ws, expect)
         else:
             argv = ["gui", ws.scene_arg]
         outcome, found = CHECKS[command](ws, argv, expect)

@@ -234,6 +234,8 @@ def _kick(draw, spoil: Spoil, names: list):
     """A ``[[kick]]`` table (scene/kicks.py) on one of ``names`` (or on no body, spoiled), mostly valid."""
     body = draw(st.sampled_from(names)) if not spoil.structure or draw(st.integers(0, 3)) else draw(_names(spoil))
     time = draw(_number(spoil))
+    if _sometimes(draw, 1):  # far beyond any run (kick_step's search by ones never ended past 2**52 steps)
+        time = draw(st.sampled_from((1e15, 7.5e16, 1e25, 1e35, 1e50, 2.0**52 / 60.0, 2.0**53 / 60.0)))
     kick = {"body": body, "time": abs(time) if isinstance(time, float | int) and not spoil.numbers else time}
     if draw(st.integers(0, 3)):
         kick["angular_impulse"] = draw(_vector(spoil, 3))
@@ -389,7 +391,7 @@ def output_targets(suffix: str) -> st.SearchStrategy[str]:
     file already there, a missing directory, the folder itself, the scene being read, or a device."""
     plain = st.sampled_from((f"out{suffix}", f"o u,t\n{suffix}", f"é☃{suffix}", "noext"))
     special = st.sampled_from(("<existing>", "<missing-dir>", "<dir>", "<scene>", "<scene-relative>", "/dev/null",
-                               "/dev/full"))  # fmt: skip
+                               "/dev/full", "<link>", "<dangling-link>", "<fifo>"))  # fmt: skip
     return weighted((3, plain), (1, special))
 
 

@@ -6,7 +6,7 @@ import os
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from tests.fuzz.cases import describe, gui_case, record_case, run_case, workspace
+from tests.fuzz.cases import describe, gui_case, record_case, run_case, save_case, workspace
 from tests.fuzz.harness import invoke, invoke_subprocess
 from tests.fuzz.strategies import SceneFile, scene_files
 
@@ -45,6 +45,13 @@ def test_gui_refuses_bad_files_before_any_window(scene: SceneFile):
     # A real process: no operating system passes an argument with a NUL byte (run's cases, in process, take it).
     assume("\x00" not in scene.arg)
     outcome, found = gui_case(scene)
+    assert not found, describe(scene, outcome, found)
+
+
+@_examples(0.25, 10)
+@given(scene=scene_files(), data=st.data())
+def test_a_scene_that_loads_saves_and_loads_back_and_odd_places_are_refused(scene: SceneFile, data):
+    outcome, found = save_case(data, scene)
     assert not found, describe(scene, outcome, found)
 
 

@@ -126,7 +126,7 @@ class App:
 
     def window_layout(self):
         """Where the panel, the plots and the 3D view go now (ui/view3d.py's :func:`window_layout`): the panel and
-        the plots grow with the chosen text size."""
+        the plots grow with the chosen text size, and the plots' strip with a plot enlarged."""
         state = self.state
         return window_layout(
             self.window.width,
@@ -134,6 +134,7 @@ class App:
             panel=state.show_panel,
             plots=state.show_plots,
             ui_scale=self.ui_scale * state.text_scale,
+            enlarged=bool(state.plots is not None and state.plots.focus),
         )
 
     @property
@@ -302,7 +303,7 @@ class App:
             flags = FIXED_WINDOW | imgui.WindowFlags_.no_title_bar | imgui.WindowFlags_.no_scrollbar
             if imgui.begin("plots", flags=flags)[0]:
                 available = imgui.get_content_region_avail()
-                draw_plots(self.history, state.plots, (available.x, available.y))
+                edits.plot_focus = draw_plots(self.history, state.plots, (available.x, available.y))
             imgui.end()
         # The badges sit above the strip the overlays' key may take at the bottom of the view (ui/view3d.py).
         strip = self.view.key_strip_px * self.window.width / max(self.window.get_framebuffer_size()[0], 1)

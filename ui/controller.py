@@ -368,6 +368,8 @@ class Controller:
         if edits.plot_shown is not None:
             name, on = edits.plot_shown
             choices.plots.shown[name] = on
+        if edits.plot_focus is not None:
+            choices.plots.focus = edits.plot_focus
         if edits.show_plots is not None:
             choices.show_plots = edits.show_plots
         if edits.reset_view:

@@ -143,6 +143,7 @@ class PanelEdits:
     apply_body: str | None = None  # the field to apply
     render: Any = None  # new RenderOptions
     plot_shown: tuple[str, bool] | None = None
+    plot_focus: str | None = None  # the plot enlarged ("": every shown plot side by side; ui/plot_focus.py)
     show_plots: bool | None = None
     split_views: bool | None = None
     follow: bool | None = None

@@ -21,6 +21,7 @@ from spinlab.render.overlays import trail_keep
 from spinlab.scene.samples import ERROR_FLOOR
 from spinlab.ui.cost_plots import integrators_plot, mark_frozen_ends
 from spinlab.ui.help_texts import PLOT_TOOLTIPS
+from spinlab.ui.plot_focus import ALL_PLOTS, arrangement, plot_tabs
 from spinlab.ui.plot_history import CostLines, Curves, PlotHistory, TimeLines, export_csv
 from spinlab.ui.plot_titles import AXES_LABELS_PX, fitted_text, fitted_title
 
@@ -72,34 +73,45 @@ class PlotOptions:
 
     shown: dict[str, bool] = field(default_factory=lambda: dict.fromkeys(PLOT_TITLES, True))
     seconds: float = 20.0
+    focus: str = ALL_PLOTS  # a plot enlarged across the strip (ui/plot_focus.py), or every shown plot
 
 
-def draw_plots(history: PlotHistory, options: PlotOptions, size: tuple[float, float]) -> None:
-    """Draw the shown plots side by side in ``size`` (width, height) pixels at the cursor, after a row naming
-    each body in its colour."""
+def draw_plots(history: PlotHistory, options: PlotOptions, size: tuple[float, float]) -> str | None:
+    """Draw the shown plots in ``size`` (width, height) pixels at the cursor, after a row naming each body in its
+    colour: side by side, or one at a time under tabs when they would be too narrow, or the one enlarged alone
+    (ui/plot_focus.py). Returns the focus a click chose (a plot's title or tab), ``None`` without one."""
     top = imgui.get_cursor_pos_y()
     _legend_row(history)
     shown = [name for name, on in options.shown.items() if on]
     if not shown or history.count == 0:
-        return
+        return None
     spacing = imgui.get_style().item_spacing.x
-    width = (size[0] - spacing * (len(shown) - 1)) / len(shown)
+    drawn, fits = arrangement(shown, options.focus, size[0], spacing, imgui.get_font_size())
+    chosen = plot_tabs(shown, drawn, fits) if len(drawn) < len(shown) else None
+    width = (size[0] - spacing * (len(drawn) - 1)) / len(drawn)
     height = max(size[1] - (imgui.get_cursor_pos_y() - top), 80.0)
-    for index, name in enumerate(shown):
+    for index, name in enumerate(drawn):
         if index:
             imgui.same_line()
         corner = imgui.get_cursor_screen_pos()
         _PLOTTERS[name](history, history.prepared(name, options.seconds), (width, height))
-        _plot_tooltip(name, corner, width)
+        if _title_clicked(name, corner, width, enlarged=len(drawn) == 1 and len(shown) > 1):
+            chosen = ALL_PLOTS if len(drawn) == 1 else name
+    return chosen
 
 
-def _plot_tooltip(name: str, corner: imgui.ImVec2, width: float) -> None:
+def _title_clicked(name: str, corner: imgui.ImVec2, width: float, enlarged: bool) -> bool:
     """The tooltip of plot ``name`` (ui/help_texts.py) while the mouse is over its title row, from ``corner``
-    (its top-left, screen pixels) ``width`` wide (inside the plot, ImPlot's own hover belongs to the data)."""
+    (its top-left, screen pixels) ``width`` wide (inside the plot, ImPlot's own hover belongs to the data), saying
+    that a click there enlarges it (or, ``enlarged``, puts it back); returns whether the title was clicked."""
     title_height = imgui.get_text_line_height_with_spacing() + 2.0 * imgui.get_style().frame_padding.y
     low, high = corner, imgui.ImVec2(corner.x + width, corner.y + title_height)
-    if imgui.is_window_hovered() and imgui.is_mouse_hovering_rect(low, high):
-        imgui.set_tooltip(PLOT_TOOLTIPS[name])
+    if not (imgui.is_window_hovered() and imgui.is_mouse_hovering_rect(low, high)):
+        return False
+    imgui.set_tooltip(
+        PLOT_TOOLTIPS[name] + ("\n(Click the title: all plots.)" if enlarged else "\n(Click the title to enlarge.)")
+    )
+    return imgui.is_mouse_clicked(imgui.MouseButton_.left)
 
 
 def _legend_row(history: PlotHistory) -> None:

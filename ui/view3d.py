@@ -36,6 +36,7 @@ __all__ = ["Rect", "Layout", "window_layout", "SceneView", "PANEL_WIDTH", "PLOTS
 
 PANEL_WIDTH = 340.0
 PLOTS_HEIGHT_FRACTION = 0.36
+ENLARGED_PLOTS_HEIGHT_FRACTION = 0.5  # with one plot enlarged (ui/plot_focus.py): the strip is taller too
 MIN_PLOTS_HEIGHT = 200.0
 ORBIT_DEG_PER_PX = 0.35
 MIN_VIEW_PX = 32  # a smaller view (a window being minimised) is not drawn
@@ -65,10 +66,14 @@ class Layout:
     view: Rect
 
 
-def window_layout(width: float, height: float, *, panel: bool, plots: bool, ui_scale: float = 1.0) -> Layout:
-    """The panel down the left side, the plots along the bottom right, the 3D view above them."""
+def window_layout(
+    width: float, height: float, *, panel: bool, plots: bool, ui_scale: float = 1.0, enlarged: bool = False
+) -> Layout:
+    """The panel down the left side, the plots along the bottom right (taller with a plot ``enlarged``), the 3D
+    view above them."""
     panel_width = min(PANEL_WIDTH * ui_scale, 0.5 * width) if panel else 0.0
-    plots_height = max(PLOTS_HEIGHT_FRACTION * height, MIN_PLOTS_HEIGHT * ui_scale) if plots else 0.0
+    fraction = ENLARGED_PLOTS_HEIGHT_FRACTION if enlarged else PLOTS_HEIGHT_FRACTION
+    plots_height = max(fraction * height, MIN_PLOTS_HEIGHT * ui_scale) if plots else 0.0
     plots_height = min(plots_height, 0.6 * height)
     return Layout(
         panel=Rect(0.0, 0.0, panel_width, height) if panel else None,

@@ -38,6 +38,7 @@ KICK_RGBA = (1.0, 0.78, 0.25, 0.8)  # the vertical marker of a kick
 NO_INVARIANT = ("L is not conserved", "under a torque")
 NO_REFERENCE = ("no closed form", "for this motion")
 NO_REFERENCE_NOTE = "no reference:"
+NOTE_NAMES = 2  # bodies named in the note, one per line (the tooltip names them all)
 NO_REFERENCE_TIP = "no closed-form reference (only torque-free bodies and symmetric heavy tops have one), no line: "
 # Lines are thinned on screen: a point is left out when the line drawn without it is within THIN_ERROR_PX of it
 # (see render.overlays.trail_keep). Each point drawn is two triangles a frame, which a CPU rasteriser pays for.
@@ -203,9 +204,12 @@ def _ticks(first: float, last: float, step: float) -> np.ndarray:
     return np.where(np.abs(ticks) < 1e-9 * step, 0.0, ticks)  # no "-0" nor "1.1e-16"
 
 
-def _begin_time_plot(title: str, lines: TimeLines, size, y_label: str, log: bool, y_axes: int = 1) -> bool:
+def _begin_time_plot(
+    title: str, lines: TimeLines, size, y_label: str, log: bool, y_axes: int = 1, bottom_px: float = 0.0
+) -> bool:
     """Begin a plot over the window's time; ``log``: the y axis is logarithmic and spans the data (ImPlot's own
-    fit of a constant series on a log axis runs down to 1e-308); ``y_axes``: how many y axes take its width."""
+    fit of a constant series on a log axis runs down to 1e-308), and ``bottom_px`` of the plot's height left below
+    the data (a note there crosses no line); ``y_axes``: how many y axes take its width."""
     flags = implot.Flags_.no_legend | implot.Flags_.no_menus
     if not implot.begin_plot(fitted_title(title, size[0]), imgui.ImVec2(*size), flags):
         return False
@@ -218,7 +222,12 @@ def _begin_time_plot(title: str, lines: TimeLines, size, y_label: str, log: bool
     if log:
         implot.setup_axis_scale(implot.ImAxis_.y1, implot.Scale_.log10)
         low, high = lines.y_range if lines.y_range is not None else (ERROR_FLOOR, 1.0)
-        implot.setup_axis_limits(implot.ImAxis_.y1, low / 4.0, max(high * 4.0, low * 100.0), imgui.Cond_.always)
+        low, high = np.log10(low / 4.0), np.log10(max(high * 4.0, low * 100.0))
+        # The bottom ``bottom_px`` of a plot about ``size[1] - CURVE_FRAME_PX`` high below the data: the axis starts
+        # at ``x`` with (low - x) / (high - x) = that fraction.
+        fraction = min(bottom_px / max(size[1] - CURVE_FRAME_PX, 1.0), 0.6)
+        low = (low - fraction * high) / (1.0 - fraction)
+        implot.setup_axis_limits(implot.ImAxis_.y1, 10.0**low, 10.0**high, imgui.Cond_.always)
     return True
 
 
@@ -299,24 +308,44 @@ def _momentum_plot(history: PlotHistory, lines: TimeLines, size) -> None:
 def _orientation_plot(history: PlotHistory, lines: TimeLines, size) -> None:
     if not lines.drawn:
         _empty_plot(PLOT_TITLES["orientation"], size, NO_REFERENCE)
-    elif _begin_time_plot(PLOT_TITLES["orientation"], lines, size, "rad", log=True):
+        return
+    missing = _missing(history, lines)
+    notes = _note_lines(missing)
+    bottom = (len(notes) * imgui.get_text_line_height() + 4.0) if notes else 0.0
+    if _begin_time_plot(PLOT_TITLES["orientation"], lines, size, "rad", log=True, bottom_px=bottom):
         _draw_lines(history, lines, log=True)
-        _note_missing(history, lines)
+        _note_missing(notes, missing)
         implot.end_plot()
 
 
-def _note_missing(history: PlotHistory, lines: TimeLines) -> None:
-    """Inside the current plot, at its bottom right (where errors that grow from the floor leave room): the bodies
-    ``lines`` has no line for (of those whose lines are drawn: a cloud's are not all), one line each after a
-    heading, and a tooltip saying why."""
+def _missing(history: PlotHistory, lines: TimeLines) -> list[str]:
+    """The names of the bodies ``lines`` has no line for (of those whose lines are drawn: a cloud's are not all)."""
     drawn = set(lines.drawn)
-    missing = [history.names[k] for k in history.line_rows.tolist() if k not in drawn]  # of the bodies drawn
+    return [history.names[k] for k in history.line_rows.tolist() if k not in drawn]
+
+
+def _note_lines(missing: list[str]) -> list[str]:
+    """The note naming the ``missing`` bodies: a heading and a line each, at most :data:`NOTE_NAMES` of them."""
     if not missing:
+        return []
+    names = (
+        missing
+        if len(missing) <= NOTE_NAMES
+        else [*missing[: NOTE_NAMES - 1], f"and {len(missing) - NOTE_NAMES + 1} more"]
+    )
+    return [NO_REFERENCE_NOTE, *names]
+
+
+def _note_missing(notes: list[str], missing: list[str]) -> None:
+    """Inside the current plot, at its bottom right, in the band the y axis leaves below the data (so it crosses no
+    line): ``notes`` (:func:`_note_lines`), and a tooltip naming every one of the ``missing`` bodies and saying
+    why."""
+    if not notes:
         return
     position, size = implot.get_plot_pos(), implot.get_plot_size()
     color, line = imgui.get_color_u32(imgui.Col_.text_disabled), imgui.get_text_line_height()
     # Each line cut to the plot's width (a narrow plot clipped "no closed-form reference:" at its left edge).
-    texts = [fitted_text(text, size.x, y_axis=False) for text in (NO_REFERENCE_NOTE, *missing)]
+    texts = [fitted_text(text, size.x, y_axis=False) for text in notes]
     draw_list = implot.get_plot_draw_list()
     implot.push_plot_clip_rect()
     for row, text in enumerate(texts):

@@ -74,9 +74,33 @@ def test_a_cloud_of_exact_references_is_left_out_and_the_bodies_lines_kept(imgui
 class _TextRecorder:
     def __init__(self):
         self.texts = []
+        self.tops = []  # screen pixels, y down
 
     def add_text(self, position, color, text):
         self.texts.append(text)
+        self.tops.append(position.y)
+
+
+def test_the_note_of_the_bodies_without_a_reference_crosses_no_line(imgui_window, monkeypatch):
+    """The y axis leaves a band below the data for the note: every point of every line is drawn above the note's
+    first line (errors that grow from the floor ran through it)."""
+    recorder = _TextRecorder()
+    monkeypatch.setattr(implot, "get_plot_draw_list", lambda: recorder)
+    lowest = []
+    real = implot.plot_line
+
+    def spy(label, x, y, *args, **kwargs):
+        lowest.append(max(implot.plot_to_pixels(float(a), float(b)).y for a, b in zip(x, y, strict=True)))
+        return real(label, x, y, *args, **kwargs)
+
+    monkeypatch.setattr(implot, "plot_line", spy)
+    only_orientation = PlotOptions(shown={name: name == "orientation" for name in PLOT_TITLES})
+    for height in (180.0, 280.0):
+        recorder.texts.clear(), recorder.tops.clear(), lowest.clear()
+        with plots_window():
+            draw_plots(filled(200), only_orientation, (400.0, height))
+        assert recorder.texts == [NO_REFERENCE_NOTE, "b"] and lowest
+        assert max(lowest) < min(recorder.tops), (height, max(lowest), recorder.tops)
 
 
 def test_the_orientation_plot_names_the_bodies_without_a_closed_form(imgui_window, monkeypatch):

@@ -29,7 +29,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from spinlab.scene.limits import MAX_BODIES, check_count
+from spinlab.scene.limits import MAX_BODIES, MAX_STEP_INDEX, check_count
 from spinlab.scene.validation import TableReader, did_you_mean, fail
 from spinlab.sim import dynamic_transform as dt
 from spinlab.sim.integrators.state import omega_world_from_momentum
@@ -56,8 +56,9 @@ class KickSpec:
     counteract_children: bool = False
 
 
-BEYOND_ANY_RUN = 2**52
-"""The step a kick lands on when its time is more steps away than this (float64 counts steps by ones up to here)."""
+BEYOND_ANY_RUN = MAX_STEP_INDEX
+"""The step a kick lands on when its time is more steps away than this (float64 counts steps by ones up to here;
+scene/limits.py: no run goes this far)."""
 
 
 def kick_step(time: float, h: float) -> int:

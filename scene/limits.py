@@ -16,6 +16,11 @@ Why these figures (2 cores, 24 GiB; a body costs ~7 KB and a step ~1–20 µs a 
 - ``MAX_SCENE_BYTES`` 32 MiB of scene file: 10⁵ bodies with every key written out take ~20 MB; TOML parsing
   takes ~0.25 s and ~12 MB of memory a MB (measured: 60 MB in 14 s and 700 MB).
 
+Step indices: whatever the limits, no run takes more than ``MAX_STEP_INDEX`` (2⁵²) steps, the last count float64
+holds by ones: the clock reads ``t = k h`` and a kick lands on the first ``k`` with ``k h >= time``, which beyond it
+cannot be told from ``k ± 1``. A run asking for more is refused (even with the limits lifted: it would never end),
+and a kick beyond it lands on ``MAX_STEP_INDEX``, where no run goes (scene/kicks.py).
+
 Numbers: every value a scene gives has magnitude at most ``MAX_MAGNITUDE`` (10⁵⁰), and every one that must be
 positive (masses, sizes, moments of inertia, the time step) at least ``MIN_POSITIVE`` (10⁻⁵⁰). A product of up to
 six such numbers, as the kinetic energy or a Newton step forms, stays a normal float64 (10^±300), so nothing
@@ -37,6 +42,7 @@ __all__ = [
     "MAX_SCENE_BYTES",
     "MAX_MAGNITUDE",
     "MIN_POSITIVE",
+    "MAX_STEP_INDEX",
     "NO_LIMITS_VARIABLE",
     "limits_lifted",
     "check_count",
@@ -50,6 +56,7 @@ MAX_FRAMES = 1_000_000
 MAX_SCENE_BYTES = 32 * 1024 * 1024
 MAX_MAGNITUDE = 1e50
 MIN_POSITIVE = 1e-50
+MAX_STEP_INDEX = 2**52
 NO_LIMITS_VARIABLE = "SPINLAB_NO_LIMITS"
 
 

@@ -7,7 +7,6 @@ the body's closed-form motion where one exists, and the Newton iterations and su
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -17,7 +16,7 @@ import numpy as np
 
 from spinlab.scene.kernels import load_kernels
 from spinlab.scene.kicks import kick_step
-from spinlab.scene.limits import MAX_STEPS, MAX_TRACE_ROWS, check_count
+from spinlab.scene.limits import MAX_STEP_INDEX, MAX_STEPS, MAX_TRACE_ROWS, check_count
 from spinlab.scene.measures import (
     ClosedForms,
     energy_error,
@@ -55,12 +54,17 @@ def step_count(duration: float, h: float, *, where: str = "--duration") -> int:
     """The number of steps of ``h`` in ``duration`` (rounded to the nearest whole step, at least one).
 
     Raises :class:`InputError` naming ``where`` when that is more than :data:`scene.limits.MAX_STEPS` (unless the
-    limits are lifted) or more than any count could be (``duration / h`` overflowing).
+    limits are lifted) or more than any run can take, :data:`scene.limits.MAX_STEP_INDEX` (limits lifted or not).
     """
     with np.errstate(over="ignore"):
         ratio = float(np.float64(duration) / np.float64(h))
-    if not math.isfinite(ratio):
-        raise InputError(f"gives more steps of h = {h:g} s than can be counted", where=where, value=duration)
+    if not ratio <= MAX_STEP_INDEX:  # inf too
+        raise InputError(
+            f"gives more steps of h = {h:g} s than a run can count ({MAX_STEP_INDEX:,}, where t = k h stops being "
+            "exact)",
+            where=where,
+            value=duration,
+        )
     steps = max(1, round(ratio))
     check_count(steps, MAX_STEPS, f"steps of h = {h:g} s", where=where, value=duration)
     return steps

@@ -415,3 +415,20 @@ def test_no_display_names_the_display_not_none(display):
                             text=True, cwd=ROOT, env=env, timeout=120)  # fmt: skip
     _assert_one_line(result, 1, "no display", "DISPLAY is not set" if display is None else "DISPLAY=':4321'")
     assert "None" not in result.stderr
+
+
+def test_a_run_beyond_any_step_count_is_refused_even_with_the_limits_lifted():
+    # SPINLAB_NO_LIMITS=1 lifted MAX_STEPS, and 1e30 steps then ran for ever: past 2**52 steps t = k h is not exact.
+    result = _main("run", "t_handle", "--dt", "1e-30", "--duration", "1", env={"SPINLAB_NO_LIMITS": "1"})
+    _assert_one_line(result, 2, "--duration", "than a run can count", "4,503,599,627,370,496")
+
+
+def test_kicks_beyond_any_run_neither_hang_nor_land(tmp_path):
+    # The kick preset at h = 1e-30 s (its kicks 2e30 and 5e30 steps away) and kicks at 1e25 … 1e50 s hung run.
+    result = _main("run", "kick", "--dt", "1e-30", "--duration", "1e-27")
+    assert result.returncode == 0 and "1000 steps" in result.stdout and "kicked" not in result.stdout, result
+    kicks = "".join(f'[[kick]]\nbody = "a"\ntime = {t}\nangular_impulse = [1, 0, 0]\n' for t in (1e25, 1e35, 1e50))
+    scene = tmp_path / "far.toml"
+    scene.write_text(SPINS + kicks)
+    result = _main("run", str(scene), "--duration", "0.1")
+    assert result.returncode == 0 and result.stderr == "" and "kicked" not in result.stdout, result

@@ -18,6 +18,7 @@ __all__ = ["legend_box", "legend_entries", "GHOST_SRGB", "KeyPlace", "key_place"
 # A cell at least this much wider than high frames its bodies in its middle and leaves its bottom-right corner
 # free for the key (a single view in the window: 940 × 460 px); narrower cells of a full grid have none.
 WIDE_CELL_ASPECT = 1.8
+LONG_NAMES_PX = 330.0  # the width the key's long names take at size 1 ("invariable plane  ω·L/|L| = 2E/|L|")
 
 GHOST_SRGB = (0.85, 0.88, 0.92)  # the exact ghost is a translucent pale copy of the body
 
@@ -58,20 +59,25 @@ def legend_box(
     planes: bool = True,
     row: bool = False,
     max_width_px: float = math.inf,
+    max_height_px: float = math.inf,
 ) -> TextBox:
     """A key to the overlays that ``options`` shows, as a :class:`~render.text.TextBox` whose ``anchor`` corner
     is at ``(x_px, y_px)`` (pixels from the target's top-left), ``size`` times the labels' scale; no lines when
-    every overlay is off. With ``row``, the short names side by side, no wider than ``max_width_px``."""
-    shown = legend_entries(options, planes, short=row)
+    every overlay is off. With ``row``, the short names side by side; made smaller to fit ``max_width_px`` and
+    ``max_height_px``."""
+    # The short names along a strip, and where the long ones would be made small: a narrow empty cell.
+    short = row or max_width_px < LONG_NAMES_PX * size
+    shown = legend_entries(options, planes, short=short)
     lines, colors = tuple(line for line, _ in shown), tuple(color for _, color in shown)
-    return TextBox(x_px, y_px, lines, colors, False, anchor, size, row, max_width_px)
+    return TextBox(x_px, y_px, lines, colors, False, anchor, size, row, max_width_px, max_height_px)
 
 
 @dataclass(frozen=True)
 class KeyPlace:
     """Where the key goes beside a grid of views: ``grid``, the area (x, y, width, height; GL's bottom-left origin)
     left to the views; the key's ``anchor`` corner at ``(x_px, y_px)`` (pixels from the target's top-left); with
-    ``row``, along the bottom strip the grid leaves, at most ``max_width_px`` wide."""
+    ``row``, along the bottom strip the grid leaves; at most ``max_width_px`` wide and ``max_height_px`` high (an
+    empty cell's room)."""
 
     grid: tuple[int, int, int, int]
     x_px: float
@@ -79,6 +85,7 @@ class KeyPlace:
     anchor: str
     row: bool = False
     max_width_px: float = math.inf
+    max_height_px: float = math.inf
 
     def box(self, options, size: float = 1.0, *, planes: bool = True) -> TextBox:
         """The key to ``options``' overlays at this place (:func:`legend_box`)."""
@@ -91,6 +98,7 @@ class KeyPlace:
             planes=planes,
             row=self.row,
             max_width_px=self.max_width_px,
+            max_height_px=self.max_height_px,
         )
 
 
@@ -117,8 +125,10 @@ def key_place(
     rows = math.ceil(count / columns)
     cells = grid_viewports((width, height), rows * columns, columns)
     if len(cells) > count:
-        x, y, _, cell_height = cells[count]
-        return KeyPlace(area, x0 + x + margin, target_height - (y0 + y + cell_height) + margin, "top_left")
+        x, y, cell_width, cell_height = cells[count]
+        top = target_height - (y0 + y + cell_height) + margin
+        room = max(cell_width - 2.0 * margin, 1.0), max(cell_height - 2.0 * margin, 1.0)
+        return KeyPlace(area, x0 + x + margin, top, "top_left", False, *room)
     if rows == 1 and cells[0][2] >= WIDE_CELL_ASPECT * cells[0][3]:
         return KeyPlace(area, x0 + width - margin, target_height - y0 - margin, "bottom_right")
     strip = math.ceil(row_height_px(scale if row_scale is None else row_scale) + margin)

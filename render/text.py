@@ -50,7 +50,8 @@ class TextBox:
     target's top-left corner (y down). With ``title`` the first line is larger and bold. ``accents`` are sRGB
     colours shown as a dot before the line of the same index (``None`` or a missing entry: no dot). ``size``
     multiplies the overlay's scale for this box. With ``row`` the lines are entries side by side on one line (a
-    key along an edge), made smaller as a whole when they would be wider than ``max_width_px``."""
+    key along an edge). A box is made smaller as a whole when it would be wider than ``max_width_px`` or higher
+    than ``max_height_px``."""
 
     x_px: float
     y_px: float
@@ -61,6 +62,7 @@ class TextBox:
     size: float = 1.0  # times the overlay's scale (a legend smaller than the labels)
     row: bool = False
     max_width_px: float = math.inf
+    max_height_px: float = math.inf
 
 
 class TextOverlay:
@@ -131,11 +133,12 @@ class TextOverlay:
 
     def _measure(self, box: TextBox, scale: float) -> tuple[tuple[float, float, float, float], list, list, float]:
         """``(panel (x, y, width, height), line styles, line sizes, scale)`` of ``box``: ``scale`` times its size,
-        and smaller for a row wider than its ``max_width_px``."""
+        and smaller for a box larger than its ``max_width_px`` or ``max_height_px``."""
         scale *= box.size
         panel, styles, sizes = self._measure_at(box, scale)
-        if box.row and panel[2] > box.max_width_px:
-            scale *= box.max_width_px / panel[2]
+        shrink = min(box.max_width_px / panel[2], box.max_height_px / panel[3])
+        if shrink < 1.0:
+            scale *= shrink * (1.0 - 1e-3)  # the panel's width is rounded up to a whole step
             panel, styles, sizes = self._measure_at(box, scale)
         return panel, styles, sizes, scale
 

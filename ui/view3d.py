@@ -10,6 +10,7 @@ integrator side by side), each with its own :class:`OrbitCamera`, all turned, pa
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import moderngl
@@ -186,8 +187,9 @@ class SceneView:
                 (x0, y0, width, height), top, cells, margin, scale * LEGEND_SIZE, row_scale=base * ROW_LEGEND_SIZE
             )
             planes = bool(self.renderer.layout.torque_free.any())
-            # In a strip, the key is not bound by a cell's width: as large as the panel's text.
-            size = ROW_LEGEND_SIZE * base / scale if place.row else LEGEND_SIZE
+            # In a strip or an empty cell, the key is not bound by a label's size: as large as the room allows, up to
+            # the panel's text.
+            size = ROW_LEGEND_SIZE * base / scale if place.row or place.max_height_px < math.inf else LEGEND_SIZE
             legend = place.box(self.renderer.options, size, planes=planes)
             if legend.lines:
                 if place.grid != (x0, y0, width, height):

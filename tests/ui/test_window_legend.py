@@ -73,6 +73,7 @@ def test_the_key_sits_in_the_empty_cell_of_a_grid(window, monkeypatch):
     empty = (last_right, last_top, 2 * last_right - last_left, last_bottom)  # the cell right of the last view
     x, y, width, key_height = rect
     assert empty[0] <= x and x + width <= empty[2] and empty[1] <= y and y + key_height <= empty[3]
+    assert key_height / len(box.lines) >= 13.0 * height / 720, "readable: about 12 px text or more at 720 px"
     assert not any(_overlaps(rect, _top_down(viewport, height)) for viewport in viewports)
 
 

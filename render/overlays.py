@@ -8,8 +8,9 @@ import numpy as np
 
 from spinlab.render import meshes
 from spinlab.render.instances import frames_along, rigid_matrices, rotation_from_quat_wxyz
-from spinlab.render.thinning import polyline_keep
+from spinlab.render.thinning_numpy import trail_keep_reference
 from spinlab.render.trail import invariable_plane
+from spinlab.sim import compiled
 
 __all__ = [
     "arrow_matrices",
@@ -117,7 +118,7 @@ def trail_keep(
     paths are cut short.
 
     The loops are compiled, one pass per trail (render/thinning.py); the numpy formulation they match bit for bit
-    is tests/render/thinning_reference.py."""
+    is render/thinning_numpy.py, which runs instead while the kernel is compiling (sim/compiled.py)."""
     pixels = np.ascontiguousarray(pixels, dtype=np.float64)
     in_front = np.ascontiguousarray(in_front, dtype=np.bool_)
     index = np.ascontiguousarray(index, dtype=np.int64)
@@ -133,6 +134,12 @@ def trail_keep(
         )
     if stride < 1:
         raise ValueError(f"trail_keep needs a stride of at least 1, got {stride}")
+    if not compiled.is_ready(compiled.POLYLINE_KEEP):
+        return trail_keep_reference(
+            pixels, in_front, index, int(stride), segment_px=segment_px, error_px=error_px, max_stride=max_stride
+        )
+    from spinlab.render.thinning import polyline_keep  # imports numba: not before the kernel is ready
+
     # The thresholds in the caller's scalar arithmetic, rounded as the numpy formulation rounds them.
     return polyline_keep(
         pixels,

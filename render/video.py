@@ -33,7 +33,6 @@ import av
 import numpy as np
 from av.video.reformatter import ColorPrimaries, ColorRange, ColorTrc, Interpolation
 
-from spinlab.render.yuv import rgb_to_yuv420p_bt709
 from spinlab.scene.atomic_file import commit_temporary, create_temporary, discard_temporary, output_error
 from spinlab.sim.errors import InputError
 
@@ -219,6 +218,8 @@ class VideoWriter:
         frame = None
         if item is not None:
             index, rgb, bottom_up = item
+            from spinlab.render.yuv import rgb_to_yuv420p_bt709  # imports numba: only once a video is written
+
             frame = av.VideoFrame(self.width, self.height, "yuv420p")
             planes = [np.frombuffer(plane, np.uint8).reshape(plane.height, plane.line_size) for plane in frame.planes]
             rgb_to_yuv420p_bt709(rgb, *planes, flip=bottom_up)

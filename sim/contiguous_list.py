@@ -25,7 +25,6 @@ from sys import getrefcount
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 from numpy.typing import ArrayLike, DTypeLike
 
 __all__ = ["ContiguousList", "FieldSpec", "Handle", "StaleHandleError", "link_dtype_for_size"]
@@ -360,15 +359,9 @@ def _follow_links(links: np.ndarray, start: int, step: int) -> np.ndarray:
         return slots
     if step == -1 and (size == 0 or (start == size - 1 and np.array_equal(links[1:], slots[:-1]))):
         return slots[::-1].copy()
-    # Chasing links is sequential: a compiled loop over the compact links (the seed's pure traversal).
-    return _chase(np.ascontiguousarray(links), start, size)
+    # Chasing links is sequential: a compiled loop over the compact links (the seed's pure traversal), imported
+    # here so that the list itself does not import numba.
+    from spinlab.sim.link_chase import chase
 
+    return chase(np.ascontiguousarray(links), start, size)
 
-@njit(cache=True)
-def _chase(links: np.ndarray, start: int, size: int) -> np.ndarray:
-    order = np.empty(size, dtype=np.intp)
-    slot = start
-    for position in range(size):
-        order[position] = slot
-        slot = links[slot]
-    return order

@@ -45,10 +45,10 @@ from time import perf_counter
 
 import numpy as np
 
+from spinlab.sim import compiled
 from spinlab.sim.contiguous_list import ContiguousList, Handle
 from spinlab.sim.errors import NumericalError
-from spinlab.sim.integrators import INTEGRATORS
-from spinlab.sim.integrators._kernels import free_fall_kernel
+from spinlab.sim.integrators import INTEGRATORS, _kernels
 from spinlab.sim.integrators.state import BodyParams, BodyState, StepCost, momentum_from_omega_world
 from spinlab.sim.integrators.torque import LeverTorque
 from spinlab.sim.quaternion import quat_conj, quat_exp, quat_log, quat_mul, quat_rotate
@@ -344,6 +344,8 @@ class World:
         slots = group.slots
         params = group.torque_free_params[bool(self.gyroscopic)]
         options = self.integrator_options.get(group.name, _NO_OPTIONS)
+        if not compiled.is_ready(group.name):  # its kernel is still compiling: the numpy path (sim/compiled.py)
+            options = {**options, "backend": "numpy"}
         if group.orientation_torque:
             if lever_torque is not None:
                 options = {**options, "orientation_torque": lever_torque[slots]}
@@ -370,8 +372,13 @@ class World:
         free, pivoted = layout.free, layout.pivoted
         if free is not None:
             # Constant gravity: the free fall is quadratic in time, so this update is exact (compiled: one call,
-            # the arithmetic of x += h v + ½ h² g; v += h g).
-            free_fall_kernel(position, velocity, free, float(h), 0.5 * h * h, self.gravity)
+            # the arithmetic of x += h v + ½ h² g; v += h g, which numpy does meanwhile, bit for bit).
+            if compiled.is_ready(compiled.FREE_FALL):
+                _kernels.free_fall_kernel(position, velocity, free, float(h), 0.5 * h * h, self.gravity)
+            else:
+                h = float(h)
+                position[free] = position[free] + (h * velocity[free] + (0.5 * h * h) * self.gravity)
+                velocity[free] = velocity[free] + h * self.gravity
         if pivoted is not None:
             values = self.bodies.values
             position[pivoted] = values("pivot_world")[pivoted] + quat_rotate(

@@ -10,7 +10,12 @@ keyword ``orientation_torque``, a torque ``τ(q)`` that depends on the orientati
 and evaluate it where each of their stages needs it: that keeps their order under gravity about a pivot.
 """
 
-from spinlab.sim.integrators import (
+from spinlab.sim.compiled import lazy_module
+
+# The kernels' module is imported (and numba with it) at its first use, not with the integrators (sim/compiled.py).
+_kernels = lazy_module("spinlab.sim.integrators._kernels")
+
+from spinlab.sim.integrators import (  # noqa: E402
     euler,
     euler_body,
     exact,
@@ -26,7 +31,7 @@ from spinlab.sim.integrators import (
     split6,
     trapezoidal,
 )
-from spinlab.sim.integrators.claims import Claims
+from spinlab.sim.integrators.claims import Claims  # noqa: E402
 
 __all__ = ["INTEGRATORS", "CLAIMS", "ORIENTATION_TORQUE", "Claims"]
 

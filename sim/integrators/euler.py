@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from spinlab.sim.integrators._kernels import euler_kernel
+from spinlab.sim.integrators import _kernels
 from spinlab.sim.integrators.checks import check_backend
 from spinlab.sim.integrators.claims import Claims
 from spinlab.sim.integrators.explicit import finish_explicit, run_explicit_kernel
@@ -43,7 +43,7 @@ def step(
     :class:`sim.errors.NumericalError` naming the bodies whose new state is not finite.
     """
     if backend == "numba":
-        return run_explicit_kernel(NAME, euler_kernel, state, params, h, out=out)
+        return run_explicit_kernel(NAME, _kernels.euler_kernel, state, params, h, out=out)
     check_backend(backend)
     q = state.q
     omega_world = state.omega_world

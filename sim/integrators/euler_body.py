@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from spinlab.sim.integrators._kernels import euler_body_kernel
+from spinlab.sim.integrators import _kernels
 from spinlab.sim.integrators.checks import check_backend
 from spinlab.sim.integrators.claims import Claims
 from spinlab.sim.integrators.euler import euler_orientation
@@ -56,7 +56,7 @@ def step(
     :class:`sim.errors.NumericalError` naming the bodies whose new state is not finite.
     """
     if backend == "numba":
-        return run_explicit_kernel(NAME, euler_body_kernel, state, params, h, out=out)
+        return run_explicit_kernel(NAME, _kernels.euler_body_kernel, state, params, h, out=out)
     check_backend(backend)
     q = state.q
     with np.errstate(all="ignore"):  # non-finite results are reported by body in finish_explicit

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from spinlab.sim.integrators._kernels import rkmk4_kernel
+from spinlab.sim.integrators import _kernels
 from spinlab.sim.integrators.checks import check_backend, non_finite_status, raise_on_failure
 from spinlab.sim.integrators.claims import Claims
 from spinlab.sim.integrators.explicit import run_explicit_kernel
@@ -108,7 +108,7 @@ def step(
     :class:`sim.errors.NumericalError` naming the bodies whose new state is not finite.
     """
     if backend == "numba":
-        return run_explicit_kernel(NAME, rkmk4_kernel, state, params, h, out=out)
+        return run_explicit_kernel(NAME, _kernels.rkmk4_kernel, state, params, h, out=out)
     check_backend(backend)
     with np.errstate(all="ignore"):  # non-finite results are reported by body below
         new_state = _step_numpy(state, params, float(h))

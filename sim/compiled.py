@@ -1,0 +1,80 @@
+"""Which compiled kernels this process has ready, for a start that never waits for numba (issue 22).
+
+By default every kernel counts as ready: its first call compiles it or loads it from numba's cache, as ``run``,
+``record`` and the tests have always done. The window instead calls :func:`start_on_numpy` before its first step:
+from then on a kernel counts as ready only once :func:`mark_ready` names it (scene/kernel_loader.py does, after a
+worker process has compiled it into the cache and this process has loaded it), and until then the world steps
+the integrator's bodies through its numpy reference path (``backend="numpy"``) and its free fall with numpy's
+arithmetic (sim/world.py), and the trails are thinned in numpy (render/overlays.py). Nothing here compiles anything.
+
+Names are the integrators' (``INTEGRATORS``) and :data:`FREE_FALL` for the world's centre-of-mass update.
+
+:func:`lazy_module` gives a module that is imported at its first attribute access: the integrators reach their
+kernels through one (``_kernels.euler_kernel``), so that importing the integrators does not import numba (~0.4 s
+of a start) until a kernel is called.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from collections.abc import Iterable
+from types import ModuleType
+
+__all__ = [
+    "FREE_FALL",
+    "POLYLINE_KEEP",
+    "start_on_numpy",
+    "mark_ready",
+    "is_ready",
+    "not_ready",
+    "ready_names",
+    "lazy_module",
+]
+
+FREE_FALL = "free_fall"
+"""The world's free-fall kernel (sim/integrators/_kernels.py's ``free_fall_kernel``)."""
+POLYLINE_KEEP = "polyline_keep"
+"""The trails' and plots' thinning (render/thinning.py; render/thinning_numpy.py meanwhile)."""
+
+_state = {"gated": False}
+_ready: set[str] = set()
+
+
+def start_on_numpy() -> None:
+    """From now on a kernel is ready only once :func:`mark_ready` has named it (the window's start)."""
+    _state["gated"] = True
+
+
+def mark_ready(names: Iterable[str]) -> None:
+    """The kernels ``names`` are loaded in this process: calling them compiles nothing."""
+    _ready.update(names)
+
+
+def is_ready(name: str) -> bool:
+    """Whether the compiled kernel of ``name`` may be called without compiling (always, unless gated)."""
+    return not _state["gated"] or name in _ready
+
+
+def not_ready(names: Iterable[str | None]) -> frozenset[str]:
+    """Those of ``names`` (``None`` skipped) whose kernels are not ready."""
+    return frozenset(name for name in names if name is not None and not is_ready(name))
+
+
+def ready_names() -> frozenset[str]:
+    """The names :func:`mark_ready` has named so far."""
+    return frozenset(_ready)
+
+
+def lazy_module(name: str) -> ModuleType:
+    """Module ``name``, executed only at its first attribute access (``importlib.util.LazyLoader``); the one already
+    imported, if it is."""
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.find_spec(name)
+    loader = importlib.util.LazyLoader(spec.loader)
+    spec.loader = loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    loader.exec_module(module)
+    return module

@@ -16,7 +16,7 @@ import signal
 import tempfile
 import tomllib
 import traceback
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from hypothesis import strategies as st
@@ -67,6 +67,7 @@ class Workspace:
     scene: SceneFile
     scene_arg: str
     scene_path: Path | None  # the regular file written, when there is one
+    links: list[Path] = field(default_factory=list)  # outputs made symbolic links: each must stay one
 
     def target(self, symbolic: str) -> str:
         """An output argument from :func:`output_targets`'s symbolic names."""
@@ -87,6 +88,7 @@ class Workspace:
             if symbolic == "<link>":
                 (self.out / LINKED).write_bytes(EXISTING)
             (self.out / "link.out").symlink_to(self.out / LINKED)
+            self.links.append(self.out / "link.out")
             return str(self.out / "link.out")
         if symbolic == "<fifo>":  # nobody reads it: refused at once, never waited on
             os.mkfifo(self.out / "fifo.out")
@@ -185,11 +187,11 @@ def _output_problems(ws: Workspace, outcome: Outcome, before: dict, allowed: set
     ``--integrator all``, those of the integrators that succeeded); files already there kept on failure."""
     after = ws.files()
     found = []
-    link = ws.out / "link.out"
     if "link.out" in allowed:
         allowed = allowed | {LINKED}
-    if (ws.out / "linked").is_dir() and not link.is_symlink():
-        found.append(("symlink-output-replaced", f"link.out is no longer a link (status {outcome.status})"))
+    for link in ws.links:
+        if not link.is_symlink():
+            found.append(("symlink-output-replaced", f"{link.name} is no longer a link (status {outcome.status})"))
     for name in after:
         if Path(name).name.startswith(".") and name.endswith(".tmp") or ".tmp" in Path(name).suffixes:
             found.append(("leftover-temp-file", f"{name} (status {outcome.status})"))
@@ -237,6 +239,10 @@ def run_argv(draw, ws: Workspace, expect: Expectation) -> list[str]:
     if dt_arg is not None:
         argv += ["--dt", dt_arg]
     integrator = draw(weighted((8, st.sampled_from((None, None, "all", *INTEGRATOR_NAMES))), (1, odd_strings())))
+    if integrator == "all" and expect.names and len(expect.names) > 300:
+        # Not a hang, a cost: 'all' sets the scene up once per integrator (~1 ms a body: the closed forms, the
+        # graph), 2000 bodies × 14 integrators took 25 s on a loaded machine, past the harness's hang guard.
+        integrator = None
     runs = len(INTEGRATOR_NAMES) if integrator == "all" else 1  # 'all' steps the scene once per integrator
     argv += ["--duration", _duration(draw, h, (len(expect.names) if expect.names else 1) * runs)]
     if integrator is not None:
@@ -427,6 +433,7 @@ def check_save(ws: Workspace, argv: list[str], expect: Expectation) -> tuple[Out
     if target == "<link>":
         (ws.out / "linked").mkdir(exist_ok=True)
         (ws.out / "link.toml").symlink_to(ws.out / "linked" / "target.toml")
+        ws.links.append(ws.out / "link.toml")
     elif target == "<fifo>":
         os.mkfifo(ws.out / "fifo.toml")
     path = {"<link>": "link.toml", "<fifo>": "fifo.toml", "<dir>": "."}.get(target, target)
@@ -454,8 +461,6 @@ def check_save(ws: Workspace, argv: list[str], expect: Expectation) -> tuple[Out
                 found += [("save-round-trip-differs", d) for d in _differences(scene, load_scene(written))[:1]]
             except InputError as error:
                 found.append(("saved-file-refused-by-its-reader", str(error)[:600]))
-            if target == "<link>" and not (ws.out / "link.toml").is_symlink():
-                found.append(("symlink-output-replaced", "link.toml is no longer a link"))
     except Hang:
         found.append(("hang", f"save gave no answer within {HANG_SECONDS:g} s"))
         status = None
@@ -485,21 +490,21 @@ def _differences(scene, back) -> list[str]:
         return [f"scene: gravity {scene.gravity} h {scene.h!r} {len(scene.bodies)} bodies, read back {back.gravity} "
                 f"{back.h!r} {len(back.bodies)}"]  # fmt: skip
     for body, copy in zip(scene.bodies, back.bodies, strict=True):
-        for field in ("name", "shape", "sizes", "mass", "parent", "color", "kinematic", "integrator"):
-            if getattr(body, field) != getattr(copy, field):
-                found.append(f"body {body.name!r}.{field}: {getattr(body, field)!r} read back {getattr(copy, field)!r}")
-        for field in ("inertia_com", "inertia_body", "position", "omega_world", "pivot"):
-            a, b = getattr(body, field), getattr(copy, field)
+        for name in ("name", "shape", "sizes", "mass", "parent", "color", "kinematic", "integrator"):
+            if getattr(body, name) != getattr(copy, name):
+                found.append(f"body {body.name!r}.{name}: {getattr(body, name)!r} read back {getattr(copy, name)!r}")
+        for name in ("inertia_com", "inertia_body", "position", "omega_world", "pivot"):
+            a, b = getattr(body, name), getattr(copy, name)
             if (a is None) != (b is None) or a is not None and not np.array_equal(a, b):
-                found.append(f"body {body.name!r}.{field}: {a!r} read back {b!r}")
+                found.append(f"body {body.name!r}.{name}: {a!r} read back {b!r}")
         if not np.allclose(body.orientation, copy.orientation, rtol=0.0, atol=1e-15):
             found.append(f"body {body.name!r}.orientation: {body.orientation!r} read back {copy.orientation!r}")
     for kick, copy in zip(scene.kicks, back.kicks, strict=True):
         same = (
             kick.body == copy.body and kick.time == copy.time and kick.counteract_children == copy.counteract_children
         )
-        for field in ("angular_impulse", "impulse", "point"):
-            a, b = getattr(kick, field), getattr(copy, field)
+        for name in ("angular_impulse", "impulse", "point"):
+            a, b = getattr(kick, name), getattr(copy, name)
             same = same and ((a is None) == (b is None)) and (a is None or np.array_equal(a, b))
         if not same:
             found.append(f"kick on {kick.body!r} at {kick.time!r}: {kick!r} read back {copy!r}")

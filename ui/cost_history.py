@@ -35,13 +35,13 @@ class IntegratorRow:
 
 
 class LiveRun:
-    """Each integrator of ``session`` with its plotted rows and colour (``rgb`` per plotted row, sRGB)."""
+    """Each integrator of ``session`` with its plotted rows and colour (``rgb`` per plotted row, sRGB: (K, 3))."""
 
     def __init__(self, session, rgb: list[tuple[float, float, float]]) -> None:
         self.session = session
         names = [session.scene.bodies[i].integrator for i in session.plotted]
         self.rows = {name: np.flatnonzero(np.array(names, dtype=object) == name) for name in dict.fromkeys(names)}
-        self.rgb = {name: rgb[rows[0]] for name, rows in self.rows.items()}
+        self.rgb = {name: tuple(float(c) for c in rgb[rows[0]]) for name, rows in self.rows.items()}
         self._recent: dict[str, deque] = {name: deque(maxlen=WINDOW) for name in self.rows}
         self._seen: tuple | None = None  # (the session's latest steps, its failure count) the table was made for
         self._table: list[IntegratorRow] = []

@@ -135,12 +135,13 @@ def cost_table(table: list[IntegratorRow]) -> None:
 def mark_frozen_ends(history, lines) -> None:
     """Inside a time plot: a cross in its colour where each frozen row's line of ``lines`` (a ``TimeLines``) ends."""
     live: LiveRun | None = getattr(history, "live", None)
-    if live is None or not np.isfinite(live.frozen_t).any():
+    frozen_t = None if live is None else history.held(live.frozen_t)  # of the rows the history holds
+    if frozen_t is None or not np.isfinite(frozen_t).any():
         return
-    for k in np.flatnonzero(np.isfinite(live.frozen_t)):
+    for k in np.flatnonzero(np.isfinite(frozen_t)):
         if k not in lines.drawn:
             continue
-        kept = np.flatnonzero(np.isfinite(lines.y[k]) & (lines.x <= live.frozen_t[k] + 1e-9))
+        kept = np.flatnonzero(np.isfinite(lines.y[k]) & (lines.x <= frozen_t[k] + 1e-9))
         if not kept.size:
             continue
         last = kept[-1]

@@ -1,16 +1,19 @@
 """What the live plots show: ring buffers appended once per simulation step, each plot's data prepared for ImPlot,
 and CSV.
 
-Series are per plotted (dynamic) body, K of them, in the session's order (see :class:`~scene.samples.Sample`; the
-window appends each call's steps, :attr:`scene.run_model.Session.latest`, in one batch). Series
-drawn alike share a buffer (the three errors; Newton iterations and ms per step; the four curves) with time as its
-last axis, as ImPlot takes a series, and every buffer holds each sample twice, at ``i`` and ``i + capacity``, so
-the samples in time order are always one slice, with no copy. Each plot draws at most ``MAX_POINTS`` points per
-series over time (older samples are merged into buckets, keeping the largest error of each), so a long history
-costs no more to draw than a short one. The herpolhode and polhode keep every step's sample (a curve strided to a
-few points per loop is a polygon, and aliases at 8×): the plots thin them on screen to a quarter of a pixel.
-What the plots draw is prepared in one batch of array operations over every body and series, and kept until the
-next sample (:meth:`PlotHistory.prepared`): a frame without a new sample (paused, or slowed down) prepares nothing.
+Series are per plotted (dynamic) body the plots draw, in the session's order (see :class:`~scene.samples.Sample`;
+the window appends each call's steps, :attr:`scene.run_model.Session.latest`, in one batch): every one up to
+``MAX_LINES``, else that many evenly spread with the exact references drawn (:func:`line_rows`). The window holds
+what it draws, not what it might: a history holds those rows alone (:func:`new_history`), ~0.7 MB each over
+``CAPACITY`` samples, and nothing for the other bodies of a cloud (a history of every body took 5.6 GB for 8,000).
+Series drawn alike share a buffer (the three errors; Newton iterations and ms per step; the four curves) with time
+as its last axis, as ImPlot takes a series, and every buffer holds each sample twice, at ``i`` and ``i + capacity``,
+so the samples in time order are always one slice, with no copy. Each plot draws at most ``MAX_POINTS`` points per
+series over time (older samples are merged into buckets, keeping the largest error of each), so a long history costs
+no more to draw than a short one. The herpolhode and polhode keep every step's sample (a curve strided to a few
+points per loop is a polygon, and aliases at 8×): the plots thin them on screen to a quarter of a pixel. What the
+plots draw is prepared in one batch of array operations over every body and series, and kept until the next sample
+(:meth:`PlotHistory.prepared`): a frame without a new sample (paused, or slowed down) prepares nothing.
 """
 
 from __future__ import annotations
@@ -94,12 +97,25 @@ class Curves:
 
 class PlotHistory:
     """Ring buffers of ``capacity`` samples for K bodies called ``names``, drawn in ``colors`` (K, 3) sRGB.
-    ``exact_rows`` are the bodies whose exact reference is drawn (one per distinct initial state). Samples come in
-    time order (a run's time only advances; a restart makes a new history). ``version`` counts the samples
-    appended."""
+    ``exact_rows`` are the bodies whose exact reference is drawn (one per distinct initial state). The samples
+    appended have ``bodies`` columns (default K), of which it holds ``rows`` (K,), ascending (default: all): a
+    cloud's history holds the rows it draws (:func:`new_history`). Samples come in time order (a run's time only
+    advances; a restart makes a new history). ``version`` counts the samples appended."""
 
-    def __init__(self, names: list[str], colors: np.ndarray, exact_rows: list[int], capacity: int = CAPACITY) -> None:
+    def __init__(
+        self,
+        names: list[str],
+        colors: np.ndarray,
+        exact_rows: list[int],
+        capacity: int = CAPACITY,
+        *,
+        rows: np.ndarray | None = None,
+        bodies: int | None = None,
+    ) -> None:
         self.names = list(names)
+        self.bodies = len(self.names) if bodies is None else int(bodies)
+        # The columns of the samples held: None for all of them (no copy).
+        self.rows = None if rows is None else np.asarray(rows, dtype=np.intp).reshape(len(self.names))
         self.colors = np.asarray(colors, dtype=float).reshape(len(self.names), 3)
         self.rgb = [tuple(float(c) for c in color) for color in self.colors]
         self.exact_rows = list(exact_rows)
@@ -132,9 +148,9 @@ class PlotHistory:
             sample = Sample(t, *(getattr(sample, name)[skip:] for name in _ERRORS + _CURVES))
             self.version += skip
             count = self.capacity
-        errors = np.stack([np.asarray(getattr(sample, name)).reshape(count, -1) for name in _ERRORS])  # (3, S, K)
-        curves = np.stack([np.asarray(getattr(sample, name)).reshape(count, -1, 2) for name in _CURVES])  # (4, S, K, 2)
-        newton = np.asarray(newton_per_step, dtype=float).reshape(-1, 1)
+        errors = np.stack([self._held(getattr(sample, name), count, ()) for name in _ERRORS])  # (3, S, K)
+        curves = np.stack([self._held(getattr(sample, name), count, (2,)) for name in _CURVES])  # (4, S, K, 2)
+        newton = self._held(newton_per_step, 1, ()).reshape(-1, 1)
         # The slots from _next on, wrapping round: at most two runs, each written with its mirror (+ capacity).
         done = 0
         while done < count:
@@ -152,6 +168,16 @@ class PlotHistory:
         self._next = int((self._next + count) % self.capacity)
         self.count = min(self.count + count, self.capacity)
         self.version += count
+
+    def held(self, values: np.ndarray) -> np.ndarray:
+        """The rows it holds of ``values`` (``bodies``, ...), one per plotted body: (K, ...)."""
+        return values if self.rows is None else values[self.rows]
+
+    def _held(self, values, count: int, tail: tuple[int, ...]) -> np.ndarray:
+        """The held columns of ``values`` (``count`` steps of ``bodies`` columns, each of shape ``tail``), as
+        (count, K, *tail) float."""
+        values = np.asarray(values, dtype=float).reshape(count, self.bodies, *tail)
+        return values if self.rows is None else values[:, self.rows]
 
     def t(self) -> np.ndarray:
         """(T,) s, oldest first (a view: read it before the next append)."""
@@ -186,9 +212,9 @@ class PlotHistory:
 
 def export_csv(history: PlotHistory, path: str | Path) -> Path:
     """Write every plotted series to ``path`` as CSV, one row per sample, atomically. Columns: ``t`` (s),
-    ``ms_per_step``, then per body ``<measure>:<body>`` (the errors relative, but ``orientation_error`` in rad
-    against the body's closed form; an error that is exactly zero is 0.0, not the plots' log floor); a measure that
-    does not apply is an empty cell. Returns the path."""
+    ``ms_per_step``, then per body held (a cloud's: those drawn) ``<measure>:<body>`` (the errors relative, but
+    ``orientation_error`` in rad against the body's closed form; an error that is exactly zero is 0.0, not the plots'
+    log floor); a measure that does not apply is an empty cell. Returns the path."""
     columns: list[tuple[str, np.ndarray]] = [("t", history.t()), ("ms_per_step", history.series("ms_per_step"))]
     per_body = {
         "energy_error": ("energy_error",),
@@ -219,9 +245,17 @@ def export_csv(history: PlotHistory, path: str | Path) -> Path:
 
 def new_history(session, colors_linear: np.ndarray) -> PlotHistory:
     """Empty plots for ``session``'s (:class:`~scene.run_model.Session`) plotted bodies, in ``colors_linear`` (N, 3)
-    (every body's, as the renderer draws them); one exact reference per distinct initial state."""
-    history = PlotHistory(session.names, linear_to_srgb(colors_linear[session.plotted]), session.exact_rows)
-    history.live = LiveRun(session, history.rgb)
+    (every body's, as the renderer draws them); one exact reference per distinct initial state. It holds the rows
+    the plots draw (:func:`line_rows`): all of them up to ``MAX_LINES``, else a sample."""
+    count = len(session.plotted)
+    rows = line_rows(count, session.exact_rows)
+    held = {int(row): k for k, row in enumerate(rows)}
+    exact = session.exact_rows if len(session.exact_rows) <= EXACT_CURVES_MAX else []
+    srgb = linear_to_srgb(colors_linear[session.plotted[rows]])
+    history = PlotHistory(
+        [session.names[row] for row in rows], srgb, [held[row] for row in exact], rows=rows, bodies=count
+    )
+    history.live = LiveRun(session, linear_to_srgb(colors_linear[session.plotted]))
     history.kick_times = session.simulation.kicks.times()
     return history
 
@@ -263,8 +297,8 @@ def _prepare(history: PlotHistory, seconds: float) -> dict[str, object]:
     level = (history.version - 1) // bucket - np.arange(len(x))[::-1]
     # Each drawn error's positive finite values: its smallest and largest.
     positive = np.isfinite(errors) & (errors > 0.0)
-    low = np.where(positive, errors, np.inf).min(axis=(1, 2))
-    high = np.where(positive, errors, -np.inf).max(axis=(1, 2))
+    low = np.where(positive, errors, np.inf).min(axis=(1, 2), initial=np.inf)  # every body kinematic: none
+    high = np.where(positive, errors, -np.inf).max(axis=(1, 2), initial=-np.inf)
     prepared: dict[str, object] = {
         plot: TimeLines(
             t_range,
@@ -325,12 +359,13 @@ def _curves(history: PlotHistory, start: int) -> dict[str, Curves | None]:
 
 
 def line_rows(count: int, exact_rows: list[int]) -> np.ndarray:
-    """The rows of ``count`` bodies whose lines the plots draw: every one up to :data:`MAX_LINES`, else that many
-    evenly spread from the first to the last, with the rows of drawn exact references (ascending, unique)."""
-    if count <= MAX_LINES:
+    """The rows of ``count`` bodies whose lines the plots draw: every one up to :data:`MAX_LINES` and the drawn
+    exact references, else :data:`MAX_LINES` evenly spread from the first to the last, with the rows of drawn exact
+    references (ascending, unique). Of the rows it gives, it gives every one (a history of them draws them all)."""
+    exact = exact_rows if len(exact_rows) <= EXACT_CURVES_MAX else []
+    if count <= MAX_LINES + len(exact):
         return np.arange(count)
     spread = np.round(np.linspace(0, count - 1, MAX_LINES)).astype(np.intp)
-    exact = exact_rows if len(exact_rows) <= EXACT_CURVES_MAX else []
     return np.union1d(spread, np.asarray(exact, dtype=np.intp))
 
 

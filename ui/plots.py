@@ -118,8 +118,8 @@ def _title_clicked(name: str, corner: imgui.ImVec2, width: float, enlarged: bool
 def _legend_row(history: PlotHistory) -> None:
     """Each body's name after a dot of its colour, wrapping onto more lines when the row is full; beyond
     ``LEGEND_MAX`` bodies (a cloud of them), one line saying how many, which leaves the plots their room."""
-    if len(history.names) > LEGEND_MAX:
-        imgui.text_disabled(_cloud_legend(len(history.names), len(history.line_rows)))
+    if history.bodies > LEGEND_MAX:
+        imgui.text_disabled(_cloud_legend(history.bodies, len(history.line_rows)))
         return
     draw_list = imgui.get_window_draw_list()
     line = imgui.get_text_line_height()

@@ -236,3 +236,12 @@ def test_drawn_vectors_are_clamped_without_a_warning():
     vectors = np.array([[0.0, 0.0, 0.0], [1e3, 0.0, 0.0], [np.nan, 1.0, 0.0], [3.0, 4.0, 0.0]])
     clamped = _clamped(vectors, 50.0)
     np.testing.assert_array_equal(clamped, [[0.0, 0.0, 0.0], [50.0, 0.0, 0.0], [0.0, 1.0, 0.0], [3.0, 4.0, 0.0]])
+
+
+@pytest.mark.parametrize("h", [1e-30, 1e-50])
+def test_a_window_run_at_a_tiny_step_schedules_its_kicks_at_once(h):
+    # The kick preset's kicks at 2 s and 5 s lie 2e30 steps away at h = 1e-30 s: scheduling them searched by ones
+    # for ever, and the window froze when such a file was loaded or the step typed.
+    session = Session(setup("kick", h=h))
+    report = session.step(5)
+    assert report.steps == 5 and session.t == 5 * h

@@ -11,14 +11,21 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["HerpolhodeTrail", "invariable_plane"]
+__all__ = ["HerpolhodeTrail", "invariable_plane", "MAX_TRAIL_SAMPLES"]
+
+# The trails of all the bodies together hold at most this many samples of ω (3.8 MB), however many bodies there
+# are: a few hundred bodies keep every sample asked for, a cloud a shorter trail each (the last 160 steps of 1000
+# bodies; the last 2 of 80,000 or more). Drawn, a cloud's trails are thinned to render/trail_lines.py's
+# MAX_TRAIL_SEGMENTS anyway (a 10^5-body cloud drew one segment a body); held whole, they took 14 kB a body.
+MAX_TRAIL_SAMPLES = 160_000
 
 
 class HerpolhodeTrail:
-    """The last ``capacity`` samples of ``omega_world`` (N, 3) rad/s of ``n_bodies`` bodies, oldest first."""
+    """The last ``capacity`` samples of ``omega_world`` (N, 3) rad/s of ``n_bodies`` bodies, oldest first; fewer
+    when ``capacity`` of every body would pass :data:`MAX_TRAIL_SAMPLES` (but at least 2, one segment)."""
 
     def __init__(self, n_bodies: int, capacity: int) -> None:
-        self.capacity = int(capacity)
+        self.capacity = min(int(capacity), max(2, MAX_TRAIL_SAMPLES // max(int(n_bodies), 1)))
         self._omega_world = np.zeros((self.capacity, n_bodies, 3))
         self._next = 0
         self.count = 0

@@ -1,0 +1,62 @@
+"""What the renderer holds per body (issue 26, point 3): the trails of every body together hold at most
+render/trail.py's MAX_TRAIL_SAMPLES (they took 14 kB a body whether drawn or not), the layout and a frame's
+instance rows a few hundred bytes. Measured with tracemalloc over two cloud sizes (what does not grow with the
+bodies cancels out), through EGL; the plots' share is tests/ui/test_window_memory.py's."""
+
+import tracemalloc
+
+import pytest
+
+from spinlab.benchmarks.cloud import cloud_toml
+from spinlab.render.offscreen import OffscreenTarget
+from spinlab.render.renderer import Renderer
+from spinlab.render.trail import MAX_TRAIL_SAMPLES
+from spinlab.render.trail_lines import TRAIL_CAPACITY
+from spinlab.scene.scene_file import load_scene
+from spinlab.scene.simulation import Simulation
+
+BODIES = (300, 1500)
+# Measured ~760 B: the layout's part matrices and axes, a frame's instance rows and their float32 copy.
+RENDERER_BYTES_PER_BODY = 2_000
+SIZE = (160, 90)
+
+
+def renderer_traced(ctx, scene) -> int:
+    """Bytes a renderer of ``scene`` holds after ten trail samples and a frame drawn."""
+    snapshot = Simulation(scene).snapshot()
+    target = OffscreenTarget(ctx, *SIZE, samples=0)
+    tracemalloc.start()
+    try:
+        renderer = Renderer(ctx, scene)
+        for _ in range(10):
+            renderer.push_trail(snapshot)
+        camera = renderer.default_camera(snapshot, None, SIZE[0] / SIZE[1])
+        renderer.draw(target.framebuffer, (0, 0, *SIZE), camera, snapshot)
+        held = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    renderer.release()
+    target.release()
+    return held
+
+
+def test_the_renderer_holds_a_few_hundred_bytes_a_body(gl_context, tmp_path):
+    held = []
+    for count in BODIES:
+        path = tmp_path / f"cloud{count}.toml"
+        path.write_text(cloud_toml(count))
+        held.append(renderer_traced(gl_context, load_scene(path)))
+    per_body = (held[1] - held[0]) / (BODIES[1] - BODIES[0])
+    assert per_body < RENDERER_BYTES_PER_BODY, f"{per_body:.0f} B a body"
+
+
+@pytest.mark.parametrize(
+    ("bodies", "capacity"),
+    [(1, TRAIL_CAPACITY), (266, TRAIL_CAPACITY), (1000, 160), (10**5, 2), (10**6, 2)],
+)
+def test_the_trails_hold_every_sample_of_a_few_bodies_and_a_bounded_total(bodies, capacity):
+    from spinlab.render.trail import HerpolhodeTrail
+
+    trail = HerpolhodeTrail(bodies, TRAIL_CAPACITY)
+    assert trail.capacity == capacity
+    assert trail.capacity * bodies <= max(MAX_TRAIL_SAMPLES, 2 * bodies)

@@ -8,6 +8,9 @@ line, the panel and the tests use to those functions, ``CLAIMS`` to what each mo
 Most integrators hold ``params.torque_world`` constant over a step. Those in ``ORIENTATION_TORQUE`` also take the
 keyword ``orientation_torque``, a torque ``τ(q)`` that depends on the orientation (:mod:`sim.integrators.torque`),
 and evaluate it where each of their stages needs it: that keeps their order under gravity about a pivot.
+
+``ENGINE_STEPS`` are the game and robotics engines' own rotation steps (Bullet, MuJoCo, PhysX, Jolt, Godot,
+Catto 2015), written from their sources (docs/engines.md); a module may hold several of them (its ``VARIANTS``).
 """
 
 from spinlab.sim.compiled import lazy_module
@@ -16,15 +19,21 @@ from spinlab.sim.compiled import lazy_module
 _kernels = lazy_module("spinlab.sim.integrators._kernels")
 
 from spinlab.sim.integrators import (  # noqa: E402
+    bullet,
+    catto2015,
     euler,
     euler_body,
     exact,
+    godot,
     im4,
     im6,
     implicit_midpoint,
+    jolt,
     magnus,
+    mujoco,
     object_trapezoidal,
     ot4,
+    physx,
     rkmk4,
     split2,
     split4,
@@ -33,7 +42,7 @@ from spinlab.sim.integrators import (  # noqa: E402
 )
 from spinlab.sim.integrators.claims import Claims  # noqa: E402
 
-__all__ = ["INTEGRATORS", "CLAIMS", "ORIENTATION_TORQUE", "Claims"]
+__all__ = ["INTEGRATORS", "CLAIMS", "ORIENTATION_TORQUE", "ENGINE_STEPS", "Claims"]
 
 _MODULES = {
     "euler": euler,
@@ -51,11 +60,18 @@ _MODULES = {
     "split4": split4,
     "split6": split6,
 }
+# The engines' rotation steps (issue 25): several modes a module, each an object with ``step`` and ``CLAIMS``.
+_ENGINES = {**bullet.VARIANTS, **mujoco.VARIANTS, **physx.VARIANTS, **jolt.VARIANTS, **godot.VARIANTS,
+            **catto2015.VARIANTS}  # fmt: skip
+_MODULES.update(_ENGINES)
 
 INTEGRATORS = {name: module.step for name, module in _MODULES.items()}
 
 CLAIMS: dict[str, Claims] = {name: module.CLAIMS for name, module in _MODULES.items()}
 """Each integrator's claims, as its own module declares them."""
+
+ENGINE_STEPS = frozenset(_ENGINES)
+"""The names that are an engine's rotation step (docs/engines.md), not a method of the maths reference."""
 
 ORIENTATION_TORQUE = frozenset(name for name, claims in CLAIMS.items() if claims.orientation_torque)
 """The integrators that take ``orientation_torque=τ(q)`` and evaluate it at their own stages."""

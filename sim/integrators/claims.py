@@ -29,6 +29,10 @@ class Claims:
     - ``relative_cost``: the time per body-step relative to ``euler``'s (numba, 100 000 bodies, as
       benchmarks/results/bench.json measured it, rounded); ``None`` when not benchmarked at that size.
     - ``method``: what the step is, in a few words (the panel's one-line description starts with it).
+    - ``gyroscopic``: the step models the gyroscopic term ``ω × L`` when ``params.gyroscopic`` asks for it;
+      ``False``: it leaves the term out whatever ``params.gyroscopic`` says (an engine's default, e.g. PhysX's and
+      Godot's), so a torque-free ω stays constant and ``order`` is measured against that motion, not the
+      closed form.
     """
 
     order: int | None
@@ -38,6 +42,7 @@ class Claims:
     implicit: bool = False
     relative_cost: float | None = None
     method: str = ""
+    gyroscopic: bool = True
 
     def __post_init__(self) -> None:
         if self.order is not None and not (isinstance(self.order, int) and self.order >= 1):
@@ -51,6 +56,8 @@ def describe(claims: Claims) -> str:
     implicit and its relative cost, all from ``claims``; e.g. ``"implicit midpoint rule · order 2 · keeps L ·
     implicit (Newton) · ~3.7× euler's cost"``."""
     order = "exact to rounding" if claims.order is None else f"order {claims.order}"
+    if not claims.gyroscopic and claims.order is None:
+        order = "its constant-ω spin exact to rounding"
     keeps = "keeps L" if claims.conserves_momentum else "drifts L"
     if not claims.accepts_torque:
         keeps += ", torque-free only"

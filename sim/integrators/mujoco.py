@@ -1,0 +1,151 @@
+"""MuJoCo's step of a free body's rotation, under its Euler, implicitfast and RK4 integrators (docs/engines.md
+§MuJoCo).
+
+Source: MuJoCo 4.0 (google-deepmind/mujoco, commit a725507, 2026-08-22; the ``mujoco`` 4.0.0 wheel):
+
+- src/engine/engine_forward.c: ``mj_EulerSkip`` (no damping: ``qacc`` as is) and ``mj_advance``
+  (``qvel += h qacc``, then positions from the NEW ``qvel``: symplectic Euler), ``mj_implicitSkip`` (implicitfast:
+  for a standalone free body, ``qacc = (M − h ∂qfrc_smooth/∂qvel)⁻¹ qfrc`` with the gyroscopic (bias) derivative
+  added by ``mjd_freeMhat``, since MuJoCo 3.11), ``mj_RungeKutta`` (the classic tableau; the stages' and the
+  final positions are ``mj_integratePos`` of a weighted SUM of the stages' velocities);
+- src/engine/engine_support.c, ``mj_integratePosInd``, and src/engine/engine_util_spatial.c,
+  ``mju_quatIntegrate``: ``q ← normalise(q) ⊗ (cos(a/2), sin(a/2) Ω/|Ω|)``, ``a = h |Ω|``; the free joint's
+  angular velocity is in the body frame, so the rotation multiplies on the right;
+- src/engine/engine_derivative.c, ``mjd_freeMhat`` and ``freeBias_vel_blocks``: the bias ``Ω × I Ω`` and its
+  derivative ``[Ω] I − [I Ω]``.
+
+For a free body whose centre of mass is the joint's origin, the rotational block of the mass matrix is ``I`` and
+the bias is ``Ω × I Ω``, so in the body frame (``Ω = Oᵀ ω``, ``τ_b = Oᵀ τ``):
+
+    euler:         Ω' = Ω + h I⁻¹ (τ_b − Ω × I Ω)
+    implicitfast:  Ω' = Ω + h (I + h ([Ω] I − [I Ω]))⁻¹ (τ_b − Ω × I Ω)      (one Newton step of implicit Euler)
+    both:          q' = normalise(q) ⊗ exp(h Ω')
+    rk4:           Ωᵢ = Ω + h Σⱼ aᵢⱼ αⱼ,  qᵢ = q ⊗ exp(h Σⱼ aᵢⱼ Ωⱼ),  αᵢ = I⁻¹ (Oᵢᵀ τ − Ωᵢ × I Ωᵢ)
+                   Ω' = Ω + h Σ bᵢ αᵢ,   q' = q ⊗ exp(h Σ bᵢ Ωᵢ)
+
+MuJoCo's state is ``Ω``; spinlab's is ``ω = O Ω``. A body whose step leaves ``Ω`` bit for bit unchanged (no torque
+and no gyroscopic term, or a spin about a principal axis) turned about ``ω`` itself, so ``ω' = ω`` exactly is kept
+instead of the rounding of ``O' Ω``. ``mju_normalize3`` takes the axis (1, 0, 0) below ``mjMINVAL`` = 1e-15 rad/s.
+RK4's sum of velocities is not the Magnus series: the commutator terms are missing, and the orientation is only
+second order (measured: tests/sim/test_integrators.py's order test).
+
+No compiled kernel: ``backend`` "numba" and "numpy" both run this numpy code (sim/integrators/engine_steps.py).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from spinlab.sim.integrators.claims import Claims
+from spinlab.sim.integrators.engine_steps import axis_angle_quat, engine_step, matmul3, skew, solve3_cramer
+from spinlab.sim.integrators.state import BodyParams, BodyState, matvec, to_body, to_world
+from spinlab.sim.quaternion import quat_mul, quat_normalize
+from spinlab.sim.vector import cross, dot
+
+__all__ = ["VARIANTS", "quat_integrate", "MJ_MINVAL"]
+
+MJ_MINVAL = 1e-15
+"""MuJoCo's ``mjMINVAL``: below this norm a vector has no direction (``mju_normalize3``)."""
+_RK4_A = ((0.5,), (0.0, 0.5), (0.0, 0.0, 1.0))
+_RK4_B = (1.0 / 6.0, 1.0 / 3.0, 1.0 / 3.0, 1.0 / 6.0)
+
+
+def quat_integrate(q: np.ndarray, omega_body: np.ndarray, h: float) -> np.ndarray:
+    """``mju_quatIntegrate(q, Ω, h)``: ``normalise(q) ⊗ (cos(a/2), sin(a/2) n)``, ``a = h |Ω|``, ``n = Ω/|Ω|``."""
+    norm = np.sqrt(dot(omega_body, omega_body))
+    directed = norm >= MJ_MINVAL
+    unit = np.where(directed[..., None], omega_body / np.where(directed, norm, 1.0)[..., None], [1.0, 0.0, 0.0])
+    angle = h * norm
+    rotation = np.where((angle == 0.0)[..., None], [1.0, 0.0, 0.0, 0.0], axis_angle_quat(unit, angle))
+    return quat_mul(quat_normalize(q), rotation)
+
+
+def _acceleration(q: np.ndarray, omega_body: np.ndarray, params: BodyParams) -> np.ndarray:
+    """``qacc``'s rotational part, ``I⁻¹ (Oᵀ τ − g Ω × I Ω)`` (rad/s², body frame)."""
+    force = to_body(q, params.torque_world)
+    if params.gyroscopic:
+        force = force - cross(omega_body, matvec(params.inertia_body, omega_body))
+    return matvec(params.inertia_body_inv, force)
+
+
+def _world_rate(state: BodyState, q_new: np.ndarray, omega_body: np.ndarray, omega_body_new: np.ndarray):
+    """``ω' = O' Ω'``, or ``ω`` itself where the step left ``Ω`` unchanged (the module)."""
+    unchanged = np.all(omega_body_new == omega_body, axis=-1)
+    return np.where(unchanged[..., None], state.omega_world, to_world(q_new, omega_body_new))
+
+
+def _euler(state: BodyState, params: BodyParams, h: float) -> tuple[np.ndarray, np.ndarray]:
+    omega_body = to_body(state.q, state.omega_world)
+    omega_body_new = omega_body + h * _acceleration(state.q, omega_body, params)
+    q_new = quat_integrate(state.q, omega_body_new, h)
+    return q_new, _world_rate(state, q_new, omega_body, omega_body_new)
+
+
+def _implicitfast(state: BodyState, params: BodyParams, h: float) -> tuple[np.ndarray, np.ndarray]:
+    omega_body = to_body(state.q, state.omega_world)
+    if params.gyroscopic:
+        # mjd_freeMhat: A = M − h ∂qfrc_smooth/∂qvel = I + h ([Ω] I − [I Ω]), the bias' derivative; qacc = A⁻¹ qfrc.
+        momentum = matvec(params.inertia_body, omega_body)
+        matrix = params.inertia_body + h * (matmul3(skew(omega_body), params.inertia_body) - skew(momentum))
+        force = to_body(state.q, params.torque_world) - cross(omega_body, momentum)
+        omega_body_new = omega_body + h * solve3_cramer(matrix, force)
+    else:  # no bias, no derivative: A = I, mujoco_euler's step
+        omega_body_new = omega_body + h * _acceleration(state.q, omega_body, params)
+    q_new = quat_integrate(state.q, omega_body_new, h)
+    return q_new, _world_rate(state, q_new, omega_body, omega_body_new)
+
+
+def _rk4(state: BodyState, params: BodyParams, h: float) -> tuple[np.ndarray, np.ndarray]:
+    q0 = state.q
+    omega_body = to_body(q0, state.omega_world)
+    rates, accelerations = [omega_body], [_acceleration(q0, omega_body, params)]
+    for row in _RK4_A:
+        # mj_RungeKutta: dX = Σⱼ aᵢⱼ (velocity, acceleration)ⱼ from zero, then Xᵢ = X₀ ⊕ h dX.
+        d_rate, d_acceleration = np.zeros_like(omega_body), np.zeros_like(omega_body)
+        for weight, rate, acceleration in zip(row, rates, accelerations, strict=False):
+            d_rate = d_rate + weight * rate
+            d_acceleration = d_acceleration + weight * acceleration
+        q_stage = quat_integrate(q0, d_rate, h)
+        rate_stage = omega_body + h * d_acceleration
+        rates.append(rate_stage)
+        accelerations.append(_acceleration(q_stage, rate_stage, params))
+    d_rate, d_acceleration = np.zeros_like(omega_body), np.zeros_like(omega_body)
+    for weight, rate, acceleration in zip(_RK4_B, rates, accelerations, strict=True):
+        d_rate = d_rate + weight * rate
+        d_acceleration = d_acceleration + weight * acceleration
+    omega_body_new = omega_body + h * d_acceleration
+    q_new = quat_integrate(q0, d_rate, h)
+    return q_new, _world_rate(state, q_new, omega_body, omega_body_new)
+
+
+VARIANTS = {
+    "mujoco_euler": engine_step(
+        "mujoco_euler",
+        _euler,
+        Claims(
+            order=1,
+            conserves_momentum=False,
+            method="MuJoCo Euler (default): explicit ω × Iω, body frame, symplectic: q turned by the new Ω",
+        ),
+    ),
+    "mujoco_implicitfast": engine_step(
+        "mujoco_implicitfast",
+        _implicitfast,
+        Claims(
+            order=1,
+            conserves_momentum=False,
+            implicit=True,
+            method="MuJoCo implicitfast: one Newton step of implicit Euler on ω × Iω (free bodies, 3.11+), body frame",
+        ),
+    ),
+    "mujoco_rk4": engine_step(
+        "mujoco_rk4",
+        _rk4,
+        Claims(
+            order=2,
+            conserves_momentum=False,
+            method="MuJoCo RK4: classic Runge–Kutta on Ω; q turned by the stages' summed velocity (2nd order)",
+        ),
+    ),
+}
+"""MuJoCo's three integrators on a free body: name → :class:`EngineStep` (``step``, ``CLAIMS``)."""

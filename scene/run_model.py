@@ -234,6 +234,10 @@ class Session:
 
     def __init__(self, setup: Setup) -> None:
         self.setup = setup
+        self.initial_setup = setup
+        self.edits: list[tuple[int, str, object]] = []
+        """The run's edits after its start, (step index, what, value), in order: what a replay of the run from its
+        start (scene/replay.py) makes again at the same steps."""
         self.scene, self.groups = run_layout(setup)
         self.simulation = Simulation(self.scene, h=setup.h, gyroscopic=setup.gyroscopic)
         self.snapshot = self.simulation.snapshot()
@@ -261,6 +265,7 @@ class Session:
 
     def set_divergence(self, threshold: float) -> None:
         """Freeze views beyond ``threshold`` |ΔE|/E from the next step on (frozen ones stay frozen)."""
+        self.edits.append((self.simulation.step_index, "divergence", float(threshold)))
         self.setup = dataclasses.replace(self.setup, divergence=float(threshold))
         self.watch.threshold = float(threshold)
 
@@ -297,6 +302,7 @@ class Session:
 
     def set_gyroscopic(self, on: bool) -> None:
         """Switch the gyroscopic term from the next step on (the run goes on from where it is)."""
+        self.edits.append((self.simulation.step_index, "gyroscopic", bool(on)))
         self.simulation.world.gyroscopic = bool(on)
 
     def step(self, count: int, budget_s: float = float("inf")) -> StepReport:

@@ -16,15 +16,17 @@ of a start) until a kernel is called.
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from types import ModuleType
 
 __all__ = [
     "FREE_FALL",
     "POLYLINE_KEEP",
     "start_on_numpy",
+    "gated",
     "mark_ready",
     "is_ready",
     "not_ready",
@@ -44,6 +46,21 @@ _ready: set[str] = set()
 def start_on_numpy() -> None:
     """From now on a kernel is ready only once :func:`mark_ready` has named it (the window's start)."""
     _state["gated"] = True
+
+
+@contextlib.contextmanager
+def gated(ready: Iterable[str] = ()) -> Iterator[None]:
+    """Gated, with only ``ready`` ready, for the block; then as before (the tests' way)."""
+    before, ready_before = _state["gated"], set(_ready)
+    _state["gated"] = True
+    _ready.clear()
+    _ready.update(ready)
+    try:
+        yield
+    finally:
+        _state["gated"] = before
+        _ready.clear()
+        _ready.update(ready_before)
 
 
 def mark_ready(names: Iterable[str]) -> None:

@@ -1,0 +1,67 @@
+"""A run recomputed from its start, so that its numbers do not depend on when a compiled kernel arrived (issue 22).
+
+The window starts stepping before numba has compiled the integrators' kernels (sim/compiled.py): meanwhile their
+numpy reference paths step the bodies, which agree with the kernels to a few ulps a step, not bit for bit. When the
+kernels a run used are ready, :class:`Replay` starts a new :class:`~scene.run_model.Session` of the run's first
+setup, with the run's kicks and its later edits (the gyroscopic switch, the divergence threshold, at the steps they
+were made), and steps it on the compiled kernels, a few milliseconds at a time, until it reaches the running
+session's step; the window then carries on with it. Every step of a run is a function of its setup, its edits and
+its step index (the wall clock only decides how many steps a frame takes), so the replayed session is, bit for bit,
+the session that would have run on the compiled kernels from the start.
+"""
+
+from __future__ import annotations
+
+import time
+
+from spinlab.scene.run_model import Session
+
+__all__ = ["Replay"]
+
+
+class Replay:
+    """``live``'s run so far, recomputed on a new session (:attr:`session`) by :meth:`advance`."""
+
+    def __init__(self, live: Session) -> None:
+        self.live = live
+        self.session = Session(live.initial_setup)
+        # The kicks are the running session's own schedule (a kick added while the replay catches up is seen too).
+        self.session.simulation.kicks = live.simulation.kicks
+        self.error: str | None = None
+        self._edits_made = 0
+
+    @property
+    def steps(self) -> int:
+        return self.session.simulation.step_index
+
+    def advance(self, budget_s: float = float("inf")) -> bool:
+        """Step the replay towards the live session's step for about ``budget_s`` wall seconds; whether it has
+        reached it (or stopped on the error the live run stopped on: :attr:`error`)."""
+        start = time.perf_counter()
+        live, session = self.live, self.session
+        while True:
+            self._make_edits()
+            target = live.simulation.step_index
+            if self.steps >= target or self.error is not None:
+                return True
+            left = budget_s - (time.perf_counter() - start)
+            if left <= 0.0:
+                return False
+            pending = [step for step, _, _ in live.edits[self._edits_made :]]
+            count = min([target, *pending]) - self.steps
+            report = session.step(count, left)
+            if report.error is not None:
+                self.error = report.error
+            elif report.steps == 0:
+                return False
+
+    def _make_edits(self) -> None:
+        """Make the live run's edits that were made at the replay's step, in their order."""
+        edits, session = self.live.edits, self.session
+        while self._edits_made < len(edits) and edits[self._edits_made][0] <= self.steps:
+            _, what, value = edits[self._edits_made]
+            if what == "gyroscopic":
+                session.set_gyroscopic(value)
+            elif what == "divergence":
+                session.set_divergence(value)
+            self._edits_made += 1

@@ -1,13 +1,13 @@
 """MuJoCo's step of a free body's rotation, under its Euler, implicitfast and RK4 integrators (docs/engines.md
 §MuJoCo).
 
-Source: MuJoCo 4.0 (google-deepmind/mujoco, commit a725507, 2026-08-22; the ``mujoco`` 4.0.0 wheel):
+Source: MuJoCo's engine (google-deepmind/mujoco, commit a725507, 2026-08-22, after 3.12), checked against the
+``mujoco`` 4.0.0 wheel (tests/sim/test_engines_against_peers.py):
 
 - src/engine/engine_forward.c: ``mj_EulerSkip`` (no damping: ``qacc`` as is) and ``mj_advance``
   (``qvel += h qacc``, then positions from the NEW ``qvel``: symplectic Euler), ``mj_implicitSkip`` (implicitfast:
   for a standalone free body, ``qacc = (M − h ∂qfrc_smooth/∂qvel)⁻¹ qfrc`` with the gyroscopic (bias) derivative
-  added by ``mjd_freeMhat``, since MuJoCo 3.11), ``mj_RungeKutta`` (the classic tableau; the stages' and the
-  final positions are ``mj_integratePos`` of a weighted SUM of the stages' velocities);
+  added by ``mjd_freeMhat``, since MuJoCo 3.11), ``mj_RungeKutta`` (the classic tableau; see below for 4.0);
 - src/engine/engine_support.c, ``mj_integratePosInd``, and src/engine/engine_util_spatial.c,
   ``mju_quatIntegrate``: ``q ← normalise(q) ⊗ (cos(a/2), sin(a/2) Ω/|Ω|)``, ``a = h |Ω|``; the free joint's
   angular velocity is in the body frame, so the rotation multiplies on the right;
@@ -20,14 +20,18 @@ the bias is ``Ω × I Ω``, so in the body frame (``Ω = Oᵀ ω``, ``τ_b = O�
     euler:         Ω' = Ω + h I⁻¹ (τ_b − Ω × I Ω)
     implicitfast:  Ω' = Ω + h (I + h ([Ω] I − [I Ω]))⁻¹ (τ_b − Ω × I Ω)      (one Newton step of implicit Euler)
     both:          q' = normalise(q) ⊗ exp(h Ω')
-    rk4:           Ωᵢ = Ω + h Σⱼ aᵢⱼ αⱼ,  qᵢ = q ⊗ exp(h Σⱼ aᵢⱼ Ωⱼ),  αᵢ = I⁻¹ (Oᵢᵀ τ − Ωᵢ × I Ωᵢ)
-                   Ω' = Ω + h Σ bᵢ αᵢ,   q' = q ⊗ exp(h Σ bᵢ Ωᵢ)
+    rk4 (4.0.0):   Kᵢ = dexp⁻¹(θᵢ, Ωᵢ),  θᵢ = h Σⱼ aᵢⱼ Kⱼ,  qᵢ = q ⊗ exp(θᵢ),  Ωᵢ = Ω + h Σⱼ aᵢⱼ αⱼ,
+                   αᵢ = I⁻¹ (Oᵢᵀ τ − Ωᵢ × I Ωᵢ),   Ω' = Ω + h Σ bᵢ αᵢ,   q' = q ⊗ exp(h Σ bᵢ Kᵢ)
+
+The RK4 of the source cited above (and of MuJoCo ≤ 3.12) turns ``q`` by the plain weighted sum ``h Σ bᵢ Ωᵢ``
+(second order in ``q``). The ``mujoco`` 4.0.0 wheel does not: its orientation after one step differs from that sum
+by ``(h²/12) Ω₁ × Ω'`` to leading order, and equals, to the last bit on the T-handle, the Runge–Kutta–Munthe-Kaas
+step above with the exact ``dexp⁻¹`` (found by measurement, tests/sim/test_engines_against_peers.py; the 4.0
+source was not available here). spinlab's ``mujoco_rk4`` is that step: fourth order.
 
 MuJoCo's state is ``Ω``; spinlab's is ``ω = O Ω``. A body whose step leaves ``Ω`` bit for bit unchanged (no torque
 and no gyroscopic term, or a spin about a principal axis) turned about ``ω`` itself, so ``ω' = ω`` exactly is kept
 instead of the rounding of ``O' Ω``. ``mju_normalize3`` takes the axis (1, 0, 0) below ``mjMINVAL`` = 1e-15 rad/s.
-RK4's sum of velocities is not the Magnus series: the commutator terms are missing, and the orientation is only
-second order (measured: tests/sim/test_integrators.py's order test).
 
 No compiled kernel: ``backend`` "numba" and "numpy" both run this numpy code (sim/integrators/engine_steps.py).
 """
@@ -48,6 +52,7 @@ MJ_MINVAL = 1e-15
 """MuJoCo's ``mjMINVAL``: below this norm a vector has no direction (``mju_normalize3``)."""
 _RK4_A = ((0.5,), (0.0, 0.5), (0.0, 0.0, 1.0))
 _RK4_B = (1.0 / 6.0, 1.0 / 3.0, 1.0 / 3.0, 1.0 / 6.0)
+_DEXP_TAYLOR_BELOW = 0.05  # rad: c(a)'s closed form loses digits to cancellation below
 
 
 def quat_integrate(q: np.ndarray, omega_body: np.ndarray, h: float) -> np.ndarray:
@@ -95,26 +100,44 @@ def _implicitfast(state: BodyState, params: BodyParams, h: float) -> tuple[np.nd
     return q_new, _world_rate(state, q_new, omega_body, omega_body_new)
 
 
+def _dexp_inv(theta: np.ndarray, omega_body: np.ndarray) -> np.ndarray:
+    """``dexp⁻¹_θ Ω = Ω + ½ θ × Ω + c(|θ|) θ × (θ × Ω)``, ``c(a) = (1 − (a/2) cot(a/2)) / a²``: the rate of the
+    rotation vector ``θ`` of ``q₀⁻¹ q`` when the body turns at ``Ω`` (body frame). ``c`` by its Taylor polynomial
+    ``1/12 + a²/720 + a⁴/30240 + a⁶/1209600`` below a = 0.05 (next term < 1e-18)."""
+    angle_sq = dot(theta, theta)
+    half = 0.5 * np.sqrt(angle_sq)
+    small = angle_sq < _DEXP_TAYLOR_BELOW**2
+    safe_half = np.where(small, 1.0, half)
+    closed = (1.0 - safe_half / np.tan(safe_half)) / (4.0 * safe_half * safe_half)
+    series = 1.0 / 12.0 + angle_sq * (1.0 / 720.0 + angle_sq * (1.0 / 30240.0 + angle_sq / 1209600.0))
+    coefficient = np.where(small, series, closed)
+    theta_x_omega = cross(theta, omega_body)
+    return omega_body + 0.5 * theta_x_omega + coefficient[..., None] * cross(theta, theta_x_omega)
+
+
 def _rk4(state: BodyState, params: BodyParams, h: float) -> tuple[np.ndarray, np.ndarray]:
     q0 = state.q
     omega_body = to_body(q0, state.omega_world)
-    rates, accelerations = [omega_body], [_acceleration(q0, omega_body, params)]
+    slopes = [omega_body]  # Kᵢ = dexp⁻¹(θᵢ, Ωᵢ); θ₁ = 0
+    accelerations = [_acceleration(q0, omega_body, params)]
     for row in _RK4_A:
-        # mj_RungeKutta: dX = Σⱼ aᵢⱼ (velocity, acceleration)ⱼ from zero, then Xᵢ = X₀ ⊕ h dX.
-        d_rate, d_acceleration = np.zeros_like(omega_body), np.zeros_like(omega_body)
-        for weight, rate, acceleration in zip(row, rates, accelerations, strict=False):
-            d_rate = d_rate + weight * rate
+        theta = np.zeros_like(omega_body)
+        d_acceleration = np.zeros_like(omega_body)
+        for weight, slope, acceleration in zip(row, slopes, accelerations, strict=False):
+            theta = theta + weight * slope
             d_acceleration = d_acceleration + weight * acceleration
-        q_stage = quat_integrate(q0, d_rate, h)
+        theta = h * theta
+        q_stage = quat_integrate(q0, theta, 1.0)
         rate_stage = omega_body + h * d_acceleration
-        rates.append(rate_stage)
+        slopes.append(_dexp_inv(theta, rate_stage))
         accelerations.append(_acceleration(q_stage, rate_stage, params))
-    d_rate, d_acceleration = np.zeros_like(omega_body), np.zeros_like(omega_body)
-    for weight, rate, acceleration in zip(_RK4_B, rates, accelerations, strict=True):
-        d_rate = d_rate + weight * rate
+    theta = np.zeros_like(omega_body)
+    d_acceleration = np.zeros_like(omega_body)
+    for weight, slope, acceleration in zip(_RK4_B, slopes, accelerations, strict=True):
+        theta = theta + weight * slope
         d_acceleration = d_acceleration + weight * acceleration
     omega_body_new = omega_body + h * d_acceleration
-    q_new = quat_integrate(q0, d_rate, h)
+    q_new = quat_integrate(q0, h * theta, 1.0)
     return q_new, _world_rate(state, q_new, omega_body, omega_body_new)
 
 
@@ -142,9 +165,9 @@ VARIANTS = {
         "mujoco_rk4",
         _rk4,
         Claims(
-            order=2,
+            order=4,
             conserves_momentum=False,
-            method="MuJoCo RK4: classic Runge–Kutta on Ω; q turned by the stages' summed velocity (2nd order)",
+            method="MuJoCo RK4 (4.0): classic Runge–Kutta on Ω, Munthe-Kaas (RKMK4) on q, body frame",
         ),
     ),
 }

@@ -124,7 +124,9 @@ def test_torque_free_world_momentum_is_conserved_where_the_method_claims_it(name
     if CLAIMS[name].conserves_momentum:
         assert drift <= RTOL_MOMENTUM
     else:
-        assert drift > 1e-6  # no such claim, and indeed it drifts
+        # No such claim, and indeed it drifts, clearly past the bound of those that claim it (mujoco_rk4, fourth
+        # order in Ω, drifts least: 1.3e-10).
+        assert drift > 10 * RTOL_MOMENTUM
 
 
 def _t_handle_error(name: str, h: float, duration: float) -> float:

@@ -50,24 +50,29 @@ def run_gui(scene: str | None, *, size: tuple[int, int] | None = None, fullscree
     """
     from spinlab.scene.scene_file import load_scene
     from spinlab.ui.app import WINDOW_SIZE, App
-    from spinlab.ui.window import WindowGone, close_window, window_gone
+    from spinlab.ui.window import WindowGone, window_gone
 
     spec = load_scene(scene or DEFAULT_SCENE)
     size = size or WINDOW_SIZE
+    # Nothing waits for numba: the kernels compile in a worker process and load on a thread while the window steps
+    # on the numpy paths (sim/compiled.py, ui/kernel_loader.py); the first step is checked on them.
+    from spinlab.scene.run_model import check_scene_runs
+    from spinlab.sim import compiled
+    from spinlab.ui.kernel_loader import KernelLoader
+
+    compiled.start_on_numpy()
     try:
-        window = _warmed_up(spec, size, fullscreen)
-    except _SplashClosed:
-        return 0
+        check_scene_runs(spec)
     except KeyboardInterrupt as interrupt:
         _say(interrupted_message(interrupt))
         return EXIT_INTERRUPTED
+    loader = KernelLoader(scene or DEFAULT_SCENE, spec)
     try:
-        app = App(spec, size=size, fullscreen=fullscreen, window=window)
+        app = App(spec, size=size, fullscreen=fullscreen)
     except BaseException:
-        if window is not None:
-            with contextlib.suppress(Exception):
-                close_window(window)
+        loader.close()
         raise
+    app.kernel_loader = loader
     if os.environ.get(RECORD_AT_START_VARIABLE, "") not in ("", "0"):
         app.pending.toggle_record, app.announce_recording = True, True
     try:

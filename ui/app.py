@@ -28,8 +28,10 @@ from spinlab.render.renderer import Renderer, RenderOptions
 from spinlab.render.text import TextOverlay
 from spinlab.render.viewports import follow_session, push_trails
 from spinlab.scene.png import save_png
+from spinlab.scene.replay import Replay
 from spinlab.scene.run_model import Session, Setup, view_groups, view_labels
 from spinlab.scene.scene_file import SceneSpec
+from spinlab.sim import compiled
 from spinlab.ui import recording
 from spinlab.ui.capture import RECORD_FPS, Recording, read_pixels
 from spinlab.ui.controller import Controller, failure_text
@@ -57,6 +59,8 @@ MAX_RECORD_STEPS_PER_FRAME = 20_000
 # to draw leaves room to step: at worst stepping doubles it, never starves it).
 STEP_BUDGET_S = 0.008
 STEP_BUDGET_SHARE = 0.5
+# A run recomputed on the compiled kernels once they are ready (scene/replay.py) takes this long a frame at most.
+REPLAY_BUDGET_S = 0.004
 FRAME_STATS = 60  # frames over which frame time and speed are averaged
 FRAME_LOG = 1200
 # The panel and the plots are fixed windows without a background of their own: the frame is cleared to their
@@ -122,6 +126,9 @@ class App:
         self._speed: deque[tuple[int, float, float]] = deque(maxlen=FRAME_STATS)  # steps, advanced, requested
         self._panel_edits = PanelEdits()
         self.frame_log: deque[tuple[float, float, float, float]] = deque(maxlen=FRAME_LOG)
+        self.kernel_loader = None  # what compiles the kernels meanwhile (commands/gui.py), closed with the window
+        self._replay: Replay | None = None
+        self._on_numpy: frozenset[str] = frozenset()  # the run's integrators that stepped on their numpy paths
         self.controller.start()
 
     def window_layout(self):
@@ -164,6 +171,7 @@ class App:
         if self.renderer is not None:
             self.renderer.release()
         self.session, self.renderer, self.view, self.history = session, renderer, view, history
+        self._replay, self._on_numpy = None, compiled.not_ready(session.simulation.integrators)
         self.accumulator = 0.0
         state.error = None
         self.form.status.wall_t = 0.0
@@ -190,6 +198,25 @@ class App:
         if report.failed:  # a view of a comparison froze: listed in the panel, the others go on
             self.form.failures = failure_lines(self.session)
         return report.steps
+
+    def _switch_to_compiled(self) -> None:
+        """Once the compiled kernels of every integrator the run stepped on its numpy path are ready
+        (sim/compiled.py), recompute the run on them from its start, :data:`REPLAY_BUDGET_S` a frame
+        (scene/replay.py), and carry on with that session: a run's numbers are the compiled kernels' whenever they
+        came. The plots and trails drawn meanwhile stay (they differ in the last bits at most)."""
+        if not self._on_numpy:
+            return
+        if self._replay is None:
+            if compiled.not_ready(self._on_numpy):
+                return
+            self._replay = Replay(self.session)
+        replay = self._replay
+        if not replay.advance(REPLAY_BUDGET_S):
+            return
+        replay.session.retime_costs = self.session.retime_costs
+        self.session = replay.session
+        self.history.live.session = replay.session
+        self._replay, self._on_numpy = None, compiled.not_ready(replay.session.simulation.integrators)
 
     def _advance(self, wall_dt: float) -> None:
         """Feed this frame's time to the accumulator and take the whole steps due."""
@@ -243,6 +270,7 @@ class App:
         edits, self._panel_edits = (self.controller.take_pending(), self._panel_edits), PanelEdits()
         for asked in edits:
             self.controller.apply(asked)
+        self._switch_to_compiled()
         self._advance(wall_dt)
         # The 3D view's instance data now, while the rasteriser still works on the last frame (no GL).
         self.view.prepare(self.session.drawable())
@@ -399,7 +427,9 @@ class App:
 
     def release(self) -> None:
         """Free ImGui and GL, close the window. After the display connection was lost, neither GL nor the
-        display is touched."""
+        display is touched; the kernels' worker process ends."""
+        if self.kernel_loader is not None:
+            self.kernel_loader.close()
         reachable = window_gone(self.window) is None
         if reachable:
             clear_gl_errors(self.ctx)  # an interrupt between a read and its error check leaves one pending

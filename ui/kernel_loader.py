@@ -1,0 +1,174 @@
+"""The window's kernels, compiled in a worker process and then loaded on a thread, never on the window's thread
+(issue 22).
+
+numba compiles a kernel at its first call (seconds of CPU, holding the GIL much of the time) and caches it on disk
+(sim/_numba_cache.py); loading it from the cache takes milliseconds. So :class:`KernelLoader` starts a worker
+process (``python -m spinlab.ui.kernel_loader SCENE``, at a lower priority than the window) that makes the
+first calls of :func:`stages` in order, filling the cache, and says ``ready K`` after stage K. On each, a thread of
+the window's process makes the same calls, which now only load from the cache, and marks the stage's kernels ready
+(sim/compiled.py): from the next step on the world steps those integrators compiled (ui/app.py then recomputes the
+run on them, scene/replay.py). Meanwhile everything steps on the numpy paths. The stages: what the scene's own
+integrators take (its first step included), the trails' thinning, every integrator side by side on the scene and
+under a heavy top's torque, and the video's colour conversion. Should the worker fail, the thread compiles what is
+left itself.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+import spinlab
+from spinlab.scene.kernels import load_kernels
+from spinlab.scene.run_model import Session, Setup, check_scene_runs, default_integrators
+from spinlab.scene.scene_file import SceneSpec, load_scene
+from spinlab.sim import compiled
+from spinlab.sim.integrators import INTEGRATORS
+
+__all__ = ["KernelLoader", "stages", "WORKER_NICENESS"]
+
+WORKER_NICENESS = 5  # the worker yields the cores to the window's frames
+CLOSE_WAIT_S = 30.0  # at most, for the thread to finish loading a stage as the window closes
+LOAD_SWITCH_INTERVAL_S = 0.0005  # while the thread loads, the window's thread gets the GIL back this soon
+
+Stage = tuple[frozenset[str], Callable[[], None]]
+
+
+# Slowest on their numpy paths first (a compare scene steps ~85 ms on them, most of it in the compositions): each
+# one compiled takes its share off every frame.
+NUMPY_SLOWEST_FIRST = ("im6", "ot4", "im4", "split6", "split4", "split2", "object_trapezoidal", "trapezoidal",
+                       "implicit_midpoint", "rkmk4", "magnus", "euler_body", "euler", "exact")  # fmt: skip
+
+
+def stages(scene: SceneSpec) -> list[Stage]:
+    """What the window may call compiled, in the order it is compiled: (kernel names, the calls that compile or
+    load them). The scene's own integrators one at a time (:func:`scene.kernels.load_kernels`), then its first
+    step as the window takes it (the same kernels with the scene's own arrays), the trails' thinning, every
+    integrator side by side on the scene, under a heavy top's torque and in a hierarchy, and the video's colours."""
+    own = [name for name in default_integrators(scene) if name is not None]
+    ranked = sorted(dict.fromkeys(own), key=lambda name: NUMPY_SLOWEST_FIRST.index(name)
+                    if name in NUMPY_SLOWEST_FIRST else len(NUMPY_SLOWEST_FIRST))  # fmt: skip
+    first = [(frozenset({name}), lambda name=name: load_kernels(scene, (name,))) for name in ranked]
+    return [
+        *first,
+        (frozenset({compiled.FREE_FALL}), lambda: check_scene_runs(scene)),
+        (frozenset({compiled.POLYLINE_KEEP}), _thinning),
+        (frozenset(INTEGRATORS), lambda: _side_by_side((scene, load_scene("heavy_top"), load_scene("hierarchy")))),
+        (frozenset({"yuv"}), _colour_conversion),
+    ]
+
+
+def _side_by_side(scenes) -> None:
+    for scene in scenes:
+        for side_by_side in (False, True):
+            setup = Setup(scene, default_integrators(scene), side_by_side=side_by_side, h=scene.h)
+            Session(setup).step(1)
+
+
+def _thinning() -> None:
+    from spinlab.render.overlays import trail_keep
+
+    trail_keep(np.zeros((2, 8, 2)), np.ones((2, 8), bool), np.arange(8), 1, segment_px=4.0, error_px=0.5, max_stride=4)
+
+
+def _colour_conversion() -> None:
+    from spinlab.render.yuv import rgb_to_yuv420p_bt709
+
+    for channels in (3, 4):
+        rgb = np.zeros((16, 16, channels), np.uint8)
+        planes = [np.zeros((16, 16), np.uint8), np.zeros((8, 8), np.uint8), np.zeros((8, 8), np.uint8)]
+        for flip in (False, True):
+            rgb_to_yuv420p_bt709(rgb, *planes, flip=flip)
+
+
+class KernelLoader:
+    """Compile ``scene``'s kernels (``argument``: the preset name or path the worker loads it from) in a worker
+    process and load them here on a thread, marking each stage ready (module docstring). :attr:`stages_done` counts
+    the stages ready; :meth:`close` ends the worker."""
+
+    def __init__(self, argument: str, scene: SceneSpec) -> None:
+        self.stages = stages(scene)
+        self.stages_done = 0
+        self.error: BaseException | None = None
+        self._closing = False
+        # The worker imports the same spinlab as this process, installed or from this checkout.
+        root = str(Path(spinlab.__file__).resolve().parents[1])
+        path = os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))
+        environment = {**os.environ, "PYTHONUNBUFFERED": "1", "PYTHONPATH": path}
+        self._worker = subprocess.Popen(
+            [sys.executable, "-m", "spinlab.ui.kernel_loader", argument],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            stdin=subprocess.DEVNULL,
+            env=environment,
+            preexec_fn=lambda: os.nice(WORKER_NICENESS),
+        )
+        self._thread = threading.Thread(target=self._run, name="spinlab-kernels", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        try:
+            for line in self._worker.stdout:
+                if self._closing:
+                    return
+                if line.startswith(b"ready ") and self.stages_done < len(self.stages):
+                    self._load(self.stages_done)
+            for number in range(self.stages_done, len(self.stages)):  # the worker failed: compile here
+                if self._closing:
+                    return
+                self._load(number)
+        except BaseException as error:  # the window goes on on the numpy paths
+            self.error = error
+
+    def _load(self, number: int) -> None:
+        names, work = self.stages[number]
+        interval = sys.getswitchinterval()
+        sys.setswitchinterval(LOAD_SWITCH_INTERVAL_S)
+        try:
+            with compiled.loading():
+                work()
+        except Exception:  # noqa: BLE001 - a scene that fails its first step has loaded its kernels all the same
+            pass
+        finally:
+            sys.setswitchinterval(interval)
+        compiled.mark_ready(names)
+        self.stages_done = number + 1
+
+    def wait(self, seconds: float | None = None) -> bool:
+        """Wait up to ``seconds`` for every stage; whether they are all ready."""
+        self._thread.join(seconds)
+        return not self._thread.is_alive()
+
+    def close(self) -> None:
+        """End the worker (its cache files are written whole, by numba, or not at all), and wait for the thread to
+        finish the stage it is loading: a thread still in numba's compiler as the interpreter exits can crash it."""
+        self._closing = True
+        if self._worker.poll() is None:
+            self._worker.terminate()
+            try:
+                self._worker.wait(5.0)
+            except subprocess.TimeoutExpired:
+                self._worker.kill()
+        self._thread.join(CLOSE_WAIT_S)
+
+
+def _worker(argument: str) -> int:
+    """The worker: each stage's calls in turn, ``ready K`` on stdout after stage K."""
+    scene = load_scene(argument)
+    for number, (_, work) in enumerate(stages(scene)):
+        try:
+            work()
+        except Exception:  # noqa: BLE001 - a stage that cannot run (a scene that fails) leaves the rest to do
+            pass
+        print(f"ready {number}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(_worker(sys.argv[1]))

@@ -2,7 +2,7 @@
 
 By default every kernel counts as ready: its first call compiles it or loads it from numba's cache, as ``run``,
 ``record`` and the tests have always done. The window instead calls :func:`start_on_numpy` before its first step:
-from then on a kernel counts as ready only once :func:`mark_ready` names it (scene/kernel_loader.py does, after a
+from then on a kernel counts as ready only once :func:`mark_ready` names it (ui/kernel_loader.py does, after a
 worker process has compiled it into the cache and this process has loaded it), and until then the world steps
 the integrator's bodies through its numpy reference path (``backend="numpy"``) and its free fall with numpy's
 arithmetic (sim/world.py), and the trails are thinned in numpy (render/overlays.py). Nothing here compiles anything.
@@ -19,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import importlib.util
 import sys
+import threading
 from collections.abc import Iterable, Iterator
 from types import ModuleType
 
@@ -27,6 +28,7 @@ __all__ = [
     "POLYLINE_KEEP",
     "start_on_numpy",
     "gated",
+    "loading",
     "mark_ready",
     "is_ready",
     "not_ready",
@@ -41,6 +43,7 @@ POLYLINE_KEEP = "polyline_keep"
 
 _state = {"gated": False}
 _ready: set[str] = set()
+_thread = threading.local()  # .loading: this thread loads kernels (ui/kernel_loader.py), so calls them
 
 
 def start_on_numpy() -> None:
@@ -70,7 +73,17 @@ def mark_ready(names: Iterable[str]) -> None:
 
 def is_ready(name: str) -> bool:
     """Whether the compiled kernel of ``name`` may be called without compiling (always, unless gated)."""
-    return not _state["gated"] or name in _ready
+    return not _state["gated"] or name in _ready or getattr(_thread, "loading", False)
+
+
+@contextlib.contextmanager
+def loading() -> Iterator[None]:
+    """Every kernel counts as ready on this thread for the block: its calls load (or compile) the kernels."""
+    _thread.loading = True
+    try:
+        yield
+    finally:
+        _thread.loading = False
 
 
 def not_ready(names: Iterable[str | None]) -> frozenset[str]:

@@ -1,0 +1,99 @@
+"""The first minute of the window (issue 22): how long from ``python main.py gui SCENE`` to the real scene drawn and
+stepping, cold (every compiled kernel's cache removed) and warm, and the longest gap between frames meanwhile.
+
+Each start runs ``main.py gui SCENE`` in a fresh process under ``DISPLAY`` (a private Xvfb when none is set), with
+``NUMBA_CACHE_DIR`` pointed at a folder of its own: an empty one for a cold start, one a previous start filled for a
+warm one. The child is the command a person types, with :class:`ui.app.App`'s ``draw`` watched: it notes the wall
+time (from the parent's ``Popen``) and its CPU seconds (every thread of the process, and of the compile workers it
+has reaped) when the first frame is drawn and when the first frame shows a simulation time past 0, then keeps
+drawing ``HOLD_S`` seconds and reports the longest gap between two frames after the first. Run as
+``python -m spinlab.benchmarks.first_frame [SCENE ...]``; prints one JSON line per start.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from contextlib import nullcontext
+from pathlib import Path
+
+__all__ = ["measure_start", "main"]
+
+HOLD_S = 6.0
+TIMEOUT_S = 300.0
+
+# The child: main.py's gui with App.draw watched. It prints one JSON line and closes the window after HOLD_S s.
+_CHILD = r"""
+import json, os, resource, sys, time
+begun = float(sys.argv[1]); hold = float(sys.argv[2])
+def cpu():
+    own, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime, kids.ru_utime + kids.ru_stime
+from spinlab.ui import app as app_module
+seen = {}
+draw = app_module.App.draw
+def watched(self):
+    draw(self)
+    now = time.time()
+    frames = seen.setdefault("frames", [])
+    frames.append(now)
+    if "first_frame_s" not in seen:
+        seen["first_frame_s"], seen["first_frame_cpu_s"] = now - begun, cpu()
+    if "moving_s" not in seen and self.session is not None and self.session.t > 0:
+        seen["moving_s"], seen["moving_cpu_s"] = now - begun, cpu()
+        seen["moving_at"] = now
+    if "moving_at" in seen and now - seen["moving_at"] > hold:
+        self.window.has_exit = True
+app_module.App.draw = watched
+from spinlab.launch import main
+status = main(["gui", *sys.argv[3:]])
+frames = seen.pop("frames", [])
+gaps = [b - a for a, b in zip(frames, frames[1:])]
+seen.pop("moving_at", None)
+seen.update(status=status, frames=len(frames), longest_gap_s=max(gaps, default=0.0), end_cpu_s=cpu())
+print("FIRST_FRAME " + json.dumps(seen), flush=True)
+"""
+
+
+def measure_start(scene: str, cache_dir: str, *, hold_s: float = HOLD_S, environment=None) -> dict:
+    """One start of the window on ``scene`` with numba's cache in ``cache_dir``: the child's JSON report plus
+    ``process_s``, the wall time to its exit."""
+    env = {**os.environ, **(environment or {}), "NUMBA_CACHE_DIR": cache_dir}
+    root = Path(__file__).resolve().parents[1]
+    begun = time.time()
+    child = subprocess.run(
+        [sys.executable, "-c", _CHILD, repr(begun), repr(hold_s), scene],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT_S,
+    )
+    lines = [line for line in child.stdout.splitlines() if line.startswith("FIRST_FRAME ")]
+    if not lines:
+        raise RuntimeError(f"the window did not report: {child.stderr[-2000:]}")
+    report = json.loads(lines[-1].removeprefix("FIRST_FRAME "))
+    report.update(scene=scene, process_s=time.time() - begun)
+    return report
+
+
+def main(argv: list[str] | None = None) -> int:
+    scenes = (argv if argv is not None else sys.argv[1:]) or ["compare"]
+    from spinlab.ui.xvfb import virtual_display
+
+    display = nullcontext() if os.environ.get("DISPLAY") else virtual_display()
+    with display:
+        for scene in scenes:
+            with tempfile.TemporaryDirectory(prefix="spinlab-cold-") as cache:
+                for kind in ("cold", "warm"):
+                    report = measure_start(scene, cache)
+                    print(json.dumps({"start": kind, **report}), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

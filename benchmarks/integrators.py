@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from spinlab.sim.integrators import INTEGRATORS
+from spinlab.sim.integrators import ENGINE_STEPS, INTEGRATORS
 from spinlab.sim.integrators.state import BodyParams, BodyState
 
 __all__ = ["run", "format_table"]
@@ -87,6 +87,8 @@ def run(quick: bool, *, progress: Callable[[str], None] | None = None) -> dict[s
     repeats = 2 if quick else 5
     results: list[dict[str, Any]] = []
     for name, step in INTEGRATORS.items():
+        if name in ENGINE_STEPS:  # no kernel of their own: measured by benchmarks/engines.py
+            continue
         for backend, sizes in (("numba", SIZES), ("numpy", NUMPY_SIZES)):
             for n_bodies in (n for n in sizes if n <= MAX_BODIES.get(name, n)):
                 report(f"{name} {backend} N={n_bodies} ...")

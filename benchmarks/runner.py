@@ -20,7 +20,7 @@ from typing import Any, TextIO
 
 import numpy as np
 
-from spinlab.benchmarks import accuracy, contiguous_list, gui, integrators, latency, maps, render, scaling
+from spinlab.benchmarks import accuracy, contiguous_list, engines, gui, integrators, latency, maps, render, scaling
 from spinlab.scene.atomic_file import atomic_output
 
 __all__ = ["BENCHMARKS", "main", "run_all", "write_json_atomically", "MAX_REPORT_BYTES"]
@@ -37,6 +37,7 @@ BENCHMARKS: dict[str, ModuleType] = {
     "gui": gui,
     "maps": maps,
     "scaling": scaling,
+    "engines": engines,
 }
 
 

@@ -13,7 +13,17 @@ __all__ = ["add_parser", "bench_command", "BENCHMARK_NAMES", "DEFAULT_BENCH_JSON
 # In a source checkout the results go where the repository keeps them; installed, into the current folder.
 _CHECKOUT = checkout_root()
 DEFAULT_BENCH_JSON = _CHECKOUT / "benchmarks" / "results" / "bench.json" if _CHECKOUT else Path("bench.json")
-BENCHMARK_NAMES = ("contiguous_list", "integrators", "latency", "accuracy", "render", "gui", "maps", "scaling")
+BENCHMARK_NAMES = (
+    "contiguous_list",
+    "integrators",
+    "latency",
+    "accuracy",
+    "render",
+    "gui",
+    "maps",
+    "scaling",
+    "engines",
+)
 
 
 def bench_command(args: argparse.Namespace) -> int:

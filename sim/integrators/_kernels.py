@@ -28,8 +28,8 @@ this saves two quaternion rotations per product with ``A``. The numpy reference 
 A step of length ``h`` is cut into pieces of ``h / 2^k``. A piece is tried at the size its parent's first half
 had; when Newton fails, the piece is halved, at most ``max_depth`` times; after a piece succeeds, the next one has
 the size of the lowest set bit of the position reached (in units of ``h / 2^max_depth``), which visits the pieces
-exactly as recursive halving would. Newton converges when ``|residual| ≤ tolerance (1 + |v|)``, or, without
-evaluating the residual, when an update ``Δv`` has ``curvature |Δv|² ≤ tolerance (1 + |v|)`` (the bound of
+exactly as recursive halving would. Newton converges when ``|residual| ≤ tolerance |v|``, or, without
+evaluating the residual, when an update ``Δv`` has ``curvature |Δv|² ≤ tolerance |v|`` (the bound of
 :func:`sim.integrators.newton.newton_curvature` on the next residual), and a piece is
 accepted only if ``|v|² ≤ max_step_angle_sq`` (see :mod:`sim.integrators.newton`). ``status_out[n]``: 0 success,
 1 Newton failed at the deepest level, 2 the given or the new state is not finite.
@@ -509,7 +509,7 @@ def _attempt(method, q, omega, L, M, torque, h, tolerance, max_iterations, max_s
         size_sq = dot(F, F)
         if not isfinite(size_sq):
             break
-        if sqrt(size_sq) <= tolerance * (1.0 + sqrt(dot(v, v))):
+        if sqrt(size_sq) <= tolerance * sqrt(dot(v, v)):
             converged = dot(v, v) <= max_step_angle_sq
             break
         if iteration == max_iterations:
@@ -519,7 +519,7 @@ def _attempt(method, q, omega, L, M, torque, h, tolerance, max_iterations, max_s
         iterations += 1
         # The residual after the update is at most curvature |Δv|² (sim.integrators.newton): converged without
         # evaluating it. False for a nan; then the residual is evaluated and found not finite.
-        if curvature * dot(update, update) <= tolerance * (1.0 + sqrt(dot(v, v))):
+        if curvature * dot(update, update) <= tolerance * sqrt(dot(v, v)):
             converged = dot(v, v) <= max_step_angle_sq
             break
     return converged, iterations, v

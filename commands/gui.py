@@ -50,9 +50,11 @@ def run_gui(scene: str | None, *, size: tuple[int, int] | None = None, fullscree
     """
     from spinlab.scene.scene_file import load_scene
     from spinlab.ui.app import WINDOW_SIZE, App
+    from spinlab.ui.capacity import check_window_holds
     from spinlab.ui.window import WindowGone, window_gone
 
     spec = load_scene(scene or DEFAULT_SCENE)
+    check_window_holds(spec)  # before any run of it is made
     size = size or WINDOW_SIZE
     # Nothing waits for numba: the kernels compile in a worker process and load on a thread while the window steps
     # on the numpy paths (sim/compiled.py, ui/kernel_loader.py); the first step is checked on them.

@@ -33,6 +33,7 @@ from spinlab.scene.run_model import Session, Setup, view_groups, view_labels
 from spinlab.scene.scene_file import SceneSpec
 from spinlab.sim import compiled
 from spinlab.ui import recording
+from spinlab.ui.capacity import map_large_blocks, release_freed_memory, steps_per_call
 from spinlab.ui.capture import RECORD_FPS, Recording, read_pixels
 from spinlab.ui.controller import Controller, failure_text
 from spinlab.ui.controller_state import PanelEdits
@@ -90,6 +91,7 @@ class App:
         window=None,
     ) -> None:
         # ``window``: one already open (the first start's splash, commands/gui.py), else a new one.
+        map_large_blocks()
         self.window = window or open_window(size, visible=visible, vsync=vsync, fullscreen=fullscreen)
         self.ctx = moderngl.create_context()
         clear_gl_errors(self.ctx)
@@ -172,6 +174,7 @@ class App:
             self.renderer.release()
         self.session, self.renderer, self.view, self.history = session, renderer, view, history
         self._replay, self._on_numpy = None, compiled.not_ready(session.simulation.integrators)
+        release_freed_memory()  # the run replaced (or the scene's check run), before the first frame
         self.accumulator = 0.0
         state.error = None
         self.form.status.wall_t = 0.0
@@ -189,15 +192,22 @@ class App:
         follow_session(self.renderer, self.session, bodies[selected] if selected < len(bodies) else None)
 
     def step(self, count: int, budget_s: float = float("inf")) -> int:
-        """Take up to ``count`` steps now; a numerical failure pauses the run and shows why. Returns the steps."""
-        report = self.session.step(count, budget_s)
-        if report.steps:
-            self._record_sample(report.newton_per_step, report.ms_per_step)
-        if report.error:
-            self.state.error, self.state.paused = report.error, True
-        if report.failed:  # a view of a comparison froze: listed in the panel, the others go on
-            self.form.failures = failure_lines(self.session)
-        return report.steps
+        """Take up to ``count`` steps now, within ``budget_s`` wall seconds; a numerical failure pauses the run and
+        shows why. Returns the steps. The steps are taken and recorded a few at a time when the bodies are many
+        (ui/capacity.py's :func:`steps_per_call`): each step of each body is held until it is recorded."""
+        taken, start, most = 0, time.perf_counter(), steps_per_call(len(self.session.scene.bodies))
+        while taken < count:
+            report = self.session.step(min(most, count - taken), budget_s - (time.perf_counter() - start))
+            taken += report.steps
+            if report.steps:
+                self._record_sample(report.newton_per_step, report.ms_per_step)
+            if report.error:
+                self.state.error, self.state.paused = report.error, True
+            if report.failed:  # a view of a comparison froze: listed in the panel, the others go on
+                self.form.failures = failure_lines(self.session)
+            if report.error or not report.steps or time.perf_counter() - start > budget_s:
+                break
+        return taken
 
     def _switch_to_compiled(self) -> None:
         """Once the compiled kernels of every integrator the run stepped on its numpy path are ready

@@ -23,6 +23,7 @@ from spinlab.scene.scene_file import SceneSpec, list_presets, load_scene
 from spinlab.scene.scene_toml import check_body, save_scene
 from spinlab.sim.errors import InputError, SpinlabError, printable
 from spinlab.sim.integrators import INTEGRATORS
+from spinlab.ui.capacity import check_window_holds
 from spinlab.ui.controller_state import Choices, Form, PanelEdits, next_text_scale
 from spinlab.ui.edits import body_texts, edited_body, parse_time_step, parse_vector
 from spinlab.ui.files import timestamped_path
@@ -243,6 +244,7 @@ class Controller:
         choices, form = self.choices, self.form
         if edits.scene is not None:
             scene = load_scene(edits.scene)
+            check_window_holds(scene)
             check_scene_runs(scene)
             form.scene_error = None
             switched = [what for what, was in (("gyroscopic term on again", not choices.gyroscopic),

@@ -13,6 +13,7 @@ __all__ = [
     "hex_srgb",
     "PALETTE_LINEAR",
     "INTEGRATOR_SRGB",
+    "ENGINE_SRGB",
     "INTEGRATOR_COLORS",
     "cielab",
     "integrator_color",
@@ -57,6 +58,25 @@ INTEGRATOR_SRGB = {
     "split4": "#9c755f",
     "split6": "#ff9da7",
 }
+# The engines' steps (docs/engines.md) are compared with one another and the exact solution (the engines preset):
+# their own 12, picked the same way from the same palettes with the exact solution's colour fixed (worst pair
+# ΔE*76 31, tests/scene/test_palette.py), one family of hues an engine where that allows: Bullet warm, MuJoCo blue
+# to violet, PhysX green, Jolt pink, with each engine's gyroscopic switch the lighter or darker twin.
+ENGINE_SRGB = {
+    "bullet_explicit": "#d55e00",
+    "bullet_implicit_world": "#f6a600",
+    "bullet_implicit_body": "#9c755f",
+    "mujoco_euler": "#17becf",
+    "mujoco_implicitfast": "#aec7e8",
+    "mujoco_rk4": "#9467bd",
+    "physx": "#2ca02c",
+    "physx_gyro": "#98df8a",
+    "jolt": "#f7b6d2",
+    "jolt_gyro": "#e15759",
+    "godot": "#bcbd22",
+    "catto2015": "#009e73",
+}
+INTEGRATOR_SRGB.update(ENGINE_SRGB)
 INTEGRATOR_COLORS = {
     name: tuple(float(c) for c in srgb_to_linear(hex_srgb(code))) for name, code in INTEGRATOR_SRGB.items()
 }

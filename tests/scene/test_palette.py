@@ -4,9 +4,10 @@
 import itertools
 
 import numpy as np
+import pytest
 
-from spinlab.scene.palette import INTEGRATOR_COLORS, INTEGRATOR_SRGB, cielab, hex_srgb, integrator_color
-from spinlab.sim.integrators import INTEGRATORS
+from spinlab.scene.palette import ENGINE_SRGB, INTEGRATOR_COLORS, INTEGRATOR_SRGB, cielab, hex_srgb, integrator_color
+from spinlab.sim.integrators import ENGINE_STEPS, INTEGRATORS
 
 MIN_DELTA_E = 30.0  # a just-noticeable difference is ~2.3; lines 1.5 px wide need far more
 LIGHTNESS = (50.0, 90.0)  # L*: readable on the views' and plots' dark backgrounds (L* ~ 8–27)
@@ -17,13 +18,17 @@ def test_every_integrator_has_a_colour_of_its_own():
     assert all(integrator_color(name, 0) == INTEGRATOR_COLORS[name] for name in INTEGRATORS)
 
 
-def test_the_worst_pair_of_integrator_colours_is_far_apart_in_cielab():
-    lab = {name: cielab(hex_srgb(code)) for name, code in INTEGRATOR_SRGB.items()}
+@pytest.mark.parametrize("family", ["methods", "engines"])
+def test_the_worst_pair_of_integrator_colours_is_far_apart_in_cielab(family):
+    """Within each family compared side by side (the maths' methods; the engines' steps with the exact solution)."""
+    names = set(INTEGRATOR_SRGB) - ENGINE_STEPS if family == "methods" else ENGINE_STEPS | {"exact"}
+    lab = {name: cielab(hex_srgb(INTEGRATOR_SRGB[name])) for name in names}
     worst = min(itertools.combinations(lab, 2), key=lambda pair: np.linalg.norm(lab[pair[0]] - lab[pair[1]]))
     distance = float(np.linalg.norm(lab[worst[0]] - lab[worst[1]]))
     assert distance > MIN_DELTA_E, (worst, distance)
     lightness = np.array([value[0] for value in lab.values()])
     assert np.all((lightness >= LIGHTNESS[0]) & (lightness <= LIGHTNESS[1]))
+    assert set(ENGINE_SRGB) == ENGINE_STEPS
 
 
 def test_cielab_of_known_colours():

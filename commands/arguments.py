@@ -50,10 +50,11 @@ def positive_float(text: str) -> float:
 
 
 def integrator_name(text: str) -> str:
-    from spinlab.sim.integrators import INTEGRATORS
+    from spinlab.sim.integrators import FAMILIES, INTEGRATORS
 
-    if text != "all" and text not in INTEGRATORS:
-        raise argparse.ArgumentTypeError(f"unknown integrator '{text}' (choose from {', '.join(INTEGRATORS)}, all)")
+    if text not in FAMILIES and text not in INTEGRATORS:
+        choices = ", ".join([*INTEGRATORS, *FAMILIES])
+        raise argparse.ArgumentTypeError(f"unknown integrator '{text}' (choose from {choices})")
     return text
 
 

@@ -128,7 +128,7 @@ def record_command(args: argparse.Namespace) -> int:
     from spinlab.render.record import frame_count, parse_size
     from spinlab.scene.run_model import integrators_for
     from spinlab.scene.scene_file import load_scene
-    from spinlab.sim.integrators import INTEGRATORS
+    from spinlab.sim.integrators import FAMILIES
 
     size = parse_size(args.size)
     frame_count(args.duration, args.fps)  # a rate or a frame count out of range: refused before loading anything
@@ -152,9 +152,10 @@ def record_command(args: argparse.Namespace) -> int:
         f"wrote {printable(str(result.path))}: {result.frames} frames at {result.fps:g} fps, {width}x{height}, "
         f"{result.simulated_seconds:.6g} s simulated{stopped}"
     )
-    if args.integrator == "all":  # as `run --integrator all` says them
-        kept = integrators_for(scene, tuple(INTEGRATORS))
-        for name in (name for name in INTEGRATORS if name not in kept):
+    family = FAMILIES.get(args.integrator)
+    if family is not None:  # as `run --integrator all` says them
+        kept = integrators_for(scene, family)
+        for name in (name for name in family if name not in kept):
             print(f"left out: {name} (it takes no torque, and this scene has one)")
     for failure in result.failures:
         print(f"failed: {printable(failure)}")
@@ -172,7 +173,11 @@ def add_parser(commands) -> None:
         "several integrators (compare), or --integrator all, is drawn one view per integrator, in lock step. "
         "The file is written atomically; Ctrl-C stops and keeps a playable file of what was recorded.",
     )
-    add_scene_arguments(record, "override every body's integrator; 'all': one view per integrator, in lock step")
+    add_scene_arguments(
+        record,
+        "override every body's integrator; 'all' (the maths' methods) or 'engines' (the engines' steps): one view "
+        "per integrator, in lock step",
+    )
     record.add_argument("--out", required=True, type=writable_path, metavar="OUT.mp4", help="the video file")
     record.add_argument("--fps", type=positive_float, default=60.0, help="frames per second (default: 60)")
     record.add_argument("--size", default="1280x720", metavar="WxH", help="pixels, rounded to even (default: 1280x720)")

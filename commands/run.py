@@ -21,8 +21,10 @@ def format_summary(rows) -> str:
         form, dash = f"%{width}.2e", f"{'—':>{width}}"  # %-formatting: half an f-string's time a number
         return [dash if value is None else form % value for value in values]
 
+    # The integrator column as wide as its longest name (the engines' steps: "bullet_implicit_world").
+    width = max([19, *map(len, {row.integrator for row in rows})])
     header = (
-        f"{'body':<20} {'integrator':<19} {'energy err':>10} {'|ΔL|/|L|':>10} {'orient. err':>11} "
+        f"{'body':<20} {'integrator':<{width}} {'energy err':>10} {'|ΔL|/|L|':>10} {'orient. err':>11} "
         f"{'Newton/step':>11} {'max sub':>7} {'wall s':>7}"
     )
     energy = numbers((row.energy_error for row in rows), 10)
@@ -38,7 +40,7 @@ def format_summary(rows) -> str:
     lines = [header, "-" * len(header)]
     lines += [
         # a name is the file's: control characters and all, shown as escapes
-        f"{printable(row.body):<20} {row.integrator:<19} {e} {m} {o} "
+        f"{printable(row.body):<20} {row.integrator:<{width}} {e} {m} {o} "
         + tails[(row.integrator, row.newton_per_step, row.max_substeps, row.wall_seconds)]
         for row, e, m, o in zip(rows, energy, momentum, orientation, strict=True)
     ]
@@ -66,17 +68,18 @@ def _run(args: argparse.Namespace) -> int:
     from spinlab.scene.run_model import integrators_for
     from spinlab.scene.runner import run_scene, step_count
     from spinlab.scene.scene_file import load_scene
-    from spinlab.sim.integrators import INTEGRATORS
+    from spinlab.sim.integrators import FAMILIES
 
     scene = load_scene(args.scene)
     h = args.dt or scene.h
     names, left_out = [args.integrator], []
-    if args.integrator == "all":
-        # Every integrator in turn: one that refuses the scene's torque is left out, not a failure.
-        names = list(integrators_for(scene, tuple(INTEGRATORS)))
-        left_out = [f"{name} (it takes no torque, and this scene has one)" for name in INTEGRATORS if name not in names]
+    family = FAMILIES.get(args.integrator)
+    if family is not None:
+        # Every integrator of the family in turn: one that refuses the scene's torque is left out, not a failure.
+        names = list(integrators_for(scene, family))
+        left_out = [f"{name} (it takes no torque, and this scene has one)" for name in family if name not in names]
     traces = {name: args.trace for name in names}
-    if args.trace is not None and args.integrator == "all":
+    if args.trace is not None and family is not None:
         traces = {name: args.trace.with_name(f"{args.trace.stem}.{name}{args.trace.suffix}") for name in names}
     # The path given is refused when it is the scene, even where each integrator's trace gets a name of its own.
     for trace in {args.trace, *traces.values()}:
@@ -97,7 +100,7 @@ def _run(args: argparse.Namespace) -> int:
                 progress=ProgressBar(label),
             )
         except NumericalError as error:
-            if args.integrator != "all":
+            if family is None:
                 raise
             # With every integrator in turn, one that blows up (or refuses a torque) is a finding, not the end.
             failures.append(f"{name}: {error}")
@@ -128,7 +131,11 @@ def add_parser(commands) -> None:
         "against the closed-form solution (torque-free bodies, and symmetric heavy tops), Newton iterations per step "
         "and sub-steps, and the stepping's wall time (the compiled kernels are loaded before it starts).",
     )
-    add_scene_arguments(run, "override every body's integrator; 'all' runs each one in turn and prints one table")
+    add_scene_arguments(
+        run,
+        "override every body's integrator; 'all' runs each of the maths' methods in turn and prints one table, "
+        "'engines' each engine's step (docs/engines.md)",
+    )
     run.add_argument("--dt", type=positive_float, metavar="H", help="time step in seconds (default: the scene's)")
     run.add_argument("--trace", type=writable_path, metavar="OUT.csv", help="write every step of every body as CSV")
     run.set_defaults(handler=run_command)

@@ -48,7 +48,7 @@ from spinlab.scene.run_model import Session, Setup, default_integrators
 from spinlab.scene.runner import check_finite
 from spinlab.scene.scene_file import SceneSpec
 from spinlab.sim.errors import InputError, NumericalError
-from spinlab.sim.integrators import INTEGRATORS
+from spinlab.sim.integrators import FAMILIES
 
 __all__ = ["render_frames", "parse_size", "frame_count", "video_setup", "VideoRun",
            "MIN_FPS", "MAX_FPS"]  # fmt: skip
@@ -95,11 +95,12 @@ def frame_count(duration: float, fps: float) -> int:
 
 
 def video_setup(scene: SceneSpec, integrator: str | None, gyroscopic: bool) -> Setup:
-    """The run model's setup a video of ``scene`` shows: ``integrator`` ``"all"`` side by side (every integrator,
-    ``exact`` left out under torque), ``None`` the scene's own integrators (one view per integrator in the compare
-    preset), else that integrator for every dynamic body; at the scene's ``h``."""
-    if integrator == "all":
-        return Setup(scene, default_integrators(scene), True, tuple(INTEGRATORS), scene.h, gyroscopic)
+    """The run model's setup a video of ``scene`` shows: a family, ``integrator`` ``"all"`` (the maths' methods)
+    or ``"engines"`` (the engines' steps), side by side (``exact`` left out under torque), ``None`` the scene's own
+    integrators (one view per integrator in the compare preset), else that integrator for every dynamic body; at
+    the scene's ``h``."""
+    if integrator in FAMILIES:
+        return Setup(scene, default_integrators(scene), True, FAMILIES[integrator], scene.h, gyroscopic)
     if integrator is None:
         integrators = default_integrators(scene)
     else:

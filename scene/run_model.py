@@ -29,7 +29,7 @@ from spinlab.scene.samples import ERROR_FLOOR, References, Sample, concatenated
 from spinlab.scene.scene_file import SceneSpec
 from spinlab.scene.simulation import DEFAULT_INTEGRATOR, Simulation, Snapshot
 from spinlab.sim.errors import NumericalError
-from spinlab.sim.integrators import CLAIMS, INTEGRATORS
+from spinlab.sim.integrators import CLAIMS, METHODS
 
 __all__ = [
     "ERROR_FLOOR",
@@ -64,7 +64,7 @@ class Setup:
     scene: SceneSpec
     integrators: tuple[str | None, ...]
     side_by_side: bool = False
-    compared: tuple[str, ...] = tuple(INTEGRATORS)
+    compared: tuple[str, ...] = METHODS
     h: float = 1.0 / 60.0
     gyroscopic: bool = True
     divergence: float = DEFAULT_DIVERGENCE

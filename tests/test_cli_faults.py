@@ -234,6 +234,16 @@ def test_exact_is_left_out_of_all_where_there_is_torque():
     assert "left out: exact" in result.stdout and "failed" not in result.stdout
 
 
+def test_all_is_the_maths_methods_and_engines_the_engines_steps():
+    from spinlab.sim.integrators import ENGINE_STEPS, METHODS
+
+    for family, names in (("all", METHODS), ("engines", tuple(ENGINE_STEPS))):
+        result = _main("run", "t_handle", "--integrator", family, "--duration", "0.2")
+        assert result.returncode == 0, result.stdout + result.stderr
+        rows = {line.split()[1] for line in result.stdout.splitlines()[3:] if line.startswith("handle")}
+        assert rows == set(names), (family, rows)
+
+
 def test_a_body_at_rest_has_no_relative_errors_rather_than_nan(tmp_path):
     scene = tmp_path / "rest.toml"
     scene.write_text('[[body]]\nname = "a"\nshape = "box"\n')

@@ -22,7 +22,7 @@ from spinlab.scene.run_model import Session, Setup, check_scene_runs, default_in
 from spinlab.scene.scene_file import SceneSpec, list_presets, load_scene
 from spinlab.scene.scene_toml import check_body, save_scene
 from spinlab.sim.errors import InputError, SpinlabError, printable
-from spinlab.sim.integrators import INTEGRATORS
+from spinlab.sim.integrators import INTEGRATORS, METHODS
 from spinlab.ui.capacity import check_window_holds
 from spinlab.ui.controller_state import Choices, Form, PanelEdits, next_text_scale
 from spinlab.ui.edits import body_texts, edited_body, parse_time_step, parse_vector
@@ -104,7 +104,9 @@ class Controller:
     def __init__(self, scene: SceneSpec, host: Host, *, output_dir: str = ".") -> None:
         names = list(INTEGRATORS)
         self.host = host
-        self.choices = Choices(scene, list(default_integrators(scene)), compared=names, h=scene.h)
+        # Side by side, the maths' methods by default; the engines' steps are ticked in the list (or the engines
+        # preset runs them).
+        self.choices = Choices(scene, list(default_integrators(scene)), compared=list(METHODS), h=scene.h)
         self.choices.output_dir = output_dir
         self.form = Form(presets=list_presets(), integrator_names=names)
         self.pending = PanelEdits()  # what keys asked for since the last frame

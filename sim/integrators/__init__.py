@@ -42,7 +42,7 @@ from spinlab.sim.integrators import (  # noqa: E402
 )
 from spinlab.sim.integrators.claims import Claims  # noqa: E402
 
-__all__ = ["INTEGRATORS", "CLAIMS", "ORIENTATION_TORQUE", "ENGINE_STEPS", "Claims"]
+__all__ = ["INTEGRATORS", "CLAIMS", "ORIENTATION_TORQUE", "ENGINE_STEPS", "METHODS", "FAMILIES", "Claims"]
 
 _MODULES = {
     "euler": euler,
@@ -72,6 +72,12 @@ CLAIMS: dict[str, Claims] = {name: module.CLAIMS for name, module in _MODULES.it
 
 ENGINE_STEPS = frozenset(_ENGINES)
 """The names that are an engine's rotation step (docs/engines.md), not a method of the maths reference."""
+
+METHODS = tuple(name for name in INTEGRATORS if name not in ENGINE_STEPS)
+"""The maths' methods, in the registry's order: what ``--integrator all`` and "all side by side" run."""
+
+FAMILIES = {"all": METHODS, "engines": tuple(_ENGINES)}
+"""The integrators a family name stands for on the command line (``--integrator all`` or ``engines``)."""
 
 ORIENTATION_TORQUE = frozenset(name for name, claims in CLAIMS.items() if claims.orientation_torque)
 """The integrators that take ``orientation_torque=τ(q)`` and evaluate it at their own stages."""

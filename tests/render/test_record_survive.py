@@ -12,7 +12,7 @@ from spinlab.render.grid import grid_columns, grid_viewports
 from spinlab.render.video import decode_frames, read_video_info
 from spinlab.scene.run_model import integrators_for
 from spinlab.scene.scene_file import load_scene
-from spinlab.sim.integrators import INTEGRATORS
+from spinlab.sim.integrators import METHODS
 
 ROOT = Path(__file__).resolve().parents[2]
 SIZE = (640, 360)
@@ -28,7 +28,7 @@ def test_heavy_top_all_records_every_frame_with_the_diverged_view_frozen(tmp_pat
     assert read_video_info(out)[:3] == (20, *SIZE)
     # The frozen view's cell is the same in the last two frames (its state, label and trail are kept); the
     # others' cells change.
-    names = integrators_for(scene, tuple(INTEGRATORS))
+    names = integrators_for(scene, METHODS)
     cells = grid_viewports(SIZE, len(names), grid_columns(len(names), *SIZE))
     late, last = (frame.astype(int) for frame in decode_frames(out, [18, 19]))
 

@@ -260,11 +260,12 @@ def test_cached_backdrop_follows_the_camera(gl_context, t_handle, viewport):
 
 
 def test_a_huge_but_finite_state_draws_without_warnings(gl_context, tmp_path):
-    # |ω| = 1e50 rad/s and L ~ 1e200 make a valid scene (scene/limits.py); drawn, they overflow float32 and norms.
+    # |ω| = 1e50 rad/s and L ~ 1e100 make a valid scene (scene/limits.py, moments at most 1e50); drawn, they
+    # overflow float32 and the squares of norms.
     path = tmp_path / "fast.toml"
     path.write_text(
         '[[body]]\nname = "a"\nshape = "box"\nmass = 1e50\nsize = [1e49, 2e49, 3e49]\n'
-        "angular_velocity = [1e50, 1e49, 0]\n"
+        "inertia = [5e49, 6e49, 1e50]\nangular_velocity = [1e50, 1e49, 0]\n"
     )
     scene = load_scene(path)
     snapshot = Simulation(scene).snapshot()

@@ -17,7 +17,7 @@ from spinlab.scene.samples import plane_axes, polhode_axes
 from spinlab.scene.scene_file import load_scene
 from spinlab.sim.errors import NumericalError
 from spinlab.sim.exact import TorqueFreeSolution
-from spinlab.sim.integrators import INTEGRATORS
+from spinlab.sim.integrators import METHODS
 from spinlab.sim.lagrange_top import LagrangeTopSolution
 from spinlab.sim.quaternion import quat_conj, quat_rotate
 from spinlab.ui.plot_history import PlotHistory
@@ -35,8 +35,8 @@ def setup(name, **options):
 def test_side_by_side_copies_every_body_once_per_integrator_with_renamed_parents():
     scene, groups = run_layout(setup("hierarchy", side_by_side=True))
     base = load_scene("hierarchy")
-    assert len(scene.bodies) == len(base.bodies) * len(INTEGRATORS)
-    assert [group.label for group in groups] == list(INTEGRATORS)
+    assert len(scene.bodies) == len(base.bodies) * len(METHODS)
+    assert [group.label for group in groups] == list(METHODS)
     for group in groups:
         copies = [scene.bodies[i] for i in group.bodies]
         assert [body.name for body in copies] == [f"{body.name} [{group.label}]" for body in base.bodies]

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from spinlab.sim.integrators import INTEGRATORS
+from spinlab.sim.integrators import INTEGRATORS, METHODS
 from spinlab.sim.quaternion import quat_conj, quat_rotate
 from spinlab.ui.controller import KEYS, step_text
 from spinlab.ui.controller_state import PanelEdits
@@ -80,8 +80,8 @@ def test_one_integrator_for_every_body_keeps_kinematic_bodies_kinematic(tmp_path
 def test_side_by_side_runs_each_compared_integrator_from_the_same_state(controller):
     host = controller.host
     apply(controller, side_by_side=True)
-    assert [group.label for group in host.session.groups] == list(INTEGRATORS)
-    assert host.session.simulation.body_integrators == list(INTEGRATORS)
+    assert [group.label for group in host.session.groups] == list(METHODS)
+    assert host.session.simulation.body_integrators == list(METHODS)
     initial = host.session.initial
     assert np.all(initial.omega_world == initial.omega_world[0]), "every copy starts from the same state"
     for _ in range(10):
@@ -89,7 +89,7 @@ def test_side_by_side_runs_each_compared_integrator_from_the_same_state(controll
     assert controller.choices.error is None and host.session.t == pytest.approx(10 / 60)
     apply(controller, compare=("euler", False))
     assert "euler" not in [group.label for group in host.session.groups]
-    assert controller.choices.compared == [name for name in INTEGRATORS if name != "euler"]
+    assert controller.choices.compared == [name for name in METHODS if name != "euler"]
     apply(controller, side_by_side=False, compare=("euler", True))
     assert len(host.session.groups) == 1 and "euler" in controller.choices.compared
 

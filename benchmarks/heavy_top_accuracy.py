@@ -42,7 +42,7 @@ from spinlab.benchmarks.heavy_top_body import (
 )
 from spinlab.benchmarks.heavy_top_mujoco import MUJOCO_INTEGRATORS, mujoco_cost, mujoco_run
 from spinlab.scene.measures import energy_error, energy_scale, orientation_error
-from spinlab.sim.integrators import INTEGRATORS, ORIENTATION_TORQUE
+from spinlab.sim.integrators import METHODS, ORIENTATION_TORQUE
 from spinlab.sim.lagrange_top import LagrangeTopSolution
 
 __all__ = ["run", "targets", "format_table", "plot", "GROUPS", "STEPS", "STEPS_QUICK"]
@@ -105,7 +105,7 @@ def run(
     steps = steps or (STEPS_QUICK if quick else STEPS)
     duration = duration or (DURATION_QUICK if quick else DURATION)
     if integrators is None:
-        integrators = tuple(name for name in INTEGRATORS if name != "exact")
+        integrators = tuple(name for name in METHODS if name != "exact")  # engines: benchmarks/engines.py
     ordered = sorted(integrators, key=lambda name: name not in ORIENTATION_TORQUE)  # the splittings first
     try:
         import mujoco

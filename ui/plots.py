@@ -11,6 +11,7 @@ ImGui calls only.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -222,12 +223,13 @@ def _begin_time_plot(
     if log:
         implot.setup_axis_scale(implot.ImAxis_.y1, implot.Scale_.log10)
         low, high = lines.y_range if lines.y_range is not None else (ERROR_FLOOR, 1.0)
-        low, high = np.log10(low / 4.0), np.log10(max(high * 4.0, low * 100.0))
+        low, high = low / 4.0, max(high * 4.0, low * 100.0)
         # The bottom ``bottom_px`` of a plot about ``size[1] - CURVE_FRAME_PX`` high below the data: the axis starts
-        # at ``x`` with (low - x) / (high - x) = that fraction.
+        # at ``10^x`` with (log low - x) / (log high - x) = that fraction (a blown-up run's inf keeps its range).
         fraction = min(bottom_px / max(size[1] - CURVE_FRAME_PX, 1.0), 0.6)
-        low = (low - fraction * high) / (1.0 - fraction)
-        implot.setup_axis_limits(implot.ImAxis_.y1, 10.0**low, 10.0**high, imgui.Cond_.always)
+        if fraction > 0.0 and 0.0 < low < high < math.inf:
+            low = 10.0 ** ((math.log10(low) - fraction * math.log10(high)) / (1.0 - fraction))
+        implot.setup_axis_limits(implot.ImAxis_.y1, low, high, imgui.Cond_.always)
     return True
 
 

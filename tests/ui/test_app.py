@@ -122,7 +122,9 @@ def test_a_blow_up_pauses_names_the_body_and_reset_recovers(app):
             ask(app, step=True)
             if app.state.error:
                 break
-    assert not [str(warning.message) for warning in caught], "a blow-up is reported in the panel, not warned of"
+    assert not [(str(w.message), w.filename, w.lineno) for w in caught], (
+        "a blow-up is reported in the panel, not warned of"
+    )
     assert app.state.paused and app.state.error is not None
     assert "'handle' (euler)" in app.state.error and "not finite" in app.state.error
     assert not app.form.message_is_error, app.form.message

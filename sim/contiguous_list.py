@@ -364,4 +364,3 @@ def _follow_links(links: np.ndarray, start: int, step: int) -> np.ndarray:
     from spinlab.sim.link_chase import chase
 
     return chase(np.ascontiguousarray(links), start, size)
-

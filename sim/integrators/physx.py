@@ -21,6 +21,8 @@ No compiled kernel: ``backend`` "numba" and "numpy" both run this numpy code (si
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from spinlab.sim.integrators.claims import Claims
@@ -54,12 +56,8 @@ def _step(state: BodyState, params: BodyParams, h: float, *, gyroscopic: bool) -
     return integrate_rotation(state.q, omega, h), omega
 
 
-def _off(state: BodyState, params: BodyParams, h: float) -> tuple[np.ndarray, np.ndarray]:
-    return _step(state, params, h, gyroscopic=False)
-
-
-def _on(state: BodyState, params: BodyParams, h: float) -> tuple[np.ndarray, np.ndarray]:
-    return _step(state, params, h, gyroscopic=True)
+_off = functools.partial(_step, gyroscopic=False)  # the engine's default
+_on = functools.partial(_step, gyroscopic=True)
 
 
 VARIANTS = {

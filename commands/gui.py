@@ -29,9 +29,6 @@ DEFAULT_SCENE = "compare"
 # Set (to anything but "" or "0"), the window starts recording at once and, when the first frame is in the video,
 # prints "recording to PATH" on stdout: a way to record from the first frame, and the tests' way to know when.
 RECORD_AT_START_VARIABLE = "SPINLAB_GUI_RECORD"
-# The first step is compiled and checked before the app starts; when that takes longer than this (the first start
-# compiles the kernels, ~4–8 s), the window opens at once with a splash saying so.
-SPLASH_AFTER_S = 0.4
 
 
 def run_gui(scene: str | None, *, size: tuple[int, int] | None = None, fullscreen: bool = False) -> int:
@@ -39,10 +36,10 @@ def run_gui(scene: str | None, *, size: tuple[int, int] | None = None, fullscree
     (width, height) pixels (default: ui/app.py's ``WINDOW_SIZE``) or full screen, and run until it is closed;
     returns the exit status.
 
-    Before the app starts, the scene is loaded and started on a throwaway copy for one step: a bad scene raises
-    :class:`~sim.errors.InputError` before any window opens, one that fails on its first step
-    :class:`~sim.errors.NumericalError` (before any window, unless the first start's kernel compilation put the
-    splash up: then that window is closed first); no display raises :class:`~sim.errors.SpinlabError`. Once the
+    Before the app starts, the scene is loaded and started on a throwaway copy for one step (on the numpy paths:
+    nothing waits for numba): a bad scene raises :class:`~sim.errors.InputError` and one that fails on its first
+    step :class:`~sim.errors.NumericalError`, both before any window opens; no display raises
+    :class:`~sim.errors.SpinlabError`. Once the
     window is open nothing escapes as a traceback: closing the window returns 0; an interrupt finalises a recording
     in progress, closes the window, says so on stderr and returns 130; the window going from outside finalises
     likewise and raises :class:`WindowGone` (exit 1); any other error finalises likewise and is raised again for the
@@ -97,45 +94,6 @@ def run_gui(scene: str | None, *, size: tuple[int, int] | None = None, fullscree
         _say(f"interrupted ({signal.Signals(came[0]).name})")
         return EXIT_INTERRUPTED
     return 0
-
-
-class _SplashClosed(Exception):
-    """The person closed the window while the first start's splash was up."""
-
-
-def _warmed_up(spec, size: tuple[int, int], fullscreen: bool):
-    """Compile ``spec``'s kernels and take its first step on a throwaway copy (scene/warm_up.py), on a worker
-    thread. Done within :data:`SPLASH_AFTER_S` (every start but the first): returns ``None``, no window is open
-    yet. Longer (the first start compiles): opens the window and shows the splash (ui/splash.py) until it is done,
-    and returns that window for the app. A scene that cannot run raises as :func:`check_scene_runs` does, the
-    window closed first; the window closed by the person raises :class:`_SplashClosed`."""
-    from spinlab.scene.warm_up import warm_up
-    from spinlab.sim.errors import SpinlabError
-    from spinlab.ui.splash import Warmup, show_splash
-    from spinlab.ui.window import close_window, open_window
-
-    warmup = Warmup(lambda report: warm_up(spec, report))
-    if warmup.wait(SPLASH_AFTER_S):
-        warmup.result()
-        return None
-    try:
-        window = open_window(size, fullscreen=fullscreen)
-    except SpinlabError:
-        warmup.wait()  # no window (no display): the scene's own failure, if any, is the one to report
-        warmup.result()
-        raise
-    try:
-        finished = show_splash(window, warmup)
-        if finished:
-            warmup.result()
-    except BaseException:
-        with contextlib.suppress(Exception):
-            close_window(window)
-        raise
-    if not finished:
-        close_window(window)
-        raise _SplashClosed
-    return window
 
 
 def _close_after_failure(app: App) -> str | None:

@@ -88,11 +88,9 @@ class App:
         vsync: bool = True,
         output_dir: str = ".",
         fullscreen: bool = False,
-        window=None,
     ) -> None:
-        # ``window``: one already open (the first start's splash, commands/gui.py), else a new one.
         map_large_blocks()
-        self.window = window or open_window(size, visible=visible, vsync=vsync, fullscreen=fullscreen)
+        self.window = open_window(size, visible=visible, vsync=vsync, fullscreen=fullscreen)
         self.ctx = moderngl.create_context()
         clear_gl_errors(self.ctx)
         self._screen_fb: moderngl.Framebuffer | None = None  # the window's framebuffer at its size (_screen)

@@ -1,0 +1,62 @@
+"""The window never compiles on its own thread (issue 22): started as ``gui`` starts it (sim/compiled.py's
+``start_on_numpy``, no kernel ready), every action a person takes — the compare scene, "all side by side", another
+preset loaded, an integrator switched, a kick, h edited, a reset — steps on the numpy paths, and numba compiles
+nothing, nor loads a kernel from its cache. Measured in a fresh process (this one has kernels loaded already):
+every ``Dispatcher.compile`` numba makes is counted, from numba's import on (it compiles or loads a kernel's
+signature there)."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+_ACTIONS = r"""
+import json, sys
+import numba.core.dispatcher as dispatcher
+
+compiles = []
+real = dispatcher.Dispatcher.compile
+
+def counted(self, signature):
+    compiles.append(getattr(self, "__qualname__", repr(self)))
+    return real(self, signature)
+
+dispatcher.Dispatcher.compile = counted
+
+from spinlab.sim import compiled
+compiled.start_on_numpy()
+from spinlab.ui.controller_state import PanelEdits
+from tests.ui.headless_host import headless_controller
+
+controller, host = headless_controller("compare", sys.argv[1])
+steps = []
+def act(**fields):
+    controller.apply(PanelEdits(**fields))
+    steps.append(host.step(3))
+
+act()
+act(side_by_side=True)
+act(scene="heavy_top")
+act(side_by_side=True)
+act(scene="t_handle")
+act(integrator=(None, "im6"))
+act(kick=(0, (0.0, 1.0, 0.0)))
+act(h_text="1/120", apply_h=True)
+act(reset=True)
+act(scene="engines")
+error = controller.form.message_is_error and controller.form.message
+print(json.dumps({"compiles": compiles, "steps": steps, "error": error}))
+"""
+
+
+def test_no_action_compiles_a_kernel_on_the_window_thread(tmp_path):
+    result = subprocess.run(
+        [sys.executable, "-c", _ACTIONS, str(tmp_path)], capture_output=True, text=True, cwd=ROOT, timeout=600
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    report = json.loads(result.stdout.strip().splitlines()[-1])
+    assert not report["error"], report["error"]
+    assert all(taken == 3 for taken in report["steps"]), report["steps"]  # every action's run stepped on
+    assert report["compiles"] == [], report["compiles"]

@@ -7,7 +7,7 @@ warm one. The child is the command a person types, with :class:`ui.app.App`'s ``
 time (from the parent's ``Popen``) and its CPU seconds (every thread of the process, and of the compile workers it
 has reaped) when the first frame is drawn and when the first frame shows a simulation time past 0, then keeps
 drawing ``HOLD_S`` seconds and reports the longest gap between two frames after the first. Run as
-``python -m spinlab.benchmarks.first_frame [SCENE ...]``; prints one JSON line per start.
+``python -m spinlab.benchmarks.first_frame [--scripted] [SCENE ...]``; prints one JSON line per start.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ TIMEOUT_S = 300.0
 # The child: main.py's gui with App.draw watched. It prints one JSON line and closes the window after HOLD_S s.
 _CHILD = r"""
 import json, os, resource, sys, time
-begun = float(sys.argv[1]); hold = float(sys.argv[2])
+begun = float(sys.argv[1]); hold = float(sys.argv[2]); scripted = sys.argv[3] == "scripted"
 def cpu():
     own, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
     return own.ru_utime + own.ru_stime, kids.ru_utime + kids.ru_stime
@@ -48,25 +48,45 @@ def watched(self):
         seen["moving_at"] = now
     if "moving_at" in seen and now - seen["moving_at"] > hold:
         self.window.has_exit = True
+    if scripted and "moving_at" in seen:  # what a person does in the first half minute, as edits of the panel
+        from spinlab.ui.controller_state import PanelEdits
+        done = seen.setdefault("done", [])
+        for at, name, fields in ACTIONS:
+            if name not in done and now - seen["moving_at"] > at:
+                done.append(name)
+                for key, value in fields.items():
+                    setattr(self.pending, key, value)
+ACTIONS = [(1.0, "all side by side", {"side_by_side": True}), (4.0, "heavy_top", {"scene": "heavy_top"}),
+           (7.0, "all side by side", {"side_by_side": True}), (10.0, "record", {"toggle_record": True}),
+           (13.0, "stop", {"toggle_record": True}), (15.0, "compare", {"scene": "compare"})]
 app_module.App.draw = watched
 from spinlab.launch import main
-status = main(["gui", *sys.argv[3:]])
+import tempfile
+os.chdir(tempfile.mkdtemp(prefix="spinlab-first-minute-"))  # the scripted recording's video goes there
+status = main(["gui", *sys.argv[4:]])
 frames = seen.pop("frames", [])
 gaps = [b - a for a, b in zip(frames, frames[1:])]
-seen.pop("moving_at", None)
+moving_at = seen.pop("moving_at", frames[0] if frames else 0.0); seen.pop("done", None)
+# The five longest gaps, each with when it began (s after the first moving frame): which action paid for it.
+seen["longest_gaps"] = sorted(((round(b - a, 3), round(a - moving_at, 2)) for a, b in zip(frames, frames[1:])),
+                              reverse=True)[:5]
 seen.update(status=status, frames=len(frames), longest_gap_s=max(gaps, default=0.0), end_cpu_s=cpu())
 print("FIRST_FRAME " + json.dumps(seen), flush=True)
 """
 
 
-def measure_start(scene: str, cache_dir: str, *, hold_s: float = HOLD_S, environment=None) -> dict:
+def measure_start(
+    scene: str, cache_dir: str, *, hold_s: float = HOLD_S, environment=None, scripted: bool = False
+) -> dict:
     """One start of the window on ``scene`` with numba's cache in ``cache_dir``: the child's JSON report plus
-    ``process_s``, the wall time to its exit."""
+    ``process_s``, the wall time to its exit. ``scripted``: the child also does what a person does in the first
+    half minute (the child's ``ACTIONS``: all side by side, heavy_top loaded and side by side, a recording started
+    and stopped, compare again), and holds ``hold_s`` past the last."""
     env = {**os.environ, **(environment or {}), "NUMBA_CACHE_DIR": cache_dir}
     root = Path(__file__).resolve().parents[1]
     begun = time.time()
     child = subprocess.run(
-        [sys.executable, "-c", _CHILD, repr(begun), repr(hold_s), scene],
+        [sys.executable, "-c", _CHILD, repr(begun), repr(hold_s), "scripted" if scripted else "still", scene],
         cwd=root,
         env=env,
         capture_output=True,
@@ -82,7 +102,11 @@ def measure_start(scene: str, cache_dir: str, *, hold_s: float = HOLD_S, environ
 
 
 def main(argv: list[str] | None = None) -> int:
-    scenes = (argv if argv is not None else sys.argv[1:]) or ["compare"]
+    """``[--scripted] [SCENE ...]``: a cold and a warm start of each scene (with ``--scripted``, the first half
+    minute's actions too: :func:`measure_start`)."""
+    args = list(argv if argv is not None else sys.argv[1:])
+    scripted = "--scripted" in args
+    scenes = [arg for arg in args if arg != "--scripted"] or ["compare"]
     from spinlab.ui.xvfb import virtual_display
 
     display = nullcontext() if os.environ.get("DISPLAY") else virtual_display()
@@ -90,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
         for scene in scenes:
             with tempfile.TemporaryDirectory(prefix="spinlab-cold-") as cache:
                 for kind in ("cold", "warm"):
-                    report = measure_start(scene, cache)
+                    report = measure_start(scene, cache, hold_s=20.0 if scripted else HOLD_S, scripted=scripted)
                     print(json.dumps({"start": kind, **report}), flush=True)
     return 0
 

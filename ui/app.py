@@ -53,6 +53,7 @@ __all__ = ["App", "WINDOW_SIZE"]
 WINDOW_SIZE = (1280, 720)
 MAX_FRAME_S = 0.1  # a longer frame (a stall, a dragged window) counts as this long
 MAX_STEPS_PER_FRAME = 240
+RELEASE_AFTER_BODIES = 1000  # a restart from or to a scene this large hands the freed memory back (ui/capacity.py)
 # While recording every step due is taken (the video's time is exact), up to this many a frame: a tiny h
 # (down to a scene file's 1e-50 s) would otherwise never finish a frame. Beyond it the video runs slow.
 MAX_RECORD_STEPS_PER_FRAME = 20_000
@@ -168,11 +169,15 @@ class App:
         except BaseException:
             renderer.release()
             raise
+        replaced = len(self.session.scene.bodies) if self.session is not None else 0
         if self.renderer is not None:
             self.renderer.release()
         self.session, self.renderer, self.view, self.history = session, renderer, view, history
         self._replay, self._on_numpy = None, compiled.not_ready(session.simulation.integrators)
-        release_freed_memory()  # the run replaced (or the scene's check run), before the first frame
+        if max(replaced, len(session.scene.bodies)) >= RELEASE_AFTER_BODIES:
+            # The run replaced (or the scene's check run), before the first frame: worth its ~50 ms of collecting
+            # only where there is much to give back.
+            release_freed_memory()
         self.accumulator = 0.0
         state.error = None
         self.form.status.wall_t = 0.0

@@ -35,11 +35,16 @@ from fractions import Fraction
 from functools import cached_property
 
 import numpy as np
-from scipy.special import elliprj
 
-from spinlab.sim.jacobi_elliptic import jacobi_sn_cn_dn, legendre_f, quarter_period, reduce_by_half_period
+from spinlab.sim.jacobi_elliptic import (
+    carlson_rj_near_saddle,
+    jacobi_sn_cn_dn,
+    legendre_f,
+    quarter_period,
+    reduce_by_half_period,
+)
 
-__all__ = ["MOMENT_EQUALITY_RTOL", "principal_frame", "EulerPoinsot"]
+__all__ = ["MOMENT_EQUALITY_RTOL", "LEAST_M_COMPLEMENT", "principal_frame", "EulerPoinsot"]
 
 # Moments closer than this (relative to the largest) are equal: numpy.linalg.eigh resolves them no better.
 MOMENT_EQUALITY_RTOL = 64 * np.finfo(float).eps
@@ -74,9 +79,20 @@ def principal_frame(inertia_body: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def _separatrix_gap(moments: np.ndarray, omega: np.ndarray) -> float:
     """``L² − 2E I2 = I3 (I3 − I2) Ω3² − I1 (I2 − I1) Ω1²``, exact to one rounding (rational arithmetic)."""
+    return float(_separatrix_gap_exact(moments, omega))
+
+
+def _separatrix_gap_exact(moments: np.ndarray, omega: np.ndarray) -> Fraction:
+    """:func:`_separatrix_gap` before its rounding: its sign chooses the branch, and ``m₁`` is made from it
+    (rounded, a state within ~1e-154 of the intermediate axis makes the gap subnormal, or 0 below ~1e-162)."""
     i1, i2, i3 = (Fraction(float(x)) for x in moments)
     w1, w3 = Fraction(float(omega[0])), Fraction(float(omega[2]))
-    return float(i3 * (i3 - i2) * w3 * w3 - i1 * (i2 - i1) * w1 * w1)
+    return i3 * (i3 - i2) * w3 * w3 - i1 * (i2 - i1) * w1 * w1
+
+
+# The least positive double: an m₁ below it (Ω within ~1e-162 of the intermediate axis; only the library API can
+# ask for that, scene files stop at 1e-50) is held here, not rounded to 0, which would be the separatrix.
+LEAST_M_COMPLEMENT = 5e-324
 
 
 @dataclass(frozen=True)
@@ -129,8 +145,8 @@ class EulerPoinsot:
         if np.count_nonzero(omega) == 1:
             # A steady spin about a principal axis: the elliptic formulas would divide 0 by 0.
             return cls(kind="constant", spin_axis=int(np.flatnonzero(omega)[0]), **common)
-        gap = _separatrix_gap(moments, omega)
-        c, e = (2, 0) if gap >= 0.0 else (0, 2)
+        gap = _separatrix_gap_exact(moments, omega)
+        c, e = (2, 0) if gap >= 0 else (0, 2)
         i_c, i_e = moments[c], moments[e]
         d_ce, d_c2, d_2e = abs(i_c - i_e), abs(i_c - i2), abs(i2 - i_e)
         w_c, w_2, w_e = omega[c], omega[1], omega[e]
@@ -138,7 +154,9 @@ class EulerPoinsot:
         q = i_e * d_ce * w_e**2 + i2 * d_c2 * w_2**2
         rate = np.sqrt(d_c2 * p / (i1 * i2 * i3))
         m = d_2e * q / (d_c2 * p)
-        m_complement = d_ce * abs(gap) / (d_c2 * p)
+        # m₁ from the exact gap, rounded once: subnormal next to the axis, never 0 unless on the separatrix.
+        exact = Fraction(float(d_ce)) * abs(gap) / (Fraction(float(d_c2)) * Fraction(float(p)))
+        m_complement = max(float(exact), LEAST_M_COMPLEMENT) if gap != 0 else 0.0
         # Amplitudes as hypot of the components (the same sums as Q/(I_e|I_c−I_e|) etc., without underflow).
         a_e = np.hypot(w_e, np.sqrt(i2 * d_c2 / (i_e * d_ce)) * w_2)
         a_2 = np.hypot(np.sqrt(i_e * d_ce / (i2 * d_c2)) * w_e, w_2)
@@ -258,7 +276,7 @@ class EulerPoinsot:
     @cached_property
     def _complete_g(self) -> float:
         """``R_J(0, m₁, 1, 1 − n)``: ``G`` grows by twice this every half-period ``2K`` (finite ``K`` only)."""
-        return float(elliprj(0.0, self.m_complement, 1.0, 1.0 - self._characteristic))
+        return float(carlson_rj_near_saddle(0.0, 1.0, self.m_complement, 1.0 - self._characteristic))
 
     def _g(self, u: np.ndarray) -> np.ndarray:
         """``G(u)`` of :meth:`precession_angle`: ``3 (Π(n; am u | m) − u) / n``."""
@@ -279,7 +297,7 @@ class EulerPoinsot:
         """``G(u)`` for ``u = 2K j + r`` from ``j`` and ``sn r``, ``cn r`` (``|r| ≤ K``; on the separatrix ``j = 0``
         and ``r = u``, clipped)."""
         n = self._characteristic
-        partial = sn**3 * elliprj(cn * cn, cn * cn + self.m_complement * sn * sn, 1.0, 1.0 - n * sn * sn)
+        partial = sn**3 * carlson_rj_near_saddle(cn, sn, self.m_complement, 1.0 - n * sn * sn)
         if np.isfinite(self.quarter_period):
             partial = partial + 2.0 * half_periods * self._complete_g
         return partial

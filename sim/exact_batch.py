@@ -20,11 +20,11 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.special import ellipkm1, elliprf, elliprj
+from scipy.special import ellipkm1
 
-from spinlab.sim.euler_poinsot import _separatrix_gap, principal_frame
+from spinlab.sim.euler_poinsot import LEAST_M_COMPLEMENT, _separatrix_gap, principal_frame
 from spinlab.sim.exact import TorqueFreeSolution, quat_from_zxz_euler
-from spinlab.sim.jacobi_elliptic import _sn_cn_dn_reduced
+from spinlab.sim.jacobi_elliptic import _sn_cn_dn_reduced, carlson_rj_near_saddle, legendre_f
 from spinlab.sim.quaternion import quat_conj, quat_from_matrix, quat_mul, quat_rotate
 
 __all__ = ["TorqueFreeBatch", "separatrix_gaps"]
@@ -158,19 +158,20 @@ class TorqueFreeBatch:
         q = i_e * d_ce * w_e**2 + i2 * d_c2 * w_2**2
         rate = np.sqrt(d_c2 * p / (i1 * i2 * i3))
         m = d_2e * q / (d_c2 * p)
-        m_complement = d_ce * np.abs(gap) / (d_c2 * p)
+        # Held at the least double where it underflows (next to the intermediate axis), as EulerPoinsot.solve does.
+        m_complement = np.maximum(d_ce * np.abs(gap) / (d_c2 * p), LEAST_M_COMPLEMENT)
         a_e = np.hypot(w_e, np.sqrt(i2 * d_c2 / (i_e * d_ce)) * w_2)
         a_2 = np.hypot(np.sqrt(i_e * d_ce / (i2 * d_c2)) * w_e, w_2)
         a_c = np.hypot(np.sqrt(i2 * d_2e / (i_c * d_ce)) * w_2, w_c)
         sigma = np.where(w_c > 0.0, 1.0, -1.0)
         s = np.where(w_e >= 0.0, 1.0, -1.0)
-        phase0 = _legendre_f(sigma * s * w_2 / a_2, np.abs(w_e) / a_e, m_complement)
+        phase0 = legendre_f(sigma * s * w_2 / a_2, np.abs(w_e) / a_e, m_complement)
         amplitudes = np.empty((len(rows), 3))
         amplitudes[size, e], amplitudes[:, 1], amplitudes[size, c] = s * a_e, sigma * s * a_2, sigma * a_c
         L_norm = np.linalg.norm(moments * omega, axis=-1)
         characteristic = -i_c * np.abs(i2 - i_e) / (i_e * np.abs(i_c - i2))
         quarter = ellipkm1(m_complement)
-        complete_g = elliprj(0.0, m_complement, 1.0, 1.0 - characteristic)
+        complete_g = carlson_rj_near_saddle(0.0, 1.0, m_complement, 1.0 - characteristic)
         coefficient = L_norm * (i_c - i_e) * characteristic / (3.0 * i_c * i_e * rate)
         partial = cls._partial(rows, c, rate, phase0, m, m_complement, quarter, amplitudes, L_norm, characteristic,
                                complete_g, moments, axes)  # fmt: skip
@@ -196,7 +197,7 @@ class TorqueFreeBatch:
     def _g_reduced(self, half_periods: np.ndarray, sn: np.ndarray, cn: np.ndarray) -> np.ndarray:
         """EulerPoinsot._g_reduced for every row (finite quarter periods)."""
         n = self.characteristic
-        partial = sn**3 * elliprj(cn * cn, cn * cn + self.m_complement * sn * sn, 1.0, 1.0 - n * sn * sn)
+        partial = sn**3 * carlson_rj_near_saddle(cn, sn, self.m_complement, 1.0 - n * sn * sn)
         return partial + 2.0 * half_periods * self.complete_g
 
     def _omega_and_angles(self, t: np.ndarray, g0=None, coefficient=None):
@@ -256,11 +257,3 @@ def _jacobi(r: np.ndarray, m, m_complement, quarter):
     sn, cn, dn = _sn_cn_dn_reduced(reduced, m, m_complement)
     sign = 1.0 - 2.0 * np.mod(half_periods, 2.0)
     return sign * sn, sign * cn, dn
-
-
-def _legendre_f(s: np.ndarray, c: np.ndarray, m_complement: np.ndarray) -> np.ndarray:
-    """sim.jacobi_elliptic.legendre_f for per-body ``m₁ > 0``."""
-    norm = np.hypot(s, c)
-    s, c = s / norm, c / norm
-    c_sq = c * c
-    return s * elliprf(c_sq, c_sq + m_complement * s * s, 1.0)

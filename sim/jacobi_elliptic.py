@@ -22,9 +22,9 @@ At ``m₁ = 0`` the functions are ``tanh`` and ``sech`` and ``K`` is infinite.
 from __future__ import annotations
 
 import numpy as np
-from scipy.special import ellipkm1, elliprf
+from scipy.special import ellipkm1, elliprf, elliprj
 
-__all__ = ["quarter_period", "reduce_by_half_period", "jacobi_sn_cn_dn", "legendre_f"]
+__all__ = ["quarter_period", "reduce_by_half_period", "jacobi_sn_cn_dn", "legendre_f", "carlson_rj_near_saddle"]
 
 # Below this modulus sn(v|k) = sin v − (k²/4)(v − sin v cos v) cos v + O(k⁴): the k² term is under rounding.
 _BASE_MODULUS = 1e-9
@@ -117,20 +117,55 @@ def jacobi_sn_cn_dn(u: np.ndarray, m: float, m_complement: float) -> tuple[np.nd
     return sign * sn, sign * cn, dn
 
 
-def legendre_f(sin_amplitude: np.ndarray, cos_amplitude: np.ndarray, m_complement: float) -> np.ndarray:
+# Below this, R_F(x, y, 1) is ln(4 / (√x + √y)) and R_J(x, y, 1, p) is R_J(0, Y, 1, p) + (3/p) ln(√Y / (√x + √y))
+# at Y = this, to far better than an ulp (each error is O(x + y); checked against mpmath at x, y ~ 1e-40).
+_TINY_RF_ARGUMENT = 1e-100
+
+
+def carlson_rj_near_saddle(cn: np.ndarray, sn: np.ndarray, m_complement, p: np.ndarray) -> np.ndarray:
+    """Carlson's ``R_J(cn², dn², 1, p)`` with ``dn² = cn² + m₁ sn²`` and ``p > 0`` (``cn = 0, sn = 1``: the
+    complete ``R_J(0, m₁, 1, p)``), also where ``cn² + m₁ sn²`` is below :data:`_TINY_RF_ARGUMENT`: a state within
+    ~1e-50 of the saddle, where scipy's ``R_J`` of a subnormal argument is inf. There ``R_J`` grows as
+    ``(3/p) ln(1/(|cn| + dn))``, with ``dn = hypot(cn, √m₁ sn)`` (no underflow), from ``R_J(0, Y, 1, p)`` at
+    ``Y = _TINY_RF_ARGUMENT``. Elsewhere it is scipy's, of the arguments as written above."""
+    cn, sn, m_complement, p = np.broadcast_arrays(*(np.asarray(a, dtype=float) for a in (cn, sn, m_complement, p)))
+    x = cn * cn
+    y = x + m_complement * sn * sn
+    tiny = y < _TINY_RF_ARGUMENT
+    if not np.any(tiny):
+        return elliprj(x, y, 1.0, p)
+    root_y = np.hypot(cn, np.sqrt(m_complement) * sn)
+    anchor = elliprj(0.0, _TINY_RF_ARGUMENT, 1.0, p)
+    with np.errstate(divide="ignore"):
+        near = anchor + 3.0 / p * (0.5 * np.log(_TINY_RF_ARGUMENT) - np.log(np.abs(cn) + root_y))
+    return np.where(tiny, near, elliprj(x, np.where(tiny, 1.0, y), 1.0, p))
+
+
+def legendre_f(sin_amplitude: np.ndarray, cos_amplitude: np.ndarray, m_complement) -> np.ndarray:
     """Legendre's incomplete integral ``F(φ | m) = ∫₀^φ dθ / √(1 − m sin² θ)`` for ``|φ| ≤ π/2``.
 
     Takes ``sin φ`` and ``cos φ ≥ 0``, both possibly scaled by one positive factor, rather than ``φ``: the caller's
     ratios are used as they are. ``F = u`` inverts ``sn u = sin φ``, ``cn u = cos φ``. For ``m₁ > 0``,
     ``1 − m sin² φ`` is written ``cos² φ + m₁ sin² φ`` (no cancellation), DLMF 19.25.5; at ``m₁ = 0``,
     ``F = atanh(sin φ) = asinh(tan φ)``, written so that a tiny ``cos φ`` (a state next to the saddle) does
-    not underflow.
+    not underflow. Where ``cos² φ + m₁ sin² φ`` is below :data:`_TINY_RF_ARGUMENT` (a state within ~1e-150 of the
+    saddle, ``m₁`` subnormal: Carlson's ``R_F`` of such arguments was inf, and the closed form NaN),
+    ``R_F(x, y, 1) = ln(4 / (√x + √y)) + O(x + y)`` (checked against mpmath: the O term is below 3e-19 at
+    x, y ~ 1e-20), with ``√y = hypot(cos φ, √m₁ sin φ)`` so that nothing underflows.
     """
     s = np.asarray(sin_amplitude, dtype=float)
     c = np.asarray(cos_amplitude, dtype=float)
-    if m_complement == 0.0:
+    m_complement = np.asarray(m_complement, dtype=float)  # one for all, or one per body (sim/exact_batch.py)
+    if not np.any(m_complement):
         return np.arcsinh(s / c)
     norm = np.hypot(s, c)
     s, c = s / norm, c / norm
     c_sq = c * c
-    return s * elliprf(c_sq, c_sq + m_complement * s * s, 1.0)
+    y = c_sq + m_complement * s * s
+    tiny = y < _TINY_RF_ARGUMENT
+    if not np.any(tiny):
+        return s * elliprf(c_sq, y, 1.0)
+    root_y = np.hypot(c, np.sqrt(m_complement) * s)
+    with np.errstate(divide="ignore"):
+        near_saddle = s * np.log(4.0 / (np.abs(c) + root_y))
+    return np.where(tiny, near_saddle, s * elliprf(c_sq, np.where(tiny, 1.0, y), 1.0))

@@ -154,9 +154,12 @@ class EulerPoinsot:
         q = i_e * d_ce * w_e**2 + i2 * d_c2 * w_2**2
         rate = np.sqrt(d_c2 * p / (i1 * i2 * i3))
         m = d_2e * q / (d_c2 * p)
-        # m₁ from the exact gap, rounded once: subnormal next to the axis, never 0 unless on the separatrix.
-        exact = Fraction(float(d_ce)) * abs(gap) / (Fraction(float(d_c2)) * Fraction(float(p)))
-        m_complement = max(float(exact), LEAST_M_COMPLEMENT) if gap != 0 else 0.0
+        m_complement = d_ce * abs(float(gap)) / (d_c2 * p)
+        if not m_complement >= np.finfo(float).tiny and gap != 0:
+            # Next to the axis (m₁ subnormal or 0 in floats): from the exact gap, rounded once, never 0 off the
+            # separatrix. Only there: the rational arithmetic costs the exact integrator 5x a step.
+            exact = Fraction(float(d_ce)) * abs(gap) / (Fraction(float(d_c2)) * Fraction(float(p)))
+            m_complement = max(float(exact), LEAST_M_COMPLEMENT)
         # Amplitudes as hypot of the components (the same sums as Q/(I_e|I_c−I_e|) etc., without underflow).
         a_e = np.hypot(w_e, np.sqrt(i2 * d_c2 / (i_e * d_ce)) * w_2)
         a_2 = np.hypot(np.sqrt(i_e * d_ce / (i2 * d_c2)) * w_e, w_2)

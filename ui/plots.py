@@ -54,6 +54,7 @@ THIN_ERROR_PX = 0.25
 THIN_MAX_STRIDE = 32
 # More bodies than this are not named one by one above the plots (the cloud preset has 1000).
 LEGEND_MAX = 24
+LEGEND_LINES = 2  # more lines of names than this give way to one line counting the bodies
 PLOT_TITLES = {
     "energy": "energy error |ΔE|/E",  # scene/measures.py's, as a magnitude
     "momentum": "L error |ΔL|/|L|",
@@ -83,7 +84,7 @@ def draw_plots(history: PlotHistory, options: PlotOptions, size: tuple[float, fl
     colour: side by side, or one at a time under tabs when they would be too narrow, or the one enlarged alone
     (ui/plot_focus.py). Returns the focus a click chose (a plot's title or tab), ``None`` without one."""
     top = imgui.get_cursor_pos_y()
-    _legend_row(history)
+    _legend_row(history, size[0])
     shown = [name for name, on in options.shown.items() if on]
     if not shown or history.count == 0:
         return None
@@ -116,16 +117,20 @@ def _title_clicked(name: str, corner: imgui.ImVec2, width: float, enlarged: bool
     return imgui.is_mouse_clicked(imgui.MouseButton_.left)
 
 
-def _legend_row(history: PlotHistory) -> None:
-    """Each body's name after a dot of its colour, wrapping onto more lines when the row is full; beyond
-    ``LEGEND_MAX`` bodies (a cloud of them), one line saying how many, which leaves the plots their room."""
-    if history.bodies > LEGEND_MAX:
-        imgui.text_disabled(_cloud_legend(history.bodies, len(history.line_rows)))
-        return
-    draw_list = imgui.get_window_draw_list()
+def _legend_row(history: PlotHistory, room: float) -> None:
+    """Each body's name after a dot of its colour, wrapping onto a second line when the row is full; beyond
+    ``LEGEND_MAX`` bodies (a cloud of them), or names that would take more than ``LEGEND_LINES`` lines (the engines
+    preset's 24 took four, a third of the plots' height), one line saying how many, which leaves the plots their
+    room, the names in its tooltip. ``room``: the row's width (px)."""
     line = imgui.get_text_line_height()
     radius, gap = 0.3 * line, 2.0 * imgui.get_style().item_spacing.x
-    right = imgui.get_cursor_screen_pos().x + imgui.get_content_region_avail().x
+    if history.bodies > LEGEND_MAX or _legend_width(history.names, radius, gap) > LEGEND_LINES * room:
+        imgui.text_disabled(_cloud_legend(history.bodies, len(history.line_rows)))
+        if history.bodies <= LEGEND_MAX:
+            imgui.set_item_tooltip(", ".join(history.names))
+        return
+    draw_list = imgui.get_window_draw_list()
+    right = imgui.get_cursor_screen_pos().x + room
     for k, name in enumerate(history.names):
         width = 2.6 * radius + imgui.calc_text_size(name).x
         if k:
@@ -140,6 +145,11 @@ def _legend_row(history: PlotHistory) -> None:
         imgui.text(name)
     if history.exact_rows:
         _exact_entry(draw_list, line, gap, right)
+
+
+def _legend_width(names, radius: float, gap: float) -> float:
+    """The width (px) the legend's entries take on one line, gaps included (the exact reference's entry aside)."""
+    return sum(2.6 * radius + imgui.calc_text_size(name).x + gap for name in names)
 
 
 def _cloud_legend(count: int, lines: int) -> str:

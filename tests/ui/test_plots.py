@@ -181,10 +181,15 @@ def test_the_plots_name_a_few_bodies_and_count_a_cloud(imgui_window, monkeypatch
     from spinlab.ui.plot_history import PlotHistory
     from spinlab.ui.plots import LEGEND_MAX
 
-    for count in (3, LEGEND_MAX + 1, 1000):
+    for count in (3, LEGEND_MAX + 1, 1000, "long"):
         texts = []
         monkeypatch.setattr(imgui, "text", texts.append)
         monkeypatch.setattr(imgui, "text_disabled", texts.append)
+        if count == "long":  # 24 names that would take more than two lines (the engines preset's)
+            names = [f"bullet_implicit_world racket {i}" for i in range(LEGEND_MAX)]
+            draw_plots(PlotHistory(names, np.full((LEGEND_MAX, 3), 0.5), []), PlotOptions(), (1260.0, 280.0))
+            assert texts == [f"{LEGEND_MAX} bodies: each line is in its body's colour"]
+            continue
         names = [f"h{i:03d}" for i in range(count)]
         draw_plots(PlotHistory(names, np.full((count, 3), 0.5), []), PlotOptions(), (1260.0, 280.0))
         if count <= LEGEND_MAX:

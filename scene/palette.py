@@ -77,6 +77,9 @@ ENGINE_SRGB = {
     "catto2015": "#009e73",
 }
 INTEGRATOR_SRGB.update(ENGINE_SRGB)
+# An engine's float32 twin (sim/integrators/engine_steps.py's float32_twins) in its double-precision step's colour:
+# the two are compared by name, not side by side in one family.
+INTEGRATOR_SRGB.update({f"{name}_f32": code for name, code in ENGINE_SRGB.items() if not name.startswith("mujoco")})
 INTEGRATOR_COLORS = {
     name: tuple(float(c) for c in srgb_to_linear(hex_srgb(code))) for name, code in INTEGRATOR_SRGB.items()
 }

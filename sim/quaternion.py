@@ -49,8 +49,10 @@ def quat_mul(p: np.ndarray, q: np.ndarray) -> np.ndarray:
 
 
 def quat_conj(q: np.ndarray) -> np.ndarray:
-    """Conjugate ``(w, −x, −y, −z)``: the inverse rotation of a unit quaternion."""
-    return q * np.array([1.0, -1.0, -1.0, -1.0])
+    """Conjugate ``(w, −x, −y, −z)``: the inverse rotation of a unit quaternion (in ``q``'s own float type: an
+    engine's float32 step stays float32)."""
+    q = np.asarray(q)
+    return q * np.array([1.0, -1.0, -1.0, -1.0], dtype=q.dtype if q.dtype.kind == "f" else np.float64)
 
 
 def quat_normalize(q: np.ndarray) -> np.ndarray:

@@ -235,9 +235,9 @@ def test_exact_is_left_out_of_all_where_there_is_torque():
 
 
 def test_all_is_the_maths_methods_and_engines_the_engines_steps():
-    from spinlab.sim.integrators import ENGINE_STEPS, METHODS
+    from spinlab.sim.integrators import FAMILIES
 
-    for family, names in (("all", METHODS), ("engines", tuple(ENGINE_STEPS))):
+    for family, names in FAMILIES.items():
         result = _main("run", "t_handle", "--integrator", family, "--duration", "0.2")
         assert result.returncode == 0, result.stdout + result.stderr
         rows = {line.split()[1] for line in result.stdout.splitlines()[3:] if line.startswith("handle")}

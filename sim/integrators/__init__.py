@@ -41,6 +41,7 @@ from spinlab.sim.integrators import (  # noqa: E402
     trapezoidal,
 )
 from spinlab.sim.integrators.claims import Claims  # noqa: E402
+from spinlab.sim.integrators.engine_steps import float32_twins  # noqa: E402
 
 __all__ = ["INTEGRATORS", "CLAIMS", "ORIENTATION_TORQUE", "ENGINE_STEPS", "METHODS", "FAMILIES", "Claims"]
 
@@ -63,21 +64,26 @@ _MODULES = {
 # The engines' rotation steps (issue 25): several modes a module, each an object with ``step`` and ``CLAIMS``.
 _ENGINES = {**bullet.VARIANTS, **mujoco.VARIANTS, **physx.VARIANTS, **jolt.VARIANTS, **godot.VARIANTS,
             **catto2015.VARIANTS}  # fmt: skip
+# The engines built in single precision by default (MuJoCo is double): each step again in float32, NAME_f32.
+_SINGLE = {**bullet.VARIANTS, **physx.VARIANTS, **jolt.VARIANTS, **godot.VARIANTS, **catto2015.VARIANTS}
+_FLOAT32 = float32_twins(_SINGLE)
 _MODULES.update(_ENGINES)
+_MODULES.update(_FLOAT32)
 
 INTEGRATORS = {name: module.step for name, module in _MODULES.items()}
 
 CLAIMS: dict[str, Claims] = {name: module.CLAIMS for name, module in _MODULES.items()}
 """Each integrator's claims, as its own module declares them."""
 
-ENGINE_STEPS = frozenset(_ENGINES)
+ENGINE_STEPS = frozenset(_ENGINES) | frozenset(_FLOAT32)
 """The names that are an engine's rotation step (docs/engines.md), not a method of the maths reference."""
 
 METHODS = tuple(name for name in INTEGRATORS if name not in ENGINE_STEPS)
 """The maths' methods, in the registry's order: what ``--integrator all`` and "all side by side" run."""
 
-FAMILIES = {"all": METHODS, "engines": tuple(_ENGINES)}
-"""The integrators a family name stands for on the command line (``--integrator all`` or ``engines``)."""
+FAMILIES = {"all": METHODS, "engines": tuple(_ENGINES), "engines_f32": tuple(_FLOAT32)}
+"""The integrators a family name stands for on the command line: ``--integrator all`` (the maths' methods),
+``engines`` (the engines' steps in double precision) or ``engines_f32`` (their float32 twins)."""
 
 ORIENTATION_TORQUE = frozenset(name for name, claims in CLAIMS.items() if claims.orientation_torque)
 """The integrators that take ``orientation_torque=τ(q)`` and evaluate it at their own stages."""

@@ -33,6 +33,9 @@ class Claims:
       ``False``: it leaves the term out whatever ``params.gyroscopic`` says (an engine's default, e.g. PhysX's and
       Godot's), so a torque-free ω stays constant and ``order`` is measured against that motion, not the
       closed form.
+    - ``precision``: the arithmetic the step runs in, ``"float64"``, or ``"float32"`` for an engine's
+      single-precision twin (sim/integrators/engine_steps.py's ``float32_twins``): "to rounding" in the claims
+      above means to that precision's rounding.
     """
 
     order: int | None
@@ -43,12 +46,15 @@ class Claims:
     relative_cost: float | None = None
     method: str = ""
     gyroscopic: bool = True
+    precision: str = "float64"
 
     def __post_init__(self) -> None:
         if self.order is not None and not (isinstance(self.order, int) and self.order >= 1):
             raise ValueError(f"order must be a positive integer or None, got {self.order!r}")
         if self.orientation_torque and not self.accepts_torque:
             raise ValueError("an integrator that takes orientation_torque accepts a torque")
+        if self.precision not in ("float64", "float32"):
+            raise ValueError(f"precision must be 'float64' or 'float32', got {self.precision!r}")
 
 
 def describe(claims: Claims) -> str:

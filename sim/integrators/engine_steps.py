@@ -16,7 +16,7 @@ written for the full symmetric tensor, which is the same method in the principal
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 import numpy as np
@@ -25,11 +25,14 @@ from spinlab.sim.integrators.checks import check_backend
 from spinlab.sim.integrators.claims import Claims
 from spinlab.sim.integrators.explicit import explicit_cost, finish_explicit
 from spinlab.sim.integrators.state import BodyParams, BodyState, StepBuffers, StepCost, matvec
+from spinlab.sim.quaternion import quat_normalize
 from spinlab.sim.vector import cross, dot
 
 __all__ = [
     "EngineStep",
     "engine_step",
+    "float32_twins",
+    "FLOAT32_SUFFIX",
     "one_newton_cost",
     "matmul3",
     "world_inertia",
@@ -47,10 +50,40 @@ Kernel = Callable[[BodyState, BodyParams, float], tuple[np.ndarray, np.ndarray]]
 
 @dataclass(frozen=True)
 class EngineStep:
-    """One engine mode as the registry sees a module: its ``step`` and its ``CLAIMS``."""
+    """One engine mode as the registry sees a module: its ``step`` and its ``CLAIMS``, and the numpy ``kernel``
+    the step runs (its float32 twin runs the same one: :func:`float32_twins`)."""
 
     step: Callable[..., tuple[BodyState, StepCost]]
     CLAIMS: Claims
+    kernel: Kernel | None = None
+
+
+FLOAT32_SUFFIX = "_f32"
+
+
+def float32_twins(variants: dict[str, EngineStep]) -> dict[str, EngineStep]:
+    """Each of ``variants`` again as ``NAME_f32``: the same kernel on the state and parameters rounded to float32
+    and in float32 arithmetic (numpy keeps float32 through every operation of the kernels: Python scalars do not
+    widen it), its new ``q`` and ``ω`` widened back for the world (``q`` normalised again in float64). What a game
+    engine built with single precision (Bullet's, PhysX's, Jolt's and Godot's defaults, Box2D's) does: the
+    rounding of ~6e-8 relative in every step. Claims: the base's, with ``precision="float32"`` (the contract
+    tests take "to rounding" as float32's) and the method saying so."""
+    twins = {}
+    for name, variant in variants.items():
+
+        def single(state: BodyState, params: BodyParams, h: float, kernel=variant.kernel):
+            state32 = BodyState.of_float_arrays(
+                *(a.astype(np.float32) for a in (state.q, state.omega_world, state.L_world))
+            )
+            q, omega = kernel(state32, params.astype(np.float32), h)
+            # Widened, q is unit to float32's rounding (~6e-8): normalised again in float64, as the world keeps it.
+            return quat_normalize(q.astype(np.float64)), omega.astype(np.float64)
+
+        claims = replace(
+            variant.CLAIMS, precision="float32", method=f"{variant.CLAIMS.method}; in float32, as the engine stores it"
+        )
+        twins[name + FLOAT32_SUFFIX] = engine_step(name + FLOAT32_SUFFIX, single, claims)
+    return twins
 
 
 def engine_step(name: str, kernel: Kernel, claims: Claims) -> EngineStep:
@@ -70,7 +103,7 @@ def engine_step(name: str, kernel: Kernel, claims: Claims) -> EngineStep:
 
     step.__name__ = f"{name}_step"
     step.__doc__ = f"Advance N bodies by ``h`` seconds with the ``{name}`` engine step ({claims.method})."
-    return EngineStep(step, claims)
+    return EngineStep(step, claims, kernel)
 
 
 @lru_cache(maxsize=64)

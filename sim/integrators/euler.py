@@ -55,5 +55,5 @@ def step(
 
 def euler_orientation(q: np.ndarray, omega_world: np.ndarray, h: float) -> np.ndarray:
     """``normalise(q + (h/2) [0, ω] ⊗ q)``: (N, 4), Euler's orientation update from the state at t."""
-    rate = quat_mul(np.concatenate([np.zeros((len(q), 1)), omega_world], axis=-1), q)
+    rate = quat_mul(np.concatenate([np.zeros((len(q), 1), omega_world.dtype), omega_world], axis=-1), q)
     return quat_normalize(q + 0.5 * h * rate)

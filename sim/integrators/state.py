@@ -146,6 +146,18 @@ class BodyParams:
     def __len__(self) -> int:
         return self.inertia_body.shape[0]
 
+    def astype(self, dtype) -> BodyParams:
+        """These parameters with their arrays in ``dtype`` (float32: an engine's single precision,
+        sim/integrators/engine_steps.py), without construction's conversion to float64."""
+        params = object.__new__(BodyParams)
+        params.__dict__.update(
+            inertia_body=self.inertia_body.astype(dtype),
+            inertia_body_inv=self.inertia_body_inv.astype(dtype),
+            torque_world=self.torque_world.astype(dtype),
+            gyroscopic=self.gyroscopic,
+        )
+        return params
+
     def __getitem__(self, index: Any) -> BodyParams:
         """The parameters of the bodies at ``index``."""
         return BodyParams(

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from spinlab.scene.palette import ENGINE_SRGB, INTEGRATOR_COLORS, INTEGRATOR_SRGB, cielab, hex_srgb, integrator_color
-from spinlab.sim.integrators import ENGINE_STEPS, INTEGRATORS
+from spinlab.sim.integrators import ENGINE_STEPS, FAMILIES, INTEGRATORS
 
 MIN_DELTA_E = 30.0  # a just-noticeable difference is ~2.3; lines 1.5 px wide need far more
 LIGHTNESS = (50.0, 90.0)  # L*: readable on the views' and plots' dark backgrounds (L* ~ 8–27)
@@ -21,14 +21,17 @@ def test_every_integrator_has_a_colour_of_its_own():
 @pytest.mark.parametrize("family", ["methods", "engines"])
 def test_the_worst_pair_of_integrator_colours_is_far_apart_in_cielab(family):
     """Within each family compared side by side (the maths' methods; the engines' steps with the exact solution)."""
-    names = set(INTEGRATOR_SRGB) - ENGINE_STEPS if family == "methods" else ENGINE_STEPS | {"exact"}
+    names = set(FAMILIES["all"]) if family == "methods" else set(FAMILIES["engines"]) | {"exact"}
     lab = {name: cielab(hex_srgb(INTEGRATOR_SRGB[name])) for name in names}
     worst = min(itertools.combinations(lab, 2), key=lambda pair: np.linalg.norm(lab[pair[0]] - lab[pair[1]]))
     distance = float(np.linalg.norm(lab[worst[0]] - lab[worst[1]]))
     assert distance > MIN_DELTA_E, (worst, distance)
     lightness = np.array([value[0] for value in lab.values()])
     assert np.all((lightness >= LIGHTNESS[0]) & (lightness <= LIGHTNESS[1]))
-    assert set(ENGINE_SRGB) == ENGINE_STEPS
+    assert set(ENGINE_SRGB) == set(FAMILIES["engines"])
+    assert all(
+        INTEGRATOR_SRGB[f"{name}_f32"] == INTEGRATOR_SRGB[name] for name in ENGINE_SRGB if f"{name}_f32" in ENGINE_STEPS
+    )
 
 
 def test_cielab_of_known_colours():

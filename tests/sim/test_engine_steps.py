@@ -109,3 +109,30 @@ def test_bullets_angular_motion_threshold_squashes_the_angle(k):
     q = integrate_transform(np.array([[1.0, 0.0, 0.0, 0.0]]), omega, H)
     angle = 2.0 * np.arctan2(np.linalg.norm(q[0, 1:]), q[0, 0])
     assert angle == pytest.approx(2.0 * np.arctan(k * np.tan(np.pi / 8.0)), rel=1e-14)
+
+
+def test_the_float32_twins_run_their_engine_step_in_single_precision():
+    """``NAME_f32`` (engine_steps.float32_twins): the same kernel, its arithmetic float32 throughout (what the
+    single-precision engines run; MuJoCo's is double and has none), so one step parts from the double one by
+    float32's rounding, ~1e-8, far above float64's and far below the method's own error."""
+    from spinlab.sim.integrators import CLAIMS, FAMILIES, INTEGRATORS, bullet, catto2015, godot, jolt, physx
+    from spinlab.sim.integrators.state import BodyParams, BodyState
+
+    single = {**bullet.VARIANTS, **physx.VARIANTS, **jolt.VARIANTS, **godot.VARIANTS, **catto2015.VARIANTS}
+    assert set(FAMILIES["engines_f32"]) == {f"{name}_f32" for name in single}
+    rng = np.random.default_rng(32)
+    q = rng.normal(size=(8, 4))
+    q /= np.linalg.norm(q, axis=-1, keepdims=True)
+    inertia = np.broadcast_to(np.diag([1.3, 1.4, 2.5]), (8, 3, 3))
+    state = BodyState.from_omega_body(q, rng.normal(size=(8, 3)) * 3.0, inertia)
+    params = BodyParams.from_inertia(inertia)
+    state32 = BodyState.of_float_arrays(*(a.astype(np.float32) for a in (state.q, state.omega_world, state.L_world)))
+    for name, variant in single.items():
+        q_new, omega_new = variant.kernel(state32, params.astype(np.float32), 1.0 / 60.0)
+        assert q_new.dtype == omega_new.dtype == np.float32, name  # nothing widened on the way
+        twin = f"{name}_f32"
+        assert CLAIMS[twin].precision == "float32" and CLAIMS[twin].order == CLAIMS[name].order
+        double, _ = INTEGRATORS[name](state, params, 1.0 / 60.0)
+        single_step, _ = INTEGRATORS[twin](state, params, 1.0 / 60.0)
+        parted = np.abs(double.q - single_step.q).max()
+        assert 1e-10 < parted < 1e-6, (name, parted)

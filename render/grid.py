@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["GAP_PX", "CELL_ASPECT", "grid_columns", "grid_viewports", "split_side_view"]
+__all__ = ["GAP_PX", "CELL_ASPECT", "grid_columns", "grid_viewports", "grid_viewports_in", "split_side_view"]
 
 GAP_PX = 2
 CELL_ASPECT = 4.0 / 3.0
@@ -33,6 +33,13 @@ def grid_viewports(
         y = height - (row + 1) * cell_height - row * gap_px
         viewports.append((x, y, cell_width, cell_height))
     return viewports
+
+
+def grid_viewports_in(area: tuple[int, int, int, int], count: int, columns: int) -> list[tuple[int, int, int, int]]:
+    """:func:`grid_viewports` of an ``area`` (x, y, width, height; GL's bottom-left origin) of a larger target:
+    the cells offset to where the area lies."""
+    x0, y0, width, height = area
+    return [(x0 + x, y0 + y, w, h) for x, y, w, h in grid_viewports((width, height), count, columns)]
 
 
 # The share of the width a side view (the Poinsot view) takes beside the grid: half beside a single view, less

@@ -16,7 +16,7 @@ import numpy as np
 
 from spinlab.render.camera import OrbitCamera
 from spinlab.render.ghost import ghost_orientations
-from spinlab.render.grid import GAP_PX, grid_columns, grid_viewports, split_side_view
+from spinlab.render.grid import GAP_PX, grid_columns, grid_viewports, grid_viewports_in, split_side_view
 from spinlab.render.legend import key_place, legend_box
 from spinlab.render.look import SEPARATOR_SRGB, linear_to_srgb
 from spinlab.render.poinsot import PoinsotTraces, poinsot_body
@@ -93,9 +93,8 @@ def render_grid(
         place = key_place((0, 0, *grid_size), size[1], len(views), LABEL_MARGIN_PX * scale, scale, fixed_columns)
         key = place.box(views[0].renderer.options, planes=planes)
         if key.lines and place.grid != (0, 0, *grid_size):
-            x0, y0, width, height = place.grid
-            columns = fixed_columns or grid_columns(len(views), width, height)
-            viewports = [(x0 + x, y0 + y, w, h) for x, y, w, h in grid_viewports((width, height), len(views), columns)]
+            columns = fixed_columns or grid_columns(len(views), *place.grid[2:])
+            viewports = grid_viewports_in(place.grid, len(views), columns)
     boxes = []
     for view, viewport in zip(views, viewports, strict=True):
         if view.label:

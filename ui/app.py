@@ -106,8 +106,7 @@ class App:
         from spinlab.ui.imgui_backend import ImGuiBackend
 
         self.imgui_renderer = ImGuiBackend(self.window, self.ctx)
-        pixel_ratio = self.window.get_framebuffer_size()[0] / max(self.window.width, 1)
-        self.ui_scale = max(self.window.scale, 1.0) if pixel_ratio == 1.0 else 1.0
+        self.ui_scale = max(self.window.scale, 1.0) if self.pixel_ratio == 1.0 else 1.0
         apply_theme(self.ui_scale)
 
         # The person's choices (``state``) and the panel's form, held by the controller; this window is its host.
@@ -131,6 +130,11 @@ class App:
         self._replay: Replay | None = None
         self._on_numpy: frozenset[str] = frozenset()  # the run's integrators that stepped on their numpy paths
         self.controller.start()
+
+    @property
+    def pixel_ratio(self) -> float:
+        """Framebuffer pixels per window coordinate (2 on a HiDPI display whose framebuffer is larger)."""
+        return self.window.get_framebuffer_size()[0] / max(self.window.width, 1)
 
     def window_layout(self):
         """Where the panel, the plots and the 3D view go now (ui/view3d.py's :func:`window_layout`): the panel and
@@ -347,7 +351,7 @@ class App:
                 edits.plot_focus = draw_plots(self.history, state.plots, (available.x, available.y))
             imgui.end()
         # The badges sit above the strip the overlays' key may take at the bottom of the view (ui/view3d.py).
-        strip = self.view.key_strip_px * self.window.width / max(self.window.get_framebuffer_size()[0], 1)
+        strip = self.view.key_strip_px / self.pixel_ratio
         views = Rect(layout.view.x, layout.view.y, layout.view.width, max(layout.view.height - strip, 1.0))
         if self.recording:
             recording.draw_rec_indicator(self, views)
@@ -479,5 +483,5 @@ class App:
 
     def on_mouse_scroll(self, x: int, y: int, scroll_x: float, scroll_y: float):
         if not imgui.get_io().want_capture_mouse:
-            pixel_ratio = self.window.get_framebuffer_size()[0] / max(self.window.width, 1)
-            self.view.zoom(scroll_y, (x * pixel_ratio, y * pixel_ratio))  # pyglet's y is up, as GL's
+            ratio = self.pixel_ratio
+            self.view.zoom(scroll_y, (x * ratio, y * ratio))  # pyglet's y is up, as GL's

@@ -17,7 +17,7 @@ import moderngl
 import numpy as np
 
 from spinlab.render.camera import CameraFollower, OrbitCamera
-from spinlab.render.grid import grid_columns, grid_viewports, split_side_view
+from spinlab.render.grid import grid_columns, grid_viewports_in, split_side_view
 from spinlab.render.legend import key_place
 from spinlab.render.look import linear_to_srgb
 from spinlab.render.poinsot import PoinsotTraces
@@ -173,7 +173,7 @@ class SceneView:
             (x0, y0, width, height), self.poinsot_viewport = split_side_view(area, len(self.groups))
         cells = len(self.groups)
         columns = grid_columns(cells, width, height)
-        self.viewports = [(x0 + x, y0 + y, w, h) for x, y, w, h in grid_viewports((width, height), cells, columns)]
+        self.viewports = grid_viewports_in((x0, y0, width, height), cells, columns)
         boxes, scale, base = [], 1.0, 1.0
         self.key_strip_px = 0
         if labels:
@@ -194,11 +194,8 @@ class SceneView:
             if legend.lines:
                 if place.grid != (x0, y0, width, height):
                     self.key_strip_px = place.grid[1] - y0
-                    x0, y0, width, height = place.grid
-                    columns = grid_columns(cells, width, height)
-                    self.viewports = [
-                        (x0 + x, y0 + y, w, h) for x, y, w, h in grid_viewports((width, height), cells, columns)
-                    ]
+                    columns = grid_columns(cells, *place.grid[2:])
+                    self.viewports = grid_viewports_in(place.grid, cells, columns)
             boxes = [
                 TextBox(viewport[0] + margin, top - viewport[1] - viewport[3] + margin, lines, (accent,))
                 for viewport, lines, accent in zip(self.viewports, labels, self.accents, strict=True)

@@ -8,6 +8,9 @@ were made), and steps it on the compiled kernels, a few milliseconds at a time, 
 session's step; the window then carries on with it. Every step of a run is a function of its setup, its edits and
 its step index (the wall clock only decides how many steps a frame takes), so the replayed session is, bit for bit,
 the session that would have run on the compiled kernels from the start.
+
+The same recomputation takes a run back in time (scene/history.py): started from a checkpoint (``start``, a copy of
+the session at an earlier step) and stopped at a ``target`` step, it gives the run's state at that step.
 """
 
 from __future__ import annotations
@@ -20,15 +23,18 @@ __all__ = ["Replay"]
 
 
 class Replay:
-    """``live``'s run so far, recomputed on a new session (:attr:`session`) by :meth:`advance`."""
+    """``live``'s run so far (to its step ``target``, by default the step it is at), recomputed by :meth:`advance`
+    on :attr:`session`: a new session of its first setup, or ``start``, a copy of it at an earlier step (a
+    checkpoint: the edits made before that step are in it)."""
 
-    def __init__(self, live: Session) -> None:
+    def __init__(self, live: Session, *, start: Session | None = None, target: int | None = None) -> None:
         self.live = live
-        self.session = Session(live.initial_setup)
+        self.target = target
+        self.session = Session(live.initial_setup, history=live.history is not None) if start is None else start
         # The kicks are the running session's own schedule (a kick added while the replay catches up is seen too).
         self.session.simulation.kicks = live.simulation.kicks
         self.error: str | None = None
-        self._edits_made = 0
+        self._edits_made = sum(1 for step, _, _ in live.edits if step < self.steps)
 
     @property
     def steps(self) -> int:
@@ -41,7 +47,7 @@ class Replay:
         live, session = self.live, self.session
         while True:
             self._make_edits()
-            target = live.simulation.step_index
+            target = live.simulation.step_index if self.target is None else self.target
             if self.steps >= target or self.error is not None:
                 return True
             left = budget_s - (time.perf_counter() - start)

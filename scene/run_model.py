@@ -14,6 +14,7 @@ from the same initial state, batched by the world in one call per integrator; ea
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import time
 from dataclasses import dataclass
@@ -22,6 +23,7 @@ import numpy as np
 
 from spinlab.scene.failures import DEFAULT_DIVERGENCE, CostMeter, Failure, IntegratorCost, Watch, failure_reason
 from spinlab.scene.flips import flip_text
+from spinlab.scene.history import RunHistory, checkpoint_interval
 from spinlab.scene.kicks import renamed_kicks
 from spinlab.scene.measures import potential_counts
 from spinlab.scene.palette import integrator_color
@@ -230,9 +232,10 @@ def _flip_line(sample: Sample, rows: list[int]) -> tuple[str, ...]:
 class Session:
     """One run of a :class:`Setup`: ``simulation``, ``groups`` (views), the latest ``snapshot`` and the ``latest``
     steps with their samples. ``plotted`` are the indices of the dynamic bodies (K), whose ``names`` label the plot
-    series; ``rows`` maps a body's index to its row among them."""
+    series; ``rows`` maps a body's index to its row among them. With ``history`` (the window's runs) every step is
+    kept in :attr:`history` (scene/history.py, bounded), with checkpoints that :meth:`at_step` goes back from."""
 
-    def __init__(self, setup: Setup) -> None:
+    def __init__(self, setup: Setup, *, history: bool = False) -> None:
         self.setup = setup
         self.initial_setup = setup
         self.edits: list[tuple[int, str, object]] = []
@@ -262,6 +265,44 @@ class Session:
         self.integrator_cost: dict[str, IntegratorCost] = {}  # the last step call's, per integrator
         self._calls = 0  # step calls so far: the integrators' costs are timed again every RETIME_CALLS
         self.retime_costs = False  # whether to (the window's cost column shows them; a video or a still does not)
+        self.history: RunHistory | None = None
+        if history:
+            self.history = RunHistory()
+            self.history.append(0, self.latest, np.zeros(len(self.plotted)), float("nan"))
+            self._checkpoint_every = checkpoint_interval(len(bodies))
+            self.history.add_checkpoint(0, self.copy())
+
+    def copy(self) -> Session:
+        """A copy of this session, without its history, that steps on bit for bit as this one would: a checkpoint.
+        What never changes after the start (the setups, the scene, the initial state) and what is replaced rather
+        than changed (the references, the latest steps and snapshot) is shared."""
+        shared = (self.history, self.setup, self.initial_setup, self.scene, self.initial, self.snapshot, self.latest,
+                  self.references)  # fmt: skip
+        memo = {id(value): value for value in shared}
+        memo[id(self.history)] = None
+        return copy.deepcopy(self, memo)
+
+    def at_step(self, step: int) -> Session:
+        """The run as it was at ``step`` (after the edits made there), a new session whose history ends at ``step``:
+        its newest checkpoint at or before ``step``, copied and stepped on with the run's later edits made again
+        at their steps (scene/replay.py). Bit for bit the state this session had at ``step``. Raises
+        :class:`ValueError` when the history no longer holds ``step``."""
+        from spinlab.scene.replay import Replay
+
+        history = self.history
+        start = None if history is None else history.checkpoint_step(step)
+        if start is None or not history.first_step <= step <= history.last_step:
+            raise ValueError(f"step {step} is no longer in this run's history")
+        replay = Replay(self, start=history.checkpoints[start].copy(), target=step)
+        replay.advance()
+        if replay.error is not None:
+            raise NumericalError(replay.error)
+        session = replay.session
+        session.history = history.until(step)
+        session.latest = session.history.steps_until(step, 1)
+        session.snapshot = session.latest.snapshots[-1]
+        session.retime_costs = self.retime_costs
+        return session
 
     def set_divergence(self, threshold: float) -> None:
         """Freeze views beyond ``threshold`` |ΔE|/E from the next step on (frozen ones stay frozen)."""
@@ -311,6 +352,7 @@ class Session:
         :class:`NumericalError`, or an arithmetic or linear-algebra error from the numerics): the state stays the
         last good one and the report carries the message (which names the body and why)."""
         newton = np.zeros(len(self.scene.bodies))
+        first = self.simulation.step_index + 1
         steps, error = 0, None
         snapshots, potentials = [], []
         parts = [(0, self.references)]  # (first snapshot, the references it and those after it are measured with)
@@ -354,7 +396,18 @@ class Session:
             self.cost_meter.retime(self.simulation.world, self.h)
         self._calls += 1
         self.integrator_cost = self.cost_meter.costs()
+        if steps and self.history is not None:
+            self._remember(first, per_step, ms)
         return StepReport(steps, per_step, ms, error, self.integrator_cost, failed)
+
+    def _remember(self, first: int, newton_per_step: np.ndarray, ms_per_step: float) -> None:
+        """The latest steps (from step ``first``) into the history, and a checkpoint when one is due."""
+        history = self.history
+        history.append(first, self.latest, newton_per_step, ms_per_step)
+        index = self.simulation.step_index
+        last = max(history.checkpoints, default=-self._checkpoint_every)
+        if index - last >= self._checkpoint_every:
+            history.add_checkpoint(index, self.copy())
 
     def _froze_failed(self, failure: NumericalError) -> bool:
         """Freeze the views holding the bodies ``failure`` names, if others remain live (then True: retry)."""

@@ -109,6 +109,14 @@ class World:
     def __len__(self) -> int:
         return len(self.bodies)
 
+    def __getstate__(self) -> dict:
+        """What a copy (or a pickle) keeps: the bodies and the settings. The layout and the views of the state are
+        derived from the bodies and made again at the copy's first step: copied, the views would be arrays of
+        their own, no longer views of the copy's store."""
+        state = self.__dict__.copy()
+        state.update(_layout=None, _checked=None, _state=(), _every_state=None)
+        return state
+
     def add_body(
         self,
         *,

@@ -1,0 +1,201 @@
+"""A run's history: every step it took, as it was shown, and checkpoints to go back to (issue 24).
+
+A :class:`~scene.run_model.Session` made with ``history=True`` (the window's) appends what each call of its
+``step`` made: the :class:`~scene.run_model.Steps` (every step's snapshot as drawn and its measured sample) with the
+call's Newton iterations per step and wall milliseconds per step, which the plots show. Everything on screen at a
+step (the bodies, the labels, the trails, the exact ghost, the Poinsot traces, the plots) is a function of the
+history up to that step, so the window can show any past moment again exactly as it first showed it.
+
+Bounded: the history holds at most ``budget_bytes`` (:data:`HISTORY_BYTES` by default) of snapshots and samples;
+past it the oldest calls are forgotten first (the newest is always kept), and the timeline then starts later. The
+compare preset (8 bodies) takes ~2.3 kB a step, so its whole first 40 minutes at h = 1/60 fit; a 10^4-body cloud
+keeps its last ~40 steps.
+
+Going back: every :data:`CHECKPOINT_STEPS` steps (or more, for large worlds: a checkpoint copies the whole session,
+see :func:`checkpoint_interval`) the session leaves a copy of itself here. The state at step ``k`` is the last
+checkpoint at or before ``k``, copied and stepped to ``k`` with the run's edits made again at their steps
+(scene/replay.py): every step is a function of the setup, the edits and the step index, so this is, bit for bit,
+the run's own state at ``k`` (tests/scene/test_history.py).
+"""
+
+from __future__ import annotations
+
+import bisect
+import dataclasses
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from spinlab.scene.run_model import Session, Steps
+    from spinlab.scene.samples import Sample
+
+__all__ = ["RunHistory", "Entry", "HISTORY_BYTES", "CHECKPOINT_STEPS", "checkpoint_interval"]
+
+HISTORY_BYTES = 64 * 2**20
+CHECKPOINT_STEPS = 60
+# A checkpoint copies the session (~1 kB a body): past this many bodies they are spaced out in proportion (10^4
+# bodies every 600 steps), so that copying stays a small part of stepping; at most MAX_CHECKPOINTS are kept.
+CHECKPOINT_BODIES = 1000
+MAX_CHECKPOINTS = 256
+
+
+def checkpoint_interval(bodies: int) -> int:
+    """Steps between two checkpoints of a session of ``bodies`` bodies: :data:`CHECKPOINT_STEPS`, in proportion
+    past :data:`CHECKPOINT_BODIES` bodies."""
+    return max(CHECKPOINT_STEPS, -(-CHECKPOINT_STEPS * bodies // CHECKPOINT_BODIES))
+
+
+@dataclass(frozen=True)
+class Entry:
+    """What one call of ``Session.step`` made: ``steps`` whose first snapshot is step ``first``, the mean Newton
+    iterations per step of each plotted body (K,), wall milliseconds per step; ``nbytes`` what its arrays hold."""
+
+    first: int
+    steps: Steps
+    newton_per_step: np.ndarray
+    ms_per_step: float
+    nbytes: int
+
+    @property
+    def last(self) -> int:
+        """The step index of its last snapshot."""
+        return self.first + len(self.steps.snapshots) - 1
+
+    def until(self, step: int) -> Entry:
+        """This entry cut after step ``step`` (itself when it ends there or before)."""
+        if step >= self.last:
+            return self
+        count = step - self.first + 1
+        steps = dataclasses.replace(
+            self.steps, snapshots=self.steps.snapshots[:count], sample=sliced(self.steps.sample, 0, count)
+        )
+        return Entry(self.first, steps, self.newton_per_step, self.ms_per_step, _nbytes(steps))
+
+
+class RunHistory:
+    """The entries of a run, oldest first, within ``budget_bytes``, and its checkpoints (step → session copy)."""
+
+    def __init__(self, budget_bytes: int = HISTORY_BYTES) -> None:
+        self.budget_bytes = int(budget_bytes)
+        self.entries: list[Entry] = []
+        self._firsts: list[int] = []  # each entry's first step, for bisection
+        self.nbytes = 0
+        self.checkpoints: dict[int, Session] = {}
+        self.dropped = 0  # entries forgotten to stay within the budget
+
+    # -- filling -------------------------------------------------------------------------------------------------
+
+    def append(self, first: int, steps: Steps, newton_per_step: np.ndarray, ms_per_step: float) -> None:
+        """Add a call's ``steps`` whose first snapshot is step ``first`` (the step after the last entry's)."""
+        if self.entries and first != self.entries[-1].last + 1:
+            raise ValueError(f"history: steps from {first} do not follow step {self.entries[-1].last}")
+        entry = Entry(first, steps, np.asarray(newton_per_step, dtype=float), float(ms_per_step), _nbytes(steps))
+        self.entries.append(entry)
+        self._firsts.append(first)
+        self.nbytes += entry.nbytes
+        while self.nbytes > self.budget_bytes and len(self.entries) > 1:
+            self._drop_oldest()
+
+    def _drop_oldest(self) -> None:
+        gone = self.entries.pop(0)
+        self._firsts.pop(0)
+        self.nbytes -= gone.nbytes
+        self.dropped += 1
+        # Keep the newest checkpoint at or before the first step still held: going back to it starts there.
+        kept = self.checkpoint_step(self.first_step)
+        for step in [step for step in self.checkpoints if kept is None or step < kept]:
+            del self.checkpoints[step]
+
+    def add_checkpoint(self, step: int, session: Session) -> None:
+        """Keep ``session`` (a copy nobody steps: :meth:`session_at` copies it again) as the run's state at
+        ``step``; past :data:`MAX_CHECKPOINTS`, every other one of the older half is forgotten."""
+        self.checkpoints[step] = session
+        if len(self.checkpoints) > MAX_CHECKPOINTS:
+            steps = sorted(self.checkpoints)
+            for old in steps[1 : len(steps) // 2 : 2]:
+                del self.checkpoints[old]
+
+    # -- reading ---------------------------------------------------------------------------------------------------
+
+    @property
+    def first_step(self) -> int:
+        """The oldest step held (0 until the budget forgets some)."""
+        return self.entries[0].first if self.entries else 0
+
+    @property
+    def last_step(self) -> int:
+        """The newest step held: the run's present."""
+        return self.entries[-1].last if self.entries else 0
+
+    def checkpoint_step(self, step: int) -> int | None:
+        """The newest checkpoint at or before ``step``, if any."""
+        before = [kept for kept in self.checkpoints if kept <= step]
+        return max(before) if before else None
+
+    def _index(self, step: int) -> int:
+        """The index of the entry holding ``step`` (which must be held)."""
+        if not self.first_step <= step <= self.last_step:
+            raise IndexError(f"step {step} is not in the history (steps {self.first_step}–{self.last_step})")
+        return bisect.bisect_right(self._firsts, step) - 1
+
+    def steps_until(self, step: int, count: int = 1) -> Steps:
+        """The :class:`Steps` of the ``count`` steps ending at ``step`` (fewer when the history starts later),
+        oldest first: what the run's ``latest`` was right after a call that ended at ``step``."""
+        from spinlab.scene.run_model import Steps
+        from spinlab.scene.samples import concatenated
+
+        index = self._index(step)
+        parts, left = [], count
+        while left > 0 and index >= 0:
+            entry = self.entries[index].until(step)
+            take = min(left, len(entry.steps.snapshots))
+            start = len(entry.steps.snapshots) - take
+            parts.append((entry.steps.snapshots[start:], sliced(entry.steps.sample, start, None)))
+            left -= take
+            index -= 1
+        parts.reverse()
+        snapshots = tuple(snapshot for part, _ in parts for snapshot in part)
+        return Steps(snapshots, concatenated([sample for _, sample in parts]))
+
+    def entries_until(self, step: int) -> Iterator[Entry]:
+        """The entries up to ``step``, the last one cut there, oldest first."""
+        last = self._index(step)
+        yield from self.entries[:last]
+        yield self.entries[last].until(step)
+
+    def until(self, step: int) -> RunHistory:
+        """A new history of this one up to ``step``: its entries (the last one cut) and checkpoints to there."""
+        kept = RunHistory(self.budget_bytes)
+        for entry in self.entries_until(step):
+            kept.entries.append(entry)
+            kept._firsts.append(entry.first)
+            kept.nbytes += entry.nbytes
+        kept.checkpoints = {at: session for at, session in self.checkpoints.items() if at <= step}
+        kept.dropped = self.dropped
+        return kept
+
+
+def sliced(sample: Sample, start: int, stop: int | None) -> Sample:
+    """``sample``'s steps ``start:stop`` (along its S axis)."""
+    values = {
+        field.name: None if getattr(sample, field.name) is None else getattr(sample, field.name)[start:stop]
+        for field in dataclasses.fields(sample)
+    }
+    return dataclasses.replace(sample, **values)
+
+
+def _nbytes(steps: Steps) -> int:
+    """The bytes ``steps``' arrays hold (and ~200 B of Python objects per snapshot)."""
+    total = 0
+    for snapshot in steps.snapshots:
+        total += 200 + sum(getattr(snapshot, name).nbytes for name in ("q", "position", "omega_world", "L_world"))
+        total += snapshot.energy.nbytes
+    sample = steps.sample
+    for field in dataclasses.fields(sample):
+        value = getattr(sample, field.name)
+        if isinstance(value, np.ndarray):
+            total += value.nbytes
+    return total

@@ -7,6 +7,7 @@ the body's closed-form motion where one exists, and the Newton iterations and su
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -30,9 +31,19 @@ from spinlab.scene.measures import (
 from spinlab.scene.scene_file import SceneSpec
 from spinlab.scene.simulation import Simulation
 from spinlab.scene.trace import TraceWriter
+from spinlab.sim import compiled
 from spinlab.sim.errors import InputError, NumericalError
 
-__all__ = ["BodySummary", "run_scene", "step_count", "check_finite"]
+__all__ = ["BodySummary", "run_scene", "step_count", "check_finite", "steps_without_numba"]
+
+# numba costs a process ~0.35 s before a run's first compiled step when its kernels are cached (importing it, readying
+# its compiler, loading them; benchmarks/scaling.py), and seconds when they must be compiled. The same bits come
+# from numpy (sim/compiled.py) at about these costs (a step of an implicit integrator's twin: ~0.7-1.1 ms a group
+# plus 1-2.5 us a body, on one core of the 2-core machine of benchmarks/results); a run that would take under
+# this budget on them skips numba.
+_WITHOUT_NUMBA_BUDGET_S = 0.3
+_GROUP_STEP_S = 1.2e-3
+_BODY_STEP_S = 2.5e-6
 
 
 @dataclass(frozen=True)
@@ -70,6 +81,17 @@ def step_count(duration: float, h: float, *, where: str = "--duration") -> int:
     return steps
 
 
+def steps_without_numba(integrators: list[str | None], steps: int, *, gyroscopic: bool = True) -> bool:
+    """Whether a run of ``steps`` steps of bodies with ``integrators`` (one a body, ``None`` for a kinematic one)
+    should step on numpy: every integrator has a path that computes its kernel's bits there
+    (:func:`sim.compiled.kernel_bits_without_numba`; with the gyroscopic term, as those paths are checked), and
+    that is cheaper than readying numba (``_WITHOUT_NUMBA_BUDGET_S``)."""
+    groups = set(integrators) - {None}
+    if not gyroscopic or not compiled.kernel_bits_without_numba(groups):
+        return False
+    return steps * (len(groups) * _GROUP_STEP_S + len(integrators) * _BODY_STEP_S) <= _WITHOUT_NUMBA_BUDGET_S
+
+
 def run_scene(
     scene: SceneSpec,
     *,
@@ -97,9 +119,14 @@ def run_scene(
     iterations = np.zeros(len(simulation.names), dtype=np.int64)
     substeps = np.ones(len(simulation.names), dtype=np.int64)
 
-    load_kernels(scene, dict.fromkeys(name for name in simulation.integrators if name is not None))
+    if steps_without_numba(simulation.integrators, steps, gyroscopic=gyroscopic):
+        # The kernels' bits on numpy, numba never imported: the trace's bytes are those of the compiled path.
+        kernels = compiled.gated(stand_in="twin")
+    else:
+        load_kernels(scene, dict.fromkeys(name for name in simulation.integrators if name is not None))
+        kernels = contextlib.nullcontext()
     wall_start = time.perf_counter()  # the stepping alone: the kernels are loaded
-    with _maybe_trace(trace_path) as trace:
+    with kernels, _maybe_trace(trace_path) as trace:
         if trace is not None:
             trace.write(0.0, simulation.names, start.q, start.omega_world, start.L_world, start.energy)
         for index in range(steps):

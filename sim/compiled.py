@@ -9,6 +9,13 @@ arithmetic (sim/world.py), and the trails are thinned in numpy (render/overlays.
 
 Names are the integrators' (``INTEGRATORS``) and :data:`FREE_FALL` for the world's centre-of-mass update.
 
+A kernel not ready is stood in for by its numpy path (:func:`stand_in`). For most integrators that path is its
+kernel's arithmetic operation for operation, hence the kernel's bits (:data:`KERNEL_BITS_ON_NUMPY`); the implicit
+ones solve the same equation by other formulas there, an ulp or two apart a step, but have a ``backend="twin"``
+that runs their kernel's own code in numpy (:data:`TWINS`, sim/integrators/kernel_twins.py). ``run`` steps a small
+world on these without numba at all (scene/runner.py): :func:`gated` with ``stand_in="twin"``. The window keeps the
+numpy references (``"numpy"``) and recomputes a run when its kernels arrive (scene/replay.py).
+
 :func:`lazy_module` gives a module that is imported at its first attribute access: the integrators reach their
 kernels through one (``_kernels.euler_kernel``), so that importing the integrators does not import numba (~0.4 s
 of a start) until a kernel is called.
@@ -25,6 +32,10 @@ from types import ModuleType
 
 __all__ = [
     "FREE_FALL",
+    "KERNEL_BITS_ON_NUMPY",
+    "TWINS",
+    "stand_in",
+    "kernel_bits_without_numba",
     "POLYLINE_KEEP",
     "start_on_numpy",
     "gated",
@@ -41,7 +52,19 @@ FREE_FALL = "free_fall"
 POLYLINE_KEEP = "polyline_keep"
 """The trails' and plots' thinning (render/thinning.py; render/thinning_numpy.py meanwhile)."""
 
-_state = {"gated": False}
+# Checked bit for bit against their kernels by tests/sim/test_kernel_twins.py, with and without torque, at steps
+# from 1/240 s to 3 s. Not Magnus: its numpy path with two or three terms parts from its kernel by an ulp at times.
+_ENGINES = ("bullet_explicit", "bullet_implicit_world", "bullet_implicit_body", "physx", "physx_gyro", "jolt")
+_ENGINES += ("jolt_gyro", "godot", "catto2015")
+KERNEL_BITS_ON_NUMPY = frozenset(
+    {"euler", "euler_body", "exact", FREE_FALL, "mujoco_euler", "mujoco_implicitfast", "mujoco_rk4"}
+    | {engine + precision for engine in _ENGINES for precision in ("", "_f32")}
+)
+"""The kernels whose numpy path (``backend="numpy"``) computes their bits."""
+TWINS = frozenset({"implicit_midpoint", "trapezoidal", "object_trapezoidal"})
+"""The kernels whose ``backend="twin"`` computes their bits (sim/integrators/kernel_twins.py)."""
+
+_state = {"gated": False, "stand_in": "numpy"}
 _ready: set[str] = set()
 _thread = threading.local()  # .loading: this thread loads kernels (ui/kernel_loader.py), so calls them
 
@@ -52,18 +75,30 @@ def start_on_numpy() -> None:
 
 
 @contextlib.contextmanager
-def gated(ready: Iterable[str] = ()) -> Iterator[None]:
-    """Gated, with only ``ready`` ready, for the block; then as before (the tests' way)."""
-    before, ready_before = _state["gated"], set(_ready)
-    _state["gated"] = True
+def gated(ready: Iterable[str] = (), *, stand_in: str = "numpy") -> Iterator[None]:
+    """Gated, with only ``ready`` ready, for the block; then as before (the tests' way, and ``run``'s on a small
+    world). ``stand_in="twin"``: the implicit integrators not ready step on their twins (:func:`stand_in`)."""
+    before, ready_before = dict(_state), set(_ready)
+    _state.update(gated=True, stand_in=stand_in)
     _ready.clear()
     _ready.update(ready)
     try:
         yield
     finally:
-        _state["gated"] = before
+        _state.update(before)
         _ready.clear()
         _ready.update(ready_before)
+
+
+def stand_in(name: str) -> str:
+    """The ``backend`` that steps ``name`` while its kernel is not ready: ``"twin"`` for :data:`TWINS` inside
+    ``gated(stand_in="twin")``, else ``"numpy"``."""
+    return "twin" if _state["stand_in"] == "twin" and name in TWINS else "numpy"
+
+
+def kernel_bits_without_numba(names: Iterable[str | None]) -> bool:
+    """Whether every one of ``names`` (``None`` skipped) has a path without numba that computes its kernel's bits."""
+    return all(name is None or name in KERNEL_BITS_ON_NUMPY or name in TWINS for name in names)
 
 
 def mark_ready(names: Iterable[str]) -> None:

@@ -354,8 +354,8 @@ class World:
         slots = group.slots
         params = group.torque_free_params[bool(self.gyroscopic)]
         options = self.integrator_options.get(group.name, _NO_OPTIONS)
-        if not compiled.is_ready(group.name):  # its kernel is still compiling: the numpy path (sim/compiled.py)
-            options = {**options, "backend": "numpy"}
+        if not compiled.is_ready(group.name):  # its kernel is not loaded: a numpy path (sim/compiled.py)
+            options = {**options, "backend": compiled.stand_in(group.name)}
         if group.orientation_torque:
             if lever_torque is not None:
                 options = {**options, "orientation_torque": lever_torque[slots]}

@@ -114,6 +114,17 @@ def _advance_in_pieces(method, state, params, h, jacobian, newton):
     return BodyState(q, omega_world, L_world), StepCost(iterations, substeps), status
 
 
+def _twin_step(method, state, params, h, newton):
+    """The compiled kernel's step run by numpy (sim/integrators/kernel_twins.py): the kernel's bits, no numba."""
+    from spinlab.sim.integrators import kernel_twins
+
+    q, omega_world, L_world, iterations, substeps, status = kernel_twins.implicit_step(
+        method.name, state.q, state.omega_world, state.L_world, params.inertia_body_inv,
+        params.torque_world, float(h), *newton._kernel_arguments,
+    )  # fmt: skip
+    return BodyState(q, omega_world, L_world), StepCost.of_arrays(iterations, substeps), status
+
+
 def kernel_newton_arguments(newton: NewtonOptions) -> tuple[float, int, int, float]:
     """The kernels' Newton arguments: tolerance, max iterations, max sub-step depth, squared max step angle (made
     once, with the options)."""
@@ -133,18 +144,27 @@ def step_implicit(
 ) -> tuple[BodyState, StepCost]:
     """Advance N bodies by ``h`` seconds with ``method``; the implicit integrators' ``step`` with its options.
 
-    ``backend``: ``"numba"`` (compiled kernel) or ``"numpy"`` (the reference). ``jacobian``: ``"analytic"``
-    (hand-written) or ``"dual"`` (dual numbers; numpy backend only). ``newton``: Newton's tolerance, iteration
-    and step-angle limits and the sub-stepping depth (:class:`~sim.integrators.newton.NewtonOptions`). A body
-    Newton fails on has its step halved up to ``newton.max_substep_depth`` times, with the torque held constant;
-    then :class:`sim.errors.NumericalError` names it. ``out``: where the compiled kernel writes the new state
-    (:class:`~sim.integrators.state.StepBuffers`; ``None``: new arrays).
+    ``backend``: ``"numba"`` (compiled kernel), ``"numpy"`` (the reference) or ``"twin"`` (the kernel's own
+    arithmetic run by numpy, sim/integrators/kernel_twins.py: the compiled bits without numba). ``jacobian``:
+    ``"analytic"`` (hand-written) or ``"dual"`` (dual numbers; numpy backend only). ``newton``: Newton's
+    tolerance, iteration and step-angle limits and the sub-stepping depth
+    (:class:`~sim.integrators.newton.NewtonOptions`). A body Newton fails on has its step halved up to
+    ``newton.max_substep_depth`` times, with the torque held constant; then :class:`sim.errors.NumericalError`
+    names it. ``out``: where the compiled kernel writes the new state (:class:`~sim.integrators.state.StepBuffers`;
+    ``None``: new arrays).
     """
-    if backend != "numba" or jacobian != "analytic":
+    if backend == "twin":
+        check_jacobian("numba", jacobian)  # the twin is the kernel: the hand-written Jacobian only
+    elif backend != "numba" or jacobian != "analytic":
         check_jacobian(backend, jacobian)
     if not params.gyroscopic:
-        return magnus.step(state, params, h, terms=1, exponential="exact", backend=backend, out=out)
-    if backend == "numba":
+        # No twin of Magnus' kernel, and its numpy path parts from it by an ulp at times: the kernel's bits are
+        # the kernel's (scene/runner.py steps such a run with numba).
+        magnus_backend = "numba" if backend == "twin" else backend
+        return magnus.step(state, params, h, terms=1, exponential="exact", backend=magnus_backend, out=out)
+    if backend == "twin":
+        new_state, cost, status = _twin_step(method, state, params, h, newton)
+    elif backend == "numba":
         n_bodies = state.q.shape[0]
         new_state, status = StepBuffers.empty(n_bodies) if out is None else out
         cost = StepCost.of_arrays(np.empty(n_bodies, np.int64), np.empty(n_bodies, np.int64))

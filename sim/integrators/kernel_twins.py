@@ -1,0 +1,220 @@
+"""The implicit kernel's arithmetic run by numpy over the batch: the compiled path's bits, without numba.
+
+numba costs a short run more than its steps: importing it (~0.1 s), readying its compiler (~0.2 s) and loading the
+kernels from its cache, or compiling them (~10 s) on a cold one. The numpy reference paths need none of it, but
+the implicit ones solve the same equations by other formulas (rotation matrices, ``np.linalg.solve``) and part from
+the kernels by an ulp or two a step; a trace must have the compiled path's bytes (tests/test_trace_digest.py).
+
+This module runs the kernels' own code instead. :mod:`sim.integrators._kernels` writes a body's vectors and
+matrices as tuples of numbers, and its helpers (``add``, ``dot``, ``matvec``, ``solve``, ``quat_exp``, ...) are
+straight-line arithmetic on them. Executed as plain Python over tuples of (n,) arrays, each helper performs, for
+every body at once, the same IEEE operations in the same order as the kernel performs for one body: the same
+bits (numba compiles without fast-math, so nothing is reassociated or fused; ``sqrt`` and the division are
+correctly rounded; ``sin`` and ``cos``, numpy's and the C library's that the kernel calls, agree bit for bit, which
+tests/sim/test_kernel_twins.py checks). The source is read from ``_kernels.py`` and executed without numba's
+decorator, so there is one copy of that arithmetic. Only what branches per body is written here again, over
+masks: the Rodrigues coefficients' Taylor tiers, Newton's loop (``_attempt``) and the sub-stepping (``_advance``).
+
+Used by ``run`` on small worlds (scene/runner.py) through ``backend="twin"`` of the implicit integrators.
+"""
+
+from __future__ import annotations
+
+import ast
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from spinlab.sim.integrators.checks import STATUS_NON_FINITE, STATUS_NOT_CONVERGED, STATUS_OK
+
+__all__ = ["implicit_step"]
+
+
+def _no_jit(*args, **options):
+    """``njit`` as a no-op: ``@njit(...)`` and ``@njit`` leave the function as written."""
+    if args and callable(args[0]):
+        return args[0]
+    return lambda function: function
+
+
+@cache
+def _kernels() -> dict[str, Any]:
+    """The namespace of ``_kernels.py`` executed as plain Python (its numba import left out), with the few names
+    that take one number replaced by their array versions."""
+    # Beside this file (not found through importlib: the integrators hold _kernels as a lazy module, which any
+    # look at its spec would import, numba and all).
+    path = str(Path(__file__).with_name("_kernels.py"))
+    with open(path, encoding="utf-8") as source:
+        tree = ast.parse(source.read(), filename=path)
+    tree.body = [node for node in tree.body if not (isinstance(node, ast.ImportFrom) and node.module == "numba")]
+    namespace = {"__name__": "spinlab.sim.integrators._kernels (as numpy)", "njit": _no_jit}
+    exec(compile(tree, path, "exec"), namespace)  # noqa: S102 (our own source, read from the package)
+    namespace.update(
+        sqrt=np.sqrt,
+        sin=np.sin,
+        cos=np.cos,
+        isfinite=np.isfinite,
+        rodrigues_coefficients=_rodrigues_coefficients(namespace),
+        is_finite_state=_is_finite_state,
+    )
+    return namespace
+
+
+def _rodrigues_coefficients(kernels: dict[str, Any]):
+    """The kernel's ``rodrigues_coefficients`` over an array of ``a²``: each element through the branch and the
+    Taylor tier the kernel would take for it."""
+    s1_terms, s2_terms, s3_terms = kernels["_S1"], kernels["_S2"], kernels["_S3"]
+    terms, bounds, tier_terms = kernels["_TERMS"], kernels["_TIER_BOUNDS"], kernels["_TIER_TERMS"]
+    branch = kernels["TAYLOR_BRANCH_ANGLE_SQ"]
+
+    def coefficients(angle_sq: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        angle_sq = np.asarray(angle_sq, dtype=np.float64)
+        s1, s2, s3 = np.empty_like(angle_sq), np.empty_like(angle_sq), np.empty_like(angle_sq)
+        # The first Taylor term each element starts from: the kernel's tiers, the full polynomial up to the
+        # branch, the closed form (-1) above it (and for a nan).
+        start = np.where(angle_sq < branch, 0, -1)
+        for bound, count in zip(reversed(bounds), reversed(tier_terms), strict=True):
+            start = np.where(angle_sq < bound, terms - count, start)
+        for first in np.unique(start).tolist():
+            rows = np.flatnonzero(start == first)
+            x = angle_sq[rows]
+            if first < 0:
+                a = np.sqrt(x)
+                sin_a, sin_half = np.sin(a), np.sin(0.5 * a)
+                s1[rows], s2[rows], s3[rows] = sin_a / a, 2.0 * sin_half * sin_half / x, (a - sin_a) / (x * a)
+                continue
+            c1, c2, c3 = (
+                np.full_like(x, s1_terms[first]),
+                np.full_like(x, s2_terms[first]),
+                np.full_like(x, s3_terms[first]),
+            )
+            for k in range(first + 1, terms):
+                c1, c2, c3 = c1 * x + s1_terms[k], c2 * x + s2_terms[k], c3 * x + s3_terms[k]
+            s1[rows], s2[rows], s3[rows] = c1, c2, c3
+        return s1, s2, s3
+
+    return coefficients
+
+
+def _is_finite_state(q, omega, L) -> np.ndarray:
+    """(n,) bool: every component of the body's q, ω and L finite."""
+    return np.isfinite(np.stack([*q, *omega, *L])).all(axis=0)
+
+
+def _pick(value, rows: np.ndarray):
+    """``value`` (an (n,) array, a number, or tuples of them) at ``rows``."""
+    if isinstance(value, tuple):
+        return tuple(_pick(part, rows) for part in value)
+    if isinstance(value, np.ndarray):
+        return value[rows]
+    return value
+
+
+def _put(target: tuple, rows: np.ndarray, value: tuple) -> None:
+    """``target[rows] = value``, component by component (tuples of (n,) arrays)."""
+    for into, part in zip(target, value, strict=True):
+        if isinstance(into, tuple):
+            _put(into, rows, part)
+        else:
+            into[rows] = part
+
+
+def _columns(array: np.ndarray) -> tuple:
+    """An (n, k) or (n, k, k) array as a tuple of (n,) columns (of rows): the kernels' tuples, for every body."""
+    if array.ndim == 2:
+        return tuple(np.array(array[:, i]) for i in range(array.shape[1]))
+    return tuple(_columns(array[:, i, :]) for i in range(array.shape[1]))
+
+
+def _attempt(k, method, q, omega, L, M, torque, h, tolerance, max_iterations, max_step_angle_sq):
+    """The kernel's ``_attempt`` for every body at once: ``(converged, iterations, v)``, (n,), (n,), 3 × (n,)."""
+    add, scale, dot, sub, matvec = k["add"], k["scale"], k["dot"], k["sub"], k["matvec"]
+    if method == k["MIDPOINT"]:
+        a = k["to_body"](q, add(L, scale(0.5 * h, torque)))
+        b = a
+        v = scale(h, matvec(M, a))
+    else:
+        L_end = add(L, scale(h, torque))
+        a = k["to_body"](q, omega) if method == k["WORLD_TRAPEZOIDAL"] else matvec(M, k["to_body"](q, L))
+        b = k["to_body"](q, L_end)
+        v = scale(0.5 * h, add(a, matvec(M, b)))
+    v = tuple(np.array(part, dtype=np.float64) for part in v)
+    curvature = k["newton_curvature"](M, L, torque, h)
+    n = len(h)
+    converged, iterations = np.zeros(n, dtype=bool), np.zeros(n, dtype=np.int64)
+    live = np.arange(n)
+    for iteration in range(max_iterations + 1):
+        if live.size == 0:
+            break
+        vl, al, bl, Ml, hl = _pick(v, live), _pick(a, live), _pick(b, live), _pick(M, live), h[live]
+        F, coefficients, rotated = k["_residual"](method, vl, al, bl, Ml, hl)
+        size_sq = dot(F, F)
+        v_size = np.sqrt(dot(vl, vl))
+        finite = np.isfinite(size_sq)
+        small = finite & (np.sqrt(size_sq) <= tolerance * v_size)
+        stops = small | ~finite
+        converged[live[small]] = dot(vl, vl)[small] <= max_step_angle_sq
+        if iteration == max_iterations:
+            break
+        going = ~stops
+        rows = live[going]
+        F, vl, al, bl, Ml, hl = (_pick(x, going) for x in (F, vl, al, bl, Ml, hl))
+        J = k["_jacobian"](method, vl, al, bl, Ml, hl, _pick(coefficients, going), _pick(rotated, going))
+        update = k["solve"](J, F)
+        vl = sub(vl, update)
+        _put(v, rows, vl)
+        iterations[rows] += 1
+        # The kernel's bound on the next residual: converged without evaluating it (False for a nan).
+        settled = curvature[rows] * dot(update, update) <= tolerance * np.sqrt(dot(vl, vl))
+        converged[rows[settled]] = dot(vl, vl)[settled] <= max_step_angle_sq
+        live = rows[~settled]
+    return converged, iterations, v
+
+
+def implicit_step(method, q, omega_world, L_world, inertia_inv, torque_world, h, tolerance, max_iterations,
+                  max_depth, max_step_angle_sq):  # fmt: skip
+    """``_kernels.implicit_kernel`` over the batch, as numpy: ``(q, ω, L, iterations, substeps, status)``, the
+    arrays the kernel would write. Arguments as the kernel's, but ``method`` by name (``_kernels.KERNEL_METHODS``)."""
+    k = _kernels()
+    method = k["KERNEL_METHODS"][method]
+    n = q.shape[0]
+    qn, omega, L = _columns(q), _columns(omega_world), _columns(L_world)
+    M, torque = _columns(inertia_inv), _columns(torque_world)
+    pieces = 1 << max_depth
+    position, size = np.zeros(n, dtype=np.int64), np.full(n, pieces, dtype=np.int64)
+    iterations, substeps = np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64)
+    status = np.full(n, STATUS_OK, dtype=np.int8)
+    finite = _is_finite_state(qn, omega, L)
+    status[~finite], position[~finite] = STATUS_NON_FINITE, pieces  # reported as such, not as a Newton failure
+    while True:
+        rows = np.flatnonzero(position < pieces)
+        if rows.size == 0:
+            break
+        h_piece = h * (size[rows] / pieces)
+        q_rows, omega_rows, L_rows, M_rows, torque_rows = (_pick(x, rows) for x in (qn, omega, L, M, torque))
+        converged, piece_iterations, v = _attempt(
+            k, method, q_rows, omega_rows, L_rows, M_rows, torque_rows, h_piece, tolerance, max_iterations,
+            max_step_angle_sq,
+        )  # fmt: skip
+        iterations[rows] += piece_iterations
+        failed = rows[~converged]
+        size[failed] >>= 1
+        gave_up = failed[size[failed] == 0]
+        status[gave_up], position[gave_up] = STATUS_NOT_CONVERGED, pieces
+        if converged.any():
+            done = rows[converged]
+            q_done, L_done, v, torque_done = (_pick(x, converged) for x in (q_rows, L_rows, v, torque_rows))
+            h_done = h_piece[converged]
+            q_new = k["quat_normalize"](k["quat_mul"](q_done, k["quat_exp"](v)))
+            L_new = k["add"](L_done, k["scale"](h_done, torque_done))
+            omega_new = k["to_world"](q_new, k["matvec"](_pick(M, done), k["to_body"](q_new, L_new)))
+            _put(qn, done, q_new)
+            _put(L, done, L_new)
+            _put(omega, done, omega_new)
+            position[done] += size[done]
+            substeps[done] += 1
+            size[done] = position[done] & -position[done]
+    status[(status == STATUS_OK) & ~_is_finite_state(qn, omega, L)] = STATUS_NON_FINITE
+    return np.stack(qn, axis=-1), np.stack(omega, axis=-1), np.stack(L, axis=-1), iterations, substeps, status

@@ -1,0 +1,50 @@
+"""A small run steps without numba (scene/runner.py's ``steps_without_numba``), and its trace is the compiled path's
+bytes all the same."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import spinlab.scene.runner as runner
+from spinlab.scene.runner import run_scene, steps_without_numba
+from spinlab.scene.scene_file import load_scene
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_small_runs_of_integrators_with_the_kernels_bits_on_numpy_skip_numba():
+    assert steps_without_numba(["implicit_midpoint"], 60)
+    assert steps_without_numba(["implicit_midpoint"] * 100 + [None], 60)
+    assert steps_without_numba(["euler", "trapezoidal", "mujoco_rk4"], 60)
+    assert not steps_without_numba(["implicit_midpoint"] * 100_000, 60)  # numba's fixed cost is the smaller
+    assert not steps_without_numba(["implicit_midpoint"], 100_000)
+    assert not steps_without_numba(["implicit_midpoint", "rkmk4"], 1)  # rkmk4's numpy path is not its kernel's
+    assert not steps_without_numba(["euler"], 1, gyroscopic=False)  # the paths are checked with the term on
+
+
+@pytest.mark.parametrize(
+    ("preset", "integrator"),
+    [("t_handle", "implicit_midpoint"), ("t_handle", "object_trapezoidal"), ("heavy_top", "trapezoidal"),
+     ("heavy_top", "euler"), ("compare", "implicit_midpoint")],
+)  # fmt: skip
+def test_a_run_without_numba_writes_the_compiled_paths_trace(tmp_path, monkeypatch, preset, integrator):
+    scene = load_scene(preset)
+    duration = 40 * scene.h
+    assert steps_without_numba([integrator] * len(scene.bodies), 40)
+    twin_path, compiled_path = tmp_path / "twin.csv", tmp_path / "compiled.csv"
+    run_scene(scene, integrator=integrator, h=scene.h, duration=duration, trace_path=twin_path)
+    monkeypatch.setattr(runner, "steps_without_numba", lambda *args, **kwargs: False)
+    run_scene(scene, integrator=integrator, h=scene.h, duration=duration, trace_path=compiled_path)
+    assert twin_path.read_bytes() == compiled_path.read_bytes()
+
+
+def test_a_small_run_does_not_import_numba():
+    script = (
+        "import sys\nfrom spinlab.launch import main\n"
+        "status = main(['run', 't_handle', '--duration', '1'])\n"
+        "print('numba' in sys.modules, status)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert done.stdout.splitlines()[-1] == "False 0"

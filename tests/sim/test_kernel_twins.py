@@ -1,0 +1,92 @@
+"""sim/integrators/kernel_twins.py and sim/compiled.py's lists: the paths without numba give the kernels' bits.
+
+Bit for bit, not to a tolerance: ``run`` steps small worlds on these paths (scene/runner.py), and a trace must be
+the compiled path's bytes (tests/test_trace_digest.py). Steps from 1/240 s (the Taylor branches, one piece) to
+3 s (the closed-form Rodrigues coefficients, sub-stepping, Newton failures), with and without a torque.
+"""
+
+import numpy as np
+import pytest
+
+from spinlab.sim import compiled
+from spinlab.sim.errors import NumericalError
+from spinlab.sim.integrators import CLAIMS, INTEGRATORS
+from spinlab.sim.integrators.newton import NewtonOptions
+from tests.sim.test_integrators import _random_bodies
+
+STEPS_S = (1.0 / 240.0, 0.05, 0.5, 3.0)
+N_STEPS = 6
+
+
+def _steps(name, state, params, h, backend, **options):
+    """``N_STEPS`` steps: the states and costs after each, or the error's message where one is raised."""
+    trail = []
+    try:
+        for _ in range(N_STEPS):
+            state, cost = INTEGRATORS[name](state, params, h, backend=backend, **options)
+            trail.append((state.q, state.omega_world, state.L_world, cost.newton_iterations, cost.substeps))
+    except NumericalError as error:
+        trail.append(str(error))
+    return trail
+
+
+def _assert_same_bits(a, b) -> None:
+    assert len(a) == len(b)
+    for left, right in zip(a, b, strict=True):
+        if isinstance(left, str) or isinstance(right, str):
+            assert left == right
+        else:
+            for x, y in zip(left, right, strict=True):
+                np.testing.assert_array_equal(x, y, strict=True)
+
+
+def _cases(names):
+    return [
+        (name, torque, h)
+        for name in sorted(names)
+        if name in INTEGRATORS
+        for torque in (False, True)
+        if CLAIMS[name].accepts_torque or not torque
+        for h in STEPS_S
+    ]
+
+
+@pytest.mark.parametrize(("name", "torque", "h"), _cases(compiled.TWINS))
+def test_a_twin_gives_its_kernels_bits(name, torque, h):
+    state, params = _random_bodies(40, 7, torque=torque)
+    _assert_same_bits(_steps(name, state, params, h, "twin"), _steps(name, state, params, h, "numba"))
+
+
+@pytest.mark.parametrize(("name", "torque", "h"), _cases(compiled.KERNEL_BITS_ON_NUMPY))
+def test_a_numpy_path_listed_as_the_kernels_bits_gives_them(name, torque, h):
+    state, params = _random_bodies(40, 7, torque=torque)
+    _assert_same_bits(_steps(name, state, params, h, "numpy"), _steps(name, state, params, h, "numba"))
+
+
+def test_a_twin_sub_steps_and_fails_as_its_kernel_does():
+    # Two Newton iterations at most and a shallow halving: at h = 3 s some bodies need pieces, some fail.
+    state, params = _random_bodies(40, 3)
+    newton = NewtonOptions(max_iterations=2, max_substep_depth=2)
+    twin = _steps("implicit_midpoint", state, params, 3.0, "twin", newton=newton)
+    _assert_same_bits(twin, _steps("implicit_midpoint", state, params, 3.0, "numba", newton=newton))
+    assert isinstance(twin[-1], str)  # the case is the failing one it is meant to be
+
+
+@pytest.mark.parametrize("torque", [False, True])
+@pytest.mark.parametrize("h", STEPS_S)
+def test_without_the_gyroscopic_term_the_twin_gives_the_kernels_bits(torque, h):
+    state, params = _random_bodies(20, 5, torque=torque)
+    params = type(params)(params.inertia_body, params.inertia_body_inv, params.torque_world, False)
+    twin = _steps("implicit_midpoint", state, params, h, "twin")
+    _assert_same_bits(twin, _steps("implicit_midpoint", state, params, h, "numba"))
+
+
+def test_stand_ins():
+    assert compiled.stand_in("implicit_midpoint") == "numpy"  # the window's: the numpy references
+    with compiled.gated(stand_in="twin"):
+        assert compiled.stand_in("implicit_midpoint") == "twin"
+        assert compiled.stand_in("euler") == "numpy"
+        assert not compiled.is_ready("implicit_midpoint")
+    assert compiled.stand_in("implicit_midpoint") == "numpy"
+    assert compiled.kernel_bits_without_numba(["euler", None, "trapezoidal"])
+    assert not compiled.kernel_bits_without_numba(["euler", "im6"])

@@ -19,6 +19,10 @@ from spinlab.sim.compiled import lazy_module
 _kernels = lazy_module("spinlab.sim.integrators._kernels")
 
 from spinlab.sim.integrators import (  # noqa: E402
+    axes2,
+    axes4,
+    axes6,
+    axes8,
     bullet,
     catto2015,
     euler,
@@ -43,7 +47,7 @@ from spinlab.sim.integrators import (  # noqa: E402
 from spinlab.sim.integrators.claims import Claims  # noqa: E402
 from spinlab.sim.integrators.engine_steps import float32_twins  # noqa: E402
 
-__all__ = ["INTEGRATORS", "CLAIMS", "ORIENTATION_TORQUE", "ENGINE_STEPS", "METHODS", "FAMILIES", "Claims"]
+__all__ = ["INTEGRATORS", "CLAIMS", "ORIENTATION_TORQUE", "ENGINE_STEPS", "AXES", "METHODS", "FAMILIES", "Claims"]
 
 _MODULES = {
     "euler": euler,
@@ -61,6 +65,9 @@ _MODULES = {
     "split4": split4,
     "split6": split6,
 }
+# The splitting into rotations about the principal axes (issue 27): a family of its own, not in "all" (below).
+_AXES = {"axes2": axes2, "axes4": axes4, "axes6": axes6, "axes8": axes8}
+_MODULES.update(_AXES)
 # The engines' rotation steps (issue 25): several modes a module, each an object with ``step`` and ``CLAIMS``.
 _ENGINES = {**bullet.VARIANTS, **mujoco.VARIANTS, **physx.VARIANTS, **jolt.VARIANTS, **godot.VARIANTS,
             **catto2015.VARIANTS}  # fmt: skip
@@ -78,12 +85,19 @@ CLAIMS: dict[str, Claims] = {name: module.CLAIMS for name, module in _MODULES.it
 ENGINE_STEPS = frozenset(_ENGINES) | frozenset(_FLOAT32)
 """The names that are an engine's rotation step (docs/engines.md), not a method of the maths reference."""
 
-METHODS = tuple(name for name in INTEGRATORS if name not in ENGINE_STEPS)
+AXES = tuple(_AXES)
+"""The explicit splittings into rotations about the principal axes, orders 2 to 8 (sim/integrators/axes_splitting.py).
+A family of their own (``--integrator axes``) rather than part of "all side by side": that grid's 14 methods have
+14 colours picked as the set with the largest smallest CIELAB distance (scene/palette.py), and 18 cells would
+shrink every view by a further quarter."""
+
+METHODS = tuple(name for name in INTEGRATORS if name not in ENGINE_STEPS and name not in AXES)
 """The maths' methods, in the registry's order: what ``--integrator all`` and "all side by side" run."""
 
-FAMILIES = {"all": METHODS, "engines": tuple(_ENGINES), "engines_f32": tuple(_FLOAT32)}
+FAMILIES = {"all": METHODS, "axes": AXES, "engines": tuple(_ENGINES), "engines_f32": tuple(_FLOAT32)}
 """The integrators a family name stands for on the command line: ``--integrator all`` (the maths' methods),
-``engines`` (the engines' steps in double precision) or ``engines_f32`` (their float32 twins)."""
+``axes`` (the splittings into rotations about the principal axes), ``engines`` (the engines' steps in double
+precision) or ``engines_f32`` (their float32 twins)."""
 
 ORIENTATION_TORQUE = frozenset(name for name, claims in CLAIMS.items() if claims.orientation_torque)
 """The integrators that take ``orientation_torque=τ(q)`` and evaluate it at their own stages."""

@@ -46,7 +46,7 @@ from spinlab.sim.integrators.checks import STATUS_NON_FINITE, STATUS_NOT_CONVERG
 from spinlab.sim.taylor import TAYLOR_BRANCH_ANGLE_SQ
 
 __all__ = ["euler_kernel", "euler_body_kernel", "magnus_kernel", "rkmk4_kernel", "implicit_kernel",
-           "composed_kernel", "split_kernel", "newton_curvature", "rodrigues_coefficients",
+           "composed_kernel", "split_kernel", "axes_kernel", "newton_curvature", "rodrigues_coefficients",
            "left_jacobian_inv_coefficient", "KERNEL_METHODS", "EXPONENTIAL_EXACT",
            "EXPONENTIAL_THIRD_ORDER"]  # fmt: skip
 
@@ -674,6 +674,62 @@ def split_kernel(coefficients, kicks, q, omega_world, L_world, inertia, inertia_
             status = STATUS_NON_FINITE
         _write_implicit(n, qn, omega, L, iterations, substeps, status, q_out, omega_out, L_out, iterations_out,
                         substeps_out, status_out)  # fmt: skip
+
+
+# The splitting into rotations about the principal axes (sim.integrators.axes_splitting).
+
+AXES_KICK = 3  # sim.integrators.axes_splitting.KICK
+
+
+@njit(cache=True, error_model="numpy")
+def _principal_rotation(qp, momentum, axis, half_angle):
+    """``H_axis``'s flow: ``q_p ⊗ (cos(θ/2), sin(θ/2) e_axis)`` and ``R_axis(−θ) Π``, as
+    :func:`sim.integrators.axes_splitting._rotate` (``(k, i, j)`` cyclic)."""
+    c, s = cos(half_angle), sin(half_angle)
+    cos_angle, sin_angle = 1.0 - 2.0 * s * s, 2.0 * s * c
+    w, x, y, z = qp
+    p0, p1, p2 = momentum
+    if axis == 0:
+        q_new = (c * w - s * x, c * x + s * w, c * y + s * z, c * z - s * y)
+        return q_new, (p0, cos_angle * p1 + sin_angle * p2, cos_angle * p2 - sin_angle * p1)
+    if axis == 1:
+        q_new = (c * w - s * y, c * x - s * z, c * y + s * w, c * z + s * x)
+        return q_new, (cos_angle * p0 - sin_angle * p2, p1, cos_angle * p2 + sin_angle * p0)
+    q_new = (c * w - s * z, c * x + s * y, c * y - s * x, c * z + s * w)
+    return q_new, (cos_angle * p0 + sin_angle * p1, cos_angle * p1 - sin_angle * p0, p2)
+
+
+@njit(cache=True, error_model="numpy", nogil=True)
+def axes_kernel(codes, lengths, q, L_world, inertia_inv, moments, frame_q, torque_world, lever_body, force_world, h,
+                q_out, omega_out, L_out, status_out):  # fmt: skip
+    """Each body through its schedule (:func:`sim.integrators.axes_splitting.schedules`): ``codes[row]`` and
+    ``lengths[row]`` (2, K), row 1 for a body some torque acts on (a non-zero ``torque_world`` or both ``lever_body``
+    and ``force_world`` non-zero), else row 0. Code ``k`` < 3 rotates about principal axis ``k`` (``moments`` (N, 3),
+    ``frame_q`` (N, 4): ``q_p = q ⊗ p``) for ``lengths h`` s; :data:`AXES_KICK` kicks ``L`` and ``Π`` by the torque
+    ``τ₀ + (O r) × f`` at the current orientation; −1 ends. Then ``q' = q_p ⊗ p*``, ``ω' = O' I⁻¹ O'ᵀ L'``."""
+    for n in range(q.shape[0]):
+        qn, L = (q[n, 0], q[n, 1], q[n, 2], q[n, 3]), row(L_world, n)
+        p = (frame_q[n, 0], frame_q[n, 1], frame_q[n, 2], frame_q[n, 3])
+        m, torque, lever, force = row(moments, n), row(torque_world, n), row(lever_body, n), row(force_world, n)
+        driven = torque != (0.0, 0.0, 0.0) or (lever != (0.0, 0.0, 0.0) and force != (0.0, 0.0, 0.0))
+        schedule = 1 if driven else 0
+        qp = quat_mul(qn, p)
+        momentum = to_body(qp, L)
+        lever_principal = to_body(p, lever)
+        for flow in range(codes.shape[1]):
+            code = codes[schedule, flow]
+            if code < 0:
+                break
+            t = lengths[schedule, flow] * h
+            if code == AXES_KICK:
+                total = add(torque, cross(to_world(qp, lever_principal), force))
+                L = add(L, scale(t, total))
+                momentum = add(momentum, scale(t, to_body(qp, total)))
+            else:
+                qp, momentum = _principal_rotation(qp, momentum, code, (0.5 * t) * momentum[code] / m[code])
+        q_new = quat_normalize(quat_mul(qp, (p[0], -p[1], -p[2], -p[3])))
+        omega = to_world(q_new, matvec(matrix(inertia_inv, n), to_body(q_new, L)))
+        _write(n, q_new, omega, L, q_out, omega_out, L_out, status_out)
 
 
 # The world's centres of mass (sim.world).

@@ -13,6 +13,12 @@ stages than equations in the powers alone:
   unconventional schemes for ordinary differential equations", Math. Comp. 66 (1997) 1089–1099, as listed in
   Hairer, Lubich & Wanner §V.3.2. It costs two stages more than Yoshida's 7-stage sixth-order solution A but has
   a far smaller error constant, and its constants are known to all digits (Yoshida's were published to 15).
+- ``KAHAN_LI_17``, order 8, 17 stages: Kahan & Li's ``s17odr8a`` (same paper, same listing in Hairer, Lubich &
+  Wanner §V.3.2), which there beats Yoshida's and McLachlan's 15-stage eighth-order solutions at equal work.
+  Used by the splitting into rotations about the principal axes (:mod:`sim.integrators.axes_splitting`).
+
+Each set sums to 1 and its odd power sums ``Σ γ³``, ``Σ γ⁵`` (and ``Σ γ⁷`` for order 8) vanish to rounding
+(tests/sim/test_axes_splitting.py checks it; the nested-commutator conditions are checked by measuring the order).
 
 The base methods used here, the implicit midpoint rule and the object-space trapezoidal rule in exponential
 coordinates, are symmetric (replace ``h`` by ``−h`` and ``v`` by ``−v`` in their equations, starting from the
@@ -44,7 +50,7 @@ from spinlab.sim.integrators.implicit import ImplicitMethod, step_composed_in_ke
 from spinlab.sim.integrators.newton import NEWTON_DEFAULTS, NewtonOptions
 from spinlab.sim.integrators.state import BodyParams, BodyState, StepBuffers, StepCost, omega_world_from_momentum
 
-__all__ = ["TRIPLE_JUMP", "KAHAN_LI_9", "step_composed"]
+__all__ = ["TRIPLE_JUMP", "KAHAN_LI_9", "KAHAN_LI_17", "step_composed"]
 
 Step = Callable[..., tuple[BodyState, StepCost]]
 
@@ -59,6 +65,18 @@ _KAHAN_LI_HALF = (
     0.08221359629355080023149045,
 )
 KAHAN_LI_9 = (*_KAHAN_LI_HALF, 0.79854399093482996339895035, *_KAHAN_LI_HALF[::-1])
+
+_KAHAN_LI_17_HALF = (
+    0.13020248308889008087881763,
+    0.56116298177510838456196441,
+    -0.38947496264484728640807860,
+    0.15884190655515560089621075,
+    -0.39590389413323757733623154,
+    0.18453964097831570709183254,
+    0.25837438768632204729397911,
+    0.29501172360931029887096624,
+)
+KAHAN_LI_17 = (*_KAHAN_LI_17_HALF, -0.60550853383003451169892108, *_KAHAN_LI_17_HALF[::-1])
 
 
 @cache

@@ -27,6 +27,7 @@ MIN_BODIES = {
     "implicit_kernel": 500,
     "composed_kernel": 200,
     "split_kernel": 200,
+    "axes_kernel": 500,
 }
 """The fewest bodies a kernel is run in parts for: about 60 µs of work (handing a part to a thread and taking it
 back costs some 17 µs here), from each kernel's body-steps/s on one thread. At least :data:`_SMALLEST`."""

@@ -18,10 +18,11 @@ def test_every_integrator_has_a_colour_of_its_own():
     assert all(integrator_color(name, 0) == INTEGRATOR_COLORS[name] for name in INTEGRATORS)
 
 
-@pytest.mark.parametrize("family", ["methods", "engines"])
+@pytest.mark.parametrize("family", ["methods", "engines", "axes"])
 def test_the_worst_pair_of_integrator_colours_is_far_apart_in_cielab(family):
-    """Within each family compared side by side (the maths' methods; the engines' steps with the exact solution)."""
-    names = set(FAMILIES["all"]) if family == "methods" else set(FAMILIES["engines"]) | {"exact"}
+    """Within each family compared side by side (the maths' methods; the engines' steps and the rotations about the
+    principal axes, each with the exact solution)."""
+    names = set(FAMILIES["all"]) if family == "methods" else set(FAMILIES[family]) | {"exact"}
     lab = {name: cielab(hex_srgb(INTEGRATOR_SRGB[name])) for name in names}
     worst = min(itertools.combinations(lab, 2), key=lambda pair: np.linalg.norm(lab[pair[0]] - lab[pair[1]]))
     distance = float(np.linalg.norm(lab[worst[0]] - lab[worst[1]]))

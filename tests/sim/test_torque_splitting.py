@@ -1,4 +1,5 @@
-"""The splitting integrators under an orientation-dependent torque (split2, split4, split6; sim.integrators.splitting).
+"""The splitting integrators under an orientation-dependent torque (split2, split4, split6; sim.integrators.splitting;
+and axes2 … axes8, sim.integrators.axes_splitting).
 
 References: scipy's DOP853 (rtol 1e-13) on ``q̇ = ½ [0, ω] ⊗ q``, ``L̇ = (O c) × m g``, ``ω = O I⁻¹ Oᵀ L`` for the
 heavy tops; the midpoint compositions (implicit_midpoint, im4, im6) for the torque-free case, bit for bit; the
@@ -12,7 +13,7 @@ from scipy.integrate import solve_ivp
 from spinlab.scene.scene_file import load_scene
 from spinlab.sim.errors import NumericalError
 from spinlab.sim.integrators import CLAIMS, INTEGRATORS, ORIENTATION_TORQUE
-from spinlab.sim.integrators.composition import KAHAN_LI_9, TRIPLE_JUMP
+from spinlab.sim.integrators.composition import KAHAN_LI_9, KAHAN_LI_17, TRIPLE_JUMP
 from spinlab.sim.integrators.newton import NewtonOptions
 from spinlab.sim.integrators.splitting import kick_lengths
 from spinlab.sim.integrators.state import BodyParams, BodyState, energy, omega_world_from_momentum
@@ -29,6 +30,17 @@ ORDER = {name: CLAIMS[name].order for name in INTEGRATORS if name in ORIENTATION
 # ratios (split2, split4, split6) on heavy_top 4.01, 16.5 and 61.5 (63.2 from 1/30 to 1/60); on the asymmetric top
 # 4.0, 16.3 and 63.6.
 ORDER_H = {2: 1.0 / 60.0, 4: 1.0 / 30.0, 6: 1.0 / 15.0}
+# The rotations about the principal axes (axes2 … axes8) have larger error constants on the tops spun fast about
+# their symmetry axis (25 rad/s: at h = 1/30 axes4's ratio is 14.2, axes6's at 1/15 is 166), so their asymptotic
+# range starts at smaller h. Measured log2 ratios on heavy_top and the asymmetric top: axes4 3.96 and 4.04 (1/60),
+# axes6 5.99 and 5.99 (1/30).
+ORDER_H_NAMED = {"axes4": 1.0 / 60.0, "axes6": 1.0 / 30.0}
+# Eighth order meets the reference's floor (2.2e-11 rad on heavy_top, as split6 and axes6 do at small h) before
+# its asymptotic range, so it is measured against itself: log2 of |x(h) − x(h/2)| / |x(h/2) − x(h/4)| at h = 1/32,
+# measured 8.06 (heavy_top) and 8.01 (asymmetric top); |x(h/2) − x(h/4)| is 2.3e-12, far above rounding.
+SELF_CONVERGENCE_H = {8: 1.0 / 32.0}
+# Without the gyroscopic term (exact spins and kicks, the asymmetric top): eighth order measured 7.93 at 1/16.
+ORDER_H_WITHOUT_GYROSCOPIC = {**ORDER_H, 8: 1.0 / 16.0}
 DURATION_S = 1.0
 RTOL_BACKENDS = 1e-13
 
@@ -68,7 +80,8 @@ def _reference(state: BodyState, params: BodyParams, lever: LeverTorque, duratio
 
 
 def _error(name, h, state, params, lever, reference) -> float:
-    """Orientation error (rad) plus relative momentum error after ``DURATION_S``."""
+    """Orientation error (rad) plus relative momentum error after ``DURATION_S``; ``reference`` (q, L), or the
+    state another ``h`` ends in."""
     q_reference, L_reference = reference
     options = {"orientation_torque": lever} if name in ORIENTATION_TORQUE else {}
     held = params if name in ORIENTATION_TORQUE else None
@@ -89,14 +102,32 @@ def test_the_splittings_keep_their_order_under_gravity_where_held_torque_is_seco
     state, params, lever = TOPS[top]()
     reference = _reference(state, params, lever, DURATION_S)
     for name, order in ORDER.items():
-        h = ORDER_H[order]
-        ratio = _error(name, h, state, params, lever, reference) / _error(name, h / 2, state, params, lever, reference)
+        if order in SELF_CONVERGENCE_H:
+            ratio = _self_convergence_ratio(name, SELF_CONVERGENCE_H[order], state, params, lever)
+        else:
+            h = ORDER_H_NAMED.get(name, ORDER_H[order])
+            ratio = _error(name, h, state, params, lever, reference) / _error(
+                name, h / 2, state, params, lever, reference
+            )
         assert abs(np.log2(ratio) - order) <= TOLERANCE_ORDER, (name, ratio)
     # im4 with the torque held at the step's midpoint (the world's way): second order, not fourth.
     ratio = _error("im4", 1.0 / 30.0, state, params, lever, reference) / _error(
         "im4", 1.0 / 60.0, state, params, lever, reference
     )
     assert abs(np.log2(ratio) - 2) <= 0.3, ratio
+
+
+def _self_convergence_ratio(name, h, state, params, lever) -> float:
+    """``|x(h) − x(h/2)| / |x(h/2) − x(h/4)|`` after ``DURATION_S``, in :func:`_error`'s measure: ``2^order`` where
+    the error is asymptotic, with no reference to reach."""
+    ends = []
+    for step in (h, h / 2, h / 4):
+        end = state
+        for _ in range(round(DURATION_S / step)):
+            end, _ = INTEGRATORS[name](end, params, step, orientation_torque=lever)
+        ends.append((end.q[0], end.L_world[0]))
+    first = _error(name, h, state, params, lever, ends[1])
+    return first / _error(name, h / 2, state, params, lever, ends[2])
 
 
 # Relative error of the total energy E + V over 5 s of heavy_top in the world at h = 1/120 (measured: 3.1e-4 for
@@ -156,7 +187,7 @@ SAME_WHEN_TORQUE_FREE = {"split2": "implicit_midpoint", "split4": "im4", "split6
 
 
 @pytest.mark.parametrize("backend", ["numba", "numpy"])
-@pytest.mark.parametrize("name", ORDER)
+@pytest.mark.parametrize("name", SAME_WHEN_TORQUE_FREE)
 def test_torque_free_a_splitting_is_its_midpoint_composition_bit_for_bit(name, backend):
     state, params = _random_bodies(7, seed=21, torque=False)
     split = _run(name, state, params, 0.05, 20, backend=backend)
@@ -171,7 +202,7 @@ def test_torque_free_a_splitting_is_its_midpoint_composition_bit_for_bit(name, b
 
 
 def test_kicks_merge_half_kicks_and_add_up_to_the_step():
-    for coefficients in ((1.0,), TRIPLE_JUMP, KAHAN_LI_9):
+    for coefficients in ((1.0,), TRIPLE_JUMP, KAHAN_LI_9, KAHAN_LI_17):
         kicks = kick_lengths(coefficients)
         assert kicks.size == len(coefficients) + 1
         assert kicks[0] == kicks[-1] == 0.5 * coefficients[0]
@@ -223,7 +254,7 @@ def test_without_the_gyroscopic_term_the_splittings_keep_their_order_for_that_mo
         return angle + np.linalg.norm(end.omega_world[0] - omega_reference) / np.linalg.norm(omega_reference)
 
     for name, order in ORDER.items():
-        h = ORDER_H[order]
+        h = ORDER_H_WITHOUT_GYROSCOPIC[order]
         assert abs(np.log2(error(name, h) / error(name, h / 2)) - order) <= TOLERANCE_ORDER, name
 
 

@@ -1,0 +1,30 @@
+"""``axes8``: the splitting into rotations about the principal axes (:mod:`sim.integrators.axes2`) composed by
+Kahan & Li's 17 stages — explicit, order 8, symplectic, ``|L|`` kept to rounding.
+
+17 Strang stages of ``γ_i h`` with Kahan & Li's constants ``s17odr8a`` (Math. Comp. 66 (1997) 1089–1099, as listed
+in Hairer, Lubich & Wanner, *Geometric Numerical Integration*, §V.3.2; :mod:`sim.integrators.composition`),
+neighbouring rotations about the first axis merged: 69 rotations a step torque-free; under a torque each stage is
+wrapped in kicks, 18 of them a step (:mod:`sim.integrators.axes_splitting`). Its claims are
+:mod:`sim.integrators.axes2`'s at order 8: torque-free and under a torque that depends on the orientation only,
+symplectic, world ``L`` exact torque-free, explicit. Without the gyroscopic term it is
+:mod:`sim.integrators.splitting`'s exact spins and kicks, composed alike.
+"""
+
+from __future__ import annotations
+
+from spinlab.sim.integrators.axes_splitting import axes_step
+from spinlab.sim.integrators.claims import Claims
+from spinlab.sim.integrators.composition import KAHAN_LI_17
+
+__all__ = ["step", "CLAIMS"]
+
+# The Kahan–Li 17 stages of axes2: order 8 under τ(q), L exact torque-free.
+CLAIMS = Claims(
+    order=8,
+    conserves_momentum=True,
+    orientation_torque=True,
+    method="rotations about the principal axes, Kahan–Li 17 stages",
+)
+
+
+step = axes_step("axes8", KAHAN_LI_17)

@@ -1,5 +1,6 @@
 """Scaling: body-steps/s of the whole ``run`` process and of its stepping loop alone, at N = 1, 10², 10⁴, 10⁵
-T-handles, with MuJoCo's RK4 building and stepping the same bodies beside it, and each process's peak memory.
+T-handles, with MuJoCo's RK4 building and stepping the same bodies beside it, and each process's CPU time and peak
+memory.
 
 The bodies are the cloud preset's (benchmarks/cloud.py: seed 003's T-handle spun round its intermediate axis, in a
 grid), its first N, written to a scene file per N in a temporary directory (uncoloured). Each is run as a user runs
@@ -7,15 +8,19 @@ it, in a subprocess: ``python -m spinlab run SCENE --integrator implicit_midpoin
 with ``SPINLAB_NO_LIMITS=1`` (its output to a file). Per process:
 
 - *process*: the subprocess's wall time from start to exit (start-up, imports, loading and checking the scene,
-  building the world and the closed-form references, the steps, the summary table);
+  building the world and the closed-form references, the steps, the summary table), and its CPU seconds (user and
+  system, from ``wait4``: firmer than the wall time when others share the cores);
 - *loop*: the wall time of the stepping loop alone, as the run measures it (its table's ``wall s``);
 - *peak memory*: the child's high-water resident set (``VmHWM`` of ``/proc/PID/status``, read until it exits). Not
   ``ru_maxrss``: Linux carries the forking parent's high-water mark across ``exec`` into it, so after the other
   benchmarks of a ``bench`` run had grown this process to 10 GB, every child "peaked" at 10 GB.
 
-MuJoCo (when ``import mujoco`` works) runs in a subprocess too, ``python -m spinlab.benchmarks.scaling --mujoco N STEPS
-H``: the same N bodies, each on a free joint with the handle's principal moments (as benchmarks/accuracy.py
-builds them), no gravity, no contacts, RK4 at the same h, from the same initial states, in models of at most
+MuJoCo (when ``import mujoco`` works) runs in a subprocess too, ``python -m spinlab.benchmarks.scaling --mujoco
+STATES.npz STEPS H``: the same N bodies, each on a free joint with the handle's principal moments (as
+benchmarks/accuracy.py builds them), no gravity, no contacts, RK4 at the same h, from the same initial states (the
+cloud's positions, body angular velocities and moments, written by this process to ``STATES.npz``: the child
+imports numpy and mujoco and nothing of spinlab's beyond this module, as a MuJoCo user's script would), in models
+of at most
 ``MUJOCO_BATCH`` bodies (MuJoCo compiles a model in time quadratic in its bodies: 10⁵ in one model would take
 hours); it reports its loop's wall time and the process is timed the same way. The best of 3 processes counts
 (1 at N ≥ 10⁴). ``--quick`` stops at N = 10⁴. 2 cores shared: the figures are noisy, but the ratios between N are
@@ -37,7 +42,6 @@ from typing import Any
 import numpy as np
 
 from spinlab import checkout_root
-from spinlab.benchmarks.cloud import MOMENTS, cloud_state, cloud_toml
 
 __all__ = ["SIZES", "QUICK_SIZES", "STEPS", "H", "INTEGRATOR", "run", "format_table", "mujoco_child"]
 
@@ -54,22 +58,24 @@ def _repeats(n: int) -> int:
     return 3 if n <= 100 else 1
 
 
-def _timed_child(command: list[str], stdout, cwd: pathlib.Path) -> tuple[float, float, int]:
-    """Run ``command`` in ``cwd`` to its end: (wall s, peak resident MB of that process, exit status)."""
+def _timed_child(command: list[str], stdout, cwd: pathlib.Path) -> dict[str, float]:
+    """Run ``command`` in ``cwd`` to its end: ``{"process_s": wall s, "cpu_s": user + system s, "peak_mb": peak
+    resident MB of that process, "status": exit status}``."""
     env = {**os.environ, "SPINLAB_NO_LIMITS": "1"}
     begin = time.perf_counter()
     child = subprocess.Popen(command, cwd=checkout_root() or cwd, env=env, stdout=stdout, stderr=subprocess.DEVNULL)
-    peak_kib, status = 0, None
+    peak_kib, status, usage = 0, None, None
     while status is None:
         peak_kib = max(peak_kib, _high_water_kib(child.pid))
-        pid, waited = os.waitpid(child.pid, os.WNOHANG)
+        pid, waited, usage = os.wait4(child.pid, os.WNOHANG)
         if pid:
             status = waited
         else:
             time.sleep(0.002)
     wall = time.perf_counter() - begin
     child.returncode = os.waitstatus_to_exitcode(status)
-    return wall, peak_kib / 1024.0, child.returncode
+    cpu = usage.ru_utime + usage.ru_stime
+    return {"process_s": wall, "cpu_s": cpu, "peak_mb": peak_kib / 1024.0, "status": child.returncode}
 
 
 def _high_water_kib(pid: int) -> int:
@@ -93,20 +99,21 @@ def _spinlab(scene: pathlib.Path, work: pathlib.Path) -> dict[str, float]:
     command = [sys.executable, "-m", "spinlab", "run", str(scene), "--integrator", INTEGRATOR, "--dt", repr(H)]
     command += ["--duration", repr(STEPS * H)]
     with out.open("w") as stdout:
-        wall, memory, status = _timed_child(command, stdout, work)
-    if status != 0:
-        raise RuntimeError(f"run on {scene} exited with status {status}")
-    return {"process_s": wall, "loop_s": _loop_seconds(out.read_text()), "peak_mb": memory}
+        figures = _timed_child(command, stdout, work)
+    if figures.pop("status") != 0:
+        raise RuntimeError(f"run on {scene} exited with status {figures['status']}")
+    return figures | {"loop_s": _loop_seconds(out.read_text())}
 
 
-def _mujoco(n: int, work: pathlib.Path) -> dict[str, float]:
+def _mujoco(states: pathlib.Path, work: pathlib.Path) -> dict[str, float]:
     out = work / "mujoco.out"
-    command = [sys.executable, "-m", "spinlab.benchmarks.scaling", "--mujoco", str(n), str(STEPS), repr(H)]
+    command = [sys.executable, "-m", "spinlab.benchmarks.scaling", "--mujoco", str(states), str(STEPS), repr(H)]
     with out.open("w") as stdout:
-        wall, memory, status = _timed_child(command, stdout, work)
+        figures = _timed_child(command, stdout, work)
+    status = figures.pop("status")
     if status != 0:
-        raise RuntimeError(f"MuJoCo at N = {n} exited with status {status}")
-    return {"process_s": wall, "loop_s": json.loads(out.read_text())["loop_s"], "peak_mb": memory}
+        raise RuntimeError(f"MuJoCo on {states} exited with status {status}")
+    return figures | {"loop_s": json.loads(out.read_text())["loop_s"]}
 
 
 def _best(measure: Callable[[], dict[str, float]], repeats: int) -> dict[str, float]:
@@ -125,7 +132,9 @@ def _with_rates(figures: dict[str, float], n: int) -> dict[str, float]:
 def run(quick: bool, *, progress: Callable[[str], None] | None = None) -> dict[str, Any]:
     """Measure every N (see the module docstring); JSON-serialisable: ``{"steps", "h", "integrator",
     "mujoco" (version or None), "rows": [{"n", "spinlab": {...}, "mujoco": {...} or None}]}`` where each
-    ``{...}`` holds ``process_s``, ``loop_s``, ``peak_mb`` and the two body-steps/s."""
+    ``{...}`` holds ``process_s``, ``cpu_s``, ``loop_s``, ``peak_mb`` and the two body-steps/s."""
+    from spinlab.benchmarks.cloud import MOMENTS, cloud_state, cloud_toml
+
     report = progress or (lambda message: None)
     try:
         import mujoco
@@ -144,17 +153,23 @@ def run(quick: bool, *, progress: Callable[[str], None] | None = None) -> dict[s
             theirs = None
             if version is not None:
                 report(f"mujoco N={n} ...")
-                theirs = _with_rates(_best(lambda n=n: _mujoco(n, work), _repeats(n)), n)
+                states = work / f"cloud_{n}.npz"
+                position, omega_body, _, _ = cloud_state(n)
+                np.savez(states, position=position, omega_body=omega_body, moments=np.array(MOMENTS))
+                theirs = _with_rates(_best(lambda states=states: _mujoco(states, work), _repeats(n)), n)
+                states.unlink()
             rows.append({"n": n, "spinlab": ours, "mujoco": theirs})
             scene.unlink()
     return {"steps": STEPS, "h": H, "integrator": INTEGRATOR, "mujoco": version, "rows": rows}
 
 
 def format_table(result: dict[str, Any]) -> str:
-    """The table: per N, process and loop seconds, body-steps/s and peak memory, ours and MuJoCo's."""
+    """The table: per N, process wall and CPU seconds, loop seconds, body-steps/s and peak memory, ours and
+    MuJoCo's, and the ratios of the whole processes' wall and CPU times."""
     header = (
-        f"{'N':>7} {'process s':>9} {'loop s':>7} {'process bs/s':>12} {'loop bs/s':>10} {'peak MB':>8} │ "
-        f"{'MuJoCo s':>8} {'loop s':>7} {'process bs/s':>12} {'peak MB':>8} {'ours/MuJoCo':>11}"
+        f"{'N':>7} {'process s':>9} {'cpu s':>6} {'loop s':>7} {'process bs/s':>12} {'loop bs/s':>10} {'peak MB':>8} │ "
+        f"{'MuJoCo s':>8} {'cpu s':>6} {'loop s':>7} {'process bs/s':>12} {'peak MB':>8} {'ours/MuJoCo':>11} "
+        f"{'cpu':>6}"
     )
     lines = [
         f"{result['integrator']} against MuJoCo {MUJOCO_INTEGRATOR}, {result['steps']} steps of h = "
@@ -167,46 +182,54 @@ def format_table(result: dict[str, Any]) -> str:
     for row in result["rows"]:
         ours, theirs = row["spinlab"], row["mujoco"]
         line = (
-            f"{row['n']:>7} {ours['process_s']:>9.2f} {ours['loop_s']:>7.3f} {ours['process_body_steps_per_s']:>12.3g} "
-            f"{ours['loop_body_steps_per_s']:>10.3g} {ours['peak_mb']:>8.0f} │ "
+            f"{row['n']:>7} {ours['process_s']:>9.2f} {ours.get('cpu_s', float('nan')):>6.2f} {ours['loop_s']:>7.3f} "
+            f"{ours['process_body_steps_per_s']:>12.3g} {ours['loop_body_steps_per_s']:>10.3g} "
+            f"{ours['peak_mb']:>8.0f} │ "
         )
         if theirs is None:
             line += f"{'—':>8}"
         else:
             ratio = theirs["process_s"] / ours["process_s"]
+            cpu_ratio = theirs.get("cpu_s", float("nan")) / ours.get("cpu_s", float("nan"))
             line += (
-                f"{theirs['process_s']:>8.2f} {theirs['loop_s']:>7.3f} {theirs['process_body_steps_per_s']:>12.3g} "
-                f"{theirs['peak_mb']:>8.0f} {ratio:>10.2f}×"
+                f"{theirs['process_s']:>8.2f} {theirs.get('cpu_s', float('nan')):>6.2f} {theirs['loop_s']:>7.3f} "
+                f"{theirs['process_body_steps_per_s']:>12.3g} {theirs['peak_mb']:>8.0f} {ratio:>10.2f}× "
+                f"{cpu_ratio:>5.2f}×"
             )
         lines.append(line)
     if result["mujoco"] is None:
         lines.append("\nMuJoCo is not installed (`pip install mujoco`): its columns are empty.")
     else:
-        lines.append(f"\nMuJoCo {result['mujoco']}; ours/MuJoCo > 1: our whole process is that much faster.")
+        lines.append(
+            f"\nMuJoCo {result['mujoco']}; ours/MuJoCo > 1: our whole process is that much faster (wall, then CPU)."
+        )
     return "\n".join(lines)
 
 
-def _mujoco_model(mujoco, n: int, h: float):
-    body = '<body><freejoint/><inertial pos="0 0 0" mass="1" diaginertia="{} {} {}"/></body>'.format(*MOMENTS)
+def _mujoco_model(mujoco, n: int, h: float, moments: tuple[float, float, float]):
+    body = '<body><freejoint/><inertial pos="0 0 0" mass="1" diaginertia="{!r} {!r} {!r}"/></body>'.format(*moments)
     return mujoco.MjModel.from_xml_string(
         f'<mujoco><size memory="16M"/><option timestep="{h!r}" gravity="0 0 0" integrator="{MUJOCO_INTEGRATOR}">'
         f'<flag contact="disable"/></option><worldbody>{body * n}</worldbody></mujoco>'
     )
 
 
-def mujoco_child(n: int, steps: int, h: float) -> dict[str, float]:
-    """In the MuJoCo subprocess: build the N free bodies from the cloud's initial states and step them, in
-    :data:`MUJOCO_BATCH` bodies a model (compiling a model takes time quadratic in its bodies: 0.18 s at 10³,
-    1.5 s at 3·10³, 12 s at 10⁴ here), one ``MjData`` a batch of them, every batch one model's."""
+def mujoco_child(states: str, steps: int, h: float) -> dict[str, float]:
+    """In the MuJoCo subprocess: build the N free bodies from the file ``states`` (``np.savez``'s: ``position`` and
+    ``omega_body`` (N, 3), ``moments`` (3,)) and step them, in :data:`MUJOCO_BATCH` bodies a model
+    (compiling a model takes time quadratic in its bodies: 0.18 s at 10³, 1.5 s at 3·10³, 12 s at 10⁴ here), one
+    ``MjData`` a batch of them, every batch one model's."""
     import mujoco
 
-    position, omega_body, _, _ = cloud_state(n)
+    with np.load(states) as initial:
+        position, omega_body, moments = initial["position"], initial["omega_body"], tuple(initial["moments"].tolist())
+    n = len(position)
     models = {}
     batches = []
     for first in range(0, n, MUJOCO_BATCH):
         size = min(MUJOCO_BATCH, n - first)
         if size not in models:
-            models[size] = _mujoco_model(mujoco, size, h)
+            models[size] = _mujoco_model(mujoco, size, h, moments)
         data = mujoco.MjData(models[size])
         qpos, qvel = data.qpos.reshape(size, 7), data.qvel.reshape(size, 6)
         qpos[:, :3], qpos[:, 3:] = position[first : first + size], (1.0, 0.0, 0.0, 0.0)
@@ -224,10 +247,10 @@ def mujoco_child(n: int, steps: int, h: float) -> dict[str, float]:
 
 if __name__ == "__main__":
     if len(sys.argv) == 5 and sys.argv[1] == "--mujoco":
-        print(json.dumps(mujoco_child(int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4]))))
+        print(json.dumps(mujoco_child(sys.argv[2], int(sys.argv[3]), float(sys.argv[4]))))
         sys.exit(0)
     print(
-        "usage: python -m spinlab.benchmarks.scaling --mujoco N STEPS H "
+        "usage: python -m spinlab.benchmarks.scaling --mujoco STATES.npy STEPS H "
         "(the benchmark runs as `spinlab bench --only scaling`)",
         file=sys.stderr,
     )

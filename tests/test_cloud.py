@@ -16,6 +16,7 @@ from spinlab.benchmarks.cloud import (
     SPACING,
     SPIN,
     TILT_RANGE,
+    cloud_state,
     cloud_toml,
     flip_periods,
 )
@@ -103,10 +104,13 @@ def test_run_steps_the_cloud():
     assert scaling._loop_seconds(done.stdout) >= 0.0
 
 
-def test_the_scaling_table_and_mujocos_bodies():
+def test_the_scaling_table_and_mujocos_bodies(tmp_path):
     mujoco = pytest.importorskip("mujoco")
-    assert scaling.mujoco_child(3, 2, 1.0 / 240.0)["loop_s"] >= 0.0
-    row = {"process_s": 2.0, "loop_s": 0.5, "peak_mb": 100.0}
+    states = tmp_path / "states.npz"
+    position, omega_body, _, _ = cloud_state(3)
+    np.savez(states, position=position, omega_body=omega_body, moments=np.array(MOMENTS))
+    assert scaling.mujoco_child(str(states), 2, 1.0 / 240.0)["loop_s"] >= 0.0
+    row = {"process_s": 2.0, "cpu_s": 1.0, "loop_s": 0.5, "peak_mb": 100.0}
     result = {
         "steps": 60,
         "h": 1 / 240,

@@ -19,8 +19,9 @@ methods for rigid body molecular dynamics", J. Chem. Phys. 107 (1997) 5840–585
 over six bodies (T-handle, heavy tops, two symmetric ones) and compositions of order 2 to 8, the smallest moment
 outside and the intermediate one in the middle gave the smallest error or close to it (errors of the six orders
 spread over up to 30×). Rotating ``Π`` by ``cos θ = 1 − 2 sin²(θ/2)``, ``sin θ = 2 sin(θ/2) cos(θ/2)`` and the
-attitude by the quaternion ``(cos(θ/2), sin(θ/2) eₖ)``: one sine and one cosine a rotation, ``|Π|`` kept to
-rounding, and the world ``L`` carried exactly (it is never recomputed from the rotated ``Π``).
+attitude by the quaternion ``(cos(θ/2), sin(θ/2) eₖ)``: one sine and one cosine a rotation (from Taylor polynomials
+at a step's small angles), ``|Π|`` kept to rounding, and the world ``L`` carried exactly (it is never recomputed
+from the rotated ``Π``).
 
 Composed by symmetric palindromic coefficients (:mod:`sim.integrators.composition`: Yoshida's triple jump, Kahan &
 Li's 9 and 17 stages) it is of order 4, 6 or 8; ``R₁`` of neighbouring stages merge (``R₁(a) R₁(b) = R₁(a + b)``:
@@ -56,6 +57,7 @@ from spinlab.sim.integrators.explicit import explicit_cost
 from spinlab.sim.integrators.state import BodyParams, BodyState, StepBuffers, StepCost, omega_world_from_momentum
 from spinlab.sim.integrators.torque import LeverTorque, OrientationTorque
 from spinlab.sim.quaternion import quat_conj, quat_from_matrix, quat_mul, quat_normalize, quat_rotate
+from spinlab.sim.taylor import rodrigues_coefficients
 
 __all__ = ["KICK", "AXIS_ORDER", "schedules", "axes_step", "step_axes"]
 
@@ -196,8 +198,10 @@ def _rotate(q_principal, momentum, moments, axis, t):
     ``u_i' = c u_i + s u_j``, ``u_j' = c u_j − s u_i``; and ``Π_i' = cos θ Π_i + sin θ Π_j``,
     ``Π_j' = −sin θ Π_i + cos θ Π_j``."""
     i, j = (axis + 1) % 3, (axis + 2) % 3
-    half_angle = (0.5 * t) * momentum[:, axis] / moments[:, axis]
-    c, s = np.cos(half_angle), np.sin(half_angle)
+    half_angle = (0.5 * t) * momentum[:, axis] * (1.0 / moments[:, axis])  # the kernel's product
+    half_angle_sq = half_angle * half_angle
+    s1, s2, _ = rodrigues_coefficients(half_angle_sq)  # cos = 1 − x² s2(x²), sin = x s1(x²): as the kernel
+    c, s = 1.0 - half_angle_sq * s2, half_angle * s1
     cos_angle, sin_angle = 1.0 - 2.0 * s * s, 2.0 * s * c
     w, u_k, u_i, u_j = q_principal[:, 0], q_principal[:, 1 + axis], q_principal[:, 1 + i], q_principal[:, 1 + j]
     q_new = np.empty_like(q_principal)

@@ -2,7 +2,7 @@
 
 The body is seed 003's T-handle: principal moments (2.5, 1.4, 1.3) kg m², identity orientation, body ω
 (0.05, 5, 0.05) rad/s (near the unstable intermediate axis: it flips every 9.7 s), torque-free, gyroscopic term on.
-It is stepped at h = 1/60, 1/240 and 1/1000 s for 60 s (``quick``: 1/60 and 1/240 s for 20 s), one body, and
+It is stepped at h = 1/30 … 1/2000 s (seven steps) for 60 s (``quick``: 1/60 and 1/240 s for 20 s), one body, and
 measured against the closed form (:class:`sim.exact.TorqueFreeSolution`):
 
 - ``energy_error``: max over the run of ``|E/E₀ − 1|`` (scene/measures.py, without torque); ``momentum_error``: max
@@ -19,8 +19,14 @@ MuJoCo (optional: ``pip install mujoco``) steps the same body as a free joint wi
 ``implicit``, ``implicitfast`` and ``RK4`` integrators; its batch is one model of ``COST_BODIES`` free bodies.
 
 The heavy symmetric top under gravity (:mod:`benchmarks.heavy_top_accuracy`: every integrator that takes a torque
-and MuJoCo's on a ball joint, against the Lagrange top's closed form) is measured in the same run; its result is
-the ``heavy_top`` entry, its table follows the T-handle's and its plot is ``docs/images/accuracy_heavy_top.png``.
+and MuJoCo's on a ball joint, against the Lagrange top's closed form) is measured in the same run, at h = 1/60 …
+1/1920 s (``HEAVY_TOP_STEPS``); its result is the ``heavy_top`` entry, its table follows the T-handle's and its
+plot is ``docs/images/accuracy_heavy_top.png``. The methods are the maths' (``METHODS``) and the rotations about the
+principal axes (``AXES``); the engines' steps are benchmarks/engines.py's.
+
+Work–precision (:mod:`benchmarks.work_precision`, the ``equal_error`` entry): for both bodies, at orientation errors
+1e-2 … 1e-12 rad, the cheapest spinlab method's work (µs per body per simulated second in the batch, interpolated
+in log–log between steps) against MuJoCo RK4's, and the methods whose error rises as h shrinks.
 
 Targets (issue 7), at h = 1/60 s: an integrator of ours beats MuJoCo's RK4 on energy, momentum and orientation
 error at no more than twice its cost per body-step; the implicit midpoint rule's energy error is at least 1000×
@@ -39,13 +45,13 @@ from typing import Any
 import numpy as np
 
 from spinlab import checkout_folder
-from spinlab.benchmarks import heavy_top_accuracy
+from spinlab.benchmarks import heavy_top_accuracy, work_precision
 from spinlab.benchmarks.figures import pyplot, save_figure
 from spinlab.benchmarks.timing import best_seconds_per_call
 from spinlab.scene.atomic_file import write_atomically
 from spinlab.scene.measures import energy_error, energy_scale, momentum_error, orientation_error
 from spinlab.sim.exact import TorqueFreeSolution
-from spinlab.sim.integrators import INTEGRATORS, METHODS
+from spinlab.sim.integrators import AXES, INTEGRATORS, METHODS
 from spinlab.sim.integrators.state import BodyParams, BodyState
 from spinlab.sim.quaternion import quat_conj, quat_identity, quat_rotate
 
@@ -53,7 +59,10 @@ __all__ = ["run", "format_table", "write_docs", "write_plot", "MUJOCO_INTEGRATOR
 
 MOMENTS = (2.5, 1.4, 1.3)  # kg m²
 OMEGA_BODY = (0.05, 5.0, 0.05)  # rad/s
-STEPS, DURATION = (1.0 / 60.0, 1.0 / 240.0, 1.0 / 1000.0), 60.0
+STEPS, DURATION = (1.0 / 30.0, 1.0 / 60.0, 1.0 / 120.0, 1.0 / 240.0, 1.0 / 480.0, 1.0 / 1000.0, 1.0 / 2000.0), 60.0
+TARGET_H = 1.0 / 60.0  # the step issue 7's targets are judged at
+HEAVY_TOP_STEPS = tuple(1.0 / (60.0 * 2**k) for k in range(6))  # 1/60 … 1/1920 s: RK4 down to ~1e-10 rad
+MEASURED = METHODS + AXES  # the engines' steps: benchmarks/engines.py
 STEPS_QUICK, DURATION_QUICK = (1.0 / 60.0, 1.0 / 240.0), 20.0
 COST_BODIES, EXACT_COST_BODIES = 1000, 10
 MUJOCO_INTEGRATORS = ("Euler", "implicit", "implicitfast", "RK4")
@@ -189,7 +198,7 @@ def run(quick: bool, *, progress: Callable[[str], None] | None = None) -> dict[s
     for h in steps:
         n_steps = round(duration / h)
         times = h * np.arange(n_steps + 1)
-        for name in METHODS:  # the engines' steps: benchmarks/engines.py
+        for name in MEASURED:
             report(f"{name} h={h:.6g} ...")
             rows.append({"source": "spinlab", "integrator": name, "h": h} | _ours(name, h, n_steps, times, exact,
                                                                                   repeats))  # fmt: skip
@@ -198,11 +207,15 @@ def run(quick: bool, *, progress: Callable[[str], None] | None = None) -> dict[s
             measured = _mujoco(mujoco, integrator, h, n_steps, times, exact, repeats)
             rows.append({"source": "mujoco", "integrator": integrator, "h": h} | measured)
     heavy_top = heavy_top_accuracy.run(quick, time_call=_best_seconds, repeats=1 if quick else repeats,
-                                       progress=report)  # fmt: skip
+                                       progress=report, steps=None if quick else HEAVY_TOP_STEPS,
+                                       integrators=tuple(name for name in MEASURED if name != "exact"))  # fmt: skip
+    equal_error = {body: {"table": work_precision.equal_error(measured), "rises": work_precision.error_rises(measured)}
+                   for body, measured in (("t_handle", rows), ("heavy_top", heavy_top["rows"]))}  # fmt: skip
     return {"name": "accuracy", "quick": quick, "duration": duration, "steps": list(steps), "moments": MOMENTS,
             "omega_body": OMEGA_BODY, "cost_bodies": COST_BODIES, "exact_cost_bodies": EXACT_COST_BODIES,
             "mujoco": None if mujoco is None else mujoco.__version__, "rows": rows,
-            "targets": _targets(rows, steps[0]), "heavy_top": heavy_top}  # fmt: skip
+            "targets": _targets(rows, TARGET_H if TARGET_H in steps else steps[0]), "heavy_top": heavy_top,
+            "equal_error": equal_error}  # fmt: skip
 
 
 def format_table(result: dict[str, Any]) -> str:
@@ -210,7 +223,19 @@ def format_table(result: dict[str, Any]) -> str:
     tables = [_format_t_handle(result)]
     if "heavy_top" in result:  # results written before the heavy top joined the benchmark have none
         tables.append(heavy_top_accuracy.format_table(result["heavy_top"]))
+    if "equal_error" in result:  # nor the work–precision comparison before issue 27
+        tables.append(format_equal_error(result))
     return "\n\n".join(tables)
+
+
+def format_equal_error(result: dict[str, Any]) -> str:
+    """The work–precision tables (:mod:`benchmarks.work_precision`), torque-free then under gravity."""
+    parts = []
+    for body, title in (("t_handle", "Torque-free (T-handle)"), ("heavy_top", "Under gravity (heavy top)")):
+        entry = result["equal_error"][body]
+        parts.append(f"{title}, at equal orientation error:\n\n"
+                     + work_precision.format_equal_error(entry["table"], entry["rises"], "MuJoCo RK4"))  # fmt: skip
+    return "\n\n".join(parts)
 
 
 def _format_t_handle(result: dict[str, Any]) -> str:
@@ -301,6 +326,10 @@ def write_docs(result: dict[str, Any], root: pathlib.Path | None = None) -> str:
         f"are wall times on the machine that ran it, and move by tens of percent with its load. In the plots, "
         f"cost is per simulated second (µs per body-step / h), so methods are compared at equal work rather "
         f"than equal h.{'' if plotted else ' (matplotlib is not installed: no plots.)'}\n\n"
+        f"## Equal error: the cost of the cheapest method against MuJoCo RK4\n\nWork is µs per body per simulated "
+        f"second in a batch (µs per body-step / h), interpolated in log–log between the steps run; '≤' marks a "
+        f"target the method's coarsest step already beats (its work there is an upper bound), '—' one never "
+        f"reached (benchmarks/work_precision.py).\n\n{format_equal_error(result)}\n\n"
         f"## Torque-free: the T-handle\n\n{t_handle}\n\n## Under torque: the heavy top\n\n{heavy_top}\n"
     )
     (root / "docs").mkdir(exist_ok=True)

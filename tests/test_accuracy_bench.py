@@ -9,7 +9,7 @@ import pytest
 from spinlab.benchmarks import accuracy, heavy_top_accuracy, heavy_top_body, heavy_top_mujoco
 from spinlab.benchmarks.figures import pyplot
 from spinlab.scene.measures import orientation_error
-from spinlab.sim.integrators import METHODS
+from spinlab.sim.integrators import AXES, METHODS
 
 ATOL_RAD = 1e-12
 RTOL_ENERGY = 1e-13
@@ -87,11 +87,13 @@ def test_quick_run_feeds_the_table_and_the_docs(monkeypatch, tmp_path):
     result = json.loads(json.dumps(accuracy.run(True)))  # what bench.json holds
     heavy_top = result["heavy_top"]
     integrators = {r["integrator"] for r in heavy_top["rows"] if r["source"] == "spinlab"}
-    assert integrators == set(METHODS) - {"exact"}  # the engines' steps are benchmarks/engines.py's
+    assert integrators == set(accuracy.MEASURED) - {"exact"}  # the engines' steps are benchmarks/engines.py's
+    assert set(accuracy.MEASURED) == set(METHODS) | set(AXES)
     assert heavy_top["steps"] == list(heavy_top_accuracy.STEPS_QUICK)
     table = accuracy.format_table(result)
     assert "Heavy symmetric top" in table and "| split6 | 1/240 |" in table
-    assert table.count("\n| ") >= 2 * len(integrators) + 2 * len(METHODS)
+    assert table.count("\n| ") >= 2 * len(integrators) + 2 * len(accuracy.MEASURED)
+    assert "at equal orientation error" in table and len(result["equal_error"]["t_handle"]["table"]) == 11
     if heavy_top["mujoco"] is not None:
         assert "| MuJoCo RK4 | 1/120 |" in table and "Beat MuJoCo RK4" in table
     accuracy.write_docs(result, tmp_path)

@@ -218,7 +218,8 @@ class VideoWriter:
         frame = None
         if item is not None:
             index, rgb, bottom_up = item
-            from spinlab.render.yuv import rgb_to_yuv420p_bt709  # imports numba: only once a video is written
+            # Compiled once its kernels are loaded, numpy's loops until then (render/yuv.py): never numba's compiler.
+            from spinlab.render.yuv import rgb_to_yuv420p_bt709
 
             frame = av.VideoFrame(self.width, self.height, "yuv420p")
             planes = [np.frombuffer(plane, np.uint8).reshape(plane.height, plane.line_size) for plane in frame.planes]

@@ -37,6 +37,7 @@ __all__ = [
     "stand_in",
     "kernel_bits_without_numba",
     "POLYLINE_KEEP",
+    "COLOUR_CONVERSION",
     "start_on_numpy",
     "gated",
     "loading",
@@ -51,6 +52,8 @@ FREE_FALL = "free_fall"
 """The world's free-fall kernel (sim/integrators/_kernels.py's ``free_fall_kernel``)."""
 POLYLINE_KEEP = "polyline_keep"
 """The trails' and plots' thinning (render/thinning.py; render/thinning_numpy.py meanwhile)."""
+COLOUR_CONVERSION = "yuv"
+"""The video's colour conversion (render/_yuv_kernels.py; render/yuv.py's numpy loops meanwhile, same bytes)."""
 
 # Checked bit for bit against their kernels by tests/sim/test_kernel_twins.py, with and without torque, at steps
 # from 1/240 s to 3 s. Not Magnus: its numpy path with two or three terms parts from its kernel by an ulp at times.

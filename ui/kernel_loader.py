@@ -8,8 +8,8 @@ first calls of :func:`stages` in order, filling the cache, and says ``ready K`` 
 the window's process makes the same calls, which now only load from the cache, and marks the stage's kernels ready
 (sim/compiled.py): from the next step on the world steps those integrators compiled (ui/app.py then recomputes the
 run on them, scene/replay.py). Meanwhile everything steps on the numpy paths. The stages: what the scene's own
-integrators take (its first step included), the trails' thinning, every integrator side by side on the scene and
-under a heavy top's torque, and the video's colour conversion. Should the worker fail, the thread compiles what is
+integrators take (its first step included), the trails' thinning, the video's colour conversion, and every
+integrator side by side on the scene and under a heavy top's torque. Should the worker fail, the thread compiles what is
 left itself.
 """
 
@@ -49,8 +49,8 @@ NUMPY_SLOWEST_FIRST = ("im6", "ot4", "im4", "split6", "split4", "split2", "objec
 def stages(scene: SceneSpec) -> list[Stage]:
     """What the window may call compiled, in the order it is compiled: (kernel names, the calls that compile or
     load them). The scene's own integrators one at a time (:func:`scene.kernels.load_kernels`), then its first
-    step as the window takes it (the same kernels with the scene's own arrays), the trails' thinning, every
-    integrator side by side on the scene, under a heavy top's torque and in a hierarchy, and the video's colours."""
+    step as the window takes it (the same kernels with the scene's own arrays), the trails' thinning, the video's
+    colours, and every integrator side by side on the scene, under a heavy top's torque and in a hierarchy."""
     own = [name for name in default_integrators(scene) if name is not None]
     ranked = sorted(dict.fromkeys(own), key=lambda name: NUMPY_SLOWEST_FIRST.index(name)
                     if name in NUMPY_SLOWEST_FIRST else len(NUMPY_SLOWEST_FIRST))  # fmt: skip
@@ -59,8 +59,10 @@ def stages(scene: SceneSpec) -> list[Stage]:
         *first,
         (frozenset({compiled.FREE_FALL}), lambda: check_scene_runs(scene)),
         (frozenset({compiled.POLYLINE_KEEP}), _thinning),
+        # Before the long stage of every integrator (a minute of compiling, cold), which a recording started in
+        # that minute would otherwise wait for on numpy's slower conversion.
+        (frozenset({compiled.COLOUR_CONVERSION}), _colour_conversion),
         (frozenset(INTEGRATORS), lambda: _side_by_side((scene, load_scene("heavy_top"), load_scene("hierarchy")))),
-        (frozenset({"yuv"}), _colour_conversion),
     ]
 
 
@@ -84,7 +86,7 @@ def _colour_conversion() -> None:
         rgb = np.zeros((16, 16, channels), np.uint8)
         planes = [np.zeros((16, 16), np.uint8), np.zeros((8, 8), np.uint8), np.zeros((8, 8), np.uint8)]
         for flip in (False, True):
-            rgb_to_yuv420p_bt709(rgb, *planes, flip=flip)
+            rgb_to_yuv420p_bt709(rgb, *planes, flip=flip)  # compiled: every kernel is ready while loading
 
 
 class KernelLoader:

@@ -69,16 +69,14 @@ def rgb_to_yuv420p_bt709(rgb: np.ndarray, y: np.ndarray, u: np.ndarray, v: np.nd
 
 def _convert_numpy(rgb: np.ndarray, flip: bool, y: np.ndarray, u: np.ndarray, v: np.ndarray) -> None:
     """The kernels' integer arithmetic over whole planes (exact, so the same bytes)."""
-    height, width = rgb.shape[:2]
+    width = rgb.shape[1]
     image = rgb[::-1] if flip else rgb
     r, g, b = (image[..., channel].astype(np.int32) for channel in range(3))
     yr, yg, yb = _Y_COEFFICIENTS
     y[:, :width] = (yr * r + yg * g + yb * b + _Y_OFFSET) >> _SHIFT
     # Each 2×2 block's sums: the two rows, then the two columns.
-    r, g, b = (
-        (channel[0::2] + channel[1::2]).reshape(height // 2, width // 2, 2).sum(axis=-1, dtype=np.int32)
-        for channel in (r, g, b)
-    )
+    r, g, b = ((channel[0::2] + channel[1::2]) for channel in (r, g, b))
+    r, g, b = ((channel[:, 0::2] + channel[:, 1::2]) for channel in (r, g, b))
     ur, ug, ub = _U_COEFFICIENTS
     vr, vg, vb = _V_COEFFICIENTS
     u[:, : width // 2] = (ur * r + ug * g + ub * b + _C_OFFSET) >> _SHIFT

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,17 +34,19 @@ from spinlab.scene.simulation import Simulation
 from spinlab.scene.trace import TraceWriter
 from spinlab.sim import compiled
 from spinlab.sim.errors import InputError, NumericalError
+from spinlab.sim.integrators import CLAIMS
 
 __all__ = ["BodySummary", "run_scene", "step_count", "check_finite", "steps_without_numba"]
 
 # numba costs a process ~0.35 s before a run's first compiled step when its kernels are cached (importing it, readying
 # its compiler, loading them; benchmarks/scaling.py), and seconds when they must be compiled. The same bits come
-# from numpy (sim/compiled.py) at about these costs (a step of an implicit integrator's twin: ~0.7-1.1 ms a group
-# plus 1-2.5 us a body, on one core of the 2-core machine of benchmarks/results); a run that would take under
-# this budget on them skips numba.
+# from numpy (sim/compiled.py) at about these costs (a step of the implicit midpoint rule's twin: ~0.7-1.1 ms a group
+# plus 1-2.5 us a body, on one core of the 2-core machine of benchmarks/results; other integrators in proportion to
+# their Claims.relative_cost); a run that would take under this budget on them skips numba.
 _WITHOUT_NUMBA_BUDGET_S = 0.3
 _GROUP_STEP_S = 1.2e-3
 _BODY_STEP_S = 2.5e-6
+_COST_UNIT = CLAIMS["implicit_midpoint"].relative_cost
 
 
 @dataclass(frozen=True)
@@ -86,10 +89,14 @@ def steps_without_numba(integrators: list[str | None], steps: int, *, gyroscopic
     should step on numpy: every integrator has a path that computes its kernel's bits there
     (:func:`sim.compiled.kernel_bits_without_numba`; with the gyroscopic term, as those paths are checked), and
     that is cheaper than readying numba (``_WITHOUT_NUMBA_BUDGET_S``)."""
-    groups = set(integrators) - {None}
-    if not gyroscopic or not compiled.kernel_bits_without_numba(groups):
+    bodies = Counter(name for name in integrators if name is not None)
+    if not gyroscopic or not compiled.kernel_bits_without_numba(bodies):
         return False
-    return steps * (len(groups) * _GROUP_STEP_S + len(integrators) * _BODY_STEP_S) <= _WITHOUT_NUMBA_BUDGET_S
+    step_s = sum(
+        (CLAIMS[name].relative_cost or _COST_UNIT) / _COST_UNIT * (_GROUP_STEP_S + count * _BODY_STEP_S)
+        for name, count in bodies.items()
+    )
+    return steps * step_s <= _WITHOUT_NUMBA_BUDGET_S
 
 
 def run_scene(

@@ -13,8 +13,9 @@ A kernel not ready is stood in for by its numpy path (:func:`stand_in`). For mos
 kernel's arithmetic operation for operation, hence the kernel's bits (:data:`KERNEL_BITS_ON_NUMPY`); the implicit
 ones solve the same equation by other formulas there, an ulp or two apart a step, but have a ``backend="twin"``
 that runs their kernel's own code in numpy (:data:`TWINS`, sim/integrators/kernel_twins.py). ``run`` steps a small
-world on these without numba at all (scene/runner.py): :func:`gated` with ``stand_in="twin"``. The window keeps the
-numpy references (``"numpy"``) and recomputes a run when its kernels arrive (scene/replay.py).
+world on these without numba at all (scene/runner.py): :func:`gated` with ``stand_in="twin"``. The window steps on
+them too until their kernels arrive (:func:`start_on_numpy`); the others on their numpy references, so it still
+recomputes a run when the kernels arrive (scene/replay.py).
 
 :func:`lazy_module` gives a module that is imported at its first attribute access: the integrators reach their
 kernels through one (``_kernels.euler_kernel``), so that importing the integrators does not import numba (~0.4 s
@@ -64,8 +65,9 @@ KERNEL_BITS_ON_NUMPY = frozenset(
     | {engine + precision for engine in _ENGINES for precision in ("", "_f32")}
 )
 """The kernels whose numpy path (``backend="numpy"``) computes their bits."""
-TWINS = frozenset({"implicit_midpoint", "trapezoidal", "object_trapezoidal"})
-"""The kernels whose ``backend="twin"`` computes their bits (sim/integrators/kernel_twins.py)."""
+TWINS = frozenset({"implicit_midpoint", "trapezoidal", "object_trapezoidal", "im4", "im6", "ot4"})
+"""The kernels whose ``backend="twin"`` computes their bits (sim/integrators/kernel_twins.py; the compositions
+stage by stage, as their kernel does)."""
 
 _state = {"gated": False, "stand_in": "numpy"}
 _ready: set[str] = set()
@@ -73,8 +75,9 @@ _thread = threading.local()  # .loading: this thread loads kernels (ui/kernel_lo
 
 
 def start_on_numpy() -> None:
-    """From now on a kernel is ready only once :func:`mark_ready` has named it (the window's start)."""
-    _state["gated"] = True
+    """From now on a kernel is ready only once :func:`mark_ready` has named it (the window's start); meanwhile the
+    :data:`TWINS` step on their twins (their kernels' bits, and a third faster than the numpy references)."""
+    _state.update(gated=True, stand_in="twin")
 
 
 @contextlib.contextmanager

@@ -20,6 +20,7 @@ def test_small_runs_of_integrators_with_the_kernels_bits_on_numpy_skip_numba():
     assert steps_without_numba(["euler", "trapezoidal", "mujoco_rk4"], 60)
     assert not steps_without_numba(["implicit_midpoint"] * 100_000, 60)  # numba's fixed cost is the smaller
     assert not steps_without_numba(["implicit_midpoint"], 100_000)
+    assert steps_without_numba(["im6"], 20) and not steps_without_numba(["im6"], 60)  # ~8 stages a step
     assert not steps_without_numba(["implicit_midpoint", "rkmk4"], 1)  # rkmk4's numpy path is not its kernel's
     assert not steps_without_numba(["euler"], 1, gyroscopic=False)  # the paths are checked with the term on
 

@@ -82,11 +82,13 @@ def test_without_the_gyroscopic_term_the_twin_gives_the_kernels_bits(torque, h):
 
 
 def test_stand_ins():
-    assert compiled.stand_in("implicit_midpoint") == "numpy"  # the window's: the numpy references
+    with compiled.gated():
+        assert compiled.stand_in("implicit_midpoint") == "numpy"  # the references, unless twins are asked for
     with compiled.gated(stand_in="twin"):
         assert compiled.stand_in("implicit_midpoint") == "twin"
+        assert compiled.stand_in("im6") == "twin"
         assert compiled.stand_in("euler") == "numpy"
+        assert compiled.stand_in("rkmk4") == "numpy"
         assert not compiled.is_ready("implicit_midpoint")
-    assert compiled.stand_in("implicit_midpoint") == "numpy"
-    assert compiled.kernel_bits_without_numba(["euler", None, "trapezoidal"])
-    assert not compiled.kernel_bits_without_numba(["euler", "im6"])
+    assert compiled.kernel_bits_without_numba(["euler", None, "trapezoidal", "im6"])
+    assert not compiled.kernel_bits_without_numba(["euler", "rkmk4"])

@@ -71,7 +71,6 @@ class TextOverlay:
     def __init__(self, ctx: moderngl.Context) -> None:
         self.ctx = ctx
         self._draw = ImGuiDraw(ctx)
-        self._widths: dict[tuple, float] = {}  # the widest panel drawn at each place (see _measure)
         # (line, font, pixels): its size. A frame measures each label twice (its panel's key, then its text) and
         # most lines (the titles) stay the same from frame to frame.
         self._text_sizes: dict[tuple, tuple[float, float]] = {}
@@ -157,11 +156,10 @@ class TextOverlay:
         else:
             content = indent + max(size[0] for size in sizes)
             height = 2 * pad + sum(size[1] for size in sizes) + gap * (len(sizes) - 1)
+        # A panel's width is its text's alone, so that a past moment of a run is drawn again as it was first
+        # (scene/history.py); in whole steps, and Roboto's digits are all as wide, so a label whose numbers change
+        # from frame to frame keeps one panel, which a cache of the panels can then keep too.
         width = math.ceil((2 * pad + content) / step) * step
-        # A panel at the same place never narrows: a label whose text changes width from frame to frame (a sign, a
-        # digit more) keeps one panel, which a cache of the panels can then keep too.
-        place = box.x_px, box.y_px, box.anchor, scale
-        width = self._widths[place] = max(width, self._widths.get(place, 0.0))
         x = box.x_px - (width if box.anchor.endswith("right") else 0.0)
         y = box.y_px - (height if box.anchor.startswith("bottom") else 0.0)
         return (float(x), float(y), float(width), float(height)), styles, sizes

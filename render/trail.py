@@ -43,6 +43,17 @@ class HerpolhodeTrail:
         self.pushed += 1
         self.version += 1
 
+    def refill(self, omega_world: np.ndarray, pushed: int) -> None:
+        """Hold the newest samples of ``omega_world`` (T, N, 3) rad/s world frame, oldest first, as the last of
+        ``pushed`` samples pushed since the last clear: the trail as it was when they were pushed one by one (a run
+        shown again at a past step, scene/history.py)."""
+        kept = np.asarray(omega_world)[-self.capacity :]
+        self._omega_world[: len(kept)] = kept
+        self._next = len(kept) % self.capacity
+        self.count = len(kept)
+        self.pushed = int(pushed)
+        self.version += 1
+
     def clear(self) -> None:
         """Forget every sample (after a reset or a jump in time)."""
         self._next = 0

@@ -19,10 +19,11 @@ from spinlab.render.ghost import ghost_orientations
 from spinlab.render.grid import GAP_PX, grid_columns, grid_viewports, grid_viewports_in, split_side_view
 from spinlab.render.legend import key_place, legend_box
 from spinlab.render.look import SEPARATOR_SRGB, linear_to_srgb
-from spinlab.render.poinsot import PoinsotTraces, poinsot_body
+from spinlab.render.poinsot import TRACE_CAPACITY, PoinsotTraces, poinsot_body
 from spinlab.render.poinsot_view import poinsot_camera, poinsot_label
 from spinlab.render.renderer import REFERENCE_HEIGHT_PX, Renderer, Viewport
 from spinlab.render.text import Color, TextBox, TextOverlay, panel_height_px
+from spinlab.scene.history import Moment
 from spinlab.scene.run_model import Group, Session, Steps, view_labels
 from spinlab.scene.simulation import Snapshot
 
@@ -33,6 +34,7 @@ __all__ = [
     "grid_columns",
     "session_views",
     "push_trails",
+    "show_history",
     "legend_box",
     "GAP_PX",
     "draw_labelled_views",
@@ -235,6 +237,18 @@ def _poinsot_can_show(session: Session, body: int) -> bool:
     """Whether the Poinsot view can show ``body`` of ``session``'s scene (torque-free, with a closed form)."""
     chosen = poinsot_body(session, body)
     return chosen is not None and chosen[0] == body
+
+
+def show_history(renderer: Renderer, session: Session, step: int, preferred_body: int | None = None) -> None:
+    """Set ``renderer``'s part of a run to what it was right after ``session``'s step ``step`` was drawn, from the
+    run's history (scene/history.py): the trails hold the steps up to it, as pushed one per step since the start;
+    the exact ghosts are the closed form's at it; the Poinsot view's traces hold its last steps (of
+    ``preferred_body`` when it can, as :func:`follow_session` chooses)."""
+    history, trail = session.history, renderer.trail
+    kept = history.steps_until(step, trail.capacity)
+    trail.refill(np.stack([snapshot.omega_world for snapshot in kept.snapshots]), pushed=step + 1)
+    renderer.poinsot_traces = None
+    follow_session(renderer, Moment(session, step, TRACE_CAPACITY), preferred_body)
 
 
 def push_trails(renderer: Renderer, steps: Steps) -> None:

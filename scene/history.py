@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from spinlab.scene.run_model import Session, Steps
     from spinlab.scene.samples import Sample
 
-__all__ = ["RunHistory", "Entry", "HISTORY_BYTES", "CHECKPOINT_STEPS", "checkpoint_interval"]
+__all__ = ["RunHistory", "Entry", "Moment", "HISTORY_BYTES", "CHECKPOINT_STEPS", "checkpoint_interval"]
 
 HISTORY_BYTES = 64 * 2**20
 CHECKPOINT_STEPS = 60
@@ -66,13 +66,17 @@ class Entry:
 
     def until(self, step: int) -> Entry:
         """This entry cut after step ``step`` (itself when it ends there or before)."""
-        if step >= self.last:
+        return self.between(self.first, step)
+
+    def between(self, first: int, last: int) -> Entry:
+        """This entry's steps ``first`` to ``last`` (itself when it holds no others)."""
+        start, stop = max(first - self.first, 0), min(last, self.last) - self.first + 1
+        if start == 0 and stop == len(self.steps.snapshots):
             return self
-        count = step - self.first + 1
         steps = dataclasses.replace(
-            self.steps, snapshots=self.steps.snapshots[:count], sample=sliced(self.steps.sample, 0, count)
+            self.steps, snapshots=self.steps.snapshots[start:stop], sample=sliced(self.steps.sample, start, stop)
         )
-        return Entry(self.first, steps, self.newton_per_step, self.ms_per_step, _nbytes(steps))
+        return Entry(self.first + start, steps, self.newton_per_step, self.ms_per_step, _nbytes(steps))
 
 
 class RunHistory:
@@ -162,9 +166,12 @@ class RunHistory:
 
     def entries_until(self, step: int) -> Iterator[Entry]:
         """The entries up to ``step``, the last one cut there, oldest first."""
-        last = self._index(step)
-        yield from self.entries[:last]
-        yield self.entries[last].until(step)
+        return self.entries_between(self.first_step, step)
+
+    def entries_between(self, first: int, last: int) -> Iterator[Entry]:
+        """The entries of steps ``first`` to ``last`` (both held), the ends cut there, oldest first."""
+        for index in range(self._index(first), self._index(last) + 1):
+            yield self.entries[index].between(first, last)
 
     def until(self, step: int) -> RunHistory:
         """A new history of this one up to ``step``: its entries (the last one cut) and checkpoints to there."""
@@ -199,3 +206,32 @@ def _nbytes(steps: Steps) -> int:
         if isinstance(value, np.ndarray):
             total += value.nbytes
     return total
+
+
+class Moment:
+    """``session``'s run as it was at ``step`` (held in its history), read as a session is read to draw it: its
+    :attr:`latest` steps (the ``count`` ending at ``step``), :attr:`t`, the failures it had by then; the rest
+    (the scene, the plotted rows, the views' groups, the references' flags) is the session's own."""
+
+    def __init__(self, session: Session, step: int, count: int = 1) -> None:
+        self.session = session
+        self.step = int(step)
+        self.latest = session.history.steps_until(self.step, count)
+        self.snapshot = self.latest.snapshots[-1]
+
+    def __getattr__(self, name: str):
+        return getattr(self.session, name)
+
+    @property
+    def t(self) -> float:
+        """Simulation time at the moment, s."""
+        return self.snapshot.t
+
+    def drawable(self, snapshot=None):
+        """The moment's snapshot as it was drawn (a history holds the steps as drawn)."""
+        return self.snapshot if snapshot is None else snapshot
+
+    def failures_by_bodies(self) -> dict:
+        """The views that had failed by the moment, keyed by their bodies (``Session.failures_by_bodies``)."""
+        t = self.t
+        return {bodies: failure for bodies, failure in self.session.failures_by_bodies().items() if failure.t <= t}

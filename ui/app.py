@@ -26,7 +26,8 @@ from OpenGL import GL as gl
 
 from spinlab.render.renderer import Renderer, RenderOptions
 from spinlab.render.text import TextOverlay
-from spinlab.render.viewports import follow_session, push_trails
+from spinlab.render.viewports import follow_session, push_trails, show_history
+from spinlab.scene.history import Moment
 from spinlab.scene.png import save_png
 from spinlab.scene.replay import Replay
 from spinlab.scene.run_model import Session, Setup, view_groups, view_labels
@@ -41,9 +42,10 @@ from spinlab.ui.cost_history import failure_lines
 from spinlab.ui.files import timestamped_path
 from spinlab.ui.key_help import draw_key_help, draw_state_badge
 from spinlab.ui.panel import draw_panel
-from spinlab.ui.plot_history import new_history
+from spinlab.ui.plot_history import history_until, new_history
 from spinlab.ui.plots import PlotOptions, draw_plots
 from spinlab.ui.theme import PANEL_BG_RGB, apply_theme, set_text_scale
+from spinlab.ui.timeline import draw_timeline
 from spinlab.ui.view3d import Rect, SceneView, to_viewport, window_layout
 from spinlab.ui.view_mouse import ViewMouse
 from spinlab.ui.window import WindowGone, clear_gl_errors, close_window, open_window, window_framebuffer, window_gone
@@ -129,6 +131,7 @@ class App:
         self.kernel_loader = None  # what compiles the kernels meanwhile (commands/gui.py), closed with the window
         self._replay: Replay | None = None
         self._on_numpy: frozenset[str] = frozenset()  # the run's integrators that stepped on their numpy paths
+        self.moment: Moment | None = None  # the past step shown (scene/history.py); None: the run now
         self.controller.start()
 
     @property
@@ -164,7 +167,7 @@ class App:
         """Start ``setup`` from its initial state: a new session, renderer, plots and cameras. All or
         nothing: if any of them cannot be made, the error is raised and the running session is kept."""
         state = self.state
-        session = Session(setup)
+        session = Session(setup, history=True)
         session.retime_costs = True  # the cost column: each integrator's step timed alone (scene/failures.py)
         renderer = Renderer(self.ctx, session.scene, options=state.render)
         try:
@@ -178,6 +181,7 @@ class App:
             self.renderer.release()
         self.session, self.renderer, self.view, self.history = session, renderer, view, history
         self._replay, self._on_numpy = None, compiled.not_ready(session.simulation.integrators)
+        self.moment = None
         if max(replaced, len(session.scene.bodies)) >= RELEASE_AFTER_BODIES:
             # The run replaced (or the scene's check run), before the first frame: worth its ~50 ms of collecting
             # only where there is much to give back.
@@ -192,11 +196,15 @@ class App:
         """The session's latest steps into the plots and the 3D trails, one point per step."""
         self.history.append(self.session.latest.sample, newton_per_step, ms_per_step)
         push_trails(self.renderer, self.session.latest)
-        # The exact ghosts and the Poinsot traces, of the body selected in the panel (side by side: its first copy).
+        follow_session(self.renderer, self.session, self._poinsot_body())
+
+    def _poinsot_body(self) -> int | None:
+        """The body the exact ghosts and the Poinsot traces follow: the one selected in the panel (side by side,
+        its first copy)."""
         selected, bodies = self.state.selected_body, range(len(self.session.setup.scene.bodies))
         if self.session.setup.side_by_side:
             bodies = self.session.groups[0].bodies
-        follow_session(self.renderer, self.session, bodies[selected] if selected < len(bodies) else None)
+        return bodies[selected] if selected < len(bodies) else None
 
     def step(self, count: int, budget_s: float = float("inf")) -> int:
         """Take up to ``count`` steps now, within ``budget_s`` wall seconds; a numerical failure pauses the run and
@@ -221,7 +229,7 @@ class App:
         (sim/compiled.py), recompute the run on them from its start, :data:`REPLAY_BUDGET_S` a frame
         (scene/replay.py), and carry on with that session: a run's numbers are the compiled kernels' whenever they
         came. The plots and trails drawn meanwhile stay (they differ in the last bits at most)."""
-        if not self._on_numpy:
+        if not self._on_numpy or self.moment is not None:  # not while looking back: the history shown would change
             return
         if self._replay is None:
             if compiled.not_ready(self._on_numpy):
@@ -236,16 +244,20 @@ class App:
         self._replay, self._on_numpy = None, compiled.not_ready(replay.session.simulation.integrators)
 
     def _advance(self, wall_dt: float) -> None:
-        """Feed this frame's time to the accumulator and take the whole steps due."""
+        """Feed this frame's time to the accumulator and take the whole steps due (looking back: move on through
+        the run's recorded steps, then on live)."""
         state, h = self.state, self.session.h
-        if state.paused or state.error:
+        if state.paused or (state.error and self.moment is None):
             return
         scale = 2.0**state.time_scale_exp
         requested = scale / RECORD_FPS if self.recording else min(wall_dt, MAX_FRAME_S) * scale
         self.accumulator += requested
         due = int(self.accumulator / h + 1e-9)
         budget = max(STEP_BUDGET_S, STEP_BUDGET_SHARE * 1e-3 * self.form.status.frame_ms)
-        if self.recording:
+        if self.moment is not None:
+            most = MAX_RECORD_STEPS_PER_FRAME if self.recording else MAX_STEPS_PER_FRAME
+            steps = self._replay_history(min(due, most))
+        elif self.recording:
             steps = self.step(min(due, MAX_RECORD_STEPS_PER_FRAME))
         else:
             steps = self.step(min(due, MAX_STEPS_PER_FRAME), budget)
@@ -254,6 +266,64 @@ class App:
             self.accumulator = min(self.accumulator, h)  # drop what cannot be caught up
         self.form.status.wall_t += wall_dt
         self._speed.append((steps, steps * h, requested))
+
+    # -- going back in time (scene/history.py) ---------------------------------------------------------------
+
+    @property
+    def shown(self) -> Session | Moment:
+        """What the views, labels and plots show: the run now, or the past step looked back at."""
+        return self.session if self.moment is None else self.moment
+
+    @property
+    def shown_step(self) -> int:
+        return self.session.simulation.step_index if self.moment is None else self.moment.step
+
+    def seek(self, step: int) -> None:
+        """Show the run as it was right after ``step`` was drawn (kept within its history, whose last step is the
+        run now): the bodies, labels, trails, exact ghosts, Poinsot traces and plots, from its history."""
+        history = self.session.history
+        step = min(max(int(step), history.first_step), history.last_step)
+        if step == self.shown_step:
+            return
+        self.moment = None if step == history.last_step else Moment(self.session, step)
+        self._show(step)
+
+    def _show(self, step: int) -> None:
+        """The renderer's part of the run and the plots as they were right after ``step`` was drawn."""
+        show_history(self.renderer, self.session, step, self._poinsot_body())
+        self.history = history_until(self.session, self.renderer.layout.colors_rgba[:, :3], step, self.history.live)
+        self.form.live = self.history.live
+
+    def _replay_history(self, count: int) -> int:
+        """Move the step shown ``count`` steps on through the run's recorded steps, drawn as they were first drawn;
+        past the run's last step it goes on live. Returns the steps moved."""
+        history, shown = self.session.history, self.moment.step
+        target = min(shown + count, history.last_step)
+        ahead = Moment(self.session, target, target - shown)  # the steps moved through, as a step call's
+        push_trails(self.renderer, ahead.latest)
+        follow_session(self.renderer, ahead, self._poinsot_body())
+        for entry in history.entries_between(shown + 1, target):
+            self.history.append(entry.steps.sample, entry.newton_per_step, entry.ms_per_step)
+        self.moment = None if target == history.last_step else Moment(self.session, target)
+        moved = target - shown
+        if self.moment is None and moved < count:
+            moved += self.step(count - moved)
+        return moved
+
+    def branch(self) -> None:
+        """Looking back, go on from the step shown: the run goes back to it (``Session.at_step``, bit for bit) and
+        its later steps are forgotten; the gyroscopic switch and the divergence threshold are the run's there."""
+        if self.moment is None:
+            return
+        step = self.moment.step
+        session = self.session.at_step(step)
+        self.session, self.moment, self._replay = session, None, None
+        self.history.live.session = session
+        self._show(step)
+        state = self.state
+        state.gyroscopic, state.divergence = session.simulation.world.gyroscopic, session.watch.threshold
+        state.error = None
+        self.form.failures = failure_lines(session)
 
     # -- what the controller asks of the window (ui/controller.py's Host) ----------------------------------------
 
@@ -290,7 +360,7 @@ class App:
         self._switch_to_compiled()
         self._advance(wall_dt)
         # The 3D view's instance data now, while the rasteriser still works on the last frame (no GL).
-        self.view.prepare(self.session.drawable())
+        self.view.prepare(self.shown.drawable())
         self._update_status(wall_dt)
         self._panel_edits, self._layout = self._build_ui(wall_dt)
 
@@ -299,16 +369,7 @@ class App:
         are flushed so that the rasteriser works while the next :meth:`update` runs."""
         width, height = self.window.get_framebuffer_size()
         screen = self._screen((width, height))
-        area = to_viewport(self._layout.view, self.window.height, width / max(self.window.width, 1))
-        screen.use()
-        screen.scissor = None
-        screen.viewport = (0, 0, width, height)
-        screen.clear(*BACKGROUND_SRGB, 1.0, depth=1.0)
-        labels = view_labels(self.session, self.view.groups)
-        # The rest of the screen is the windows' colour: the renderer may fill it (one copy of its backdrop cache).
-        drawable = self.session.drawable()
-        self.view.follow(drawable, self.state.selected_body if self.state.follow else None)
-        self.view.draw(screen, (width, height), area, drawable, labels, background=BACKGROUND_SRGB)
+        area = self.draw_views(screen)
         if self.recording and not self.state.record_window:
             self.controller.attempt(recording.record_frame, self, area, failed="recording stopped")
         screen.use()
@@ -319,6 +380,22 @@ class App:
             self.want_screenshot = False
             self.controller.attempt(self._screenshot, (width, height), failed="screenshot not saved")
         gl.glFlush()
+
+    def draw_views(self, screen: moderngl.Framebuffer) -> tuple[int, int, int, int]:
+        """The window's background and the 3D views with their labels (what the views show: :attr:`shown`) into
+        ``screen``, the window's framebuffer; returns the views' area (x, y, width, height), GL's pixels."""
+        width, height = screen.size
+        area = to_viewport(self._layout.view, self.window.height, width / max(self.window.width, 1))
+        screen.use()
+        screen.scissor = None
+        screen.viewport = (0, 0, width, height)
+        screen.clear(*BACKGROUND_SRGB, 1.0, depth=1.0)
+        labels = view_labels(self.shown, self.view.groups)
+        # The rest of the screen is the windows' colour: the renderer may fill it (one copy of its backdrop cache).
+        drawable = self.shown.drawable()
+        self.view.follow(drawable, self.state.selected_body if self.state.follow else None)
+        self.view.draw(screen, (width, height), area, drawable, labels, background=BACKGROUND_SRGB)
+        return area
 
     def _screen(self, size: tuple[int, int]) -> moderngl.Framebuffer:
         """The window's framebuffer at its ``size`` this frame (``ctx.screen`` keeps the size the window opened
@@ -347,6 +424,8 @@ class App:
             imgui.set_next_window_size(imgui.ImVec2(layout.plots.width, layout.plots.height))
             flags = FIXED_WINDOW | imgui.WindowFlags_.no_title_bar | imgui.WindowFlags_.no_scrollbar
             if imgui.begin("plots", flags=flags)[0]:
+                history = self.session.history
+                draw_timeline(edits, history.first_step, self.shown_step, history.last_step, self.session.h)
                 available = imgui.get_content_region_avail()
                 edits.plot_focus = draw_plots(self.history, state.plots, (available.x, available.y))
             imgui.end()
@@ -369,7 +448,7 @@ class App:
             self._frame_s.append(now - self._last_update)
         self._last_update = now
         status = self.form.status
-        status.sim_t = self.session.t
+        status.sim_t = self.shown.t
         status.frame_ms = 1e3 * float(np.median(self._frame_s)) if self._frame_s else 0.0
         recent = np.array(self._speed) if self._speed else np.array([[0.0, 1.0, 1.0]])
         steps, advanced, requested = recent.sum(axis=0)

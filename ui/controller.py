@@ -33,9 +33,10 @@ from spinlab.ui.plot_history import export_csv
 __all__ = ["Controller", "Host", "failure_text", "step_text", "KEYS", "KEY_HELP_KEYS", "MAX_MESSAGE"]
 
 MAX_MESSAGE = 300  # characters of a message in the panel
-# pyglet's key symbols (pyglet/window/key.py; importing it needs a display): space, →, R, V, P, H, F12.
+# pyglet's key symbols (pyglet/window/key.py; importing it needs a display): space, →, ←, Home, End, R, V, P, H, F12.
 KEYS = {
-    "space": 0x020, "right": 0xFF53, "r": 0x072, "v": 0x076, "p": 0x070, "h": 0x068, "f": 0x066, "f9": 0xFFC6,
+    "space": 0x020, "right": 0xFF53, "left": 0xFF51, "home": 0xFF50, "end": 0xFF57, "r": 0x072, "v": 0x076,
+    "p": 0x070, "h": 0x068, "f": 0x066, "f9": 0xFFC6,
     "f12": 0xFFC9, "plus": 0x02B, "equal": 0x03D, "minus": 0x02D, "num_add": 0xFFAB, "num_subtract": 0xFFAD,
 }  # fmt: skip
 LARGER_TEXT_KEYS = (KEYS["plus"], KEYS["equal"], KEYS["num_add"])  # "+" is Shift+= on most layouts
@@ -46,10 +47,19 @@ KEY_HELP_KEYS = (0xFFBE, 0x03F, 0x02F)
 
 class Host(Protocol):
     """What the controller asks of the window. ``session`` is the running :class:`~scene.run_model.Session` and
-    ``history`` its plots (ui/plot_history.py's ``PlotHistory``)."""
+    ``history`` its plots (ui/plot_history.py's ``PlotHistory``); ``shown_step`` the step the views show (before the
+    session's own when looking back in its history, scene/history.py)."""
 
     session: Session
     history: Any
+    shown_step: int
+
+    def seek(self, step: int) -> None:
+        """Show the run as it was at ``step`` (kept within its history; its last step is the run now)."""
+
+    def branch(self) -> None:
+        """When looking back: take the run back to the step shown, forgetting its later steps, so that an edit
+        applies from there."""
 
     def restart(self, setup: Setup) -> None:
         """Start a run of ``setup`` from its initial state; all or nothing: raises, keeping the running one, if
@@ -167,6 +177,12 @@ class Controller:
             pending.toggle_pause = not pending.toggle_pause
         elif symbol == KEYS["right"]:
             pending.step = True
+        elif symbol == KEYS["left"]:
+            pending.step_back = True
+        elif symbol == KEYS["home"]:
+            pending.seek = 0
+        elif symbol == KEYS["end"]:
+            pending.to_present = True
         elif symbol == KEYS["r"]:
             pending.reset = True
         elif symbol == KEYS["f12"]:
@@ -338,6 +354,8 @@ class Controller:
                 return
         setup = choices.setup()
         bodies = alike_bodies(setup, index, "omega_body")
+        self.host.branch()  # struck at the step shown
+        session = self.host.session
         simulation = session.simulation
         choices.scene, run_kicks = live_kicks(setup, bodies, impulse, simulation.step_index, simulation.h)
         for kick in run_kicks:
@@ -349,20 +367,32 @@ class Controller:
         self.tell(f"kick [{shown}] N·m·s on {where} at t = {run_kicks[0].time:.4g} s")
 
     def _apply_run_edits(self, edits: PanelEdits) -> None:
-        choices = self.choices
+        """The run's switches (from the step shown: looking back, the run goes back there first), pause, and
+        moving through its history."""
+        choices, host = self.choices, self.host
         if edits.gyroscopic is not None:
+            host.branch()
             choices.gyroscopic = edits.gyroscopic
-            self.host.session.set_gyroscopic(edits.gyroscopic)
+            host.session.set_gyroscopic(edits.gyroscopic)
         if edits.time_scale_exp is not None:
             choices.time_scale_exp = edits.time_scale_exp
         if edits.divergence is not None:  # the run goes on; views beyond it are frozen from the next step
+            host.branch()
             choices.divergence = edits.divergence
-            self.host.session.set_divergence(edits.divergence)
+            host.session.set_divergence(edits.divergence)
+        if edits.seek is not None or edits.step_back:
+            choices.paused = True
+            host.seek(edits.seek if edits.seek is not None else host.shown_step - 1)
+        if edits.to_present:
+            host.seek(host.session.simulation.step_index)
         if edits.toggle_pause and not choices.error:
             choices.paused = not choices.paused
-        if edits.step and not choices.error:
+        if edits.step:
             choices.paused = True
-            self.host.step(1)
+            if host.shown_step < host.session.simulation.step_index:
+                host.seek(host.shown_step + 1)  # the recorded step
+            elif not choices.error:
+                host.step(1)
 
     def _apply_view_edits(self, edits: PanelEdits) -> None:
         choices = self.choices

@@ -136,7 +136,10 @@ class PanelEdits:
     gyroscopic: bool | None = None
     time_scale_exp: int | None = None
     toggle_pause: bool = False
-    step: bool = False
+    step: bool = False  # one step on (through the run's history when looking back), paused
+    step_back: bool = False  # show the step before the one shown, paused (scene/history.py)
+    seek: int | None = None  # show the run at this step (the timeline), paused
+    to_present: bool = False  # show the run now again (End)
     reset: bool = False
     select_body: int | None = None
     body_text: tuple[str, str] | None = None  # (field, text) being typed

@@ -101,7 +101,10 @@ PLOT_TOOLTIPS = {
 KEY_HELP_TITLE = "Keys and mouse (F1 or ? to close)"
 KEY_HELP = (
     ("Space", "pause / run"),
-    ("Right", "one step"),
+    ("Right", "one step (looking back: the recorded one)"),
+    ("Left", "a step back in the run's history"),
+    ("Home", "the run's first step (its history's oldest)"),
+    ("End", "back to the run now"),
     ("R", "reset to the initial state"),
     ("V", "reset the view"),
     ("F", "the cameras follow the selected body (on / off)"),

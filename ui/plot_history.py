@@ -32,7 +32,8 @@ from spinlab.scene.atomic_file import write_atomically
 from spinlab.scene.samples import ERROR_FLOOR, Sample
 from spinlab.ui.cost_history import LiveRun
 
-__all__ = ["PlotHistory", "TimeLines", "CostLines", "Curves", "export_csv", "new_history", "CAPACITY", "MAX_POINTS",
+__all__ = ["PlotHistory", "TimeLines", "CostLines", "Curves", "export_csv", "new_history", "history_until", "CAPACITY",
+           "MAX_POINTS",
            "DASH_SAMPLES", "DASHES_PER_WINDOW"]  # fmt: skip
 
 CAPACITY = 3600  # samples: one minute of steps of 1/60 s
@@ -258,6 +259,20 @@ def new_history(session, colors_linear: np.ndarray) -> PlotHistory:
     history.live = LiveRun(session, linear_to_srgb(colors_linear[session.plotted]))
     history.kick_times = session.simulation.kicks.times()
     return history
+
+
+def history_until(session, colors_linear: np.ndarray, step: int, live: LiveRun | None = None) -> PlotHistory:
+    """The plots of ``session``'s run as they were right after its step ``step``: :func:`new_history` fed the run's
+    steps up to there (the last ``CAPACITY`` of them), call by call as they were taken (scene/history.py), and
+    counting every sample appended since the start, as the plots fed live do. ``live``: the cost table to keep."""
+    plots = new_history(session, colors_linear)
+    if live is not None:
+        plots.live = live
+    first = max(session.history.first_step, step + 1 - plots.capacity)
+    for entry in session.history.entries_between(first, step):
+        plots.append(entry.steps.sample, entry.newton_per_step, entry.ms_per_step)
+    plots.version = step + 1
+    return plots
 
 
 def _bucketed(t: np.ndarray, values: np.ndarray, limit: int, reduce: np.ufunc) -> tuple[np.ndarray, np.ndarray]:

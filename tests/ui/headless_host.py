@@ -27,9 +27,11 @@ class SessionHost:
         self.screenshots = 0
         self.recording: Path | None = None
         self.videos: list[Path] = []
+        self.shown: int | None = None  # the step looked back at (None: the run now)
 
     def restart(self, setup: Setup) -> None:
-        session = Session(setup)
+        session = Session(setup, history=True)
+        self.shown = None
         history = new_history(session, np.resize(PALETTE_LINEAR, (len(session.scene.bodies), 3)))
         history.append(session.latest.sample, np.zeros(len(session.plotted)), float("nan"))
         self.session, self.history = session, history
@@ -45,6 +47,19 @@ class SessionHost:
         if report.failed:
             self.form.failures = failure_lines(self.session)
         return report.steps
+
+    @property
+    def shown_step(self) -> int:
+        return self.session.simulation.step_index if self.shown is None else self.shown
+
+    def seek(self, step: int) -> None:
+        history = self.session.history
+        step = min(max(int(step), history.first_step), history.last_step)
+        self.shown = None if step == history.last_step else step
+
+    def branch(self) -> None:
+        if self.shown is not None:
+            self.session, self.shown = self.session.at_step(self.shown), None
 
     def show_views(self, split: bool) -> None:
         self.split_views.append(split)

@@ -4,12 +4,16 @@ argparse error is one line (main.py's parser)."""
 from __future__ import annotations
 
 import argparse
+import math
 import os
 from pathlib import Path
 
 from spinlab.sim.errors import quoted
 
-__all__ = ["writable_path", "positive_float", "integrator_name", "add_scene_arguments"]
+__all__ = ["writable_path", "positive_float", "nonnegative_float", "integrator_name", "add_scene_arguments",
+           "DEFAULT_DURATION_S"]  # fmt: skip
+
+DEFAULT_DURATION_S = 10.0
 
 
 def writable_path(text: str) -> Path:
@@ -49,6 +53,19 @@ def positive_float(text: str) -> float:
     return value
 
 
+def nonnegative_float(text: str) -> float:
+    """An argparse type: 0, or a number :func:`positive_float` takes."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if value == 0.0:
+        return 0.0
+    if value < 0.0:
+        raise argparse.ArgumentTypeError(f"{quoted(text)} must be a finite number >= 0")
+    return positive_float(text)
+
+
 def integrator_name(text: str) -> str:
     from spinlab.sim.integrators import FAMILIES, INTEGRATORS
 
@@ -61,7 +78,9 @@ def integrator_name(text: str) -> str:
 def add_scene_arguments(command: argparse.ArgumentParser, integrator_help: str) -> None:
     """The arguments ``run`` and ``record`` share: the scene, its duration, the integrator, the gyroscopic term."""
     command.add_argument("scene", metavar="SCENE", help="a preset name (e.g. t_handle, compare) or a .toml path")
-    command.add_argument("--duration", type=positive_float, default=10.0, metavar="T", help="seconds (default: 10)")
+    command.add_argument(
+        "--duration", type=positive_float, default=DEFAULT_DURATION_S, metavar="T", help="seconds (default: 10)"
+    )
     command.add_argument("--integrator", type=integrator_name, metavar="NAME", help=integrator_help)
     command.add_argument("--no-gyroscopic", action="store_true", help="drop the gyroscopic term ω × L, as games do")
     command.epilog = INTEGRATORS_HEADING  # the list itself is made only when the help is shown

@@ -12,7 +12,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from spinlab.commands.arguments import add_scene_arguments, positive_float, writable_path
+from spinlab.commands.arguments import (
+    DEFAULT_DURATION_S,
+    add_scene_arguments,
+    nonnegative_float,
+    positive_float,
+    writable_path,
+)
 from spinlab.commands.progress import ProgressBar
 from spinlab.scene.interrupts import EXIT_INTERRUPTED
 from spinlab.sim.errors import InputError, printable
@@ -56,6 +62,7 @@ def record_scene(
     ghost: bool = True,
     poinsot: bool = False,
     follow: str | None = None,
+    start: float = 0.0,
 ) -> RecordResult:
     """Record ``duration`` seconds of ``scene`` to ``out`` (MP4, written atomically).
 
@@ -67,9 +74,10 @@ def record_scene(
     cannot be written (no file is left then, and a file already at ``out`` is kept). ``ghost`` False leaves out
     the exact ghosts (render/ghost.py); ``poinsot`` adds the Poinsot view (render/poinsot_view.py); ``follow`` (a
     body's name) moves each view's camera with its copy of that body (:class:`InputError` for a name not in the
-    scene).
+    scene). ``start`` s (``--from``): the video holds the frames of the whole recording from that time on, bit for
+    bit (render/record.py's :func:`render_frames`), and ``duration`` is then the time it ends at.
     """
-    from spinlab.render.record import frame_count, render_frames
+    from spinlab.render.record import first_frame, frame_count, render_frames
     from spinlab.render.video import VideoWriter, even_size
     from spinlab.scene.atomic_file import refuse_overwriting
     from spinlab.scene.interrupts import deferred_interrupts
@@ -77,13 +85,13 @@ def record_scene(
 
     refuse_overwriting(out, scene.path, "--out")
     followed = None if follow is None else followed_body(scene, follow)
-    total = frame_count(duration, fps)
+    total = frame_count(duration, fps) - first_frame(start, duration, fps)
     step_count(duration, scene.h)
     width, height = even_size(*size)
     interrupted, simulated, failures = False, 0.0, []
     frames = render_frames(
         scene, duration=duration, fps=fps, size=(width, height), integrator=integrator, gyroscopic=gyroscopic, raw=True,
-        failures=failures, ghost=ghost, poinsot=poinsot, follow=followed,
+        failures=failures, ghost=ghost, poinsot=poinsot, follow=followed, start=start,
     )  # fmt: skip
     writer = None
     try:
@@ -125,18 +133,21 @@ def _exact_fps(fps: float):
 
 
 def record_command(args: argparse.Namespace) -> int:
-    from spinlab.render.record import frame_count, parse_size
+    from spinlab.render.record import first_frame, parse_size
     from spinlab.scene.run_model import integrators_for
     from spinlab.scene.scene_file import load_scene
     from spinlab.sim.integrators import FAMILIES
 
     size = parse_size(args.size)
-    frame_count(args.duration, args.fps)  # a rate or a frame count out of range: refused before loading anything
+    end = recorded_end(args)
+    # A rate, a frame count or a start out of range: refused before loading anything.
+    first_frame(args.start, end, args.fps)
     scene = load_scene(args.scene)
     result = record_scene(
         scene,
         args.out,
-        duration=args.duration,
+        duration=end,
+        start=args.start,
         fps=args.fps,
         size=size,
         integrator=args.integrator,
@@ -148,9 +159,10 @@ def record_command(args: argparse.Namespace) -> int:
     )
     stopped = " (interrupted: the file holds what was recorded)" if result.interrupted else ""
     width, height = result.size
+    span = f", from t = {args.start:g} s" if args.start else ""
     print(
         f"wrote {printable(str(result.path))}: {result.frames} frames at {result.fps:g} fps, {width}x{height}, "
-        f"{result.simulated_seconds:.6g} s simulated{stopped}"
+        f"{result.simulated_seconds:.6g} s simulated{span}{stopped}"
     )
     family = FAMILIES.get(args.integrator)
     if family is not None:  # as `run --integrator all` says them
@@ -161,6 +173,15 @@ def record_command(args: argparse.Namespace) -> int:
         print(f"failed: {printable(failure)}")
     # As `run --integrator all`: the video holds every view, and a view that failed is a numerical failure (1).
     return EXIT_INTERRUPTED if result.interrupted else (1 if result.failures else 0)
+
+
+def recorded_end(args: argparse.Namespace) -> float:
+    """The time the video ends at: ``--to``, else ``--duration`` (10 s by default); both given is refused."""
+    if args.to is not None and args.duration is not None:
+        raise InputError("give the end as --to or as --duration, not both", where="--to", value=args.to)
+    if args.to is not None:
+        return args.to
+    return DEFAULT_DURATION_S if args.duration is None else args.duration
 
 
 def add_parser(commands) -> None:
@@ -195,4 +216,16 @@ def add_parser(commands) -> None:
         help="move each view's camera with this body (its copy in each view of a comparison), as the window's "
         "'follow the selected body' does",
     )
-    record.set_defaults(handler=record_command)
+    record.add_argument(
+        "--from",
+        dest="start",
+        type=nonnegative_float,
+        default=0.0,
+        metavar="T0",
+        help="start the video at T0 seconds: the frames a whole recording shows from then on, bit for bit "
+        "(the run is simulated from t = 0 all the same)",
+    )
+    record.add_argument(
+        "--to", type=positive_float, metavar="T1", help="end the video at T1 seconds (instead of --duration)"
+    )
+    record.set_defaults(handler=record_command, duration=None)

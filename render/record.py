@@ -50,7 +50,7 @@ from spinlab.scene.scene_file import SceneSpec
 from spinlab.sim.errors import InputError, NumericalError
 from spinlab.sim.integrators import FAMILIES
 
-__all__ = ["render_frames", "parse_size", "frame_count", "video_setup", "VideoRun",
+__all__ = ["render_frames", "parse_size", "frame_count", "first_frame", "video_setup", "VideoRun",
            "MIN_FPS", "MAX_FPS"]  # fmt: skip
 
 MSAA_SAMPLES = 0  # the renderer anti-aliases the solids' silhouettes itself, far cheaper on llvmpipe (renderer.py)
@@ -92,6 +92,19 @@ def frame_count(duration: float, fps: float) -> int:
     shown = frames if frames < 10**15 else float(frames)  # a count past any limit is shown as 1e+20, not 21 digits
     check_count(shown, MAX_FRAMES, "video frames", where="--duration × --fps", value=f"{duration:g} s × {fps:g} fps")
     return frames
+
+
+def first_frame(start: float, duration: float, fps: float) -> int:
+    """The index of the first frame of a video of ``duration`` seconds at ``fps`` that starts at ``start`` seconds
+    (``record --from``): ``round(fps · start)``, the frame a whole recording shows at that time. Raises
+    :class:`InputError` naming ``--from`` unless it is a finite time before the end."""
+    if not (isinstance(start, int | float) and 0.0 <= start < math.inf):
+        raise InputError("must be a finite number of seconds >= 0", where="--from", value=start)
+    frames = frame_count(duration, fps)
+    first = round(float(fps) * float(start))
+    if first >= frames:
+        raise InputError(f"must come before the end of the video ({duration:g} s)", where="--from", value=start)
+    return first
 
 
 def video_setup(scene: SceneSpec, integrator: str | None, gyroscopic: bool) -> Setup:
@@ -189,17 +202,22 @@ def render_frames(
     ghost: bool = True,
     poinsot: bool = False,
     follow: int | None = None,
+    start: float = 0.0,
 ) -> Iterator[tuple[np.ndarray, float]]:
     """The video's frames, :func:`frame_count` of them: ``(image (H, W, 3) uint8 top-down, simulated t)``; with
     ``raw`` the image is (H, W, 4) RGBA with rows bottom-up, as GL reads it fastest (for the video writer).
     ``ghost`` False: no exact ghosts; ``poinsot``: the Poinsot view beside the views; ``follow``: the scene's body
-    each view's camera moves with (render/camera.py's :class:`CameraFollower`).
+    each view's camera moves with (render/camera.py's :class:`CameraFollower`). ``start`` s > 0 (``record
+    --from``) yields only the frames from :func:`first_frame` on, bit for bit those of the whole video: the run is
+    stepped and its trails fed from t = 0 all the same, and the first frame drawn (the cameras are framed on it), but
+    the frames before ``start`` are neither drawn nor read back.
 
     Offscreen (EGL). Frame k's drawing is flushed to the driver, then frame k + 1 is simulated and its instance
     data prepared, and only then is frame k read back: on llvmpipe the rasteriser's threads finish frame k while
     Python works on the next one. The GL objects are released when the generator is closed or exhausted.
     """
     frames = frame_count(duration, fps)
+    first = first_frame(start, duration, fps)
     width, height = even_size(*size)
     ctx = create_offscreen_context()
     target = OffscreenTarget(ctx, width, height, samples=MSAA_SAMPLES)
@@ -211,16 +229,19 @@ def render_frames(
             scenes = VideoRun(ctx, video_setup(scene, integrator, gyroscopic), failures, ghost, poinsot, follow)
             views = scenes.advance_to(0.0)
         for frame in range(frames):
+            shown = frame >= first
             with np.errstate(**_QUIET_NUMPY):
-                viewports = render_grid(target.framebuffer, target.size, views, text, legend=True)
-                if any(view.camera is None for view in views):
-                    scenes.hold_cameras(default_cameras(views, viewports, label_scale(target.size, viewports)))
-                scenes.viewports = viewports
-                flush()
+                if shown or frame == 0:
+                    viewports = render_grid(target.framebuffer, target.size, views, text, legend=True)
+                    if any(view.camera is None for view in views):
+                        scenes.hold_cameras(default_cameras(views, viewports, label_scale(target.size, viewports)))
+                    scenes.viewports = viewports
+                    flush()
                 t = scenes.t
                 if frame + 1 < frames:
                     views = scenes.advance_to((frame + 1) / fps)
-            yield (target.read_rgba() if raw else target.read()), t
+            if shown:
+                yield (target.read_rgba() if raw else target.read()), t
     finally:
         if scenes is not None:
             scenes.release()

@@ -8,8 +8,8 @@ history up to that step, so the window can show any past moment again exactly as
 
 Bounded: the history holds at most ``budget_bytes`` (:data:`HISTORY_BYTES` by default) of snapshots and samples;
 past it the oldest calls are forgotten first (the newest is always kept), and the timeline then starts later. The
-compare preset (8 bodies) takes ~2.3 kB a step, so its whole first 40 minutes at h = 1/60 fit; a 10^4-body cloud
-keeps its last ~40 steps.
+compare preset (8 bodies) takes ~2.3 kB a step (8.3 MB a minute at h = 1/60), so its last ~7 minutes are kept; a
+10^4-body cloud keeps its last ~200 steps.
 
 Going back: every :data:`CHECKPOINT_STEPS` steps (or more, for large worlds: a checkpoint copies the whole session,
 see :func:`checkpoint_interval`) the session leaves a copy of itself here. The state at step ``k`` is the last

@@ -65,7 +65,9 @@ KERNEL_BITS_ON_NUMPY = frozenset(
     | {engine + precision for engine in _ENGINES for precision in ("", "_f32")}
 )
 """The kernels whose numpy path (``backend="numpy"``) computes their bits."""
-TWINS = frozenset({"implicit_midpoint", "trapezoidal", "object_trapezoidal", "im4", "im6", "ot4"})
+TWINS = frozenset(
+    {"implicit_midpoint", "trapezoidal", "object_trapezoidal", "im4", "im6", "ot4", "split2", "split4", "split6"}
+)
 """The kernels whose ``backend="twin"`` computes their bits (sim/integrators/kernel_twins.py; the compositions
 stage by stage, as their kernel does)."""
 

@@ -173,15 +173,11 @@ def _attempt(k, method, q, omega, L, M, torque, h, tolerance, max_iterations, ma
     return converged, iterations, v
 
 
-def implicit_step(method, q, omega_world, L_world, inertia_inv, torque_world, h, tolerance, max_iterations,
-                  max_depth, max_step_angle_sq):  # fmt: skip
-    """``_kernels.implicit_kernel`` over the batch, as numpy: ``(q, ω, L, iterations, substeps, status)``, the
-    arrays the kernel would write. Arguments as the kernel's, but ``method`` by name (``_kernels.KERNEL_METHODS``)."""
-    k = _kernels()
-    method = k["KERNEL_METHODS"][method]
-    n = q.shape[0]
-    qn, omega, L = _columns(q), _columns(omega_world), _columns(L_world)
-    M, torque = _columns(inertia_inv), _columns(torque_world)
+def _advance(k, method, qn, omega, L, M, torque, h, tolerance, max_iterations, max_depth, max_step_angle_sq):
+    """The kernel's ``_advance`` (a step of ``h`` s in pieces) for every body at once, over tuples of (n,) arrays:
+    ``(q, ω, L, iterations, substeps, status)``. ``torque`` may be numbers (the free flow's zero)."""
+    n = len(qn[0])
+    qn, omega, L = (tuple(np.array(part, dtype=np.float64) for part in x) for x in (qn, omega, L))
     pieces = 1 << max_depth
     position, size = np.zeros(n, dtype=np.int64), np.full(n, pieces, dtype=np.int64)
     iterations, substeps = np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64)
@@ -216,5 +212,52 @@ def implicit_step(method, q, omega_world, L_world, inertia_inv, torque_world, h,
             position[done] += size[done]
             substeps[done] += 1
             size[done] = position[done] & -position[done]
+    status[(status == STATUS_OK) & ~_is_finite_state(qn, omega, L)] = STATUS_NON_FINITE
+    return qn, omega, L, iterations, substeps, status
+
+
+def implicit_step(method, q, omega_world, L_world, inertia_inv, torque_world, h, tolerance, max_iterations,
+                  max_depth, max_step_angle_sq):  # fmt: skip
+    """``_kernels.implicit_kernel`` over the batch, as numpy: ``(q, ω, L, iterations, substeps, status)``, the
+    arrays the kernel would write. Arguments as the kernel's, but ``method`` by name (``_kernels.KERNEL_METHODS``)."""
+    k = _kernels()
+    qn, omega, L, iterations, substeps, status = _advance(
+        k, k["KERNEL_METHODS"][method], _columns(q), _columns(omega_world), _columns(L_world), _columns(inertia_inv),
+        _columns(torque_world), h, tolerance, max_iterations, max_depth, max_step_angle_sq,
+    )  # fmt: skip
+    return np.stack(qn, axis=-1), np.stack(omega, axis=-1), np.stack(L, axis=-1), iterations, substeps, status
+
+
+def split_step(coefficients, kicks, q, omega_world, L_world, inertia_inv, torque_world, lever_body, force_world, h,
+               tolerance, max_iterations, max_depth, max_step_angle_sq):  # fmt: skip
+    """``_kernels.split_kernel`` with the gyroscopic term over the batch, as numpy: ``(q, ω, L, iterations, substeps,
+    status)``. Arguments as the kernel's (less ``inertia`` and ``gyroscopic``, which the free flow does not read)."""
+    k = _kernels()
+    qn, omega, L = _columns(q), _columns(omega_world), _columns(L_world)
+    M, torque, lever, force = (_columns(x) for x in (inertia_inv, torque_world, lever_body, force_world))
+    n = len(q)
+    iterations, substeps = np.zeros(n, dtype=np.int64), np.ones(n, dtype=np.int64)
+    status = np.where(_is_finite_state(qn, omega, L), STATUS_OK, STATUS_NON_FINITE).astype(np.int8)
+    stages = len(coefficients)
+    for stage in range(stages + 1):
+        rows = np.flatnonzero(status == STATUS_OK)  # a body stops at its first failing stage
+        if rows.size == 0:
+            break
+        q_rows, omega_rows, L_rows, M_rows = (_pick(x, rows) for x in (qn, omega, L, M))
+        omega_rows, L_rows = k["_kick"](
+            q_rows, omega_rows, L_rows, M_rows, _pick(torque, rows), _pick(lever, rows), _pick(force, rows),
+            kicks[stage] * h, True,
+        )  # fmt: skip
+        if stage < stages:
+            q_rows, omega_rows, L_rows, stage_iterations, stage_substeps, status[rows] = _advance(
+                k, k["MIDPOINT"], q_rows, omega_rows, L_rows, M_rows, (0.0, 0.0, 0.0), coefficients[stage] * h,
+                tolerance, max_iterations, max_depth, max_step_angle_sq,
+            )  # fmt: skip
+            iterations[rows] += stage_iterations
+            substeps[rows] = np.maximum(substeps[rows], stage_substeps)
+            _put(qn, rows, q_rows)
+        _put(omega, rows, omega_rows)
+        _put(L, rows, L_rows)
+    omega = k["to_world"](qn, k["matvec"](M, k["to_body"](qn, L)))
     status[(status == STATUS_OK) & ~_is_finite_state(qn, omega, L)] = STATUS_NON_FINITE
     return np.stack(qn, axis=-1), np.stack(omega, axis=-1), np.stack(L, axis=-1), iterations, substeps, status

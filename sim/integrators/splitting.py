@@ -121,10 +121,18 @@ def step_split(
     implicit midpoint rule's (``implicit.step_implicit``), for every free flow. Raises
     :class:`sim.errors.NumericalError` naming ``name`` and the failing bodies.
     """
-    if backend != "numba" or jacobian != "analytic":
+    kernel_torque = orientation_torque is None or isinstance(orientation_torque, LeverTorque)
+    if backend == "twin":
+        # The kernel's arithmetic in numpy (sim/integrators/kernel_twins.py), with the gyroscopic term; else the
+        # stages on numpy, never numba's compiler (the window's thread calls this).
+        check_jacobian("numba", jacobian)
+        if params.gyroscopic and kernel_torque:
+            return _run_twin(name, *_schedule(tuple(coefficients)), state, params, h, orientation_torque, newton)
+        backend = "numpy"
+    elif backend != "numba" or jacobian != "analytic":
         check_jacobian(backend, jacobian)
     gammas, kicks = _schedule(tuple(coefficients))
-    if backend == "numba" and (orientation_torque is None or isinstance(orientation_torque, LeverTorque)):
+    if backend == "numba" and kernel_torque:
         return _run_kernel(name, gammas, kicks, state, params, h, orientation_torque, newton, out)
     with np.errstate(all="ignore"):  # non-finite states are reported by body
         return _run_stages(name, coefficients, kicks, state, params, h, orientation_torque, backend=backend,
@@ -146,6 +154,22 @@ def _run_kernel(name, coefficients, kicks, state, params, h, orientation_torque,
     )  # fmt: skip
     raise_on_failure(name, status, h, newton.max_substep_depth, newton.max_step_angle)
     return new, StepCost.of_arrays(iterations, substeps)
+
+
+def _run_twin(name, coefficients, kicks, state, params, h, orientation_torque, newton):
+    from spinlab.sim.integrators import kernel_twins
+
+    n_bodies = state.q.shape[0]
+    if orientation_torque is None:
+        lever = force = np.zeros((n_bodies, 3))
+    else:
+        lever, force = orientation_torque.lever_body, orientation_torque.force_world
+    q, omega_world, L_world, iterations, substeps, status = kernel_twins.split_step(
+        coefficients, kicks, state.q, state.omega_world, state.L_world, params.inertia_body_inv, params.torque_world,
+        lever, force, float(h), *newton._kernel_arguments,
+    )  # fmt: skip
+    raise_on_failure(name, status, h, newton.max_substep_depth, newton.max_step_angle)
+    return BodyState(q, omega_world, L_world), StepCost.of_arrays(iterations, substeps)
 
 
 def _run_stages(name, coefficients, kicks, state, params, h, orientation_torque, **options):

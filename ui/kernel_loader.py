@@ -82,6 +82,9 @@ def _thinning() -> None:
 
 
 def _colour_conversion() -> None:
+    # The video writer's module too (PyAV: ~50 ms of imports), which a recording's first frame would otherwise
+    # import on the window's thread.
+    import spinlab.render.video  # noqa: F401
     from spinlab.render.yuv import rgb_to_yuv420p_bt709
 
     for channels in (3, 4):

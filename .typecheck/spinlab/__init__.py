@@ -1,0 +1,1 @@
+../../spinlab/__init__.py

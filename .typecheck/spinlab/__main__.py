@@ -1,0 +1,1 @@
+../../spinlab/__main__.py

@@ -1,0 +1,1 @@
+../../spinlab/launch.py

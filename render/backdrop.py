@@ -23,7 +23,7 @@ import numpy as np
 from spinlab.render.camera import OrbitCamera
 from spinlab.render.gpu_resources import GpuResources
 from spinlab.render.look import BACKGROUND_BOTTOM_SRGB, BACKGROUND_TOP_SRGB, GRID_LINE_SRGB
-from spinlab.render.shaders import MAX_VIEWS
+from spinlab.render.shaders import MAX_VIEWS, uniform
 from spinlab.render.views import Viewport, ViewSet, overlap
 
 __all__ = ["Backdrop", "BackdropLook", "Underlay", "Shadows"]
@@ -241,8 +241,8 @@ class Backdrop:
                 2.0 * (y + height - area[1]) / area[3] - 1.0,
             )
         program = self.resources.programs["copy"]
-        program["u_rects"].write(rects.tobytes())
-        program["u_source"].value = 0
+        uniform(program, "u_rects").write(rects.tobytes())
+        uniform(program, "u_source").value = 0
         self.framebuffer.color_attachments[0].use(location=0)
         self.resources.copy.render(moderngl.TRIANGLES, vertices=6 * len(viewports))
 
@@ -258,17 +258,17 @@ class Backdrop:
         ray_z = (inverse[:3, 2] + inverse[:3, 3]) / w - eye
         program = self.resources.programs["backdrop"]
         for name, value in (("u_ray_x", ray_x), ("u_ray_y", ray_y), ("u_ray_z", ray_z), ("u_eye", eye)):
-            program[name].value = tuple(value)
-        program["u_viewport"].value = tuple(float(v) for v in viewport)
-        program["u_top_srgb"].value = tuple(BACKGROUND_TOP_SRGB)
-        program["u_bottom_srgb"].value = tuple(BACKGROUND_BOTTOM_SRGB)
-        program["u_show_floor"].value = look.show_floor
-        program["u_floor_z"].value = look.floor_z
-        program["u_cell"].value = look.grid_cell
-        program["u_major_every"].value = GRID_MAJOR_EVERY
-        program["u_fade_center"].value = tuple(np.asarray(camera.target, dtype=float)[:2])
-        program["u_fade_radius"].value = look.fade_radius
-        program["u_line_srgb"].value = tuple(GRID_LINE_SRGB)
-        program["u_minor_alpha"].value = GRID_MINOR_ALPHA
-        program["u_major_alpha"].value = GRID_MAJOR_ALPHA
+            uniform(program, name).value = tuple(value)
+        uniform(program, "u_viewport").value = tuple(float(v) for v in viewport)
+        uniform(program, "u_top_srgb").value = tuple(BACKGROUND_TOP_SRGB)
+        uniform(program, "u_bottom_srgb").value = tuple(BACKGROUND_BOTTOM_SRGB)
+        uniform(program, "u_show_floor").value = look.show_floor
+        uniform(program, "u_floor_z").value = look.floor_z
+        uniform(program, "u_cell").value = look.grid_cell
+        uniform(program, "u_major_every").value = GRID_MAJOR_EVERY
+        uniform(program, "u_fade_center").value = tuple(np.asarray(camera.target, dtype=float)[:2])
+        uniform(program, "u_fade_radius").value = look.fade_radius
+        uniform(program, "u_line_srgb").value = tuple(GRID_LINE_SRGB)
+        uniform(program, "u_minor_alpha").value = GRID_MINOR_ALPHA
+        uniform(program, "u_major_alpha").value = GRID_MAJOR_ALPHA
         self.resources.backdrop.render(moderngl.TRIANGLES, vertices=3)

@@ -19,7 +19,7 @@ import moderngl
 from spinlab.render import meshes
 from spinlab.render.gpu import InstancedDraw
 from spinlab.render.look import LIGHTING
-from spinlab.render.shaders import load_program
+from spinlab.render.shaders import load_program, uniform
 
 __all__ = ["GpuResources", "ROUND_SEGMENTS", "PLANE_SEGMENTS", "SHADOW_SEGMENTS", "REFERENCE_HEIGHT_PX", "PROGRAMS"]
 
@@ -71,11 +71,11 @@ class GpuResources:
             for name, program in self.programs.items()
         }
         for name in ("mesh", "edge"):
-            for uniform, value in LIGHTING.items():
-                if uniform in self.uniforms[name]:
-                    self.programs[name][uniform].value = value
-        line["u_reference_height_px"].value = REFERENCE_HEIGHT_PX
-        line["u_min_width_scale"].value = MIN_LINE_SCALE
+            for uniform_name, value in LIGHTING.items():
+                if uniform_name in self.uniforms[name]:
+                    uniform(self.programs[name], uniform_name).value = value
+        uniform(line, "u_reference_height_px").value = REFERENCE_HEIGHT_PX
+        uniform(line, "u_min_width_scale").value = MIN_LINE_SCALE
         self.views_key: tuple | None = None
         self.users = 0
 

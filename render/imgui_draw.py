@@ -19,7 +19,7 @@ import numpy as np
 from imgui_bundle import imgui
 
 from spinlab.render.gpu import write_growing
-from spinlab.render.shaders import load_program
+from spinlab.render.shaders import load_program, uniform
 
 __all__ = ["ImGuiDraw"]
 
@@ -84,7 +84,7 @@ class ImGuiDraw:
         self.ctx.enable_only(moderngl.BLEND)
         blend = moderngl.SRC_ALPHA, moderngl.ONE_MINUS_SRC_ALPHA, moderngl.ONE, moderngl.ONE_MINUS_SRC_ALPHA
         self.ctx.blend_func = blend
-        self._program["u_size"].value = (float(display_width), float(display_height))
+        uniform(self._program, "u_size").value = (float(display_width), float(display_height))
         origin_x, origin_y = draw_data.display_pos.x, draw_data.display_pos.y
         for commands in draw_data.cmd_lists:
             vertex_bytes = ctypes.string_at(

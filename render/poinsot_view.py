@@ -23,6 +23,7 @@ from spinlab.render.instances import frames_along, instance_rows, rigid_matrices
 from spinlab.render.look import OMEGA_LINEAR, PLANE_LINEAR, TRAIL_LINEAR
 from spinlab.render.meshes import Lines
 from spinlab.render.poinsot import PoinsotGeometry, PoinsotTraces, poinsot_geometry
+from spinlab.render.shaders import uniform
 from spinlab.render.views import Viewport, ViewSet, clip_to_views, write_view_uniforms
 
 __all__ = ["PoinsotView", "poinsot_camera", "poinsot_centres", "poinsot_label", "SPACING", "MAX_TRACE_POINTS"]
@@ -103,14 +104,16 @@ class PoinsotView:
         ellipsoids, dots, discs, (positions, colors) = self._frame(traces, poinsot_centres(viewport[2] / viewport[3]))
         sphere = resources.solids["sphere"][0]
         count = self._lines.set_lines(positions, colors, np.zeros(len(positions))) if len(positions) else 0
-        resources.programs["line"]["u_width_px"].value = LINE_WIDTH_PX * max(viewport[3] / LINE_WIDTH_HEIGHT_PX, 1.0)
+        uniform(resources.programs["line"], "u_width_px").value = LINE_WIDTH_PX * max(
+            viewport[3] / LINE_WIDTH_HEIGHT_PX, 1.0
+        )
         clip_to_views(ctx, True)
         ctx.enable_only(moderngl.DEPTH_TEST | moderngl.CULL_FACE)
         sphere.draw(dots)
         ctx.enable_only(moderngl.DEPTH_TEST | moderngl.BLEND)
         ctx.blend_func = BLEND_OVER
         framebuffer.depth_mask = False
-        resources.programs["disc"]["u_mode"].value = 0
+        uniform(resources.programs["disc"], "u_mode").value = 0
         resources.planes[0].draw(discs)
         # The traces faintly through everything, then the translucent ellipsoids (their depth, then their colour
         # where nearest), then the traces again in full where in front of them.

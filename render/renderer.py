@@ -46,7 +46,7 @@ from spinlab.render.gpu import InstancedDraw
 from spinlab.render.gpu_resources import PLANE_SEGMENTS, REFERENCE_HEIGHT_PX, ROUND_SEGMENTS, GpuResources
 from spinlab.render.poinsot import PoinsotTraces
 from spinlab.render.poinsot_view import PoinsotView
-from spinlab.render.shaders import MAX_VIEWS
+from spinlab.render.shaders import MAX_VIEWS, uniform
 from spinlab.render.trail import HerpolhodeTrail
 from spinlab.render.trail_lines import TRAIL_CAPACITY, TrailLines
 from spinlab.render.views import Viewport, ViewSet, clip_to_views, levels_of_detail, rows_in_views, write_view_uniforms
@@ -394,14 +394,14 @@ class Renderer:
         """The solids' silhouette fringes (edge.geom.glsl), over the solids: blended, depth-tested, no depth
         writes, no culling (the caller's state)."""
         program = self.resources.programs["edge"]
-        program["u_fringe_px"].value = FRINGE_PX
-        program["u_edge_alpha"].value = FRINGE_EDGE_ALPHA
+        uniform(program, "u_fringe_px").value = FRINGE_PX
+        uniform(program, "u_edge_alpha").value = FRINGE_EDGE_ALPHA
         for kind, levels in solids.items():
             for draw, rows in zip(self.resources.edges[kind], levels, strict=True):
                 draw.draw(rows)
 
     def _draw_discs(self, draw: InstancedDraw, mode: int, rows: np.ndarray) -> None:
-        self.resources.programs["disc"]["u_mode"].value = mode
+        uniform(self.resources.programs["disc"], "u_mode").value = mode
         draw.draw(rows)
 
     def _draw_planes(
@@ -420,7 +420,7 @@ class Renderer:
         """The principal axes and the herpolhode trails of the bodies ``views.chosen`` in each view."""
         options = self.options
         if options.show_axes:
-            self.resources.programs["line"]["u_width_px"].value = AXES_WIDTH_PX
+            uniform(self.resources.programs["line"], "u_width_px").value = AXES_WIDTH_PX
             self.resources.axes.draw(rows_in_views(frame.axes, None, views.chosen)[0])
         if options.show_herpolhode and self.trail.count > 1 and views.chosen.any():
             # self._frame holds frame, so its id is not reused while the trail lines are keyed on it.

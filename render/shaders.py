@@ -9,12 +9,13 @@ that Python and GLSL share, defined once here.
 from __future__ import annotations
 
 import re
+from typing import cast
 
 import moderngl
 
 from spinlab.assets import asset_dir
 
-__all__ = ["SHADER_DIR", "load_program", "shader_source", "MAX_VIEWS"]
+__all__ = ["SHADER_DIR", "load_program", "shader_source", "uniform", "MAX_VIEWS"]
 
 # Views one draw call can hold (assets/shaders/views.glsl): the uniform arrays' length.
 MAX_VIEWS = 16
@@ -41,3 +42,9 @@ def load_program(ctx: moderngl.Context, name: str) -> moderngl.Program:
         fragment_shader=shader_source(f"{name}.frag.glsl"),
         geometry_shader=shader_source(geometry.name) if geometry.is_file() else None,
     )
+
+
+def uniform(program: moderngl.Program, name: str) -> moderngl.Uniform:
+    """The uniform ``name`` of ``program``. moderngl types ``program[name]`` as any of a program's members (uniform,
+    uniform block, attribute, varying); the names passed here are the shaders' uniforms."""
+    return cast(moderngl.Uniform, program[name])

@@ -22,6 +22,7 @@ from spinlab.render.gpu_resources import TINT_ATTRIBUTES, GpuResources
 from spinlab.render.instances import instance_rows
 from spinlab.render.look import TRAIL_LINEAR
 from spinlab.render.meshes import Lines
+from spinlab.render.shaders import uniform
 from spinlab.render.trail import HerpolhodeTrail
 from spinlab.render.views import ViewSet
 
@@ -103,7 +104,7 @@ class TrailLines:
         if self._vertices_key != key:
             self.vertices = self._lines.set_lines(ends, colors, vertex_views)
             self._vertices_key = key
-        self.resources.programs["line"]["u_width_px"].value = TRAIL_WIDTH_PX
+        uniform(self.resources.programs["line"], "u_width_px").value = TRAIL_WIDTH_PX
         self._lines.draw(None, vertices=self.vertices)
 
     def release(self) -> None:

@@ -21,7 +21,7 @@ import numpy as np
 from spinlab.render.camera import OrbitCamera
 from spinlab.render.gpu_resources import GpuResources
 from spinlab.render.look import FILL_DIRECTION_CAMERA, KEY_DIRECTION_CAMERA
-from spinlab.render.shaders import MAX_VIEWS
+from spinlab.render.shaders import MAX_VIEWS, uniform
 
 __all__ = [
     "Viewport",
@@ -126,9 +126,9 @@ def write_view_uniforms(resources: GpuResources, views: ViewSet) -> None:
     }
     for name in ("mesh", "edge", "line", "disc"):
         program = resources.programs[name]
-        for uniform, value in values.items():
-            if uniform in resources.uniforms[name]:
-                program[uniform].write(value.tobytes())
+        for uniform_name, value in values.items():
+            if uniform_name in resources.uniforms[name]:
+                uniform(program, uniform_name).write(value.tobytes())
 
 
 def clip_to_views(ctx: moderngl.Context, on: bool) -> None:

@@ -132,7 +132,8 @@ def _with_rates(figures: dict[str, float], n: int) -> dict[str, float]:
 def run(quick: bool, *, progress: Callable[[str], None] | None = None) -> dict[str, Any]:
     """Measure every N (see the module docstring); JSON-serialisable: ``{"steps", "h", "integrator",
     "mujoco" (version or None), "rows": [{"n", "spinlab": {...}, "mujoco": {...} or None}]}`` where each
-    ``{...}`` holds ``process_s``, ``cpu_s``, ``loop_s``, ``peak_mb`` and the two body-steps/s."""
+    ``{...}`` holds ``process_s``, ``cpu_s``, ``loop_s``, ``peak_mb`` and the two body-steps/s; ``load_average``:
+    the machine's one-minute load average at the end."""
     from spinlab.benchmarks.cloud import MOMENTS, cloud_state, cloud_toml
 
     report = progress or (lambda message: None)
@@ -160,7 +161,8 @@ def run(quick: bool, *, progress: Callable[[str], None] | None = None) -> dict[s
                 states.unlink()
             rows.append({"n": n, "spinlab": ours, "mujoco": theirs})
             scene.unlink()
-    return {"steps": STEPS, "h": H, "integrator": INTEGRATOR, "mujoco": version, "rows": rows}
+    load = os.getloadavg()[0]  # the runnable processes on these cores meanwhile: others' work inflates the wall times
+    return {"steps": STEPS, "h": H, "integrator": INTEGRATOR, "mujoco": version, "load_average": load, "rows": rows}
 
 
 def format_table(result: dict[str, Any]) -> str:
@@ -202,6 +204,10 @@ def format_table(result: dict[str, Any]) -> str:
     else:
         lines.append(
             f"\nMuJoCo {result['mujoco']}; ours/MuJoCo > 1: our whole process is that much faster (wall, then CPU)."
+        )
+    if "load_average" in result:
+        lines.append(
+            f"Load average {result['load_average']:.1f} at the end (2 cores: above ~1, others' work shared them)."
         )
     return "\n".join(lines)
 

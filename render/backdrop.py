@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
+from typing import cast
 
 import moderngl
 import numpy as np
@@ -140,7 +141,8 @@ class Backdrop:
         cache, with the ``underlay`` = (draw, key) over it."""
         if target.samples:
             return False
-        size = tuple(target.size)
+        width, height = target.size
+        size = (width, height)
         cache = self._ensure(size)
         keys = [self._key(camera, vp, look) for camera, vp in zip(views.cameras, views.view_projections, strict=True)]
         draw_underlay, underlay_key = underlay
@@ -151,7 +153,7 @@ class Backdrop:
             if requested != key:
                 return False  # a camera is moving: each view's backdrop is shaded straight into the target
             self.ctx.enable_only(moderngl.NOTHING)
-            cache.scissor = None
+            cache.scissor = None  # type: ignore[assignment]  # None (no scissor test) is allowed; the stub omits it
             cache.use()
             cache.viewport = (0, 0, *size)
             cache.clear(*background, 1.0)
@@ -165,14 +167,14 @@ class Backdrop:
                 shadows[1](shadows[0])
                 self.ctx.enable_only(moderngl.NOTHING)
             if draw_underlay is not None:
-                cache.scissor = None
+                cache.scissor = None  # type: ignore[assignment]  # None: no scissor test (see above)
                 draw_underlay(cache)
                 self.ctx.enable_only(moderngl.NOTHING)
             # The per-view entries would hold the shadows: none of them is taken from this cache.
             self._keys = {}
             self.whole_key = key
             target.use()
-        target.scissor = None
+        target.scissor = None  # type: ignore[assignment]  # None: no scissor test (see above)
         target.viewport = (0, 0, *size)
         target.clear(*background, 1.0, depth=1.0)
         # The whole frame in one memcpy; into the window's framebuffer, where that is a slow blit, only the views'
@@ -198,7 +200,8 @@ class Backdrop:
         if target.samples:
             self._shade(camera, view_projection, viewport, look)
             return False
-        self._ensure(tuple(target.size))
+        width, height = target.size
+        cache = self._ensure((width, height))
         key = self._key(camera, view_projection, look)
         requested, self._requests[viewport] = self._requests.get(viewport), key
         if self._keys.get(viewport) != key and requested != key:
@@ -207,8 +210,7 @@ class Backdrop:
             self._shade(camera, view_projection, viewport, look)
             return False
         if self._keys.get(viewport) != key:
-            cache = self.framebuffer
-            cache.scissor = None
+            cache.scissor = None  # type: ignore[assignment]  # None: no scissor test (see above)
             cache.use()
             cache.viewport = viewport
             self._shade(camera, view_projection, viewport, look)
@@ -226,8 +228,10 @@ class Backdrop:
             return
         self.ctx.enable_only(moderngl.NOTHING)
         whole = len(viewports) == 1 and tuple(viewports[0]) == (0, 0, *target.size)
+        cache = self.framebuffer
+        assert cache is not None, "the cache is made (_ensure) before anything is copied from it"
         if whole and target.glo != 0:
-            self.ctx.copy_framebuffer(target, self.framebuffer)  # a memcpy on llvmpipe (~0.1 ms)
+            self.ctx.copy_framebuffer(target, cache)  # a memcpy on llvmpipe (~0.1 ms)
             return
         # A blit into part of a framebuffer, or into the window's (texture to window system buffer), takes
         # llvmpipe's slow path (~6 ms of CPU for 1280×720) and waits for all queued drawing; a draw that fetches
@@ -243,7 +247,7 @@ class Backdrop:
         program = self.resources.programs["copy"]
         uniform(program, "u_rects").write(rects.tobytes())
         uniform(program, "u_source").value = 0
-        self.framebuffer.color_attachments[0].use(location=0)
+        cast(moderngl.Texture, cache.color_attachments[0]).use(location=0)  # the cache's attachment: a texture
         self.resources.copy.render(moderngl.TRIANGLES, vertices=6 * len(viewports))
 
     def _shade(self, camera: OrbitCamera, view_projection: np.ndarray, viewport: Viewport, look: BackdropLook) -> None:

@@ -82,7 +82,7 @@ class BodyLayout:
         self.pivoted = np.array([body.pivot is not None for body in bodies], dtype=bool).reshape(count)
         self.pivot = np.array([np.zeros(3) if body.pivot is None else body.pivot for body in bodies]).reshape(count, 3)
         radius = np.maximum(radius, np.linalg.norm(self.pivot, axis=1))  # the stem reaches the pivot
-        for index in np.flatnonzero(self.pivoted):
+        for index in np.flatnonzero(self.pivoted).tolist():
             owners.setdefault("cylinder", []).append(index)
             matrices.setdefault("cylinder", []).append(
                 self._stem(self.pivot[index], bodies[index].com_offset, radius[index])

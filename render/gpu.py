@@ -49,14 +49,18 @@ class InstancedDraw:
         self.instances = ctx.buffer(reserve=64 * INSTANCE_BYTES)
         self.vertex_views = vertex_views
         instance_format = INSTANCE_FORMAT
+        instance_inputs: tuple[str, ...] = instance_attributes
         index_buffer = None
+        # ctx.vertex_array's content: (buffer, format, attribute names...) per buffer.
+        content: list[tuple[moderngl.Buffer | str, ...]]
         if isinstance(mesh, Lines):
             columns = [mesh.positions, mesh.colors]
-            vertex_format, vertex_attributes = "3f 4f", ("in_position", "in_color")
+            vertex_format = "3f 4f"
+            vertex_attributes: tuple[str, ...] = ("in_position", "in_color")
             if vertex_views:
                 columns.append(np.zeros((len(mesh.positions), 1)))
                 vertex_format, vertex_attributes = "3f 4f 1f", (*vertex_attributes, "in_view")
-                instance_attributes, instance_format = instance_attributes[:2], "16f 4f 4x/i"
+                instance_inputs, instance_format = instance_attributes[:2], "16f 4f 4x/i"
             self.vertices = ctx.buffer(np.hstack(columns).astype(np.float32).tobytes())
             content = [(self.vertices, vertex_format, *vertex_attributes)]
             self.mode = moderngl.LINES
@@ -72,7 +76,7 @@ class InstancedDraw:
             else:
                 index_buffer = ctx.buffer(mesh.indices.astype(np.uint32).tobytes())
                 self.mode = moderngl.TRIANGLES
-        content.append((self.instances, instance_format, *instance_attributes))
+        content.append((self.instances, instance_format, *instance_inputs))
         self.vao = ctx.vertex_array(program, content, index_buffer=index_buffer, index_element_size=4)
 
     def draw(self, rows: np.ndarray | None, vertices: int = -1, first: int = 0) -> None:
@@ -89,7 +93,7 @@ class InstancedDraw:
     def set_lines(self, positions: np.ndarray, colors: np.ndarray, views: np.ndarray | None = None) -> int:
         """Replace a line set's vertices: ``positions`` (V, 3), ``colors`` (V, 4) and, with ``vertex_views``, the
         view of each, ``views`` (V,). Returns V."""
-        columns = [positions, colors] + ([np.reshape(views, (-1, 1))] if self.vertex_views else [])
+        columns = [positions, colors] + ([np.reshape(np.asarray(views), (-1, 1))] if self.vertex_views else [])
         write_growing(self.vertices, np.hstack(columns).astype(np.float32))
         return len(positions)
 

@@ -83,7 +83,7 @@ class ImGuiDraw:
         framebuffer.viewport = (0, 0, width, height)
         self.ctx.enable_only(moderngl.BLEND)
         blend = moderngl.SRC_ALPHA, moderngl.ONE_MINUS_SRC_ALPHA, moderngl.ONE, moderngl.ONE_MINUS_SRC_ALPHA
-        self.ctx.blend_func = blend
+        self.ctx.blend_func = blend  # type: ignore[assignment]  # colour and alpha factors: the stub allows 2 of 4
         uniform(self._program, "u_size").value = (float(display_width), float(display_height))
         origin_x, origin_y = draw_data.display_pos.x, draw_data.display_pos.y
         for commands in draw_data.cmd_lists:
@@ -107,7 +107,7 @@ class ImGuiDraw:
                 framebuffer.scissor = (int(left), int(height - bottom), int(right - left), int(bottom - top))
                 texture.use(location=0)
                 self._vao.render(moderngl.TRIANGLES, vertices=command.elem_count, first=command.idx_offset)
-        framebuffer.scissor = None
+        framebuffer.scissor = None  # type: ignore[assignment]  # None (no scissor test) is allowed; the stub omits it
         self.ctx.enable_only(moderngl.DEPTH_TEST)
 
     def release(self) -> None:

@@ -24,7 +24,8 @@ GHOST_SRGB = (0.85, 0.88, 0.92)  # the exact ghost is a translucent pale copy of
 
 
 def _srgb(linear) -> tuple[float, float, float]:
-    return tuple(float(c) for c in linear_to_srgb(linear))
+    red, green, blue = (float(c) for c in linear_to_srgb(linear))
+    return red, green, blue
 
 
 def legend_entries(options, planes: bool = True, short: bool = False) -> list[tuple[str, tuple[float, float, float]]]:

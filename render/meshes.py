@@ -12,10 +12,12 @@ at 720p and cost 160 triangles a cylinder.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 __all__ = [
     "Mesh",
@@ -113,7 +115,7 @@ def cylinder(segments: int = SEGMENTS) -> Mesh:
     caps = np.concatenate(
         [_fan(bottom_center, bottom_center + 1 + k, False), _fan(top_center, top_center + 1 + k, True)]
     )
-    positions = [bottom, top, [[0, 0, -0.5]], bottom, [[0, 0, 0.5]], top]
+    positions: list[npt.ArrayLike] = [bottom, top, [[0, 0, -0.5]], bottom, [[0, 0, 0.5]], top]
     down, up = np.tile([0.0, 0.0, -1.0], (segments + 1, 1)), np.tile([0.0, 0.0, 1.0], (segments + 1, 1))
     normals = [side_normals, side_normals, down, up]
     return _mesh(np.concatenate(positions), np.concatenate(normals), np.concatenate([sides, caps]))
@@ -143,7 +145,9 @@ def cone(segments: int = SEGMENTS) -> Mesh:
 
 def box() -> Mesh:
     """The unit cube ``[−½, ½]³`` with flat faces (four vertices a face)."""
-    positions, normals, indices = [], [], []
+    positions: list[np.ndarray] = []
+    normals: list[np.ndarray] = []
+    indices: list[list[int]] = []
     for axis in range(3):
         for sign in (1.0, -1.0):
             normal = np.zeros(3)
@@ -230,7 +234,7 @@ def shape_parts(shape: str, sizes: dict[str, Any]) -> tuple[Part, ...]:
     raise ValueError(f"unknown shape '{shape}'")
 
 
-UNIT_MESHES = {"box": box, "sphere": uv_sphere, "cylinder": cylinder, "cone": cone}
+UNIT_MESHES: dict[str, Callable[..., Mesh]] = {"box": box, "sphere": uv_sphere, "cylinder": cylinder, "cone": cone}
 
 
 def unit_mesh(kind: str, segments: int = SEGMENTS) -> Mesh:

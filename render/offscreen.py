@@ -44,7 +44,8 @@ _gl_flush: Callable[[], None] | None = None  # found at the first flush (find_li
 
 def create_offscreen_context() -> moderngl.Context:
     """A GL 3.3+ core context with no window (EGL; Mesa's llvmpipe on a machine without a GPU)."""
-    return moderngl.create_standalone_context(backend="egl", require=330)
+    # The stub types each keyword setting as a dict; moderngl passes them on to glcontext as they are.
+    return moderngl.create_standalone_context(backend="egl", require=330)  # type: ignore[arg-type]
 
 
 class OffscreenTarget:

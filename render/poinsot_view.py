@@ -94,8 +94,9 @@ class PoinsotView:
         depth test on, blending off, the depth mask on and no scissor."""
         ctx, resources = self.ctx, self.resources
         framebuffer.use()
-        framebuffer.scissor = None
-        framebuffer.clear(*BACKGROUND_SRGB, 1.0, depth=1.0, viewport=tuple(viewport))
+        framebuffer.scissor = None  # type: ignore[assignment]  # None (no scissor test) is allowed; the stub omits it
+        x, y, width, height = viewport
+        framebuffer.clear(*BACKGROUND_SRGB, 1.0, depth=1.0, viewport=(x, y, width, height))
         if not traces.latest:
             return
         views = ViewSet.of([viewport], [camera], [np.zeros(1, dtype=np.intp)], 1)
@@ -111,7 +112,7 @@ class PoinsotView:
         ctx.enable_only(moderngl.DEPTH_TEST | moderngl.CULL_FACE)
         sphere.draw(dots)
         ctx.enable_only(moderngl.DEPTH_TEST | moderngl.BLEND)
-        ctx.blend_func = BLEND_OVER
+        ctx.blend_func = BLEND_OVER  # type: ignore[assignment]  # colour and alpha factors: the stub allows 2 of 4
         framebuffer.depth_mask = False
         uniform(resources.programs["disc"], "u_mode").value = 0
         resources.planes[0].draw(discs)

@@ -296,7 +296,7 @@ class Renderer:
         clip_to_views(ctx, True)
         if shadows is not None and not whole:
             self._draw_shadows(shadows)
-        ctx.blend_func = BLEND_OVER
+        ctx.blend_func = BLEND_OVER  # type: ignore[assignment]  # colour and alpha factors: the stub allows 2 of 4
         ctx.enable_only(moderngl.DEPTH_TEST | moderngl.CULL_FACE)
         solids = self._draw_solids(projection, frame.solids, views.chosen)
         ctx.enable_only(moderngl.DEPTH_TEST | moderngl.BLEND)
@@ -307,17 +307,17 @@ class Renderer:
             self._draw_planes(projection, frame, views.chosen)
         self._draw_lines(frame, views)
         if options.show_ghost and self.ghost is not None and self.ghost.applies_to(snapshot.t):
-            self._draw_ghosts(framebuffer, projection, snapshot, views.chosen)
+            self._draw_ghosts(framebuffer, projection, snapshot, self.ghost.q, views.chosen)
         clip_to_views(ctx, False)
         framebuffer.depth_mask = True
-        framebuffer.scissor = None
+        framebuffer.scissor = None  # type: ignore[assignment]  # None (no scissor test) is allowed; the stub omits it
         ctx.enable_only(moderngl.DEPTH_TEST)
         return whole
 
     def _draw_shadows(self, rows: np.ndarray) -> None:
         """The contact shadows ``rows`` (instance rows with their views), blended over what is there, no depth."""
         self.ctx.enable_only(moderngl.BLEND)
-        self.ctx.blend_func = BLEND_OVER
+        self.ctx.blend_func = BLEND_OVER  # type: ignore[assignment]  # colour and alpha factors: the stub allows 2 of 4
         self._draw_discs(self.resources.shadows, 1, rows)
 
     def _draw_clipped_shadows(self, rows: np.ndarray) -> None:
@@ -337,7 +337,7 @@ class Renderer:
         frame = self._frame
         if frame is None or frame.snapshot is not snapshot or frame.key != key:
             floor_z = None if self._floor is None else self._floor[0]
-            self._frame = frame_instances(
+            frame = self._frame = frame_instances(
                 self.layout,
                 snapshot,
                 key,
@@ -345,7 +345,7 @@ class Renderer:
                 show_momentum=options.show_momentum,
                 floor_z=floor_z,
             )
-        return self._frame
+        return frame
 
     def _draw_solids(
         self, projection: tuple[np.ndarray, np.ndarray], solids: dict[str, tuple], chosen: np.ndarray
@@ -367,11 +367,13 @@ class Renderer:
         framebuffer: moderngl.Framebuffer,
         projection: tuple[np.ndarray, np.ndarray],
         snapshot: Snapshot,
+        ghost_q: np.ndarray,
         chosen: np.ndarray,
     ) -> None:
-        """The exact ghosts of the bodies ``chosen`` (V, N) (render/ghost.py): their depth, then their colour
-        blended where it is the nearest. Leaves blending on, the depth mask off and the depth test ``<``."""
-        solids = ghost_solids(self.layout, snapshot.position, snapshot.q, self.ghost.q)
+        """The exact ghosts (orientations ``ghost_q``) of the bodies ``chosen`` (V, N) (render/ghost.py): their
+        depth, then their colour blended where it is the nearest. Leaves blending on, the depth mask off and the
+        depth test ``<``."""
+        solids = ghost_solids(self.layout, snapshot.position, snapshot.q, ghost_q)
         if not solids:
             return
         ctx = self.ctx
@@ -385,7 +387,7 @@ class Renderer:
         framebuffer.use()
         ctx.depth_func = "<="
         ctx.enable_only(moderngl.DEPTH_TEST | moderngl.CULL_FACE | moderngl.BLEND)
-        ctx.blend_func = BLEND_OVER
+        ctx.blend_func = BLEND_OVER  # type: ignore[assignment]  # colour and alpha factors: the stub allows 2 of 4
         self._draw_solids(projection, solids, chosen)
         ctx.depth_func = "<"
         ctx.enable_only(moderngl.DEPTH_TEST | moderngl.BLEND)

@@ -23,7 +23,7 @@ from spinlab.render.imgui_draw import ImGuiDraw
 __all__ = ["TextBox", "TextOverlay", "FONT_DIR", "ANCHORS", "panel_height_px", "row_height_px"]
 
 # The fonts imgui-bundle ships (its package data), as the panel uses them.
-FONT_DIR = Path(resources.files("imgui_bundle").joinpath("assets", "fonts", "Roboto"))
+FONT_DIR = Path(str(resources.files("imgui_bundle").joinpath("assets", "fonts", "Roboto")))
 TITLE_FONT = FONT_DIR / "Roboto-Bold.ttf"
 BODY_FONT = FONT_DIR / "Roboto-Regular.ttf"
 # At a 720-pixel-high target: the title and body text sizes, padding and corner radius of a label's panel.

@@ -44,6 +44,9 @@ __all__ = ["BodySummary", "run_scene", "step_count", "check_finite", "steps_with
 # plus 1-2.5 us a body, on one core of the 2-core machine of benchmarks/results; other integrators in proportion to
 # their Claims.relative_cost); a run that would take under this budget on them skips numba.
 _WITHOUT_NUMBA_BUDGET_S = 0.3
+# With the kernels not in numba's cache (a first run, or the kernels' source edited since), compiling the implicit
+# midpoint rule's takes ~5 CPU-s (12 s wall on a loaded machine): a run up to this long on numpy is still faster.
+_COLD_CACHE_BUDGET_S = 3.0
 _GROUP_STEP_S = 1.2e-3
 _BODY_STEP_S = 2.5e-6
 _COST_UNIT = CLAIMS["implicit_midpoint"].relative_cost
@@ -88,7 +91,8 @@ def steps_without_numba(integrators: list[str | None], steps: int, *, gyroscopic
     """Whether a run of ``steps`` steps of bodies with ``integrators`` (one a body, ``None`` for a kinematic one)
     should step on numpy: every integrator has a path that computes its kernel's bits there
     (:func:`sim.compiled.kernel_bits_without_numba`; with the gyroscopic term, as those paths are checked), and
-    that is cheaper than readying numba (``_WITHOUT_NUMBA_BUDGET_S``)."""
+    that is cheaper than readying numba: ``_WITHOUT_NUMBA_BUDGET_S`` of steps, or ``_COLD_CACHE_BUDGET_S`` when
+    numba would have to compile the kernels first (:func:`sim.compiled.twinned_kernels_cached`)."""
     bodies = Counter(name for name in integrators if name is not None)
     if not gyroscopic or not compiled.kernel_bits_without_numba(bodies):
         return False
@@ -96,7 +100,9 @@ def steps_without_numba(integrators: list[str | None], steps: int, *, gyroscopic
         (CLAIMS[name].relative_cost or _COST_UNIT) / _COST_UNIT * (_GROUP_STEP_S + count * _BODY_STEP_S)
         for name, count in bodies.items()
     )
-    return steps * step_s <= _WITHOUT_NUMBA_BUDGET_S
+    if steps * step_s <= _WITHOUT_NUMBA_BUDGET_S:
+        return True
+    return steps * step_s <= _COLD_CACHE_BUDGET_S and not compiled.twinned_kernels_cached(bodies)
 
 
 def run_scene(

@@ -10,13 +10,15 @@ alone.
 from __future__ import annotations
 
 import atexit
+import hashlib
 import os
 import shutil
 import sys
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
 
-__all__ = ["ensure_numba_cache"]
+__all__ = ["ensure_numba_cache", "is_cached"]
 
 # numba caches a kernel in the __pycache__ beside its module when it can: sim/'s stands for them all.
 KERNEL_CACHE_DIR = Path(__file__).resolve().parent / "__pycache__"
@@ -52,3 +54,38 @@ def ensure_numba_cache() -> None:
         from numba.core import config
 
         config.reload_config()
+
+
+def _cache_folders(source: Path) -> list[Path]:
+    """Where numba keeps the cache of the functions defined in ``source`` (numba/core/caching.py's locators): the
+    folder ``NUMBA_CACHE_DIR`` names, else the ``__pycache__`` beside the source or the user's cache folder."""
+    folder = source.parent
+    subpath = f"{folder.name}_{hashlib.sha1(str(folder).encode()).hexdigest()}"
+    configured = os.environ.get("NUMBA_CACHE_DIR")
+    if configured:
+        return [Path(configured) / subpath]
+    return [folder / "__pycache__", _user_cache_dir() / subpath]
+
+
+def is_cached(source: str | os.PathLike, functions: Iterable[str]) -> bool:
+    """Whether numba's cache holds, for each of ``functions`` defined in ``source``, an index written since the
+    source last changed. A look at names and times only, without importing numba (which checks the source's stamp
+    itself when it loads): enough to tell a cache that is cold, or stale after an edit, from one that is not."""
+    source = Path(os.path.abspath(source))
+    try:
+        changed = source.stat().st_mtime
+    except OSError:
+        return False
+    folders = _cache_folders(source)
+    for function in functions:
+        indexes = (index for folder in folders for index in folder.glob(f"{source.stem}.{function}-*.nbi"))
+        if not any(_modified(index) >= changed for index in indexes):
+            return False
+    return True
+
+
+def _modified(path: Path) -> float:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return float("-inf")

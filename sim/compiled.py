@@ -29,6 +29,7 @@ import importlib.util
 import sys
 import threading
 from collections.abc import Iterable, Iterator
+from pathlib import Path
 from types import ModuleType
 
 __all__ = [
@@ -37,6 +38,7 @@ __all__ = [
     "TWINS",
     "stand_in",
     "kernel_bits_without_numba",
+    "twinned_kernels_cached",
     "POLYLINE_KEEP",
     "COLOUR_CONVERSION",
     "start_on_numpy",
@@ -102,6 +104,22 @@ def stand_in(name: str) -> str:
     """The ``backend`` that steps ``name`` while its kernel is not ready: ``"twin"`` for :data:`TWINS` inside
     ``gated(stand_in="twin")``, else ``"numpy"``."""
     return "twin" if _state["stand_in"] == "twin" and name in TWINS else "numpy"
+
+
+# The kernel (a function of sim/integrators/_kernels.py) each twin stands in for.
+_TWINNED_KERNELS = {"implicit_midpoint": "implicit_kernel", "trapezoidal": "implicit_kernel",
+                    "object_trapezoidal": "implicit_kernel", "im4": "composed_kernel", "im6": "composed_kernel",
+                    "ot4": "composed_kernel", "split2": "split_kernel", "split4": "split_kernel",
+                    "split6": "split_kernel"}  # fmt: skip
+
+
+def twinned_kernels_cached(names: Iterable[str | None]) -> bool:
+    """Whether numba's cache holds the kernels of those of ``names`` that have twins, up to date with their source
+    (sim/_numba_cache.py's look at the files: nothing is imported or compiled)."""
+    from spinlab.sim._numba_cache import is_cached
+
+    kernels = {_TWINNED_KERNELS[name] for name in names if name in _TWINNED_KERNELS}
+    return is_cached(Path(__file__).with_name("integrators") / "_kernels.py", kernels)
 
 
 def kernel_bits_without_numba(names: Iterable[str | None]) -> bool:

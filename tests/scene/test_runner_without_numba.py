@@ -10,11 +10,13 @@ import pytest
 import spinlab.scene.runner as runner
 from spinlab.scene.runner import run_scene, steps_without_numba
 from spinlab.scene.scene_file import load_scene
+from spinlab.sim import compiled
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_small_runs_of_integrators_with_the_kernels_bits_on_numpy_skip_numba():
+def test_small_runs_of_integrators_with_the_kernels_bits_on_numpy_skip_numba(monkeypatch):
+    monkeypatch.setattr(compiled, "twinned_kernels_cached", lambda names: True)  # a warm cache
     assert steps_without_numba(["implicit_midpoint"], 60)
     assert steps_without_numba(["implicit_midpoint"] * 100 + [None], 60)
     assert steps_without_numba(["euler", "trapezoidal", "mujoco_rk4"], 60)
@@ -23,6 +25,14 @@ def test_small_runs_of_integrators_with_the_kernels_bits_on_numpy_skip_numba():
     assert steps_without_numba(["im6"], 20) and not steps_without_numba(["im6"], 60)  # ~8 stages a step
     assert not steps_without_numba(["implicit_midpoint", "rkmk4"], 1)  # rkmk4's numpy path is not its kernel's
     assert not steps_without_numba(["euler"], 1, gyroscopic=False)  # the paths are checked with the term on
+
+
+def test_on_a_cold_cache_longer_runs_skip_numba_too(monkeypatch):
+    monkeypatch.setattr(compiled, "twinned_kernels_cached", lambda names: False)
+    assert steps_without_numba(["im6"], 60)  # ~0.6 s on numpy against ~5 s compiling
+    assert steps_without_numba(["implicit_midpoint"], 600)  # run's default 10 s of t_handle
+    assert not steps_without_numba(["implicit_midpoint"], 100_000)
+    assert not steps_without_numba(["implicit_midpoint"] * 100_000, 60)
 
 
 @pytest.mark.parametrize(

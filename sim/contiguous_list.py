@@ -42,7 +42,7 @@ _LINK_TYPES = tuple((np.dtype(t), int(np.iinfo(t).max)) for t in (np.uint8, np.u
 class Handle(NamedTuple):
     """A stable id for one element: an index into the handle table and the generation it was issued with."""
 
-    index: int
+    index: int  # type: ignore[assignment]  # the field's name shadows tuple.index on purpose: the slot's index
     generation: int
 
 

@@ -23,7 +23,7 @@ not implemented raises ``TypeError`` rather than silently dropping the dual part
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from numpy.lib.mixins import NDArrayOperatorsMixin
@@ -81,7 +81,8 @@ class Dual(NDArrayOperatorsMixin):
 
     def reshape(self, *shape: Any) -> Dual:
         """Both parts reshaped, as ``ndarray.reshape``."""
-        return np.reshape(self, shape[0] if len(shape) == 1 else shape)
+        # np.reshape dispatches to __array_function__, which returns a Dual.
+        return cast(Dual, np.reshape(self, shape[0] if len(shape) == 1 else shape))
 
     def sum(self, axis: Any = None, keepdims: bool = False) -> Dual:
         """Sum of both parts over ``axis``, as ``ndarray.sum``."""
@@ -236,6 +237,7 @@ _BOTH_PARTS: dict[np.ufunc, Callable[[np.ndarray, np.ndarray], np.ndarray]] = {
 
 _FUNCTIONS: dict[Callable, Callable[..., Any]] = {}
 
+_function: Callable[..., Any]
 # Linear in the first argument; the other arguments are axes, shapes and flags.
 for _function in (
     np.reshape, np.swapaxes, np.moveaxis, np.expand_dims, np.squeeze, np.transpose, np.broadcast_to,

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cached_property
+from functools import cached_property, partial
 
 import numpy as np
 
@@ -127,24 +127,25 @@ class EulerPoinsot:
         moments = np.asarray(moments, dtype=float)
         omega = np.asarray(omega_principal0, dtype=float)
         i1, i2, i3 = moments
-        common = dict(
+        made = partial(
+            cls,
             moments=moments,
             omega_principal0=omega,
             L_norm=float(np.linalg.norm(moments * omega)),
             energy=float(0.5 * np.sum(moments * omega * omega)),
         )
         if i1 == i3 or not np.any(omega):
-            return cls(kind="constant", spin_axis=2, **common)
+            return made(kind="constant", spin_axis=2)
         if i1 == i2 or i2 == i3:
             # The symmetry axis c is the odd one out. With I_a = I_b = I_t the Euler equations in the cyclic
             # frame (a, b, c) read Ω̇_a = −ν Ω_b, Ω̇_b = ν Ω_a, Ω̇_c = 0, ν = (I_c − I_t) Ω_c / I_t (L&L §33).
             spin_axis = 2 if i1 == i2 else 0
             transverse = i2
             rate = (moments[spin_axis] - transverse) * omega[spin_axis] / transverse
-            return cls(kind="axisymmetric", spin_axis=spin_axis, rate=float(rate), **common)
+            return made(kind="axisymmetric", spin_axis=spin_axis, rate=float(rate))
         if np.count_nonzero(omega) == 1:
             # A steady spin about a principal axis: the elliptic formulas would divide 0 by 0.
-            return cls(kind="constant", spin_axis=int(np.flatnonzero(omega)[0]), **common)
+            return made(kind="constant", spin_axis=int(np.flatnonzero(omega)[0]))
         gap = _separatrix_gap_exact(moments, omega)
         c, e = (2, 0) if gap >= 0 else (0, 2)
         i_c, i_e = moments[c], moments[e]
@@ -170,7 +171,7 @@ class EulerPoinsot:
         phase0 = float(legendre_f(sigma * s * w_2 / a_2, abs(w_e) / a_e, m_complement))
         amplitudes = np.empty(3)
         amplitudes[e], amplitudes[1], amplitudes[c] = s * a_e, sigma * s * a_2, sigma * a_c
-        return cls(
+        return made(
             kind="elliptic",
             spin_axis=c,
             rate=float(rate),
@@ -178,7 +179,6 @@ class EulerPoinsot:
             phase0=phase0,
             m=float(m),
             m_complement=float(m_complement),
-            **common,
         )
 
     @property
@@ -236,7 +236,9 @@ class EulerPoinsot:
     def _omega_from_jacobi(self, sn: np.ndarray, cn: np.ndarray, dn: np.ndarray) -> np.ndarray:
         """Elliptic ``Ω`` ``(..., 3)`` from ``sn, cn, dn`` at ``u = λ t + u₀``."""
         functions = [dn, sn, cn] if self.spin_axis == 0 else [cn, sn, dn]
-        return np.stack([self.amplitudes[k] * functions[k] for k in range(3)], axis=-1)
+        amplitudes = self.amplitudes
+        assert amplitudes is not None, "an elliptic polhode has its amplitudes"
+        return np.stack([amplitudes[k] * functions[k] for k in range(3)], axis=-1)
 
     def precession_angle(self, t: np.ndarray) -> np.ndarray:
         """Euler angle ``φ(t)`` (rad) about L, with ``φ(0) = 0``, in closed form.

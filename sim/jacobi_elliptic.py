@@ -22,6 +22,7 @@ At ``m₁ = 0`` the functions are ``tanh`` and ``sech`` and ``K`` is infinite.
 from __future__ import annotations
 
 import numpy as np
+import numpy.typing as npt
 from scipy.special import ellipkm1, elliprf, elliprj
 
 __all__ = ["quarter_period", "reduce_by_half_period", "jacobi_sn_cn_dn", "legendre_f", "carlson_rj_near_saddle"]
@@ -38,7 +39,7 @@ def quarter_period(m_complement: float) -> float:
     return float(ellipkm1(m_complement))
 
 
-def reduce_by_half_period(u: np.ndarray, K: float) -> tuple[np.ndarray, np.ndarray]:
+def reduce_by_half_period(u: npt.ArrayLike, K: float) -> tuple[np.ndarray, np.ndarray]:
     """Split ``u = 2K j + r`` with integer ``j`` and ``|r| ≤ K``. Returns ``(j, r)``, float arrays of ``u``'s shape.
 
     With ``K = inf`` (the separatrix) ``j = 0`` and ``r = u``.
@@ -79,7 +80,7 @@ def _sn_cn_dn_reduced(v: np.ndarray, m, m_complement):
     ``m`` and ``m₁`` scalars or arrays broadcast with ``v`` (one chain per body)."""
     moduli, one_minus, active = _descending_moduli(m, m_complement)
     # The argument at each level: v_{n+1} = v_n / (1 + k_{n+1}).
-    scale = 1.0
+    scale: float | np.ndarray = 1.0
     for modulus, applies in zip(moduli[1:], active[1:], strict=True):
         scale = np.where(applies, scale * (1.0 + modulus), scale)
     base = v / scale
@@ -122,7 +123,9 @@ def jacobi_sn_cn_dn(u: np.ndarray, m: float, m_complement: float) -> tuple[np.nd
 _TINY_RF_ARGUMENT = 1e-100
 
 
-def carlson_rj_near_saddle(cn: np.ndarray, sn: np.ndarray, m_complement, p: np.ndarray) -> np.ndarray:
+def carlson_rj_near_saddle(
+    cn: npt.ArrayLike, sn: npt.ArrayLike, m_complement: npt.ArrayLike, p: npt.ArrayLike
+) -> np.ndarray:
     """Carlson's ``R_J(cn², dn², 1, p)`` with ``dn² = cn² + m₁ sn²`` and ``p > 0`` (``cn = 0, sn = 1``: the
     complete ``R_J(0, m₁, 1, p)``), also where ``cn² + m₁ sn²`` is below :data:`_TINY_RF_ARGUMENT`: a state within
     ~1e-50 of the saddle, where scipy's ``R_J`` of a subnormal argument is inf. There ``R_J`` grows as

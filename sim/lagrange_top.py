@@ -158,11 +158,18 @@ class LagrangeTopSolution:
             return 0.0
         period = self.nutation_period
         total = 0.0
-        for part in self._combinations:
+        combinations, _ = self._nutation
+        for part in combinations:
             # Over one period P grows by part.growth; a passage through the vertical adds π.
             growth = 0.5 * part.coefficient * part.growth + (0.0 if part.passage is None else np.pi)
             total += 0.5 * part.rate + growth / period
         return total
+
+    @property
+    def _nutation(self) -> tuple[tuple[Combination, Combination], np.ndarray]:
+        """``_combinations`` and ``_chain``, which :func:`_solve` sets for every nutating top."""
+        assert self._combinations is not None and self._chain is not None, "a nutating top has both"
+        return self._combinations, self._chain
 
     def orientation(self, t: np.ndarray) -> np.ndarray:
         """Orientation ``q(t)`` ``(T, 4)``, unit, body → world; ``q(0) = q0`` to rounding."""
@@ -179,6 +186,7 @@ class LagrangeTopSolution:
             # The axis is vertical, so there is no torque, and ω along it keeps it so: a uniform rotation.
             q = quat_mul(quat_exp(t[..., None] * self.omega_world0), self.q0)
             return q, np.broadcast_to(self.omega_world0, t.shape + (3,)).copy()
+        combinations, chain = self._nutation
         K = quarter_period(self.m_complement)
         v = self.rate * t + self.phase0
         half_periods, r = reduce_by_half_period(v, K)
@@ -186,7 +194,7 @@ class LagrangeTopSolution:
         sn2, cn2 = sn * sn, cn * cn
         start_reduced = reduce_by_half_period(self.phase0, K)
         half_angles, heights = [], []
-        for part in self._combinations:
+        for part in combinations:
             angle = part.start + 0.5 * part.rate * t
             if part.coefficient != 0.0:
                 periodic = periodic_part(part, half_periods, sn, sn2, cn2, self.m_complement)
@@ -208,7 +216,7 @@ class LagrangeTopSolution:
         cos_half_theta, sin_half_theta = np.sqrt(0.5 * one_plus_u), np.sqrt(0.5 * one_minus_u)
         height_rate = 2.0 * self._nutation_depth * self.rate * sn * cn * dn
         b_plus_a, b_minus_a = self._b_plus_minus_a
-        low, high = self._combinations
+        low, high = combinations
         if low.passage is None:
             sum_rate = 0.5 * self._spin_excess * cos_half_theta + b_plus_a / (4.0 * cos_half_theta)
             cos_rate = height_rate / (4.0 * cos_half_theta)
@@ -236,7 +244,7 @@ class LagrangeTopSolution:
             ],
             axis=-1,
         )
-        q = chain_apply(self._chain, r)
+        q = chain_apply(chain, r)
         r_rate = np.stack(
             [
                 cos_rate * cos_sum - sum_rate * sin_sum,
@@ -246,7 +254,7 @@ class LagrangeTopSolution:
             ],
             axis=-1,
         )
-        return q, 2.0 * quat_mul(chain_apply(self._chain, r_rate), quat_conj(q))[..., 1:]
+        return q, 2.0 * quat_mul(chain_apply(chain, r_rate), quat_conj(q))[..., 1:]
 
     def invariants(self, q: np.ndarray, omega_world: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``(E, p_φ, p_ψ)`` of states ``q`` ``(..., 4)`` and ``omega_world`` ``(..., 3)``, in J, kg m²/s, kg m²/s:

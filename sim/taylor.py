@@ -38,7 +38,10 @@ def _bernoulli_numbers(count: int) -> list[Fraction]:
     """``B_0 … B_{count−1}`` (with ``B_1 = −½``), exactly, from ``Σ_{k<n} C(n+1, k) B_k = −(n+1) B_n``."""
     numbers = [Fraction(1)]
     for n in range(1, count):
-        total = sum(Fraction(factorial(n + 1), factorial(k) * factorial(n + 1 - k)) * numbers[k] for k in range(n))
+        total = sum(
+            (Fraction(factorial(n + 1), factorial(k) * factorial(n + 1 - k)) * numbers[k] for k in range(n)),
+            Fraction(0),
+        )
         numbers.append(-total / (n + 1))
     return numbers
 

@@ -44,6 +44,7 @@ from dataclasses import dataclass, field
 from time import perf_counter
 
 import numpy as np
+import numpy.typing as npt
 
 from spinlab.sim import compiled
 from spinlab.sim.contiguous_list import ContiguousList, Handle
@@ -125,8 +126,8 @@ class World:
         inertia_body: np.ndarray,
         integrator: str,
         mass: float = 1.0,
-        position: np.ndarray = (0.0, 0.0, 0.0),
-        velocity: np.ndarray = (0.0, 0.0, 0.0),
+        position: npt.ArrayLike = (0.0, 0.0, 0.0),
+        velocity: npt.ArrayLike = (0.0, 0.0, 0.0),
         pivot_body: np.ndarray | None = None,
         pinned: bool = False,
     ) -> Handle:
@@ -410,4 +411,5 @@ class World:
             self._state = tuple(map(bodies.values, _STATE_FIELDS))
             self._every_state = BodyState.of_float_arrays(*self._state[:3])  # a group of every body steps from it
             self._checked = (bodies, edits)
+        assert self._layout is not None, "built at the first look (_checked starts as None)"
         return self._layout

@@ -66,8 +66,9 @@ def build_layout(key: tuple[bytes, ...], values) -> Layout:
         bodies = np.flatnonzero((codes == code) & stepped)
         # Index arrays copy: the layout does not depend on the store's buffers (which an append can replace).
         inertia, inertia_inv = values("inertia_body")[bodies], values("inertia_body_inv")[bodies]
-        torque_free = tuple(
-            BodyParams(inertia, inertia_inv, np.zeros((bodies.size, 3)), gyroscopic) for gyroscopic in (False, True)
+        torque_free = (
+            BodyParams(inertia, inertia_inv, np.zeros((bodies.size, 3)), False),
+            BodyParams(inertia, inertia_inv, np.zeros((bodies.size, 3)), True),
         )
         name = INTEGRATOR_NAMES[int(code)]
         groups.append(

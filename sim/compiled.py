@@ -60,8 +60,8 @@ COLOUR_CONVERSION = "yuv"
 
 # Checked bit for bit against their kernels by tests/sim/test_kernel_twins.py, with and without torque, at steps
 # from 1/240 s to 3 s. Not Magnus: its numpy path with two or three terms parts from its kernel by an ulp at times.
-_ENGINES = ("bullet_explicit", "bullet_implicit_world", "bullet_implicit_body", "physx", "physx_gyro", "jolt")
-_ENGINES += ("jolt_gyro", "godot", "catto2015")
+_ENGINES = ("bullet_explicit", "bullet_implicit_world", "bullet_implicit_body", "physx", "physx_gyro", "jolt",
+            "jolt_gyro", "godot", "catto2015")  # fmt: skip
 KERNEL_BITS_ON_NUMPY = frozenset(
     {"euler", "euler_body", "exact", FREE_FALL, "mujoco_euler", "mujoco_implicitfast", "mujoco_rk4"}
     | {engine + precision for engine in _ENGINES for precision in ("", "_f32")}
@@ -163,6 +163,8 @@ def lazy_module(name: str) -> ModuleType:
     if name in sys.modules:
         return sys.modules[name]
     spec = importlib.util.find_spec(name)
+    if spec is None or spec.loader is None:
+        raise ModuleNotFoundError(f"no module named {name!r}", name=name)
     loader = importlib.util.LazyLoader(spec.loader)
     spec.loader = loader
     module = importlib.util.module_from_spec(spec)

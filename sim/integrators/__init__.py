@@ -13,6 +13,8 @@ and evaluate it where each of their stages needs it: that keeps their order unde
 Catto 2015), written from their sources (docs/engines.md); a module may hold several of them (its ``VARIANTS``).
 """
 
+from types import ModuleType
+
 from spinlab.sim.compiled import lazy_module
 
 # The kernels' module is imported (and numba with it) at its first use, not with the integrators (sim/compiled.py).
@@ -45,11 +47,11 @@ from spinlab.sim.integrators import (  # noqa: E402
     trapezoidal,
 )
 from spinlab.sim.integrators.claims import Claims  # noqa: E402
-from spinlab.sim.integrators.engine_steps import float32_twins  # noqa: E402
+from spinlab.sim.integrators.engine_steps import EngineStep, float32_twins  # noqa: E402
 
 __all__ = ["INTEGRATORS", "CLAIMS", "ORIENTATION_TORQUE", "ENGINE_STEPS", "AXES", "METHODS", "FAMILIES", "Claims"]
 
-_MODULES = {
+_MODULES: dict[str, ModuleType | EngineStep] = {
     "euler": euler,
     "euler_body": euler_body,
     "magnus": magnus,

@@ -173,7 +173,8 @@ def step(
     _refuse_torque(params, h)
     status = non_finite_status(state.q, state.omega_world, state.L_world)
     n_bodies = len(state)
-    rows, continuations = [], []
+    rows: list[int] = []
+    continuations: list[_Continuation] = []
     if params.gyroscopic:
         q_new, rows, continuations = _closed_form_orientation(state, params, float(h), status == STATUS_OK)
         L_new = state.L_world.copy()

@@ -206,7 +206,7 @@ def implicit_step(method: ImplicitMethod, rule: str) -> Callable[..., tuple[Body
 
 def step_composed_in_kernel(
     method: ImplicitMethod,
-    coefficients: tuple[float, ...],
+    coefficients: np.ndarray,
     state: BodyState,
     params: BodyParams,
     h: float,

@@ -32,7 +32,8 @@ The Jacobian is either hand-written (``jacobian(v, *args)``) or computed by dual
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import partial
 
 import numpy as np
 
@@ -62,6 +63,8 @@ class NewtonOptions:
     max_iterations: int = 12
     max_step_angle: float = MAX_STEP_ANGLE
     max_substep_depth: int = 16
+    # The compiled kernels' arguments, set by __post_init__ (sim.integrators.implicit.kernel_newton_arguments).
+    _kernel_arguments: tuple[float, int, int, float] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not self.tolerance > 0.0:
@@ -86,6 +89,13 @@ class NewtonOptions:
 
 NEWTON_DEFAULTS = NewtonOptions()
 """The options every implicit integrator runs with unless it is given ``newton=``."""
+
+
+def _widened_residual(
+    residual: Callable[..., dual.ArrayOrDual], widened: tuple[np.ndarray, ...], x: dual.ArrayOrDual
+) -> dual.ArrayOrDual:
+    """``residual(x, *widened)``: the residual at ``x`` with the arguments widened for the direction axis."""
+    return residual(x, *widened)
 
 
 def _with_direction_axis(a: np.ndarray) -> np.ndarray:
@@ -150,7 +160,7 @@ def newton_solve(
         active_args = tuple(a[going_on] for a in active_args)
         if jacobian is None:
             widened = tuple(map(_with_direction_axis, active_args))
-            J, _ = dual.jacobian(lambda x, widened=widened: residual(x, *widened), v_active)
+            J, _ = dual.jacobian(partial(_widened_residual, residual, widened), v_active)
         else:
             J = jacobian(v_active, *active_args)
         update = np.linalg.solve(J, F[..., None])[..., 0]

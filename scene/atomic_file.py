@@ -58,7 +58,7 @@ def umask() -> int:
 
 def output_error(error: OSError, path: str | os.PathLike[str]) -> OutputError:
     """One line for an OS fault writing ``path``: ``disk full``, ``file too large``, ``permission denied``…"""
-    reasons = {
+    reasons: dict[int | None, str] = {
         errno.ENOSPC: "cannot be written: the disk is full",
         errno.EDQUOT: "cannot be written: the disk quota is exceeded",
         errno.EFBIG: "cannot be written: the file is too large (a file-size limit)",

@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import numpy.typing as npt
 
 from spinlab.sim.quaternion import quat_exp, quat_mul
 
@@ -50,11 +51,11 @@ class SceneGraph:
 
     def __init__(
         self,
-        parent: np.ndarray,
-        kinematic: np.ndarray,
-        local_position: np.ndarray,
-        local_q0: np.ndarray,
-        local_angular_velocity: np.ndarray,
+        parent: npt.ArrayLike,
+        kinematic: npt.ArrayLike,
+        local_position: npt.ArrayLike,
+        local_q0: npt.ArrayLike,
+        local_angular_velocity: npt.ArrayLike,
     ) -> None:
         self.parent = np.asarray(parent, dtype=np.intp)
         if np.any(self.parent >= np.arange(self.parent.size)):

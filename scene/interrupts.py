@@ -61,7 +61,7 @@ def _quiet_about_swallowed_stops(hook):
         if not isinstance(report.exc_value, Interrupted) and _pending is None:
             hook(report)
 
-    unraisable.spinlab = True
+    unraisable.spinlab = True  # type: ignore[attr-defined]  # a mark on the function: the hook is spinlab's
     return unraisable
 
 

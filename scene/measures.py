@@ -111,6 +111,7 @@ def reference_solution(
         if body.parent is not None:  # a pinned child follows its parent: no fixed pivot
             return None, None
         # body.pivot is the pivot from the centre of mass (body frame); inertia_body is already about the pivot.
+        assert body.pivot is not None, "a body under a torque turns about a pivot (SceneSpec.under_torque)"
         with np.errstate(all="ignore"):
             top = lagrange_top_from_body(body.inertia_body, body.mass, -body.pivot, scene.gravity, q0, omega_world0)
         return top, None

@@ -82,18 +82,24 @@ INTEGRATOR_SRGB.update(ENGINE_SRGB)
 # of the same palettes (Tableau's, Okabe & Ito's) picked the same way, worst pair ΔE*76 64, each ≥ 46 from exact's.
 AXES_SRGB = {"axes2": "#d37295", "axes4": "#f28e2b", "axes6": "#59a14f", "axes8": "#56b4e9"}
 INTEGRATOR_SRGB.update(AXES_SRGB)
+
+
+def _linear_rgb(code: str) -> tuple[float, float, float]:
+    red, green, blue = (float(c) for c in srgb_to_linear(hex_srgb(code)))
+    return red, green, blue
+
+
 # An engine's float32 twin (sim/integrators/engine_steps.py's float32_twins) in its double-precision step's colour:
 # the two are compared by name, not side by side in one family.
 INTEGRATOR_SRGB.update({f"{name}_f32": code for name, code in ENGINE_SRGB.items() if not name.startswith("mujoco")})
-INTEGRATOR_COLORS = {
-    name: tuple(float(c) for c in srgb_to_linear(hex_srgb(code))) for name, code in INTEGRATOR_SRGB.items()
-}
+INTEGRATOR_COLORS = {name: _linear_rgb(code) for name, code in INTEGRATOR_SRGB.items()}
 """Each integrator's colour side by side, linear RGB; an integrator without one takes the palette's in turn."""
 
 
 def integrator_color(integrator: str, number: int) -> tuple[float, float, float]:
     """The linear RGB colour of the ``number``-th copy side by side, run with ``integrator``."""
-    return INTEGRATOR_COLORS.get(integrator, tuple(float(c) for c in PALETTE_LINEAR[number % len(PALETTE_LINEAR)]))
+    red, green, blue = (float(c) for c in PALETTE_LINEAR[number % len(PALETTE_LINEAR)])
+    return INTEGRATOR_COLORS.get(integrator, (red, green, blue))
 
 
 # A body spun near its intermediate axis circulates about its minor axis (principal index 0) or its major one (2):

@@ -16,6 +16,7 @@ the session at an earlier step) and stopped at a ``target`` step, it gives the r
 from __future__ import annotations
 
 import time
+from typing import cast
 
 from spinlab.scene.run_model import Session
 
@@ -67,7 +68,7 @@ class Replay:
         while self._edits_made < len(edits) and edits[self._edits_made][0] <= self.steps:
             _, what, value = edits[self._edits_made]
             if what == "gyroscopic":
-                session.set_gyroscopic(value)
+                session.set_gyroscopic(cast(bool, value))  # Session.edits holds what set_gyroscopic was given
             elif what == "divergence":
-                session.set_divergence(value)
+                session.set_divergence(cast(float, value))
             self._edits_made += 1

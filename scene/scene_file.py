@@ -361,7 +361,9 @@ def _read_inertia(body: TableReader) -> np.ndarray:
     if isinstance(value, list) and any(isinstance(row, list) for row in value):
         inertia = body.matrix3("inertia")
     else:
-        inertia = np.diag(body.vector("inertia", 3, None))
+        moments = body.vector("inertia", 3, None)
+        assert moments is not None, "the key is there (read above)"
+        inertia = np.diag(moments)
     reason = check_inertia(inertia)
     if reason is not None:
         body.fail("inertia", reason, value)

@@ -8,6 +8,7 @@ This is what ``run``, ``record`` and the window drive: ``Simulation(scene_spec, 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 
@@ -94,7 +95,8 @@ class Simulation:
             q=as_if_kinematic.q[dynamic],
             omega_world=as_if_kinematic.omega_world[dynamic],
             inertia_body=np.array([body.inertia_body for body in bodies]).reshape(-1, 3, 3),
-            integrator=[self.integrators[node] for node in dynamic],
+            # A dynamic body's integrator is a name (None: a kinematic body's).
+            integrator=cast(list[str], [self.integrators[node] for node in dynamic]),
             mass=np.array([body.mass for body in bodies], dtype=float),
             position=as_if_kinematic.position[dynamic],
             pivot_body=np.array([(0.0, 0.0, 0.0) if body.pivot is None else body.pivot for body in bodies]),

@@ -14,7 +14,7 @@ import contextlib
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TextIO
+from typing import IO
 
 import numpy as np
 
@@ -55,8 +55,8 @@ class TraceWriter:
 
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
-        self._output = None
-        self._file: TextIO | None = None
+        self._output: contextlib.AbstractContextManager[IO] | None = None
+        self._file: IO | None = None
         self._fields: dict[str, str] = {}
 
     def __enter__(self) -> TraceWriter:

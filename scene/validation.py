@@ -12,7 +12,7 @@ import difflib
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, NoReturn
+from typing import Any, NoReturn, overload
 
 import numpy as np
 
@@ -103,6 +103,13 @@ class TableReader:
             self.fail(key, f"must be a table, not {_type_name(value)}", value)
         return TableReader(value, self.where, self.key(key))
 
+    @overload
+    def string(self, key: str, *, choices: Sequence[str] = ()) -> str: ...
+    @overload
+    def string(self, key: str, default: str, *, choices: Sequence[str] = ()) -> str: ...
+    @overload
+    def string(self, key: str, default: None, *, choices: Sequence[str] = ()) -> str | None: ...
+
     def string(self, key: str, default: str | None | object = _MISSING, *, choices: Sequence[str] = ()) -> str | None:
         """A string, one of ``choices`` when given; required when there is no ``default``."""
         value = self.table.get(key, _MISSING)
@@ -123,6 +130,29 @@ class TableReader:
             return float(default)
         return self._finite(key, value, value, positive=positive)
 
+    @overload
+    def vector(
+        self,
+        key: str,
+        length: int,
+        default: Sequence[float],
+        *,
+        positive: bool = False,
+        bounds: tuple[float, float] | None = None,
+        any_magnitude: bool = False,
+    ) -> np.ndarray: ...
+    @overload
+    def vector(
+        self,
+        key: str,
+        length: int,
+        default: None,
+        *,
+        positive: bool = False,
+        bounds: tuple[float, float] | None = None,
+        any_magnitude: bool = False,
+    ) -> np.ndarray | None: ...
+
     def vector(
         self,
         key: str,
@@ -134,7 +164,8 @@ class TableReader:
         any_magnitude: bool = False,
     ) -> np.ndarray | None:
         """A finite ``(length,)`` float array (entries ``> 0`` when ``positive``, within ``bounds`` when given, and
-        within the range of :mod:`scene.limits` unless ``any_magnitude``: for a direction the caller scales)."""
+        within the range of :mod:`scene.limits` unless ``any_magnitude``: for a direction the caller scales);
+        ``default`` (``None``: ``None``) when the key is absent."""
         value = self.table.get(key, _MISSING)
         if value is _MISSING:
             return None if default is None else np.array(default, dtype=float)
@@ -205,8 +236,12 @@ def check_names_and_parents(links: Sequence[tuple[str, str | None]], where: str)
             if current in on_chain:
                 cycle = [_short(node) for node in chain[chain.index(current) :] + [current]]
                 shown = " → ".join(cycle) if len(cycle) <= 8 else f"{' → '.join(cycle[:4])} → … → {cycle[-1]}"
-                parent = links[index_of[current]][1]
-                fail(where, f"{body_label(current)}.parent", f"parents form a cycle: {shown}", parent)
+                fail(
+                    where,
+                    f"{body_label(current)}.parent",
+                    f"parents form a cycle: {shown}",
+                    links[index_of[current]][1],
+                )
             chain.append(current)
             on_chain.add(current)
             current = links[index_of[current]][1]

@@ -67,7 +67,7 @@ def equal_error(
     out = []
     for target in targets:
         reference_work, reference_bound = work_at_error(every.get(reference, []), target)
-        best = (None, None, False)
+        best: tuple[str | None, float | None, bool] = (None, None, False)
         for name, points in ours.items():
             work, bound = work_at_error(points, target)
             if work is not None and (best[1] is None or work < best[1]):

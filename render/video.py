@@ -84,19 +84,12 @@ class VideoWriter:
         crf: float = 18,
         preset: str = "veryfast",
         queue_frames: int = 8,
-    ):
+    ) -> None:
         self.path = Path(path)
         where = str(self.path)
         _check_size(width, height, where)
         self.fps = _check_fps(fps, where)
-        if not (isinstance(crf, numbers.Real) and 0 <= crf <= CRF_MAX):
-            raise InputError(f"crf must be a number from 0 to {CRF_MAX}", where=where, key="crf", value=crf)
-        if preset not in X264_PRESETS:
-            raise InputError(
-                f"preset must be one of {', '.join(X264_PRESETS)}", where=where, key="preset", value=preset
-            )
-        if not (isinstance(queue_frames, numbers.Integral) and queue_frames >= 1):
-            raise ValueError(f"queue_frames must be a positive integer, got {queue_frames!r}")
+        _check_encoding(crf, preset, queue_frames, where)
         _check_output_path(self.path)
 
         self.width, self.height = int(width), int(height)
@@ -104,7 +97,7 @@ class VideoWriter:
         self._frames_encoded = 0  # counted by the encoder thread: the truth once it has stopped
         self._time_base = 1 / self.fps
         self._tmp_path: Path | None = None
-        self._container = None
+        self._container: av.container.OutputContainer | None = None
         try:
             # The temporary file keeps the .mp4 suffix, so FFmpeg picks the MP4 muxer from its name.
             self._tmp_path = create_temporary(self.path, suffix=".tmp.mp4")
@@ -173,6 +166,7 @@ class VideoWriter:
             self.frames_written = self._frames_encoded
             if self._error is None:
                 container, self._container = self._container, None
+                assert container is not None and self._tmp_path is not None, "made by __init__, kept while open"
                 container.close()  # writes the index, and moves it to the front (+faststart): it may fail too
                 commit_temporary(self._tmp_path, self.path)
         except OSError as error:
@@ -222,10 +216,15 @@ class VideoWriter:
             from spinlab.render.yuv import rgb_to_yuv420p_bt709
 
             frame = av.VideoFrame(self.width, self.height, "yuv420p")
-            planes = [np.frombuffer(plane, np.uint8).reshape(plane.height, plane.line_size) for plane in frame.planes]
+            # A plane has the buffer protocol (its stub does not say so).
+            planes = [
+                np.frombuffer(plane, np.uint8).reshape(plane.height, plane.line_size)  # type: ignore[call-overload]
+                for plane in frame.planes
+            ]
             rgb_to_yuv420p_bt709(rgb, *planes, flip=bottom_up)
             frame.pts = index
             frame.time_base = self._time_base
+        assert self._container is not None, "close() lets go of the container after this thread has ended"
         self._container.mux(self._stream.encode(frame))
         self._frames_encoded += item is not None
 
@@ -258,8 +257,9 @@ class VideoWriter:
         discard_temporary(self._tmp_path)
 
 
-def read_video_info(path: str | os.PathLike[str]) -> tuple[int, int, int, Fraction]:
-    """``(frame_count, width, height, fps)`` of the first video stream; frames are counted by decoding them all."""
+def read_video_info(path: str | os.PathLike[str]) -> tuple[int, int, int, Fraction | None]:
+    """``(frame_count, width, height, fps)`` of the first video stream (fps ``None`` if the stream states none);
+    frames are counted by decoding them all."""
     with av.open(str(path)) as container:
         stream = container.streams.video[0]
         stream.thread_type = "AUTO"
@@ -291,12 +291,28 @@ def decode_frames(path: str | os.PathLike[str], indices: Iterable[int]) -> list[
 
 def _check_size(width: int, height: int, where: str) -> None:
     for key, value in (("width", width), ("height", height)):
-        if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value <= 0:
+        if isinstance(value, bool) or not _is_a(value, numbers.Integral) or value <= 0:
             raise InputError("video size must be a positive whole number of pixels", where=where, key=key, value=value)
     if width % 2 or height % 2:
         raise ValueError(
             f"video size {width}x{height} is odd: H.264 in yuv420p needs even sizes; round with even_size(w, h)"
         )
+
+
+def _is_a(value: object, kind: type) -> bool:
+    """``isinstance(value, kind)``, for a value whose annotation is a promise the caller may not keep; mypy takes
+    an ``int`` for never an ``Integral`` (the numbers ABCs are registered, not inherited) and would skip the rest."""
+    return isinstance(value, kind)
+
+
+def _check_encoding(crf: float, preset: str, queue_frames: int, where: str) -> None:
+    """Refuse a ``crf`` or ``preset`` outside libx264's (:class:`InputError`), or a queue of no frames."""
+    if not (_is_a(crf, numbers.Real) and 0 <= crf <= CRF_MAX):
+        raise InputError(f"crf must be a number from 0 to {CRF_MAX}", where=where, key="crf", value=crf)
+    if preset not in X264_PRESETS:
+        raise InputError(f"preset must be one of {', '.join(X264_PRESETS)}", where=where, key="preset", value=preset)
+    if not (_is_a(queue_frames, numbers.Integral) and queue_frames >= 1):
+        raise ValueError(f"queue_frames must be a positive integer, got {queue_frames!r}")
 
 
 def _check_fps(fps: float | Fraction, where: str) -> Fraction:
@@ -318,7 +334,9 @@ def _check_output_path(path: Path) -> None:
         raise InputError(f"directory '{directory}' is not writable", where=where)
 
 
-def _add_h264_stream(container, width: int, height: int, fps: Fraction, crf: float, preset: str):
+def _add_h264_stream(
+    container: av.container.OutputContainer, width: int, height: int, fps: Fraction, crf: float, preset: str
+) -> av.VideoStream:
     stream = container.add_stream("libx264", rate=fps)
     stream.width, stream.height, stream.pix_fmt = width, height, "yuv420p"
     codec = stream.codec_context

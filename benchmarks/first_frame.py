@@ -6,7 +6,8 @@ Each start runs ``main.py gui SCENE`` in a fresh process under ``DISPLAY`` (a pr
 warm one. The child is the command a person types, with :class:`ui.app.App`'s ``draw`` watched: it notes the wall
 time (from the parent's ``Popen``) and its CPU seconds (every thread of the process, and of the compile workers it
 has reaped) when the first frame is drawn and when the first frame shows a simulation time past 0, then keeps
-drawing ``HOLD_S`` seconds and reports the longest gap between two frames after the first. Run as
+drawing ``HOLD_S`` seconds and reports the longest gaps between two frames after the first, and the largest CPU
+seconds the window's thread spent from one frame to the next (firmer than the gaps when others load the cores). Run as
 ``python -m spinlab.benchmarks.first_frame [--scripted] [SCENE ...]``; prints one JSON line per start.
 """
 
@@ -41,6 +42,7 @@ def watched(self):
     now = time.time()
     frames = seen.setdefault("frames", [])
     frames.append(now)
+    seen.setdefault("thread_cpu", []).append(time.thread_time())
     if "first_frame_s" not in seen:
         seen["first_frame_s"], seen["first_frame_cpu_s"] = now - begun, cpu()
     if "moving_s" not in seen and self.session is not None and self.session.t > 0:
@@ -70,6 +72,11 @@ moving_at = seen.pop("moving_at", frames[0] if frames else 0.0); seen.pop("done"
 # The five longest gaps, each with when it began (s after the first moving frame): which action paid for it.
 seen["longest_gaps"] = sorted(((round(b - a, 3), round(a - moving_at, 2)) for a, b in zip(frames, frames[1:])),
                               reverse=True)[:5]
+# The window thread's own CPU seconds from one frame to the next: what the frame cost, less the waits for the cores
+# others' work takes (which the wall-clock gaps include).
+thread_cpu = seen.pop("thread_cpu", [])
+seen["longest_frame_cpu"] = sorted(((round(b - a, 3), round(t - moving_at, 2)) for a, b, t
+                                   in zip(thread_cpu, thread_cpu[1:], frames)), reverse=True)[:5]
 seen.update(status=status, frames=len(frames), longest_gap_s=max(gaps, default=0.0), end_cpu_s=cpu())
 print("FIRST_FRAME " + json.dumps(seen), flush=True)
 """

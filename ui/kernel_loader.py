@@ -82,9 +82,6 @@ def _thinning() -> None:
 
 
 def _colour_conversion() -> None:
-    # The video writer's module too (PyAV: ~50 ms of imports), which a recording's first frame would otherwise
-    # import on the window's thread.
-    import spinlab.render.video  # noqa: F401
     from spinlab.render.yuv import rgb_to_yuv420p_bt709
 
     for channels in (3, 4):
@@ -121,6 +118,14 @@ class KernelLoader:
 
     def _run(self) -> None:
         try:
+            # While the worker compiles the first stage: the video writer's module (PyAV, ~50 ms of imports),
+            # which a recording's first frame would otherwise import on the window's thread.
+            interval = sys.getswitchinterval()
+            sys.setswitchinterval(LOAD_SWITCH_INTERVAL_S)
+            try:
+                import spinlab.render.video  # noqa: F401
+            finally:
+                sys.setswitchinterval(interval)
             for line in self._worker.stdout:
                 if self._closing:
                     return

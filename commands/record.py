@@ -24,6 +24,7 @@ from spinlab.scene.interrupts import EXIT_INTERRUPTED
 from spinlab.sim.errors import InputError, printable
 
 if TYPE_CHECKING:
+    from spinlab.scene.failures import Failure
     from spinlab.scene.scene_file import SceneSpec
 
 __all__ = ["add_parser", "record_command", "record_scene", "RecordResult"]
@@ -88,7 +89,8 @@ def record_scene(
     total = frame_count(duration, fps) - first_frame(start, duration, fps)
     step_count(duration, scene.h)
     width, height = even_size(*size)
-    interrupted, simulated, failures = False, 0.0, []
+    interrupted, simulated = False, 0.0
+    failures: list[tuple[str, Failure]] = []
     frames = render_frames(
         scene, duration=duration, fps=fps, size=(width, height), integrator=integrator, gyroscopic=gyroscopic, raw=True,
         failures=failures, ghost=ghost, poinsot=poinsot, follow=followed, start=start,

@@ -12,6 +12,7 @@ from spinlab.render.grid import grid_columns, grid_viewports
 from spinlab.render.look import MOMENTUM_LINEAR, OMEGA_LINEAR, PLANE_LINEAR, TRAIL_LINEAR, linear_to_srgb
 from spinlab.render.meshes import AXES_LINEAR
 from spinlab.render.text import TextBox, row_height_px
+from spinlab.scene.palette import rgb_triple
 
 __all__ = ["legend_box", "legend_entries", "GHOST_SRGB", "KeyPlace", "key_place", "WIDE_CELL_ASPECT"]
 
@@ -24,8 +25,7 @@ GHOST_SRGB = (0.85, 0.88, 0.92)  # the exact ghost is a translucent pale copy of
 
 
 def _srgb(linear) -> tuple[float, float, float]:
-    red, green, blue = (float(c) for c in linear_to_srgb(linear))
-    return red, green, blue
+    return rgb_triple(linear_to_srgb(linear))
 
 
 def legend_entries(options, planes: bool = True, short: bool = False) -> list[tuple[str, tuple[float, float, float]]]:

@@ -6,11 +6,14 @@ the rest of the look and re-exports these.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import numpy as np
 
 __all__ = [
     "srgb_to_linear",
     "hex_srgb",
+    "rgb_triple",
     "PALETTE_LINEAR",
     "INTEGRATOR_SRGB",
     "ENGINE_SRGB",
@@ -84,22 +87,22 @@ AXES_SRGB = {"axes2": "#d37295", "axes4": "#f28e2b", "axes6": "#59a14f", "axes8"
 INTEGRATOR_SRGB.update(AXES_SRGB)
 
 
-def _linear_rgb(code: str) -> tuple[float, float, float]:
-    red, green, blue = (float(c) for c in srgb_to_linear(hex_srgb(code)))
+def rgb_triple(color: Iterable[float]) -> tuple[float, float, float]:
+    """A colour's three channels, as Python floats (from an array row, a list, a tuple)."""
+    red, green, blue = (float(c) for c in color)
     return red, green, blue
 
 
 # An engine's float32 twin (sim/integrators/engine_steps.py's float32_twins) in its double-precision step's colour:
 # the two are compared by name, not side by side in one family.
 INTEGRATOR_SRGB.update({f"{name}_f32": code for name, code in ENGINE_SRGB.items() if not name.startswith("mujoco")})
-INTEGRATOR_COLORS = {name: _linear_rgb(code) for name, code in INTEGRATOR_SRGB.items()}
+INTEGRATOR_COLORS = {name: rgb_triple(srgb_to_linear(hex_srgb(code))) for name, code in INTEGRATOR_SRGB.items()}
 """Each integrator's colour side by side, linear RGB; an integrator without one takes the palette's in turn."""
 
 
 def integrator_color(integrator: str, number: int) -> tuple[float, float, float]:
     """The linear RGB colour of the ``number``-th copy side by side, run with ``integrator``."""
-    red, green, blue = (float(c) for c in PALETTE_LINEAR[number % len(PALETTE_LINEAR)])
-    return INTEGRATOR_COLORS.get(integrator, (red, green, blue))
+    return INTEGRATOR_COLORS.get(integrator, rgb_triple(PALETTE_LINEAR[number % len(PALETTE_LINEAR)]))
 
 
 # A body spun near its intermediate axis circulates about its minor axis (principal index 0) or its major one (2):

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from spinlab.scene.palette import rgb_triple
+
 __all__ = ["LiveRun", "IntegratorRow", "WINDOW", "failure_lines", "left_out_note"]
 
 WINDOW = 15
@@ -37,11 +39,11 @@ class IntegratorRow:
 class LiveRun:
     """Each integrator of ``session`` with its plotted rows and colour (``rgb`` per plotted row, sRGB: (K, 3))."""
 
-    def __init__(self, session, rgb: list[tuple[float, float, float]]) -> None:
+    def __init__(self, session, rgb: np.ndarray) -> None:
         self.session = session
         names = [session.scene.bodies[i].integrator for i in session.plotted]
         self.rows = {name: np.flatnonzero(np.array(names, dtype=object) == name) for name in dict.fromkeys(names)}
-        self.rgb = {name: tuple(float(c) for c in rgb[rows[0]]) for name, rows in self.rows.items()}
+        self.rgb = {name: rgb_triple(rgb[rows[0]]) for name, rows in self.rows.items()}
         self._recent: dict[str, deque] = {name: deque(maxlen=WINDOW) for name in self.rows}
         self._seen: tuple | None = None  # (the session's latest steps, its failure count) the table was made for
         self._table: list[IntegratorRow] = []

@@ -10,6 +10,8 @@ row's plot line ends, drawn inside the time plots.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 from imgui_bundle import imgui, implot
 
@@ -27,8 +29,9 @@ SCATTER_TIP = (
 )
 
 
-def _vec(rgb) -> imgui.ImVec4:
-    return imgui.ImVec4(*rgb, 1.0) if len(rgb) == 3 else imgui.ImVec4(*rgb)
+def _vec(rgb: Sequence[float]) -> imgui.ImVec4:
+    """An RGB or RGBA colour (opaque when it has no alpha)."""
+    return imgui.ImVec4(rgb[0], rgb[1], rgb[2], rgb[3] if len(rgb) == 4 else 1.0)
 
 
 EMPTY_US = (0.1, 1000.0)  # the scatter's axes while it has no point: µs per body-step

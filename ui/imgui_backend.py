@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import moderngl
 from imgui_bundle import imgui
-from imgui_bundle.python_backends.pyglet_backend import PygletProgrammablePipelineRenderer
+
+# The backend's module opts out of type checking (a `# type: ignore` at its top): mypy sees none of its names.
+from imgui_bundle.python_backends.pyglet_backend import PygletProgrammablePipelineRenderer  # type: ignore[attr-defined]
 
 from spinlab.render.imgui_draw import ImGuiDraw
 

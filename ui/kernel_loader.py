@@ -126,6 +126,7 @@ class KernelLoader:
                 import spinlab.render.video  # noqa: F401
             finally:
                 sys.setswitchinterval(interval)
+            assert self._worker.stdout is not None, "the worker is started with stdout=PIPE"
             for line in self._worker.stdout:
                 if self._closing:
                     return

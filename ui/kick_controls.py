@@ -15,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 
 import numpy as np
+import numpy.typing as npt
 
 from spinlab.scene.kicks import KickSpec
 from spinlab.scene.run_model import Setup, run_layout
@@ -109,7 +110,7 @@ def alike_bodies(setup: Setup, index: int, field: str) -> list[int]:
     ]
 
 
-def live_kicks(setup: Setup, bodies: list[int], impulse: np.ndarray, step_index: int, h: float):
+def live_kicks(setup: Setup, bodies: list[int], impulse: npt.ArrayLike, step_index: int, h: float):
     """A kick of angular ``impulse`` (3,) N·m·s world on ``bodies`` (indices into ``setup.scene``) at the next step
     boundary after step ``step_index`` of a run with step ``h``. Returns ``(scene, run_kicks)``: ``setup.scene``
     with the kicks added (what a reset replays and a save writes) and the kicks on the running scene's bodies

@@ -79,7 +79,7 @@ def omega_drags(choices: Choices, form: Form, edits: PanelEdits, note) -> None:
         imgui.set_item_tooltip(tooltip(tip))
         released = released or imgui.is_item_deactivated_after_edit()
         if moved:
-            edits.omega_polar_drag = tuple(values)
+            edits.omega_polar_drag = (values[0], values[1], values[2])
     if released:
         edits.omega_polar = (values[0], math.radians(values[1]), math.radians(values[2]))
     note("Drag, or Ctrl+click to type; released, the run restarts from the new ω (every alike copy's too).")

@@ -10,6 +10,8 @@ applies the edits (and so can a test, without clicking). Text fields hold what w
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from imgui_bundle import imgui
 
 from spinlab.render.renderer import RenderOptions
@@ -240,7 +242,7 @@ def _integrator_items(names: list[str], current: str | None, target, edits: Pane
     imgui.end_combo()
 
 
-def _integrator_notes(integrators: list[str | None]) -> None:
+def _integrator_notes(integrators: Sequence[str | None]) -> None:
     """A wrapped note per integrator in use (its one-line description), or a hint to hover when there are more
     than ``NOTES_MAX``."""
     used = list(dict.fromkeys(name for name in integrators if name is not None))

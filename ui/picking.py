@@ -70,20 +70,20 @@ def body_circles(
     parts = []
     for view, (viewport, camera, rows) in enumerate(zip(viewports, cameras, group_rows, strict=True)):
         x0, y0, width, height = viewport
-        rows = np.asarray(rows, dtype=np.intp)
-        index = np.arange(len(rows))
+        shown = np.asarray(rows, dtype=np.intp)
+        index = np.arange(len(shown))
         if only_index is not None:
-            rows, index = rows[index == only_index], index[index == only_index]
-        if not len(rows) or width <= 0 or height <= 0:
+            shown, index = shown[index == only_index], index[index == only_index]
+        if not len(shown) or width <= 0 or height <= 0:
             continue
         aspect = width / height
-        clip = np.hstack([positions_world[rows], np.ones((len(rows), 1))]) @ camera.view_projection(aspect).T
+        clip = np.hstack([positions_world[shown], np.ones((len(shown), 1))]) @ camera.view_projection(aspect).T
         front = clip[:, 3] > 0.0
-        clip, rows, index = clip[front], rows[front], index[front]
+        clip, shown, index = clip[front], shown[front], index[front]
         w = clip[:, 3]
         focal = camera.projection(aspect)[1, 1]
         x, y = x0 + (clip[:, 0] / w + 1.0) * 0.5 * width, y0 + (clip[:, 1] / w + 1.0) * 0.5 * height
-        parts.append((rows, np.full(len(rows), view), index, x, y, radii_m[rows] * focal * 0.5 * height / w, w))
+        parts.append((shown, np.full(len(shown), view), index, x, y, radii_m[shown] * focal * 0.5 * height / w, w))
     if not parts:
         empty = np.zeros(0)
         return Circles(empty.astype(np.intp), empty.astype(np.intp), empty.astype(np.intp), empty, empty, empty, empty)

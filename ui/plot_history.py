@@ -29,6 +29,7 @@ import numpy as np
 
 from spinlab.render.look import linear_to_srgb
 from spinlab.scene.atomic_file import write_atomically
+from spinlab.scene.palette import rgb_triple
 from spinlab.scene.samples import ERROR_FLOOR, Sample
 from spinlab.ui.cost_history import LiveRun
 
@@ -118,17 +119,19 @@ class PlotHistory:
         # The columns of the samples held: None for all of them (no copy).
         self.rows = None if rows is None else np.asarray(rows, dtype=np.intp).reshape(len(self.names))
         self.colors = np.asarray(colors, dtype=float).reshape(len(self.names), 3)
-        self.rgb = [tuple(float(c) for c in color) for color in self.colors]
+        self.rgb = [rgb_triple(color) for color in self.colors]
         self.exact_rows = list(exact_rows)
         self.line_rows = line_rows(len(self.names), self.exact_rows)
         self.capacity = int(capacity)
-        k, rows = len(self.names), 2 * self.capacity
-        self._t = np.zeros(rows)
-        self._errors = np.zeros((len(_ERRORS), k, rows))
-        self._cost = np.zeros((k + 1, rows))  # Newton iterations per step of each body, then ms per step
-        self._curves = np.zeros((len(_CURVES), k, 2, rows))
+        k, length = len(self.names), 2 * self.capacity
+        self._t = np.zeros(length)
+        self._errors = np.zeros((len(_ERRORS), k, length))
+        self._cost = np.zeros((k + 1, length))  # Newton iterations per step of each body, then ms per step
+        self._curves = np.zeros((len(_CURVES), k, 2, length))
         # name: (buffer, index of the series in the buffer)
-        self._series = {name: (self._errors, j) for j, name in enumerate(_ERRORS)}
+        self._series: dict[str, tuple[np.ndarray, int | slice]] = {
+            name: (self._errors, j) for j, name in enumerate(_ERRORS)
+        }
         self._series |= {name: (self._curves, j) for j, name in enumerate(_CURVES)}
         self._series |= {"newton_per_step": (self._cost, slice(0, k)), "ms_per_step": (self._cost, k)}
         self._next = 0

@@ -24,8 +24,10 @@ REC_RGBA = (0.9, 0.2, 0.2, 1.0)
 def record_frame(app: App, viewport: tuple[int, int, int, int]) -> None:
     """Add this frame's ``viewport`` to the recording; a change of size (the window was resized) ends it, and so
     does a failure (the video keeps what was recorded if it can, else no file is left), which is then raised."""
+    recording = app.recording
+    assert recording is not None, "a frame is recorded only while a recording runs"
     try:
-        added = app.recording.add(app.ctx, viewport)
+        added = recording.add(app.ctx, viewport)
     except Exception:
         with contextlib.suppress(Exception):  # the first failure is the one to report
             stop_recording(app)
@@ -34,14 +36,15 @@ def record_frame(app: App, viewport: tuple[int, int, int, int]) -> None:
     if not added:
         stop_recording(app, note=" (stopped: the window was resized)")
         return
-    if app.announce_recording and app.recording.frames == 1:
-        print(f"recording to {app.recording.path}", flush=True)
+    if app.announce_recording and recording.frames == 1:
+        print(f"recording to {recording.path}", flush=True)
 
 
 def stop_recording(app: App, note: str = "") -> str:
     """Finalise the video (a playable MP4), say where it is in the panel and return that message. A video that
     cannot be finalised leaves no file, and the error is raised."""
     recording, app.recording, app.form.recording = app.recording, None, False
+    assert recording is not None, "only a running recording is stopped"
     path = recording.finish()
     message = f"video saved to {path} ({recording.frames} frames, {recording.seconds:.1f} s){note}"
     app.controller.tell(message)
@@ -54,7 +57,9 @@ def draw_rec_indicator(app: App, view: Rect) -> None:
     views' labels hold the top of every cell of a grid, the state badge the bottom centre, the overlays' key the
     bottom right."""
     draw_list = imgui.get_foreground_draw_list()
-    text = f"REC  {app.recording.seconds:5.1f} s"
+    recording = app.recording
+    assert recording is not None, "the indicator is drawn while a recording runs"
+    text = f"REC  {recording.seconds:5.1f} s"
     size = imgui.calc_text_size(text)
     left, top = view.x + 16.0, view.y + view.height - 14.0 - size.y
     right = left + size.x + 28.0

@@ -76,7 +76,8 @@ def open_window(size: tuple[int, int], *, visible: bool = True, vsync: bool = Tr
         # pyglet checks glGetError after each of its own GL calls by default; an error another GL context of this
         # thread left pending would then fail the window's creation.
         pyglet.options["debug_gl"] = False
-        config = pyglet.gl.Config(
+        # pyglet.gl.Config is the platform's concrete class at run time; its typed base is abstract.
+        config = pyglet.gl.Config(  # type: ignore[abstract]
             major_version=3, minor_version=3, forward_compatible=True, depth_size=24, double_buffer=True
         )
         if fullscreen:
@@ -122,7 +123,7 @@ def close_window(window) -> None:
         return
     from pyglet.gl import glx
 
-    glx.glXMakeContextCurrent(x_display, 0, 0, None)
+    glx.glXMakeContextCurrent(x_display, 0, 0, None)  # type: ignore[has-type]  # a ctypes binding made at import
     pyglet.gl.current_context = None
 
 
@@ -199,8 +200,9 @@ def window_framebuffer(ctx: moderngl.Context, size: tuple[int, int]) -> moderngl
     # moderngl has no public way to set a detected framebuffer's size: its Python side keeps it in ``_size``,
     # which ``size``, ``read`` and every caller here read (GL itself clips nothing to it; the viewport and the
     # scissor are set explicitly by each pass).
-    screen._size = (int(size[0]), int(size[1]))
-    screen.viewport = (0, 0, *screen._size)
+    width, height = int(size[0]), int(size[1])
+    screen._size = (width, height)  # type: ignore[attr-defined]  # moderngl's private attribute (see above)
+    screen.viewport = (0, 0, width, height)
     return screen
 
 

@@ -25,6 +25,7 @@ import gc
 import math
 import time
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -115,6 +116,11 @@ def _python_build(masses: list[float]) -> list[float]:
     return values
 
 
+def _returned(value: Any) -> Any:
+    """``value`` itself: the set-up of a timing that works on an earlier timing's result."""
+    return value
+
+
 def _best_of(repeats: int, setup: Callable[[], Any], operation: Callable[[Any], Any]) -> tuple[float, Any]:
     """Best wall time of ``operation(setup())`` over ``repeats`` fresh setups, and the last result."""
     best, result = math.inf, None
@@ -180,7 +186,10 @@ def _measure_size(n: int, repeats: int, progress: Callable[[str], None]) -> dict
             "random_erase": (lambda: list(masses), erase_positions_from),
         },
     }
-    after_erase_sum = {"contiguous": _contiguous_ordered_sum, "node_list": _NodeList.sum_values}
+    after_erase_sum: dict[str, Callable[[Any], Any]] = {
+        "contiguous": _contiguous_ordered_sum,
+        "node_list": _NodeList.sum_values,
+    }
     after_erase_sum["python_list"] = sum
     seconds: dict[tuple[str, str], float] = {}
     sums: dict[tuple[str, str], float] = {}
@@ -192,7 +201,7 @@ def _measure_size(n: int, repeats: int, progress: Callable[[str], None]) -> dict
             if operation == "random_erase":
                 operation_after = "ordered_sum_after_erase"
                 seconds[operation_after, implementation], sums[operation_after, implementation] = _best_of(
-                    repeats, lambda result=result: result, after_erase_sum[implementation]
+                    repeats, partial(_returned, result), after_erase_sum[implementation]
                 )
             elif operation != "build":
                 sums[operation, implementation] = result

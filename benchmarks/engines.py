@@ -79,7 +79,7 @@ def _run_engine(name: str, h: float) -> dict[str, dict[str, Any]]:
     params = BodyParams.from_inertia(inertia)
     n_steps = round(DURATION / h)
     times = h * np.arange(n_steps + 1)
-    rates, energies, momenta = [to_body(state.q, state.omega_world)], [energy(state)], [state.L_world]
+    rate_steps, energy_steps, momentum_steps = [to_body(state.q, state.omega_world)], [energy(state)], [state.L_world]
     failed_at = None
     for k in range(1, n_steps + 1):
         try:
@@ -87,10 +87,10 @@ def _run_engine(name: str, h: float) -> dict[str, dict[str, Any]]:
         except Exception:  # a non-finite state: the run ends there for every body (reported)
             failed_at = k * h
             break
-        rates.append(to_body(state.q, state.omega_world))
-        energies.append(energy(state))
-        momenta.append(state.L_world)
-    rates, energies, momenta = np.array(rates), np.array(energies), np.array(momenta)
+        rate_steps.append(to_body(state.q, state.omega_world))
+        energy_steps.append(energy(state))
+        momentum_steps.append(state.L_world)
+    rates, energies, momenta = np.array(rate_steps), np.array(energy_steps), np.array(momentum_steps)
     times = times[: len(rates)]
     results = {}
     for index, (body, (moment, omega)) in enumerate(BODIES.items()):

@@ -19,7 +19,7 @@ import os
 import tempfile
 import time
 from collections.abc import Callable
-from contextlib import nullcontext
+from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 
 import numpy as np
@@ -106,6 +106,7 @@ def run(quick: bool, *, progress: Callable[[str], None] | None = None) -> dict[s
     report = progress if progress is not None else (lambda message: None)
     frames = FRAMES_QUICK if quick else FRAMES
     base = {"name": "gui", "quick": quick, "size": list(SIZE), "target_ms": TARGET_MS, "cpu_count": os.cpu_count()}
+    display: AbstractContextManager[str]
     if xvfb_available():
         display = virtual_display()
     elif os.environ.get("DISPLAY"):

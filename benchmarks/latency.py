@@ -58,6 +58,7 @@ def kernel_call(name: str, state: BodyState, params: BodyParams, q_out: np.ndarr
         return lambda: _kernels.magnus_kernel(*explicit, *options, q_out, omega_out, L_out, status)
     if name in _kernels.KERNEL_METHODS:
         method = _kernels.KERNEL_METHODS[name]
+        arguments: tuple[Any, ...]  # each kernel's positional arguments: their count differs from kernel to kernel
         arguments = (method, *inputs, params.inertia_body_inv, params.torque_world, H, *newton, *implicit_outputs)
         return lambda: _kernels.implicit_kernel(*arguments)
     if name in _COMPOSED:

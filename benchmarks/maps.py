@@ -28,6 +28,7 @@ from __future__ import annotations
 import math
 import pathlib
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -77,7 +78,7 @@ def _convergence(ell_body: np.ndarray, n: int, extent: float) -> tuple[dict, dic
     v_fixed, ok_fixed, it_fixed = fixed_point_iterations(ell_body)
     disc, pointwise = kantorovich_disc(ell_body), kantorovich_pointwise(ell_body)
     both = ok_newton & ok_fixed
-    summary = {"extent": extent, "grid": n}
+    summary: dict[str, Any] = {"extent": extent, "grid": n}
     for key, ok, iterations, v in (("newton", ok_newton, it_newton, v_newton), ("fixed_point", ok_fixed, it_fixed,
                                                                                   v_fixed)):  # fmt: skip
         within_pi = ok & (np.linalg.norm(v, axis=-1) <= math.pi)

@@ -39,6 +39,7 @@ def write_images(result: dict, energy_maps: dict, convergence_maps: list[dict], 
     for i, (setting, _) in enumerate(SETTINGS):
         for j, name in enumerate(METHODS):
             norm = norms[name == "object_trapezoidal"]
+            assert norm.vmin is not None, "made with its floor (above)"
             change = np.maximum(energy_maps[f"{setting}/{name}"], norm.vmin)  # a zero change is drawn at the floor
             images = axes[i, j].imshow(change, origin="lower", extent=box, cmap="magma", norm=norm)
             axes[i, j].set_title(f"{name}: worst {worst[setting, name]:.2g}", fontsize=10)

@@ -25,6 +25,7 @@ import dataclasses
 import tempfile
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -104,6 +105,11 @@ def _frames_per_second(renderer: Renderer, target: OffscreenTarget, snapshot: Sn
     return best
 
 
+def _note_time(handed: list[float], done: int, total: int) -> None:
+    """A recording's progress callback: the time each frame is handed to the encoder, appended to ``handed``."""
+    handed.append(time.perf_counter())
+
+
 def _record_frames_per_second(scene_name: str, seconds: float, repeats: int) -> tuple[float, float]:
     """Video frames made per wall-clock second by ``record_scene``, ``(overall, steady)`` (best of ``repeats``;
     see the module docstring)."""
@@ -114,7 +120,7 @@ def _record_frames_per_second(scene_name: str, seconds: float, repeats: int) -> 
             start = time.perf_counter()
             result = record_scene(
                 load_scene(scene_name), Path(folder) / "bench.mp4", duration=seconds, fps=RECORD_FPS, size=SIZE,
-                progress=lambda done, total, handed=handed: handed.append(time.perf_counter()),
+                progress=partial(_note_time, handed),
             )  # fmt: skip
             best_overall = max(best_overall, result.frames / (time.perf_counter() - start))
             if len(handed) > 1:

@@ -37,6 +37,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -74,6 +75,7 @@ def _timed_child(command: list[str], stdout, cwd: pathlib.Path) -> dict[str, flo
             time.sleep(0.002)
     wall = time.perf_counter() - begin
     child.returncode = os.waitstatus_to_exitcode(status)
+    assert usage is not None, "wait4 ran at least once"
     cpu = usage.ru_utime + usage.ru_stime
     return {"process_s": wall, "cpu_s": cpu, "peak_mb": peak_kib / 1024.0, "status": child.returncode}
 
@@ -150,14 +152,14 @@ def run(quick: bool, *, progress: Callable[[str], None] | None = None) -> dict[s
             scene = work / f"cloud_{n}.toml"
             scene.write_text(cloud_toml(n, colors=False), encoding="utf-8")
             report(f"spinlab N={n} ...")
-            ours = _with_rates(_best(lambda scene=scene: _spinlab(scene, work), _repeats(n)), n)
+            ours = _with_rates(_best(partial(_spinlab, scene, work), _repeats(n)), n)
             theirs = None
             if version is not None:
                 report(f"mujoco N={n} ...")
                 states = work / f"cloud_{n}.npz"
                 position, omega_body, _, _ = cloud_state(n)
                 np.savez(states, position=position, omega_body=omega_body, moments=np.array(MOMENTS))
-                theirs = _with_rates(_best(lambda states=states: _mujoco(states, work), _repeats(n)), n)
+                theirs = _with_rates(_best(partial(_mujoco, states, work), _repeats(n)), n)
                 states.unlink()
             rows.append({"n": n, "spinlab": ours, "mujoco": theirs})
             scene.unlink()

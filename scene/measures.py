@@ -24,6 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import numpy.typing as npt
 
 from spinlab.scene.scene_file import BodySpec, SceneSpec
 from spinlab.sim.exact import TorqueFreeSolution
@@ -60,7 +61,7 @@ def potential_counts(scene: SceneSpec) -> np.ndarray:
     return np.array([body.pivot is not None and not body.kinematic for body in scene.bodies], dtype=bool)
 
 
-def energy_scale(kinetic0: np.ndarray, potential0: np.ndarray) -> np.ndarray:
+def energy_scale(kinetic0: npt.ArrayLike, potential0: npt.ArrayLike) -> np.ndarray:
     """``|T₀| + |V₀|`` (J), the denominator of :func:`energy_error`; 0 for a body at rest at the potential's zero
     (which has no relative error)."""
     return np.abs(kinetic0) + np.abs(potential0)

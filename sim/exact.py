@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
+import numpy.typing as npt
 
 from spinlab.sim.euler_poinsot import EulerPoinsot, principal_frame
 from spinlab.sim.quaternion import quat_conj, quat_exp, quat_from_matrix, quat_mul, quat_rotate
@@ -86,7 +87,9 @@ class TorqueFreeSolution:
     q_body_euler: Quat
 
     @classmethod
-    def from_body_state(cls, inertia_body: Mat3, q0: Quat, omega_body0: Vec3) -> TorqueFreeSolution:
+    def from_body_state(
+        cls, inertia_body: npt.ArrayLike, q0: npt.ArrayLike, omega_body0: npt.ArrayLike
+    ) -> TorqueFreeSolution:
         """From the body-frame inertia ``(3, 3)``, orientation ``q0`` ``(4,)`` and body angular velocity ``(3,)``."""
         inertia_body = np.array(inertia_body, dtype=float)
         q0 = np.array(q0, dtype=float)

@@ -24,7 +24,7 @@ import bisect
 import dataclasses
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -187,7 +187,7 @@ class RunHistory:
 
 def sliced(sample: Sample, start: int, stop: int | None) -> Sample:
     """``sample``'s steps ``start:stop`` (along its S axis)."""
-    values = {
+    values: dict[str, Any] = {
         field.name: None if getattr(sample, field.name) is None else getattr(sample, field.name)[start:stop]
         for field in dataclasses.fields(sample)
     }
@@ -216,6 +216,7 @@ class Moment:
     def __init__(self, session: Session, step: int, count: int = 1) -> None:
         self.session = session
         self.step = int(step)
+        assert session.history is not None, "a moment is read from a session that keeps its history"
         self.latest = session.history.steps_until(self.step, count)
         self.snapshot = self.latest.snapshots[-1]
 

@@ -49,7 +49,9 @@ _WITHOUT_NUMBA_BUDGET_S = 0.3
 _COLD_CACHE_BUDGET_S = 3.0
 _GROUP_STEP_S = 1.2e-3
 _BODY_STEP_S = 2.5e-6
-_COST_UNIT = CLAIMS["implicit_midpoint"].relative_cost
+_midpoint_cost = CLAIMS["implicit_midpoint"].relative_cost
+assert _midpoint_cost is not None, "the midpoint rule's cost is measured (sim/integrators' claims)"
+_COST_UNIT: float = _midpoint_cost
 
 
 @dataclass(frozen=True)
@@ -132,6 +134,7 @@ def run_scene(
     iterations = np.zeros(len(simulation.names), dtype=np.int64)
     substeps = np.ones(len(simulation.names), dtype=np.int64)
 
+    kernels: contextlib.AbstractContextManager[None]
     if steps_without_numba(simulation.integrators, steps, gyroscopic=gyroscopic):
         # The kernels' bits on numpy, numba never imported: the trace's bytes are those of the compiled path.
         kernels = compiled.gated(stand_in="twin")

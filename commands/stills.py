@@ -13,11 +13,9 @@ from pathlib import Path
 import numpy as np
 
 from spinlab import checkout_folder, checkout_root
-from spinlab.render.look import linear_to_srgb
 from spinlab.render.offscreen import OffscreenTarget, create_offscreen_context
-from spinlab.render.renderer import Renderer
+from spinlab.render.run_view import RunView, reference_scale
 from spinlab.render.text import TextOverlay
-from spinlab.render.viewports import View, push_trails, render_grid, session_views
 from spinlab.scene.png import save_png
 from spinlab.scene.run_model import Session, Setup, default_integrators, view_labels
 from spinlab.scene.scene_file import load_scene
@@ -29,37 +27,36 @@ T_HANDLE_SECONDS = 5.2  # mid-flip: the handle is across its spin axis
 COMPARE_SECONDS = 20.0  # after the flip, when the integrators have parted
 
 
-def _run(target: OffscreenTarget, name: str, seconds: float) -> tuple[Session, Renderer]:
-    """The preset ``name`` run (scene/run_model.py) for ``seconds``, every step pushed to the renderer's trails."""
+def _run(target: OffscreenTarget, text: TextOverlay, name: str, seconds: float) -> tuple[Session, RunView]:
+    """The preset ``name`` run (scene/run_model.py) for ``seconds`` and its view, fed every step as a video is."""
     scene = load_scene(name)
     session = Session(Setup(scene, default_integrators(scene), h=scene.h))
-    renderer = Renderer(target.ctx, session.scene)
-    push_trails(renderer, session.latest)
-    steps = round(seconds / session.h)
-    session.step(steps)
-    push_trails(renderer, session.latest)
-    return session, renderer
+    view = RunView(target.ctx, session, text)
+    view.feed(session)
+    session.step(round(seconds / session.h))
+    view.feed(session)
+    return session, view
+
+
+def _draw(target: OffscreenTarget, session: Session, view: RunView, labels=None) -> np.ndarray:
+    size = target.size
+    view.draw(target.framebuffer, size, (0, 0, *size), session, text_scale=reference_scale(size[1]), labels=labels)
+    view.release()
+    return target.read()
 
 
 def render_t_handle(target: OffscreenTarget, text: TextOverlay) -> np.ndarray:
     """The t_handle preset at ``T_HANDLE_SECONDS``, labelled, with the legend."""
-    session, renderer = _run(target, "t_handle", T_HANDLE_SECONDS)
+    session, view = _run(target, text, "t_handle", T_HANDLE_SECONDS)
     ((integrator, *details),) = view_labels(session, session.groups)
     label = ("T-handle spun near its intermediate axis", "    ".join([integrator, *details]))
-    color = tuple(float(c) for c in linear_to_srgb(renderer.layout.colors_rgba[0, :3]))
-    view = View(renderer, session.drawable(), label=label, accent=color)
-    render_grid(target.framebuffer, target.size, [view], text, legend=True)
-    renderer.release()
-    return target.read()
+    return _draw(target, session, view, [label])
 
 
 def render_compare(target: OffscreenTarget, text: TextOverlay) -> np.ndarray:
     """The compare preset at ``COMPARE_SECONDS``, one labelled view per integrator."""
-    session, renderer = _run(target, "compare", COMPARE_SECONDS)
-    views = session_views(renderer, session, session.groups)
-    render_grid(target.framebuffer, target.size, views, text, legend=True)
-    renderer.release()
-    return target.read()
+    session, view = _run(target, text, "compare", COMPARE_SECONDS)
+    return _draw(target, session, view)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -14,8 +14,9 @@ without numpy's warnings. With several views (``--integrator all``, ``compare``)
 frozen with its "diverged at …" label and the others go on (scene/failures.py); only when every view has failed
 does the recording end so. ``failures``, when given, receives ``(view label, Failure)`` as each view fails.
 
-The run is the window's run model (scene/run_model.py, :func:`video_setup`): the same views, labels and trails
-sampled per step as the window shows for the same setup. A scene whose bodies use different integrators
+The run is the window's run model (scene/run_model.py, :func:`video_setup`), drawn by the window's
+:class:`~render.run_view.RunView`: the same views, labels, key and trails sampled per step as the window shows for the
+same setup. A scene whose bodies use different integrators
 (``compare``) is drawn one view per integrator; ``integrator`` ``"all"`` runs every integrator side by side in lock
 step from the same initial state, one view each (``exact`` left out in a scene with torque, where the closed form
 does not hold); anything else is one view of the whole scene. Cameras are framed on the first frame and then held,
@@ -29,20 +30,11 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from spinlab.render.camera import CameraFollower
 from spinlab.render.offscreen import OffscreenTarget, create_offscreen_context, flush
 from spinlab.render.renderer import Renderer, RenderOptions
+from spinlab.render.run_view import RunView, reference_scale
 from spinlab.render.text import TextOverlay
 from spinlab.render.video import even_size
-from spinlab.render.viewports import (
-    View,
-    default_cameras,
-    follow_session,
-    label_scale,
-    push_trails,
-    render_grid,
-    session_views,
-)
 from spinlab.scene.limits import MAX_FRAMES, check_count
 from spinlab.scene.run_model import Session, Setup, default_integrators
 from spinlab.scene.runner import check_finite
@@ -122,35 +114,36 @@ def video_setup(scene: SceneSpec, integrator: str | None, gyroscopic: bool) -> S
 
 
 class VideoRun:
-    """A video's run (scene/run_model.py's :class:`Session` of ``setup``), its renderer and its views' cameras.
-    Every step is pushed to the 3D trails as it is taken, as the window does. ``ghost`` False leaves out the exact
-    ghosts the renderer draws by default (render/ghost.py); ``poinsot`` adds the Poinsot view beside the views
-    (render/poinsot_view.py); ``follow``, a scene's body index, moves each view's camera with its copy of it."""
+    """A video's run (scene/run_model.py's :class:`Session` of ``setup``) and its :class:`~render.run_view.RunView`
+    (labelled with ``text``; none when ``None``). Every step is fed to the view as it is taken, as the window does.
+    ``ghost`` False leaves out the exact ghosts the renderer draws by default (render/ghost.py); ``poinsot`` adds
+    the Poinsot view beside the views (render/poinsot_view.py); ``follow``, a scene's body index, moves each view's
+    camera with its copy of it. The cameras are framed at the first :meth:`draw` and held."""
 
     def __init__(
         self, ctx, setup: Setup, failures: list | None = None, ghost: bool = True, poinsot: bool = False,
-        follow: int | None = None,
+        follow: int | None = None, text: TextOverlay | None = None,
     ):  # fmt: skip
         self.session = Session(setup)
         self.follow = follow  # the scene's body the cameras move with (None: they stay)
-        self.follower = CameraFollower()
         self.failures = failures
         options = RenderOptions.for_bodies(len(self.session.scene.bodies))
         options.show_ghost = options.show_ghost and ghost
         options.show_poinsot = poinsot
-        self.renderer = Renderer(ctx, self.session.scene, options=options)
-        push_trails(self.renderer, self.session.latest)
-        follow_session(self.renderer, self.session)
-        self.cameras: list | None = None
-        self.viewports: list | None = None  # where render_grid put the views last
+        self.view = RunView(ctx, self.session, text, options=options)
+        self.view.feed(self.session)
 
     @property
     def t(self) -> float:
         return self.session.t
 
-    def advance_to(self, t: float) -> list[View]:
-        """Step to the step nearest ``t`` seconds (none if already there) and return the views of that state, their
-        instance data prepared. A step that fails raises :class:`NumericalError`."""
+    @property
+    def renderer(self) -> Renderer:
+        return self.view.renderer
+
+    def advance_to(self, t: float) -> None:
+        """Step to the step nearest ``t`` seconds (none if already there), feed the steps to the view and prepare
+        the next draw. A step that fails raises :class:`NumericalError`."""
         session, h = self.session, self.session.h
         index = session.simulation.step_index
         count = 0
@@ -159,34 +152,22 @@ class VideoRun:
         if count:
             report = session.step(count)
             if report.steps:
-                push_trails(self.renderer, session.latest)
-                follow_session(self.renderer, session)
+                self.view.feed(session)
             if self.failures is not None:
                 self.failures += [(session.groups[n].label, session.failures[n]) for n in report.failed]
             if report.error is not None:
                 raise NumericalError(report.error)
         check_finite(session.simulation, session.snapshot)  # a label or a matrix made of an overflowed state
-        views = session_views(self.renderer, session, session.groups)
-        if self.cameras is not None:
-            for view, camera in zip(views, self.cameras, strict=True):
-                view.camera = camera
-            if self.follow is not None:
-                positions = [view.snapshot.position[view.bodies[self.follow]] for view in views]
-                self.follower.follow(self.cameras, np.array(positions))
-        if self.cameras is None or self.viewports is None:
-            self.renderer.prepare(views[0].snapshot)
-        else:
-            self.renderer.prepare(
-                views[0].snapshot, self.viewports, self.cameras, [np.asarray(view.bodies) for view in views]
-            )
-        return views
+        snapshot = session.drawable()
+        self.view.follow(snapshot, self.follow)
+        self.view.prepare(snapshot)
 
-    def hold_cameras(self, cameras: list) -> None:
-        """Keep the cameras the first frame chose for the rest of the video."""
-        self.cameras = cameras
+    def draw(self, framebuffer, size: tuple[int, int]) -> None:
+        """The run now over the whole of ``framebuffer`` (of ``size`` pixels), labelled at the size's own scale."""
+        self.view.draw(framebuffer, size, (0, 0, *size), self.session, text_scale=reference_scale(size[1]))
 
     def release(self) -> None:
-        self.renderer.release()
+        self.view.release()
 
 
 def render_frames(
@@ -226,20 +207,17 @@ def render_frames(
     try:
         # numpy's error state is set around each stretch of work, never across a yield (it would leak to the caller).
         with np.errstate(**_QUIET_NUMPY):
-            scenes = VideoRun(ctx, video_setup(scene, integrator, gyroscopic), failures, ghost, poinsot, follow)
-            views = scenes.advance_to(0.0)
+            scenes = VideoRun(ctx, video_setup(scene, integrator, gyroscopic), failures, ghost, poinsot, follow, text)
+            scenes.advance_to(0.0)
         for frame in range(frames):
             shown = frame >= first
             with np.errstate(**_QUIET_NUMPY):
-                if shown or frame == 0:
-                    viewports = render_grid(target.framebuffer, target.size, views, text, legend=True)
-                    if any(view.camera is None for view in views):
-                        scenes.hold_cameras(default_cameras(views, viewports, label_scale(target.size, viewports)))
-                    scenes.viewports = viewports
+                if shown or frame == 0:  # the first frame frames the cameras
+                    scenes.draw(target.framebuffer, target.size)
                     flush()
                 t = scenes.t
                 if frame + 1 < frames:
-                    views = scenes.advance_to((frame + 1) / fps)
+                    scenes.advance_to((frame + 1) / fps)
             if shown:
                 yield (target.read_rgba() if raw else target.read()), t
     finally:

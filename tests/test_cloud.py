@@ -123,8 +123,8 @@ def test_the_scaling_table_and_mujocos_bodies(tmp_path):
 
 
 def test_many_bodies_start_without_overlays():
+    from spinlab.render.legend import legend_box
     from spinlab.render.renderer import MANY_BODIES, RenderOptions
-    from spinlab.render.viewports import legend_box
 
     assert RenderOptions.for_bodies(MANY_BODIES) == RenderOptions()
     bare = RenderOptions.for_bodies(MANY_BODIES + 1)

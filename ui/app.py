@@ -25,12 +25,12 @@ from imgui_bundle import imgui, implot
 from OpenGL import GL as gl
 
 from spinlab.render.renderer import Renderer, RenderOptions
+from spinlab.render.run_view import RunView, reference_scale
 from spinlab.render.text import TextOverlay
-from spinlab.render.viewports import follow_session, push_trails, show_history
 from spinlab.scene.history import Moment
 from spinlab.scene.png import save_png
 from spinlab.scene.replay import Replay
-from spinlab.scene.run_model import Session, Setup, view_groups, view_labels
+from spinlab.scene.run_model import Session, Setup, view_groups
 from spinlab.scene.scene_file import SceneSpec
 from spinlab.sim import compiled
 from spinlab.ui import recording
@@ -46,7 +46,7 @@ from spinlab.ui.plot_history import history_until, new_history
 from spinlab.ui.plots import PlotOptions, draw_plots
 from spinlab.ui.theme import PANEL_BG_RGB, apply_theme, set_text_scale
 from spinlab.ui.timeline import draw_timeline
-from spinlab.ui.view3d import Rect, SceneView, to_viewport, window_layout
+from spinlab.ui.view3d import Rect, to_viewport, window_layout
 from spinlab.ui.view_mouse import ViewMouse
 from spinlab.ui.window import WindowGone, clear_gl_errors, close_window, open_window, window_framebuffer, window_gone
 
@@ -75,6 +75,7 @@ FIXED_WINDOW = (
     | imgui.WindowFlags_.no_saved_settings | imgui.WindowFlags_.no_background
 )  # fmt: skip
 BACKGROUND_SRGB = PANEL_BG_RGB
+LABEL_SCALE = 0.85  # the views' labels against a video's of the same height: the panel and plots share the window
 
 
 class App:
@@ -121,7 +122,7 @@ class App:
         self.last_screenshot = None
         self.last_video = None
         self.session: Session | None = None
-        self.renderer: Renderer | None = None
+        self.view: RunView | None = None  # the run on screen (render/run_view.py, as record draws it)
         self.mouse = ViewMouse(self)  # a gesture on the 3D view (ui/view_mouse.py)
         self._frame_s: deque[float] = deque(maxlen=FRAME_STATS)
         self._last_update: float | None = None
@@ -169,17 +170,17 @@ class App:
         state = self.state
         session = Session(setup, history=True)
         session.retime_costs = True  # the cost column: each integrator's step timed alone (scene/failures.py)
-        renderer = Renderer(self.ctx, session.scene, options=state.render)
+        groups = view_groups(session, state.split_views)
+        view = RunView(self.ctx, session, self.text, options=state.render, groups=groups)
         try:
-            view = SceneView(renderer, self.text, view_groups(session, state.split_views))
-            history = new_history(session, renderer.layout.colors_rgba[:, :3])
+            history = new_history(session, view.renderer.layout.colors_rgba[:, :3])
         except BaseException:
-            renderer.release()
+            view.release()
             raise
         replaced = len(self.session.scene.bodies) if self.session is not None else 0
-        if self.renderer is not None:
-            self.renderer.release()
-        self.session, self.renderer, self.view, self.history = session, renderer, view, history
+        if self.view is not None:
+            self.view.release()
+        self.session, self.view, self.history = session, view, history
         self._replay, self._on_numpy = None, compiled.not_ready(session.simulation.integrators)
         self.moment = None
         if max(replaced, len(session.scene.bodies)) >= RELEASE_AFTER_BODIES:
@@ -195,8 +196,12 @@ class App:
     def _record_sample(self, newton_per_step: np.ndarray, ms_per_step: float) -> None:
         """The session's latest steps into the plots and the 3D trails, one point per step."""
         self.history.append(self.session.latest.sample, newton_per_step, ms_per_step)
-        push_trails(self.renderer, self.session.latest)
-        follow_session(self.renderer, self.session, self._poinsot_body())
+        self.view.feed(self.session, self._poinsot_body())
+
+    @property
+    def renderer(self) -> Renderer:
+        """The run's renderer (its bodies, trails, ghosts and Poinsot traces)."""
+        return self.view.renderer
 
     def _poinsot_body(self) -> int | None:
         """The body the exact ghosts and the Poinsot traces follow: the one selected in the panel (side by side,
@@ -290,7 +295,7 @@ class App:
 
     def _show(self, step: int) -> None:
         """The renderer's part of the run and the plots as they were right after ``step`` was drawn."""
-        show_history(self.renderer, self.session, step, self._poinsot_body())
+        self.view.show(self.session, step, self._poinsot_body())
         self.history = history_until(self.session, self.renderer.layout.colors_rgba[:, :3], step, self.history.live)
         self.form.live = self.history.live
 
@@ -300,8 +305,7 @@ class App:
         history, shown = self.session.history, self.moment.step
         target = min(shown + count, history.last_step)
         ahead = Moment(self.session, target, target - shown)  # the steps moved through, as a step call's
-        push_trails(self.renderer, ahead.latest)
-        follow_session(self.renderer, ahead, self._poinsot_body())
+        self.view.feed(ahead, self._poinsot_body())
         for entry in history.entries_between(shown + 1, target):
             self.history.append(entry.steps.sample, entry.newton_per_step, entry.ms_per_step)
         self.moment = None if target == history.last_step else Moment(self.session, target)
@@ -328,7 +332,7 @@ class App:
     # -- what the controller asks of the window (ui/controller.py's Host) ----------------------------------------
 
     def show_views(self, split: bool) -> None:
-        self.view = SceneView(self.renderer, self.text, view_groups(self.session, split))
+        self.view.set_groups(view_groups(self.session, split))
 
     def set_render_options(self, options: RenderOptions) -> None:
         self.renderer.options = options
@@ -390,11 +394,11 @@ class App:
         screen.scissor = None
         screen.viewport = (0, 0, width, height)
         screen.clear(*BACKGROUND_SRGB, 1.0, depth=1.0)
-        labels = view_labels(self.shown, self.view.groups)
+        shown = self.shown
+        self.view.follow(shown.drawable(), self.state.selected_body if self.state.follow else None)
         # The rest of the screen is the windows' colour: the renderer may fill it (one copy of its backdrop cache).
-        drawable = self.shown.drawable()
-        self.view.follow(drawable, self.state.selected_body if self.state.follow else None)
-        self.view.draw(screen, (width, height), area, drawable, labels, background=BACKGROUND_SRGB)
+        scale = LABEL_SCALE * reference_scale(height)
+        self.view.draw(screen, (width, height), area, shown, text_scale=scale, background=BACKGROUND_SRGB)
         return area
 
     def _screen(self, size: tuple[int, int]) -> moderngl.Framebuffer:
@@ -533,7 +537,7 @@ class App:
         implot.destroy_context()
         imgui.destroy_context()
         if reachable:
-            self.renderer.release()
+            self.view.release()
             self.text.release()
         close_window(self.window)
 

@@ -18,6 +18,7 @@ from spinlab.ui.picking import Circles, body_circles, body_under
 
 __all__ = ["ViewMouse", "CLICK_SLOP_PX", "ARROW_RGBA", "RING_RGBA"]
 
+ORBIT_DEG_PER_PX = 0.35  # a drag turns every camera this much per window pixel
 CLICK_SLOP_PX = 4.0  # a press and release this close (summed |dx| + |dy|, window px) are a click, not a drag
 ARROW_RGBA = (1.0, 0.85, 0.3, 0.95)
 RING_RGBA = (1.0, 1.0, 1.0, 0.55)
@@ -58,9 +59,10 @@ class ViewMouse:
         if self.drag == "kick":
             self.kick_drag += (dx, dy)
         elif self.drag == "orbit":
-            app.view.orbit(dx, dy)
+            app.view.orbit(-ORBIT_DEG_PER_PX * dx, -ORBIT_DEG_PER_PX * dy)
         elif self.drag == "pan":
-            app.view.pan(dx, dy, app.window.get_framebuffer_size()[0] / max(app.window.width, 1))
+            ratio = app.window.get_framebuffer_size()[0] / max(app.window.width, 1)
+            app.view.pan(dx * ratio, dy * ratio)
 
     def release(self, x: float, y: float) -> None:
         """The button came up at ``(x, y)``: a strike ends, and a click selects the body under it."""

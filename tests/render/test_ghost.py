@@ -8,8 +8,8 @@ import pytest
 
 from spinlab.render.ghost import GHOST_ALPHA, Ghost, ghost_orientations, ghost_solids
 from spinlab.render.offscreen import OffscreenTarget
-from spinlab.render.renderer import Renderer, RenderOptions
-from spinlab.render.viewports import render_grid, session_views
+from spinlab.render.renderer import RenderOptions
+from spinlab.render.run_view import RunView
 from spinlab.scene.run_model import Session, Setup
 from spinlab.scene.scene_file import load_scene
 
@@ -30,16 +30,16 @@ def drifted():
 
 
 def _image(ctx, session, options, ghost="session"):
-    renderer = Renderer(ctx, session.scene, options=dataclasses.replace(options))
+    view = RunView(ctx, session, None, options=dataclasses.replace(options))
     target = OffscreenTarget(ctx, WIDTH, HEIGHT)
     try:
-        views = session_views(renderer, session, session.groups)
+        view.feed(session)
         if ghost != "session":
-            renderer.set_ghost(ghost)
-        render_grid(target.framebuffer, target.size, views, None)
+            view.renderer.set_ghost(ghost)
+        view.draw(target.framebuffer, target.size, (0, 0, WIDTH, HEIGHT), session, text_scale=1.0)
         return target.read().astype(float)
     finally:
-        renderer.release()
+        view.release()
         target.release()
 
 

@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 
 from spinlab.commands.record import record_scene
+from spinlab.render.grid import GAP_PX
 from spinlab.render.look import SEPARATOR_SRGB
 from spinlab.render.record import parse_size, render_frames
 from spinlab.render.video import decode_frames, read_video_info
-from spinlab.render.viewports import GAP_PX
 from spinlab.scene.scene_file import load_scene
 from spinlab.sim.errors import InputError
 
@@ -95,18 +95,15 @@ def test_pipelined_frames_are_the_frames_drawn_one_at_a_time():
     from spinlab.render.offscreen import OffscreenTarget, create_offscreen_context
     from spinlab.render.record import VideoRun, video_setup
     from spinlab.render.text import TextOverlay
-    from spinlab.render.viewports import default_cameras, label_scale, render_grid
 
     scene, fps, size = load_scene("t_handle"), 30, (160, 90)
     pipelined = list(render_frames(scene, duration=0.2, fps=fps, size=size))
     ctx = create_offscreen_context()
     target, text = OffscreenTarget(ctx, *size, samples=0), TextOverlay(ctx)
-    scenes = VideoRun(ctx, video_setup(scene, None, True))
+    scenes = VideoRun(ctx, video_setup(scene, None, True), text=text)
     for frame, (image, t) in enumerate(pipelined):
-        views = scenes.advance_to(frame / fps)
-        viewports = render_grid(target.framebuffer, target.size, views, text, legend=True)
-        if frame == 0:
-            scenes.hold_cameras(default_cameras(views, viewports, label_scale(target.size, viewports)))
+        scenes.advance_to(frame / fps)
+        scenes.draw(target.framebuffer, target.size)
         assert t == scenes.t
         assert np.array_equal(image, target.read()), f"frame {frame} differs"
     assert not np.array_equal(pipelined[0][0], pipelined[-1][0])
@@ -121,23 +118,25 @@ def test_a_followed_body_keeps_its_place_in_every_view():
     from spinlab.render.offscreen import OffscreenTarget, create_offscreen_context
     from spinlab.render.record import VideoRun, video_setup
     from spinlab.render.text import TextOverlay
-    from spinlab.render.viewports import default_cameras, label_scale, render_grid
 
     scene = load_scene("heavy_top")
     ctx = create_offscreen_context()
     target, text = OffscreenTarget(ctx, 320, 180, samples=0), TextOverlay(ctx)
-    scenes = VideoRun(ctx, video_setup(scene, "all", True), follow=0)
-    views = scenes.advance_to(0.0)
-    viewports = render_grid(target.framebuffer, target.size, views, text, legend=True)
-    scenes.hold_cameras(default_cameras(views, viewports, label_scale(target.size, viewports)))
-    views = scenes.advance_to(0.0)
-    offsets = [view.snapshot.position[view.bodies[0]] - view.camera.target for view in views]
-    views = scenes.advance_to(3.0)
-    moved = [np.linalg.norm(view.snapshot.position[view.bodies[0]] - scenes.session.initial.position[view.bodies[0]])
-             for view in views]  # fmt: skip
-    assert max(moved) > 0.05, "the tops' centres of mass travel"
-    for view, offset in zip(views, offsets, strict=True):
-        np.testing.assert_allclose(view.snapshot.position[view.bodies[0]] - view.camera.target, offset, atol=1e-12)
+    scenes = VideoRun(ctx, video_setup(scene, "all", True), follow=0, text=text)
+    scenes.advance_to(0.0)
+    scenes.draw(target.framebuffer, target.size)  # frames the cameras
+    scenes.advance_to(0.0)
+    tops = [group.bodies[0] for group in scenes.view.groups]
+
+    def offsets():
+        position = scenes.session.drawable().position
+        return [position[top] - camera.target for top, camera in zip(tops, scenes.view.cameras, strict=True)]
+
+    first = offsets()
+    scenes.advance_to(3.0)
+    moved = np.linalg.norm(scenes.session.drawable().position[tops] - scenes.session.initial.position[tops], axis=1)
+    assert moved.max() > 0.05, "the tops' centres of mass travel"
+    np.testing.assert_allclose(offsets(), first, atol=1e-12)
     scenes.release()
     target.release()
     text.release()

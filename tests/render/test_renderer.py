@@ -11,12 +11,13 @@ import pytest
 from imgui_bundle import imgui
 
 from spinlab.render.camera import project
+from spinlab.render.grid import grid_columns, grid_viewports
 from spinlab.render.look import BACKGROUND_BOTTOM_SRGB, BACKGROUND_TOP_SRGB
 from spinlab.render.offscreen import OffscreenTarget
 from spinlab.render.renderer import Renderer, RenderOptions
+from spinlab.render.run_view import RunView
 from spinlab.render.text import TextOverlay
-from spinlab.render.viewports import View, default_cameras, grid_viewports, label_scale, render_grid, session_views
-from spinlab.scene.run_model import Session, Setup, default_integrators
+from spinlab.scene.run_model import Group, Session, Setup, default_integrators
 from spinlab.scene.scene_file import load_scene
 from spinlab.scene.simulation import Simulation
 
@@ -154,28 +155,30 @@ def test_different_states_give_different_viewports(gl_context, compare_at_20_s):
 def test_grid_labels_are_drawn_as_text(gl_context, compare_at_20_s):
     scene, simulation, energy_initial = compare_at_20_s
     snapshot = simulation.snapshot()
-    renderer = Renderer(gl_context, scene, options=dataclasses.replace(BODIES_ONLY))
     target = OffscreenTarget(gl_context, 1280, 720)
     session = Session(Setup(scene, default_integrators(scene), h=scene.h))
-    views = session_views(renderer, session, session.groups, snapshot)
-    # The cameras the labelled grid chooses (below each label), for both pictures: only the labels differ.
-    cells = grid_viewports(target.size, len(views), 3)
-    cameras = default_cameras(views, cells, label_scale(target.size, cells))
-    views = [dataclasses.replace(view, camera=camera) for view, camera in zip(views, cameras, strict=True)]
-    render_grid(target.framebuffer, target.size, views, None)
-    unlabelled = target.read()
-    for x, y, _, height in cells:  # no body under a label: its corner is the backdrop, a vertical gradient
-        top = 720 - (y + height)
-        corner = unlabelled[top : top + 70, x : x + 260].astype(int)
-        assert np.ptp(corner, axis=1).max() <= 2
+    options = dataclasses.replace(BODIES_ONLY, show_ghost=False)  # no overlay: no key, the labels alone
     text = TextOverlay(gl_context)
     window_context = imgui.create_context()  # stands for the window's own ImGui context, current while we draw
     imgui.set_current_context(window_context)
-    viewports = render_grid(target.framebuffer, target.size, views, text)
+    labelled_view = RunView(gl_context, session, text, options=options)
+    area = (0, 0, *target.size)
+    labelled_view.draw(target.framebuffer, target.size, area, session, text_scale=1.0, snapshot=snapshot)
     labelled = target.read()
     assert imgui.get_current_context() is window_context, "the overlay must leave the caller's ImGui context current"
     imgui.destroy_context(window_context)
-    assert viewports == grid_viewports(target.size, len(views), 3)
+    # The same views with the cameras the labelled grid chose (below each label): only the labels differ.
+    unlabelled_view = RunView(gl_context, session, None, options=options)
+    unlabelled_view.cameras = labelled_view.cameras
+    unlabelled_view.draw(target.framebuffer, target.size, area, session, text_scale=1.0, snapshot=snapshot)
+    unlabelled = target.read()
+    viewports = labelled_view.viewports
+    cells = len(session.groups)
+    assert viewports == unlabelled_view.viewports == grid_viewports(target.size, cells, grid_columns(cells, 1280, 720))
+    for x, y, _, height in viewports:  # no body under a label: its corner is the backdrop, a vertical gradient
+        top = 720 - (y + height)
+        corner = unlabelled[top : top + 70, x : x + 260].astype(int)
+        assert np.ptp(corner, axis=1).max() <= 2
     for x, y, _, height in viewports:
         top = 720 - (y + height)
         corner = (slice(top, top + 70), slice(x, x + 260))
@@ -191,22 +194,26 @@ def test_grid_labels_are_drawn_as_text(gl_context, compare_at_20_s):
         outside[top : top + 100, x : x + 400] = False
     assert np.array_equal(labelled[outside], unlabelled[outside])
     text.release()
-    renderer.release()
+    labelled_view.release()
+    unlabelled_view.release()
     target.release()
 
 
-def test_views_of_one_renderer_in_a_custom_grid(gl_context, t_handle):
+def test_views_of_one_run_in_a_grid(gl_context, t_handle):
     scene, snapshot = t_handle
-    renderer = Renderer(gl_context, scene, options=dataclasses.replace(BODIES_ONLY))
+    session = Session(Setup(scene, default_integrators(scene), h=scene.h))
+    every = tuple(range(len(scene.bodies)))
+    view = RunView(gl_context, session, None, options=dataclasses.replace(BODIES_ONLY),
+                   groups=[Group("a", every), Group("b", every)])  # fmt: skip
     target = OffscreenTarget(gl_context, WIDTH, HEIGHT, samples=0)
-    viewports = render_grid(target.framebuffer, target.size, [View(renderer, snapshot)] * 2, None, columns=2)
+    view.draw(target.framebuffer, target.size, (0, 0, WIDTH, HEIGHT), session, text_scale=1.0, snapshot=snapshot)
     image = target.read().astype(float)
-    (x0, _, w0, _), (x1, _, w1, _) = viewports
+    (x0, _, w0, _), (x1, _, w1, _) = view.viewports
     assert x1 >= x0 + w0 and x1 + w1 <= WIDTH
     # The same view twice: equal but for rounding in a few fringe pixels (rasterised at other window positions).
     difference = np.abs(image[:, x0 : x0 + w0] - image[:, x1 : x1 + w1])
     assert difference.max() <= 2 and (difference > 0).any(axis=2).sum() <= 20
-    renderer.release()
+    view.release()
     target.release()
 
 

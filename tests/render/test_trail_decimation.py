@@ -8,12 +8,12 @@ import numpy as np
 import pytest
 
 from spinlab.render import trail_lines as trail_lines_module
+from spinlab.render.grid import grid_viewports
 from spinlab.render.offscreen import OffscreenTarget
 from spinlab.render.overlays import trail_keep, trail_tips_px
 from spinlab.render.renderer import Renderer
 from spinlab.render.trail import HerpolhodeTrail
 from spinlab.render.trail_lines import TRAIL_ERROR_PX, TRAIL_MAX_STRIDE, TRAIL_SEGMENT_PX
-from spinlab.render.viewports import grid_viewports
 from spinlab.scene.scene_file import load_scene
 from spinlab.scene.simulation import Simulation
 

@@ -181,21 +181,19 @@ def test_shadows_in_the_cached_backdrop_follow_the_bodies(gl_context, compare):
 
 
 def test_label_panels_from_the_cache_give_the_frame_drawn_in_full(gl_context, compare):
+    from spinlab.render.run_view import RunView
     from spinlab.render.text import TextOverlay
-    from spinlab.render.viewports import render_grid, session_views
     from spinlab.scene.run_model import Session, Setup, default_integrators
 
     scene, snapshot = compare
-    renderer = Renderer(gl_context, scene, options=dataclasses.replace(EVERYTHING))
     text = TextOverlay(gl_context)
     target = OffscreenTarget(gl_context, 640, 360, samples=0)
     session = Session(Setup(scene, default_integrators(scene), h=scene.h))
-    views = session_views(renderer, session, session.groups, snapshot)
-    for view in views:
-        view.camera = renderer.default_camera(snapshot, np.array(view.bodies), 4 / 3)
+    view = RunView(gl_context, session, text, options=dataclasses.replace(EVERYTHING))
+    renderer = view.renderer
     frames = []
     for _ in range(3):  # drawn in full; panels drawn into the cache; panels from the cache
-        render_grid(target.framebuffer, target.size, views, text, legend=True)
+        view.draw(target.framebuffer, target.size, (0, 0, *target.size), session, text_scale=0.5, snapshot=snapshot)
         frames.append(_image(target))
     assert renderer.backdrop.whole_key is not None and renderer.backdrop.whole_key[-1] is not None
     # Under the panels a line of the 3D view may pass: drawn over the panel when the panel is in the cache,

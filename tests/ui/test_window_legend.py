@@ -7,8 +7,8 @@ import os
 
 import pytest
 
+from spinlab.render import run_view
 from spinlab.scene.scene_file import load_scene
-from spinlab.ui import view3d
 from spinlab.ui.controller_state import PanelEdits
 
 
@@ -86,7 +86,7 @@ def test_a_full_grid_has_its_key_on_a_strip_below_the_views(window, monkeypatch)
     width, height = app.window.get_framebuffer_size()
     assert not any(_overlaps(rect, _top_down(viewport, height)) for viewport in viewports), (rect, viewports)
     assert rect[1] + rect[3] <= height and rect[0] >= min(v[0] for v in viewports)  # inside the view area
-    assert rect[3] >= 0.7 * view3d.ROW_LEGEND_SIZE * 19.0 * height / 720  # readable: not shrunk below ~12 px text
+    assert rect[3] >= 0.7 * run_view.ROW_LEGEND_SIZE * 19.0 * height / 720  # readable: not shrunk below ~12 px text
     assert app.view.key_strip_px > rect[3]
 
 

@@ -58,10 +58,10 @@ def test_the_window_and_the_video_show_the_same_labels_and_trails(
     fps = 1.0 / h
     run = VideoRun(app.ctx, video_setup(scene, video_integrator, True))
     for frame in range(frame_count((steps + 1) * h, fps)):  # render_frames' schedule: frame k at t = k / fps
-        views = run.advance_to(frame / fps)
+        run.advance_to(frame / fps)
     assert run.t == pytest.approx(session.t, abs=1e-12) and run.session.simulation.step_index == steps
     assert run.session.groups == window_groups
-    assert [view.label for view in views] == window_labels
+    assert view_labels(run.session, run.view.groups) == window_labels
     assert len(window_labels) == len(window_groups) and all(len(lines) in (2, 3) for lines in window_labels)
     assert window_labels[0][1].startswith(f"t = {session.t:.2f} s    |ΔE|/E = ")
     video_trail, video_age = run.renderer.trail.omega_world()

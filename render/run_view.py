@@ -1,0 +1,252 @@
+"""One run on screen, composed once for the window, the video and the stills (issue 24).
+
+A :class:`RunView` holds everything of a run that is drawn: its renderer (the bodies and, per run, their trails,
+exact ghosts and Poinsot traces), its views (one per :class:`~scene.run_model.Group`: one per integrator side by
+side or in the compare preset), their cameras (framed at the first draw and then held; turned, panned and zoomed
+together, or moved with a body), the labels and the overlays' key, and the Poinsot view's cell. A driver feeds it a
+run's steps (:meth:`feed`, after each step call, or :meth:`show`, a past step rebuilt from the run's history,
+scene/history.py) and draws a run, or a moment of it, into an area of a framebuffer (:meth:`draw`). The window
+(ui/app.py), ``record`` (render/record.py) and the README's stills (commands/stills.py) are such drivers: what the
+window shows is what ``record`` writes because both draw through here; they differ only in the text scale they ask
+for and the background around the views.
+
+Areas and viewports are framebuffer pixels with GL's bottom-left origin.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import moderngl
+import numpy as np
+
+from spinlab.render.camera import CameraFollower, OrbitCamera
+from spinlab.render.grid import grid_columns, grid_viewports_in, split_side_view
+from spinlab.render.legend import key_place
+from spinlab.render.look import SEPARATOR_SRGB, linear_to_srgb
+from spinlab.render.poinsot import PoinsotTraces
+from spinlab.render.poinsot_view import poinsot_camera, poinsot_label
+from spinlab.render.renderer import REFERENCE_HEIGHT_PX, Renderer, RenderOptions, Viewport
+from spinlab.render.text import TextBox, TextOverlay
+from spinlab.render.viewports import (
+    LABEL_MARGIN_PX,
+    LABEL_WIDTH_PX,
+    draw_labelled_views,
+    follow_session,
+    label_clearance,
+    push_trails,
+    show_history,
+)
+from spinlab.scene.run_model import Group, Session, view_labels
+from spinlab.scene.simulation import Snapshot
+
+__all__ = ["RunView", "MIN_VIEW_PX", "ROWS_LABEL_SCALE", "LEGEND_SIZE", "ROW_LEGEND_SIZE", "reference_scale"]
+
+MIN_VIEW_PX = 32  # a smaller area (a window being minimised) is not drawn
+ROWS_LABEL_SCALE = 0.82  # the labels of a grid of several rows, against a single row's
+LEGEND_SIZE = 0.75  # the overlays' key, in the labels' scale: compact in a corner of the view
+ROW_LEGEND_SIZE = 0.9  # the key along a strip, in the labels' base scale
+POINSOT_LABEL_WIDTH_PX = 1.3 * LABEL_WIDTH_PX  # the Poinsot view's label lines are longer
+
+
+def reference_scale(height_px: float) -> float:
+    """The text scale of a target ``height_px`` high: 1 at :data:`REFERENCE_HEIGHT_PX` (720)."""
+    return height_px / REFERENCE_HEIGHT_PX
+
+
+class RunView:
+    """``session``'s run drawn with a :class:`Renderer` on ``ctx`` (``options``: its overlays), one view per group
+    (the session's by default), labelled with ``text`` (none when ``None``)."""
+
+    def __init__(
+        self,
+        ctx: moderngl.Context,
+        session: Session,
+        text: TextOverlay | None,
+        *,
+        options: RenderOptions | None = None,
+        groups: Sequence[Group] | None = None,
+    ) -> None:
+        self.renderer = Renderer(ctx, session.scene, options=options)
+        self.text = text
+        self.cameras: list[OrbitCamera] | None = None
+        self.viewports: list[Viewport] = []
+        self.poinsot_camera: OrbitCamera | None = None
+        self.poinsot_viewport: Viewport | None = None  # where the Poinsot view went last (None: not shown)
+        self.key_strip_px = 0  # the strip the overlays' key took at the bottom of the area
+        self.follower = CameraFollower()  # the cameras moved with a body (the window's follow, record --follow)
+        self.set_groups(session.groups if groups is None else groups)
+
+    def set_groups(self, groups: Sequence[Group]) -> None:
+        """Show the run in one view per group of ``groups``; the cameras are framed again at the next draw."""
+        self.groups = tuple(groups)
+        colors = self.renderer.layout.colors_rgba
+        self.accents = [tuple(float(c) for c in linear_to_srgb(colors[group.bodies[0], :3])) for group in self.groups]
+        self.reset_cameras()
+
+    def release(self) -> None:
+        self.renderer.release()
+
+    # -- the run's steps ------------------------------------------------------------------------------------------
+
+    def feed(self, shown, preferred_body: int | None = None) -> None:
+        """After a step call of ``shown`` (a :class:`Session`, or a :class:`~scene.history.Moment` of the steps
+        played on through a history): its steps into the trails, its exact ghosts, and its steps into the Poinsot
+        view's traces, of ``preferred_body`` when it can (render/viewports.py's :func:`follow_session`)."""
+        push_trails(self.renderer, shown.latest)
+        follow_session(self.renderer, shown, preferred_body)
+
+    def show(self, session: Session, step: int, preferred_body: int | None = None) -> None:
+        """The run's trails, ghosts and Poinsot traces as they were right after ``session``'s step ``step`` was
+        drawn, from its history (render/viewports.py's :func:`show_history`)."""
+        show_history(self.renderer, session, step, preferred_body)
+
+    # -- the cameras ---------------------------------------------------------------------------------------------
+
+    def reset_cameras(self) -> None:
+        """Frame every view again at the next draw (the default view)."""
+        self.cameras = None
+        self.poinsot_camera = None
+        self.follower.reset()
+
+    def follow(self, snapshot: Snapshot, body: int | None) -> None:
+        """Move each view's camera with its copy of the scene's body ``body`` (``None``: follow nothing): by the
+        body's displacement since the last call (render/camera.py's :class:`CameraFollower`)."""
+        if body is None or self.cameras is None or len(self.cameras) != len(self.groups):
+            self.follower.reset()
+            return
+        rows = [group.bodies[body] if body < len(group.bodies) else -1 for group in self.groups]
+        positions = np.where(np.array(rows)[:, None] >= 0, snapshot.position[rows], np.nan)
+        self.follower.follow(self.cameras, positions)
+
+    def orbit(self, degrees_x: float, degrees_y: float) -> None:
+        """Turn every camera (the Poinsot view's too) by these angles."""
+        for camera in [*(self.cameras or []), *([self.poinsot_camera] if self.poinsot_camera else [])]:
+            camera.orbit(degrees_x, degrees_y)
+
+    def pan(self, dx_px: float, dy_px: float) -> None:
+        """Move the grid's cameras for a drag of (dx, dy) framebuffer pixels."""
+        for camera, viewport in zip(self.cameras or [], self.viewports, strict=False):
+            camera.pan(dx_px, dy_px, viewport[3])
+
+    def zoom(self, steps: float, at: tuple[float, float] | None = None) -> None:
+        """Zoom in by ``steps`` (mouse wheel clicks): the Poinsot view alone when ``at`` (framebuffer pixels) is over
+        it, it has a zoom of its own; else the grid's cameras, together."""
+        if at is not None and self.poinsot_viewport is not None and self.poinsot_camera is not None:
+            x, y, width, height = self.poinsot_viewport
+            if x <= at[0] < x + width and y <= at[1] < y + height:
+                self.poinsot_camera.zoom(steps)
+                return
+        for camera in self.cameras or []:
+            camera.zoom(steps)
+
+    # -- drawing -------------------------------------------------------------------------------------------------
+
+    def prepare(self, snapshot: Snapshot) -> None:
+        """Let the renderer compute now (no GL) what drawing ``snapshot`` with the last draw's viewports and
+        cameras needs."""
+        if self.cameras is not None and len(self.viewports) == len(self.cameras):
+            self.renderer.prepare(snapshot, self.viewports, self.cameras, self._bodies())
+        else:
+            self.renderer.prepare(snapshot)
+
+    def draw(
+        self,
+        framebuffer: moderngl.Framebuffer,
+        size: tuple[int, int],
+        area: Viewport,
+        shown,
+        *,
+        text_scale: float,
+        labels: Sequence[tuple[str, ...]] | None = None,
+        background: tuple[float, float, float] = SEPARATOR_SRGB,
+        snapshot: Snapshot | None = None,
+    ) -> None:
+        """Draw ``shown`` (a session, or a moment of it) into ``area`` of ``framebuffer`` (of ``size`` pixels), one
+        viewport per group, each labelled (``labels``, one tuple of lines per group; by default
+        :func:`~scene.run_model.view_labels`) at ``text_scale`` (1: a 720-pixel-high target's size; several rows
+        of views take :data:`ROWS_LABEL_SCALE` of it), with the overlays' key where no body is, and the Poinsot view
+        in the right part of the area when it is shown. The rest of ``framebuffer`` may be filled with
+        ``background`` (sRGB; the renderer keeps one cached copy of it). ``snapshot``: the bodies drawn, if not
+        ``shown``'s own."""
+        x0, y0, width, height = area
+        if width < MIN_VIEW_PX or height < MIN_VIEW_PX:
+            return
+        framebuffer.use()
+        framebuffer.scissor = area  # an empty cell of the grid is the background, whatever was there before
+        framebuffer.clear(*background, 1.0, depth=1.0)
+        framebuffer.scissor = None
+        snapshot = shown.drawable() if snapshot is None else snapshot
+        labels = view_labels(shown, self.groups) if labels is None else labels
+        self.poinsot_viewport = None
+        if self.renderer.options.show_poinsot and isinstance(self.renderer.poinsot_traces, PoinsotTraces):
+            (x0, y0, width, height), self.poinsot_viewport = split_side_view(area, len(self.groups))
+        boxes, scale = self._layout((x0, y0, width, height), size, labels, text_scale)
+        if self.cameras is None:
+            # Each view framed below its label (the label's lines can grow later: a kick, a failure).
+            self.cameras = [
+                self.renderer.default_camera(
+                    snapshot, np.array(group.bodies), viewport[2] / viewport[3],
+                    label_clearance(len(lines), scale, viewport[3]) if self.text is not None else 0.0,
+                )
+                for group, viewport, lines in zip(self.groups, self.viewports, labels, strict=True)
+            ]  # fmt: skip
+        draw_labelled_views(
+            self.renderer, framebuffer, size, snapshot, self.viewports, self.cameras, self._bodies(),
+            self.text if boxes else None, boxes, scale, background,
+        )  # fmt: skip
+        if self.poinsot_viewport is not None:
+            self._draw_poinsot(framebuffer, size, min(text_scale, self.poinsot_viewport[2] / POINSOT_LABEL_WIDTH_PX))
+
+    def _layout(self, area: Viewport, size: tuple[int, int], labels, text_scale: float) -> tuple[list, float]:
+        """The views' viewports in ``area`` (:attr:`viewports`, below the key's strip when it takes one) and the
+        text boxes to draw: each view's label and the key; the labels' scale."""
+        cells = len(self.groups)
+        columns = grid_columns(cells, *area[2:])
+        self.viewports = grid_viewports_in(area, cells, columns)
+        self.key_strip_px = 0
+        if self.text is None:
+            return [], 1.0
+        rows_scale = text_scale * (1.0 if cells <= columns else ROWS_LABEL_SCALE)
+        scale = min(rows_scale, self.viewports[0][2] / LABEL_WIDTH_PX)
+        margin = LABEL_MARGIN_PX * scale
+        # The key to the overlays (render/legend.py), where no body is: an empty cell, the corner of a wide view, or
+        # a strip the grid leaves at the bottom; there, not bound by a label's size, as large as the room allows.
+        place = key_place(area, size[1], cells, margin, scale * LEGEND_SIZE, row_scale=text_scale * ROW_LEGEND_SIZE)
+        roomy = place.row or place.max_height_px < math.inf
+        key = place.box(
+            self.renderer.options,
+            ROW_LEGEND_SIZE * text_scale / scale if roomy else LEGEND_SIZE,
+            planes=bool(self.renderer.layout.torque_free.any()),  # an invariable plane to name
+        )
+        if key.lines and place.grid != tuple(area):
+            self.key_strip_px = place.grid[1] - area[1]
+            self.viewports = grid_viewports_in(place.grid, cells, grid_columns(cells, *place.grid[2:]))
+        top = size[1]
+        boxes = [
+            TextBox(viewport[0] + margin, top - viewport[1] - viewport[3] + margin, tuple(lines), (accent,))
+            for viewport, lines, accent in zip(self.viewports, labels, self.accents, strict=True)
+            if lines
+        ]
+        if key.lines:
+            boxes.append(key)
+        return boxes, scale
+
+    def _bodies(self) -> list[np.ndarray]:
+        return [np.array(group.bodies) for group in self.groups]
+
+    def _draw_poinsot(self, framebuffer: moderngl.Framebuffer, size: tuple[int, int], scale: float) -> None:
+        """The Poinsot view in its cell, labelled at ``scale`` (unlabelled without text)."""
+        viewport = self.poinsot_viewport
+        aspect = viewport[2] / viewport[3]
+        traces = self.renderer.poinsot_traces
+        label = poinsot_label(self.renderer.scene.bodies[traces.body].integrator or "integrator", aspect)
+        if self.poinsot_camera is None:
+            clear = 0.0 if self.text is None else label_clearance(len(label), scale, viewport[3])
+            self.poinsot_camera = poinsot_camera(aspect, clear)
+        self.renderer.draw_poinsot(framebuffer, viewport, self.poinsot_camera)
+        if self.text is not None:
+            margin = LABEL_MARGIN_PX * scale
+            top = size[1] - viewport[1] - viewport[3] + margin
+            self.text.draw(framebuffer, size, [TextBox(viewport[0] + margin, top, label, (None,))], scale)

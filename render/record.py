@@ -36,6 +36,7 @@ from spinlab.render.run_view import RunView, reference_scale
 from spinlab.render.text import TextOverlay
 from spinlab.render.video import even_size
 from spinlab.scene.limits import MAX_FRAMES, check_count
+from spinlab.scene.pacing import steps_to
 from spinlab.scene.run_model import Session, Setup, default_integrators
 from spinlab.scene.runner import check_finite
 from spinlab.scene.scene_file import SceneSpec
@@ -144,11 +145,8 @@ class VideoRun:
     def advance_to(self, t: float) -> None:
         """Step to the step nearest ``t`` seconds (none if already there), feed the steps to the view and prepare
         the next draw. A step that fails raises :class:`NumericalError`."""
-        session, h = self.session, self.session.h
-        index = session.simulation.step_index
-        count = 0
-        while (index + count) * h + 0.5 * h <= t:
-            count += 1
+        session = self.session
+        count = steps_to(session.simulation.step_index, session.h, t)
         if count:
             report = session.step(count)
             if report.steps:

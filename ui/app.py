@@ -28,6 +28,7 @@ from spinlab.render.renderer import Renderer, RenderOptions
 from spinlab.render.run_view import RunView, reference_scale
 from spinlab.render.text import TextOverlay
 from spinlab.scene.history import Moment
+from spinlab.scene.pacing import Accumulator
 from spinlab.scene.png import save_png
 from spinlab.scene.replay import Replay
 from spinlab.scene.run_model import Session, Setup, view_groups
@@ -187,7 +188,7 @@ class App:
             # The run replaced (or the scene's check run), before the first frame: worth its ~50 ms of collecting
             # only where there is much to give back.
             release_freed_memory()
-        self.accumulator = 0.0
+        self.accumulator = Accumulator()  # the simulated time owed (scene/pacing.py)
         state.error = None
         self.form.status.wall_t = 0.0
         self.form.failures, self.form.live = [], history.live
@@ -255,9 +256,9 @@ class App:
         if state.paused or (state.error and self.moment is None):
             return
         scale = 2.0**state.time_scale_exp
+        # Recording, every frame is 1/RECORD_FPS of the video at the chosen speed, however long it took to draw.
         requested = scale / RECORD_FPS if self.recording else min(wall_dt, MAX_FRAME_S) * scale
-        self.accumulator += requested
-        due = int(self.accumulator / h + 1e-9)
+        due = self.accumulator.due(requested, h)
         budget = max(STEP_BUDGET_S, STEP_BUDGET_SHARE * 1e-3 * self.form.status.frame_ms)
         if self.moment is not None:
             most = MAX_RECORD_STEPS_PER_FRAME if self.recording else MAX_STEPS_PER_FRAME
@@ -266,9 +267,7 @@ class App:
             steps = self.step(min(due, MAX_RECORD_STEPS_PER_FRAME))
         else:
             steps = self.step(min(due, MAX_STEPS_PER_FRAME), budget)
-        self.accumulator -= steps * h
-        if steps < due:
-            self.accumulator = min(self.accumulator, h)  # drop what cannot be caught up
+        self.accumulator.took(steps, due, h)
         self.form.status.wall_t += wall_dt
         self._speed.append((steps, steps * h, requested))
 

@@ -15,16 +15,16 @@ __all__ = ["steps_to", "Accumulator"]
 
 
 def steps_to(step_index: int, h: float, t: float) -> int:
-    """The steps to take from step ``step_index`` (of ``h`` s) to the step nearest ``t`` s: the last step ``n``
-    with ``n h + h/2 <= t`` (none when the run is there or past it)."""
-    if not t - 0.5 * h >= step_index * h:  # there already (or t is NaN)
+    """The steps to take from step ``step_index`` (of ``h`` s) to the step nearest ``t`` s: one more for every step
+    ``n >= step_index`` with ``n h + h/2 <= t`` (none when the run is there or past it, or ``t`` is NaN)."""
+    if not step_index * h + 0.5 * h <= t:
         return 0
-    target = max(math.floor(t / h - 0.5), step_index)
-    while (target + 1) * h + 0.5 * h <= t:  # the floor's rounding, corrected with the rule's own comparison
-        target += 1
-    while target > step_index and target * h + 0.5 * h > t:
-        target -= 1
-    return target - step_index
+    last = max(math.floor(t / h - 0.5), step_index)  # the last such n, up to the floor's rounding
+    while (last + 1) * h + 0.5 * h <= t:  # corrected with the rule's own comparison
+        last += 1
+    while last > step_index and last * h + 0.5 * h > t:
+        last -= 1
+    return last + 1 - step_index
 
 
 class Accumulator:

@@ -27,7 +27,7 @@ from spinlab.scene.history import RunHistory, checkpoint_interval
 from spinlab.scene.kicks import renamed_kicks
 from spinlab.scene.measures import potential_counts
 from spinlab.scene.palette import integrator_color
-from spinlab.scene.samples import ERROR_FLOOR, References, Sample, concatenated
+from spinlab.scene.samples import ERROR_FLOOR, References, Sample, concatenated, measured_rows
 from spinlab.scene.scene_file import SceneSpec
 from spinlab.scene.simulation import DEFAULT_INTEGRATOR, Simulation, Snapshot
 from spinlab.sim.errors import NumericalError
@@ -116,7 +116,7 @@ def check_scene_runs(scene: SceneSpec) -> None:
     """Start ``scene`` as the window would and take one step, on a throwaway session: a scene that loads but cannot
     start or fails on its first step raises here (:class:`NumericalError`), before a window opens or the panel
     replaces the running scene with it."""
-    session = Session(Setup(scene, default_integrators(scene), h=scene.h))
+    session = Session(Setup(scene, default_integrators(scene), h=scene.h), sampled=True)
     report = session.step(1)
     if report.error is not None:
         raise NumericalError(f"{scene.path}: cannot run this scene: {report.error}")
@@ -164,8 +164,9 @@ def run_layout(setup: Setup) -> tuple[SceneSpec, tuple[Group, ...]]:
         # Every copy gets the scene's kicks, on its own bodies: the same kick at the same step.
         kicks = tuple(kick for group in groups for kick in renamed_kicks(scene.kicks, _copy_name(group.label)))
         return dataclasses.replace(scene, bodies=tuple(bodies), kicks=kicks), tuple(groups)
-    bodies = tuple(
-        dataclasses.replace(body, integrator=name) for body, name in zip(scene.bodies, setup.integrators, strict=True)
+    bodies = tuple(  # a body whose integrator is the one it had is not copied (10^5 bodies: ~20 MB)
+        body if body.integrator == name else dataclasses.replace(body, integrator=name)
+        for body, name in zip(scene.bodies, setup.integrators, strict=True)
     )
     run_scene = dataclasses.replace(scene, bodies=bodies)
     used = list(dict.fromkeys(name for name in setup.integrators if name is not None))
@@ -233,9 +234,12 @@ class Session:
     """One run of a :class:`Setup`: ``simulation``, ``groups`` (views), the latest ``snapshot`` and the ``latest``
     steps with their samples. ``plotted`` are the indices of the dynamic bodies (K), whose ``names`` label the plot
     series; ``rows`` maps a body's index to its row among them. With ``history`` (the window's runs) every step is
-    kept in :attr:`history` (scene/history.py, bounded), with checkpoints that :meth:`at_step` goes back from."""
+    kept in :attr:`history` (scene/history.py, bounded), with checkpoints that :meth:`at_step` goes back from. A
+    ``sampled`` run (by default a run with ``history``) measures only a sample of a scene of more than
+    ``ALL_MEASURED_MAX`` plotted bodies against their closed forms (scene/samples.py): the others' orientation
+    errors, curves, flips and exact ghosts are NaN."""
 
-    def __init__(self, setup: Setup, *, history: bool = False) -> None:
+    def __init__(self, setup: Setup, *, history: bool = False, sampled: bool | None = None) -> None:
         self.setup = setup
         self.initial_setup = setup
         self.edits: list[tuple[int, str, object]] = []
@@ -252,7 +256,12 @@ class Session:
         single = setup.side_by_side and len(setup.scene.bodies) == 1
         self.names = [bodies[i].integrator if single else bodies[i].name for i in self.plotted]
         self._potential = potential_counts(self.scene)
-        self.references = References(self.scene, self.initial, self._potential_energy(), self.plotted)
+        # A window's run (``sampled``, by default with ``history``) measures a large scene's sample against the
+        # closed forms: the rows its plots draw (scene/samples.py's measured_rows).
+        measured = measured_rows(len(self.plotted)) if (history if sampled is None else sampled) else None
+        self.references = References(
+            self.scene, self.initial, self._potential_energy(), self.plotted, measured=measured
+        )
         self.exact_rows = self.references.exact_rows
         largest = [
             np.linalg.norm(v[self.plotted], axis=1).max(initial=0.0)

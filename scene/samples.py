@@ -27,11 +27,26 @@ from spinlab.scene.simulation import Snapshot
 from spinlab.sim.inertia import principal_moments
 from spinlab.sim.quaternion import quat_conj, quat_rotate
 
-__all__ = ["ERROR_FLOOR", "Sample", "References", "concatenated", "plane_axes", "polhode_axes"]
+__all__ = [
+    "ERROR_FLOOR",
+    "ALL_MEASURED_MAX",
+    "SAMPLED_ROWS",
+    "Sample",
+    "References",
+    "concatenated",
+    "measured_rows",
+    "plane_axes",
+    "polhode_axes",
+]
 
 # Errors below this (exactly 0: a relative error of doubles that is not 0 is at least ~1e-16) are drawn at this value
 # on the log plots, which have no 0; the samples, labels and the CSV export keep the 0.
 ERROR_FLOOR = 1e-17
+# A window's run (scene/run_model.py) measures every plotted body against its closed form up to this many, and past
+# it SAMPLED_ROWS of them, the ones its plots can draw (ui/plot_history.py's MAX_LINES, evenly spread): the closed
+# forms of 10^5 bodies took ~0.7 kB a body and ~1 kB a body-step of temporaries, for lines never drawn.
+ALL_MEASURED_MAX = 1000
+SAMPLED_ROWS = 64
 
 
 def _magnitude(error: np.ndarray) -> np.ndarray:
@@ -81,14 +96,23 @@ _FIELDS = ("energy_error", "momentum_error", "orientation_error", "herpolhode", 
 
 class References:
     """What the plotted bodies ``rows`` (K,) of ``scene`` are measured against, from the ``initial`` snapshot: the
-    initial energy (J) and its scale, the initial L (K, 3), the invariable plane's and the polhode's axes
-    (K, 3, 2), and the closed forms, one per distinct initial state with the rows it serves (``solutions``
-    torque-free, which give the exact curves too; ``tops`` heavy symmetric tops, orientation only). It counts the
-    flips of the bodies and of their closed forms too (scene/flips.py): :meth:`measure` takes the steps in time
-    order."""
+    initial energy (J) and its scale and the initial L (K, 3) of every one, and for the ``measured`` rows (M,
+    ascending indices into the K; default all) the invariable plane's and the polhode's axes (M, 3, 2) and the
+    closed forms, one per distinct initial state with the rows it serves (``solutions`` torque-free, which give the
+    exact curves too; ``tops`` heavy symmetric tops, orientation only). It counts the flips of the measured bodies
+    and of their closed forms too (scene/flips.py): :meth:`measure` takes the steps in time order.
+
+    A body not measured has the energy and momentum errors only (its other measures NaN, ``has_reference`` False):
+    the window measures a sample of a large scene (:func:`measured_rows`), not every body at every step."""
 
     def __init__(
-        self, scene: SceneSpec, initial: Snapshot, potential0: np.ndarray, rows: np.ndarray, t0: float = 0.0
+        self,
+        scene: SceneSpec,
+        initial: Snapshot,
+        potential0: np.ndarray,
+        rows: np.ndarray,
+        t0: float = 0.0,
+        measured: np.ndarray | None = None,
     ) -> None:
         self.rows = rows
         self.t0 = float(t0)  # s: the time of ``initial``, where the closed forms start
@@ -96,46 +120,51 @@ class References:
         self.energy0 = kinetic0 + potential0
         self.energy_scale = energy_scale(kinetic0, potential0)
         self.L0 = initial.L_world[rows]
+        count = len(rows)
+        self.measured = np.arange(count) if measured is None else np.asarray(measured, dtype=np.intp)
+        self.every_row = len(self.measured) == count
+        # Torque-free bodies conserve L and have an invariable plane.
+        self.torque_free = np.array([torque_free(scene, scene.bodies[i]) for i in rows], dtype=bool).reshape(count)
         # Bodies with equal initial states (and, for a heavy top, equal tops under equal gravity) share one closed
         # form: the first of them represents the others.
         groups: dict[int, list[int]] = {}
-        plane, polhode, free = [], [], []
-        for row, i in enumerate(rows):
+        plane, polhode = [], []
+        measured_bodies = np.asarray(rows, dtype=np.intp)[self.measured]
+        for position, i in enumerate(measured_bodies.tolist()):
             body = scene.bodies[i]
             q0, omega0, L0 = initial.q[i], initial.omega_world[i], initial.L_world[i]
             plane.append(plane_axes(L0, omega0))
             polhode.append(polhode_axes(body.inertia_body, q0, omega0))
-            free.append(torque_free(scene, body))
             state = (body.inertia_body.tobytes(), q0.tobytes(), omega0.tobytes())
-            if body.pivot is not None and not free[-1]:  # a heavy top: its mass, pivot and gravity too
+            heavy_top = body.pivot is not None and not self.torque_free[self.measured[position]]
+            if heavy_top:  # its mass, pivot and gravity too
                 state += (float(body.mass), body.pivot.tobytes(), np.asarray(scene.gravity, dtype=float).tobytes())
-            groups.setdefault(hash(state), []).append(row)
+            groups.setdefault(hash(state), []).append(position)
         self.plane_axes = np.array(plane).reshape(-1, 3, 2)
         self.polhode_axes = np.array(polhode).reshape(-1, 3, 2)
-        # Torque-free bodies conserve L and have an invariable plane.
-        self.torque_free = np.array(free, dtype=bool)
-        firsts = np.array([served[0] for served in groups.values()], dtype=np.intp)
-        self.owner = np.empty(len(rows), dtype=np.intp)  # each row's representative, an index into ``firsts``
+        firsts = np.array([served[0] for served in groups.values()], dtype=np.intp)  # positions among the measured
+        self.owner = np.empty(len(self.measured), dtype=np.intp)  # each measured row's representative (in firsts)
         for number, served in enumerate(groups.values()):
             self.owner[served] = number
         # The closed forms of the representatives, solved together (scene/measures.py, sim/exact_batch.py).
-        represented = np.asarray(rows, dtype=np.intp)[firsts]
+        represented = measured_bodies[firsts]
         self.closed_forms = reference_solutions(
             scene, represented, initial.q[represented], initial.omega_world[represented]
         )
-        self.has_reference = self.closed_forms.has_reference[self.owner]
+        self.has_reference = np.zeros(count, dtype=bool)
+        self.has_reference[self.measured] = self.closed_forms.has_reference[self.owner]
         self.exact_rows = [
-            int(first) for first, solved in zip(firsts, self.closed_forms.has_reference, strict=True)
-            if solved and self.torque_free[first]
+            int(self.measured[first]) for first, solved in zip(firsts, self.closed_forms.has_reference, strict=True)
+            if solved and self.torque_free[self.measured[first]]
         ]  # fmt: skip
-        speeds = np.linalg.norm(initial.omega_world[rows], axis=1).reshape(-1)
+        speeds = np.linalg.norm(initial.omega_world[measured_bodies], axis=1).reshape(-1)
         self.flip_counters = FlipCounter.for_speeds(speeds), FlipCounter.for_speeds(speeds)
 
     def rebased(self, scene: SceneSpec, state: Snapshot, potential: np.ndarray) -> References:
         """References that start again from ``state`` (a run's state just after a kick, scene/kicks.py): a kick
         changes the energy and L a run conserves and starts a new motion, so the measures from then on are taken
         against the state after it (and each body's own closed form from there). The flip counts go on."""
-        rebased = References(scene, state, potential, self.rows, t0=state.t)
+        rebased = References(scene, state, potential, self.rows, t0=state.t, measured=self.measured)
         rebased.flip_counters = self.flip_counters
         return rebased
 
@@ -144,14 +173,20 @@ class References:
         ``omega_world`` and ``L_world`` (S, K, 3) and total ``energy`` (S, K) J (kinetic, plus potential where it
         counts). Without numpy's warnings: a state that overflowed is reported by the run, not warned about."""
         with np.errstate(over="ignore", invalid="ignore", divide="ignore", under="ignore"):
-            return self._measure(np.asarray(t, dtype=float), q, omega_world, L_world, energy)
+            t = np.asarray(t, dtype=float)
+            error = _magnitude(energy_error(energy, self.energy0, self.energy_scale))
+            # NaN (L₀ = 0) counts as no drift.
+            momentum = np.where(self.torque_free, _magnitude(momentum_error(L_world, self.L0)), np.nan)
+            if self.every_row:
+                return self._measure(t, q, omega_world, error, momentum)
+            # Only the measured rows against the closed forms; NaN in the others' columns.
+            rows = self.measured
+            measured = self._measure(t, q[:, rows], omega_world[:, rows], error[:, rows], momentum[:, rows])
+            return _widened(measured, rows, len(self.rows), error, momentum)
 
-    def _measure(self, t, q, omega_world, L_world, energy) -> Sample:
+    def _measure(self, t, q, omega_world, error, momentum) -> Sample:
         steps, count = q.shape[:2]
-        error = _magnitude(energy_error(energy, self.energy0, self.energy_scale))
-        free = self.torque_free
-        # NaN (L₀ = 0) counts as no drift.
-        momentum = np.where(free, _magnitude(momentum_error(L_world, self.L0)), np.nan)
+        free = self.torque_free[self.measured]
         # The exact motion of each distinct initial state at the S times; NaN for the bodies under a torque. A heavy
         # symmetric top's gives its orientation only (its ω stays NaN: no exact curves under a torque).
         # One step's time as a 0-d array: the closed forms take that path at half the cost of a (1,) array.
@@ -160,7 +195,7 @@ class References:
         q_exact = q_first.reshape(steps, -1, 4)[:, self.owner]
         omega_body_exact = omega_first.reshape(steps, -1, 3)[:, self.owner]
         angle = orientation_error(q, q_exact)
-        orientation = np.where(self.has_reference, _magnitude(angle), np.nan)
+        orientation = np.where(self.has_reference[self.measured], _magnitude(angle), np.nan)
         # One rotation for both: the bodies' ω to the body frame, the exact Ω to the world frame.
         rotated = quat_rotate(
             np.concatenate([quat_conj(q), q_exact], axis=1), np.concatenate([omega_world, omega_body_exact], axis=1)
@@ -173,10 +208,31 @@ class References:
         counted, counted_exact = self.flip_counters
         flips = counted.update(polhode[..., 0]).astype(float)
         flips_exact = counted_exact.update(polhode_exact[..., 0]).astype(float)
-        flips_exact[:, ~(self.has_reference & free)] = np.nan
+        flips_exact[:, ~(self.has_reference[self.measured] & free)] = np.nan
         measures = (error, momentum, orientation, herpolhode, herpolhode_exact, polhode, polhode_exact, q_exact,
                     omega_body_exact)  # fmt: skip
         return Sample(t, *(_finite_or_nan(values) for values in measures), flips, flips_exact)
+
+
+def measured_rows(count: int) -> np.ndarray:
+    """The rows of ``count`` plotted bodies a window's run measures against their closed forms (every one up to
+    :data:`ALL_MEASURED_MAX`, else :data:`SAMPLED_ROWS` evenly spread from the first to the last, as the plots
+    sample their lines: ui/plot_history.py's ``line_rows``), ascending."""
+    if count <= ALL_MEASURED_MAX:
+        return np.arange(count)
+    return np.unique(np.round(np.linspace(0, count - 1, SAMPLED_ROWS)).astype(np.intp))
+
+
+def _widened(sample: Sample, rows: np.ndarray, count: int, error: np.ndarray, momentum: np.ndarray) -> Sample:
+    """``sample`` of the measured ``rows`` as a sample of all ``count`` rows: the energy and momentum errors
+    (S, K) of every row, the other measures NaN outside ``rows``."""
+    fields = {"energy_error": _finite_or_nan(error), "momentum_error": _finite_or_nan(momentum)}
+    for name in _FIELDS[2:]:
+        values = getattr(sample, name)
+        wide = np.full((values.shape[0], count, *values.shape[2:]), np.nan)
+        wide[:, rows] = values
+        fields[name] = wide
+    return Sample(sample.t, **fields)
 
 
 def concatenated(samples: list[Sample]) -> Sample:

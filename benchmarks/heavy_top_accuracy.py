@@ -218,7 +218,8 @@ def plot(result: dict[str, Any], axes) -> None:
     styles = {"splitting": {"marker": "o", "linestyle": "-", "linewidth": 2.4, "markersize": 7},
               "held": {"marker": ".", "linestyle": ":", "linewidth": 1.3},
               "mujoco": {"marker": "s", "linestyle": "--", "linewidth": 2.0}}  # fmt: skip
-    palettes = {"splitting": ["tab:blue", "tab:green", "tab:red"], "mujoco": ["tab:gray", "tab:olive", "black"],
+    palettes = {"splitting": ["tab:blue", "tab:green", "tab:red", "tab:purple", "tab:orange", "tab:cyan", "tab:pink"],
+                "mujoco": ["tab:gray", "tab:olive", "black"],
                 "held": [colormaps["tab20b"](i / 20 + 0.025) for i in range(0, 20, 2)]}  # fmt: skip
     keys = list(dict.fromkeys((r["source"], r["integrator"], r["group"]) for r in result["rows"]))
     index_in_group = {key: [k for k in keys if k[2] == key[2]].index(key) for key in keys}

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from spinlab.scene.palette import PALETTE_LINEAR, hex_srgb, srgb_to_linear
+from spinlab.scene.palette import PALETTE_LINEAR, hex_srgb, rgb_triple, srgb_to_linear
 
 __all__ = [
     "srgb_to_linear",
@@ -34,7 +34,7 @@ def linear_to_srgb(linear: np.ndarray) -> np.ndarray:
 
 BACKGROUND_TOP_SRGB = hex_srgb("#3a3f47")
 BACKGROUND_BOTTOM_SRGB = hex_srgb("#15171b")
-SEPARATOR_SRGB = hex_srgb("#0b0c0e")
+SEPARATOR_SRGB = rgb_triple(hex_srgb("#0b0c0e"))
 
 OMEGA_LINEAR = srgb_to_linear(hex_srgb("#ffd23f"))
 MOMENTUM_LINEAR = srgb_to_linear(hex_srgb("#ee5fb5"))

@@ -33,6 +33,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 import moderngl
 import numpy as np
@@ -149,7 +150,7 @@ class Renderer:
         self.ghost: Ghost | None = None  # the closed form's orientations (set_ghost), drawn at their time only
         # The Poinsot view's traces (render/viewports.py's follow_session; False: the run has no body for it) and
         # its drawing, made at its first draw.
-        self.poinsot_traces: PoinsotTraces | None | bool = None
+        self.poinsot_traces: PoinsotTraces | None | Literal[False] = None
         self._poinsot_view: PoinsotView | None = None
 
     @property

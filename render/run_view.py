@@ -38,6 +38,7 @@ from spinlab.render.viewports import (
     push_trails,
     show_history,
 )
+from spinlab.scene.palette import rgb_triple
 from spinlab.scene.run_model import Group, Session, view_labels
 from spinlab.scene.simulation import Snapshot
 
@@ -82,7 +83,7 @@ class RunView:
         """Show the run in one view per group of ``groups``; the cameras are framed again at the next draw."""
         self.groups = tuple(groups)
         colors = self.renderer.layout.colors_rgba
-        self.accents = [tuple(float(c) for c in linear_to_srgb(colors[group.bodies[0], :3])) for group in self.groups]
+        self.accents = [rgb_triple(linear_to_srgb(colors[group.bodies[0], :3])) for group in self.groups]
         self.reset_cameras()
 
     def release(self) -> None:
@@ -176,7 +177,7 @@ class RunView:
         framebuffer.use()
         framebuffer.scissor = area  # an empty cell of the grid is the background, whatever was there before
         framebuffer.clear(*background, 1.0, depth=1.0)
-        framebuffer.scissor = None
+        framebuffer.scissor = None  # type: ignore[assignment]  # None (no scissor test) is allowed; the stub omits it
         snapshot = shown.drawable() if snapshot is None else snapshot
         labels = view_labels(shown, self.groups) if labels is None else labels
         self.poinsot_viewport = None
@@ -239,6 +240,7 @@ class RunView:
     def _draw_poinsot(self, framebuffer: moderngl.Framebuffer, size: tuple[int, int], scale: float) -> None:
         """The Poinsot view in its cell, labelled at ``scale`` (unlabelled without text)."""
         viewport = self.poinsot_viewport
+        assert viewport is not None, "the Poinsot cell is placed before it is drawn"
         aspect = viewport[2] / viewport[3]
         traces = self.renderer.poinsot_traces
         label = poinsot_label(self.renderer.scene.bodies[traces.body].integrator or "integrator", aspect)

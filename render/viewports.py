@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
+from typing import cast
 
 import moderngl
 import numpy as np
@@ -69,7 +70,7 @@ def draw_labelled_views(
     panels_cached = renderer.draw_views(
         framebuffer, snapshot, viewports, cameras, bodies, background=background, underlay=underlay, underlay_key=key
     )
-    if underlay is not None:
+    if text is not None and underlay is not None:
         text.draw(framebuffer, size, boxes, scale, panels=not panels_cached)
 
 
@@ -103,10 +104,12 @@ def show_history(renderer: Renderer, session: Session, step: int, preferred_body
     the exact ghosts are the closed form's at it; the Poinsot view's traces hold its last steps (of
     ``preferred_body`` when it can, as :func:`follow_session` chooses)."""
     history, trail = session.history, renderer.trail
+    assert history is not None, "a session that keeps its history"
     kept = history.steps_until(step, trail.capacity)
     trail.refill(np.stack([snapshot.omega_world for snapshot in kept.snapshots]), pushed=step + 1)
     renderer.poinsot_traces = None
-    follow_session(renderer, Moment(session, step, TRACE_CAPACITY), preferred_body)
+    # A moment reads as the session it is of (Moment.__getattr__), at its step.
+    follow_session(renderer, cast(Session, Moment(session, step, TRACE_CAPACITY)), preferred_body)
 
 
 def push_trails(renderer: Renderer, steps: Steps) -> None:

@@ -78,7 +78,8 @@ class ViewMouse:
 
     def _kick(self):
         app = self.app
-        return drag_kick(app.view.cameras, app.session, app.state, *self.kick_drag, app.window.height, self.kick_body)
+        dx, dy = self.kick_drag
+        return drag_kick(app.view.cameras, app.session, app.state, dx, dy, app.window.height, self.kick_body)
 
     # -- where the bodies are ----------------------------------------------------------------------------------
 

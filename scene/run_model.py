@@ -28,7 +28,7 @@ from spinlab.scene.kicks import renamed_kicks
 from spinlab.scene.measures import potential_counts
 from spinlab.scene.palette import integrator_color
 from spinlab.scene.samples import ERROR_FLOOR, References, Sample, concatenated, measured_rows
-from spinlab.scene.scene_file import SceneSpec
+from spinlab.scene.scene_file import BodySpec, SceneSpec
 from spinlab.scene.simulation import DEFAULT_INTEGRATOR, Simulation, Snapshot
 from spinlab.sim.errors import NumericalError
 from spinlab.sim.integrators import CLAIMS, METHODS
@@ -146,12 +146,13 @@ def run_layout(setup: Setup) -> tuple[SceneSpec, tuple[Group, ...]]:
     """
     scene = setup.scene
     if setup.side_by_side:
-        bodies, groups = [], []
+        copies: list[BodySpec] = []
+        copy_groups: list[Group] = []
         for number, integrator in enumerate(compared_integrators(setup)):
-            first = len(bodies)
+            first = len(copies)
             color = integrator_color(integrator, number)
             for body in scene.bodies:
-                bodies.append(
+                copies.append(
                     dataclasses.replace(
                         body,
                         name=f"{body.name} [{integrator}]",
@@ -160,10 +161,10 @@ def run_layout(setup: Setup) -> tuple[SceneSpec, tuple[Group, ...]]:
                         color=color,
                     )
                 )
-            groups.append(Group(integrator, tuple(range(first, len(bodies)))))
+            copy_groups.append(Group(integrator, tuple(range(first, len(copies)))))
         # Every copy gets the scene's kicks, on its own bodies: the same kick at the same step.
-        kicks = tuple(kick for group in groups for kick in renamed_kicks(scene.kicks, _copy_name(group.label)))
-        return dataclasses.replace(scene, bodies=tuple(bodies), kicks=kicks), tuple(groups)
+        kicks = tuple(kick for group in copy_groups for kick in renamed_kicks(scene.kicks, _copy_name(group.label)))
+        return dataclasses.replace(scene, bodies=tuple(copies), kicks=kicks), tuple(copy_groups)
     bodies = tuple(  # a body whose integrator is the one it had is not copied (10^5 bodies: ~20 MB)
         body if body.integrator == name else dataclasses.replace(body, integrator=name)
         for body, name in zip(scene.bodies, setup.integrators, strict=True)
@@ -204,7 +205,7 @@ def view_labels(session: Session, groups: tuple[Group, ...]) -> list[tuple[str, 
     ``("euler_body", "diverged at t = 7.85 s", "Newton did not converge")``."""
     sample, row = session.latest.sample, session.rows
     errors = sample.energy_error[-1]
-    labels = []
+    labels: list[tuple[str, ...]] = []
     failures = session.failures_by_bodies()
     for group in groups:
         mine = [errors[row[i]] for i in group.bodies if i in row]
@@ -224,9 +225,10 @@ def _flip_line(sample: Sample, rows: list[int]) -> tuple[str, ...]:
     """A third label line for a view of one plotted body ``rows``: its flip count and its closed form's
     (scene/flips.py), e.g. ``"flips 7 (exact 7)"``; none for a view of several bodies, nor for a body without a
     torque-free closed form (a heavy top's sign changes count its nutation, not flips)."""
-    if sample.flips is None or len(rows) != 1 or not np.isfinite(sample.flips_exact[-1][rows[0]]):
+    flips, flips_exact = sample.flips, sample.flips_exact
+    if flips is None or flips_exact is None or len(rows) != 1 or not np.isfinite(flips_exact[-1][rows[0]]):
         return ()
-    text = flip_text(sample.flips[-1][rows[0]], sample.flips_exact[-1][rows[0]])
+    text = flip_text(flips[-1][rows[0]], flips_exact[-1][rows[0]])
     return (text,) if text else ()
 
 
@@ -300,13 +302,15 @@ class Session:
 
         history = self.history
         start = None if history is None else history.checkpoint_step(step)
-        if start is None or not history.first_step <= step <= history.last_step:
+        if history is None or start is None or not history.first_step <= step <= history.last_step:
             raise ValueError(f"step {step} is no longer in this run's history")
         replay = Replay(self, start=history.checkpoints[start].copy(), target=step)
         replay.advance()
         if replay.error is not None:
             raise NumericalError(replay.error)
         session = replay.session
+        # Its own kicks from now on: one struck on it (a branch) is not the run's.
+        session.simulation.kicks = copy.deepcopy(self.simulation.kicks)
         session.history = history.until(step)
         session.latest = session.history.steps_until(step, 1)
         session.snapshot = session.latest.snapshots[-1]
@@ -412,6 +416,7 @@ class Session:
     def _remember(self, first: int, newton_per_step: np.ndarray, ms_per_step: float) -> None:
         """The latest steps (from step ``first``) into the history, and a checkpoint when one is due."""
         history = self.history
+        assert history is not None, "called only for a session that keeps its history"
         history.append(first, self.latest, newton_per_step, ms_per_step)
         index = self.simulation.step_index
         last = max(history.checkpoints, default=-self._checkpoint_every)

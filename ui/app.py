@@ -18,6 +18,9 @@ from __future__ import annotations
 
 import time
 from collections import deque
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 import moderngl
 import numpy as np
@@ -50,6 +53,11 @@ from spinlab.ui.timeline import draw_timeline
 from spinlab.ui.view3d import Rect, to_viewport, window_layout
 from spinlab.ui.view_mouse import ViewMouse
 from spinlab.ui.window import WindowGone, clear_gl_errors, close_window, open_window, window_framebuffer, window_gone
+
+if TYPE_CHECKING:
+    from spinlab.scene.history import RunHistory
+    from spinlab.ui.cost_history import LiveRun
+    from spinlab.ui.kernel_loader import KernelLoader
 
 __all__ = ["App", "WINDOW_SIZE"]
 
@@ -120,21 +128,40 @@ class App:
         self.recording: Recording | None = None
         self.announce_recording = False  # print "recording to PATH" on stdout at the first frame (run_gui)
         self.want_screenshot = False
-        self.last_screenshot = None
-        self.last_video = None
-        self.session: Session | None = None
-        self.view: RunView | None = None  # the run on screen (render/run_view.py, as record draws it)
+        self.last_screenshot: Path | None = None
+        self.last_video: Path | None = None
+        # The run and the run on screen (render/run_view.py, as record draws it): made by the controller's start
+        # below (restart), then always there (:attr:`session`, :attr:`view`).
+        self._session: Session | None = None
+        self._view: RunView | None = None
         self.mouse = ViewMouse(self)  # a gesture on the 3D view (ui/view_mouse.py)
         self._frame_s: deque[float] = deque(maxlen=FRAME_STATS)
         self._last_update: float | None = None
         self._speed: deque[tuple[int, float, float]] = deque(maxlen=FRAME_STATS)  # steps, advanced, requested
         self._panel_edits = PanelEdits()
         self.frame_log: deque[tuple[float, float, float, float]] = deque(maxlen=FRAME_LOG)
-        self.kernel_loader = None  # what compiles the kernels meanwhile (commands/gui.py), closed with the window
+        # What compiles the kernels meanwhile (commands/gui.py), closed with the window.
+        self.kernel_loader: KernelLoader | None = None
         self._replay: Replay | None = None
         self._on_numpy: frozenset[str] = frozenset()  # the run's integrators that stepped on their numpy paths
         self.moment: Moment | None = None  # the past step shown (scene/history.py); None: the run now
         self.controller.start()
+
+    @property
+    def session(self) -> Session:
+        """The running session (made when the window opens, replaced by a restart or a branch)."""
+        assert self._session is not None, "the controller's start made the first session"
+        return self._session
+
+    @session.setter
+    def session(self, session: Session) -> None:
+        self._session = session
+
+    @property
+    def view(self) -> RunView:
+        """The run on screen (render/run_view.py)."""
+        assert self._view is not None, "the controller's start made the first view"
+        return self._view
 
     @property
     def pixel_ratio(self) -> float:
@@ -178,10 +205,10 @@ class App:
         except BaseException:
             view.release()
             raise
-        replaced = len(self.session.scene.bodies) if self.session is not None else 0
-        if self.view is not None:
-            self.view.release()
-        self.session, self.view, self.history = session, view, history
+        replaced = len(self._session.scene.bodies) if self._session is not None else 0
+        if self._view is not None:
+            self._view.release()
+        self._session, self._view, self.history = session, view, history
         self._replay, self._on_numpy = None, compiled.not_ready(session.simulation.integrators)
         self.moment = None
         if max(replaced, len(session.scene.bodies)) >= RELEASE_AFTER_BODIES:
@@ -207,7 +234,8 @@ class App:
     def _poinsot_body(self) -> int | None:
         """The body the exact ghosts and the Poinsot traces follow: the one selected in the panel (side by side,
         its first copy)."""
-        selected, bodies = self.state.selected_body, range(len(self.session.setup.scene.bodies))
+        selected = self.state.selected_body
+        bodies: Sequence[int] = range(len(self.session.setup.scene.bodies))
         if self.session.setup.side_by_side:
             bodies = self.session.groups[0].bodies
         return bodies[selected] if selected < len(bodies) else None
@@ -245,8 +273,7 @@ class App:
         if not replay.advance(REPLAY_BUDGET_S):
             return
         replay.session.retime_costs = self.session.retime_costs
-        self.session = replay.session
-        self.history.live.session = replay.session
+        self.session = self._live().session = replay.session
         self._replay, self._on_numpy = None, compiled.not_ready(replay.session.simulation.integrators)
 
     def _advance(self, wall_dt: float) -> None:
@@ -285,12 +312,24 @@ class App:
     def seek(self, step: int) -> None:
         """Show the run as it was right after ``step`` was drawn (kept within its history, whose last step is the
         run now): the bodies, labels, trails, exact ghosts, Poinsot traces and plots, from its history."""
-        history = self.session.history
+        history = self._history()
         step = min(max(int(step), history.first_step), history.last_step)
         if step == self.shown_step:
             return
         self.moment = None if step == history.last_step else Moment(self.session, step)
         self._show(step)
+
+    def _history(self) -> RunHistory:
+        """The run's history: the window's sessions keep theirs (``Session(history=True)``)."""
+        history = self.session.history
+        assert history is not None, "the window's sessions keep their history"
+        return history
+
+    def _live(self) -> LiveRun:
+        """The plots' live run (ui/cost_history.py), which every window's plot history has."""
+        live = self.history.live
+        assert live is not None, "made with the plot history (new_history, history_until)"
+        return live
 
     def _show(self, step: int) -> None:
         """The renderer's part of the run and the plots as they were right after ``step`` was drawn."""
@@ -301,7 +340,9 @@ class App:
     def _replay_history(self, count: int) -> int:
         """Move the step shown ``count`` steps on through the run's recorded steps, drawn as they were first drawn;
         past the run's last step it goes on live. Returns the steps moved."""
-        history, shown = self.session.history, self.moment.step
+        history, moment = self._history(), self.moment
+        assert moment is not None, "the history is replayed from a step looked back at"
+        shown = moment.step
         target = min(shown + count, history.last_step)
         ahead = Moment(self.session, target, target - shown)  # the steps moved through, as a step call's
         self.view.feed(ahead, self._poinsot_body())
@@ -321,7 +362,7 @@ class App:
         step = self.moment.step
         session = self.session.at_step(step)
         self.session, self.moment, self._replay = session, None, None
-        self.history.live.session = session
+        self._live().session = session
         self._show(step)
         state = self.state
         state.gyroscopic, state.divergence = session.simulation.world.gyroscopic, session.watch.threshold
@@ -390,7 +431,7 @@ class App:
         width, height = screen.size
         area = to_viewport(self._layout.view, self.window.height, width / max(self.window.width, 1))
         screen.use()
-        screen.scissor = None
+        screen.scissor = None  # type: ignore[assignment]  # None (no scissor test) is allowed; the stub omits it
         screen.viewport = (0, 0, width, height)
         screen.clear(*BACKGROUND_SRGB, 1.0, depth=1.0)
         shown = self.shown
@@ -427,7 +468,7 @@ class App:
             imgui.set_next_window_size(imgui.ImVec2(layout.plots.width, layout.plots.height))
             flags = FIXED_WINDOW | imgui.WindowFlags_.no_title_bar | imgui.WindowFlags_.no_scrollbar
             if imgui.begin("plots", flags=flags)[0]:
-                history = self.session.history
+                history = self._history()
                 draw_timeline(edits, history.first_step, self.shown_step, history.last_step, self.session.h)
                 available = imgui.get_content_region_avail()
                 edits.plot_focus = draw_plots(self.history, state.plots, (available.x, available.y))
@@ -553,7 +594,7 @@ class App:
 
         layout = self.window_layout()
         inside = layout.view.contains(x, self.window.height - y) and not imgui.get_io().want_capture_mouse
-        pan = button in (mouse.RIGHT, mouse.MIDDLE) or (button == mouse.LEFT and modifiers & key.MOD_SHIFT)
+        pan = button in (mouse.RIGHT, mouse.MIDDLE) or (button == mouse.LEFT and bool(modifiers & key.MOD_SHIFT))
         kick = button == mouse.LEFT and bool(modifiers & key.MOD_CTRL)
         self.mouse.press(x, y, inside=inside, pan=pan, kick=kick)
 

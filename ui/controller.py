@@ -52,7 +52,9 @@ class Host(Protocol):
 
     session: Session
     history: Any
-    shown_step: int
+
+    @property
+    def shown_step(self) -> int: ...
 
     def seek(self, step: int) -> None:
         """Show the run as it was at ``step`` (kept within its history; its last step is the run now)."""

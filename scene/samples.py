@@ -10,6 +10,7 @@ NaN where a measure does not apply.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, cast
 
 import numpy as np
 
@@ -86,8 +87,12 @@ class Sample:
         """The newest step's sample (no S axis)."""
         if np.ndim(self.t) == 0:
             return self
-        values = (getattr(self, name) for name in _FIELDS)
-        return Sample(float(self.t[-1]), *(None if value is None else value[-1] for value in values))
+        times = cast(np.ndarray, self.t)  # (S,): the S axis is there (above)
+        latest: dict[str, Any] = {}
+        for name in _FIELDS:
+            value = getattr(self, name)
+            latest[name] = None if value is None else value[-1]
+        return Sample(float(times[-1]), **latest)
 
 
 _FIELDS = ("energy_error", "momentum_error", "orientation_error", "herpolhode", "herpolhode_exact", "polhode",
@@ -135,7 +140,7 @@ class References:
             q0, omega0, L0 = initial.q[i], initial.omega_world[i], initial.L_world[i]
             plane.append(plane_axes(L0, omega0))
             polhode.append(polhode_axes(body.inertia_body, q0, omega0))
-            state = (body.inertia_body.tobytes(), q0.tobytes(), omega0.tobytes())
+            state: tuple[Any, ...] = (body.inertia_body.tobytes(), q0.tobytes(), omega0.tobytes())
             heavy_top = body.pivot is not None and not self.torque_free[self.measured[position]]
             if heavy_top:  # its mass, pivot and gravity too
                 state += (float(body.mass), body.pivot.tobytes(), np.asarray(scene.gravity, dtype=float).tobytes())
@@ -209,9 +214,10 @@ class References:
         flips = counted.update(polhode[..., 0]).astype(float)
         flips_exact = counted_exact.update(polhode_exact[..., 0]).astype(float)
         flips_exact[:, ~(self.has_reference[self.measured] & free)] = np.nan
-        measures = (error, momentum, orientation, herpolhode, herpolhode_exact, polhode, polhode_exact, q_exact,
-                    omega_body_exact)  # fmt: skip
-        return Sample(t, *(_finite_or_nan(values) for values in measures), flips, flips_exact)
+        finite = _finite_or_nan
+        return Sample(t, finite(error), finite(momentum), finite(orientation), finite(herpolhode),
+                      finite(herpolhode_exact), finite(polhode), finite(polhode_exact), finite(q_exact),
+                      finite(omega_body_exact), flips, flips_exact)  # fmt: skip
 
 
 def measured_rows(count: int) -> np.ndarray:
@@ -239,7 +245,7 @@ def concatenated(samples: list[Sample]) -> Sample:
     """The :class:`Sample` of consecutive batches ``samples`` (each with an S axis), oldest first."""
     if len(samples) == 1:
         return samples[0]
-    fields = {"t": np.concatenate([np.atleast_1d(sample.t) for sample in samples])}
+    fields: dict[str, Any] = {"t": np.concatenate([np.atleast_1d(sample.t) for sample in samples])}
     for name in _FIELDS:
         values = [getattr(sample, name) for sample in samples]
         fields[name] = None if any(value is None for value in values) else np.concatenate(values)
@@ -266,7 +272,7 @@ def plane_axes(L_world: np.ndarray, omega_world: np.ndarray) -> np.ndarray:
     norm = np.linalg.norm(L_world)
     normal = L_world / norm if norm > 0.0 else np.array([0.0, 0.0, 1.0])
     across = omega_world - (omega_world @ normal) * normal
-    if np.linalg.norm(across) < 1e-9 * max(np.linalg.norm(omega_world), 1e-300):
+    if np.linalg.norm(across) < 1e-9 * max(float(np.linalg.norm(omega_world)), 1e-300):
         across = np.cross(normal, [1.0, 0.0, 0.0] if abs(normal[0]) < 0.9 else [0.0, 1.0, 0.0])
     first = across / np.linalg.norm(across)
     return np.column_stack([first, np.cross(normal, first)])

@@ -218,6 +218,7 @@ def plot(result: dict[str, Any], axes) -> None:
     styles = {"splitting": {"marker": "o", "linestyle": "-", "linewidth": 2.4, "markersize": 7},
               "held": {"marker": ".", "linestyle": ":", "linewidth": 1.3},
               "mujoco": {"marker": "s", "linestyle": "--", "linewidth": 2.0}}  # fmt: skip
+    palettes: dict[str, list[Any]]  # colour names and colormap RGBA tuples
     palettes = {"splitting": ["tab:blue", "tab:green", "tab:red", "tab:purple", "tab:orange", "tab:cyan", "tab:pink"],
                 "mujoco": ["tab:gray", "tab:olive", "black"],
                 "held": [colormaps["tab20b"](i / 20 + 0.025) for i in range(0, 20, 2)]}  # fmt: skip

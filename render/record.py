@@ -26,7 +26,7 @@ so the picture does not breathe as the bodies turn.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Generator
 
 import numpy as np
 
@@ -53,9 +53,6 @@ MSAA_SAMPLES = 0  # the renderer anti-aliases the solids' silhouettes itself, fa
 # denominator up to 1001) is exact there, and below 1/1001 it would round the rate to zero.
 MIN_FPS = 0.01
 MAX_FPS = 1000.0
-# An overflowing state drawn on its way to the NumericalError that ends the recording (or a huge but finite one,
-# drawn as float32 infinities) is not worth numpy's warnings on stderr: the finite check reports it.
-_QUIET_NUMPY = {"over": "ignore", "invalid": "ignore", "divide": "ignore", "under": "ignore"}
 
 
 def parse_size(text: str) -> tuple[int, int]:
@@ -182,7 +179,7 @@ def render_frames(
     poinsot: bool = False,
     follow: int | None = None,
     start: float = 0.0,
-) -> Iterator[tuple[np.ndarray, float]]:
+) -> Generator[tuple[np.ndarray, float], None, None]:
     """The video's frames, :func:`frame_count` of them: ``(image (H, W, 3) uint8 top-down, simulated t)``; with
     ``raw`` the image is (H, W, 4) RGBA with rows bottom-up, as GL reads it fastest (for the video writer).
     ``ghost`` False: no exact ghosts; ``poinsot``: the Poinsot view beside the views; ``follow``: the scene's body
@@ -204,12 +201,14 @@ def render_frames(
     scenes = None
     try:
         # numpy's error state is set around each stretch of work, never across a yield (it would leak to the caller).
-        with np.errstate(**_QUIET_NUMPY):
+        # An overflowing state drawn on its way to the NumericalError that ends the recording (or a huge but finite
+        # one, drawn as float32 infinities) is not worth numpy's warnings on stderr: the finite check reports it.
+        with np.errstate(all="ignore"):
             scenes = VideoRun(ctx, video_setup(scene, integrator, gyroscopic), failures, ghost, poinsot, follow, text)
             scenes.advance_to(0.0)
         for frame in range(frames):
             shown = frame >= first
-            with np.errstate(**_QUIET_NUMPY):
+            with np.errstate(all="ignore"):
                 if shown or frame == 0:  # the first frame frames the cameras
                     scenes.draw(target.framebuffer, target.size)
                     flush()

@@ -18,6 +18,7 @@ import copy
 import dataclasses
 import time
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -32,6 +33,9 @@ from spinlab.scene.scene_file import BodySpec, SceneSpec
 from spinlab.scene.simulation import DEFAULT_INTEGRATOR, Simulation, Snapshot
 from spinlab.sim.errors import NumericalError
 from spinlab.sim.integrators import CLAIMS, METHODS
+
+if TYPE_CHECKING:
+    from spinlab.scene.history import Moment
 
 __all__ = [
     "ERROR_FLOOR",
@@ -197,12 +201,13 @@ def view_groups(session: Session, split: bool) -> tuple[Group, ...]:
     return session.groups if split else (_whole_scene(session.scene),)
 
 
-def view_labels(session: Session, groups: tuple[Group, ...]) -> list[tuple[str, ...]]:
+def view_labels(session: Session | Moment, groups: tuple[Group, ...]) -> list[tuple[str, ...]]:
     """Each view's label lines, the window's and the video's alike: its group's label, then the time of the
     latest step and the largest magnitude of its bodies' relative energy error (scene/measures.py), e.g.
     ``("implicit_midpoint", "t = 2.50 s    |ΔE|/E = 1.2e-05")``, and for a view of one body its flip count
     (:func:`_flip_line`); a frozen view's say when and why instead,
-    ``("euler_body", "diverged at t = 7.85 s", "Newton did not converge")``."""
+    ``("euler_body", "diverged at t = 7.85 s", "Newton did not converge")``. ``session`` may be a moment of one
+    (scene/history.py), read as a session is."""
     sample, row = session.latest.sample, session.rows
     errors = sample.energy_error[-1]
     labels: list[tuple[str, ...]] = []

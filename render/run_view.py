@@ -163,14 +163,16 @@ class RunView:
         labels: Sequence[tuple[str, ...]] | None = None,
         background: tuple[float, float, float] = SEPARATOR_SRGB,
         snapshot: Snapshot | None = None,
+        shares_target: bool = False,
     ) -> None:
         """Draw ``shown`` (a session, or a moment of it) into ``area`` of ``framebuffer`` (of ``size`` pixels), one
         viewport per group, each labelled (``labels``, one tuple of lines per group; by default
         :func:`~scene.run_model.view_labels`) at ``text_scale`` (1: a 720-pixel-high target's size; several rows
         of views take :data:`ROWS_LABEL_SCALE` of it), with the overlays' key where no body is, and the Poinsot view
         in the right part of the area when it is shown. The rest of ``framebuffer`` may be filled with
-        ``background`` (sRGB; the renderer keeps one cached copy of it). ``snapshot``: the bodies drawn, if not
-        ``shown``'s own."""
+        ``background`` (sRGB; the renderer keeps one cached copy of it), unless ``shares_target``: another view
+        draws beside it (a branch and its original), and only ``area`` is drawn. ``snapshot``: the bodies drawn, if
+        not ``shown``'s own."""
         x0, y0, width, height = area
         if width < MIN_VIEW_PX or height < MIN_VIEW_PX:
             return
@@ -195,7 +197,7 @@ class RunView:
             ]  # fmt: skip
         draw_labelled_views(
             self.renderer, framebuffer, size, snapshot, self.viewports, self.cameras, self._bodies(),
-            self.text if boxes else None, boxes, scale, background,
+            self.text if boxes else None, boxes, scale, None if shares_target else background,
         )  # fmt: skip
         if self.poinsot_viewport is not None:
             self._draw_poinsot(framebuffer, size, min(text_scale, self.poinsot_viewport[2] / POINSOT_LABEL_WIDTH_PX))

@@ -57,9 +57,10 @@ def draw_labelled_views(
     text: TextOverlay | None,
     boxes: Sequence[TextBox],
     scale: float,
-    background: tuple[float, float, float],
+    background: tuple[float, float, float] | None,
 ) -> None:
-    """``renderer.draw_views`` filling the rest of ``framebuffer`` (of ``size``) with ``background``, then the
+    """``renderer.draw_views`` filling the rest of ``framebuffer`` (of ``size``) with ``background`` (``None``:
+    only the viewports are drawn), then the
     label ``boxes`` with ``text`` (none when ``None``). The labels' panels go into the renderer's cached backdrop
     while they stay where and how large they are (``TextOverlay.panel_rects``), and only their text is drawn each
     frame: on a CPU rasteriser the translucent panels cost more than the text over them."""

@@ -291,11 +291,15 @@ class Session:
     def copy(self) -> Session:
         """A copy of this session, without its history, that steps on bit for bit as this one would: a checkpoint.
         What never changes after the start (the setups, the scene, the initial state) and what is replaced rather
-        than changed (the references, the latest steps and snapshot) is shared."""
+        than changed (the references, but for their flip counters; the latest steps and snapshot) is shared."""
         shared = (self.history, self.setup, self.initial_setup, self.scene, self.initial, self.snapshot, self.latest,
                   self.references)  # fmt: skip
-        memo = {id(value): value for value in shared}
+        memo: dict[int, object] = {id(value): value for value in shared}
         memo[id(self.history)] = None
+        # The references' flip counters are the one part of them that changes with every step: the copy's own.
+        references = copy.copy(self.references)
+        references.flip_counters = copy.deepcopy(self.references.flip_counters)
+        memo[id(self.references)] = references
         return copy.deepcopy(self, memo)
 
     def at_step(self, step: int) -> Session:

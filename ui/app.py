@@ -27,6 +27,7 @@ import numpy as np
 from imgui_bundle import imgui, implot
 from OpenGL import GL as gl
 
+from spinlab.render.grid import grid_columns, grid_viewports_in
 from spinlab.render.renderer import Renderer, RenderOptions
 from spinlab.render.run_view import RunView, reference_scale
 from spinlab.render.text import TextOverlay
@@ -34,10 +35,11 @@ from spinlab.scene.history import Moment
 from spinlab.scene.pacing import Accumulator
 from spinlab.scene.png import save_png
 from spinlab.scene.replay import Replay
-from spinlab.scene.run_model import Session, Setup, view_groups
+from spinlab.scene.run_model import Session, Setup, view_groups, view_labels
 from spinlab.scene.scene_file import SceneSpec
 from spinlab.sim import compiled
 from spinlab.ui import recording
+from spinlab.ui.branch import Original, branch_labels, original_labels
 from spinlab.ui.capacity import map_large_blocks, release_freed_memory, steps_per_call
 from spinlab.ui.capture import RECORD_FPS, Recording, read_pixels
 from spinlab.ui.controller import Controller, failure_text
@@ -145,6 +147,7 @@ class App:
         self._replay: Replay | None = None
         self._on_numpy: frozenset[str] = frozenset()  # the run's integrators that stepped on their numpy paths
         self.moment: Moment | None = None  # the past step shown (scene/history.py); None: the run now
+        self.original: Original | None = None  # the run a branch went on from, drawn beside it (ui/branch.py)
         self.controller.start()
 
     @property
@@ -208,6 +211,7 @@ class App:
         replaced = len(self._session.scene.bodies) if self._session is not None else 0
         if self._view is not None:
             self._view.release()
+        self._end_branch()
         self._session, self._view, self.history = session, view, history
         self._replay, self._on_numpy = None, compiled.not_ready(session.simulation.integrators)
         self.moment = None
@@ -354,12 +358,15 @@ class App:
             moved += self.step(count - moved)
         return moved
 
-    def branch(self) -> None:
+    def go_on_from_shown(self) -> None:
         """Looking back, go on from the step shown: the run goes back to it (``Session.at_step``, bit for bit) and
         its later steps are forgotten; the gyroscopic switch and the divergence threshold are the run's there."""
         if self.moment is None:
             return
-        step = self.moment.step
+        self._take_back(self.moment.step)
+
+    def _take_back(self, step: int) -> None:
+        """Go on with the run as it was at ``step`` (a new session, bit for bit), its plots and view rebuilt."""
         session = self.session.at_step(step)
         self.session, self.moment, self._replay = session, None, None
         self._live().session = session
@@ -369,13 +376,51 @@ class App:
         state.error = None
         self.form.failures = failure_lines(session)
 
+    # -- a branch: two futures side by side (ui/branch.py) ----------------------------------------------------
+
+    def branch(self) -> None:
+        """Keep the run as it is, the original (its history and recorded future too), and go on from the step
+        shown as a second run drawn beside it, to which later changes apply; branched already, end the branch and
+        go on with the branch's run alone."""
+        if self.original is not None:
+            self._end_branch()
+            self.controller.tell("branch ended: the branch's run goes on alone")
+            return
+        step, original = self.shown_step, self.session
+        view = RunView(self.ctx, original, self.text, options=self.state.render, groups=self.view.groups)
+        try:
+            self._take_back(step)
+        except BaseException:
+            view.release()
+            raise
+        self.original = Original(view, original, step, self._poinsot_body())
+        self.controller.tell(
+            f"branched at t = {step * original.h:.4g} s: the original on the left, the branch on the right; "
+            "a change now applies to the branch"
+        )
+
+    def _end_branch(self) -> None:
+        if self.original is not None:
+            self.original.release()
+            self.original = None
+
+    def branch_view_labels(self) -> list[tuple[str, ...]]:
+        """The labels of the views shown (of the branch's, when branched: with the divergence from the original)."""
+        if self.original is None:
+            return view_labels(self.shown, self.view.groups)
+        return branch_labels(self.shown, self.original.shown, self.view.groups)
+
     # -- what the controller asks of the window (ui/controller.py's Host) ----------------------------------------
 
     def show_views(self, split: bool) -> None:
         self.view.set_groups(view_groups(self.session, split))
+        if self.original is not None:
+            self.original.view.set_groups(self.view.groups)
 
     def set_render_options(self, options: RenderOptions) -> None:
         self.renderer.options = options
+        if self.original is not None:
+            self.original.view.renderer.options = options
 
     def reset_view(self) -> None:
         self.view.reset_cameras()
@@ -403,6 +448,9 @@ class App:
             self.controller.apply(asked)
         self._switch_to_compiled()
         self._advance(wall_dt)
+        if self.original is not None:  # at the branch's step, stepped on past what it had recorded
+            self.original.go_to(self.shown_step, self._poinsot_body())
+            self.original.view.prepare(self.original.shown.drawable())
         # The 3D view's instance data now, while the rasteriser still works on the last frame (no GL).
         self.view.prepare(self.shown.drawable())
         self._update_status(wall_dt)
@@ -436,9 +484,25 @@ class App:
         screen.clear(*BACKGROUND_SRGB, 1.0, depth=1.0)
         shown = self.shown
         self.view.follow(shown.drawable(), self.state.selected_body if self.state.follow else None)
-        # The rest of the screen is the windows' colour: the renderer may fill it (one copy of its backdrop cache).
         scale = LABEL_SCALE * reference_scale(height)
-        self.view.draw(screen, (width, height), area, shown, text_scale=scale, background=BACKGROUND_SRGB)
+        if self.original is None:
+            # The rest of the screen is the windows' colour: the renderer may fill it (one copy of its backdrop
+            # cache).
+            self.view.draw(screen, (width, height), area, shown, text_scale=scale, background=BACKGROUND_SRGB)
+            return area
+        # Branched: the original on the left (or above, in a tall area), with the branch's cameras.
+        original = self.original
+        first, second = grid_viewports_in(area, 2, grid_columns(2, *area[2:]))
+        labels = self.branch_view_labels()
+        self.view.draw(
+            screen, (width, height), second, shown, text_scale=scale, labels=labels, background=BACKGROUND_SRGB,
+            shares_target=True,
+        )  # fmt: skip
+        original.view.cameras, original.view.poinsot_camera = self.view.cameras, self.view.poinsot_camera
+        original.view.draw(
+            screen, (width, height), first, original.shown, text_scale=scale,
+            labels=original_labels(original, self.view.groups), background=BACKGROUND_SRGB, shares_target=True,
+        )  # fmt: skip
         return area
 
     def _screen(self, size: tuple[int, int]) -> moderngl.Framebuffer:
@@ -469,7 +533,10 @@ class App:
             flags = FIXED_WINDOW | imgui.WindowFlags_.no_title_bar | imgui.WindowFlags_.no_scrollbar
             if imgui.begin("plots", flags=flags)[0]:
                 history = self._history()
-                draw_timeline(edits, history.first_step, self.shown_step, history.last_step, self.session.h)
+                draw_timeline(
+                    edits, history.first_step, self.shown_step, history.last_step, self.session.h,
+                    branched=self.original is not None,
+                )  # fmt: skip
                 available = imgui.get_content_region_avail()
                 edits.plot_focus = draw_plots(self.history, state.plots, (available.x, available.y))
             imgui.end()

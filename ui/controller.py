@@ -35,7 +35,7 @@ __all__ = ["Controller", "Host", "failure_text", "step_text", "KEYS", "KEY_HELP_
 MAX_MESSAGE = 300  # characters of a message in the panel
 # pyglet's key symbols (pyglet/window/key.py; importing it needs a display): space, →, ←, Home, End, R, V, P, H, F12.
 KEYS = {
-    "space": 0x020, "right": 0xFF53, "left": 0xFF51, "home": 0xFF50, "end": 0xFF57, "r": 0x072, "v": 0x076,
+    "space": 0x020, "right": 0xFF53, "left": 0xFF51, "home": 0xFF50, "end": 0xFF57, "b": 0x062, "r": 0x072, "v": 0x076,
     "p": 0x070, "h": 0x068, "f": 0x066, "f9": 0xFFC6,
     "f12": 0xFFC9, "plus": 0x02B, "equal": 0x03D, "minus": 0x02D, "num_add": 0xFFAB, "num_subtract": 0xFFAD,
 }  # fmt: skip
@@ -59,9 +59,13 @@ class Host(Protocol):
     def seek(self, step: int) -> None:
         """Show the run as it was at ``step`` (kept within its history; its last step is the run now)."""
 
-    def branch(self) -> None:
+    def go_on_from_shown(self) -> None:
         """When looking back: take the run back to the step shown, forgetting its later steps, so that an edit
         applies from there."""
+
+    def branch(self) -> None:
+        """Keep the run as it is and go on from the step shown as a second run beside it (ui/branch.py); again:
+        end the branch, keeping the branch's run."""
 
     def restart(self, setup: Setup) -> None:
         """Start a run of ``setup`` from its initial state; all or nothing: raises, keeping the running one, if
@@ -185,6 +189,8 @@ class Controller:
             pending.seek = 0
         elif symbol == KEYS["end"]:
             pending.to_present = True
+        elif symbol == KEYS["b"]:
+            pending.branch = True
         elif symbol == KEYS["r"]:
             pending.reset = True
         elif symbol == KEYS["f12"]:
@@ -356,7 +362,7 @@ class Controller:
                 return
         setup = choices.setup()
         bodies = alike_bodies(setup, index, "omega_body")
-        self.host.branch()  # struck at the step shown
+        self.host.go_on_from_shown()  # struck at the step shown
         session = self.host.session
         simulation = session.simulation
         choices.scene, run_kicks = live_kicks(setup, bodies, impulse, simulation.step_index, simulation.h)
@@ -373,13 +379,13 @@ class Controller:
         moving through its history."""
         choices, host = self.choices, self.host
         if edits.gyroscopic is not None:
-            host.branch()
+            host.go_on_from_shown()
             choices.gyroscopic = edits.gyroscopic
             host.session.set_gyroscopic(edits.gyroscopic)
         if edits.time_scale_exp is not None:
             choices.time_scale_exp = edits.time_scale_exp
         if edits.divergence is not None:  # the run goes on; views beyond it are frozen from the next step
-            host.branch()
+            host.go_on_from_shown()
             choices.divergence = edits.divergence
             host.session.set_divergence(edits.divergence)
         if edits.seek is not None or edits.step_back:
@@ -387,6 +393,8 @@ class Controller:
             host.seek(edits.seek if edits.seek is not None else host.shown_step - 1)
         if edits.to_present:
             host.seek(host.session.simulation.step_index)
+        if edits.branch:
+            host.branch()
         if edits.toggle_pause and not choices.error:
             choices.paused = not choices.paused
         if edits.step:

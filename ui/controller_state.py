@@ -140,6 +140,7 @@ class PanelEdits:
     step_back: bool = False  # show the step before the one shown, paused (scene/history.py)
     seek: int | None = None  # show the run at this step (the timeline), paused
     to_present: bool = False  # show the run now again (End)
+    branch: bool = False  # go on from the step shown as a second run beside the original (B); again: end it
     reset: bool = False
     select_body: int | None = None
     body_text: tuple[str, str] | None = None  # (field, text) being typed

@@ -105,6 +105,7 @@ KEY_HELP = (
     ("Left", "a step back in the run's history"),
     ("Home", "the run's first step (its history's oldest)"),
     ("End", "back to the run now"),
+    ("B", "branch: go on from the step shown as a second run beside the original (again: end it)"),
     ("R", "reset to the initial state"),
     ("V", "reset the view"),
     ("F", "the cameras follow the selected body (on / off)"),

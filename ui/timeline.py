@@ -23,9 +23,10 @@ TIMELINE_HELP = (
 )
 
 
-def draw_timeline(edits: PanelEdits, first: int, shown: int, last: int, h: float) -> None:
+def draw_timeline(edits: PanelEdits, first: int, shown: int, last: int, h: float, branched: bool = False) -> None:
     """One row at the cursor: step back, step on, the slider over steps ``first``…``last`` (of ``h`` s) showing step
-    ``shown``, and "now"; what is clicked goes into ``edits`` (``step_back``, ``step``, ``seek``, ``to_present``)."""
+    ``shown``, "now" and "branch" ("end branch" when ``branched``); what is clicked goes into ``edits``
+    (``step_back``, ``step``, ``seek``, ``to_present``, ``branch``)."""
     looking_back = shown < last
     if imgui.arrow_button("##step back", imgui.Dir.left):
         edits.step_back = True
@@ -35,10 +36,10 @@ def draw_timeline(edits: PanelEdits, first: int, shown: int, last: int, h: float
         edits.step = True
     _tooltip("a step on (Right): the recorded one when looking back")
     imgui.same_line()
-    now_label = "now###now"
-    now_width = imgui.calc_text_size("now").x + 2.0 * imgui.get_style().frame_padding.x
-    spacing = imgui.get_style().item_spacing.x
-    imgui.set_next_item_width(max(imgui.get_content_region_avail().x - now_width - spacing, 40.0))
+    padding, spacing = imgui.get_style().frame_padding.x, imgui.get_style().item_spacing.x
+    # Both buttons as wide as their widest label: the slider keeps its width whatever they say.
+    buttons = imgui.calc_text_size("now").x + imgui.calc_text_size("end branch").x + 4.0 * padding + 2.0 * spacing
+    imgui.set_next_item_width(max(imgui.get_content_region_avail().x - buttons, 40.0))
     t_first, t_last = first * h, max(last, first + 1) * h
     text = f"t = %.2f s of {last * h:.2f} s" if looking_back else "t = %.2f s"
     changed, t = imgui.slider_float("##timeline", shown * h, t_first, t_last, text)
@@ -47,10 +48,22 @@ def draw_timeline(edits: PanelEdits, first: int, shown: int, last: int, h: float
     _tooltip(TIMELINE_HELP)
     imgui.same_line()
     imgui.begin_disabled(not looking_back)
-    if imgui.button(now_label):
+    if imgui.button("now###now"):
         edits.to_present = True
     imgui.end_disabled()
     _tooltip("back to the run now (End)")
+    imgui.same_line()
+    width = imgui.calc_text_size("end branch").x + 2.0 * padding
+    if imgui.button("end branch###branch" if branched else "branch###branch", imgui.ImVec2(width, 0.0)):
+        edits.branch = True
+    _tooltip(BRANCH_HELP if not branched else "end the branch: go on with the branch's run alone (B)")
+
+
+BRANCH_HELP = (
+    "Branch (B): keep the run as it is and go on from the step shown as a second run beside it,\n"
+    "the original on the left; a change now (the gyroscopic term, a kick) applies to the branch,\n"
+    "and its labels say how far it has turned from the original."
+)
 
 
 def _tooltip(text: str) -> None:

@@ -104,3 +104,22 @@ def test_a_history_refuses_steps_that_do_not_follow_it():
     with pytest.raises(ValueError, match="do not follow"):
         session.history.append(5, session.latest, np.zeros(1), 1.0)
     assert isinstance(session.history, RunHistory)
+
+
+def test_a_run_taken_back_counts_flips_and_errors_as_the_run_did_and_leaves_the_run_alone():
+    """The measures that carry state from step to step (the flip counters) are the copy's own: the run taken back
+    counts as the run counted, and stepping it changes nothing in the run it came from."""
+    session, _ = run_with_edits("compare", calls=160)  # past the first flips
+    history = session.history
+    recorded = history.steps_until(history.last_step).sample
+    assert np.nanmax(recorded.flips[-1]) >= 1, "the T-handles have flipped"
+    back = session.at_step(560)
+    for _ in range(80):
+        back.step(7)
+    assert back.simulation.step_index == history.last_step
+    for name in ("flips", "flips_exact", "energy_error", "orientation_error"):
+        np.testing.assert_array_equal(getattr(back.latest.sample, name)[-1], getattr(recorded, name)[-1], name)
+    # The run itself goes on as a run never taken back does.
+    alone, _ = run_with_edits("compare", calls=161)
+    session.step(7)
+    np.testing.assert_array_equal(session.latest.sample.flips, alone.latest.sample.flips)

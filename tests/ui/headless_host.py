@@ -28,6 +28,7 @@ class SessionHost:
         self.recording: Path | None = None
         self.videos: list[Path] = []
         self.shown: int | None = None  # the step looked back at (None: the run now)
+        self.branches = 0  # branches asked for
 
     def restart(self, setup: Setup) -> None:
         session = Session(setup, history=True)
@@ -58,6 +59,9 @@ class SessionHost:
         self.shown = None if step == history.last_step else step
 
     def branch(self) -> None:
+        self.branches += 1
+
+    def go_on_from_shown(self) -> None:
         if self.shown is not None:
             self.session, self.shown = self.session.at_step(self.shown), None
 

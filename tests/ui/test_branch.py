@@ -1,0 +1,93 @@
+"""A branch in the real window (Xvfb): from a past step, a second run goes on with the gyroscopic term off beside
+the original, both futures in lock step, and the original's future is the one it had recorded."""
+
+import numpy as np
+import pytest
+
+from spinlab.scene.run_model import Session
+from spinlab.ui.controller import KEYS
+from spinlab.ui.controller_state import PanelEdits
+
+FRAME_S = 1.0 / 60.0
+
+
+def run_frames(app, count: int) -> None:
+    for _ in range(count):
+        app.window.dispatch_events()
+        app.frame(FRAME_S)
+        app.window.flip()
+
+
+def state_bytes(snapshot) -> bytes:
+    return b"".join(getattr(snapshot, name).tobytes() for name in ("q", "omega_world", "L_world", "position"))
+
+
+@pytest.fixture
+def t_handle_run(app):
+    """t_handle run for 6 s at 8 steps a frame, then looked back at t = 4 s."""
+    state = app.state
+    app.pending = PanelEdits(scene="t_handle", reset=True)
+    run_frames(app, 1)
+    state.paused, state.time_scale_exp, state.follow = False, 3, False
+    while app.session.t < 6.0:
+        run_frames(app, 1)
+    four = round(4.0 / app.session.h)
+    app.pending = PanelEdits(seek=four)
+    run_frames(app, 1)
+    assert app.shown_step == four and state.paused
+    yield four
+    app.pending = PanelEdits(reset=True)  # a restart ends the branch
+    run_frames(app, 1)
+    assert app.original is None
+
+
+def test_a_branch_with_the_gyroscopic_term_off_runs_beside_the_original(app, t_handle_run):
+    four = t_handle_run
+    original = app.session
+    recorded = {step: original.history.steps_until(step).snapshots[-1] for step in (four + 40, four + 80)}
+    assert app.controller.key(KEYS["b"])
+    run_frames(app, 1)
+    assert app.original is not None and app.original.session is original, "the original is kept, history and all"
+    branch = app.session
+    assert branch is not original and branch.simulation.step_index == four
+    app.pending = PanelEdits(gyroscopic=False)  # applies to the branch alone
+    run_frames(app, 1)
+    assert branch.simulation.world.gyroscopic is False and original.simulation.world.gyroscopic is True
+    app.state.paused, app.accumulator.seconds = False, 0.0
+    while app.shown_step < four + 80:
+        run_frames(app, 1)
+    app.state.paused = True
+    run_frames(app, 1)
+    step = app.shown_step
+    assert app.original.step == step, "both futures at the same step"
+    # The original's future is the one it had recorded; the branch's is the run taken alone with the term off.
+    shown = app.original.shown.drawable()
+    if step in recorded:
+        assert state_bytes(shown) == state_bytes(recorded[step])
+    alone = Session(branch.initial_setup)
+    alone.step(four)
+    alone.set_gyroscopic(False)
+    alone.step(step - four)
+    assert state_bytes(alone.snapshot) == state_bytes(branch.snapshot)
+    # The two futures part: the branch's label says by how much.
+    labels = app.branch_view_labels()
+    assert labels[0][0].endswith("· branch") and labels[0][-1].startswith("Δθ from the original = ")
+    assert float(labels[0][-1].split("= ")[1].split()[0]) > 1e-6
+    left, right = app.view.viewports[0], app.original.view.viewports[0]
+    assert right[0] + right[2] <= left[0], "the original on the left, the branch on the right"
+
+
+@pytest.mark.usefixtures("t_handle_run")
+def test_the_original_is_stepped_on_past_its_recorded_future(app):
+    original = app.session
+    last = original.history.last_step
+    app.pending = PanelEdits(branch=True)
+    run_frames(app, 1)
+    app.state.paused, app.accumulator.seconds = False, 0.0
+    while app.shown_step <= last + 16:
+        run_frames(app, 1)
+    assert original.simulation.step_index == app.shown_step == app.original.step
+    assert original.history.last_step == app.shown_step
+    # Stepped on alike: the original and the branch (no change made) are the same run.
+    assert np.array_equal(app.session.snapshot.q, original.snapshot.q)
+    assert app.branch_view_labels()[0][-1] == "as the original"

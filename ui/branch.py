@@ -1,0 +1,81 @@
+"""A branch: from a past step, a second run goes on with other choices beside the original (issue 24).
+
+"Branch" at the step shown keeps the run as it is (the *original*, with its whole history, recorded future
+included) and goes on from that exact state as a new run (``Session.at_step``, bit for bit), to which every later
+change applies: the gyroscopic term, a kick, the divergence threshold. The window draws the two side by side at the
+same step, the original on the left (render/run_view.py, one :class:`RunView` each, their cameras shared): the
+original is shown from its history while it holds that step and stepped on past it, so both futures advance in lock
+step. Each branch view's label says how far it has turned from the original's copy of its bodies (the largest
+orientation angle between the two, scene/measures.py), the divergence of the two futures.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from spinlab.render.run_view import RunView
+from spinlab.scene.history import Moment
+from spinlab.scene.measures import orientation_error
+from spinlab.scene.run_model import Group, Session, view_labels
+
+__all__ = ["Original", "branch_labels", "original_labels", "divergence_angles"]
+
+
+class Original:
+    """The run a branch went on from, shown beside it: ``session`` (kept, with its history) and its own
+    :class:`RunView` of ``groups``, at the step :attr:`step`."""
+
+    def __init__(self, view: RunView, session: Session, step: int, preferred_body: int | None) -> None:
+        self.view = view
+        self.session = session
+        self.step = step
+        self.error: str | None = None  # why it stopped, once stepped on past its history
+        view.show(session, step, preferred_body)
+
+    @property
+    def shown(self) -> Session | Moment:
+        """The original at :attr:`step`: itself when that is its last step, else the moment from its history."""
+        history = self.session.history
+        return self.session if self.step >= history.last_step else Moment(self.session, self.step)
+
+    def go_to(self, step: int, preferred_body: int | None = None) -> None:
+        """Show the original at ``step`` (the branch's): from its history, stepped on first past its last step
+        (until it fails: then it stays at its last good step, :attr:`error` says why)."""
+        session = self.session
+        ahead = step - session.simulation.step_index
+        if ahead > 0 and self.error is None:
+            report = session.step(ahead)
+            self.error = report.error
+        history = session.history
+        step = min(max(step, history.first_step), history.last_step)
+        if step > self.step:
+            self.view.feed(Moment(session, step, step - self.step), preferred_body)
+        elif step < self.step:
+            self.view.show(session, step, preferred_body)
+        self.step = step
+
+    def release(self) -> None:
+        self.view.release()
+
+
+def divergence_angles(branch: Session | Moment, original: Session | Moment, groups: tuple[Group, ...]) -> list[float]:
+    """Per group, the largest angle (rad) between a body's orientation in the branch and in the original at the
+    same step."""
+    angles = orientation_error(branch.drawable().q, original.drawable().q)
+    return [float(np.max(angles[list(group.bodies)], initial=0.0)) for group in groups]
+
+
+def branch_labels(branch: Session | Moment, original: Session | Moment, groups: tuple[Group, ...]) -> list[tuple]:
+    """The branch's views' labels: their own (:func:`~scene.run_model.view_labels`), marked as the branch, and the
+    divergence from the original, e.g. ``"Δθ from the original = 1.2e-03 rad"``."""
+    angles = divergence_angles(branch, original, groups)
+    return [
+        (f"{title} · branch", *rest, f"Δθ from the original = {angle:.1e} rad" if angle else "as the original")
+        for (title, *rest), angle in zip(view_labels(branch, groups), angles, strict=True)
+    ]
+
+
+def original_labels(original: Original, groups: tuple[Group, ...]) -> list[tuple]:
+    """The original's views' labels, marked as the original (and, stepped on until it failed, why it stopped)."""
+    stopped = () if original.error is None else ("stopped: " + original.error[:80],)
+    return [(f"{title} · original", *rest, *stopped) for title, *rest in view_labels(original.shown, groups)]

@@ -49,11 +49,11 @@ from typing import Any
 import numpy as np
 
 from spinlab.assets import asset_dir
-from spinlab.scene.body_columns import QUAT_MIN_NORM, frozen, read_columns
+from spinlab.scene.body_columns import QUAT_MIN_NORM, frozen, read_columns, shared_rows
 from spinlab.scene.collector import collector_paused
 from spinlab.scene.kicks import KickSpec, read_kicks
 from spinlab.scene.limits import MAX_BODIES, check_count
-from spinlab.scene.toml_file import parse_toml, read_text
+from spinlab.scene.toml_file import FAST_PARSE_BYTES, body_pieces, parse_toml, read_text
 from spinlab.scene.validation import (
     RANGE_TEXT,
     TableReader,
@@ -189,6 +189,13 @@ def _load_scene(scene: str | os.PathLike[str]) -> SceneSpec:
     path = resolve_scene_path(scene)
     where = str(path)
     text = read_text(path, where)
+    if len(text) > FAST_PARSE_BYTES:
+        pieces = body_pieces(text)
+        if pieces is not None:
+            try:
+                return _scene_in_pieces(path, where, pieces)
+            except InputError:
+                pass  # a mistake, or pieces that do not read as the whole: the whole file reports it
     document, parser = parse_toml(text, where)
     try:
         return _scene_from(path, where, document)
@@ -199,7 +206,37 @@ def _load_scene(scene: str | os.PathLike[str]) -> SceneSpec:
     return _scene_from(path, where, parse_toml(text, where, fast=False)[0])
 
 
-def _scene_from(path: Path, where: str, document: dict[str, Any]) -> SceneSpec:
+def _scene_in_pieces(path: Path, where: str, pieces: list[str]) -> SceneSpec:
+    """The scene of a large file cut by :func:`~scene.toml_file.body_pieces`, each piece parsed, read into bodies
+    and freed before the next, so that the whole file's document is never held. Raises :class:`InputError` on any
+    mistake and when the pieces' documents are not the whole file's (keys other than ``body`` and ``kick`` arrays
+    in a later piece); the caller then reads the whole file, which reports the file's first mistake."""
+    document: dict[str, Any] = {}
+    bodies: list[BodySpec] = []
+    kicks: list[object] = []
+    for number in range(len(pieces)):
+        piece, pieces[number] = pieces[number], ""
+        part = parse_toml(piece, where)[0]
+        del piece
+        if number and not part.keys() <= {"body", "kick"}:
+            fail(where, None, "a root key past the first [[body]] table")
+        if not isinstance(part.get("body", []), list) or not isinstance(part.get("kick", []), list):
+            fail(where, None, "body or kick is not an array of tables")
+        kicks += part.pop("kick", [])
+        bodies += _read_bodies(part.pop("body", []), where, first=len(bodies))
+        check_count(len(bodies), MAX_BODIES, "bodies", where=where, key="body")
+        if not number:
+            document = part
+    if kicks:
+        document["kick"] = kicks
+    return _scene_from(path, where, document, tuple(bodies))
+
+
+def _scene_from(
+    path: Path, where: str, document: dict[str, Any], bodies: tuple[BodySpec, ...] | None = None
+) -> SceneSpec:
+    """The scene ``document`` describes; its bodies ``bodies`` when they have been read already (then the document
+    holds none)."""
     top = TableReader(document, where, "")
     top.check_keys(("scene", "body", "kick"))
     settings = top.subtable("scene") or TableReader({}, where, "scene")
@@ -210,10 +247,11 @@ def _scene_from(path: Path, where: str, document: dict[str, Any]) -> SceneSpec:
     entries = document.get("body", [])
     if not isinstance(entries, list):
         fail(where, "body", "must be an array of tables, written [[body]]", entries)
-    if not entries:
+    if not entries and not bodies:
         fail(where, "body", "the scene has no bodies; add at least one [[body]] table")
-    check_count(len(entries), MAX_BODIES, "bodies", where=where, key="body")
-    bodies = _read_bodies(entries, where)
+    if bodies is None:
+        check_count(len(entries), MAX_BODIES, "bodies", where=where, key="body")
+        bodies = _read_bodies(entries, where)
     check_names_and_parents([(body.name, body.parent) for body in bodies], where)
     kicks = read_kicks(document["kick"], where, bodies) if "kick" in document else ()
     return SceneSpec(path, frozen(gravity), h, bodies, description, kicks)
@@ -248,14 +286,17 @@ def order_parent_first(bodies: tuple[BodySpec, ...] | list[BodySpec]) -> tuple[B
     return tuple(order)
 
 
-def _read_bodies(entries: list[object], where: str) -> tuple[BodySpec, ...]:
-    """The bodies of the file: the usual ones read as arrays (scene.body_columns), the rest one at a time by
-    :func:`_read_body`, which raises on the first mistake in file order (the array reader takes no body with one)."""
-    columns = read_columns(entries, KNOWN_INTEGRATORS)
+def _read_bodies(entries: list[object], where: str, first: int = 0) -> tuple[BodySpec, ...]:
+    """The bodies of the file (``entries``, from its body ``first`` on): the usual ones read as arrays
+    (scene.body_columns), the rest one at a time by :func:`_read_body`, which raises on the first mistake in file
+    order (the array reader takes no body with one). Bodies of equal inertia, COM offset or orientation share one
+    (read-only) array of it."""
+    columns = read_columns(entries, KNOWN_INTEGRATORS, first)
     bodies: list[BodySpec | None] = [None] * len(entries)
+    inertia = shared_rows(columns.inertia_body)  # the tensor about the COM too: no pivot in the array reader
     fields = zip(
-        columns.rows.tolist(), columns.names, columns.shapes, columns.sizes, columns.masses, columns.inertia_body,
-        columns.inertia_com, columns.com_offset, columns.position, columns.orientation, columns.omega_world,
+        columns.rows.tolist(), columns.names, columns.shapes, columns.sizes, columns.masses, inertia, inertia,
+        shared_rows(columns.com_offset), columns.position, shared_rows(columns.orientation), columns.omega_world,
         columns.integrators, columns.parents, columns.colors, strict=True,
     )  # fmt: skip
     for index, name, shape, sizes, mass, inertia_body, inertia_com, com, position, orientation, omega, *rest in fields:
@@ -267,7 +308,7 @@ def _read_bodies(entries: list[object], where: str) -> tuple[BodySpec, ...]:
     slow = np.ones(len(entries), dtype=bool)
     slow[columns.rows] = False
     for index in np.flatnonzero(slow).tolist():
-        bodies[index] = _read_body(entries[index], index, where)
+        bodies[index] = _read_body(entries[index], first + index, where)
     return tuple(bodies)  # type: ignore[arg-type]
 
 

@@ -25,10 +25,15 @@ try:
 except ImportError:  # pragma: no cover - a dependency; without it every file takes tomllib
     rtoml = None
 
-__all__ = ["read_text", "parse_toml", "FAST_PARSE_BYTES"]
+__all__ = ["read_text", "parse_toml", "body_pieces", "FAST_PARSE_BYTES", "PIECE_BYTES"]
 
 # Below this, tomllib takes a few milliseconds and there is nothing to gain.
 FAST_PARSE_BYTES = 1 << 20
+# A large scene file is parsed in pieces of about this many bytes (:func:`body_pieces`), each read into bodies and
+# freed before the next: the parsed document of 10^5 bodies held ~2 kB a body of Python objects (and rtoml as much
+# again while making them), ~700 MB at its peak.
+PIECE_BYTES = 2 << 20
+_HEADER = "\n[[body]]"
 
 
 def read_text(path: Path, where: str) -> str:
@@ -50,7 +55,12 @@ def read_text(path: Path, where: str) -> str:
         # O_NONBLOCK: should the path have become a FIFO since the check, opening it does not wait for a writer.
         descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
         with os.fdopen(descriptor, "rb") as file:
-            data = file.read(MAX_SCENE_BYTES + 1 if not limits_lifted() else -1)
+            # As many bytes as the file has and one more, to see whether it grew since: a read of the limit itself
+            # would reserve the limit's bytes (32 MB) for a file of any size.
+            limit = -1 if limits_lifted() else MAX_SCENE_BYTES + 1
+            data = file.read(status.st_size + 1 if limit < 0 else min(status.st_size + 1, limit))
+            if len(data) > status.st_size:
+                data += file.read(limit if limit < 0 else max(limit - len(data), 0))
     except OSError as error:
         fail(where, None, f"cannot be read: {error.strerror}")
     check_count(len(data), MAX_SCENE_BYTES, "bytes of scene file", where=where)
@@ -78,3 +88,28 @@ def parse_toml(text: str, where: str, *, fast: bool = True) -> tuple[dict[str, A
         fail(where, None, f"TOML syntax error: {message}", line)
     except RecursionError:
         fail(where, None, "arrays or tables are nested too deeply to read")
+
+
+def body_pieces(text: str, piece_bytes: int = PIECE_BYTES) -> list[str] | None:
+    """``text`` cut into pieces of about ``piece_bytes`` at lines that are exactly ``[[body]]``, each piece after the
+    first starting with one, or ``None`` when it cannot be cut so (no such line past ``piece_bytes``; a multi-line
+    string, inside which such a line would be text).
+
+    Parsed apart, the pieces give the document the whole text gives when the first piece's document holds the
+    root's keys and every later one only ``body`` and ``kick`` arrays of tables, which the caller checks: outside a
+    multi-line string, a line ``[[body]]`` is always a table header (a value cannot be written so), and a piece then
+    holds every key of its ``[[body]]`` tables, their subtables included. Any other document (``[scene]`` again,
+    ``[kick.x]`` in a later piece) or any mistake is for the whole text to report."""
+    if '"""' in text or "'''" in text:
+        return None
+    cuts = [0]
+    while True:
+        found = text.find(_HEADER, cuts[-1] + piece_bytes)
+        while found >= 0 and not text.startswith(("\n", "\r\n"), found + len(_HEADER)):
+            found = text.find(_HEADER, found + 1)
+        if found < 0:
+            break
+        cuts.append(found + 1)
+    if len(cuts) == 1:
+        return None
+    return [text[start:end] for start, end in zip(cuts, [*cuts[1:], len(text)], strict=True)]

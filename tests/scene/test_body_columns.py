@@ -18,7 +18,7 @@ _VALUES = ("name", "shape", "sizes", "mass", "integrator", "parent", "color", "k
 def _load_one_at_a_time(path, monkeypatch):
     """The scene as the per-body reader alone reads it."""
     with monkeypatch.context() as patch:
-        patch.setattr(scene_file, "read_columns", lambda entries, integrators: read_columns([], integrators))
+        patch.setattr(scene_file, "read_columns", lambda entries, integrators, first=0: read_columns([], integrators))
         return load_scene(path)
 
 

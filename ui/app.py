@@ -148,6 +148,7 @@ class App:
         self._on_numpy: frozenset[str] = frozenset()  # the run's integrators that stepped on their numpy paths
         self.moment: Moment | None = None  # the past step shown (scene/history.py); None: the run now
         self.original: Original | None = None  # the run a branch went on from, drawn beside it (ui/branch.py)
+        self._record_until: int | None = None  # the last step of a recording of the history (start_recording)
         self.controller.start()
 
     @property
@@ -214,7 +215,7 @@ class App:
         self._end_branch()
         self._session, self._view, self.history = session, view, history
         self._replay, self._on_numpy = None, compiled.not_ready(session.simulation.integrators)
-        self.moment = None
+        self.moment, self._record_until = None, None
         if max(replaced, len(session.scene.bodies)) >= RELEASE_AFTER_BODIES:
             # The run replaced (or the scene's check run), before the first frame: worth its ~50 ms of collecting
             # only where there is much to give back.
@@ -354,7 +355,7 @@ class App:
             self.history.append(entry.steps.sample, entry.newton_per_step, entry.ms_per_step)
         self.moment = None if target == history.last_step else Moment(self.session, target)
         moved = target - shown
-        if self.moment is None and moved < count:
+        if self.moment is None and moved < count and self._record_until is None:
             moved += self.step(count - moved)
         return moved
 
@@ -429,7 +430,20 @@ class App:
         self.want_screenshot = True
 
     def start_recording(self, path) -> None:
+        """Record from the next frame on; looking back, the run's history from the step shown to the run now,
+        played on at the chosen speed, and then stop (:meth:`_stop_at_present`)."""
         self.recording = Recording(path)
+        if self.moment is not None:
+            self._record_until = self.session.history.last_step
+            self.state.paused = False
+
+    def _stop_at_present(self) -> None:
+        """A recording of the history stops, paused, once the run now is drawn."""
+        if self._record_until is not None and (self.recording is None or self.shown_step >= self._record_until):
+            self._record_until = None
+            self.state.paused = self.state.paused or self.recording is not None
+            if self.recording is not None:
+                self.controller.attempt(self.stop_recording, failed="video not saved")
 
     def stop_recording(self) -> str:
         return recording.stop_recording(self)
@@ -471,6 +485,7 @@ class App:
         if self.want_screenshot:
             self.want_screenshot = False
             self.controller.attempt(self._screenshot, (width, height), failed="screenshot not saved")
+        self._stop_at_present()
         gl.glFlush()
 
     def draw_views(self, screen: moderngl.Framebuffer) -> tuple[int, int, int, int]:

@@ -72,7 +72,10 @@ TOOLTIPS = {
     # capture and files
     "output_dir": "The folder screenshots, videos, CSV and saved scenes go to.",
     "screenshot": "Save a PNG of the window (F12).",
-    "record": "Record an MP4 of the 3D view (or the whole window) at the chosen speed (F9).",
+    "record": (
+        "Record an MP4 of the 3D view (or the whole window) at the chosen speed (F9). Looking back in the run's "
+        "history, it records the history from the step shown to the run now, then stops."
+    ),
     "stop_record": "Stop and finalise the video (F9).",
     "export_csv": "Write every plotted series to a CSV file, one row per step.",
     "record_window": "Record the whole window (panel and plots) instead of only the 3D view.",

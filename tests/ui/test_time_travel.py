@@ -124,3 +124,22 @@ def test_a_kick_struck_at_a_past_step_lands_on_the_next(app, compare_run):
     kicks = app.session.simulation.kicks
     assert app.session.simulation.step_index == back
     assert kicks.due(back + 1), "the kick lands on the step after the one shown"
+
+
+def test_record_while_looking_back_writes_the_history_to_the_run_now(app, compare_run):
+    import av
+
+    present = sorted(compare_run)[-1]
+    app.pending = PanelEdits(seek=present - 60)
+    run_frames(app, 1)
+    app.state.time_scale_exp = 0  # one step a video frame at h = 1/60
+    app.pending = PanelEdits(toggle_record=True)
+    for _ in range(80):
+        run_frames(app, 1)
+        if app.recording is None:
+            break
+    assert app.recording is None and app.state.paused, "stopped, paused, at the run now"
+    assert app.shown_step == present == app.session.simulation.step_index, "no step taken past the history"
+    with av.open(str(app.last_video)) as container:
+        frames = sum(1 for _ in container.decode(video=0))
+    assert frames == 60  # steps present - 59 ... present, one a frame

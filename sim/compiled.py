@@ -69,9 +69,10 @@ KERNEL_BITS_ON_NUMPY = frozenset(
 """The kernels whose numpy path (``backend="numpy"``) computes their bits."""
 TWINS = frozenset(
     {"implicit_midpoint", "trapezoidal", "object_trapezoidal", "im4", "im6", "ot4", "split2", "split4", "split6"}
+    | {"magnus", "rkmk4"}
 )
 """The kernels whose ``backend="twin"`` computes their bits (sim/integrators/kernel_twins.py; the compositions
-stage by stage, as their kernel does)."""
+stage by stage, as their kernel does; Magnus' and RKMK4's kernels as written, in one pass over the bodies)."""
 
 _state = {"gated": False, "stand_in": "numpy"}
 _ready: set[str] = set()
@@ -110,7 +111,7 @@ def stand_in(name: str) -> str:
 _TWINNED_KERNELS = {"implicit_midpoint": "implicit_kernel", "trapezoidal": "implicit_kernel",
                     "object_trapezoidal": "implicit_kernel", "im4": "composed_kernel", "im6": "composed_kernel",
                     "ot4": "composed_kernel", "split2": "split_kernel", "split4": "split_kernel",
-                    "split6": "split_kernel"}  # fmt: skip
+                    "split6": "split_kernel", "magnus": "magnus_kernel", "rkmk4": "rkmk4_kernel"}  # fmt: skip
 
 
 def twinned_kernels_cached(names: Iterable[str | None]) -> bool:

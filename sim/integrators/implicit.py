@@ -158,11 +158,7 @@ def step_implicit(
     elif backend != "numba" or jacobian != "analytic":
         check_jacobian(backend, jacobian)
     if not params.gyroscopic:
-        # No twin of Magnus' kernel: its numpy path, which parts from the kernel by an ulp at times (so ``run``
-        # takes the kernels for a run without the gyroscopic term, scene/runner.py; the window recomputes it when
-        # they arrive, scene/replay.py). Never numba here: the window's thread must not compile.
-        magnus_backend = "numpy" if backend == "twin" else backend
-        return magnus.step(state, params, h, terms=1, exponential="exact", backend=magnus_backend, out=out)
+        return magnus.step(state, params, h, terms=1, exponential="exact", backend=backend, out=out)
     if backend == "twin":
         new_state, cost, status = _twin_step(method, state, params, h, newton)
     elif backend == "numba":

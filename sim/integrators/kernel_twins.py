@@ -12,10 +12,14 @@ every body at once, the same IEEE operations in the same order as the kernel per
 bits (numba compiles without fast-math, so nothing is reassociated or fused; ``sqrt`` and the division are
 correctly rounded; ``sin`` and ``cos``, numpy's and the C library's that the kernel calls, agree bit for bit, which
 tests/sim/test_kernel_twins.py checks). The source is read from ``_kernels.py`` and executed without numba's
-decorator, so there is one copy of that arithmetic. Only what branches per body is written here again, over
-masks: the Rodrigues coefficients' Taylor tiers, Newton's loop (``_attempt``) and the sub-stepping (``_advance``).
+decorator, so there is one copy of that arithmetic. The explicit kernels whose loop body does not branch per body
+(:data:`ONE_PASS`) run as written, their loop over the bodies turned into one pass with ``n`` the slice of all of
+them (``row(A, n)`` is then a tuple of columns). Only what branches per body is written here again, over masks:
+the Rodrigues and inverse-Jacobian coefficients' Taylor tiers, Newton's loop (``_attempt``), the sub-stepping
+(``_advance``) and the splittings' stages.
 
-Used by ``run`` on small worlds (scene/runner.py) through ``backend="twin"`` of the implicit integrators.
+Used by ``run`` on small worlds (scene/runner.py) and by the window until the kernels are loaded, through
+``backend="twin"`` (sim/compiled.py's ``TWINS``).
 """
 
 from __future__ import annotations
@@ -29,7 +33,10 @@ import numpy as np
 
 from spinlab.sim.integrators.checks import STATUS_NON_FINITE, STATUS_NOT_CONVERGED, STATUS_OK
 
-__all__ = ["implicit_step"]
+__all__ = ["implicit_step", "split_step", "explicit_step", "ONE_PASS"]
+
+ONE_PASS = ("euler_kernel", "euler_body_kernel", "magnus_kernel", "rkmk4_kernel")
+"""The kernels run as written, in one pass over all bodies."""
 
 
 def _no_jit(*args, **options):
@@ -49,6 +56,10 @@ def _kernels() -> dict[str, Any]:
     with open(path, encoding="utf-8") as source:
         tree = ast.parse(source.read(), filename=path)
     tree.body = [node for node in tree.body if not (isinstance(node, ast.ImportFrom) and node.module == "numba")]
+    for function in tree.body:
+        if isinstance(function, ast.FunctionDef) and function.name in ONE_PASS:
+            function.body = _one_pass(function.body)
+    ast.fix_missing_locations(tree)
     namespace = {"__name__": "spinlab.sim.integrators._kernels (as numpy)", "njit": _no_jit}
     exec(compile(tree, path, "exec"), namespace)  # noqa: S102 (our own source, read from the package)
     namespace.update(
@@ -57,9 +68,56 @@ def _kernels() -> dict[str, Any]:
         cos=np.cos,
         isfinite=np.isfinite,
         rodrigues_coefficients=_rodrigues_coefficients(namespace),
+        left_jacobian_inv_coefficient=_left_jacobian_inv_coefficient(namespace),
         is_finite_state=_is_finite_state,
+        _write=_write,
     )
     return namespace
+
+
+def _one_pass(body: list[ast.stmt]) -> list[ast.stmt]:
+    """A kernel's statements with its loop ``for n in range(q.shape[0]): ...`` made ``n = slice(None); ...``."""
+    for index, statement in enumerate(body):
+        if isinstance(statement, ast.For) and isinstance(statement.target, ast.Name) and statement.target.id == "n":
+            loops = (ast.For, ast.While)
+            inner = [node for node in ast.walk(statement) if isinstance(node, ast.Break | ast.Continue)]
+            if inner or statement.orelse or any(isinstance(node, loops) for node in statement.body):
+                raise ValueError("a kernel run in one pass must not branch out of its loop over the bodies")
+            everyone = ast.parse("n = slice(None)").body
+            return body[:index] + everyone + statement.body + body[index + 1 :]
+    raise ValueError("no loop over the bodies (for n in ...) in a kernel named to run in one pass")
+
+
+def _write(n, q, omega, L, q_out, omega_out, L_out, status_out) -> None:
+    """The kernel's ``_write`` for the bodies ``n`` (a slice), each body's status from its own values."""
+    for i in range(4):
+        q_out[n, i] = q[i]
+    for i in range(3):
+        omega_out[n, i] = omega[i]
+        L_out[n, i] = L[i]
+    status_out[n] = np.where(_is_finite_state(q, omega, L), STATUS_OK, STATUS_NON_FINITE)
+
+
+def _left_jacobian_inv_coefficient(kernels: dict[str, Any]):
+    """The kernel's ``left_jacobian_inv_coefficient`` over arrays: each element through the kernel's branch."""
+    s4_terms, terms, branch = kernels["_S4"], kernels["_TERMS"], kernels["TAYLOR_BRANCH_ANGLE_SQ"]
+
+    def coefficient(angle_sq, s2, s3) -> np.ndarray:
+        angle_sq, s2, s3 = np.broadcast_arrays(*(np.asarray(x, dtype=np.float64) for x in (angle_sq, s2, s3)))
+        c = np.empty_like(angle_sq)
+        taylor = angle_sq < branch
+        rows = np.flatnonzero(taylor)
+        x = angle_sq[rows]
+        s4 = np.full_like(x, s4_terms[0])
+        for k in range(1, terms):
+            s4 = s4 * x + s4_terms[k]
+        c[rows] = (s3[rows] - 2.0 * s4) / (2.0 * s2[rows])
+        rows = np.flatnonzero(~taylor)
+        half = 0.5 * np.sqrt(angle_sq[rows])
+        c[rows] = (1.0 - half * np.cos(half) / np.sin(half)) / angle_sq[rows]
+        return c
+
+    return coefficient
 
 
 def _rodrigues_coefficients(kernels: dict[str, Any]):
@@ -261,3 +319,25 @@ def split_step(coefficients, kicks, q, omega_world, L_world, inertia_inv, torque
     omega = k["to_world"](qn, k["matvec"](M, k["to_body"](qn, L)))
     status[(status == STATUS_OK) & ~_is_finite_state(qn, omega, L)] = STATUS_NON_FINITE
     return np.stack(qn, axis=-1), np.stack(omega, axis=-1), np.stack(L, axis=-1), iterations, substeps, status
+
+
+def explicit_step(name, kernel, state, params, h, *options):
+    """``_kernels.<kernel>`` (one of :data:`ONE_PASS`) over the batch, as numpy: the new state and cost, raising as
+    the compiled step does (``name``: the integrator's). ``options``: the kernel's after ``gyroscopic``, a name of
+    ``_kernels`` (a constant such as ``"EXPONENTIAL_EXACT"``) standing for its value."""
+    from spinlab.sim.integrators.checks import raise_on_failure
+    from spinlab.sim.integrators.explicit import explicit_cost
+    from spinlab.sim.integrators.state import BodyState
+
+    k = _kernels()
+    n = state.q.shape[0]
+    q, omega, L = np.empty((n, 4)), np.empty((n, 3)), np.empty((n, 3))
+    status = np.empty(n, dtype=np.int8)
+    options = [k[option] if isinstance(option, str) else option for option in options]
+    with np.errstate(all="ignore"):  # what is not finite is reported by body
+        k[kernel](
+            state.q, state.omega_world, state.L_world, params.inertia_body, params.inertia_body_inv,
+            params.torque_world, float(h), params.gyroscopic, *options, q, omega, L, status,
+        )  # fmt: skip
+    raise_on_failure(name, status, h)
+    return BodyState(q, omega, L), explicit_cost(n)

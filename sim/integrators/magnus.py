@@ -48,7 +48,8 @@ def step(
 
     ``terms``: 1, 2 or 3 (Ω₁ … Ω₃). ``exponential``: ``"exact"`` (:func:`sim.quaternion.quat_exp`) or
     ``"third_order"`` (seed 000's trig-free normalised form, :func:`sim.quaternion.quat_exp_third_order`).
-    ``backend``: ``"numba"`` or ``"numpy"``; ``out``: where the kernel writes (:class:`StepBuffers`). Raises
+    ``backend``: ``"numba"``, ``"numpy"`` or ``"twin"`` (the kernel run by numpy); ``out``: where the kernel
+    writes (:class:`StepBuffers`). Raises
     :class:`sim.errors.NumericalError` for a non-finite state.
     """
     if terms not in (1, 2, 3):
@@ -58,7 +59,13 @@ def step(
         if code is not None:
             code = getattr(_kernels, code)
             return run_explicit_kernel(NAME, _kernels.magnus_kernel, state, params, h, terms, code, out=out)
-    check_backend(backend)
+    if backend == "twin" and exponential in _EXPONENTIAL_NAMES:  # the kernel's bits (kernel_twins.py)
+        from spinlab.sim.integrators import kernel_twins
+
+        return kernel_twins.explicit_step(
+            NAME, "magnus_kernel", state, params, h, terms, _EXPONENTIAL_NAMES[exponential]
+        )
+    check_backend("numpy" if backend == "twin" else backend)
     if exponential not in EXPONENTIALS:
         raise ValueError(f"exponential must be one of {EXPONENTIALS}, got {exponential!r}")
     omega_world = state.omega_world

@@ -106,8 +106,8 @@ def show_history(renderer: Renderer, session: Session, step: int, preferred_body
     ``preferred_body`` when it can, as :func:`follow_session` chooses)."""
     history, trail = session.history, renderer.trail
     assert history is not None, "a session that keeps its history"
-    kept = history.steps_until(step, trail.capacity)
-    trail.refill(np.stack([snapshot.omega_world for snapshot in kept.snapshots]), pushed=step + 1)
+    kept = history.snapshots_until(step, trail.capacity)
+    trail.refill(np.stack([snapshot.omega_world for snapshot in kept]), pushed=step + 1)
     renderer.poinsot_traces = None
     # A moment reads as the session it is of (Moment.__getattr__), at its step.
     follow_session(renderer, cast(Session, Moment(session, step, TRACE_CAPACITY)), preferred_body)

@@ -31,6 +31,7 @@ import numpy as np
 if TYPE_CHECKING:
     from spinlab.scene.run_model import Session, Steps
     from spinlab.scene.samples import Sample
+    from spinlab.scene.simulation import Snapshot
 
 __all__ = ["RunHistory", "Entry", "Moment", "HISTORY_BYTES", "CHECKPOINT_STEPS", "checkpoint_interval"]
 
@@ -163,6 +164,12 @@ class RunHistory:
         parts.reverse()
         snapshots = tuple(snapshot for part, _ in parts for snapshot in part)
         return Steps(snapshots, concatenated([sample for _, sample in parts]))
+
+    def snapshots_until(self, step: int, count: int) -> list[Snapshot]:
+        """The snapshots of the ``count`` steps ending at ``step`` (fewer when the history starts later), oldest
+        first: :meth:`steps_until` without their samples."""
+        first = max(step - count + 1, self.first_step)
+        return [snapshot for entry in self.entries_between(first, step) for snapshot in entry.steps.snapshots]
 
     def entries_until(self, step: int) -> Iterator[Entry]:
         """The entries up to ``step``, the last one cut there, oldest first."""

@@ -30,7 +30,7 @@ import numpy as np
 from spinlab.render.look import linear_to_srgb
 from spinlab.scene.atomic_file import write_atomically
 from spinlab.scene.palette import rgb_triple
-from spinlab.scene.samples import ERROR_FLOOR, Sample
+from spinlab.scene.samples import ERROR_FLOOR, Sample, concatenated
 from spinlab.ui.cost_history import LiveRun
 
 __all__ = ["PlotHistory", "TimeLines", "CostLines", "Curves", "export_csv", "new_history", "history_until", "CAPACITY",
@@ -141,20 +141,23 @@ class PlotHistory:
         self.live: LiveRun | None = None  # each integrator's cost, accuracy and failure now (ui/cost_history.py)
         self.kick_times: list[float] = []  # s: the step boundaries kicks land on (scene/kicks.py), marked in plots
 
-    def append(self, sample: Sample, newton_per_step: np.ndarray, ms_per_step: float) -> None:
+    def append(self, sample: Sample, newton_per_step: np.ndarray, ms_per_step: float | np.ndarray) -> None:
         """Add one sample (fields (K, ...)) or a batch of S steps' (fields (S, K, ...), ``t`` (S,)), each with these
-        costs; the oldest are dropped when full."""
+        costs (the same for every step, or one row per step: newton (S, K), ms (S,)); the oldest are dropped when
+        full."""
         t = np.atleast_1d(np.asarray(sample.t, dtype=float))
         count = len(t)
+        newton = np.asarray(newton_per_step, dtype=float).reshape(-1, self.bodies)  # (1 or S, bodies)
+        newton = np.broadcast_to(self.held(newton.T), (len(self.names), count))  # (K, S)
+        ms = np.broadcast_to(np.asarray(ms_per_step, dtype=float), (count,))
         if count > self.capacity:  # only the newest fit
             skip = count - self.capacity
-            t = t[skip:]
+            t, newton, ms = t[skip:], newton[:, skip:], ms[skip:]
             sample = Sample(t, *(getattr(sample, name)[skip:] for name in _ERRORS + _CURVES))
             self.version += skip
             count = self.capacity
         errors = np.stack([self._held(getattr(sample, name), count, ()) for name in _ERRORS])  # (3, S, K)
         curves = np.stack([self._held(getattr(sample, name), count, (2,)) for name in _CURVES])  # (4, S, K, 2)
-        newton = self._held(newton_per_step, 1, ()).reshape(-1, 1)
         # The slots from _next on, wrapping round: at most two runs, each written with its mirror (+ capacity).
         done = 0
         while done < count:
@@ -166,8 +169,8 @@ class PlotHistory:
                 self._t[slots] = t[taken]
                 self._errors[..., slots] = np.moveaxis(errors[:, taken], 1, -1)
                 self._curves[..., slots] = np.moveaxis(curves[:, taken], 1, -1)
-                self._cost[:-1, slots] = newton
-                self._cost[-1, slots] = ms_per_step
+                self._cost[:-1, slots] = newton[:, taken]
+                self._cost[-1, slots] = ms[taken]
             done += size
         self._next = int((self._next + count) % self.capacity)
         self.count = min(self.count + count, self.capacity)
@@ -272,8 +275,11 @@ def history_until(session, colors_linear: np.ndarray, step: int, live: LiveRun |
     if live is not None:
         plots.live = live
     first = max(session.history.first_step, step + 1 - plots.capacity)
-    for entry in session.history.entries_between(first, step):
-        plots.append(entry.steps.sample, entry.newton_per_step, entry.ms_per_step)
+    entries = list(session.history.entries_between(first, step))
+    lengths = [len(entry.steps.snapshots) for entry in entries]
+    newton = np.repeat(np.array([entry.newton_per_step for entry in entries]), lengths, axis=0)  # (S, K)
+    ms = np.repeat([entry.ms_per_step for entry in entries], lengths)
+    plots.append(concatenated([entry.steps.sample for entry in entries]), newton, ms)  # at once: one copy
     plots.version = step + 1
     return plots
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import chain
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -67,7 +67,7 @@ def read_columns(entries: list[object], integrators: tuple[str, ...], first: int
 
     shapes = [shape if type(shape) is str and shape in SHAPES else None for shape in _strings(tables, "shape", ok)]
     ok &= np.fromiter((shape is not None for shape in shapes), bool, n)
-    allowed = {shape: FAST_KEYS | SIZE_DEFAULTS[shape].keys() for shape in SHAPES}
+    allowed: dict[str | None, frozenset[str]] = {shape: FAST_KEYS | SIZE_DEFAULTS[shape].keys() for shape in SHAPES}
     ok &= np.fromiter(
         (table.keys() <= allowed.get(shape, FAST_KEYS) for table, shape in zip(tables, shapes, strict=True)), bool, n
     )
@@ -115,7 +115,7 @@ def read_columns(entries: list[object], integrators: tuple[str, ...], first: int
     return BodyColumns(
         rows=rows,
         names=[names[index] for index in rows],
-        shapes=[shapes[index] for index in rows],
+        shapes=cast(list[str], [shapes[index] for index in rows]),  # the rows kept have a shape
         sizes=[sizes[index] for index in rows],
         masses=masses,
         inertia_body=frozen(inertia_body),
@@ -242,10 +242,10 @@ def _certainly_rigid(moments: np.ndarray) -> np.ndarray:
 
 
 def _mass_properties(
-    shapes: list[str], mass: np.ndarray, sizes: list[dict[str, Any]], ok: np.ndarray
+    shapes: list[str | None], mass: np.ndarray, sizes: list[dict[str, Any]], ok: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Each ok body's shape tensor about the COM, COM offset, and whether that tensor passes ``check_inertia``:
-    the shape's function called once per distinct (shape, mass, sizes)."""
+    the shape's function called once per distinct (shape, mass, sizes). An ok body has a shape (``None``: not ok)."""
     n = len(shapes)
     inertia = np.zeros((n, 3, 3))
     com_offset = np.zeros((n, 3))

@@ -23,7 +23,7 @@ from spinlab.scene.validation import fail
 try:
     import rtoml
 except ImportError:  # pragma: no cover - a dependency; without it every file takes tomllib
-    rtoml = None
+    rtoml = None  # type: ignore[assignment]  # checked for None where it is used
 
 __all__ = ["read_text", "parse_toml", "body_pieces", "FAST_PARSE_BYTES", "PIECE_BYTES"]
 

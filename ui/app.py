@@ -434,7 +434,7 @@ class App:
         played on at the chosen speed, and then stop (:meth:`_stop_at_present`)."""
         self.recording = Recording(path)
         if self.moment is not None:
-            self._record_until = self.session.history.last_step
+            self._record_until = self._history().last_step
             self.state.paused = False
 
     def _stop_at_present(self) -> None:

@@ -36,6 +36,7 @@ class Original:
     def shown(self) -> Session | Moment:
         """The original at :attr:`step`: itself when that is its last step, else the moment from its history."""
         history = self.session.history
+        assert history is not None, "the window's sessions keep their history"
         return self.session if self.step >= history.last_step else Moment(self.session, self.step)
 
     def go_to(self, step: int, preferred_body: int | None = None) -> None:
@@ -47,6 +48,7 @@ class Original:
             report = session.step(ahead)
             self.error = report.error
         history = session.history
+        assert history is not None, "the window's sessions keep their history"
         step = min(max(step, history.first_step), history.last_step)
         if step > self.step:
             self.view.feed(Moment(session, step, step - self.step), preferred_body)

@@ -333,11 +333,11 @@ def explicit_step(name, kernel, state, params, h, *options):
     n = state.q.shape[0]
     q, omega, L = np.empty((n, 4)), np.empty((n, 3)), np.empty((n, 3))
     status = np.empty(n, dtype=np.int8)
-    options = [k[option] if isinstance(option, str) else option for option in options]
+    values = [k[option] if isinstance(option, str) else option for option in options]
     with np.errstate(all="ignore"):  # what is not finite is reported by body
         k[kernel](
             state.q, state.omega_world, state.L_world, params.inertia_body, params.inertia_body_inv,
-            params.torque_world, float(h), params.gyroscopic, *options, q, omega, L, status,
+            params.torque_world, float(h), params.gyroscopic, *values, q, omega, L, status,
         )  # fmt: skip
     raise_on_failure(name, status, h)
     return BodyState(q, omega, L), explicit_cost(n)

@@ -20,10 +20,15 @@ def test_bounding_radius_and_arrow_scale_of_the_t_handle():
     assert np.allclose(layout.principal_axes[0], np.eye(3))  # moments (1.3, 1.4, 2.5) along x, y, z
 
 
-def test_only_free_bodies_have_an_invariable_plane():
+def test_only_torque_free_bodies_have_an_invariable_plane():
+    """As the measures define torque-free (scene/measures.py): a body held at a pivot under gravity has no invariable
+    plane, nor does a kinematic one; a dynamic child on a ball joint has one (the joint holds its centre, not its
+    spin: its L stays what it was, exactly)."""
     assert BodyLayout(load_scene("t_handle")).torque_free.all()
     assert not BodyLayout(load_scene("heavy_top")).torque_free.any()  # held at a pivot under gravity
-    assert not BodyLayout(load_scene("hierarchy")).torque_free.any()  # kinematic or carried by a parent
+    hierarchy = load_scene("hierarchy")
+    planes = dict(zip([body.name for body in hierarchy.bodies], BodyLayout(hierarchy).torque_free, strict=True))
+    assert planes == {"turntable": False, "wheel_east": True, "wheel_west": True, "arm": False, "wheel_arm": True}
 
 
 @pytest.mark.parametrize(

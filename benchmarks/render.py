@@ -36,6 +36,7 @@ from spinlab.render.offscreen import OffscreenTarget, create_offscreen_context
 from spinlab.render.renderer import Renderer, RenderOptions
 from spinlab.scene.scene_file import SceneSpec, load_scene
 from spinlab.scene.simulation import Snapshot
+from spinlab.sim.integrators.state import rotational_energy
 from spinlab.sim.quaternion import quat_normalize, quat_rotate
 
 __all__ = ["run", "format_table", "BODY_COUNTS", "WORKLOADS"]
@@ -76,7 +77,7 @@ def _snapshot(scene: SceneSpec, rng: np.random.Generator) -> Snapshot:
     omega_world = quat_rotate(q, np.tile([0.05, 5.0, 0.05], (count, 1)))
     L_world = quat_rotate(q, np.tile([0.065, 7.0, 0.125], (count, 1)))
     position = np.array([body.position for body in scene.bodies])
-    energy = 0.5 * np.sum(omega_world * L_world, axis=1)
+    energy = rotational_energy(omega_world, L_world)
     return Snapshot(0.0, q, position, omega_world, L_world, energy)
 
 

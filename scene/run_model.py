@@ -33,6 +33,7 @@ from spinlab.scene.scene_file import BodySpec, SceneSpec
 from spinlab.scene.simulation import DEFAULT_INTEGRATOR, Simulation, Snapshot
 from spinlab.sim.errors import NumericalError
 from spinlab.sim.integrators import CLAIMS, METHODS
+from spinlab.sim.integrators.state import rotational_energy
 
 if TYPE_CHECKING:
     from spinlab.scene.history import Moment
@@ -352,7 +353,7 @@ class Session:
         )
         if omega is snapshot.omega_world and L is snapshot.L_world:
             return snapshot
-        return dataclasses.replace(snapshot, omega_world=omega, L_world=L, energy=0.5 * np.sum(omega * L, axis=1))
+        return dataclasses.replace(snapshot, omega_world=omega, L_world=L, energy=rotational_energy(omega, L))
 
     @property
     def t(self) -> float:

@@ -17,7 +17,7 @@ from spinlab.scene.interrupts import raise_if_interrupted
 from spinlab.scene.kicks import KickSchedule
 from spinlab.scene.scene_file import SceneSpec, order_parent_first
 from spinlab.sim.errors import NumericalError, first_few
-from spinlab.sim.integrators.state import StepCost, momentum_from_omega_world
+from spinlab.sim.integrators.state import StepCost, momentum_from_omega_world, rotational_energy
 from spinlab.sim.world import World
 
 __all__ = ["Simulation", "Snapshot", "DEFAULT_INTEGRATOR", "initial_world_state"]
@@ -191,7 +191,7 @@ class Simulation:
             )
         order = self._to_file_order
         with np.errstate(over="ignore", invalid="ignore"):  # an overflowed state: the caller's finite check says so
-            energy = 0.5 * np.sum(poses.omega_world * L_world, axis=-1)
+            energy = rotational_energy(poses.omega_world, L_world)
         return Snapshot(
             self.t, poses.q[order], position[order], poses.omega_world[order], L_world[order], energy[order]
         )

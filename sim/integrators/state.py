@@ -216,13 +216,19 @@ def omega_body(state: BodyState) -> Vec3:
     return to_body(state.q, state.omega_world)
 
 
+def rotational_energy(omega_world: np.ndarray, L_world: np.ndarray) -> np.ndarray:
+    """``E = ½ ω·L`` (..., ) joules of ω (..., 3) rad/s and L (..., 3) kg m²/s, both in one frame (the world's):
+    the one place the rotational kinetic energy is written."""
+    return 0.5 * np.sum(omega_world * L_world, axis=-1)
+
+
 def energy(state: BodyState, params: BodyParams | None = None) -> np.ndarray:
     """Rotational kinetic energy ``E = ½ ω·L``: (N,) joules.
 
     It needs only the state (which carries both ω and L); ``params`` is accepted so that every state function
     can be called as ``f(state, params)``, and is not used.
     """
-    return 0.5 * np.sum(state.omega_world * state.L_world, axis=-1)
+    return rotational_energy(state.omega_world, state.L_world)
 
 
 def angular_acceleration(state: BodyState, params: BodyParams) -> Vec3:

@@ -22,6 +22,7 @@ def test_every_integrator_loads_on_any_scene_even_one_whose_step_newton_cannot_t
 
 
 def test_a_run_loads_its_integrators_kernels_once_each_before_its_first_step(monkeypatch):
+    monkeypatch.setattr(runner, "steps_without_numba", lambda *args, **kwargs: False)  # a run long enough for numba
     events = []
     monkeypatch.setattr(runner, "load_kernels", lambda scene, names: events.append(("load", tuple(names))))
     step = runner.Simulation.step

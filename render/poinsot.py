@@ -28,7 +28,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from spinlab.render.trail import invariable_plane
 from spinlab.sim.inertia import principal_moments
+from spinlab.sim.integrators.state import rotational_energy
 from spinlab.sim.quaternion import quat_conj, quat_rotate, quat_to_matrix
 
 __all__ = ["PoinsotGeometry", "poinsot_geometry", "PoinsotTraces", "poinsot_body", "TRACE_CAPACITY"]
@@ -63,15 +65,14 @@ def poinsot_geometry(inertia_body: np.ndarray, q: np.ndarray, omega_world: np.nd
     rotation = quat_to_matrix(np.asarray(q, dtype=float))
     omega = np.asarray(omega_world, dtype=float)
     momentum = rotation @ (inertia_body @ (rotation.T @ omega))
-    energy = 0.5 * float(omega @ momentum)
-    norm = float(np.linalg.norm(momentum))
-    normal = momentum / norm if norm > 0.0 else np.array([0.0, 0.0, 1.0])
+    energy = float(rotational_energy(omega, momentum))
+    (normal,), (distance,) = invariable_plane(momentum[None], np.array([energy]))
     return PoinsotGeometry(
         semi_axes=np.sqrt(2.0 * energy / moments),
         axes=rotation @ axes_body,
         contact=omega,
         normal=normal,
-        distance=2.0 * energy / norm if norm > 0.0 else 0.0,
+        distance=float(distance),
         energy=energy,
         momentum=momentum,
     )

@@ -1,21 +1,46 @@
 """What the window holds per body (issue 26, point 3): the plots hold the rows they draw, not a history of every
-body (ui/plot_history.py's ``new_history``; a history of every body took ~0.7 MB each: 5.6 GB for 8,000 bodies).
+body (ui/plot_history.py's ``new_history``; a history of every body took ~0.7 MB each: 5.6 GB for 8,000 bodies);
+the run measures against the closed forms only the rows the plots draw (scene/samples.py's ``measured_rows``); the
+scene file is read in pieces, never held whole (scene/toml_file.py's ``body_pieces``).
 Measured with tracemalloc over two cloud sizes, so that what does not grow with the bodies cancels out. The
-renderer's share (trails, layout, instance rows) is tests/render/test_renderer_memory.py's."""
+renderer's share (trails, layout, instance rows) is tests/render/test_renderer_memory.py's.
 
+A 10^5-body cloud as `gui` opens it peaked at 1.40 GB RSS before these three (the window built and 5 frames
+drawn, kernel loader included), reading the file alone at 767 MB; reading now peaks at 265 MB."""
+
+import functools
 import tracemalloc
 
 import numpy as np
 import pytest
 
+import spinlab.scene.scene_file as scene_file
+import spinlab.scene.toml_file as toml_file
 from spinlab.benchmarks.cloud import cloud_toml
 from spinlab.render.look import PALETTE_LINEAR
+from spinlab.scene.run_model import Session, Setup, default_integrators
+from spinlab.scene.samples import ALL_MEASURED_MAX, References, measured_rows
 from spinlab.ui.plot_history import MAX_LINES, new_history
 from tests.ui.headless_host import headless_controller
 
 BODIES = (300, 1500)
 # The plots' share of the window per body: the names and the colours of the integrators' rows (~100 B).
 PLOT_BYTES_PER_BODY = 500
+# Clouds past ALL_MEASURED_MAX, read in pieces of PIECE_BYTES as a 10^5-body file is (in 2 MB pieces).
+LARGE_BODIES = (2000, 5000)
+PIECE_BYTES = 64 * 1024
+# The scene as read, per body: 835 B measured (a name, a position and ω, the shared arrays, the BodySpec); 1,150 B
+# with arrays of its own for every body, 1,695 B before the bodies shared their equal arrays, sizes and colours.
+READER_HELD_BYTES_PER_BODY = 1000
+# Reading's peak per body: 1,283 B measured (the bodies, and one piece's document at a time); ~3,600 B when the whole
+# document was held (~2 kB a body of dicts, lists and floats).
+READER_PEAK_BYTES_PER_BODY = 2000
+# The references of a window's run per body: 42 B held, 65 B at their making's peak (E0, its scale, L0, whether
+# torque-free); 590 B and 2,321 B when every body had its closed form, axes and flip counters.
+REFERENCES_BYTES_PER_BODY = 150
+# One step's measures per body at their peak: 176 B (the sample: the energy and momentum errors, NaN outside the
+# measured rows); 448 B when every body was measured against its closed form.
+MEASURE_BYTES_PER_BODY_STEP = 300
 PLOTS = ("energy", "momentum", "orientation", "cost", "herpolhode", "polhode")
 
 
@@ -93,3 +118,71 @@ def test_a_scene_of_kinematic_bodies_only_runs_and_plots_nothing(tmp_path, all_k
     # Started on it, as `gui FILE` does.
     controller, host = headless_controller(str(all_kinematic), str(tmp_path))
     assert host.step(2) == 2 and host.history.prepared("cost", 10.0).newton.drawn == []
+
+
+def _per_body(measure, counts=LARGE_BODIES) -> np.ndarray:
+    """(held, peak) bytes per body of ``measure(count)`` over two sizes (each a pair of bytes, traced)."""
+    measure(500)  # the first call's imports and caches, which do not grow with the bodies
+    small, large = (np.array(measure(count), dtype=float) for count in counts)
+    return (large - small) / (counts[1] - counts[0])
+
+
+def _traced(work):
+    """(held, peak) bytes traced while ``work()`` runs (its result held), and its result."""
+    tracemalloc.start()
+    try:
+        result = work()
+        held, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    return (held, peak), result
+
+
+def test_the_scene_file_is_read_in_pieces_under_2_kB_a_body(tmp_path, monkeypatch):
+    monkeypatch.setattr(scene_file, "FAST_PARSE_BYTES", 0)
+    monkeypatch.setattr(scene_file, "body_pieces", functools.partial(toml_file.body_pieces, piece_bytes=PIECE_BYTES))
+
+    def read(count):
+        path = cloud(tmp_path, count)
+        return _traced(lambda: scene_file.load_scene(path))[0]
+
+    held, peak = _per_body(read)
+    assert held < READER_HELD_BYTES_PER_BODY, f"{held:.0f} B a body held"
+    assert peak < READER_PEAK_BYTES_PER_BODY, f"{peak:.0f} B a body at the peak"
+
+
+def test_a_window_runs_references_and_measures_grow_by_a_few_hundred_bytes_a_body(tmp_path):
+    def measured(count):
+        scene = scene_file.load_scene(cloud(tmp_path, count))
+        session = Session(Setup(scene, default_integrators(scene), h=scene.h), history=True)
+        rows = session.plotted
+        assert count <= ALL_MEASURED_MAX or len(session.references.measured) < ALL_MEASURED_MAX
+        (made, references) = _traced(
+            lambda: References(session.scene, session.initial, np.zeros(count), rows, measured=measured_rows(count))
+        )
+        session.step(4)
+        steps = [session.simulation.snapshot()] * 4
+        states = [np.stack([getattr(s, name)[rows] for s in steps]) for name in ("q", "omega_world", "L_world")]
+        energy = np.stack([s.energy[rows] for s in steps])
+        t = session.t + session.h * np.arange(4)
+        (held, peak), _ = _traced(lambda: references.measure(t, *states, energy))
+        return made[0], made[1], peak / 4
+
+    held, peak, step_peak = _per_body(measured)
+    assert max(held, peak) < REFERENCES_BYTES_PER_BODY, f"{held:.0f} B a body held, {peak:.0f} B at the peak"
+    assert step_peak < MEASURE_BYTES_PER_BODY_STEP, f"{step_peak:.0f} B a body-step"
+
+
+def test_a_large_clouds_plots_draw_the_rows_it_measures(tmp_path):
+    count = ALL_MEASURED_MAX + 500
+    controller, host = headless_controller(str(cloud(tmp_path, count)), str(tmp_path))
+    host.step(2)
+    history, references = host.history, host.session.references
+    assert len(references.measured) == MAX_LINES < count
+    assert set(history.rows.tolist()) <= set(references.measured.tolist())
+    # Every line drawn has its closed form's measures; a row not measured has none.
+    assert np.isfinite(history.series("orientation_error")[-1]).all()
+    assert np.isfinite(history.series("herpolhode")[-1]).all()
+    others = np.setdiff1d(np.arange(count), references.measured)
+    assert np.isnan(host.session.latest.sample.orientation_error[-1][others]).all()
+    assert np.isfinite(host.session.latest.sample.energy_error[-1]).all()

@@ -25,7 +25,7 @@ import numpy as np
 from spinlab.sim import transform as tf
 from spinlab.sim.quaternion import quat_conj, quat_rotate
 from spinlab.sim.transform import Transform
-from spinlab.sim.vector import cross
+from spinlab.sim.vector import Vec3, cross
 
 __all__ = [
     "DynamicTransform",
@@ -46,8 +46,6 @@ __all__ = [
     "apply_impulse",
     "counteract_delta_local",
 ]
-
-Vec3 = np.ndarray  # (..., 3)
 
 
 class MotionDelta(NamedTuple):

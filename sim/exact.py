@@ -32,12 +32,9 @@ import numpy.typing as npt
 
 from spinlab.sim.euler_poinsot import EulerPoinsot, principal_frame
 from spinlab.sim.quaternion import quat_conj, quat_exp, quat_from_matrix, quat_mul, quat_rotate
+from spinlab.sim.vector import Mat3, Quat, Vec3
 
 __all__ = ["TorqueFreeSolution", "quat_from_zxz_euler", "quat_from_zxz_halves"]
-
-Vec3 = np.ndarray  # (3,) float64
-Quat = np.ndarray  # (4,) float64, (w, x, y, z)
-Mat3 = np.ndarray  # (3, 3) float64
 
 
 def quat_from_zxz_euler(phi: np.ndarray, theta: np.ndarray, psi: np.ndarray) -> np.ndarray:

@@ -24,6 +24,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from spinlab.sim.vector import Mat3, Vec3
+
 __all__ = [
     "MassProperties",
     "box",
@@ -37,8 +39,6 @@ __all__ = [
     "check_inertia",
 ]
 
-Vec3 = np.ndarray  # (3,)
-Mat3 = np.ndarray  # (3, 3)
 
 # Relative tolerances of check_inertia, against the largest principal moment.
 SYMMETRY_RTOL = 1e-12

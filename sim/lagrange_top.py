@@ -74,7 +74,7 @@ from spinlab.sim._lagrange_top_angles import Combination, chain_apply, passages,
 from spinlab.sim._lagrange_top_initial import COLLISION_M1, NEAR_VERTICAL_RATIO, SYMMETRY_RTOL, VERTICAL_SIN, solve
 from spinlab.sim.jacobi_elliptic import jacobi_sn_cn_dn, quarter_period, reduce_by_half_period
 from spinlab.sim.quaternion import quat_conj, quat_exp, quat_mul, quat_rotate
-from spinlab.sim.vector import dot
+from spinlab.sim.vector import Mat3, Quat, Vec3, dot
 
 __all__ = [
     "SYMMETRY_RTOL",
@@ -84,10 +84,6 @@ __all__ = [
     "LagrangeTopSolution",
     "lagrange_top_from_body",
 ]
-
-Vec3 = np.ndarray  # (3,) float64
-Quat = np.ndarray  # (4,) float64, (w, x, y, z)
-Mat3 = np.ndarray  # (3, 3) float64
 
 
 @dataclass(frozen=True)

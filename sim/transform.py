@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from spinlab.sim.quaternion import quat_conj, quat_identity, quat_mul, quat_rotate, quat_to_matrix
+from spinlab.sim.vector import Vec3
 
 __all__ = [
     "Transform",
@@ -36,7 +37,6 @@ __all__ = [
     "to_matrix",
 ]
 
-Vec3 = np.ndarray  # (..., 3)
 Mat4 = np.ndarray  # (..., 4, 4)
 
 

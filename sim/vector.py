@@ -8,7 +8,13 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["cross", "dot"]
+__all__ = ["cross", "dot", "Vec3", "Quat", "Mat3"]
+
+# The array shapes the signatures name, defined once: a single value or a stack of them (the leading axes), in the
+# frame the value's name says (omega_world, L_body, ...).
+Vec3 = np.ndarray  # (..., 3)
+Quat = np.ndarray  # (..., 4), (w, x, y, z)
+Mat3 = np.ndarray  # (..., 3, 3)
 
 
 def cross(a, b):

@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from spinlab.sim.quaternion import quat_conj, quat_rotate
-from spinlab.sim.vector import cross
+from spinlab.sim.vector import Mat3, Quat, Vec3, cross
 
 __all__ = [
     "BodyState",
@@ -33,10 +33,6 @@ __all__ = [
     "momentum_from_omega_world",
     "angular_acceleration",
 ]
-
-Quat = np.ndarray  # (N, 4)
-Vec3 = np.ndarray  # (N, 3)
-Mat3 = np.ndarray  # (N, 3, 3)
 
 
 def _float_array(x: Any) -> np.ndarray:

@@ -147,7 +147,8 @@ class PlotHistory:
         full."""
         t = np.atleast_1d(np.asarray(sample.t, dtype=float))
         count = len(t)
-        newton = np.asarray(newton_per_step, dtype=float).reshape(-1, self.bodies)  # (1 or S, bodies)
+        newton = np.asarray(newton_per_step, dtype=float)
+        newton = newton.reshape(-1, self.bodies) if self.bodies else np.zeros((1, 0))  # (1 or S, bodies)
         newton = np.broadcast_to(self.held(newton.T), (len(self.names), count))  # (K, S)
         ms = np.broadcast_to(np.asarray(ms_per_step, dtype=float), (count,))
         if count > self.capacity:  # only the newest fit

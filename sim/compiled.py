@@ -39,6 +39,7 @@ __all__ = [
     "stand_in",
     "kernel_bits_without_numba",
     "twinned_kernels_cached",
+    "off_kernel_bits",
     "POLYLINE_KEEP",
     "COLOUR_CONVERSION",
     "start_on_numpy",
@@ -151,6 +152,18 @@ def loading() -> Iterator[None]:
 def not_ready(names: Iterable[str | None]) -> frozenset[str]:
     """Those of ``names`` (``None`` skipped) whose kernels are not ready."""
     return frozenset(name for name in names if name is not None and not is_ready(name))
+
+
+def off_kernel_bits(names: Iterable[str | None]) -> frozenset[str]:
+    """Those of ``names`` that step now, kernel not ready, on a stand-in whose numbers part from their kernel's by
+    an ulp or so: not :data:`KERNEL_BITS_ON_NUMPY`, nor a :data:`TWINS` member stepping on its twin. A run that
+    stepped any of them is recomputed once their kernels are ready (scene/replay.py); one that stepped none already
+    has the kernels' bits."""
+    return frozenset(
+        name
+        for name in not_ready(names)
+        if name not in KERNEL_BITS_ON_NUMPY and not (name in TWINS and stand_in(name) == "twin")
+    )
 
 
 def ready_names() -> frozenset[str]:

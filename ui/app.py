@@ -145,7 +145,8 @@ class App:
         # What compiles the kernels meanwhile (commands/gui.py), closed with the window.
         self.kernel_loader: KernelLoader | None = None
         self._replay: Replay | None = None
-        self._on_numpy: frozenset[str] = frozenset()  # the run's integrators that stepped on their numpy paths
+        # The run's integrators that stepped on a stand-in off their kernel's bits (sim/compiled.py): recomputed later.
+        self._on_numpy: frozenset[str] = frozenset()
         self.moment: Moment | None = None  # the past step shown (scene/history.py); None: the run now
         self.original: Original | None = None  # the run a branch went on from, drawn beside it (ui/branch.py)
         self._record_until: int | None = None  # the last step of a recording of the history (start_recording)
@@ -214,7 +215,7 @@ class App:
             self._view.release()
         self._end_branch()
         self._session, self._view, self.history = session, view, history
-        self._replay, self._on_numpy = None, compiled.not_ready(session.simulation.integrators)
+        self._replay, self._on_numpy = None, compiled.off_kernel_bits(session.simulation.integrators)
         self.moment, self._record_until = None, None
         if max(replaced, len(session.scene.bodies)) >= RELEASE_AFTER_BODIES:
             # The run replaced (or the scene's check run), before the first frame: worth its ~50 ms of collecting
@@ -279,7 +280,7 @@ class App:
             return
         replay.session.retime_costs = self.session.retime_costs
         self.session = self._live().session = replay.session
-        self._replay, self._on_numpy = None, compiled.not_ready(replay.session.simulation.integrators)
+        self._replay, self._on_numpy = None, compiled.off_kernel_bits(replay.session.simulation.integrators)
 
     def _advance(self, wall_dt: float) -> None:
         """Feed this frame's time to the accumulator and take the whole steps due (looking back: move on through

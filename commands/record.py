@@ -198,8 +198,8 @@ def add_parser(commands) -> None:
     )
     add_scene_arguments(
         record,
-        "override every body's integrator; 'all' (the maths' methods) or 'engines' (the engines' steps): one view "
-        "per integrator, in lock step",
+        "override every body's integrator; 'all' (the maths' methods), 'engines' (the engines' steps) or 'axes' "
+        "(the principal-axes splittings): one view per integrator, in lock step",
     )
     record.add_argument("--out", required=True, type=writable_path, metavar="OUT.mp4", help="the video file")
     record.add_argument("--fps", type=positive_float, default=60.0, help="frames per second (default: 60)")

@@ -134,7 +134,7 @@ def add_parser(commands) -> None:
     add_scene_arguments(
         run,
         "override every body's integrator; 'all' runs each of the maths' methods in turn and prints one table, "
-        "'engines' each engine's step (docs/engines.md)",
+        "'engines' each engine's step (docs/engines.md), 'axes' the principal-axes splittings (docs/integrators.md)",
     )
     run.add_argument("--dt", type=positive_float, metavar="H", help="time step in seconds (default: the scene's)")
     run.add_argument("--trace", type=writable_path, metavar="OUT.csv", help="write every step of every body as CSV")

@@ -29,7 +29,7 @@ from spinlab.scene.kernels import load_kernels
 from spinlab.scene.run_model import Session, Setup, check_scene_runs, default_integrators
 from spinlab.scene.scene_file import SceneSpec, load_scene
 from spinlab.sim import compiled
-from spinlab.sim.integrators import INTEGRATORS
+from spinlab.sim.integrators import FAMILIES, INTEGRATORS
 
 __all__ = ["KernelLoader", "stages", "WORKER_NICENESS"]
 
@@ -69,10 +69,12 @@ def stages(scene: SceneSpec) -> list[Stage]:
 
 
 def _side_by_side(scenes) -> None:
+    """A step of each scene as it is, and side by side under every family of integrators (the maths' methods, the
+    engines' steps, the axes splittings): every kernel the stage marks ready."""
     for scene in scenes:
-        for side_by_side in (False, True):
-            setup = Setup(scene, default_integrators(scene), side_by_side=side_by_side, h=scene.h)
-            Session(setup).step(1)
+        Session(Setup(scene, default_integrators(scene), h=scene.h)).step(1)
+        for family in dict.fromkeys(FAMILIES.values()):
+            Session(Setup(scene, default_integrators(scene), True, family, h=scene.h)).step(1)
 
 
 def _thinning() -> None:

@@ -46,6 +46,7 @@ import numpy as np
 
 from spinlab import checkout_folder
 from spinlab.benchmarks import heavy_top_accuracy, work_precision
+from spinlab.benchmarks.engine_peers import import_mujoco
 from spinlab.benchmarks.figures import pyplot, save_figure
 from spinlab.benchmarks.timing import best_seconds_per_call
 from spinlab.scene.atomic_file import write_atomically
@@ -196,10 +197,7 @@ def run(quick: bool, *, progress: Callable[[str], None] | None = None) -> dict[s
     steps, duration = (STEPS_QUICK, DURATION_QUICK) if quick else (STEPS, DURATION)
     repeats = 2 if quick else 5
     exact = TorqueFreeSolution.from_body_state(np.diag(MOMENTS), quat_identity(), OMEGA_BODY)
-    try:
-        import mujoco
-    except ImportError:
-        mujoco = None
+    mujoco = import_mujoco()
     rows: list[dict[str, Any]] = []
     for h in steps:
         n_steps = round(duration / h)

@@ -18,9 +18,27 @@ from spinlab.sim.integrators.state import BodyParams, BodyState, to_world
 from spinlab.sim.quaternion import quat_normalize
 
 __all__ = ["N_STEPS", "PAIRS", "BODIES", "start", "spinlab_run", "mujoco_run", "pybullet_run", "difference",
-           "agreement_figures"]  # fmt: skip
+           "agreement_figures", "import_mujoco"]  # fmt: skip
 
 N_STEPS = 600
+
+
+def import_mujoco():
+    """The ``mujoco`` module, or ``None`` without the ``peers`` extra. Its warnings (a simulation going unstable,
+    which the benchmarks measure and report themselves) are dropped: by default MuJoCo appends them to a
+    MUJOCO_LOG.TXT in the working folder, a file the person running ``bench`` did not ask for."""
+    try:
+        import mujoco
+    except ImportError:
+        return None
+    mujoco.set_mju_user_warning(_drop)
+    return mujoco
+
+
+def _drop(message: str) -> None:
+    """A MuJoCo warning, dropped (:func:`import_mujoco`)."""
+
+
 BODIES = {
     "t_handle": ((1.3, 1.4, 2.5), (0.05, 5.0, 0.05)),  # kg m², rad/s: near the intermediate axis
     # A thin rod spun about a tilted axis, slowly enough that the explicit steps stay bounded for 600 steps (at

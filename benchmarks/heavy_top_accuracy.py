@@ -31,6 +31,7 @@ from typing import Any
 
 import numpy as np
 
+from spinlab.benchmarks.engine_peers import import_mujoco
 from spinlab.benchmarks.heavy_top_body import (
     COST_BODIES,
     SCENE,
@@ -107,10 +108,7 @@ def run(
     if integrators is None:
         integrators = tuple(name for name in METHODS if name != "exact")  # engines: benchmarks/engines.py
     ordered = sorted(integrators, key=lambda name: name not in ORIENTATION_TORQUE)  # the splittings first
-    try:
-        import mujoco
-    except ImportError:
-        mujoco = None
+    mujoco = import_mujoco()
     top = HeavyTop.load()
     solution = top.solution()
     rows: list[dict[str, Any]] = []

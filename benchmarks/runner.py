@@ -74,8 +74,6 @@ def run_all(
     out = sys.stdout if out is None else out
     metadata = _metadata(quick)
     report: dict[str, Any] = {"metadata": metadata, "benchmarks": {}}
-    if only is not None and json_path is not None:
-        report["benchmarks"] = {name: result for name, result in _read_results(json_path).items() if name not in only}
     for name, module in BENCHMARKS.items():
         if only is not None and name not in only:
             continue
@@ -88,6 +86,11 @@ def run_all(
         print(f"\n## {name}{' (quick)' if quick else ''}\n", file=out)
         print(module.format_table(result), file=out, flush=True)
     if json_path is not None:
+        if only is not None:
+            # The others' results as the file holds them now, not when this run began: a bench of another part that
+            # finished meanwhile is kept.
+            kept = {name: result for name, result in _read_results(json_path).items() if name not in only}
+            report["benchmarks"] = kept | report["benchmarks"]
         write_json_atomically(report, json_path)
         print(f"\nwrote {json_path}", file=out)
     return report

@@ -40,3 +40,29 @@ def test_a_fifo_or_a_device_is_never_read(tmp_path):
     )
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, timeout=30)
     assert result.stdout == "{} {}\n", result.stderr
+
+
+def test_a_bench_of_one_part_keeps_what_another_wrote_while_it_ran(tmp_path, monkeypatch):
+    """Two ``bench --only`` runs of different parts at once: the one that ends last keeps the other's result, which
+    the file did not hold yet when it began (it used to keep only what it read at its start)."""
+    from spinlab.benchmarks import runner
+
+    path = tmp_path / "bench.json"
+    path.write_text(json.dumps({"metadata": {}, "benchmarks": {"old": {"x": 0}}}))
+
+    class Slow:
+        @staticmethod
+        def run(quick, progress):
+            # Meanwhile another bench wrote its part.
+            runner.write_json_atomically({"metadata": {}, "benchmarks": {"old": {"x": 0}, "other": {"x": 2}}}, path)
+            return {"x": 1}
+
+        @staticmethod
+        def format_table(result):
+            return "table"
+
+    monkeypatch.setattr(runner, "BENCHMARKS", {"mine": Slow})
+    with open(os.devnull, "w") as sink:
+        runner.run_all(True, path, out=sink, only=["mine"])
+    results = _read_results(path)
+    assert results["other"] == {"x": 2} and results["old"] == {"x": 0} and results["mine"]["x"] == 1

@@ -7,28 +7,14 @@ import pytest
 from spinlab.scene.run_model import Session
 from spinlab.ui.controller import KEYS
 from spinlab.ui.controller_state import PanelEdits
-
-FRAME_S = 1.0 / 60.0
-
-
-def run_frames(app, count: int) -> None:
-    for _ in range(count):
-        app.window.dispatch_events()
-        app.frame(FRAME_S)
-        app.window.flip()
-
-
-def state_bytes(snapshot) -> bytes:
-    return b"".join(getattr(snapshot, name).tobytes() for name in ("q", "omega_world", "L_world", "position"))
+from tests.ui.window_frames import run_frames, start_running, state_bytes
 
 
 @pytest.fixture
 def t_handle_run(app):
     """t_handle run for 6 s at 8 steps a frame, then looked back at t = 4 s."""
     state = app.state
-    app.pending = PanelEdits(scene="t_handle", reset=True)
-    run_frames(app, 1)
-    state.paused, state.time_scale_exp, state.follow = False, 3, False
+    start_running(app, "t_handle")
     while app.session.t < 6.0:
         run_frames(app, 1)
     four = round(4.0 / app.session.h)

@@ -12,15 +12,7 @@ from spinlab.scene.run_model import Session
 from spinlab.ui.capture import read_pixels
 from spinlab.ui.controller import KEYS
 from spinlab.ui.controller_state import PanelEdits
-
-FRAME_S = 1.0 / 60.0
-
-
-def run_frames(app, count: int) -> None:
-    for _ in range(count):
-        app.window.dispatch_events()
-        app.frame(FRAME_S)
-        app.window.flip()
+from tests.ui.window_frames import run_frames, start_running, state_bytes
 
 
 def views_image(app) -> np.ndarray:
@@ -29,18 +21,11 @@ def views_image(app) -> np.ndarray:
     return read_pixels(app.ctx, area)
 
 
-def state_bytes(session) -> bytes:
-    snapshot = session.simulation.snapshot()
-    return b"".join(getattr(snapshot, name).tobytes() for name in ("q", "omega_world", "L_world", "position"))
-
-
 @pytest.fixture
 def compare_run(app):
     """The compare preset run for ~12 s at 8 steps a frame, the views' images at four steps on the way."""
     state = app.state
-    app.pending = PanelEdits(scene="compare", reset=True)
-    run_frames(app, 1)
-    state.paused, state.time_scale_exp, state.follow = False, 3, False
+    start_running(app, "compare")
     images = {}
     for frame in range(90):
         run_frames(app, 1)
@@ -102,7 +87,7 @@ def test_a_change_made_at_a_past_step_goes_on_from_its_exact_state(app, compare_
     alone.step(back)
     alone.set_gyroscopic(False)
     alone.step(session.simulation.step_index - back)
-    assert state_bytes(alone) == state_bytes(session)
+    assert state_bytes(alone.simulation.snapshot()) == state_bytes(session.simulation.snapshot())
 
 
 def test_the_keys_move_through_the_history(app, compare_run):

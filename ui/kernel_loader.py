@@ -15,6 +15,7 @@ left itself.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import subprocess
 import sys
@@ -31,7 +32,9 @@ from spinlab.scene.scene_file import SceneSpec, load_scene
 from spinlab.sim import compiled
 from spinlab.sim.integrators import FAMILIES, INTEGRATORS
 
-__all__ = ["KernelLoader", "stages", "WORKER_NICENESS"]
+__all__ = ["KernelLoader", "stages", "excerpt", "WORKER_NICENESS"]
+
+EXCERPT_BODIES = 64  # the bodies of the scene the stages run on: a scene's kernels do not depend on its size
 
 WORKER_NICENESS = 5  # the worker yields the cores to the window's frames
 CLOSE_WAIT_S = 30.0  # at most, for the thread to finish loading a stage as the window closes
@@ -51,21 +54,42 @@ NUMPY_SLOWEST_FIRST = ("split6", "im6", "split4", "ot4", "im4", "split2", "trape
 def stages(scene: SceneSpec) -> list[Stage]:
     """What the window may call compiled, in the order it is compiled: (kernel names, the calls that compile or
     load them). The scene's own integrators one at a time (:func:`scene.kernels.load_kernels`), then its first
-    step as the window takes it (the same kernels with the scene's own arrays), the trails' thinning, the video's
-    colours, and every integrator side by side on the scene, under a heavy top's torque and in a hierarchy."""
+    step as the window takes it (the same kernels with the scene's own arrays, of its :func:`excerpt`), the
+    trails' thinning, the video's colours, and every integrator side by side on the excerpt, under a heavy top's
+    torque and in a hierarchy."""
     own = [name for name in default_integrators(scene) if name is not None]
     ranked = sorted(dict.fromkeys(own), key=lambda name: NUMPY_SLOWEST_FIRST.index(name)
                     if name in NUMPY_SLOWEST_FIRST else len(NUMPY_SLOWEST_FIRST))  # fmt: skip
     first = [(frozenset({name}), lambda name=name: load_kernels(scene, (name,))) for name in ranked]
     return [
         *first,
-        (frozenset({compiled.FREE_FALL}), lambda: check_scene_runs(scene)),
+        (frozenset({compiled.FREE_FALL}), lambda: check_scene_runs(excerpt(scene))),
         (frozenset({compiled.POLYLINE_KEEP}), _thinning),
         # Before the long stage of every integrator (a minute of compiling, cold), which a recording started in
         # that minute would otherwise wait for on numpy's slower conversion.
         (frozenset({compiled.COLOUR_CONVERSION}), _colour_conversion),
-        (frozenset(INTEGRATORS), lambda: _side_by_side((scene, load_scene("heavy_top"), load_scene("hierarchy")))),
+        (
+            frozenset(INTEGRATORS),
+            lambda: _side_by_side((excerpt(scene), load_scene("heavy_top"), load_scene("hierarchy"))),
+        ),
     ]
+
+
+def excerpt(scene: SceneSpec, count: int = EXCERPT_BODIES) -> SceneSpec:
+    """``scene`` cut to its first ``count`` bodies (each with its parents) and their kicks: the same integrators,
+    torques and hierarchy, so the same kernels compile, at a small world's cost (a 10^5-body cloud stepped side by
+    side under every integrator took 4 GB)."""
+    if len(scene.bodies) <= count:
+        return scene
+    kept: dict[str, None] = {}
+    for body in scene.bodies:
+        if len(kept) == count:
+            break
+        if body.parent is None or body.parent in kept:
+            kept[body.name] = None
+    bodies = tuple(body for body in scene.bodies if body.name in kept)
+    kicks = tuple(kick for kick in scene.kicks if kick.body in kept)
+    return dataclasses.replace(scene, bodies=bodies, kicks=kicks)
 
 
 def _side_by_side(scenes) -> None:

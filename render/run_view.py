@@ -76,6 +76,8 @@ class RunView:
         self.poinsot_camera: OrbitCamera | None = None
         self.poinsot_viewport: Viewport | None = None  # where the Poinsot view went last (None: not shown)
         self.key_strip_px = 0  # the strip the overlays' key took at the bottom of the area
+        # The key's panel (x, y, width, height; pixels from the target's top left) at the last draw, if drawn.
+        self.key_rect: tuple[float, float, float, float] | None = None
         self.follower = CameraFollower()  # the cameras moved with a body (the window's follow, record --follow)
         self.set_groups(session.groups if groups is None else groups)
 
@@ -209,6 +211,7 @@ class RunView:
         columns = grid_columns(cells, *area[2:])
         self.viewports = grid_viewports_in(area, cells, columns)
         self.key_strip_px = 0
+        self.key_rect = None
         if self.text is None:
             return [], 1.0
         rows_scale = text_scale * (1.0 if cells <= columns else ROWS_LABEL_SCALE)
@@ -234,6 +237,7 @@ class RunView:
         ]
         if key.lines:
             boxes.append(key)
+            self.key_rect = self.text.panel_rects(size, [key], scale)[0]
         return boxes, scale
 
     def _bodies(self) -> list[np.ndarray]:

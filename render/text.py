@@ -109,8 +109,7 @@ class TextOverlay:
         self, size: tuple[int, int], boxes: Sequence[TextBox], scale: float = 1.0
     ) -> tuple[tuple[float, float, float, float], ...]:
         """Each box's panel ``(x, y, width, height)`` in pixels from the top-left: what a cache of the panels is
-        keyed on (widths are whole ``PANEL_WIDTH_STEP_PX`` and never shrink at a place, so a label whose digits
-        change keeps its panel)."""
+        keyed on (widths are whole ``PANEL_WIDTH_STEP_PX``, so a label whose digits change keeps its panel)."""
         with self._frame(size):
             rects = tuple(self._measure(box, scale)[0] for box in boxes)
             imgui.end_frame()

@@ -150,6 +150,7 @@ class App:
         self.moment: Moment | None = None  # the past step shown (scene/history.py); None: the run now
         self.original: Original | None = None  # the run a branch went on from, drawn beside it (ui/branch.py)
         self._record_until: int | None = None  # the last step of a recording of the history (start_recording)
+        self.state_badge: Rect | None = None  # where the PAUSED / STOPPED badge went in the last frame (window px)
         self.controller.start()
 
     @property
@@ -556,12 +557,16 @@ class App:
                 available = imgui.get_content_region_avail()
                 edits.plot_focus = draw_plots(self.history, state.plots, (available.x, available.y))
             imgui.end()
-        # The badges sit above the strip the overlays' key may take at the bottom of the view (ui/view3d.py).
-        strip = self.view.key_strip_px / self.pixel_ratio
+        # The badges sit above the strip the overlays' key may take at the bottom of the view (render/run_view.py),
+        # and the state badge clear of the key in a free cell of the grid.
+        ratio = self.pixel_ratio
+        strip = self.view.key_strip_px / ratio
         views = Rect(layout.view.x, layout.view.y, layout.view.width, max(layout.view.height - strip, 1.0))
         if self.recording:
             recording.draw_rec_indicator(self, views)
-        draw_state_badge(views, state.paused, state.error, self.ui_scale)
+        key = self.view.key_rect
+        avoid = None if key is None else Rect(*(value / ratio for value in key))
+        self.state_badge = draw_state_badge(views, state.paused, state.error, self.ui_scale, avoid)
         self.mouse.draw()
         if state.show_key_help:
             state.show_key_help = draw_key_help(layout.view)

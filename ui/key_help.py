@@ -35,17 +35,26 @@ def badge_text(paused: bool, error: str | None) -> str | None:
     return "PAUSED" if paused else None
 
 
-def draw_state_badge(view: Rect, paused: bool, error: str | None, scale: float = 1.0) -> None:
+def draw_state_badge(
+    view: Rect, paused: bool, error: str | None, scale: float = 1.0, avoid: Rect | None = None
+) -> Rect | None:
     """A badge at the bottom centre of the 3D view ``view`` (clear of the views' labels) saying
     :func:`badge_text`, amber when paused, red when stopped; nothing while running. Drawn on the foreground,
-    under no window, with no input."""
+    under no window, with no input. Where it would cover ``avoid`` (the overlays' key in a free cell of the grid),
+    it is centred in the part of the view left of it instead, or else above it. Returns where it went."""
     text = badge_text(paused, error)
     if text is None:
-        return
+        return None
     size = imgui.calc_text_size(text)
     pad_x, pad_y = 10.0 * scale, 4.0 * scale
-    x = view.x + 0.5 * (view.width - size.x) - pad_x
-    y = view.y + view.height - BADGE_MARGIN_PX * scale - size.y - 2 * pad_y
+    width, height = size.x + 2 * pad_x, size.y + 2 * pad_y
+    x = view.x + 0.5 * (view.width - width)
+    y = view.y + view.height - BADGE_MARGIN_PX * scale - height
+    if avoid is not None and _overlap(Rect(x, y, width, height), avoid):
+        if avoid.x - view.x >= width + 2 * BADGE_MARGIN_PX * scale:
+            x = view.x + 0.5 * (avoid.x - view.x - width)
+        else:
+            y = avoid.y - BADGE_MARGIN_PX * scale - height
     draw_list = imgui.get_foreground_draw_list()
     color = STOPPED_RGBA if error else PAUSED_RGBA
     draw_list.add_rect_filled(
@@ -55,6 +64,11 @@ def draw_state_badge(view: Rect, paused: bool, error: str | None, scale: float =
         4.0 * scale,
     )
     draw_list.add_text(imgui.ImVec2(x + pad_x, y + pad_y), imgui.get_color_u32(imgui.ImVec4(*BADGE_TEXT_RGBA)), text)
+    return Rect(x, y, width, height)
+
+
+def _overlap(a: Rect, b: Rect) -> bool:
+    return a.x < b.x + b.width and b.x < a.x + a.width and a.y < b.y + b.height and b.y < a.y + a.height
 
 
 def draw_key_help(view: Rect) -> bool:

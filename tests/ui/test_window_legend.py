@@ -75,6 +75,14 @@ def test_the_key_sits_in_the_empty_cell_of_a_grid(window, monkeypatch):
     assert empty[0] <= x and x + width <= empty[2] and empty[1] <= y and y + key_height <= empty[3]
     assert key_height / len(box.lines) >= 13.0 * height / 720, "readable: about 12 px text or more at 720 px"
     assert not any(_overlaps(rect, _top_down(viewport, height)) for viewport in viewports)
+    # Paused (as looking back in the run's history is), the PAUSED badge stays clear of the key.
+    app.state.paused = True
+    app.window.dispatch_events()
+    app.frame(1 / 60)
+    badge, ratio = app.state_badge, app.pixel_ratio
+    assert badge is not None and app.view.key_rect == rect
+    assert not _overlaps(tuple(value * ratio for value in (badge.x, badge.y, badge.width, badge.height)),
+                         (x, y, x + width, y + key_height)), (badge, rect)  # fmt: skip
 
 
 def test_a_full_grid_has_its_key_on_a_strip_below_the_views(window, monkeypatch):

@@ -76,8 +76,7 @@ class RunView:
         self.poinsot_camera: OrbitCamera | None = None
         self.poinsot_viewport: Viewport | None = None  # where the Poinsot view went last (None: not shown)
         self.key_strip_px = 0  # the strip the overlays' key took at the bottom of the area
-        # The key's panel (x, y, width, height; pixels from the target's top left) at the last draw, if drawn.
-        self.key_rect: tuple[float, float, float, float] | None = None
+        self._key: tuple[tuple[int, int], TextBox, float] | None = None  # (target size, key, scale) last drawn
         self.follower = CameraFollower()  # the cameras moved with a body (the window's follow, record --follow)
         self.set_groups(session.groups if groups is None else groups)
 
@@ -211,7 +210,7 @@ class RunView:
         columns = grid_columns(cells, *area[2:])
         self.viewports = grid_viewports_in(area, cells, columns)
         self.key_strip_px = 0
-        self.key_rect = None
+        self._key = None
         if self.text is None:
             return [], 1.0
         rows_scale = text_scale * (1.0 if cells <= columns else ROWS_LABEL_SCALE)
@@ -237,8 +236,17 @@ class RunView:
         ]
         if key.lines:
             boxes.append(key)
-            self.key_rect = self.text.panel_rects(size, [key], scale)[0]
+            self._key = size, key, scale
         return boxes, scale
+
+    @property
+    def key_rect(self) -> tuple[float, float, float, float] | None:
+        """The overlays' key's panel (x, y, width, height; pixels from the target's top left) at the last draw, if
+        it was drawn: measured when asked (the window asks only while a badge must keep clear of it)."""
+        if self._key is None or self.text is None:
+            return None
+        size, key, scale = self._key
+        return self.text.panel_rects(size, [key], scale)[0]
 
     def _bodies(self) -> list[np.ndarray]:
         return [np.array(group.bodies) for group in self.groups]

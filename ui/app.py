@@ -564,7 +564,7 @@ class App:
         views = Rect(layout.view.x, layout.view.y, layout.view.width, max(layout.view.height - strip, 1.0))
         if self.recording:
             recording.draw_rec_indicator(self, views)
-        key = self.view.key_rect
+        key = self.view.key_rect if state.paused or state.error else None  # the badge is drawn only then
         avoid = None if key is None else Rect(*(value / ratio for value in key))
         self.state_badge = draw_state_badge(views, state.paused, state.error, self.ui_scale, avoid)
         self.mouse.draw()

@@ -50,7 +50,7 @@ def draw_state_badge(
     width, height = size.x + 2 * pad_x, size.y + 2 * pad_y
     x = view.x + 0.5 * (view.width - width)
     y = view.y + view.height - BADGE_MARGIN_PX * scale - height
-    if avoid is not None and _overlap(Rect(x, y, width, height), avoid):
+    if avoid is not None and Rect(x, y, width, height).overlaps(avoid):
         if avoid.x - view.x >= width + 2 * BADGE_MARGIN_PX * scale:
             x = view.x + 0.5 * (avoid.x - view.x - width)
         else:
@@ -65,10 +65,6 @@ def draw_state_badge(
     )
     draw_list.add_text(imgui.ImVec2(x + pad_x, y + pad_y), imgui.get_color_u32(imgui.ImVec4(*BADGE_TEXT_RGBA)), text)
     return Rect(x, y, width, height)
-
-
-def _overlap(a: Rect, b: Rect) -> bool:
-    return a.x < b.x + b.width and b.x < a.x + a.width and a.y < b.y + b.height and b.y < a.y + a.height
 
 
 def draw_key_help(view: Rect) -> bool:

@@ -21,6 +21,11 @@ TIMELINE_HELP = (
     "Run (Space) plays the recorded steps on; a change made there (the gyroscopic term, a kick,\n"
     "the divergence threshold) goes on from that step as a new run."
 )
+BRANCH_HELP = (
+    "Branch (B): keep the run as it is and go on from the step shown as a second run beside it,\n"
+    "the original on the left; a change now (the gyroscopic term, a kick) applies to the branch,\n"
+    "and its labels say how far it has turned from the original."
+)
 
 
 def draw_timeline(edits: PanelEdits, first: int, shown: int, last: int, h: float, branched: bool = False) -> None:
@@ -57,13 +62,6 @@ def draw_timeline(edits: PanelEdits, first: int, shown: int, last: int, h: float
     if imgui.button("end branch###branch" if branched else "branch###branch", imgui.ImVec2(width, 0.0)):
         edits.branch = True
     _tooltip(BRANCH_HELP if not branched else "end the branch: go on with the branch's run alone (B)")
-
-
-BRANCH_HELP = (
-    "Branch (B): keep the run as it is and go on from the step shown as a second run beside it,\n"
-    "the original on the left; a change now (the gyroscopic term, a kick) applies to the branch,\n"
-    "and its labels say how far it has turned from the original."
-)
 
 
 def _tooltip(text: str) -> None:

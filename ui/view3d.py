@@ -32,6 +32,13 @@ class Rect:
     def contains(self, x: float, y: float) -> bool:
         return self.x <= x < self.x + self.width and self.y <= y < self.y + self.height
 
+    def overlaps(self, other: Rect) -> bool:
+        return (
+            self.x < other.x + other.width
+            and other.x < self.x + self.width
+            and (self.y < other.y + other.height and other.y < self.y + self.height)
+        )
+
 
 @dataclass(frozen=True)
 class Layout:

@@ -5,8 +5,8 @@ The body is seed 003's T-handle: principal moments (2.5, 1.4, 1.3) kg m², ident
 It is stepped at h = 1/4 … 1/2000 s (ten steps) for 60 s (``quick``: 1/60 and 1/240 s for 20 s), one body, and
 measured against the closed form (:class:`sim.exact.TorqueFreeSolution`):
 
-- ``energy_error``: max over the run of ``|E/E₀ − 1|`` (scene/measures.py, without torque); ``momentum_error``: max
-  of ``|L − L₀|/|L₀|`` (world);
+- ``energy_error``: max over the run of ``|E/E₀ − 1|`` (scene/model/measures.py, without torque); ``momentum_error``:
+  max of ``|L − L₀|/|L₀|`` (world);
 - ``orientation_error``: the angle (rad) between the final orientation and the exact one;
 - ``flips`` and ``flips_exact``: sign changes of the body rate ``Ω_y`` at the step times, run and closed form;
 - ``us_per_body_step``: µs per body per step in a batch of ``COST_BODIES`` such handles (random orientations,
@@ -49,8 +49,8 @@ from spinlab.benchmarks import heavy_top_accuracy, work_precision
 from spinlab.benchmarks.engine_peers import import_mujoco
 from spinlab.benchmarks.figures import pyplot, save_figure
 from spinlab.benchmarks.timing import best_seconds_per_call
-from spinlab.scene.atomic_file import write_atomically
-from spinlab.scene.measures import energy_error, energy_scale, momentum_error, orientation_error
+from spinlab.scene.files.atomic_file import write_atomically
+from spinlab.scene.model.measures import energy_error, energy_scale, momentum_error, orientation_error
 from spinlab.sim.errors import NumericalError
 from spinlab.sim.exact import TorqueFreeSolution
 from spinlab.sim.integrators import AXES, INTEGRATORS, METHODS

@@ -16,8 +16,8 @@ overlap as they tumble): one column per ``ψ``, the full circle in ``columns`` s
 one row per tilt, geometric from ``TILT_RANGE[0]`` (bottom) to ``TILT_RANGE[1]`` (top): a live picture of the
 separatrix.
 
-Colours (scene/palette.py's :func:`~scene.palette.flip_colors`): blue for the handles circulating about the minor
-axis, orange about the major one, each paler the longer its flip period (the closed form's, sim/euler_poinsot.py,
+Colours (scene/model/palette.py's :func:`~scene.model.palette.flip_colors`): blue for the handles circulating about the
+minor axis, orange about the major one, each paler the longer its flip period (the closed form's, sim/euler_poinsot.py,
 computed here once from the state written to the file), so the separatrix is the pale seam between the two.
 
 ``python -m spinlab.benchmarks.cloud`` writes assets/scenes/cloud.toml (1000 handles: 25 tilts × 40 directions);
@@ -33,8 +33,8 @@ import sys
 
 import numpy as np
 
-from spinlab.scene.palette import flip_colors
-from spinlab.scene.scene_file import PRESET_DIR
+from spinlab.scene.files.scene_file import PRESET_DIR
+from spinlab.scene.model.palette import flip_colors
 from spinlab.sim.euler_poinsot import EulerPoinsot
 
 __all__ = [
@@ -147,7 +147,7 @@ def main(argv: list[str] | None = None) -> int:
     arguments = parser.parse_args(argv)
     if arguments.bodies < 1:
         parser.error("--bodies must be at least 1")
-    from spinlab.scene.atomic_file import write_atomically
+    from spinlab.scene.files.atomic_file import write_atomically
 
     write_atomically(arguments.out, cloud_toml(arguments.bodies, colors=not arguments.no_colors).encode())
     print(f"wrote {arguments.out}")

@@ -1,11 +1,11 @@
 """matplotlib for the benchmarks' plots, optional: pyplot on the Agg backend (no display), and figures written
-atomically as PNG (:mod:`scene.atomic_file`), so a plot in ``docs/images`` is whole or the old one."""
+atomically as PNG (:mod:`scene.files.atomic_file`), so a plot in ``docs/images`` is whole or the old one."""
 
 from __future__ import annotations
 
 import pathlib
 
-from spinlab.scene.atomic_file import atomic_output
+from spinlab.scene.files.atomic_file import atomic_output
 
 __all__ = ["pyplot", "save_figure"]
 

@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from spinlab.scene.scene_file import load_scene
+from spinlab.scene.files.scene_file import load_scene
 from spinlab.ui.panel import PanelEdits
 from spinlab.ui.xvfb import virtual_display, xvfb_available
 

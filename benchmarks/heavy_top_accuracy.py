@@ -8,8 +8,8 @@ the others hold a torque over the step, taken at a predicted midpoint) at h = 1/
 (``quick``: 1/120 and 1/240 s for 2 s), and measured against the Lagrange top's closed form
 (:mod:`sim.lagrange_top`, itself accurate to ~2e-11 rad):
 
-- ``energy_error``: max over the run of ``|E − E₀|/(|T₀| + |V₀|)`` (scene/measures.py), ``E = ½ Ω·I Ω − m g·(O c)``
-  (kinetic about the pivot plus potential with the pivot as reference height; E₀ ≈ 44 J, from the initial state);
+- ``energy_error``: max over the run of ``|E − E₀|/(|T₀| + |V₀|)`` (scene/model/measures.py), ``E = ½ Ω·I Ω − m g·(O
+  c)`` (kinetic about the pivot plus potential with the pivot as reference height; E₀ ≈ 44 J, from the initial state);
 - ``orientation_error``: the angle (rad) between the final orientation and the closed form's;
 - ``energy_ratio``, ``orientation_ratio``: the error at 2h over the error at h (16 for a 4th-order method, 64 for
   a 6th-order one), where the same method was run at 2h;
@@ -42,7 +42,7 @@ from spinlab.benchmarks.heavy_top_body import (
     top_world,
 )
 from spinlab.benchmarks.heavy_top_mujoco import MUJOCO_INTEGRATORS, mujoco_cost, mujoco_run
-from spinlab.scene.measures import energy_error, energy_scale, orientation_error
+from spinlab.scene.model.measures import energy_error, energy_scale, orientation_error
 from spinlab.sim.integrators import METHODS, ORIENTATION_TORQUE
 from spinlab.sim.lagrange_top import LagrangeTopSolution
 

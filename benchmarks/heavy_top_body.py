@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from spinlab.scene.scene_file import load_scene
+from spinlab.scene.files.scene_file import load_scene
 from spinlab.sim.errors import NumericalError
 from spinlab.sim.lagrange_top import LagrangeTopSolution, lagrange_top_from_body
 from spinlab.sim.quaternion import quat_conj, quat_exp, quat_mul, quat_rotate

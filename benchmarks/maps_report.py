@@ -8,7 +8,7 @@ from typing import Any
 
 from spinlab import checkout_folder
 from spinlab.benchmarks.maps_measures import KANTOROVICH_CONSTANT, SETTINGS
-from spinlab.scene.atomic_file import write_atomically
+from spinlab.scene.files.atomic_file import write_atomically
 
 __all__ = ["format_table", "write_docs", "SEED_CLAIMS"]
 

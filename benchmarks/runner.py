@@ -21,7 +21,7 @@ from typing import Any, TextIO
 import numpy as np
 
 from spinlab.benchmarks import accuracy, contiguous_list, engines, gui, integrators, latency, maps, render, scaling
-from spinlab.scene.atomic_file import atomic_output
+from spinlab.scene.files.atomic_file import atomic_output
 
 __all__ = ["BENCHMARKS", "main", "run_all", "write_json_atomically", "MAX_REPORT_BYTES"]
 
@@ -55,7 +55,7 @@ def _metadata(quick: bool) -> dict[str, Any]:
 
 def write_json_atomically(data: dict[str, Any], path: pathlib.Path) -> None:
     """Write ``data`` as JSON to ``path`` so a reader never sees a half-written file
-    (:func:`scene.atomic_file.atomic_output`: a full disk is an ``OutputError`` and leaves the old file)."""
+    (:func:`scene.files.atomic_file.atomic_output`: a full disk is an ``OutputError`` and leaves the old file)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     with atomic_output(path) as file:
         json.dump(data, file, indent=2)

@@ -1,5 +1,5 @@
 """The best time per call of a function: the least of several runs of many calls, with Python's cyclic garbage
-collector paused (scene/collector.py) so that a collection does not land in one run and not another."""
+collector paused (scene/process/collector.py) so that a collection does not land in one run and not another."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from spinlab.scene.collector import collector_paused
+from spinlab.scene.process.collector import collector_paused
 
 __all__ = ["best_seconds_per_call"]
 

@@ -38,8 +38,8 @@ def writable_path(text: str) -> Path:
 
 
 def positive_float(text: str) -> float:
-    """An argparse type: a finite number > 0, within the range a scene file's numbers have (scene/limits.py)."""
-    from spinlab.scene.limits import MAX_MAGNITUDE, MIN_POSITIVE
+    """An argparse type: a finite number > 0, within the range a scene file's numbers have (scene/files/limits.py)."""
+    from spinlab.scene.files.limits import MAX_MAGNITUDE, MIN_POSITIVE
 
     shown = quoted(text)
     try:

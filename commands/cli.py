@@ -14,7 +14,7 @@ import re
 import sys
 
 from spinlab.commands import bench, gui, record, run
-from spinlab.scene.interrupts import EXIT_INTERRUPTED, interrupted_message
+from spinlab.scene.process.interrupts import EXIT_INTERRUPTED, interrupted_message
 from spinlab.sim.errors import InputError, SpinlabError, printable, quoted
 
 EXIT_USAGE = 2
@@ -52,11 +52,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def install_signal_handlers() -> None:
-    """Ctrl-C, SIGTERM and SIGHUP stop a command the same way (:mod:`scene.interrupts`): a recording is finalised,
-    a half-written output removed, and the exit status is 130. A write past ``ulimit -f`` fails (EFBIG) instead of
-    killing the process."""
-    from spinlab.scene.atomic_file import ignore_file_size_signal
-    from spinlab.scene.interrupts import install_handlers
+    """Ctrl-C, SIGTERM and SIGHUP stop a command the same way (:mod:`scene.process.interrupts`): a recording is
+    finalised, a half-written output removed, and the exit status is 130. A write past ``ulimit -f`` fails (EFBIG)
+    instead of killing the process."""
+    from spinlab.scene.files.atomic_file import ignore_file_size_signal
+    from spinlab.scene.process.interrupts import install_handlers
 
     install_handlers()
     ignore_file_size_signal()

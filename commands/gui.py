@@ -17,7 +17,7 @@ import sys
 import threading
 from typing import TYPE_CHECKING
 
-from spinlab.scene.interrupts import EXIT_INTERRUPTED, STOP_SIGNALS, interrupted_message
+from spinlab.scene.process.interrupts import EXIT_INTERRUPTED, STOP_SIGNALS, interrupted_message
 from spinlab.sim.errors import printable
 
 if TYPE_CHECKING:
@@ -45,7 +45,7 @@ def run_gui(scene: str | None, *, size: tuple[int, int] | None = None, fullscree
     likewise and raises :class:`WindowGone` (exit 1); any other error finalises likewise and is raised again for the
     command line to report in one line.
     """
-    from spinlab.scene.scene_file import load_scene
+    from spinlab.scene.files.scene_file import load_scene
     from spinlab.ui.app import WINDOW_SIZE, App
     from spinlab.ui.capacity import check_window_holds
     from spinlab.ui.window import WindowGone, window_gone
@@ -55,7 +55,7 @@ def run_gui(scene: str | None, *, size: tuple[int, int] | None = None, fullscree
     size = size or WINDOW_SIZE
     # Nothing waits for numba: the kernels compile in a worker process and load on a thread while the window steps
     # on the numpy paths (sim/compiled.py, ui/kernel_loader.py); the first step is checked on them.
-    from spinlab.scene.run_model import check_scene_runs
+    from spinlab.scene.model.run_model import check_scene_runs
     from spinlab.sim import compiled
     from spinlab.ui.kernel_loader import KernelLoader
 

@@ -20,12 +20,12 @@ from spinlab.commands.arguments import (
     writable_path,
 )
 from spinlab.commands.progress import ProgressBar
-from spinlab.scene.interrupts import EXIT_INTERRUPTED
+from spinlab.scene.process.interrupts import EXIT_INTERRUPTED
 from spinlab.sim.errors import InputError, printable
 
 if TYPE_CHECKING:
-    from spinlab.scene.failures import Failure
-    from spinlab.scene.scene_file import SceneSpec
+    from spinlab.scene.files.scene_file import SceneSpec
+    from spinlab.scene.model.failures import Failure
 
 __all__ = ["add_parser", "record_command", "record_scene", "RecordResult"]
 
@@ -80,9 +80,9 @@ def record_scene(
     """
     from spinlab.render.record import first_frame, frame_count, render_frames
     from spinlab.render.video import VideoWriter, even_size
-    from spinlab.scene.atomic_file import refuse_overwriting
-    from spinlab.scene.interrupts import deferred_interrupts
-    from spinlab.scene.runner import step_count
+    from spinlab.scene.files.atomic_file import refuse_overwriting
+    from spinlab.scene.process.interrupts import deferred_interrupts
+    from spinlab.scene.running.runner import step_count
 
     refuse_overwriting(out, scene.path, "--out")
     followed = None if follow is None else followed_body(scene, follow)
@@ -119,7 +119,7 @@ def record_scene(
 
 def followed_body(scene: SceneSpec, name: str) -> int:
     """The index of the body ``name`` of ``scene`` (``--follow``), or :class:`InputError` naming the choices."""
-    from spinlab.scene.validation import did_you_mean
+    from spinlab.scene.files.validation import did_you_mean
 
     names = [body.name for body in scene.bodies]
     if name not in names:
@@ -136,8 +136,8 @@ def _exact_fps(fps: float):
 
 def record_command(args: argparse.Namespace) -> int:
     from spinlab.render.record import first_frame, parse_size
-    from spinlab.scene.run_model import integrators_for
-    from spinlab.scene.scene_file import load_scene
+    from spinlab.scene.files.scene_file import load_scene
+    from spinlab.scene.model.run_model import integrators_for
     from spinlab.sim.integrators import FAMILIES
 
     size = parse_size(args.size)

@@ -54,20 +54,20 @@ def _wall(seconds: float) -> str:
 
 
 def run_command(args: argparse.Namespace) -> int:
-    """``run``, with the cyclic garbage collector paused (scene/collector.py): a scene of 10⁵ bodies is ~10⁶
+    """``run``, with the cyclic garbage collector paused (scene/process/collector.py): a scene of 10⁵ bodies is ~10⁶
     long-lived objects, which every full collection would traverse again, and the run makes no reference cycles
     as it steps (a test holds it), so reference counting frees all it drops."""
-    from spinlab.scene.collector import collector_paused
+    from spinlab.scene.process.collector import collector_paused
 
     with collector_paused():
         return _run(args)
 
 
 def _run(args: argparse.Namespace) -> int:
-    from spinlab.scene.atomic_file import refuse_overwriting
-    from spinlab.scene.run_model import integrators_for
-    from spinlab.scene.runner import run_scene, step_count
-    from spinlab.scene.scene_file import load_scene
+    from spinlab.scene.files.atomic_file import refuse_overwriting
+    from spinlab.scene.files.scene_file import load_scene
+    from spinlab.scene.model.run_model import integrators_for
+    from spinlab.scene.running.runner import run_scene, step_count
     from spinlab.sim.integrators import FAMILIES
 
     scene = load_scene(args.scene)

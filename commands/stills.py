@@ -2,7 +2,7 @@
 
 Writes ``t_handle.png`` (the Dzhanibekov flip half-way, with every overlay and a legend) and ``compare.png``
 (the compare preset at t = 20 s, one view per integrator) at 1280×720 with 4× MSAA into ``OUT_DIR``
-(default ``docs/images``), through :mod:`scene.png` (zlib alone, no imaging library).
+(default ``docs/images``), through :mod:`scene.files.png` (zlib alone, no imaging library).
 """
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ from spinlab import checkout_folder, checkout_root
 from spinlab.render.offscreen import OffscreenTarget, create_offscreen_context
 from spinlab.render.run_view import RunView, reference_scale
 from spinlab.render.text import TextOverlay
-from spinlab.scene.png import save_png
-from spinlab.scene.run_model import Session, Setup, default_integrators, view_labels
-from spinlab.scene.scene_file import load_scene
+from spinlab.scene.files.png import save_png
+from spinlab.scene.files.scene_file import load_scene
+from spinlab.scene.model.run_model import Session, Setup, default_integrators, view_labels
 
 __all__ = ["render_t_handle", "render_compare", "main"]
 
@@ -28,7 +28,7 @@ COMPARE_SECONDS = 20.0  # after the flip, when the integrators have parted
 
 
 def _run(target: OffscreenTarget, text: TextOverlay, name: str, seconds: float) -> tuple[Session, RunView]:
-    """The preset ``name`` run (scene/run_model.py) for ``seconds`` and its view, fed every step as a video is."""
+    """The preset ``name`` run (scene/model/run_model.py) for ``seconds`` and its view, fed every step as a video is."""
     scene = load_scene(name)
     session = Session(Setup(scene, default_integrators(scene), h=scene.h))
     view = RunView(target.ctx, session, text)

@@ -10,9 +10,9 @@ import numpy as np
 from spinlab.render import meshes
 from spinlab.render.instances import frames_along, rigid_matrices, rotation_from_quat_wxyz
 from spinlab.render.look import PALETTE_LINEAR
-from spinlab.scene.measures import torque_free
-from spinlab.scene.scene_file import SceneSpec
-from spinlab.scene.simulation import initial_world_state
+from spinlab.scene.files.scene_file import SceneSpec
+from spinlab.scene.model.measures import torque_free
+from spinlab.scene.running.simulation import initial_world_state
 from spinlab.sim.inertia import principal_moments
 
 __all__ = ["BodyLayout", "nice_step"]
@@ -96,8 +96,9 @@ class BodyLayout:
         )
         self.size = 2.0 * float(np.median(radius))
 
-        # Only a torque-free body has an invariable plane (scene/measures.py's one definition: not a kinematic one,
-        # nor one held at a pivot under gravity, a heavy top; a dynamic child's joint holds its centre, not its spin).
+        # Only a torque-free body has an invariable plane (scene/model/measures.py's one definition: not a kinematic
+        # one, nor one held at a pivot under gravity, a heavy top; a dynamic child's joint holds its centre, not its
+        # spin).
         self.torque_free = np.array([torque_free(scene, body) for body in bodies], dtype=bool).reshape(count)
         self.principal_axes = np.array([principal_moments(body.inertia_com)[1] for body in bodies]).reshape(count, 3, 3)
         self.axes_length = AXES_LENGTH_RADII * radius

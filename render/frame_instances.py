@@ -17,7 +17,7 @@ from spinlab.render.instances import body_model_matrices, instance_rows
 from spinlab.render.look import MOMENTUM_LINEAR, OMEGA_LINEAR, PLANE_LINEAR
 from spinlab.render.meshes import UNIT_MESHES
 from spinlab.render.trail import HerpolhodeTrail
-from spinlab.scene.simulation import Snapshot
+from spinlab.scene.running.simulation import Snapshot
 
 __all__ = ["FrameInstances", "frame_instances", "plane_rows"]
 

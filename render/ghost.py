@@ -1,6 +1,6 @@
 """The exact ghost: a translucent copy of each torque-free body turned as its closed form turns it.
 
-The closed form's orientation at each step is measured once, with the rest of the step (scene/samples.py's
+The closed form's orientation at each step is measured once, with the rest of the step (scene/model/samples.py's
 ``Sample.q_exact``); :func:`ghost_orientations` maps the latest step's to the scene's bodies and
 :meth:`render.renderer.Renderer.set_ghost` hands it to the renderer. A ghost is drawn at its body's own position
 (the centre of mass, world frame, m) with the closed form's orientation ``q`` (body → world, (w, x, y, z)), the
@@ -19,7 +19,7 @@ import numpy as np
 
 from spinlab.render.body_layout import BodyLayout
 from spinlab.render.instances import body_model_matrices, instance_rows
-from spinlab.scene.measures import orientation_error
+from spinlab.scene.model.measures import orientation_error
 
 __all__ = ["GHOST_ALPHA", "GHOST_WHITEN", "GHOST_MIN_ANGLE_RAD", "Ghost", "ghost_orientations", "ghost_solids"]
 
@@ -41,8 +41,8 @@ class Ghost:
 
 
 def ghost_orientations(session) -> Ghost:
-    """The :class:`Ghost` of ``session``'s (scene/run_model.py) latest step: the closed form's orientation of every
-    plotted torque-free body that has one; NaN for the others (kinematic bodies, bodies under torque, heavy tops:
+    """The :class:`Ghost` of ``session``'s (scene/model/run_model.py) latest step: the closed form's orientation of
+    every plotted torque-free body that has one; NaN for the others (kinematic bodies, bodies under torque, heavy tops:
     a heavy top turns about its pivot, so its exact motion is not at its body's position)."""
     sample = session.latest.sample
     q = np.full((len(session.scene.bodies), 4), np.nan)

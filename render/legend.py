@@ -12,7 +12,7 @@ from spinlab.render.grid import grid_columns, grid_viewports
 from spinlab.render.look import MOMENTUM_LINEAR, OMEGA_LINEAR, PLANE_LINEAR, TRAIL_LINEAR, linear_to_srgb
 from spinlab.render.meshes import AXES_LINEAR
 from spinlab.render.text import TextBox, row_height_px
-from spinlab.scene.palette import rgb_triple
+from spinlab.scene.model.palette import rgb_triple
 
 __all__ = ["legend_box", "legend_entries", "GHOST_SRGB", "KeyPlace", "key_place", "WIDE_CELL_ASPECT"]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from spinlab.scene.palette import PALETTE_LINEAR, hex_srgb, rgb_triple, srgb_to_linear
+from spinlab.scene.model.palette import PALETTE_LINEAR, hex_srgb, rgb_triple, srgb_to_linear
 
 __all__ = [
     "srgb_to_linear",

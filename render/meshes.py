@@ -255,7 +255,7 @@ def body_mesh(shape: str, sizes: dict[str, Any]) -> Mesh:
 def bounding_radius(shape: str, sizes: dict[str, Any], center: Any) -> float:
     """The largest distance (m) from ``center`` (3,) m, modelling frame, to a vertex of the shape's mesh. In
     float64: a body's float32 mesh (:func:`body_mesh`) is all zeros below ~1e-45 m and infinite above ~3e38 m, and
-    a scene's sizes run from 1e-50 m to 1e50 m (scene/limits.py)."""
+    a scene's sizes run from 1e-50 m to 1e50 m (scene/files/limits.py)."""
     points = [
         UNIT_MESHES[part.kind]().positions.astype(float) @ part.matrix[:3, :3].T + part.matrix[:3, 3]
         for part in shape_parts(shape, sizes)

@@ -79,7 +79,7 @@ def poinsot_geometry(inertia_body: np.ndarray, q: np.ndarray, omega_world: np.nd
 
 
 def poinsot_body(session, preferred: int | None = None) -> tuple[int, int] | None:
-    """``(body index, plotted row)`` of the body ``session``'s (scene/run_model.py) Poinsot view shows: the body
+    """``(body index, plotted row)`` of the body ``session``'s (scene/model/run_model.py) Poinsot view shows: the body
     ``preferred`` (an index into the session's scene: the one selected in the window) when it is torque-free with
     a closed form, else the first view's first such body; ``None`` when there is none."""
     references = session.references
@@ -122,7 +122,7 @@ class PoinsotTraces:
         return traces
 
     def push(self, steps) -> None:
-        """Append the S steps of ``steps`` (scene/run_model.py's :class:`Steps`), oldest first."""
+        """Append the S steps of ``steps`` (scene/model/run_model.py's :class:`Steps`), oldest first."""
         q = np.array([snapshot.q[self.body] for snapshot in steps.snapshots])
         omega = np.array([snapshot.omega_world[self.body] for snapshot in steps.snapshots])
         sample = steps.sample

@@ -7,14 +7,14 @@ offscreen (EGL) and handed to :class:`render.video.VideoWriter`, whose encoder t
 rendering and whose bounded queue keeps memory flat for any duration.
 
 Before any work: the frame rate must lie in [``MIN_FPS``, ``MAX_FPS``], the frame count and the simulation's step
-count within scene/limits.py's (``SPINLAB_NO_LIMITS=1`` lifts those two), and the output must not be the scene file
-being read. While recording, every frame's state is checked finite (a body that blew up ends the recording with
+count within scene/files/limits.py's (``SPINLAB_NO_LIMITS=1`` lifts those two), and the output must not be the scene
+file being read. While recording, every frame's state is checked finite (a body that blew up ends the recording with
 :class:`sim.errors.NumericalError` and no file); an overflowing value on its way to the screen is drawn as it is,
 without numpy's warnings. With several views (``--integrator all``, ``compare``), a view that fails or diverges is
-frozen with its "diverged at …" label and the others go on (scene/failures.py); only when every view has failed
+frozen with its "diverged at …" label and the others go on (scene/model/failures.py); only when every view has failed
 does the recording end so. ``failures``, when given, receives ``(view label, Failure)`` as each view fails.
 
-The run is the window's run model (scene/run_model.py, :func:`video_setup`), drawn by the window's
+The run is the window's run model (scene/model/run_model.py, :func:`video_setup`), drawn by the window's
 :class:`~render.run_view.RunView`: the same views, labels, key and trails sampled per step as the window shows for the
 same setup. A scene whose bodies use different integrators
 (``compare``) is drawn one view per integrator; ``integrator`` ``"all"`` runs every integrator side by side in lock
@@ -35,11 +35,11 @@ from spinlab.render.renderer import Renderer, RenderOptions
 from spinlab.render.run_view import RunView, reference_scale
 from spinlab.render.text import TextOverlay
 from spinlab.render.video import even_size
-from spinlab.scene.limits import MAX_FRAMES, check_count
-from spinlab.scene.pacing import steps_to
-from spinlab.scene.run_model import Session, Setup, default_integrators
-from spinlab.scene.runner import check_finite
-from spinlab.scene.scene_file import SceneSpec
+from spinlab.scene.files.limits import MAX_FRAMES, check_count
+from spinlab.scene.files.scene_file import SceneSpec
+from spinlab.scene.model.run_model import Session, Setup, default_integrators
+from spinlab.scene.running.pacing import steps_to
+from spinlab.scene.running.runner import check_finite
 from spinlab.sim.errors import InputError, NumericalError
 from spinlab.sim.integrators import FAMILIES
 
@@ -71,7 +71,7 @@ def frame_count(duration: float, fps: float) -> int:
     """The video's frame count, ``round(fps · duration)`` and at least 1, for ``duration`` seconds at ``fps``.
 
     Raises :class:`InputError` naming ``--fps`` when the rate is not in [``MIN_FPS``, ``MAX_FPS``], ``--duration``
-    when it is not a finite positive number, and both when the count is more than ``scene.limits.MAX_FRAMES``
+    when it is not a finite positive number, and both when the count is more than ``scene.files.limits.MAX_FRAMES``
     (unless ``SPINLAB_NO_LIMITS`` is set): cheap, so callers check it before loading anything.
     """
     if not (isinstance(fps, int | float) and MIN_FPS <= fps <= MAX_FPS):
@@ -112,11 +112,12 @@ def video_setup(scene: SceneSpec, integrator: str | None, gyroscopic: bool) -> S
 
 
 class VideoRun:
-    """A video's run (scene/run_model.py's :class:`Session` of ``setup``) and its :class:`~render.run_view.RunView`
-    (labelled with ``text``; none when ``None``). Every step is fed to the view as it is taken, as the window does.
-    ``ghost`` False leaves out the exact ghosts the renderer draws by default (render/ghost.py); ``poinsot`` adds
-    the Poinsot view beside the views (render/poinsot_view.py); ``follow``, a scene's body index, moves each view's
-    camera with its copy of it. The cameras are framed at the first :meth:`draw` and held."""
+    """A video's run (scene/model/run_model.py's :class:`Session` of ``setup``) and its
+    :class:`~render.run_view.RunView` (labelled with ``text``; none when ``None``). Every step is fed to the view as it
+    is taken, as the window does. ``ghost`` False leaves out the exact ghosts the renderer draws by default
+    (render/ghost.py); ``poinsot`` adds the Poinsot view beside the views (render/poinsot_view.py); ``follow``, a
+    scene's body index, moves each view's camera with its copy of it. The cameras are framed at the first :meth:`draw`
+    and held."""
 
     def __init__(
         self, ctx, setup: Setup, failures: list | None = None, ghost: bool = True, poinsot: bool = False,

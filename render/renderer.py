@@ -51,8 +51,8 @@ from spinlab.render.shaders import MAX_VIEWS, uniform
 from spinlab.render.trail import HerpolhodeTrail
 from spinlab.render.trail_lines import TRAIL_CAPACITY, TrailLines
 from spinlab.render.views import Viewport, ViewSet, clip_to_views, levels_of_detail, rows_in_views, write_view_uniforms
-from spinlab.scene.scene_file import SceneSpec
-from spinlab.scene.simulation import Snapshot
+from spinlab.scene.files.scene_file import SceneSpec
+from spinlab.scene.running.simulation import Snapshot
 
 __all__ = ["Renderer", "RenderOptions", "Viewport", "REFERENCE_HEIGHT_PX", "MAX_VIEWS"]
 

@@ -1,11 +1,11 @@
 """One run on screen, composed once for the window, the video and the stills (issue 24).
 
 A :class:`RunView` holds everything of a run that is drawn: its renderer (the bodies and, per run, their trails,
-exact ghosts and Poinsot traces), its views (one per :class:`~scene.run_model.Group`: one per integrator side by
+exact ghosts and Poinsot traces), its views (one per :class:`~scene.model.run_model.Group`: one per integrator side by
 side or in the compare preset), their cameras (framed at the first draw and then held; turned, panned and zoomed
 together, or moved with a body), the labels and the overlays' key, and the Poinsot view's cell. A driver feeds it a
 run's steps (:meth:`feed`, after each step call, or :meth:`show`, a past step rebuilt from the run's history,
-scene/history.py) and draws a run, or a moment of it, into an area of a framebuffer (:meth:`draw`). The window
+scene/running/history.py) and draws a run, or a moment of it, into an area of a framebuffer (:meth:`draw`). The window
 (ui/app.py), ``record`` (render/record.py) and the README's stills (commands/stills.py) are such drivers: what the
 window shows is what ``record`` writes because both draw through here; they differ only in the text scale they ask
 for and the background around the views.
@@ -38,9 +38,9 @@ from spinlab.render.viewports import (
     push_trails,
     show_history,
 )
-from spinlab.scene.palette import rgb_triple
-from spinlab.scene.run_model import Group, Session, view_labels
-from spinlab.scene.simulation import Snapshot
+from spinlab.scene.model.palette import rgb_triple
+from spinlab.scene.model.run_model import Group, Session, view_labels
+from spinlab.scene.running.simulation import Snapshot
 
 __all__ = ["RunView", "MIN_VIEW_PX", "ROWS_LABEL_SCALE", "LEGEND_SIZE", "ROW_LEGEND_SIZE", "reference_scale"]
 
@@ -93,7 +93,7 @@ class RunView:
     # -- the run's steps ------------------------------------------------------------------------------------------
 
     def feed(self, shown, preferred_body: int | None = None) -> None:
-        """After a step call of ``shown`` (a :class:`Session`, or a :class:`~scene.history.Moment` of the steps
+        """After a step call of ``shown`` (a :class:`Session`, or a :class:`~scene.running.history.Moment` of the steps
         played on through a history): its steps into the trails, its exact ghosts, and its steps into the Poinsot
         view's traces, of ``preferred_body`` when it can (render/viewports.py's :func:`follow_session`)."""
         push_trails(self.renderer, shown.latest)
@@ -168,7 +168,7 @@ class RunView:
     ) -> None:
         """Draw ``shown`` (a session, or a moment of it) into ``area`` of ``framebuffer`` (of ``size`` pixels), one
         viewport per group, each labelled (``labels``, one tuple of lines per group; by default
-        :func:`~scene.run_model.view_labels`) at ``text_scale`` (1: a 720-pixel-high target's size; several rows
+        :func:`~scene.model.run_model.view_labels`) at ``text_scale`` (1: a 720-pixel-high target's size; several rows
         of views take :data:`ROWS_LABEL_SCALE` of it), with the overlays' key where no body is, and the Poinsot view
         in the right part of the area when it is shown. The rest of ``framebuffer`` may be filled with
         ``background`` (sRGB; the renderer keeps one cached copy of it), unless ``shares_target``: another view

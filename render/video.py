@@ -2,7 +2,7 @@
 
 Frames are ``(H, W, 3)`` uint8 RGB arrays with rows top-down (flip a GL read-back, which is bottom-up, first).
 Frame ``i`` is stamped ``pts = i`` in time base ``1/fps``, so the file holds exactly the frames written, at exactly
-``fps``. The encoder writes ``.<name>.<random>.tmp.mp4`` beside the target (scene/atomic_file.py: the umask's
+``fps``. The encoder writes ``.<name>.<random>.tmp.mp4`` beside the target (scene/files/atomic_file.py: the umask's
 permissions), and the file appears at ``path`` only when :meth:`VideoWriter.close` succeeds, so a reader never sees
 a half-written video. A fault the OS reports while writing (disk full, a file-size limit, permission) is raised as
 :class:`sim.errors.OutputError` naming ``path``, and leaves no temporary file and any old file at ``path`` as it was.
@@ -33,7 +33,7 @@ import av
 import numpy as np
 from av.video.reformatter import ColorPrimaries, ColorRange, ColorTrc, Interpolation
 
-from spinlab.scene.atomic_file import commit_temporary, create_temporary, discard_temporary, output_error
+from spinlab.scene.files.atomic_file import commit_temporary, create_temporary, discard_temporary, output_error
 from spinlab.sim.errors import InputError
 
 __all__ = ["VideoWriter", "X264_PRESETS", "even_size", "read_video_info", "decode_frames"]

@@ -20,9 +20,9 @@ from spinlab.render.ghost import ghost_orientations
 from spinlab.render.poinsot import TRACE_CAPACITY, PoinsotTraces, poinsot_body
 from spinlab.render.renderer import Renderer, Viewport
 from spinlab.render.text import TextBox, TextOverlay, panel_height_px
-from spinlab.scene.history import Moment
-from spinlab.scene.run_model import Session, Steps
-from spinlab.scene.simulation import Snapshot
+from spinlab.scene.model.run_model import Session, Steps
+from spinlab.scene.running.history import Moment
+from spinlab.scene.running.simulation import Snapshot
 
 __all__ = [
     "push_trails",
@@ -101,8 +101,8 @@ def _poinsot_can_show(session: Session, body: int) -> bool:
 
 def show_history(renderer: Renderer, session: Session, step: int, preferred_body: int | None = None) -> None:
     """Set ``renderer``'s part of a run to what it was right after ``session``'s step ``step`` was drawn, from the
-    run's history (scene/history.py): the trails hold the steps up to it, as pushed one per step since the start;
-    the exact ghosts are the closed form's at it; the Poinsot view's traces hold its last steps (of
+    run's history (scene/running/history.py): the trails hold the steps up to it, as pushed one per step since the
+    start; the exact ghosts are the closed form's at it; the Poinsot view's traces hold its last steps (of
     ``preferred_body`` when it can, as :func:`follow_session` chooses)."""
     history, trail = session.history, renderer.trail
     assert history is not None, "a session that keeps its history"
@@ -114,7 +114,7 @@ def show_history(renderer: Renderer, session: Session, step: int, preferred_body
 
 
 def push_trails(renderer: Renderer, steps: Steps) -> None:
-    """Append every step of ``steps`` (:attr:`scene.run_model.Session.latest`) to ``renderer``'s herpolhode
+    """Append every step of ``steps`` (:attr:`scene.model.run_model.Session.latest`) to ``renderer``'s herpolhode
     trails, oldest first: the window and the video sample the trails per simulation step alike."""
     for snapshot in steps.snapshots:
         renderer.push_trail(snapshot)

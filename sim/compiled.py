@@ -13,9 +13,9 @@ A kernel not ready is stood in for by its numpy path (:func:`stand_in`). For mos
 kernel's arithmetic operation for operation, hence the kernel's bits (:data:`KERNEL_BITS_ON_NUMPY`); the implicit
 ones solve the same equation by other formulas there, an ulp or two apart a step, but have a ``backend="twin"``
 that runs their kernel's own code in numpy (:data:`TWINS`, sim/integrators/kernel_twins.py). ``run`` steps a small
-world on these without numba at all (scene/runner.py): :func:`gated` with ``stand_in="twin"``. The window steps on
-them too until their kernels arrive (:func:`start_on_numpy`); the others on their numpy references, so it still
-recomputes a run when the kernels arrive (scene/replay.py).
+world on these without numba at all (scene/running/runner.py): :func:`gated` with ``stand_in="twin"``. The window steps
+on them too until their kernels arrive (:func:`start_on_numpy`); the others on their numpy references, so it still
+recomputes a run when the kernels arrive (scene/running/replay.py).
 
 :func:`lazy_module` gives a module that is imported at its first attribute access: the integrators reach their
 kernels through one (``_kernels.euler_kernel``), so that importing the integrators does not import numba (~0.4 s
@@ -157,8 +157,8 @@ def not_ready(names: Iterable[str | None]) -> frozenset[str]:
 def off_kernel_bits(names: Iterable[str | None]) -> frozenset[str]:
     """Those of ``names`` that step now, kernel not ready, on a stand-in whose numbers part from their kernel's by
     an ulp or so: not :data:`KERNEL_BITS_ON_NUMPY`, nor a :data:`TWINS` member stepping on its twin. A run that
-    stepped any of them is recomputed once their kernels are ready (scene/replay.py); one that stepped none already
-    has the kernels' bits."""
+    stepped any of them is recomputed once their kernels are ready (scene/running/replay.py); one that stepped none
+    already has the kernels' bits."""
     return frozenset(
         name
         for name in not_ready(names)

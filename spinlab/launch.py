@@ -2,7 +2,7 @@
 
 Two things are settled here before the rest of the program is imported, so that they hold from its first import on:
 
-- the stop signals (Ctrl-C, SIGTERM, SIGHUP) take their one path (scene/interrupts.py, which needs only the
+- the stop signals (Ctrl-C, SIGTERM, SIGHUP) take their one path (scene/process/interrupts.py, which needs only the
   standard library): a signal during the imports ends the command as one at any other time does, in one line and
   exit status 130, where Python's own Ctrl-C printed a traceback of the import it cut short;
 - stdout and stderr write UTF-8 whatever the locale says (``LC_ALL=C``, ``PYTHONIOENCODING=ascii``, a C locale
@@ -32,7 +32,12 @@ def utf8_output() -> None:
 def main(argv: list[str] | None = None) -> int:
     """Install the stop signals' handlers and UTF-8 output, then run the command line (commands/cli.py) on
     ``argv`` (default ``sys.argv[1:]``); returns the exit status."""
-    from spinlab.scene.interrupts import EXIT_INTERRUPTED, ignore_stop_signals, install_handlers, interrupted_message
+    from spinlab.scene.process.interrupts import (
+        EXIT_INTERRUPTED,
+        ignore_stop_signals,
+        install_handlers,
+        interrupted_message,
+    )
 
     install_handlers()
     utf8_output()

@@ -8,7 +8,7 @@ import pytest
 
 from spinlab.benchmarks import accuracy, heavy_top_accuracy, heavy_top_body, heavy_top_mujoco
 from spinlab.benchmarks.figures import pyplot
-from spinlab.scene.measures import orientation_error
+from spinlab.scene.model.measures import orientation_error
 from spinlab.sim.integrators import AXES, METHODS
 
 ATOL_RAD = 1e-12

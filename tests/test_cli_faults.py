@@ -19,9 +19,9 @@ from pathlib import Path
 
 import pytest
 
-from spinlab.scene.limits import MAX_SCENE_BYTES
-from spinlab.scene.scene_file import load_scene
-from spinlab.scene.validation import check_names_and_parents
+from spinlab.scene.files.limits import MAX_SCENE_BYTES
+from spinlab.scene.files.scene_file import load_scene
+from spinlab.scene.files.validation import check_names_and_parents
 from spinlab.sim.errors import InputError
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -351,8 +351,8 @@ def test_a_signal_stops_a_run_like_ctrl_c_and_leaves_no_trace(tmp_path, signum):
 
 
 def test_body_count_and_depth_limits_name_the_key_and_can_be_lifted(tmp_path, monkeypatch):
-    import spinlab.scene.scene_file as scene_file
-    import spinlab.scene.validation as validation
+    import spinlab.scene.files.scene_file as scene_file
+    import spinlab.scene.files.validation as validation
 
     path = tmp_path / "four.toml"
     path.write_text("".join(f'[[body]]\nname = "b{i}"\nshape = "box"\n' + (f'parent = "b{i - 1}"\n' if i else "")
@@ -374,9 +374,9 @@ def test_a_signal_swallowed_by_a_callback_from_c_still_stops_the_run():
     script = """
 import ctypes, os, signal, sys
 sys.path.insert(0, sys.argv[1])
-from spinlab.scene.interrupts import Interrupted, install_handlers
-from spinlab.scene.scene_file import load_scene
-from spinlab.scene.simulation import Simulation
+from spinlab.scene.process.interrupts import Interrupted, install_handlers
+from spinlab.scene.files.scene_file import load_scene
+from spinlab.scene.running.simulation import Simulation
 install_handlers()
 simulation = Simulation(load_scene("t_handle"))
 callback = ctypes.CFUNCTYPE(None)(lambda: os.kill(os.getpid(), signal.SIGTERM))

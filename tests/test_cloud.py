@@ -20,8 +20,8 @@ from spinlab.benchmarks.cloud import (
     cloud_toml,
     flip_periods,
 )
-from spinlab.scene.palette import flip_colors
-from spinlab.scene.scene_file import load_scene
+from spinlab.scene.files.scene_file import load_scene
+from spinlab.scene.model.palette import flip_colors
 
 ROOT = Path(__file__).resolve().parent.parent
 

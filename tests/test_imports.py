@@ -1,7 +1,7 @@
 """The code and the tests import spinlab under its one installed name: ``spinlab.sim``, never ``sim``.
 
-In a checkout the root is on the path (for ``tests.*``), so ``import scene.validation`` would quietly load a second
-copy of the module, and a monkeypatch on it would reach nothing the code under test uses. Installed, the import
+In a checkout the root is on the path (for ``tests.*``), so ``import scene.files.validation`` would quietly load a
+second copy of the module, and a monkeypatch on it would reach nothing the code under test uses. Installed, the import
 fails. Every import statement, and every module named in a string (``monkeypatch.setattr("x.y.z", ...)``,
 ``importorskip``, ``python -m``, a script in a string), is checked here.
 """
@@ -65,7 +65,7 @@ def test_every_import_names_spinlab():
 
 def test_the_check_finds_each_kind_of_stray_import():
     source = (
-        "import scene.validation\nfrom sim.so3 import exp_so3\nimport numpy\nfrom spinlab.sim import so3\n"
+        "import scene.files.validation\nfrom sim.so3 import exp_so3\nimport numpy\nfrom spinlab.sim import so3\n"
         "monkeypatch.setattr('render.record.frames', None)\ncommand = ['python', '-m', 'commands.stills']\n"
         "code = 'import sys, ui.controller'\n"
     )

@@ -49,7 +49,7 @@ runpy.run_path(main, run_name="__main__")
 """
 
 
-@pytest.mark.parametrize("module", ["spinlab.commands.cli", "spinlab.scene.atomic_file", "spinlab.sim", "numpy"])
+@pytest.mark.parametrize("module", ["spinlab.commands.cli", "spinlab.scene.files.atomic_file", "spinlab.sim", "numpy"])
 def test_ctrl_c_during_the_first_imports_is_one_line_and_130(module):
     # Before launch.py, Python's own Ctrl-C met the command line's import and printed the import's traceback.
     script = [sys.executable, "-c", _SIGNAL_DURING_IMPORT, module, str(ROOT / "main.py"), *RUN]

@@ -1,4 +1,4 @@
-"""The window: pyglet + moderngl + ImGui, and the frame loop that drives a :class:`~scene.run_model.Session`.
+"""The window: pyglet + moderngl + ImGui, and the frame loop that drives a :class:`~scene.model.run_model.Session`.
 
 One frame (:meth:`App.frame`): the wall time since the last frame, times the time scale, goes into a fixed-step
 accumulator; the session takes the whole steps due (at most ``MAX_STEPS_PER_FRAME``, within a time budget, dropping
@@ -31,12 +31,12 @@ from spinlab.render.grid import grid_columns, grid_viewports_in
 from spinlab.render.renderer import Renderer, RenderOptions
 from spinlab.render.run_view import RunView, reference_scale
 from spinlab.render.text import TextOverlay
-from spinlab.scene.history import Moment
-from spinlab.scene.pacing import Accumulator
-from spinlab.scene.png import save_png
-from spinlab.scene.replay import Replay
-from spinlab.scene.run_model import Session, Setup, view_groups, view_labels
-from spinlab.scene.scene_file import SceneSpec
+from spinlab.scene.files.png import save_png
+from spinlab.scene.files.scene_file import SceneSpec
+from spinlab.scene.model.run_model import Session, Setup, view_groups, view_labels
+from spinlab.scene.running.history import Moment
+from spinlab.scene.running.pacing import Accumulator
+from spinlab.scene.running.replay import Replay
 from spinlab.sim import compiled
 from spinlab.ui import recording
 from spinlab.ui.branch import Original, branch_labels, original_labels
@@ -57,7 +57,7 @@ from spinlab.ui.view_mouse import ViewMouse
 from spinlab.ui.window import WindowGone, clear_gl_errors, close_window, open_window, window_framebuffer, window_gone
 
 if TYPE_CHECKING:
-    from spinlab.scene.history import RunHistory
+    from spinlab.scene.running.history import RunHistory
     from spinlab.ui.cost_history import LiveRun
     from spinlab.ui.kernel_loader import KernelLoader
 
@@ -74,7 +74,8 @@ MAX_RECORD_STEPS_PER_FRAME = 20_000
 # to draw leaves room to step: at worst stepping doubles it, never starves it).
 STEP_BUDGET_S = 0.008
 STEP_BUDGET_SHARE = 0.5
-# A run recomputed on the compiled kernels once they are ready (scene/replay.py) takes this long a frame at most.
+# A run recomputed on the compiled kernels once they are ready (scene/running/replay.py) takes this long a frame at
+# most.
 REPLAY_BUDGET_S = 0.004
 FRAME_STATS = 60  # frames over which frame time and speed are averaged
 FRAME_LOG = 1200
@@ -147,7 +148,7 @@ class App:
         self._replay: Replay | None = None
         # The run's integrators that stepped on a stand-in off their kernel's bits (sim/compiled.py): recomputed later.
         self._on_numpy: frozenset[str] = frozenset()
-        self.moment: Moment | None = None  # the past step shown (scene/history.py); None: the run now
+        self.moment: Moment | None = None  # the past step shown (scene/running/history.py); None: the run now
         self.original: Original | None = None  # the run a branch went on from, drawn beside it (ui/branch.py)
         self._record_until: int | None = None  # the last step of a recording of the history (start_recording)
         self.state_badge: Rect | None = None  # where the PAUSED / STOPPED badge went in the last frame (window px)
@@ -203,7 +204,7 @@ class App:
         nothing: if any of them cannot be made, the error is raised and the running session is kept."""
         state = self.state
         session = Session(setup, history=True)
-        session.retime_costs = True  # the cost column: each integrator's step timed alone (scene/failures.py)
+        session.retime_costs = True  # the cost column: each integrator's step timed alone (scene/model/failures.py)
         groups = view_groups(session, state.split_views)
         view = RunView(self.ctx, session, self.text, options=state.render, groups=groups)
         try:
@@ -222,7 +223,7 @@ class App:
             # The run replaced (or the scene's check run), before the first frame: worth its ~50 ms of collecting
             # only where there is much to give back.
             release_freed_memory()
-        self.accumulator = Accumulator()  # the simulated time owed (scene/pacing.py)
+        self.accumulator = Accumulator()  # the simulated time owed (scene/running/pacing.py)
         state.error = None
         self.form.status.wall_t = 0.0
         self.form.failures, self.form.live = [], history.live
@@ -268,8 +269,8 @@ class App:
     def _switch_to_compiled(self) -> None:
         """Once the compiled kernels of every integrator the run stepped on its numpy path are ready
         (sim/compiled.py), recompute the run on them from its start, :data:`REPLAY_BUDGET_S` a frame
-        (scene/replay.py), and carry on with that session: a run's numbers are the compiled kernels' whenever they
-        came. The plots and trails drawn meanwhile stay (they differ in the last bits at most)."""
+        (scene/running/replay.py), and carry on with that session: a run's numbers are the compiled kernels' whenever
+        they came. The plots and trails drawn meanwhile stay (they differ in the last bits at most)."""
         if not self._on_numpy or self.moment is not None:  # not while looking back: the history shown would change
             return
         if self._replay is None:
@@ -305,7 +306,7 @@ class App:
         self.form.status.wall_t += wall_dt
         self._speed.append((steps, steps * h, requested))
 
-    # -- going back in time (scene/history.py) ---------------------------------------------------------------
+    # -- going back in time (scene/running/history.py) ---------------------------------------------------------------
 
     @property
     def shown(self) -> Session | Moment:

@@ -6,7 +6,7 @@ change applies: the gyroscopic term, a kick, the divergence threshold. The windo
 same step, the original on the left (render/run_view.py, one :class:`RunView` each, their cameras shared): the
 original is shown from its history while it holds that step and stepped on past it, so both futures advance in lock
 step. Each branch view's label says how far it has turned from the original's copy of its bodies (the largest
-orientation angle between the two, scene/measures.py), the divergence of the two futures.
+orientation angle between the two, scene/model/measures.py), the divergence of the two futures.
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from __future__ import annotations
 import numpy as np
 
 from spinlab.render.run_view import RunView
-from spinlab.scene.history import Moment
-from spinlab.scene.measures import orientation_error
-from spinlab.scene.run_model import Group, Session, view_labels
+from spinlab.scene.model.measures import orientation_error
+from spinlab.scene.model.run_model import Group, Session, view_labels
+from spinlab.scene.running.history import Moment
 
 __all__ = ["Original", "branch_labels", "original_labels", "divergence_angles"]
 
@@ -68,7 +68,7 @@ def divergence_angles(branch: Session | Moment, original: Session | Moment, grou
 
 
 def branch_labels(branch: Session | Moment, original: Session | Moment, groups: tuple[Group, ...]) -> list[tuple]:
-    """The branch's views' labels: their own (:func:`~scene.run_model.view_labels`), marked as the branch, and the
+    """The branch's views' labels: their own (:func:`~scene.model.run_model.view_labels`), marked as the branch, and the
     divergence from the original, e.g. ``"Δθ from the original = 1.2e-03 rad"``."""
     angles = divergence_angles(branch, original, groups)
     return [

@@ -2,7 +2,7 @@
 
 The window holds what it draws (issue 26): the plots a sample of the bodies (ui/plot_history.py), the trails a
 bounded number of samples (render/trail.py), the renderer ~760 B a body. What grows with the bodies is then the
-run itself (scene/run_model.py's ``Session``: the state, the references and the closed forms, ~3 kB a body) and
+run itself (scene/model/run_model.py's ``Session``: the state, the references and the closed forms, ~3 kB a body) and
 the scene as read (~4 kB a body): a 10^5-body cloud, the most measured, peaks at ~0.85 GB through its first
 frames. Beyond :data:`WINDOW_MAX_BODIES` the window refuses a scene in one line, naming the limit (``run`` and
 ``record`` take up to 10^6).
@@ -13,15 +13,15 @@ from __future__ import annotations
 import ctypes
 import gc
 
-from spinlab.scene.limits import check_count
-from spinlab.scene.scene_file import SceneSpec
+from spinlab.scene.files.limits import check_count
+from spinlab.scene.files.scene_file import SceneSpec
 
 __all__ = ["WINDOW_MAX_BODIES", "STEP_CALL_BODY_STEPS", "check_window_holds", "steps_per_call", "release_freed_memory",
            "map_large_blocks"]  # fmt: skip
 
 WINDOW_MAX_BODIES = 100_000
 # Each step of each body costs ~1.4 kB until the window has recorded it (the snapshot, its drawable copy and the
-# measures of scene/run_model.py's Session.step): the window asks for at most this many body-steps in one call,
+# measures of scene/model/run_model.py's Session.step): the window asks for at most this many body-steps in one call,
 # ~140 MB (10^5 bodies: one step a call; a thousand: a hundred).
 STEP_CALL_BODY_STEPS = 100_000
 

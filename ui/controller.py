@@ -2,8 +2,8 @@
 the keys) applied to the person's :class:`~ui.controller_state.Choices`.
 
 What needs GL is injected: the :class:`Host` (the window, ui/app.py's ``App``; a test's window-free stand-in)
-starts a run of a :class:`~scene.run_model.Setup` (simulation, renderer, views, plots: all or nothing), steps it, and
-shows, records and captures what it draws. The controller imports no GL, no pyglet window and no ImGui.
+starts a run of a :class:`~scene.model.run_model.Setup` (simulation, renderer, views, plots: all or nothing), steps it,
+and shows, records and captures what it draws. The controller imports no GL, no pyglet window and no ImGui.
 
 Anything a person can get wrong (a scene file, a value, a folder), and anything else an edit raises, ends as a red
 message in the panel, never as an exception: :meth:`Controller.apply` for a frame's edits and
@@ -18,9 +18,9 @@ import os
 from pathlib import Path
 from typing import Any, Protocol
 
-from spinlab.scene.run_model import Session, Setup, check_scene_runs, default_integrators
-from spinlab.scene.scene_file import SceneSpec, list_presets, load_scene
-from spinlab.scene.scene_toml import check_body, save_scene
+from spinlab.scene.files.scene_file import SceneSpec, list_presets, load_scene
+from spinlab.scene.files.scene_toml import check_body, save_scene
+from spinlab.scene.model.run_model import Session, Setup, check_scene_runs, default_integrators
 from spinlab.sim.errors import InputError, SpinlabError, printable
 from spinlab.sim.integrators import INTEGRATORS, METHODS
 from spinlab.ui.capacity import check_window_holds
@@ -46,9 +46,9 @@ KEY_HELP_KEYS = (0xFFBE, 0x03F, 0x02F)
 
 
 class Host(Protocol):
-    """What the controller asks of the window. ``session`` is the running :class:`~scene.run_model.Session` and
+    """What the controller asks of the window. ``session`` is the running :class:`~scene.model.run_model.Session` and
     ``history`` its plots (ui/plot_history.py's ``PlotHistory``); ``shown_step`` the step the views show (before the
-    session's own when looking back in its history, scene/history.py)."""
+    session's own when looking back in its history, scene/running/history.py)."""
 
     session: Session
     history: Any

@@ -14,9 +14,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from spinlab.scene.failures import DEFAULT_DIVERGENCE
-from spinlab.scene.run_model import Setup
-from spinlab.scene.scene_file import SceneSpec
+from spinlab.scene.files.scene_file import SceneSpec
+from spinlab.scene.model.failures import DEFAULT_DIVERGENCE
+from spinlab.scene.model.run_model import Setup
 
 __all__ = ["Choices", "Form", "PanelEdits", "Status", "TEXT_SCALES", "next_text_scale"]
 
@@ -75,7 +75,7 @@ class Choices:
         return [body.name for body in self.scene.bodies]
 
     def setup(self) -> Setup:
-        """The :class:`~scene.run_model.Setup` a run of these choices starts from."""
+        """The :class:`~scene.model.run_model.Setup` a run of these choices starts from."""
         return Setup(
             self.scene, tuple(self.integrators), self.side_by_side, tuple(self.compared), self.h, self.gyroscopic,
             self.divergence,
@@ -137,7 +137,7 @@ class PanelEdits:
     time_scale_exp: int | None = None
     toggle_pause: bool = False
     step: bool = False  # one step on (through the run's history when looking back), paused
-    step_back: bool = False  # show the step before the one shown, paused (scene/history.py)
+    step_back: bool = False  # show the step before the one shown, paused (scene/running/history.py)
     seek: int | None = None  # show the run at this step (the timeline), paused
     to_present: bool = False  # show the run now again (End)
     branch: bool = False  # go on from the step shown as a second run beside the original (B); again: end it

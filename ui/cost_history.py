@@ -1,8 +1,8 @@
 """What the window shows of each integrator live, without ImGui: its cost (µs per body-step of its kernel, Newton
 iterations and sub-steps per body-step, the median over the last calls), its accuracy now (the largest |ΔE|/E and
-orientation error of its bodies) and the views that failed (scene/failures.py). :class:`LiveRun` reads the running
-:class:`~scene.run_model.Session` (its latest report's ``integrator_cost``, its samples, its failures); ui/cost_plots.py
-draws it, and ui/plots.py draws the frozen rows' plot lines ending in a mark."""
+orientation error of its bodies) and the views that failed (scene/model/failures.py). :class:`LiveRun` reads the running
+:class:`~scene.model.run_model.Session` (its latest report's ``integrator_cost``, its samples, its failures);
+ui/cost_plots.py draws it, and ui/plots.py draws the frozen rows' plot lines ending in a mark."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from spinlab.scene.palette import rgb_triple
+from spinlab.scene.model.palette import rgb_triple
 
 __all__ = ["LiveRun", "IntegratorRow", "WINDOW", "failure_lines", "left_out_note"]
 
@@ -104,7 +104,7 @@ def failure_lines(session) -> list[str]:
 def left_out_note(scene, compared) -> str | None:
     """What side by side leaves out of ``compared`` in ``scene`` (an integrator that takes no torque, where the
     scene has one), as the panel's note; ``None`` when nothing is."""
-    from spinlab.scene.run_model import integrators_for
+    from spinlab.scene.model.run_model import integrators_for
 
     kept = integrators_for(scene, tuple(compared))
     left = [name for name in compared if name not in kept]

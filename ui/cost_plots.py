@@ -15,7 +15,7 @@ from collections.abc import Sequence
 import numpy as np
 from imgui_bundle import imgui, implot
 
-from spinlab.scene.samples import ERROR_FLOOR
+from spinlab.scene.model.samples import ERROR_FLOOR
 from spinlab.ui.cost_history import IntegratorRow, LiveRun
 from spinlab.ui.plot_titles import AXES_LABELS_PX, fitted_title
 

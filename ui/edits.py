@@ -2,9 +2,9 @@
 
 Every function raises :class:`EditError` (a ``ValueError`` and an :class:`~sim.errors.InputError`) with a message
 meant for the panel (shown in red beside the field); a value that fails is never applied. Numbers have the range a
-scene file's have (scene/limits.py). Edits of a body return a new :class:`BodySpec` (scene specs are immutable);
+scene file's have (scene/files/limits.py). Edits of a body return a new :class:`BodySpec` (scene specs are immutable);
 the controller then puts the edited body through the scene files' own checks
-(:func:`scene.scene_toml.check_body`), so a value the panel accepts is one a scene file could hold.
+(:func:`scene.files.scene_toml.check_body`), so a value the panel accepts is one a scene file could hold.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from spinlab.scene.limits import MAX_MAGNITUDE, MIN_POSITIVE
-from spinlab.scene.scene_file import QUAT_MIN_NORM, BodySpec
+from spinlab.scene.files.limits import MAX_MAGNITUDE, MIN_POSITIVE
+from spinlab.scene.files.scene_file import QUAT_MIN_NORM, BodySpec
 from spinlab.sim.errors import InputError, quoted
 from spinlab.sim.inertia import check_inertia, parallel_axis
 from spinlab.sim.quaternion import quat_conj, quat_rotate

@@ -1,7 +1,7 @@
 """Default names for the files the window writes (screenshots, scene files, CSV).
 
-The writing itself is elsewhere, once for every output: atomic writes in :mod:`scene.atomic_file`, PNG in
-:mod:`scene.png`.
+The writing itself is elsewhere, once for every output: atomic writes in :mod:`scene.files.atomic_file`, PNG in
+:mod:`scene.files.png`.
 """
 
 from __future__ import annotations

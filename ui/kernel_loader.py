@@ -7,7 +7,7 @@ process (``python -m spinlab.ui.kernel_loader SCENE``, at a lower priority than 
 first calls of :func:`stages` in order, filling the cache, and says ``ready K`` after stage K. On each, a thread of
 the window's process makes the same calls, which now only load from the cache, and marks the stage's kernels ready
 (sim/compiled.py): from the next step on the world steps those integrators compiled (ui/app.py then recomputes the
-run on them, scene/replay.py). Meanwhile everything steps on the numpy paths. The stages: what the scene's own
+run on them, scene/running/replay.py). Meanwhile everything steps on the numpy paths. The stages: what the scene's own
 integrators take (its first step included), the trails' thinning, the video's colour conversion, and every
 integrator side by side on the scene and under a heavy top's torque. Should the worker fail, the thread compiles what is
 left itself.
@@ -26,9 +26,9 @@ from pathlib import Path
 import numpy as np
 
 import spinlab
-from spinlab.scene.kernels import load_kernels
-from spinlab.scene.run_model import Session, Setup, check_scene_runs, default_integrators
-from spinlab.scene.scene_file import SceneSpec, load_scene
+from spinlab.scene.files.scene_file import SceneSpec, load_scene
+from spinlab.scene.model.run_model import Session, Setup, check_scene_runs, default_integrators
+from spinlab.scene.process.kernels import load_kernels
 from spinlab.sim import compiled
 from spinlab.sim.integrators import FAMILIES, INTEGRATORS
 
@@ -53,7 +53,7 @@ NUMPY_SLOWEST_FIRST = ("split6", "im6", "split4", "ot4", "im4", "split2", "trape
 
 def stages(scene: SceneSpec) -> list[Stage]:
     """What the window may call compiled, in the order it is compiled: (kernel names, the calls that compile or
-    load them). The scene's own integrators one at a time (:func:`scene.kernels.load_kernels`), then its first
+    load them). The scene's own integrators one at a time (:func:`scene.process.kernels.load_kernels`), then its first
     step as the window takes it (the same kernels with the scene's own arrays, of its :func:`excerpt`), the
     trails' thinning, the video's colours, and every integrator side by side on the excerpt, under a heavy top's
     torque and in a hierarchy."""

@@ -2,8 +2,8 @@
 
 * ``ω`` as (|ω|, angle off a principal axis, azimuth about it) and back: the "Initial state" drags.
 * Which bodies of a comparison started alike: an edit of one's initial state applies to all of them.
-* A live kick: the kicks (scene/kicks.py) a "Kick now" or a Ctrl+drag adds, on the base scene (saved, replayed on
-  a reset) and on the running scene (every side-by-side copy).
+* A live kick: the kicks (scene/running/kicks.py) a "Kick now" or a Ctrl+drag adds, on the base scene (saved, replayed
+  on a reset) and on the running scene (every side-by-side copy).
 * A drag on the 3D view turned into a world-frame angular impulse.
 
 Frames: ``ω`` in the body frame (rad/s), inertia about the centre of mass in the body frame (kg·m²), impulses in
@@ -17,9 +17,9 @@ import dataclasses
 import numpy as np
 import numpy.typing as npt
 
-from spinlab.scene.kicks import KickSpec
-from spinlab.scene.run_model import Setup, run_layout
-from spinlab.scene.scene_file import SceneSpec
+from spinlab.scene.files.scene_file import SceneSpec
+from spinlab.scene.model.run_model import Setup, run_layout
+from spinlab.scene.running.kicks import KickSpec
 from spinlab.sim.quaternion import quat_conj, quat_rotate
 
 __all__ = [
@@ -72,7 +72,7 @@ def omega_from_polar(magnitude: float, angle: float, azimuth: float, inertia: np
 
 def is_comparison(setup: Setup) -> bool:
     """Whether ``setup`` runs a comparison: side by side, or every body a root and more than one integrator in use
-    (the compare preset's per-integrator views, scene/run_model.py's ``run_layout``)."""
+    (the compare preset's per-integrator views, scene/model/run_model.py's ``run_layout``)."""
     if setup.side_by_side:
         return True
     used = {name for name in setup.integrators if name is not None}

@@ -1,8 +1,8 @@
 """What the live plots show: ring buffers appended once per simulation step, each plot's data prepared for ImPlot,
 and CSV.
 
-Series are per plotted (dynamic) body the plots draw, in the session's order (see :class:`~scene.samples.Sample`;
-the window appends each call's steps, :attr:`scene.run_model.Session.latest`, in one batch): every one up to
+Series are per plotted (dynamic) body the plots draw, in the session's order (see :class:`~scene.model.samples.Sample`;
+the window appends each call's steps, :attr:`scene.model.run_model.Session.latest`, in one batch): every one up to
 ``MAX_LINES``, else that many evenly spread with the exact references drawn (:func:`line_rows`). The window holds
 what it draws, not what it might: a history holds those rows alone (:func:`new_history`), ~0.7 MB each over
 ``CAPACITY`` samples, and nothing for the other bodies of a cloud (a history of every body took 5.6 GB for 8,000).
@@ -28,9 +28,9 @@ from pathlib import Path
 import numpy as np
 
 from spinlab.render.look import linear_to_srgb
-from spinlab.scene.atomic_file import write_atomically
-from spinlab.scene.palette import rgb_triple
-from spinlab.scene.samples import ERROR_FLOOR, Sample, concatenated
+from spinlab.scene.files.atomic_file import write_atomically
+from spinlab.scene.model.palette import rgb_triple
+from spinlab.scene.model.samples import ERROR_FLOOR, Sample, concatenated
 from spinlab.ui.cost_history import LiveRun
 
 __all__ = ["PlotHistory", "TimeLines", "CostLines", "Curves", "export_csv", "new_history", "history_until", "CAPACITY",
@@ -139,7 +139,9 @@ class PlotHistory:
         self.version = 0
         self._prepared: tuple[tuple[int, float], dict[str, object]] | None = None
         self.live: LiveRun | None = None  # each integrator's cost, accuracy and failure now (ui/cost_history.py)
-        self.kick_times: list[float] = []  # s: the step boundaries kicks land on (scene/kicks.py), marked in plots
+        self.kick_times: list[
+            float
+        ] = []  # s: the step boundaries kicks land on (scene/running/kicks.py), marked in plots
 
     def append(self, sample: Sample, newton_per_step: np.ndarray, ms_per_step: float | np.ndarray) -> None:
         """Add one sample (fields (K, ...)) or a batch of S steps' (fields (S, K, ...), ``t`` (S,)), each with these
@@ -252,8 +254,8 @@ def export_csv(history: PlotHistory, path: str | Path) -> Path:
 
 
 def new_history(session, colors_linear: np.ndarray) -> PlotHistory:
-    """Empty plots for ``session``'s (:class:`~scene.run_model.Session`) plotted bodies, in ``colors_linear`` (N, 3)
-    (every body's, as the renderer draws them); one exact reference per distinct initial state. It holds the rows
+    """Empty plots for ``session``'s (:class:`~scene.model.run_model.Session`) plotted bodies, in ``colors_linear`` (N,
+    3) (every body's, as the renderer draws them); one exact reference per distinct initial state. It holds the rows
     the plots draw (:func:`line_rows`): all of them up to ``MAX_LINES``, else a sample."""
     count = len(session.plotted)
     rows = line_rows(count, session.exact_rows)
@@ -270,7 +272,7 @@ def new_history(session, colors_linear: np.ndarray) -> PlotHistory:
 
 def history_until(session, colors_linear: np.ndarray, step: int, live: LiveRun | None = None) -> PlotHistory:
     """The plots of ``session``'s run as they were right after its step ``step``: :func:`new_history` fed the run's
-    steps up to there (the last ``CAPACITY`` of them), call by call as they were taken (scene/history.py), and
+    steps up to there (the last ``CAPACITY`` of them), call by call as they were taken (scene/running/history.py), and
     counting every sample appended since the start, as the plots fed live do. ``live``: the cost table to keep."""
     plots = new_history(session, colors_linear)
     if live is not None:

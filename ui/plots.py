@@ -19,7 +19,7 @@ import numpy as np
 from imgui_bundle import imgui, implot
 
 from spinlab.render.overlays import trail_keep
-from spinlab.scene.samples import ERROR_FLOOR
+from spinlab.scene.model.samples import ERROR_FLOOR
 from spinlab.ui.cost_plots import integrators_plot, mark_frozen_ends
 from spinlab.ui.help_texts import PLOT_TOOLTIPS
 from spinlab.ui.plot_focus import ALL_PLOTS, arrangement, plot_tabs
@@ -56,7 +56,7 @@ THIN_MAX_STRIDE = 32
 LEGEND_MAX = 24
 LEGEND_LINES = 2  # more lines of names than this give way to one line counting the bodies
 PLOT_TITLES = {
-    "energy": "energy error |ΔE|/E",  # scene/measures.py's, as a magnitude
+    "energy": "energy error |ΔE|/E",  # scene/model/measures.py's, as a magnitude
     "momentum": "L error |ΔL|/|L|",
     "orientation": "orientation error",
     "herpolhode": "herpolhode",
@@ -255,7 +255,7 @@ def _draw_lines(history: PlotHistory, lines: TimeLines, log: bool) -> None:
 
 
 def _kick_markers(history: PlotHistory, lines: TimeLines) -> None:
-    """A vertical line at each kick's step boundary (scene/kicks.py) within the plot's time window."""
+    """A vertical line at each kick's step boundary (scene/running/kicks.py) within the plot's time window."""
     times = np.asarray(history.kick_times, dtype=float)
     first, last = lines.t_range
     shown = times[(times >= first) & (times <= last)]

@@ -90,7 +90,7 @@ ENGINE_STEPS = frozenset(_ENGINES) | frozenset(_FLOAT32)
 AXES = tuple(_AXES)
 """The explicit splittings into rotations about the principal axes, orders 2 to 8 (sim/integrators/axes_splitting.py).
 A family of their own (``--integrator axes``) rather than part of "all side by side": that grid's 14 methods have
-14 colours picked as the set with the largest smallest CIELAB distance (scene/palette.py), and 18 cells would
+14 colours picked as the set with the largest smallest CIELAB distance (scene/model/palette.py), and 18 cells would
 shrink every view by a further quarter."""
 
 METHODS = tuple(name for name in INTEGRATORS if name not in ENGINE_STEPS and name not in AXES)

@@ -18,7 +18,7 @@ them (``row(A, n)`` is then a tuple of columns). Only what branches per body is 
 the Rodrigues and inverse-Jacobian coefficients' Taylor tiers, Newton's loop (``_attempt``), the sub-stepping
 (``_advance``) and the splittings' stages.
 
-Used by ``run`` on small worlds (scene/runner.py) and by the window until the kernels are loaded, through
+Used by ``run`` on small worlds (scene/running/runner.py) and by the window until the kernels are loaded, through
 ``backend="twin"`` (sim/compiled.py's ``TWINS``).
 """
 

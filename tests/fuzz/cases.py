@@ -54,7 +54,7 @@ def _on_alarm(_signum, _frame):
     raise Hang()
 
 
-MAX_STEPS = 10_000_000  # scene/limits.py; a duration asking for more must be refused before any work
+MAX_STEPS = 10_000_000  # scene/files/limits.py; a duration asking for more must be refused before any work
 BODY_STEPS_BUDGET = 20_000  # body-steps a valid fuzz run may take, so that each example stays well under a second
 EXISTING = b"an earlier file, which a failed write must keep\n"
 LINKED = "linked/target.out"  # what out/link.out points to (design.md: an output that is a link is written through)
@@ -417,7 +417,7 @@ SAVE_TARGETS = ("copy.toml", "copy.toml", "copy.toml", "<link>", "<fifo>", "<dir
 
 
 def save_argv(draw, ws: Workspace, expect: Expectation) -> list[str]:
-    """``save SCENE TARGET``: not a command, the window's Save button (scene/scene_toml.py's save_scene)."""
+    """``save SCENE TARGET``: not a command, the window's Save button (scene/files/scene_toml.py's save_scene)."""
     return ["save", ws.scene_arg, draw(st.sampled_from(SAVE_TARGETS))]
 
 
@@ -425,8 +425,8 @@ def check_save(ws: Workspace, argv: list[str], expect: Expectation) -> tuple[Out
     """Load the scene as the window does and save it as its Save button does: a scene that loads saves to a plain
     name and loads back the same; an odd place is one line naming it (an ``InputError`` or ``OutputError``), never
     Python's own exception text, a hang or a file left behind."""
-    from spinlab.scene.scene_file import load_scene
-    from spinlab.scene.scene_toml import save_scene
+    from spinlab.scene.files.scene_file import load_scene
+    from spinlab.scene.files.scene_toml import save_scene
     from spinlab.sim.errors import InputError, OutputError
 
     target = argv[2]

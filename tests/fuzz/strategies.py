@@ -1,7 +1,7 @@
 """Hypothesis strategies for what a person (or a hostile one) gives spinlab: scene files and arguments.
 
 A scene is drawn as a document (a dict, see :mod:`tests.fuzz.toml_text`) built on the contract of design.md
-§Scene files and scene/scene_file.py's key table, mostly valid so that runs get past loading, then spoiled
+§Scene files and scene/files/scene_file.py's key table, mostly valid so that runs get past loading, then spoiled
 here and there: keys missing, unknown or foreign to the shape, values of the wrong type or length, extreme
 numbers (±0, denormals, 1e±308, nan, inf, integers beyond float64), odd strings (control characters, quotes,
 commas, line breaks, bidirectional overrides, 100 000 characters), duplicate names, parent chains and cycles,
@@ -58,7 +58,7 @@ ODD_CHARS = ",\"'\n\r\t\x00\x1b\x7f\x85\u2028\u202e\u200b\\ é☃🙂;=[]{}#."
 
 
 def extreme_floats() -> st.SearchStrategy[float]:
-    """Edges of float64 and of scene/limits.py's range, either sign, or any float at all."""
+    """Edges of float64 and of scene/files/limits.py's range, either sign, or any float at all."""
     edges = st.builds(lambda x, negative: -x if negative else x, st.sampled_from(FLOAT_EDGES), st.booleans())
     return st.one_of(edges, st.floats())
 
@@ -78,7 +78,7 @@ def odd_strings() -> st.SearchStrategy[str]:
 @dataclass(frozen=True)
 class Spoil:
     """How far a drawn document strays from a valid one; all zero draws a valid scene. ``numbers``: 0 sensible
-    values, 1 also the edges of scene/limits.py's range (1e±50, ±0) and their neighbours, 2 any float or integer;
+    values, 1 also the edges of scene/files/limits.py's range (1e±50, ±0) and their neighbours, 2 any float or integer;
     ``types``: values of the wrong type or length; ``structure``: keys missing, unknown or misplaced."""
 
     numbers: int = 0
@@ -231,7 +231,7 @@ def _body(draw, spoil: Spoil, name, parent, gravity_set: bool):
 
 @st.composite
 def _kick(draw, spoil: Spoil, names: list):
-    """A ``[[kick]]`` table (scene/kicks.py) on one of ``names`` (or on no body, spoiled), mostly valid."""
+    """A ``[[kick]]`` table (scene/running/kicks.py) on one of ``names`` (or on no body, spoiled), mostly valid."""
     body = draw(st.sampled_from(names)) if not spoil.structure or draw(st.integers(0, 3)) else draw(_names(spoil))
     time = draw(_number(spoil))
     if _sometimes(draw, 1):  # far beyond any run (kick_step's search by ones never ended past 2**52 steps)

@@ -5,7 +5,7 @@ import pytest
 
 from spinlab.render import meshes
 from spinlab.render.body_layout import BodyLayout, nice_step
-from spinlab.scene.scene_file import load_scene
+from spinlab.scene.files.scene_file import load_scene
 
 
 def test_bounding_radius_and_arrow_scale_of_the_t_handle():
@@ -21,9 +21,9 @@ def test_bounding_radius_and_arrow_scale_of_the_t_handle():
 
 
 def test_only_torque_free_bodies_have_an_invariable_plane():
-    """As the measures define torque-free (scene/measures.py): a body held at a pivot under gravity has no invariable
-    plane, nor does a kinematic one; a dynamic child on a ball joint has one (the joint holds its centre, not its
-    spin: its L stays what it was, exactly)."""
+    """As the measures define torque-free (scene/model/measures.py): a body held at a pivot under gravity has no
+    invariable plane, nor does a kinematic one; a dynamic child on a ball joint has one (the joint holds its centre, not
+    its spin: its L stays what it was, exactly)."""
     assert BodyLayout(load_scene("t_handle")).torque_free.all()
     assert not BodyLayout(load_scene("heavy_top")).torque_free.any()  # held at a pivot under gravity
     hierarchy = load_scene("hierarchy")
@@ -43,7 +43,7 @@ def test_the_arrows_are_scaled_to_the_world_motion_of_a_chain_of_spinning_childr
     # The arrows scaled from the file's relative rates were 40 times too long, and the camera framed them, not the
     # bodies (a fuzz scene: a 330-deep chain showed as a dot).
     from spinlab.render.body_layout import MOMENTUM_ARROW_SIZES, OMEGA_ARROW_SIZES
-    from spinlab.scene.simulation import Simulation, initial_world_state
+    from spinlab.scene.running.simulation import Simulation, initial_world_state
 
     lines = [f'[[body]]\nname = "b{i}"\nshape = "sphere"\nangular_velocity = [0.0, 1.0, 0.5]\n' for i in range(40)]
     lines = [line + (f'parent = "b{i - 1}"\n' if i else "") for i, line in enumerate(lines)]

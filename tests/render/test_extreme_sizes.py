@@ -1,4 +1,4 @@
-"""Bodies at the ends of a scene file's range of sizes (scene/limits.py: 1e-50 m to 1e50 m) are laid out and
+"""Bodies at the ends of a scene file's range of sizes (scene/files/limits.py: 1e-50 m to 1e50 m) are laid out and
 recorded: their bounds are float64 (render/meshes.py's ``bounding_radius``; a float32 mesh is all zeros below
 ~1e-45 m, and a 1e-50 m body divided by its zero size), and the arrows of a zero-size head do not divide by it."""
 
@@ -9,7 +9,7 @@ from spinlab.commands.record import record_scene
 from spinlab.render import meshes
 from spinlab.render.body_layout import BodyLayout
 from spinlab.render.video import read_video_info
-from spinlab.scene.scene_file import load_scene
+from spinlab.scene.files.scene_file import load_scene
 
 SCALES = [1e-50, 1e-45, 1e-20, 1.0, 1e20, 1e45, 1e50]
 RTOL = 1e-6  # the unit meshes' vertices are float32 (and approx's absolute 1e-12 would pass any tiny size)

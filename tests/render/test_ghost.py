@@ -10,8 +10,8 @@ from spinlab.render.ghost import GHOST_ALPHA, Ghost, ghost_orientations, ghost_s
 from spinlab.render.offscreen import OffscreenTarget
 from spinlab.render.renderer import RenderOptions
 from spinlab.render.run_view import RunView
-from spinlab.scene.run_model import Session, Setup
-from spinlab.scene.scene_file import load_scene
+from spinlab.scene.files.scene_file import load_scene
+from spinlab.scene.model.run_model import Session, Setup
 
 WIDTH, HEIGHT = 480, 360
 BODY_AND_GHOST = RenderOptions(

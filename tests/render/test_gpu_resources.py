@@ -11,8 +11,8 @@ from spinlab.render import meshes
 from spinlab.render.gpu_resources import GpuResources
 from spinlab.render.offscreen import OffscreenTarget
 from spinlab.render.renderer import Renderer, RenderOptions
-from spinlab.scene.scene_file import load_scene
-from spinlab.scene.simulation import Simulation
+from spinlab.scene.files.scene_file import load_scene
+from spinlab.scene.running.simulation import Simulation
 
 WIDTH, HEIGHT = 480, 270
 EVERYTHING = RenderOptions()

@@ -7,8 +7,8 @@ import numpy as np
 from spinlab.render.body_layout import BodyLayout
 from spinlab.render.frame_instances import frame_instances
 from spinlab.render.instances import body_model_matrices
-from spinlab.scene.scene_file import load_scene
-from spinlab.scene.simulation import Simulation
+from spinlab.scene.files.scene_file import load_scene
+from spinlab.scene.running.simulation import Simulation
 
 ATOL_M = 1e-12
 

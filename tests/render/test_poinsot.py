@@ -7,8 +7,8 @@ import pytest
 
 from spinlab.render.camera import OrbitCamera
 from spinlab.render.poinsot import PoinsotTraces, poinsot_body, poinsot_geometry
-from spinlab.scene.run_model import Session, Setup
-from spinlab.scene.scene_file import load_scene
+from spinlab.scene.files.scene_file import load_scene
+from spinlab.scene.model.run_model import Session, Setup
 from spinlab.sim.exact import TorqueFreeSolution
 from spinlab.sim.quaternion import quat_to_matrix
 

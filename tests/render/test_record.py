@@ -12,7 +12,7 @@ from spinlab.render.grid import GAP_PX
 from spinlab.render.look import SEPARATOR_SRGB
 from spinlab.render.record import parse_size, render_frames
 from spinlab.render.video import decode_frames, read_video_info
-from spinlab.scene.scene_file import load_scene
+from spinlab.scene.files.scene_file import load_scene
 from spinlab.sim.errors import InputError
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -17,8 +17,8 @@ import pytest
 from spinlab.commands.record import record_scene
 from spinlab.render.record import MAX_FPS, MIN_FPS, frame_count
 from spinlab.render.video import read_video_info
-from spinlab.scene.limits import MAX_FRAMES, NO_LIMITS_VARIABLE
-from spinlab.scene.scene_file import load_scene
+from spinlab.scene.files.limits import MAX_FRAMES, NO_LIMITS_VARIABLE
+from spinlab.scene.files.scene_file import load_scene
 from spinlab.sim.errors import InputError
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from spinlab.render.record import first_frame, render_frames
-from spinlab.scene.scene_file import load_scene
+from spinlab.scene.files.scene_file import load_scene
 from spinlab.sim.errors import InputError
 
 SIZE = (320, 180)

@@ -10,8 +10,8 @@ import numpy as np
 from spinlab.commands.record import record_scene
 from spinlab.render.grid import grid_columns, grid_viewports
 from spinlab.render.video import decode_frames, read_video_info
-from spinlab.scene.run_model import integrators_for
-from spinlab.scene.scene_file import load_scene
+from spinlab.scene.files.scene_file import load_scene
+from spinlab.scene.model.run_model import integrators_for
 from spinlab.sim.integrators import METHODS
 
 ROOT = Path(__file__).resolve().parents[2]

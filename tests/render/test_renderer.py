@@ -17,9 +17,9 @@ from spinlab.render.offscreen import OffscreenTarget
 from spinlab.render.renderer import Renderer, RenderOptions
 from spinlab.render.run_view import RunView
 from spinlab.render.text import TextOverlay
-from spinlab.scene.run_model import Group, Session, Setup, default_integrators
-from spinlab.scene.scene_file import load_scene
-from spinlab.scene.simulation import Simulation
+from spinlab.scene.files.scene_file import load_scene
+from spinlab.scene.model.run_model import Group, Session, Setup, default_integrators
+from spinlab.scene.running.simulation import Simulation
 
 WIDTH, HEIGHT = 640, 360
 VIEWPORT = (0, 0, WIDTH, HEIGHT)
@@ -267,7 +267,7 @@ def test_cached_backdrop_follows_the_camera(gl_context, t_handle, viewport):
 
 
 def test_a_huge_but_finite_state_draws_without_warnings(gl_context, tmp_path):
-    # |ω| = 1e50 rad/s and L ~ 1e100 make a valid scene (scene/limits.py, moments at most 1e50); drawn, they
+    # |ω| = 1e50 rad/s and L ~ 1e100 make a valid scene (scene/files/limits.py, moments at most 1e50); drawn, they
     # overflow float32 and the squares of norms.
     path = tmp_path / "fast.toml"
     path.write_text(

@@ -12,8 +12,8 @@ from spinlab.render.offscreen import OffscreenTarget
 from spinlab.render.renderer import Renderer
 from spinlab.render.trail import MAX_TRAIL_SAMPLES
 from spinlab.render.trail_lines import TRAIL_CAPACITY
-from spinlab.scene.scene_file import load_scene
-from spinlab.scene.simulation import Simulation
+from spinlab.scene.files.scene_file import load_scene
+from spinlab.scene.running.simulation import Simulation
 
 BODIES = (300, 1500)
 # Measured ~760 B: the layout's part matrices and axes, a frame's instance rows and their float32 copy.

@@ -14,8 +14,8 @@ from spinlab.render.overlays import trail_keep, trail_tips_px
 from spinlab.render.renderer import Renderer
 from spinlab.render.trail import HerpolhodeTrail
 from spinlab.render.trail_lines import TRAIL_ERROR_PX, TRAIL_MAX_STRIDE, TRAIL_SEGMENT_PX
-from spinlab.scene.scene_file import load_scene
-from spinlab.scene.simulation import Simulation
+from spinlab.scene.files.scene_file import load_scene
+from spinlab.scene.running.simulation import Simulation
 
 WIDTH, HEIGHT = 1280, 720  # the compare scene's video: 8 views of one body each, 3 columns
 COLUMNS = 3

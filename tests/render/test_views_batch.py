@@ -11,8 +11,8 @@ import pytest
 
 from spinlab.render.offscreen import OffscreenTarget
 from spinlab.render.renderer import MAX_VIEWS, Renderer, RenderOptions
-from spinlab.scene.scene_file import load_scene
-from spinlab.scene.simulation import Simulation
+from spinlab.scene.files.scene_file import load_scene
+from spinlab.scene.running.simulation import Simulation
 
 WIDTH, HEIGHT = 480, 240
 LEFT, RIGHT = (0, 0, 238, 240), (242, 0, 238, 240)
@@ -183,7 +183,7 @@ def test_shadows_in_the_cached_backdrop_follow_the_bodies(gl_context, compare):
 def test_label_panels_from_the_cache_give_the_frame_drawn_in_full(gl_context, compare):
     from spinlab.render.run_view import RunView
     from spinlab.render.text import TextOverlay
-    from spinlab.scene.run_model import Session, Setup, default_integrators
+    from spinlab.scene.model.run_model import Session, Setup, default_integrators
 
     scene, snapshot = compare
     text = TextOverlay(gl_context)

@@ -1,10 +1,10 @@
 """The scene graph's composition as it was written before it was compiled: level by level, each level one
-vectorised call of seed 000's composition (sim/dynamic_transform.py). The compiled walk (scene/graph_kernel.py)
+vectorised call of seed 000's composition (sim/dynamic_transform.py). The compiled walk (scene/running/graph_kernel.py)
 must give these poses bit for bit."""
 
 import numpy as np
 
-from spinlab.scene.graph import GlobalPoses, SceneGraph
+from spinlab.scene.running.graph import GlobalPoses, SceneGraph
 from spinlab.sim import dynamic_transform as dt
 from spinlab.sim.quaternion import quat_conj, quat_mul, quat_rotate
 from spinlab.sim.transform import Transform

@@ -1,4 +1,4 @@
-"""scene/atomic_file.py's bytes writer: the file is whole or untouched, and nothing is left beside it."""
+"""scene/files/atomic_file.py's bytes writer: the file is whole or untouched, and nothing is left beside it."""
 
 import errno
 import os
@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from spinlab.scene.atomic_file import atomic_output, umask, write_atomically
+from spinlab.scene.files.atomic_file import atomic_output, umask, write_atomically
 from spinlab.sim.errors import InputError, OutputError
 
 
@@ -43,7 +43,7 @@ def test_a_failed_write_keeps_the_old_file_and_leaves_no_temporary(tmp_path, mon
             self.file.write(data[:1])  # part of it reached the temporary file, then the disk filled
             raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr("spinlab.scene.atomic_file.open", FullDisk, raising=False)
+    monkeypatch.setattr("spinlab.scene.files.atomic_file.open", FullDisk, raising=False)
     with pytest.raises(OutputError, match="the disk is full") as raised:
         write_atomically(target, b"new contents")
     assert str(target) in str(raised.value)

@@ -1,4 +1,4 @@
-"""The bodies read as arrays (scene/body_columns.py) are bit for bit the per-body reader's, and every mistake is
+"""The bodies read as arrays (scene/files/body_columns.py) are bit for bit the per-body reader's, and every mistake is
 reported exactly as the per-body reader reports it."""
 
 from __future__ import annotations
@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import spinlab.scene.scene_file as scene_file
-from spinlab.scene.body_columns import read_columns
-from spinlab.scene.scene_file import KNOWN_INTEGRATORS, PRESET_DIR, list_presets, load_scene
+import spinlab.scene.files.scene_file as scene_file
+from spinlab.scene.files.body_columns import read_columns
+from spinlab.scene.files.scene_file import KNOWN_INTEGRATORS, PRESET_DIR, list_presets, load_scene
 from spinlab.sim.errors import InputError
 
 _ARRAYS = ("inertia_body", "inertia_com", "com_offset", "position", "orientation", "omega_world", "pivot")

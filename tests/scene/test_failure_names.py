@@ -3,8 +3,8 @@ found 8592 characters of names for a 400-deep chain at h = 1000 s)."""
 
 import pytest
 
-from spinlab.scene.scene_file import load_scene
-from spinlab.scene.simulation import NAMED_FAILURES, Simulation
+from spinlab.scene.files.scene_file import load_scene
+from spinlab.scene.running.simulation import NAMED_FAILURES, Simulation
 from spinlab.sim.errors import NumericalError
 
 

@@ -1,13 +1,14 @@
-"""Flip counts (scene/flips.py) on their own and as the run model measures them per step (scene/samples.py)."""
+"""Flip counts (scene/model/flips.py) on their own and as the run model measures them per step
+(scene/model/samples.py)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from spinlab.scene.flips import FLIP_BAND, FlipCounter, flip_text
-from spinlab.scene.run_model import Session, Setup, view_labels
-from spinlab.scene.scene_file import load_scene
+from spinlab.scene.files.scene_file import load_scene
+from spinlab.scene.model.flips import FLIP_BAND, FlipCounter, flip_text
+from spinlab.scene.model.run_model import Session, Setup, view_labels
 
 
 def _run(integrator: str, seconds: float) -> Session:

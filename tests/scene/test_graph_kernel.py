@@ -1,4 +1,4 @@
-"""The compiled composition of the scene graph (scene/graph_kernel.py) gives, bit for bit, what seed 000's
+"""The compiled composition of the scene graph (scene/running/graph_kernel.py) gives, bit for bit, what seed 000's
 composition gives level by level (tests/scene/graph_reference.py), on random forests of kinematic and dynamic
 nodes, on the presets, and on a chain thousands deep, which it composes in one pass."""
 
@@ -7,9 +7,9 @@ import dataclasses
 import numpy as np
 import pytest
 
-from spinlab.scene.graph import SceneGraph
-from spinlab.scene.scene_file import load_scene
-from spinlab.scene.simulation import Simulation
+from spinlab.scene.files.scene_file import load_scene
+from spinlab.scene.running.graph import SceneGraph
+from spinlab.scene.running.simulation import Simulation
 from tests.scene.graph_reference import global_poses_by_level
 
 

@@ -1,12 +1,12 @@
-"""A run's history (scene/history.py): going back to any step gives, bit for bit, the state the run had there, and
-the history stays within its budget."""
+"""A run's history (scene/running/history.py): going back to any step gives, bit for bit, the state the run had there,
+and the history stays within its budget."""
 
 import numpy as np
 import pytest
 
-from spinlab.scene.history import RunHistory, checkpoint_interval
-from spinlab.scene.run_model import Session, Setup, default_integrators
-from spinlab.scene.scene_file import load_scene
+from spinlab.scene.files.scene_file import load_scene
+from spinlab.scene.model.run_model import Session, Setup, default_integrators
+from spinlab.scene.running.history import RunHistory, checkpoint_interval
 
 FIELDS = ("q", "omega_world", "L_world", "position", "energy")
 

@@ -1,12 +1,12 @@
-"""Kernels are loaded before the work that is timed (scene/kernels.py): on a throwaway body, whatever the scene's
-step, and before a run's first step, so that its wall time is the stepping alone."""
+"""Kernels are loaded before the work that is timed (scene/process/kernels.py): on a throwaway body, whatever the
+scene's step, and before a run's first step, so that its wall time is the stepping alone."""
 
 import pytest
 
-import spinlab.scene.runner as runner
-from spinlab.scene.kernels import load_kernels
-from spinlab.scene.runner import run_scene
-from spinlab.scene.scene_file import load_scene
+import spinlab.scene.running.runner as runner
+from spinlab.scene.files.scene_file import load_scene
+from spinlab.scene.process.kernels import load_kernels
+from spinlab.scene.running.runner import run_scene
 from spinlab.sim.integrators import INTEGRATORS
 
 

@@ -1,4 +1,4 @@
-"""Kicks (scene/kicks.py): read and checked from [[kick]] tables, landed on the first step boundary at or after
+"""Kicks (scene/running/kicks.py): read and checked from [[kick]] tables, landed on the first step boundary at or after
 their time, L jumping by exactly the impulse, the same in run's trace, side by side and the window's session, and
 written back."""
 
@@ -10,12 +10,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from spinlab.scene.kicks import BEYOND_ANY_RUN, KickSpec, kick_step
-from spinlab.scene.run_model import Session, Setup, default_integrators
-from spinlab.scene.runner import run_scene
-from spinlab.scene.scene_file import load_scene
-from spinlab.scene.scene_toml import scene_to_toml
-from spinlab.scene.simulation import Simulation
+from spinlab.scene.files.scene_file import load_scene
+from spinlab.scene.files.scene_toml import scene_to_toml
+from spinlab.scene.model.run_model import Session, Setup, default_integrators
+from spinlab.scene.running.kicks import BEYOND_ANY_RUN, KickSpec, kick_step
+from spinlab.scene.running.runner import run_scene
+from spinlab.scene.running.simulation import Simulation
 from spinlab.sim.errors import InputError
 from spinlab.sim.integrators import CLAIMS
 from spinlab.sim.quaternion import quat_rotate
@@ -270,7 +270,7 @@ def test_run_refuses_a_bad_kick_in_one_line_with_exit_2(tmp_path, kick):
 
 
 def test_run_and_the_window_measure_a_kicked_run_alike():
-    # One measure per name: run's table and the window's samples (scene/run_model.py) both measure from the state
+    # One measure per name: run's table and the window's samples (scene/model/run_model.py) both measure from the state
     # just after the last kick, so a run of the kick preset gives them the same figures: the states are the same
     # bytes, and the measures differ by rounding of E (and of the closed form's phases), ~1e-11 of these errors.
     scene = load_scene("kick")

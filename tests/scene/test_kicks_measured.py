@@ -4,8 +4,8 @@ not read the kick as a divergence (which would freeze every view)."""
 
 import numpy as np
 
-from spinlab.scene.run_model import Session, Setup, default_integrators
-from spinlab.scene.scene_file import load_scene
+from spinlab.scene.files.scene_file import load_scene
+from spinlab.scene.model.run_model import Session, Setup, default_integrators
 
 STEPS = 6 * 60  # past both kicks of the preset (2 s and 5 s)
 

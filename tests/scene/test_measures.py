@@ -1,9 +1,10 @@
-"""scene/measures.py: each measure as its docstring defines it, and the one choice of reference solution."""
+"""scene/model/measures.py: each measure as its docstring defines it, and the one choice of reference solution."""
 
 import numpy as np
 import pytest
 
-from spinlab.scene.measures import (
+from spinlab.scene.files.scene_file import load_scene
+from spinlab.scene.model.measures import (
     NO_CLOSED_FORM_NOTE,
     energy_error,
     energy_scale,
@@ -12,8 +13,7 @@ from spinlab.scene.measures import (
     reference_solution,
     torque_free,
 )
-from spinlab.scene.scene_file import load_scene
-from spinlab.scene.simulation import Simulation
+from spinlab.scene.running.simulation import Simulation
 from spinlab.sim.exact import TorqueFreeSolution
 from spinlab.sim.lagrange_top import LagrangeTopSolution
 from spinlab.sim.quaternion import quat_exp, quat_mul

@@ -1,10 +1,10 @@
-"""The one pacing rule (scene/pacing.py): a video's frame shows the step nearest its time; the window's live
+"""The one pacing rule (scene/running/pacing.py): a video's frame shows the step nearest its time; the window's live
 accumulator takes the whole steps due and drops what it cannot catch up."""
 
 import numpy as np
 import pytest
 
-from spinlab.scene.pacing import Accumulator, steps_to
+from spinlab.scene.running.pacing import Accumulator, steps_to
 
 
 def nearest_by_counting(index: int, h: float, t: float) -> int:

@@ -1,4 +1,4 @@
-"""The integrators' colours side by side (scene/palette.py): one for every integrator, and every pair told apart
+"""The integrators' colours side by side (scene/model/palette.py): one for every integrator, and every pair told apart
 (CIELAB ΔE*76 of the worst pair), bright enough for the dark views and plots."""
 
 import itertools
@@ -6,7 +6,14 @@ import itertools
 import numpy as np
 import pytest
 
-from spinlab.scene.palette import ENGINE_SRGB, INTEGRATOR_COLORS, INTEGRATOR_SRGB, cielab, hex_srgb, integrator_color
+from spinlab.scene.model.palette import (
+    ENGINE_SRGB,
+    INTEGRATOR_COLORS,
+    INTEGRATOR_SRGB,
+    cielab,
+    hex_srgb,
+    integrator_color,
+)
 from spinlab.sim.integrators import ENGINE_STEPS, FAMILIES, INTEGRATORS
 
 MIN_DELTA_E = 30.0  # a just-noticeable difference is ~2.3; lines 1.5 px wide need far more

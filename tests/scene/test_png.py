@@ -1,4 +1,4 @@
-"""scene/png.py: the one PNG encoder, checked by two decoders that share nothing with it (FFmpeg's, through PyAV,
+"""scene/files/png.py: the one PNG encoder, checked by two decoders that share nothing with it (FFmpeg's, through PyAV,
 and the format read by hand with zlib), and by the files it writes."""
 
 import struct
@@ -8,7 +8,7 @@ import av
 import numpy as np
 import pytest
 
-from spinlab.scene.png import PNG_SIGNATURE, encode_png, save_png
+from spinlab.scene.files.png import PNG_SIGNATURE, encode_png, save_png
 from spinlab.sim.errors import InputError
 
 

@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from spinlab.scene.scene_file import load_scene
-from spinlab.scene.simulation import Simulation
+from spinlab.scene.files.scene_file import load_scene
+from spinlab.scene.running.simulation import Simulation
 from spinlab.sim.exact import TorqueFreeSolution
 from spinlab.sim.quaternion import quat_conj, quat_rotate
 

@@ -1,11 +1,12 @@
-"""Runs as the window and the video make them (scene/run_model.py), without a window: layouts, the side-by-side
+"""Runs as the window and the video make them (scene/model/run_model.py), without a window: layouts, the side-by-side
 copies, and what the plots measure."""
 
 import numpy as np
 import pytest
 
-from spinlab.scene.measures import orientation_error, reference_solution
-from spinlab.scene.run_model import (
+from spinlab.scene.files.scene_file import load_scene
+from spinlab.scene.model.measures import orientation_error, reference_solution
+from spinlab.scene.model.run_model import (
     Session,
     Setup,
     _clamped,
@@ -13,8 +14,7 @@ from spinlab.scene.run_model import (
     default_integrators,
     run_layout,
 )
-from spinlab.scene.samples import plane_axes, polhode_axes
-from spinlab.scene.scene_file import load_scene
+from spinlab.scene.model.samples import plane_axes, polhode_axes
 from spinlab.sim.errors import NumericalError
 from spinlab.sim.exact import TorqueFreeSolution
 from spinlab.sim.integrators import METHODS

@@ -1,5 +1,5 @@
-"""A small run steps without numba (scene/runner.py's ``steps_without_numba``), and its trace is the compiled path's
-bytes all the same."""
+"""A small run steps without numba (scene/running/runner.py's ``steps_without_numba``), and its trace is the compiled
+path's bytes all the same."""
 
 import subprocess
 import sys
@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-import spinlab.scene.runner as runner
-from spinlab.scene.runner import run_scene, steps_without_numba
-from spinlab.scene.scene_file import load_scene
+import spinlab.scene.running.runner as runner
+from spinlab.scene.files.scene_file import load_scene
+from spinlab.scene.running.runner import run_scene, steps_without_numba
 from spinlab.sim import compiled
 
 ROOT = Path(__file__).resolve().parents[2]

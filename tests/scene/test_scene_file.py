@@ -1,4 +1,4 @@
-"""Tests of scene/scene_file.py: the presets load, values resolve as design.md §Scene files says, and every
+"""Tests of scene/files/scene_file.py: the presets load, values resolve as design.md §Scene files says, and every
 mistake gives one InputError naming the file, the key and the value."""
 
 import dataclasses
@@ -8,7 +8,7 @@ import os
 import numpy as np
 import pytest
 
-from spinlab.scene.scene_file import (
+from spinlab.scene.files.scene_file import (
     DEFAULT_DT,
     KNOWN_INTEGRATORS,
     PRESET_DIR,
@@ -18,7 +18,7 @@ from spinlab.scene.scene_file import (
     load_scene,
     order_parent_first,
 )
-from spinlab.scene.scene_toml import save_scene
+from spinlab.scene.files.scene_toml import save_scene
 from spinlab.sim.errors import MAX_QUOTED, InputError
 from spinlab.sim.inertia import box, parallel_axis, t_handle
 from spinlab.sim.quaternion import quat_conj, quat_rotate
@@ -262,7 +262,7 @@ def test_an_unknown_preset_lists_the_presets():
     assert all(name in message for name in list_presets())
 
 
-# -- the writer beside the reader (scene/scene_toml.py): what is written reads back to an equal scene ------------
+# -- the writer beside the reader (scene/files/scene_toml.py): what is written reads back to an equal scene ------------
 
 BODY_FIELDS = [field.name for field in dataclasses.fields(BodySpec)]
 ORIENTATION_ATOL = 4.5e-16  # two ulps of a unit quaternion's entries
@@ -415,7 +415,7 @@ def test_a_value_the_scene_would_hold_out_of_range_is_refused_at_load(tmp_path, 
 
 
 def test_every_body_that_loads_is_saved_and_read_back(tmp_path):
-    # Borderline bodies the two readers (scene/body_columns.py's arrays, scene_file.py's per body) both take.
+    # Borderline bodies the two readers (scene/files/body_columns.py's arrays, scene_file.py's per body) both take.
     rng = np.random.default_rng(26)
     lines = []
     for index in range(200):

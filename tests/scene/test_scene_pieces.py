@@ -1,6 +1,6 @@
-"""A large scene file read in pieces (scene/toml_file.py's body_pieces, scene/scene_file.py's _scene_in_pieces)
-gives the scene the whole file gives, bit for bit, and every mistake as the whole file reports it. The pieces are
-made small here (a few kB) so that small files take the path a 10^5-body file takes."""
+"""A large scene file read in pieces (scene/files/toml_file.py's body_pieces, scene/files/scene_file.py's
+_scene_in_pieces) gives the scene the whole file gives, bit for bit, and every mistake as the whole file reports it. The
+pieces are made small here (a few kB) so that small files take the path a 10^5-body file takes."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ import functools
 
 import pytest
 
-import spinlab.scene.scene_file as scene_file
-import spinlab.scene.toml_file as toml_file
-from spinlab.scene.scene_file import load_scene
+import spinlab.scene.files.scene_file as scene_file
+import spinlab.scene.files.toml_file as toml_file
+from spinlab.scene.files.scene_file import load_scene
 from spinlab.sim.errors import InputError
 from tests.scene.test_body_columns import MISTAKES, _assert_same_bodies, _generated_scene, _scene_with
 

@@ -10,10 +10,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from spinlab.scene.runner import run_scene
-from spinlab.scene.scene_file import load_scene
-from spinlab.scene.simulation import Simulation
-from spinlab.scene.trace import TRACE_HEADER
+from spinlab.scene.files.scene_file import load_scene
+from spinlab.scene.files.trace import TRACE_HEADER
+from spinlab.scene.running.runner import run_scene
+from spinlab.scene.running.simulation import Simulation
 from spinlab.sim.errors import NumericalError
 from spinlab.sim.quaternion import quat_conj, quat_exp, quat_mul, quat_rotate
 from tests.sim.world_reference import assert_same_bits, reference_step

@@ -1,5 +1,5 @@
-"""Comparisons that survive (scene/failures.py, scene/run_model.py): a view that fails or diverges is frozen with
-its failure on its label; the others go on exactly as if it had never been there."""
+"""Comparisons that survive (scene/model/failures.py, scene/model/run_model.py): a view that fails or diverges is frozen
+with its failure on its label; the others go on exactly as if it had never been there."""
 
 import math
 
@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 import spinlab.sim.world as world
-from spinlab.scene.run_model import Session, Setup, default_integrators, view_labels
-from spinlab.scene.scene_file import load_scene
+from spinlab.scene.files.scene_file import load_scene
+from spinlab.scene.model.run_model import Session, Setup, default_integrators, view_labels
 from spinlab.sim.errors import NumericalError
 
 
@@ -132,7 +132,7 @@ def test_cost_per_integrator_counts_body_steps_newton_and_substeps():
 def test_the_cost_column_is_each_integrators_step_timed_alone(monkeypatch):
     # Every RETIME_CALLS calls the integrators' steps are timed alone on warm caches (World.time_groups); the cost
     # per body-step is that, not the call's own (which pays for whatever ran before the step).
-    from spinlab.scene import run_model
+    from spinlab.scene.model import run_model
 
     run = session("t_handle", ("euler", "rkmk4"))
     run.retime_costs = True  # as the window asks (a video does not)

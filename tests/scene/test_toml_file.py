@@ -6,8 +6,8 @@ import tomllib
 
 import pytest
 
-import spinlab.scene.toml_file as toml_file
-from spinlab.scene.scene_file import PRESET_DIR, list_presets, load_scene
+import spinlab.scene.files.toml_file as toml_file
+from spinlab.scene.files.scene_file import PRESET_DIR, list_presets, load_scene
 from spinlab.sim.errors import InputError
 from tests.scene.test_body_columns import MISTAKES, _assert_same_bodies, _generated_scene, _scene_with
 

@@ -9,7 +9,7 @@ References: the closed form (sim.exact) and the same body given in its principal
 import numpy as np
 import pytest
 
-from spinlab.scene.scene_file import load_scene
+from spinlab.scene.files.scene_file import load_scene
 from spinlab.sim.exact import TorqueFreeSolution
 from spinlab.sim.integrators import AXES, CLAIMS, FAMILIES, INTEGRATORS, METHODS, ORIENTATION_TORQUE
 from spinlab.sim.integrators.axes_splitting import AXIS_ORDER, KICK, schedules

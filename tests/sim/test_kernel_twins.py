@@ -1,7 +1,7 @@
 """sim/integrators/kernel_twins.py and sim/compiled.py's lists: the paths without numba give the kernels' bits.
 
-Bit for bit, not to a tolerance: ``run`` steps small worlds on these paths (scene/runner.py), and a trace must be
-the compiled path's bytes (tests/test_trace_digest.py). Steps from 1/240 s (the Taylor branches, one piece) to
+Bit for bit, not to a tolerance: ``run`` steps small worlds on these paths (scene/running/runner.py), and a trace must
+be the compiled path's bytes (tests/test_trace_digest.py). Steps from 1/240 s (the Taylor branches, one piece) to
 3 s (the closed-form Rodrigues coefficients, sub-stepping, Newton failures), with and without a torque.
 """
 

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from scipy.integrate import solve_ivp
 
-from spinlab.scene.scene_file import load_scene
+from spinlab.scene.files.scene_file import load_scene
 from spinlab.sim.errors import NumericalError
 from spinlab.sim.integrators import CLAIMS, INTEGRATORS, ORIENTATION_TORQUE
 from spinlab.sim.integrators.composition import KAHAN_LI_9, KAHAN_LI_17, TRIPLE_JUMP

@@ -31,7 +31,7 @@ def x_display():
 @pytest.fixture(scope="module")
 def app(x_display, tmp_path_factory):
     """A 1280×720 window on the compare preset, writing its files to a temporary folder."""
-    from spinlab.scene.scene_file import load_scene
+    from spinlab.scene.files.scene_file import load_scene
     from spinlab.ui.app import App
 
     window_app = App(load_scene("compare"), vsync=False, output_dir=str(tmp_path_factory.mktemp("captures")))

@@ -1,14 +1,14 @@
 """A window-free :class:`~ui.controller.Host` for the controller's tests: real runs (a
-:class:`~scene.run_model.Session` and its plots, restarted all or nothing and stepped as the window does), and a record
-of what the controller asked the window to show, record or capture. No GL, no display, no ImGui."""
+:class:`~scene.model.run_model.Session` and its plots, restarted all or nothing and stepped as the window does), and a
+record of what the controller asked the window to show, record or capture. No GL, no display, no ImGui."""
 
 from pathlib import Path
 
 import numpy as np
 
 from spinlab.render.look import PALETTE_LINEAR
-from spinlab.scene.run_model import Session, Setup
-from spinlab.scene.scene_file import load_scene
+from spinlab.scene.files.scene_file import load_scene
+from spinlab.scene.model.run_model import Session, Setup
 from spinlab.ui.controller import Controller
 from spinlab.ui.cost_history import failure_lines
 from spinlab.ui.plot_history import PlotHistory, new_history

@@ -234,7 +234,7 @@ def test_a_failing_action_is_shown_in_red_and_the_run_goes_on(app, monkeypatch, 
         raise np.linalg.LinAlgError("Eigenvalues did not converge")
 
     session, t = app.session, app.session.t
-    monkeypatch.setattr("spinlab.scene.samples.References.__init__", failing)
+    monkeypatch.setattr("spinlab.scene.model.samples.References.__init__", failing)
     ask(app, integrator=(0, "euler"))
     assert app.form.message == "cannot restart: LinAlgError: Eigenvalues did not converge"
     assert app.session is session and app.state.integrators == ["implicit_midpoint"] and app.session.t == t

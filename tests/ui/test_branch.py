@@ -4,7 +4,7 @@ the original, both futures in lock step, and the original's future is the one it
 import numpy as np
 import pytest
 
-from spinlab.scene.run_model import Session
+from spinlab.scene.model.run_model import Session
 from spinlab.ui.controller import KEYS
 from spinlab.ui.controller_state import PanelEdits
 from tests.ui.window_frames import run_frames, start_running, state_bytes

@@ -4,7 +4,7 @@ window or warm-up, and a scene loaded in the window is refused beside the scene 
 import pytest
 
 from spinlab.commands.cli import main
-from spinlab.scene.scene_file import resolve_scene_path
+from spinlab.scene.files.scene_file import resolve_scene_path
 from spinlab.ui import capacity
 from spinlab.ui.capacity import STEP_CALL_BODY_STEPS, WINDOW_MAX_BODIES, steps_per_call
 from spinlab.ui.controller_state import PanelEdits

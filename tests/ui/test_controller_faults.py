@@ -9,7 +9,7 @@ import warnings
 import numpy as np
 import pytest
 
-from spinlab.scene.scene_file import load_scene
+from spinlab.scene.files.scene_file import load_scene
 from spinlab.sim.errors import OutputError
 from spinlab.ui.controller import KEYS, MAX_MESSAGE
 from spinlab.ui.controller_state import PanelEdits
@@ -112,7 +112,7 @@ def test_any_error_starting_a_run_is_shown_and_the_last_good_run_goes_on(app, mo
     def failing(*args, **kwargs):
         raise failure
 
-    monkeypatch.setattr("spinlab.scene.samples.References.__init__", failing)
+    monkeypatch.setattr("spinlab.scene.model.samples.References.__init__", failing)
     apply(app, integrator=(0, "euler"))
     assert app.form.message_is_error and type(failure).__name__ in app.form.message
     assert setup_of(app) == before and app.choices.integrators == before[1] and app.host.session.t == t_before
@@ -166,7 +166,7 @@ def test_output_faults_are_shown_and_leave_nothing(app, tmp_path, monkeypatch):
     def full_disk(*args, **kwargs):
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr("spinlab.scene.atomic_file.open", full_disk, raising=False)
+    monkeypatch.setattr("spinlab.scene.files.atomic_file.open", full_disk, raising=False)
     apply(app, output_dir=str(tmp_path), export_csv=True)
     assert app.form.message_is_error and "the disk is full" in app.form.message
     assert list(tmp_path.iterdir()) == []

@@ -5,7 +5,7 @@ import warnings
 import numpy as np
 import pytest
 
-from spinlab.scene.scene_file import load_scene
+from spinlab.scene.files.scene_file import load_scene
 from spinlab.sim.quaternion import quat_conj, quat_rotate
 from spinlab.ui.edits import EditError, body_texts, edited_body, parse_time_step, parse_vector
 

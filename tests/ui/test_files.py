@@ -4,9 +4,9 @@ modules, tests/scene/test_png.py and tests/scene/test_atomic_file.py."""
 import numpy as np
 import pytest
 
-from spinlab.scene.run_model import default_integrators
-from spinlab.scene.scene_file import list_presets, load_scene
-from spinlab.scene.scene_toml import save_scene
+from spinlab.scene.files.scene_file import list_presets, load_scene
+from spinlab.scene.files.scene_toml import save_scene
+from spinlab.scene.model.run_model import default_integrators
 from spinlab.sim.errors import InputError
 from spinlab.ui.files import timestamped_path
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 CHECK = """
-from spinlab.scene.scene_file import load_scene
+from spinlab.scene.files.scene_file import load_scene
 from tests.ui.test_resize import assert_view_drawn, run_frames
 from spinlab.ui.app import App
 from spinlab.ui.xvfb import SCREEN

@@ -36,7 +36,7 @@ def test_ghost_toggles_in_the_window(app):
 
 
 def test_flip_counts_in_the_labels(app):
-    from spinlab.scene.run_model import view_labels
+    from spinlab.scene.model.run_model import view_labels
 
     fresh(app, "t_handle")
     ask(app, integrator=(None, "im6"))

@@ -19,7 +19,7 @@ import pytest
 
 from spinlab.commands.gui import RECORD_AT_START_VARIABLE
 from spinlab.render.video import decode_frames, read_video_info
-from spinlab.scene.scene_file import load_scene
+from spinlab.scene.files.scene_file import load_scene
 from spinlab.sim.errors import InputError
 from spinlab.ui.xvfb import start_xvfb, stop_xvfb, xvfb_available
 

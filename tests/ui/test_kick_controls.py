@@ -6,8 +6,8 @@ that started alike; the pure maths of ui/kick_controls.py."""
 import numpy as np
 import pytest
 
-from spinlab.scene.run_model import Session, Setup
-from spinlab.scene.scene_file import load_scene
+from spinlab.scene.files.scene_file import load_scene
+from spinlab.scene.model.run_model import Session, Setup
 from spinlab.sim.quaternion import quat_conj, quat_rotate
 from spinlab.ui.controller_state import PanelEdits
 from spinlab.ui.kick_controls import AXES, drag_impulse, drag_kick, omega_from_polar, omega_to_polar, principal_axes
@@ -169,7 +169,7 @@ def test_the_panel_draws_the_kick_section_and_the_drags(imgui_window):
     from imgui_bundle import imgui
 
     from spinlab.render.renderer import RenderOptions
-    from spinlab.scene.scene_file import list_presets
+    from spinlab.scene.files.scene_file import list_presets
     from spinlab.sim.integrators import INTEGRATORS
     from spinlab.ui.controller_state import Choices, Form
     from spinlab.ui.panel import draw_panel

@@ -8,7 +8,7 @@ import pytest
 from imgui_bundle import imgui, implot
 
 from spinlab.render.renderer import RenderOptions
-from spinlab.scene.scene_file import list_presets, load_scene
+from spinlab.scene.files.scene_file import list_presets, load_scene
 from spinlab.sim.integrators import INTEGRATORS
 from spinlab.ui.controller_state import Choices, Form
 from spinlab.ui.panel import BODY_LIST_MAX, PanelEdits, draw_panel, time_scale_text

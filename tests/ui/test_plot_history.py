@@ -10,9 +10,9 @@ import dataclasses
 import numpy as np
 import pytest
 
-from spinlab.scene.run_model import Session, Setup, default_integrators
-from spinlab.scene.samples import ERROR_FLOOR, Sample
-from spinlab.scene.scene_file import load_scene
+from spinlab.scene.files.scene_file import load_scene
+from spinlab.scene.model.run_model import Session, Setup, default_integrators
+from spinlab.scene.model.samples import ERROR_FLOOR, Sample
 from spinlab.ui.plot_history import (
     DASH_SAMPLES,
     DASHES_PER_WINDOW,
@@ -237,7 +237,7 @@ def stacked(samples):
 
 @pytest.mark.parametrize("batches", [[7, 1, 30, 2], [150], [99, 1, 101]])
 def test_a_batch_of_steps_is_appended_as_its_steps_one_by_one(batches):
-    """The window appends each call's steps at once (scene/run_model.py): the buffers, the order and the version
+    """The window appends each call's steps at once (scene/model/run_model.py): the buffers, the order and the version
     must be those of appending the samples one at a time, across the ring's wrap and past its capacity."""
     rng = np.random.default_rng(3)
     samples = [sample(i / 60.0, rng) for i in range(sum(batches))]

@@ -204,7 +204,7 @@ def test_the_plots_name_a_few_bodies_and_count_a_cloud(imgui_window, monkeypatch
 
 def _cloud(names, exact_rows, steps):
     """A history of ``names`` bodies with every measure finite, ``steps`` samples long."""
-    from spinlab.scene.samples import Sample
+    from spinlab.scene.model.samples import Sample
     from spinlab.ui.plot_history import PlotHistory
 
     rng, k = np.random.default_rng(3), len(names)

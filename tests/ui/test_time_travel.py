@@ -8,7 +8,7 @@ them (``App.draw_views``): the panel says "paused" while looking back, which is 
 import numpy as np
 import pytest
 
-from spinlab.scene.run_model import Session
+from spinlab.scene.model.run_model import Session
 from spinlab.ui.capture import read_pixels
 from spinlab.ui.controller import KEYS
 from spinlab.ui.controller_state import PanelEdits

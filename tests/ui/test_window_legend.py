@@ -8,7 +8,7 @@ import os
 import pytest
 
 from spinlab.render import run_view
-from spinlab.scene.scene_file import load_scene
+from spinlab.scene.files.scene_file import load_scene
 from spinlab.ui.controller_state import PanelEdits
 
 

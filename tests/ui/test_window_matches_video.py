@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 from spinlab.render.record import VideoRun, frame_count, video_setup
-from spinlab.scene.run_model import view_labels
-from spinlab.scene.scene_file import load_scene
+from spinlab.scene.files.scene_file import load_scene
+from spinlab.scene.model.run_model import view_labels
 from spinlab.ui.panel import PanelEdits
 
 FRAME_S = 1.0 / 60.0

@@ -1,7 +1,7 @@
 """What the window holds per body (issue 26, point 3): the plots hold the rows they draw, not a history of every
 body (ui/plot_history.py's ``new_history``; a history of every body took ~0.7 MB each: 5.6 GB for 8,000 bodies);
-the run measures against the closed forms only the rows the plots draw (scene/samples.py's ``measured_rows``); the
-scene file is read in pieces, never held whole (scene/toml_file.py's ``body_pieces``).
+the run measures against the closed forms only the rows the plots draw (scene/model/samples.py's ``measured_rows``); the
+scene file is read in pieces, never held whole (scene/files/toml_file.py's ``body_pieces``).
 Measured with tracemalloc over two cloud sizes, so that what does not grow with the bodies cancels out. The
 renderer's share (trails, layout, instance rows) is tests/render/test_renderer_memory.py's.
 
@@ -14,12 +14,12 @@ import tracemalloc
 import numpy as np
 import pytest
 
-import spinlab.scene.scene_file as scene_file
-import spinlab.scene.toml_file as toml_file
+import spinlab.scene.files.scene_file as scene_file
+import spinlab.scene.files.toml_file as toml_file
 from spinlab.benchmarks.cloud import cloud_toml
 from spinlab.render.look import PALETTE_LINEAR
-from spinlab.scene.run_model import Session, Setup, default_integrators
-from spinlab.scene.samples import ALL_MEASURED_MAX, References, measured_rows
+from spinlab.scene.model.run_model import Session, Setup, default_integrators
+from spinlab.scene.model.samples import ALL_MEASURED_MAX, References, measured_rows
 from spinlab.ui.plot_history import MAX_LINES, new_history
 from tests.ui.headless_host import headless_controller
 

@@ -1,7 +1,7 @@
 """The real window (Xvfb) with a comparison where one view diverges: the run does not pause, the frozen view is
 listed in the panel and labelled on its view, and the others go on. The screenshot is what the report shows."""
 
-from spinlab.scene.run_model import view_labels
+from spinlab.scene.model.run_model import view_labels
 from tests.ui.test_app import ask, decode_png, run_frames
 
 

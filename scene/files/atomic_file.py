@@ -32,7 +32,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO
 
-from spinlab.scene.interrupts import deferred_interrupts
+from spinlab.scene.process.interrupts import deferred_interrupts
 from spinlab.sim.errors import InputError, OutputError, quoted
 
 __all__ = [

@@ -18,7 +18,7 @@ from typing import IO
 
 import numpy as np
 
-from spinlab.scene.atomic_file import atomic_output, output_error
+from spinlab.scene.files.atomic_file import atomic_output, output_error
 
 __all__ = ["TRACE_HEADER", "TraceWriter", "format_rows", "csv_field"]
 
@@ -46,7 +46,7 @@ def format_rows(
 
 class TraceWriter:
     """Writes a trace to a temporary file beside ``path`` and renames it into place on success
-    (:func:`scene.atomic_file.atomic_output`).
+    (:func:`scene.files.atomic_file.atomic_output`).
 
     Use as a context manager: on an exception (including Ctrl-C and a full disk, which is raised as
     :class:`~sim.errors.OutputError`) the temporary file is removed and ``path`` is left as it was, so a trace

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from spinlab.scene.scene_file import SceneSpec
+from spinlab.scene.files.scene_file import SceneSpec
 from spinlab.sim.integrators import CLAIMS
 from spinlab.sim.world import World
 

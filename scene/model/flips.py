@@ -1,7 +1,7 @@
 """Flip counts: how many times each body has turned over (the T-handle's Dzhanibekov flip), counted per step.
 
 **Definition.** Let Ω₂(t) be the body's angular velocity (rad/s, body frame) along its intermediate principal axis
-(scene/samples.py's polhode axes: ``polhode[..., 0]``), and ``band = FLIP_BAND · |ω₀|`` with ``|ω₀|`` the body's
+(scene/model/samples.py's polhode axes: ``polhode[..., 0]``), and ``band = FLIP_BAND · |ω₀|`` with ``|ω₀|`` the body's
 initial |ω| (rad/s). The body's *side* is +1 once Ω₂ ≥ +band, −1 once Ω₂ ≤ −band, and keeps its last value while
 |Ω₂| < band (hysteresis: noise about zero, or a slow drift across it, does not count twice). A **flip** is a change
 of side; the count starts at 0 with the side undecided (the first side reached is not a flip). A step whose Ω₂ is

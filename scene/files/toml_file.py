@@ -17,8 +17,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from spinlab.scene.limits import MAX_SCENE_BYTES, check_count, limits_lifted
-from spinlab.scene.validation import fail
+from spinlab.scene.files.limits import MAX_SCENE_BYTES, check_count, limits_lifted
+from spinlab.scene.files.validation import fail
 
 try:
     import rtoml

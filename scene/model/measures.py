@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from spinlab.scene.scene_file import BodySpec, SceneSpec
+from spinlab.scene.files.scene_file import BodySpec, SceneSpec
 from spinlab.sim.exact import TorqueFreeSolution
 from spinlab.sim.exact_batch import TorqueFreeBatch
 from spinlab.sim.lagrange_top import LagrangeTopSolution, lagrange_top_from_body

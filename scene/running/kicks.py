@@ -11,7 +11,7 @@ row) at ``t_k`` shows the state after the kick. Frames and units:
   angular impulse. A free body's centre-of-mass velocity jumps by ``J / m``. A pivoted body (a heavy top) turns
   about its fixed pivot, which takes the reaction impulse: the moment is taken about the pivot,
   ``O (point − pivot) × J``, and the centre of mass moves with the new ω. A child body is held at its centre of mass
-  by its joint (scene/graph.py), which takes the linear part: only the moment about the centre of mass acts.
+  by its joint (scene/running/graph.py), which takes the linear part: only the moment about the centre of mass acts.
 * ``counteract_children`` (bool): the kicked body's kinematic children get the opposite of the change they inherit
   (seed 000, "Counteracting the Inherited Effect"), so their global angular velocity is the same just after the
   kick as just before; their children inherit the correction. Dynamic children need none: their joint exerts no
@@ -29,8 +29,8 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from spinlab.scene.limits import MAX_BODIES, MAX_STEP_INDEX, check_count
-from spinlab.scene.validation import TableReader, did_you_mean, fail
+from spinlab.scene.files.limits import MAX_BODIES, MAX_STEP_INDEX, check_count
+from spinlab.scene.files.validation import TableReader, did_you_mean, fail
 from spinlab.sim import dynamic_transform as dt
 from spinlab.sim.integrators.state import omega_world_from_momentum
 from spinlab.sim.quaternion import quat_exp, quat_mul, quat_rotate
@@ -58,13 +58,13 @@ class KickSpec:
 
 BEYOND_ANY_RUN = MAX_STEP_INDEX
 """The step a kick lands on when its time is more steps away than this (float64 counts steps by ones up to here;
-scene/limits.py: no run goes this far)."""
+scene/files/limits.py: no run goes this far)."""
 
 
 def kick_step(time: float, h: float) -> int:
     """The smallest step index ``k >= 0`` with ``k * h >= time`` in float64, the way the simulation's clock reads
     (``t = k h``): a kick at exactly ``k h`` lands on step ``k``. A kick beyond 2⁵² steps lands on
-    :data:`BEYOND_ANY_RUN`: no run reaches it (scene/limits.py's MAX_STEPS), and there ``k`` and ``k ± 1`` are one
+    :data:`BEYOND_ANY_RUN`: no run reaches it (scene/files/limits.py's MAX_STEPS), and there ``k`` and ``k ± 1`` are one
     float64, so the search by ones would never end (a fuzzed kick at t = 1e50 s hung every command)."""
     ratio = time / h
     if not ratio <= BEYOND_ANY_RUN:  # NaN and inf too
@@ -165,7 +165,7 @@ class KickSchedule:
         """Apply the kicks of step ``step`` to ``world`` (L, ω, and free bodies' velocity) and, for those that
         counteract, to ``graph``'s kinematic children; ``poses()`` gives every node's global pose just before."""
         kicks = self._by_step.get(step, [])
-        # A frozen body (its view diverged, scene/run_model.py) keeps the state it failed with.
+        # A frozen body (its view diverged, scene/model/run_model.py) keeps the state it failed with.
         kicks = [kick for kick in kicks if not world.peek("frozen")[self._slot[self._node[kick.body]]]]
         if not kicks:
             return

@@ -2,7 +2,7 @@
 
 The window's screenshots (ui/) and the README stills (commands/stills.py) are written here. The format is the
 smallest valid PNG: 8-bit truecolour, one IDAT chunk, filter type 0 (none) on every row, no interlace
-(PNG specification, 2nd ed., §11.2). Files are written atomically (:mod:`scene.atomic_file`).
+(PNG specification, 2nd ed., §11.2). Files are written atomically (:mod:`scene.files.atomic_file`).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from spinlab.scene.atomic_file import write_atomically
+from spinlab.scene.files.atomic_file import write_atomically
 
 __all__ = ["PNG_SIGNATURE", "encode_png", "save_png"]
 

@@ -16,7 +16,7 @@ from typing import Any, NoReturn, overload
 
 import numpy as np
 
-from spinlab.scene.limits import MAX_DEPTH, MAX_MAGNITUDE, MIN_POSITIVE, check_count
+from spinlab.scene.files.limits import MAX_DEPTH, MAX_MAGNITUDE, MIN_POSITIVE, check_count
 from spinlab.sim.errors import InputError
 
 __all__ = ["TableReader", "body_label", "check_names_and_parents", "did_you_mean", "fail", "in_range", "RANGE_TEXT"]
@@ -51,9 +51,9 @@ RANGE_TEXT = f"0 or {MIN_POSITIVE:g} … {MAX_MAGNITUDE:g} in magnitude"
 
 def in_range(values):
     """Where ``values`` (a float or an array) hold a number a scene may hold: 0, or a magnitude from
-    ``MIN_POSITIVE`` to ``MAX_MAGNITUDE`` (scene/limits.py). The one rule for a number given in a file and for one
+    ``MIN_POSITIVE`` to ``MAX_MAGNITUDE`` (scene/files/limits.py). The one rule for a number given in a file and for one
     the reader derives from others (a shape's moments of inertia, ω turned into the parent's frame): what a scene
-    holds, its writer (scene/scene_toml.py) writes, so a scene that loaded always saves and loads back."""
+    holds, its writer (scene/files/scene_toml.py) writes, so a scene that loaded always saves and loads back."""
     magnitude = np.abs(values)
     return (magnitude <= MAX_MAGNITUDE) & ((magnitude == 0.0) | (magnitude >= MIN_POSITIVE))
 
@@ -164,7 +164,7 @@ class TableReader:
         any_magnitude: bool = False,
     ) -> np.ndarray | None:
         """A finite ``(length,)`` float array (entries ``> 0`` when ``positive``, within ``bounds`` when given, and
-        within the range of :mod:`scene.limits` unless ``any_magnitude``: for a direction the caller scales);
+        within the range of :mod:`scene.files.limits` unless ``any_magnitude``: for a direction the caller scales);
         ``default`` (``None``: ``None``) when the key is absent."""
         value = self.table.get(key, _MISSING)
         if value is _MISSING:

@@ -12,10 +12,10 @@ from typing import cast
 
 import numpy as np
 
-from spinlab.scene.graph import SceneGraph
-from spinlab.scene.interrupts import raise_if_interrupted
-from spinlab.scene.kicks import KickSchedule
-from spinlab.scene.scene_file import SceneSpec, order_parent_first
+from spinlab.scene.files.scene_file import SceneSpec, order_parent_first
+from spinlab.scene.process.interrupts import raise_if_interrupted
+from spinlab.scene.running.graph import SceneGraph
+from spinlab.scene.running.kicks import KickSchedule
 from spinlab.sim.errors import NumericalError, first_few
 from spinlab.sim.integrators.state import StepCost, momentum_from_omega_world, rotational_energy
 from spinlab.sim.world import World
@@ -149,7 +149,8 @@ class Simulation:
         return StepCost(iterations[self._to_file_order], substeps[self._to_file_order])
 
     def _kick(self) -> None:
-        """Apply the kicks that land on this step boundary (scene/kicks.py): the snapshot at t_k is after them."""
+        """Apply the kicks that land on this step boundary (scene/running/kicks.py): the snapshot at t_k is after
+        them."""
         if self.kicks.due(self.step_index):
             self.kicks.apply(self.step_index, self.world, self.graph, lambda: self._poses[0])
             self._composed = None

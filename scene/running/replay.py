@@ -2,15 +2,15 @@
 
 The window starts stepping before numba has compiled the integrators' kernels (sim/compiled.py): meanwhile their
 numpy reference paths step the bodies, which agree with the kernels to a few ulps a step, not bit for bit. When the
-kernels a run used are ready, :class:`Replay` starts a new :class:`~scene.run_model.Session` of the run's first
+kernels a run used are ready, :class:`Replay` starts a new :class:`~scene.model.run_model.Session` of the run's first
 setup, with the run's kicks and its later edits (the gyroscopic switch, the divergence threshold, at the steps they
 were made), and steps it on the compiled kernels, a few milliseconds at a time, until it reaches the running
 session's step; the window then carries on with it. Every step of a run is a function of its setup, its edits and
 its step index (the wall clock only decides how many steps a frame takes), so the replayed session is, bit for bit,
 the session that would have run on the compiled kernels from the start.
 
-The same recomputation takes a run back in time (scene/history.py): started from a checkpoint (``start``, a copy of
-the session at an earlier step) and stopped at a ``target`` step, it gives the run's state at that step.
+The same recomputation takes a run back in time (scene/running/history.py): started from a checkpoint (``start``, a copy
+of the session at an earlier step) and stopped at a ``target`` step, it gives the run's state at that step.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from __future__ import annotations
 import time
 from typing import cast
 
-from spinlab.scene.run_model import Session
+from spinlab.scene.model.run_model import Session
 
 __all__ = ["Replay"]
 

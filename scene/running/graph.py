@@ -10,7 +10,7 @@ Hierarchy"). Two kinds of node:
   that exerts no torque: its rotation stays torque-free in the world, and its position is carried by the parent.
   Its local transform is derived from the two global ones (``A₁ = A₂⁻¹ ∘ A₃``).
 
-Global transforms are composed parents first in one compiled loop over the nodes (scene/graph_kernel.py), with
+Global transforms are composed parents first in one compiled loop over the nodes (scene/running/graph_kernel.py), with
 seed 000's composition (sim/dynamic_transform.py) to the bit: a level of a hierarchy composed as one vectorised
 call cost ~0.3 ms however few its nodes, and a chain 330 deep 90 ms.
 """
@@ -91,7 +91,9 @@ class SceneGraph:
         # dynamic node's is not needed by anything downstream, so it is left at zero.
         alpha = np.zeros((n, 3))
         if self.has_children:
-            from spinlab.scene.graph_kernel import compose_nodes  # compiled: loaded only for a scene with a hierarchy
+            from spinlab.scene.running.graph_kernel import (
+                compose_nodes,  # compiled: loaded only for a scene with a hierarchy
+            )
 
             compose_nodes(self.parent, self.kinematic, self.local_position, q, omega, position, velocity,
                           acceleration, alpha)  # fmt: skip

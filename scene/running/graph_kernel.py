@@ -1,6 +1,6 @@
 """The scene graph's composition, compiled: every node's global pose from its parent's, parents first.
 
-:meth:`scene.graph.SceneGraph.global_poses` composed level by level, ~50 numpy calls a level whatever its size:
+:meth:`scene.running.graph.SceneGraph.global_poses` composed level by level, ~50 numpy calls a level whatever its size:
 ~0.3 ms a level, 90 ms for a chain 330 deep, and a deep chain made ``run --trace`` take minutes (a fuzz case).
 :func:`compose_nodes` walks the nodes once in a compiled loop, with the same floating-point operations in the
 same order as seed 000's composition (sim/dynamic_transform.py's :func:`~sim.dynamic_transform.compose`, its

@@ -4,8 +4,8 @@ A run with several views (side by side, or the compare preset) goes on when one 
 :class:`~sim.errors.NumericalError` naming them (a non-finite state, Newton not converging) or a divergence, the
 largest relative energy error of a view's bodies beyond ``Setup.divergence``. :class:`Watch` says which views
 fail, records each :class:`Failure` (the time of the state kept and why), and masks the frozen views' samples
-after that time with NaN, so their plot lines end there. The run model (scene/run_model.py) freezes their bodies
-(:meth:`scene.simulation.Simulation.freeze`) and retries the step; the others go on bit for bit.
+after that time with NaN, so their plot lines end there. The run model (scene/model/run_model.py) freezes their bodies
+(:meth:`scene.running.simulation.Simulation.freeze`) and retries the step; the others go on bit for bit.
 
 :class:`CostMeter` sums, per integrator, the wall time of its kernel calls (sim/world.py's ``group_seconds``), the
 body-steps it took, its Newton iterations and its sub-steps, into an :class:`IntegratorCost` per step call.
@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from spinlab.scene.samples import Sample
+from spinlab.scene.model.samples import Sample
 from spinlab.sim.errors import NumericalError
 
 __all__ = ["DEFAULT_DIVERGENCE", "Failure", "Watch", "IntegratorCost", "CostMeter", "failure_reason"]
@@ -84,7 +84,7 @@ class Watch:
         """The live views whose largest |ΔE|/E of total ``energy`` (K,) J exceeds the threshold."""
         if not self.threshold < np.inf:
             return []
-        # |E − E₀| > threshold · scale is |ΔE|/E > threshold (scene/measures.py's energy_error) without the
+        # |E − E₀| > threshold · scale is |ΔE|/E > threshold (scene/model/measures.py's energy_error) without the
         # division; a body with no relative error (scale 0) or a NaN energy is never beyond.
         with np.errstate(over="ignore", invalid="ignore"):
             beyond = (np.abs(energy - energy0) > self.threshold * scale) & (scale > 0.0)

@@ -1,7 +1,7 @@
 """What a run's plots, labels and trails read, per simulation step: :class:`Sample` and the references it is
 measured against (:class:`References`), measured for a batch of steps in one call of array operations.
 
-The measures are scene/measures.py's; here they are applied to the plotted (dynamic) bodies, K of them, over S
+The measures are scene/model/measures.py's; here they are applied to the plotted (dynamic) bodies, K of them, over S
 steps at once (the closed forms evaluate the S times in one call), and shown the way the plots want them: the
 errors as magnitudes, an exact zero kept (the log plots draw it at :data:`ERROR_FLOOR`, the CSV export writes 0);
 NaN where a measure does not apply.
@@ -14,8 +14,9 @@ from typing import Any, cast
 
 import numpy as np
 
-from spinlab.scene.flips import FlipCounter
-from spinlab.scene.measures import (
+from spinlab.scene.files.scene_file import SceneSpec
+from spinlab.scene.model.flips import FlipCounter
+from spinlab.scene.model.measures import (
     energy_error,
     energy_scale,
     momentum_error,
@@ -23,8 +24,7 @@ from spinlab.scene.measures import (
     reference_solutions,
     torque_free,
 )
-from spinlab.scene.scene_file import SceneSpec
-from spinlab.scene.simulation import Snapshot
+from spinlab.scene.running.simulation import Snapshot
 from spinlab.sim.inertia import principal_moments
 from spinlab.sim.quaternion import quat_conj, quat_rotate
 
@@ -43,8 +43,8 @@ __all__ = [
 # Errors below this (exactly 0: a relative error of doubles that is not 0 is at least ~1e-16) are drawn at this value
 # on the log plots, which have no 0; the samples, labels and the CSV export keep the 0.
 ERROR_FLOOR = 1e-17
-# A window's run (scene/run_model.py) measures every plotted body against its closed form up to this many, and past
-# it SAMPLED_ROWS of them, the ones its plots can draw (ui/plot_history.py's MAX_LINES, evenly spread): the closed
+# A window's run (scene/model/run_model.py) measures every plotted body against its closed form up to this many, and
+# past it SAMPLED_ROWS of them, the ones its plots can draw (ui/plot_history.py's MAX_LINES, evenly spread): the closed
 # forms of 10^5 bodies took ~0.7 kB a body and ~1 kB a body-step of temporaries, for lines never drawn.
 ALL_MEASURED_MAX = 1000
 SAMPLED_ROWS = 64
@@ -59,7 +59,7 @@ def _magnitude(error: np.ndarray) -> np.ndarray:
 @dataclass(frozen=True)
 class Sample:
     """Measurements of the K plotted bodies at S steps, oldest first (or at one instant: then without the S axis):
-    ``t`` (S,) s; the relative energy error's magnitude (S, K) (scene/measures.py), |ΔL|/|L| (S, K) and the
+    ``t`` (S,) s; the relative energy error's magnitude (S, K) (scene/model/measures.py), |ΔL|/|L| (S, K) and the
     orientation error (S, K) rad against the closed form (0 where exact); ω in the invariable
     plane (S, K, 2) rad/s and the exact one, body ω along the polhode's axes (S, K, 2) rad/s and the exact one. NaN
     where a measure does not apply (a body under torque has no invariable plane; a body without a closed form, no
@@ -67,7 +67,7 @@ class Sample:
 
     Besides: ``q_exact`` (S, K, 4) the closed form's orientation, body → world (w, x, y, z), and ``omega_body_exact``
     (S, K, 3) rad/s its body ω, NaN without a closed form (ω NaN for a heavy top too); ``flips`` and
-    ``flips_exact`` (S, K), the running flip counts of the body and of its closed form (scene/flips.py), NaN where
+    ``flips_exact`` (S, K), the running flip counts of the body and of its closed form (scene/model/flips.py), NaN where
     there is none to count. ``None`` in a sample made without them."""
 
     t: np.ndarray | float
@@ -105,7 +105,7 @@ class References:
     ascending indices into the K; default all) the invariable plane's and the polhode's axes (M, 3, 2) and the
     closed forms, one per distinct initial state with the rows it serves (``solutions`` torque-free, which give the
     exact curves too; ``tops`` heavy symmetric tops, orientation only). It counts the flips of the measured bodies
-    and of their closed forms too (scene/flips.py): :meth:`measure` takes the steps in time order.
+    and of their closed forms too (scene/model/flips.py): :meth:`measure` takes the steps in time order.
 
     A body not measured has the energy and momentum errors only (its other measures NaN, ``has_reference`` False):
     the window measures a sample of a large scene (:func:`measured_rows`), not every body at every step."""
@@ -151,7 +151,7 @@ class References:
         self.owner = np.empty(len(self.measured), dtype=np.intp)  # each measured row's representative (in firsts)
         for number, served in enumerate(groups.values()):
             self.owner[served] = number
-        # The closed forms of the representatives, solved together (scene/measures.py, sim/exact_batch.py).
+        # The closed forms of the representatives, solved together (scene/model/measures.py, sim/exact_batch.py).
         represented = measured_bodies[firsts]
         self.closed_forms = reference_solutions(
             scene, represented, initial.q[represented], initial.omega_world[represented]
@@ -166,7 +166,7 @@ class References:
         self.flip_counters = FlipCounter.for_speeds(speeds), FlipCounter.for_speeds(speeds)
 
     def rebased(self, scene: SceneSpec, state: Snapshot, potential: np.ndarray) -> References:
-        """References that start again from ``state`` (a run's state just after a kick, scene/kicks.py): a kick
+        """References that start again from ``state`` (a run's state just after a kick, scene/running/kicks.py): a kick
         changes the energy and L a run conserves and starts a new motion, so the measures from then on are taken
         against the state after it (and each body's own closed form from there). The flip counts go on."""
         rebased = References(scene, state, potential, self.rows, t0=state.t, measured=self.measured)

@@ -1,11 +1,11 @@
 """Write a scene back as a TOML scene file (design.md §Scene files): the writer beside its reader,
-scene/scene_file.py. The window's "Save" uses it, and so does the check of a body edited in the panel.
+scene/files/scene_file.py. The window's "Save" uses it, and so does the check of a body edited in the panel.
 
 The text uses the contract's keys plus scene_file.py's extensions (``dt``, ``description``, ``color``, ``pivot``,
 ``[body.kinematic]``, ``[[kick]]`` tables: docs/scene_files.md). Floats are written as the shortest text that reads
 back to the same double, so a saved scene loads to exactly the state that was shown. Before the file is replaced,
-the text is loaded and validated by :func:`scene.scene_file.load_scene` from a temporary copy: a file that would not
-load is never written.
+the text is loaded and validated by :func:`scene.files.scene_file.load_scene` from a temporary copy: a file that would
+not load is never written.
 """
 
 from __future__ import annotations
@@ -19,9 +19,9 @@ from pathlib import Path
 
 import numpy as np
 
-from spinlab.scene.atomic_file import check_output_place, write_atomically
-from spinlab.scene.kicks import KickSpec
-from spinlab.scene.scene_file import DEFAULT_DT, BodySpec, SceneSpec, load_scene
+from spinlab.scene.files.atomic_file import check_output_place, write_atomically
+from spinlab.scene.files.scene_file import DEFAULT_DT, BodySpec, SceneSpec, load_scene
+from spinlab.scene.running.kicks import KickSpec
 from spinlab.sim.errors import InputError
 
 __all__ = ["scene_to_toml", "save_scene", "check_body"]
@@ -74,7 +74,7 @@ def _body(body: BodySpec, integrator: str | None) -> list[str]:
 
 
 def _kick(kick: KickSpec) -> list[str]:
-    """A ``[[kick]]`` table (scene/kicks.py): only the keys the kick gives beyond their defaults."""
+    """A ``[[kick]]`` table (scene/running/kicks.py): only the keys the kick gives beyond their defaults."""
     lines = ["[[kick]]", f"body = {_string(kick.body)}", f"time = {_number(kick.time)}"]
     if kick.impulse is None or np.any(kick.angular_impulse != 0.0):
         lines.append(f"angular_impulse = {_vector(kick.angular_impulse)}")

@@ -1,8 +1,8 @@
 """A run's history: every step it took, as it was shown, and checkpoints to go back to (issue 24).
 
-A :class:`~scene.run_model.Session` made with ``history=True`` (the window's) appends what each call of its
-``step`` made: the :class:`~scene.run_model.Steps` (every step's snapshot as drawn and its measured sample) with the
-call's Newton iterations per step and wall milliseconds per step, which the plots show. Everything on screen at a
+A :class:`~scene.model.run_model.Session` made with ``history=True`` (the window's) appends what each call of its
+``step`` made: the :class:`~scene.model.run_model.Steps` (every step's snapshot as drawn and its measured sample) with
+the call's Newton iterations per step and wall milliseconds per step, which the plots show. Everything on screen at a
 step (the bodies, the labels, the trails, the exact ghost, the Poinsot traces, the plots) is a function of the
 history up to that step, so the window can show any past moment again exactly as it first showed it.
 
@@ -14,7 +14,7 @@ compare preset (8 bodies) takes ~2.3 kB a step (8.3 MB a minute at h = 1/60), so
 Going back: every :data:`CHECKPOINT_STEPS` steps (or more, for large worlds: a checkpoint copies the whole session,
 see :func:`checkpoint_interval`) the session leaves a copy of itself here. The state at step ``k`` is the last
 checkpoint at or before ``k``, copied and stepped to ``k`` with the run's edits made again at their steps
-(scene/replay.py): every step is a function of the setup, the edits and the step index, so this is, bit for bit,
+(scene/running/replay.py): every step is a function of the setup, the edits and the step index, so this is, bit for bit,
 the run's own state at ``k`` (tests/scene/test_history.py).
 """
 
@@ -29,9 +29,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 if TYPE_CHECKING:
-    from spinlab.scene.run_model import Session, Steps
-    from spinlab.scene.samples import Sample
-    from spinlab.scene.simulation import Snapshot
+    from spinlab.scene.model.run_model import Session, Steps
+    from spinlab.scene.model.samples import Sample
+    from spinlab.scene.running.simulation import Snapshot
 
 __all__ = ["RunHistory", "Entry", "Moment", "HISTORY_BYTES", "CHECKPOINT_STEPS", "checkpoint_interval"]
 
@@ -149,8 +149,8 @@ class RunHistory:
     def steps_until(self, step: int, count: int = 1) -> Steps:
         """The :class:`Steps` of the ``count`` steps ending at ``step`` (fewer when the history starts later),
         oldest first: what the run's ``latest`` was right after a call that ended at ``step``."""
-        from spinlab.scene.run_model import Steps
-        from spinlab.scene.samples import concatenated
+        from spinlab.scene.model.run_model import Steps
+        from spinlab.scene.model.samples import concatenated
 
         index = self._index(step)
         parts, left = [], count

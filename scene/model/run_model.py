@@ -3,10 +3,11 @@ their labels, and the samples of every step that the plots, the 3D trails and th
 
 A :class:`Setup` is everything that fixes a run (scene with edited initial states, an integrator per body, side
 by side or not, ``h``, the gyroscopic term). :func:`run_layout` turns it into the scene the simulation runs and
-its views (:class:`Group`). A :class:`Session` is one run of it: it owns the :class:`~scene.simulation.Simulation`,
-steps it when asked and measures every step (scene/samples.py), in one batch after the stepping. Its
-:attr:`Session.latest` (a :class:`Steps`) is what the last call stepped: the window appends it to the plots and both
-the window and the video push its states to the 3D trails; :func:`view_labels` gives each view's label lines.
+its views (:class:`Group`). A :class:`Session` is one run of it: it owns the
+:class:`~scene.running.simulation.Simulation`, steps it when asked and measures every step (scene/model/samples.py), in
+one batch after the stepping. Its :attr:`Session.latest` (a :class:`Steps`) is what the last call stepped: the window
+appends it to the plots and both the window and the video push its states to the 3D trails; :func:`view_labels` gives
+each view's label lines.
 
 "All side by side" copies every body once per integrator into one scene, so all integrators step in lock step
 from the same initial state, batched by the world in one call per integrator; each copy gets its own view.
@@ -22,21 +23,21 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from spinlab.scene.failures import DEFAULT_DIVERGENCE, CostMeter, Failure, IntegratorCost, Watch, failure_reason
-from spinlab.scene.flips import flip_text
-from spinlab.scene.history import RunHistory, checkpoint_interval
-from spinlab.scene.kicks import renamed_kicks
-from spinlab.scene.measures import potential_counts
-from spinlab.scene.palette import integrator_color
-from spinlab.scene.samples import ERROR_FLOOR, References, Sample, concatenated, measured_rows
-from spinlab.scene.scene_file import BodySpec, SceneSpec
-from spinlab.scene.simulation import DEFAULT_INTEGRATOR, Simulation, Snapshot
+from spinlab.scene.files.scene_file import BodySpec, SceneSpec
+from spinlab.scene.model.failures import DEFAULT_DIVERGENCE, CostMeter, Failure, IntegratorCost, Watch, failure_reason
+from spinlab.scene.model.flips import flip_text
+from spinlab.scene.model.measures import potential_counts
+from spinlab.scene.model.palette import integrator_color
+from spinlab.scene.model.samples import ERROR_FLOOR, References, Sample, concatenated, measured_rows
+from spinlab.scene.running.history import RunHistory, checkpoint_interval
+from spinlab.scene.running.kicks import renamed_kicks
+from spinlab.scene.running.simulation import DEFAULT_INTEGRATOR, Simulation, Snapshot
 from spinlab.sim.errors import NumericalError
 from spinlab.sim.integrators import CLAIMS, METHODS
 from spinlab.sim.integrators.state import rotational_energy
 
 if TYPE_CHECKING:
-    from spinlab.scene.history import Moment
+    from spinlab.scene.running.history import Moment
 
 __all__ = [
     "ERROR_FLOOR",
@@ -58,7 +59,8 @@ __all__ = [
 # The 3D view draws ω and L at most this many times longer than the longest initial ones.
 DRAW_LIMIT = 100.0
 # Step calls (the window's frames) between two timings of each integrator's step alone on warm caches (the cost
-# column's µs per body-step, scene/failures.py's CostMeter.retime): a few a second, each a few calls of every group.
+# column's µs per body-step, scene/model/failures.py's CostMeter.retime): a few a second, each a few calls of every
+# group.
 RETIME_CALLS = 15
 
 
@@ -90,7 +92,7 @@ class Group:
 @dataclass(frozen=True)
 class Steps:
     """What one call to :meth:`Session.step` stepped, oldest first: ``snapshots`` (S) as the 3D view draws them
-    (:meth:`Session.drawable`) and ``sample`` their measurements (:class:`~scene.samples.Sample`, (S, K) fields).
+    (:meth:`Session.drawable`) and ``sample`` their measurements (:class:`~scene.model.samples.Sample`, (S, K) fields).
     The initial state is a batch of one."""
 
     snapshots: tuple[Snapshot, ...]
@@ -107,7 +109,7 @@ class StepReport:
     ms_per_step: float
     error: str | None = None
     integrator_cost: dict[str, IntegratorCost] = dataclasses.field(default_factory=dict)
-    """Each integrator's cost over these steps (scene/failures.py)."""
+    """Each integrator's cost over these steps (scene/model/failures.py)."""
     failed: tuple[int, ...] = ()
     """The views (indices into ``Session.groups``) frozen during these steps."""
 
@@ -204,11 +206,11 @@ def view_groups(session: Session, split: bool) -> tuple[Group, ...]:
 
 def view_labels(session: Session | Moment, groups: tuple[Group, ...]) -> list[tuple[str, ...]]:
     """Each view's label lines, the window's and the video's alike: its group's label, then the time of the
-    latest step and the largest magnitude of its bodies' relative energy error (scene/measures.py), e.g.
+    latest step and the largest magnitude of its bodies' relative energy error (scene/model/measures.py), e.g.
     ``("implicit_midpoint", "t = 2.50 s    |ΔE|/E = 1.2e-05")``, and for a view of one body its flip count
     (:func:`_flip_line`); a frozen view's say when and why instead,
     ``("euler_body", "diverged at t = 7.85 s", "Newton did not converge")``. ``session`` may be a moment of one
-    (scene/history.py), read as a session is."""
+    (scene/running/history.py), read as a session is."""
     sample, row = session.latest.sample, session.rows
     errors = sample.energy_error[-1]
     labels: list[tuple[str, ...]] = []
@@ -229,7 +231,7 @@ def view_labels(session: Session | Moment, groups: tuple[Group, ...]) -> list[tu
 
 def _flip_line(sample: Sample, rows: list[int]) -> tuple[str, ...]:
     """A third label line for a view of one plotted body ``rows``: its flip count and its closed form's
-    (scene/flips.py), e.g. ``"flips 7 (exact 7)"``; none for a view of several bodies, nor for a body without a
+    (scene/model/flips.py), e.g. ``"flips 7 (exact 7)"``; none for a view of several bodies, nor for a body without a
     torque-free closed form (a heavy top's sign changes count its nutation, not flips)."""
     flips, flips_exact = sample.flips, sample.flips_exact
     if flips is None or flips_exact is None or len(rows) != 1 or not np.isfinite(flips_exact[-1][rows[0]]):
@@ -242,9 +244,9 @@ class Session:
     """One run of a :class:`Setup`: ``simulation``, ``groups`` (views), the latest ``snapshot`` and the ``latest``
     steps with their samples. ``plotted`` are the indices of the dynamic bodies (K), whose ``names`` label the plot
     series; ``rows`` maps a body's index to its row among them. With ``history`` (the window's runs) every step is
-    kept in :attr:`history` (scene/history.py, bounded), with checkpoints that :meth:`at_step` goes back from. A
+    kept in :attr:`history` (scene/running/history.py, bounded), with checkpoints that :meth:`at_step` goes back from. A
     ``sampled`` run (by default a run with ``history``) measures only a sample of a scene of more than
-    ``ALL_MEASURED_MAX`` plotted bodies against their closed forms (scene/samples.py): the others' orientation
+    ``ALL_MEASURED_MAX`` plotted bodies against their closed forms (scene/model/samples.py): the others' orientation
     errors, curves, flips and exact ghosts are NaN."""
 
     def __init__(self, setup: Setup, *, history: bool = False, sampled: bool | None = None) -> None:
@@ -252,7 +254,7 @@ class Session:
         self.initial_setup = setup
         self.edits: list[tuple[int, str, object]] = []
         """The run's edits after its start, (step index, what, value), in order: what a replay of the run from its
-        start (scene/replay.py) makes again at the same steps."""
+        start (scene/running/replay.py) makes again at the same steps."""
         self.scene, self.groups = run_layout(setup)
         self.simulation = Simulation(self.scene, h=setup.h, gyroscopic=setup.gyroscopic)
         self.snapshot = self.simulation.snapshot()
@@ -265,7 +267,7 @@ class Session:
         self.names = [bodies[i].integrator if single else bodies[i].name for i in self.plotted]
         self._potential = potential_counts(self.scene)
         # A window's run (``sampled``, by default with ``history``) measures a large scene's sample against the
-        # closed forms: the rows its plots draw (scene/samples.py's measured_rows).
+        # closed forms: the rows its plots draw (scene/model/samples.py's measured_rows).
         measured = measured_rows(len(self.plotted)) if (history if sampled is None else sampled) else None
         self.references = References(
             self.scene, self.initial, self._potential_energy(), self.plotted, measured=measured
@@ -306,9 +308,9 @@ class Session:
     def at_step(self, step: int) -> Session:
         """The run as it was at ``step`` (after the edits made there), a new session whose history ends at ``step``:
         its newest checkpoint at or before ``step``, copied and stepped on with the run's later edits made again
-        at their steps (scene/replay.py). Bit for bit the state this session had at ``step``. Raises
+        at their steps (scene/running/replay.py). Bit for bit the state this session had at ``step``. Raises
         :class:`ValueError` when the history no longer holds ``step``."""
-        from spinlab.scene.replay import Replay
+        from spinlab.scene.running.replay import Replay
 
         history = self.history
         start = None if history is None else history.checkpoint_step(step)
@@ -461,7 +463,7 @@ class Session:
         return None
 
     def sample(self) -> Sample:
-        """The latest step's measurements (see :class:`~scene.samples.Sample`, without the S axis)."""
+        """The latest step's measurements (see :class:`~scene.model.samples.Sample`, without the S axis)."""
         return self.latest.sample.latest()
 
     def _potential_energy(self) -> np.ndarray:

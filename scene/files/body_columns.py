@@ -3,7 +3,7 @@
 :func:`read_columns` finds the bodies a scene file's per-body reader (``scene_file._read_body``) would accept
 with nothing unusual about them — no ``kinematic``, ``pivot``, ``body_angular_velocity`` or 3×3 ``inertia``,
 every number well inside the limits — and computes their values with the same float operations, so that the
-:class:`~scene.scene_file.BodySpec` built from them is bit for bit the one the per-body reader builds. Every
+:class:`~scene.files.scene_file.BodySpec` built from them is bit for bit the one the per-body reader builds. Every
 other body (a mistake, an unusual one, a borderline number) is left to the per-body reader, which names the
 first mistake exactly as it always has: the checks here only ever decide "certainly fine" or "ask the reader".
 
@@ -19,7 +19,7 @@ from typing import Any, cast
 
 import numpy as np
 
-from spinlab.scene.validation import in_range
+from spinlab.scene.files.validation import in_range
 from spinlab.sim.inertia import DEFINITE_RTOL, SHAPES, SIZE_DEFAULTS, TRIANGLE_RTOL, check_inertia
 from spinlab.sim.quaternion import quat_rotate
 
@@ -258,6 +258,6 @@ def _mass_properties(
         properties = SHAPES[shape](body_mass, **sizes[members[0]])
         inertia[members] = properties.inertia
         com_offset[members] = properties.com_offset
-        # The moments a scene holds are what its writer writes: in range (scene/validation.py), as given ones are.
+        # The moments a scene holds are what its writer writes: in range (scene/files/validation.py), as given ones are.
         passes[members] = check_inertia(properties.inertia) is None and bool(np.all(in_range(properties.inertia)))
     return inertia, com_offset, passes

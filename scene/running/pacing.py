@@ -1,7 +1,7 @@
 """How many steps a frame takes: the one rule by which the window and a video pace a run (issue 24).
 
-Simulation time is the step index times ``h`` (scene/simulation.py); the wall clock never enters a step, only how
-many steps a frame takes. A video's frame ``k`` shows the step nearest ``k / fps`` (:func:`steps_to`). The window
+Simulation time is the step index times ``h`` (scene/running/simulation.py); the wall clock never enters a step, only
+how many steps a frame takes. A video's frame ``k`` shows the step nearest ``k / fps`` (:func:`steps_to`). The window
 running live feeds each frame's wall time, times the time scale, into an :class:`Accumulator` and takes the whole
 steps due, dropping what it cannot catch up; while it records, it paces as a video does: frame ``k`` of the
 recording shows the step nearest its start plus ``k`` frames of ``scale / fps`` seconds.

@@ -35,7 +35,7 @@ Keys (design.md's contract, then this module's extensions, marked +):
 
 A kinematic body takes none of angular_velocity, body_angular_velocity, integrator or pivot.
 
-+ ``[[kick]]`` tables strike dynamic bodies at given times (scene/kicks.py, docs/scene_files.md).
++ ``[[kick]]`` tables strike dynamic bodies at given times (scene/running/kicks.py, docs/scene_files.md).
 """
 
 from __future__ import annotations
@@ -49,12 +49,10 @@ from typing import Any
 import numpy as np
 
 from spinlab.assets import asset_dir
-from spinlab.scene.body_columns import QUAT_MIN_NORM, frozen, read_columns, shared_rows
-from spinlab.scene.collector import collector_paused
-from spinlab.scene.kicks import KickSpec, read_kicks
-from spinlab.scene.limits import MAX_BODIES, check_count
-from spinlab.scene.toml_file import FAST_PARSE_BYTES, body_pieces, parse_toml, read_text
-from spinlab.scene.validation import (
+from spinlab.scene.files.body_columns import QUAT_MIN_NORM, frozen, read_columns, shared_rows
+from spinlab.scene.files.limits import MAX_BODIES, check_count
+from spinlab.scene.files.toml_file import FAST_PARSE_BYTES, body_pieces, parse_toml, read_text
+from spinlab.scene.files.validation import (
     RANGE_TEXT,
     TableReader,
     body_label,
@@ -63,6 +61,8 @@ from spinlab.scene.validation import (
     fail,
     in_range,
 )
+from spinlab.scene.process.collector import collector_paused
+from spinlab.scene.running.kicks import KickSpec, read_kicks
 from spinlab.sim.errors import InputError
 from spinlab.sim.inertia import SHAPES, SIZE_DEFAULTS, check_inertia, parallel_axis
 from spinlab.sim.integrators import INTEGRATORS
@@ -123,7 +123,7 @@ class BodySpec:
 @dataclass(frozen=True, eq=False)
 class SceneSpec:
     """A validated scene: ``gravity`` (3,) m/s² world frame, time step ``h`` s, bodies in file order, and the
-    ``kicks`` struck on them (scene/kicks.py), in file order."""
+    ``kicks`` struck on them (scene/running/kicks.py), in file order."""
 
     path: Path
     gravity: np.ndarray
@@ -181,7 +181,7 @@ def resolve_scene_path(scene: str | os.PathLike[str]) -> Path:
 
 def load_scene(scene: str | os.PathLike[str]) -> SceneSpec:
     """Load, validate and resolve a scene: a preset name (e.g. ``"t_handle"``) or a path to a .toml file."""
-    with collector_paused():  # ~10⁶ objects for 10⁵ bodies, no cycles among them (scene/collector.py)
+    with collector_paused():  # ~10⁶ objects for 10⁵ bodies, no cycles among them (scene/process/collector.py)
         return _load_scene(scene)
 
 
@@ -207,7 +207,7 @@ def _load_scene(scene: str | os.PathLike[str]) -> SceneSpec:
 
 
 def _scene_in_pieces(path: Path, where: str, pieces: list[str]) -> SceneSpec:
-    """The scene of a large file cut by :func:`~scene.toml_file.body_pieces`, each piece parsed, read into bodies
+    """The scene of a large file cut by :func:`~scene.files.toml_file.body_pieces`, each piece parsed, read into bodies
     and freed before the next, so that the whole file's document is never held. Raises :class:`InputError` on any
     mistake and when the pieces' documents are not the whole file's (keys other than ``body`` and ``kick`` arrays
     in a later piece); the caller then reads the whole file, which reports the file's first mistake."""
@@ -288,7 +288,7 @@ def order_parent_first(bodies: tuple[BodySpec, ...] | list[BodySpec]) -> tuple[B
 
 def _read_bodies(entries: list[object], where: str, first: int = 0) -> tuple[BodySpec, ...]:
     """The bodies of the file (``entries``, from its body ``first`` on): the usual ones read as arrays
-    (scene.body_columns), the rest one at a time by :func:`_read_body`, which raises on the first mistake in file
+    (scene.files.body_columns), the rest one at a time by :func:`_read_body`, which raises on the first mistake in file
     order (the array reader takes no body with one). Bodies of equal inertia, COM offset or orientation share one
     (read-only) array of it."""
     columns = read_columns(entries, KNOWN_INTEGRATORS, first)

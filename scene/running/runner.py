@@ -1,6 +1,6 @@
 """Headless runs: step a scene for a duration, write its trace, and measure each body against what must hold.
 
-Per body, a run reports the final measures of scene/measures.py (shown as magnitudes): the relative energy error,
+Per body, a run reports the final measures of scene/model/measures.py (shown as magnitudes): the relative energy error,
 the relative change of world angular momentum ``|ΔL|/|L|`` for torque-free bodies, the orientation error against
 the body's closed-form motion where one exists, and the Newton iterations and sub-steps the integrator needed.
 """
@@ -16,10 +16,10 @@ from pathlib import Path
 
 import numpy as np
 
-from spinlab.scene.kernels import load_kernels
-from spinlab.scene.kicks import kick_step
-from spinlab.scene.limits import MAX_STEP_INDEX, MAX_STEPS, MAX_TRACE_ROWS, check_count
-from spinlab.scene.measures import (
+from spinlab.scene.files.limits import MAX_STEP_INDEX, MAX_STEPS, MAX_TRACE_ROWS, check_count
+from spinlab.scene.files.scene_file import SceneSpec
+from spinlab.scene.files.trace import TraceWriter
+from spinlab.scene.model.measures import (
     ClosedForms,
     energy_error,
     energy_scale,
@@ -29,9 +29,9 @@ from spinlab.scene.measures import (
     reference_solutions,
     torque_free,
 )
-from spinlab.scene.scene_file import SceneSpec
-from spinlab.scene.simulation import Simulation
-from spinlab.scene.trace import TraceWriter
+from spinlab.scene.process.kernels import load_kernels
+from spinlab.scene.running.kicks import kick_step
+from spinlab.scene.running.simulation import Simulation
 from spinlab.sim import compiled
 from spinlab.sim.errors import InputError, NumericalError
 from spinlab.sim.integrators import CLAIMS
@@ -72,8 +72,8 @@ class BodySummary:
 def step_count(duration: float, h: float, *, where: str = "--duration") -> int:
     """The number of steps of ``h`` in ``duration`` (rounded to the nearest whole step, at least one).
 
-    Raises :class:`InputError` naming ``where`` when that is more than :data:`scene.limits.MAX_STEPS` (unless the
-    limits are lifted) or more than any run can take, :data:`scene.limits.MAX_STEP_INDEX` (limits lifted or not).
+    Raises :class:`InputError` naming ``where`` when that is more than :data:`scene.files.limits.MAX_STEPS` (unless the
+    limits are lifted) or more than any run can take, :data:`scene.files.limits.MAX_STEP_INDEX` (limits lifted or not).
     """
     with np.errstate(over="ignore"):
         ratio = float(np.float64(duration) / np.float64(h))
@@ -155,7 +155,7 @@ def run_scene(
                 trace.write(simulation.t, simulation.names, now.q, now.omega_world, now.L_world, now.energy)
             if simulation.kicks.due(simulation.step_index):
                 # From a kick on, measured against the state just after it, as the window's plots and labels are
-                # (scene/samples.py's References.rebased): a kick changes E and L by design. Only the last kick's
+                # (scene/model/samples.py's References.rebased): a kick changes E and L by design. Only the last kick's
                 # state matters to the table: its closed forms are solved once, at the end.
                 kicked = simulation.snapshot(), simulation.potential_energy()
             if progress is not None:
@@ -205,7 +205,7 @@ def run_scene(
 @dataclass(frozen=True)
 class _Base:
     """What a run's errors are measured against: the state at the start, or just after the last kick (at ``t0`` s):
-    its energy (with the potential about a pivot) and the energy's scale (scene/measures.py), world L, and the
+    its energy (with the potential about a pivot) and the energy's scale (scene/model/measures.py), world L, and the
     closed forms started from it."""
 
     t0: float
@@ -227,7 +227,7 @@ class _Base:
 
 def _kick_notes(simulation: Simulation, steps: int, notes) -> list[str | None]:
     """``notes`` with, for each body kicked within the run, a word that its errors are measured from the state just
-    after the run's last kick (scene/kicks.py: a kick changes L and E by design)."""
+    after the run's last kick (scene/running/kicks.py: a kick changes L and E by design)."""
     landed = [(kick.body, kick_step(kick.time, simulation.h)) for kick in simulation.scene.kicks]
     landed = [(body, step) for body, step in landed if step <= steps]
     counts = {body: sum(1 for other, _ in landed if other == body) for body, _ in landed}

@@ -1,0 +1,1 @@
+"""Process plumbing: stop signals, the paused garbage collector, and the compiled kernels loaded before timed work."""

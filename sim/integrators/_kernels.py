@@ -679,6 +679,7 @@ def split_kernel(coefficients, kicks, q, omega_world, L_world, inertia, inertia_
 # The splitting into rotations about the principal axes (sim.integrators.axes_splitting).
 
 AXES_KICK = 3  # sim.integrators.axes_splitting.KICK
+AXES_FAR, AXES_NEAR, AXES_CASIMIR = 4, 5, 6  # sim.integrators.axes_splitting.FAR, NEAR, CASIMIR
 
 
 # sin x / x and (1 − cos x)/x² as polynomials in x² of 7 terms each (Taylor, as sim/taylor.py's): below x² = 0.1
@@ -700,6 +701,19 @@ def _cos_sin(x):
         s1 = s1 * x_sq + _SIN_TERMS[k]
         s2 = s2 * x_sq + _COS_TERMS[k]
     return 1.0 - x_sq * s2, x * s1
+
+
+@njit(cache=True, error_model="numpy")
+def _cos_sinc(x):
+    """``(cos x, sin x / x)`` to an ulp (1 at ``x = 0``), from the polynomials of :func:`_cos_sin`."""
+    x_sq = x * x
+    if x_sq >= _POLYNOMIAL_BOUND_SQ:
+        return cos(x), sin(x) / x
+    s1, s2 = _SIN_TERMS[0], _COS_TERMS[0]
+    for k in range(1, 7):
+        s1 = s1 * x_sq + _SIN_TERMS[k]
+        s2 = s2 * x_sq + _COS_TERMS[k]
+    return 1.0 - x_sq * s2, s1
 
 
 @njit(cache=True, error_model="numpy")
@@ -731,14 +745,19 @@ def axes_kernel(codes, lengths, q, L_world, inertia_inv, moments, frame_q, torqu
                 q_out, omega_out, L_out, status_out):  # fmt: skip
     """Each body through its schedule (:func:`sim.integrators.axes_splitting.schedules`): ``codes[row]`` and
     ``lengths[row]`` (2, K), row 1 for a body some torque acts on (a non-zero ``torque_world`` or both ``lever_body``
-    and ``force_world`` non-zero), else row 0. Code ``k`` < 3 rotates about principal axis ``k`` (``moments`` (N, 3),
-    ``frame_q`` (N, 4): ``q_p = q ⊗ p``) for ``lengths h`` s; :data:`AXES_KICK` kicks ``L`` and ``Π`` by the torque
-    ``τ₀ + (O r) × f`` at the current orientation; −1 ends. Then ``q' = q_p ⊗ p*``, ``ω' = O' I⁻¹ O'ᵀ L'``. The
-    bodies go in blocks of :data:`AXES_BLOCK`, each body's arithmetic that of a body alone."""
+    and ``force_world`` non-zero), else row 0. Code ``k`` < 3 rotates about principal axis ``k`` (``moments`` (N, 3)
+    ascending, ``frame_q`` (N, 4): ``q_p = q ⊗ p``) for ``lengths h`` s; :data:`AXES_KICK` kicks ``L`` and ``Π`` by
+    the torque ``τ₀ + (O r) × f`` at the current orientation; :data:`AXES_FAR` and :data:`AXES_NEAR` rotate about the
+    body's far and near axis by the reduced rates ``Πₖ (1/Iₖ − 1/I₂)`` and :data:`AXES_CASIMIR` about world ``L`` by
+    ``|L|/I₂`` (:func:`sim.integrators.axes_splitting.reduced_axes`); −1 ends. Then ``q' = q_p ⊗ p*``,
+    ``ω' = O' I⁻¹ O'ᵀ L'``. The bodies go in blocks of :data:`AXES_BLOCK`, each body's arithmetic that of a body
+    alone."""
     principal = np.empty((AXES_BLOCK, 7))  # q_p (4) and Π (3) of each body of the block
     momentum_world = np.empty((AXES_BLOCK, 3))
     levers = np.empty((AXES_BLOCK, 3))
     inverse = np.empty((AXES_BLOCK, 3))  # 1/Iₖ: a product on the rotations' chain, not a division
+    reduced = np.empty((AXES_BLOCK, 3))  # 1/Iₖ − 1/I₂, the rates about the far and the near axis (row 0)
+    pair = np.empty((AXES_BLOCK, 2), np.int64)  # the far axis and the near one
     schedules = np.empty(AXES_BLOCK, np.int64)
     for start in range(0, q.shape[0], AXES_BLOCK):
         count = min(AXES_BLOCK, q.shape[0] - start)
@@ -759,6 +778,10 @@ def axes_kernel(codes, lengths, q, L_world, inertia_inv, moments, frame_q, torqu
             for i in range(3):
                 levers[b, i] = lever_principal[i]
                 inverse[b, i] = 1.0 / moments[n, i]
+            for i in range(3):
+                reduced[b, i] = inverse[b, i] - inverse[b, 1]
+            near = 0 if reduced[b, 0] <= -reduced[b, 2] else 2
+            pair[b, 0], pair[b, 1] = 2 - near, near
         for flow in range(codes.shape[1]):
             for b in range(count):
                 code = codes[schedules[b], flow]
@@ -774,6 +797,17 @@ def axes_kernel(codes, lengths, q, L_world, inertia_inv, moments, frame_q, torqu
                     for i in range(3):
                         momentum_world[b, i] = L[i]
                     momentum = add(momentum, scale(t, to_body(qp, total)))
+                elif code == AXES_CASIMIR:
+                    # q_p' = (cos x, sin x L/|L|) ⊗ q_p, x = ½ t |L|/I₂: Π is left as it is.
+                    L = row(momentum_world, b)
+                    c, sinc = _cos_sinc((0.5 * t) * sqrt(dot(L, L)) * inverse[b, 1])
+                    f = sinc * (0.5 * t) * inverse[b, 1]
+                    qp = quat_mul((c, f * L[0], f * L[1], f * L[2]), qp)
+                elif code >= AXES_FAR:
+                    axis = pair[b, code - AXES_FAR]
+                    qp, momentum = _principal_rotation(
+                        qp, momentum, axis, (0.5 * t) * momentum[axis] * reduced[b, axis]
+                    )
                 else:
                     qp, momentum = _principal_rotation(
                         qp, momentum, code, (0.5 * t) * momentum[code] * inverse[b, code]

@@ -3,12 +3,11 @@ Yoshida's triple jump — explicit, order 4, symplectic, ``|L|`` kept to roundin
 
 3 Strang stages of ``γ_i h``, ``γ1 = γ3 = 1/(2 − 2^(1/3))``, ``γ2 = 1 − 2γ1`` (Yoshida, "Construction of higher
 order symplectic integrators", Phys. Lett. A 150 (1990) 262–268; :mod:`sim.integrators.composition`), neighbouring
-rotations about the first axis merged: 13 rotations a step torque-free; under a torque each stage is wrapped in
-kicks, 4 of them a step (:mod:`sim.integrators.axes_splitting`). Its claims are :mod:`sim.integrators.axes2`'s at
-order 4: torque-free and under a torque that depends on the orientation only, symplectic, world ``L`` exact
-torque-free, explicit. Without the gyroscopic term it is :mod:`sim.integrators.splitting`'s exact spins and kicks,
-composed alike.
-"""
+rotations merged: 8 rotations a step torque-free (7 about the far and near axes, 1 about ``L``); under a torque each
+stage is wrapped in kicks, 4 of them a step (:mod:`sim.integrators.axes_splitting`). Its claims are
+:mod:`sim.integrators.axes2`'s at order 4: torque-free and under a torque that depends on the orientation only,
+symplectic, world ``L`` exact torque-free, explicit. Without the gyroscopic term it is
+:mod:`sim.integrators.splitting`'s exact spins and kicks, composed alike."""
 
 from __future__ import annotations
 

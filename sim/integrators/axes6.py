@@ -4,12 +4,11 @@ Kahan & Li's 9 stages — explicit, order 6, symplectic, ``|L|`` kept to roundin
 9 Strang stages of ``γ_i h`` with Kahan & Li's constants ``s9odr6a`` ("Composition constants for raising the orders
 of unconventional schemes for ordinary differential equations", Math. Comp. 66 (1997) 1089–1099, as listed in
 Hairer, Lubich & Wanner, *Geometric Numerical Integration*, §V.3.2; :mod:`sim.integrators.composition`),
-neighbouring rotations about the first axis merged: 37 rotations a step torque-free; under a torque each stage is
-wrapped in kicks, 10 of them a step (:mod:`sim.integrators.axes_splitting`). Its claims are
-:mod:`sim.integrators.axes2`'s at order 6: torque-free and under a torque that depends on the orientation only,
+neighbouring rotations merged: 20 rotations a step torque-free (19 about the far and near axes, 1 about ``L``);
+under a torque each stage is wrapped in kicks, 10 of them a step (:mod:`sim.integrators.axes_splitting`). Its claims
+are :mod:`sim.integrators.axes2`'s at order 6: torque-free and under a torque that depends on the orientation only,
 symplectic, world ``L`` exact torque-free, explicit. Without the gyroscopic term it is
-:mod:`sim.integrators.splitting`'s exact spins and kicks, composed alike.
-"""
+:mod:`sim.integrators.splitting`'s exact spins and kicks, composed alike."""
 
 from __future__ import annotations
 

@@ -3,12 +3,11 @@ Kahan & Li's 17 stages — explicit, order 8, symplectic, ``|L|`` kept to roundi
 
 17 Strang stages of ``γ_i h`` with Kahan & Li's constants ``s17odr8a`` (Math. Comp. 66 (1997) 1089–1099, as listed
 in Hairer, Lubich & Wanner, *Geometric Numerical Integration*, §V.3.2; :mod:`sim.integrators.composition`),
-neighbouring rotations about the first axis merged: 69 rotations a step torque-free; under a torque each stage is
-wrapped in kicks, 18 of them a step (:mod:`sim.integrators.axes_splitting`). Its claims are
-:mod:`sim.integrators.axes2`'s at order 8: torque-free and under a torque that depends on the orientation only,
+neighbouring rotations merged: 36 rotations a step torque-free (35 about the far and near axes, 1 about ``L``);
+under a torque each stage is wrapped in kicks, 18 of them a step (:mod:`sim.integrators.axes_splitting`). Its claims
+are :mod:`sim.integrators.axes2`'s at order 8: torque-free and under a torque that depends on the orientation only,
 symplectic, world ``L`` exact torque-free, explicit. Without the gyroscopic term it is
-:mod:`sim.integrators.splitting`'s exact spins and kicks, composed alike.
-"""
+:mod:`sim.integrators.splitting`'s exact spins and kicks, composed alike."""
 
 from __future__ import annotations
 

@@ -12,7 +12,7 @@ import pytest
 from spinlab.scene.files.scene_file import load_scene
 from spinlab.sim.exact import TorqueFreeSolution
 from spinlab.sim.integrators import AXES, CLAIMS, FAMILIES, INTEGRATORS, METHODS, ORIENTATION_TORQUE
-from spinlab.sim.integrators.axes_splitting import AXIS_ORDER, KICK, schedules
+from spinlab.sim.integrators.axes_splitting import AXIS_ORDER, CASIMIR, FAR, KICK, NEAR, reduced_axes, schedules
 from spinlab.sim.integrators.composition import KAHAN_LI_9, KAHAN_LI_17, TRIPLE_JUMP
 from spinlab.sim.integrators.state import BodyParams, BodyState, energy, to_body
 from spinlab.sim.integrators.torque import LeverTorque
@@ -45,16 +45,28 @@ def test_each_schedule_turns_about_every_axis_for_the_whole_step_and_kicks_for_i
     codes, lengths = schedules(COEFFICIENTS[name])
     stages = len(COEFFICIENTS[name])
     free, driven = codes[0][codes[0] >= 0], codes[1][codes[1] >= 0]
-    assert free.size == 4 * stages + 1 and KICK not in free
+    assert free.size == 2 * stages + 2 and set(free) == {FAR, NEAR, CASIMIR}
     assert np.count_nonzero(driven == KICK) == stages + 1 and driven.size == 6 * stages + 1
-    for row in (0, 1):
-        for code in (0, 1, 2, KICK):
-            if code == KICK and row == 0:
-                continue
+    for row, row_codes in ((0, (FAR, NEAR, CASIMIR)), (1, (0, 1, 2, KICK))):
+        for code in row_codes:
             assert abs(lengths[row][codes[row] == code].sum() - 1.0) <= ATOL_POWER_SUM, (row, code)
         present = codes[row][codes[row] >= 0]
         assert np.all(present[1:] != present[:-1])  # neighbours merged
-    assert free[0] == free[-1] == AXIS_ORDER[0]
+    assert free[0] == free[-2] == FAR and free[-1] == CASIMIR  # one rotation about L a step, at its end
+    assert driven[0] == driven[-1] == KICK and driven[1] == AXIS_ORDER[0]
+
+
+@pytest.mark.parametrize(
+    ("moments", "far", "near"),
+    [((1.3, 1.4, 2.5), 2, 0), ((1.0, 2.4, 2.5), 0, 2), ((1.0, 1.0, 2.0), 2, 0), ((1.0, 2.0, 2.0), 0, 2)],
+)
+def test_the_near_axis_is_the_one_whose_inverse_moment_is_nearest_the_intermediate_ones(moments, far, near):
+    """T-handle-like (the two small moments close), the two large ones close, and both kinds of symmetric top;
+    the reduced rates are 1/Iₖ − 1/I₂ (zero about the intermediate axis, and about the near axis of a top)."""
+    got_far, got_near, reduced = reduced_axes(np.array([moments]))
+    assert (got_far[0], got_near[0]) == (far, near)
+    np.testing.assert_allclose(reduced[0], 1.0 / np.array(moments) - 1.0 / moments[1], rtol=1e-15, atol=0.0)
+    assert reduced[0, 1] == 0.0
 
 
 def test_the_family_is_listed_apart_from_the_grid_of_all_methods():

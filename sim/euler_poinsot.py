@@ -40,14 +40,26 @@ from spinlab.sim.jacobi_elliptic import (
     carlson_rj_near_saddle,
     jacobi_sn_cn_dn,
     legendre_f,
+    legendre_pi_by_conjugate,
     quarter_period,
     reduce_by_half_period,
 )
 
-__all__ = ["MOMENT_EQUALITY_RTOL", "LEAST_M_COMPLEMENT", "principal_frame", "EulerPoinsot"]
+__all__ = [
+    "MOMENT_EQUALITY_RTOL",
+    "LEAST_M_COMPLEMENT",
+    "TRANSFORMED_CHARACTERISTIC",
+    "principal_frame",
+    "EulerPoinsot",
+]
 
 # Moments closer than this (relative to the largest) are equal: numpy.linalg.eigh resolves them no better.
 MOMENT_EQUALITY_RTOL = 64 * np.finfo(float).eps
+
+# Below this characteristic n the precession angle takes Π whole (DLMF 19.7.9; EulerPoinsot.precession_angle).
+# Measured against mpmath: from n ~ −1e3 the plain form loses digits (−1e13: 7e-9 rad), the transformed one none;
+# between −64 and −1 both are within an ulp or two of φ, and the plain form, kept there, keeps ordinary bodies' bits.
+TRANSFORMED_CHARACTERISTIC = -64.0
 
 # On the separatrix sn u = tanh u is 1 in float64 beyond |u| = 19; past this the integrand of φ is constant.
 _SEPARATRIX_SATURATION = 40.0
@@ -253,6 +265,14 @@ class EulerPoinsot:
 
         ``φ(t) = |L| t / I_e + |L| (I_c − I_e) n / (3 I_c I_e λ) (G(u) − G(u₀))``. Every ``R_J`` argument is positive
         (``n < 0``), so there is no principal value; ``dn² = cn² + m₁ sn²`` keeps accuracy near the separatrix.
+
+        **Nearly symmetric, about a near-equal axis** (``n`` below :data:`TRANSFORMED_CHARACTERISTIC`: ``|I_c − I2|``
+        small beside ``|I2 − I_e|``). There ``λ ∝ √|I_c − I2|`` is small, ``Π`` is ``O(1/√|n|)`` and ``(n/3) G ≈ −u``:
+        the absolute rounding of ``u`` (``ε K``, carried by ``sn r``, ``cn r``) reaches ``φ`` multiplied by
+        ``|L| (I_c − I_e)/(I_c I_e λ)``, ~``√|n|`` times the motion's own scale (up to 7e-9 rad at ``n ~ −1e13``).
+        So ``Π`` is taken whole by DLMF 19.7.9 (:func:`~sim.jacobi_elliptic.legendre_pi_by_conjugate`), in which
+        ``u`` has cancelled, and ``φ(t) = |L| t / I_c + |L| (I_c − I_e)/(I_c I_e λ) (Π(u) − Π(u₀))``, with
+        ``Π(u) = 2j Π(n | m) + Π(n; am r | m)``.
         """
         t = np.asarray(t, dtype=float)
         if self.kind == "axisymmetric":
@@ -261,16 +281,20 @@ class EulerPoinsot:
         return self._precession_from_g(t, self._g(self.rate * t + self.phase0))
 
     def _precession_from_g(self, t: np.ndarray, g: np.ndarray) -> np.ndarray:
-        """``φ(t)`` of :meth:`precession_angle` from ``G(u)`` at ``u = λ t + u₀``."""
-        coefficient, g0 = self._precession_constants
-        return self.L_norm / self.moments[2 - self.spin_axis] * t + coefficient * (g - g0)
+        """``φ(t)`` of :meth:`precession_angle` from ``G(u)`` (or ``Π(u)``, transformed) at ``u = λ t + u₀``."""
+        coefficient, g0, moment = self._precession_constants
+        return self.L_norm / moment * t + coefficient * (g - g0)
 
     @cached_property
-    def _precession_constants(self) -> tuple[float, np.ndarray]:
-        """The coefficient of ``G`` in :meth:`precession_angle` and ``G(u₀)``: constants of the motion."""
+    def _precession_constants(self) -> tuple[float, np.ndarray, float]:
+        """The coefficient of ``G`` (or ``Π``) in :meth:`precession_angle`, its value at ``u₀`` and the moment
+        (``I_e``, or ``I_c`` transformed) that divides ``|L| t``: constants of the motion."""
         i_c, i_e = self.moments[self.spin_axis], self.moments[2 - self.spin_axis]
+        if self._transformed:
+            coefficient = self.L_norm * (i_c - i_e) / (i_c * i_e * self.rate)
+            return coefficient, self._g(np.array(self.phase0)), i_c
         coefficient = self.L_norm * (i_c - i_e) * self._characteristic / (3.0 * i_c * i_e * self.rate)
-        return coefficient, self._g(np.array(self.phase0))
+        return coefficient, self._g(np.array(self.phase0)), i_e
 
     @cached_property
     def _characteristic(self) -> float:
@@ -278,31 +302,43 @@ class EulerPoinsot:
         i_c, i2, i_e = self.moments[self.spin_axis], self.moments[1], self.moments[2 - self.spin_axis]
         return -i_c * abs(i2 - i_e) / (i_e * abs(i_c - i2))
 
+    @property
+    def _transformed(self) -> bool:
+        """Whether :meth:`precession_angle` takes ``Π`` whole (DLMF 19.7.9) rather than ``G``."""
+        return self._characteristic < TRANSFORMED_CHARACTERISTIC
+
     @cached_property
     def _complete_g(self) -> float:
-        """``R_J(0, m₁, 1, 1 − n)``: ``G`` grows by twice this every half-period ``2K`` (finite ``K`` only)."""
-        return float(carlson_rj_near_saddle(0.0, 1.0, self.m_complement, 1.0 - self._characteristic))
+        """``R_J(0, m₁, 1, 1 − n)``: ``G`` grows by twice this every half-period ``2K`` (finite ``K`` only); the
+        complete ``Π(n | m)`` when transformed."""
+        n = self._characteristic
+        if self._transformed:
+            return float(legendre_pi_by_conjugate(1.0, 0.0, self.m_complement, n, self.m / n))
+        return float(carlson_rj_near_saddle(0.0, 1.0, self.m_complement, 1.0 - n))
 
     def _g(self, u: np.ndarray) -> np.ndarray:
-        """``G(u)`` of :meth:`precession_angle`: ``3 (Π(n; am u | m) − u) / n``."""
+        """``G(u)`` of :meth:`precession_angle`: ``3 (Π(n; am u | m) − u) / n``; ``Π(n; am u | m)`` transformed."""
         n = self._characteristic
         K = self.quarter_period
         excess = np.zeros_like(u)
         if not np.isfinite(K):
-            # Separatrix: beyond saturation 1/(1 − n tanh² u) = 1/(1 − n) exactly, so G grows linearly:
-            # (n/3) ΔG = Δu/(1 − n) − Δu.
+            # Separatrix: beyond saturation 1/(1 − n tanh² u) = 1/(1 − n) exactly, so Π grows by Δu/(1 − n) and
+            # G linearly too: (n/3) ΔG = Δu/(1 − n) − Δu.
             clipped = np.clip(u, -_SEPARATRIX_SATURATION, _SEPARATRIX_SATURATION)
-            excess = 3.0 * (u - clipped) / (1.0 - n)
+            excess = (1.0 if self._transformed else 3.0) * (u - clipped) / (1.0 - n)
             u = clipped
         half_periods, r = reduce_by_half_period(u, K)
         sn, cn, _ = jacobi_sn_cn_dn(r, self.m, self.m_complement)
         return self._g_reduced(half_periods, sn, cn) + excess
 
     def _g_reduced(self, half_periods: np.ndarray, sn: np.ndarray, cn: np.ndarray) -> np.ndarray:
-        """``G(u)`` for ``u = 2K j + r`` from ``j`` and ``sn r``, ``cn r`` (``|r| ≤ K``; on the separatrix ``j = 0``
-        and ``r = u``, clipped)."""
+        """``G(u)`` (``Π(u)`` transformed) for ``u = 2K j + r`` from ``j`` and ``sn r``, ``cn r`` (``|r| ≤ K``; on
+        the separatrix ``j = 0`` and ``r = u``, clipped)."""
         n = self._characteristic
-        partial = sn**3 * carlson_rj_near_saddle(cn, sn, self.m_complement, 1.0 - n * sn * sn)
+        if self._transformed:
+            partial = legendre_pi_by_conjugate(sn, cn, self.m_complement, n, self.m / n)
+        else:
+            partial = sn**3 * carlson_rj_near_saddle(cn, sn, self.m_complement, 1.0 - n * sn * sn)
         if np.isfinite(self.quarter_period):
             partial = partial + 2.0 * half_periods * self._complete_g
         return partial

@@ -22,9 +22,14 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.special import ellipkm1
 
-from spinlab.sim.euler_poinsot import LEAST_M_COMPLEMENT, _separatrix_gap, principal_frame
+from spinlab.sim.euler_poinsot import (
+    LEAST_M_COMPLEMENT,
+    TRANSFORMED_CHARACTERISTIC,
+    _separatrix_gap,
+    principal_frame,
+)
 from spinlab.sim.exact import TorqueFreeSolution, quat_from_zxz_euler
-from spinlab.sim.jacobi_elliptic import _sn_cn_dn_reduced, carlson_rj_near_saddle, legendre_f
+from spinlab.sim.jacobi_elliptic import _sn_cn_dn_reduced, carlson_rj_near_saddle, legendre_f, legendre_pi_by_conjugate
 from spinlab.sim.quaternion import quat_conj, quat_from_matrix, quat_mul, quat_rotate
 
 __all__ = ["TorqueFreeBatch", "separatrix_gaps"]
@@ -93,7 +98,8 @@ class TorqueFreeBatch:
     """The closed-form torque-free motion of K bodies. ``rows`` (E,) are the bodies held as arrays (regular
     polhodes), with their constants (E,) or (E, 3): ``moments``, ``axes_body`` (E, 3, 3), ``spin_axis`` (0 or 2),
     ``rate`` λ, ``phase0`` u₀, ``m``, ``m_complement``, ``quarter_period`` K, ``amplitudes``, ``L_norm``, the
-    precession's ``coefficient``, ``g0``, ``complete_g`` and ``characteristic`` n, and ``chain`` (E, 4, 4) (see
+    precession's ``coefficient``, ``g0``, ``complete_g``, ``characteristic`` n, ``transformed`` (bool: ``Π`` taken
+    whole, see :meth:`EulerPoinsot.precession_angle`) and ``conjugate`` ``m/n``, and ``chain`` (E, 4, 4) (see
     :attr:`TorqueFreeSolution._chain`). ``others``: ``(row, TorqueFreeSolution)`` for the other bodies."""
 
     count: int
@@ -112,6 +118,8 @@ class TorqueFreeBatch:
     g0: np.ndarray
     complete_g: np.ndarray
     characteristic: np.ndarray
+    transformed: np.ndarray
+    conjugate: np.ndarray
     chain: np.ndarray
     others: tuple[tuple[int, TorqueFreeSolution], ...]
 
@@ -171,10 +179,17 @@ class TorqueFreeBatch:
         L_norm = np.linalg.norm(moments * omega, axis=-1)
         characteristic = -i_c * np.abs(i2 - i_e) / (i_e * np.abs(i_c - i2))
         quarter = ellipkm1(m_complement)
+        # EulerPoinsot.precession_angle's two forms: G (plain) or Π whole (transformed, DLMF 19.7.9), row by row.
+        transformed = characteristic < TRANSFORMED_CHARACTERISTIC
+        conjugate = m / characteristic
         complete_g = carlson_rj_near_saddle(0.0, 1.0, m_complement, 1.0 - characteristic)
         coefficient = L_norm * (i_c - i_e) * characteristic / (3.0 * i_c * i_e * rate)
+        if transformed.any():
+            complete_pi = legendre_pi_by_conjugate(1.0, 0.0, m_complement, characteristic, conjugate)
+            complete_g = np.where(transformed, complete_pi, complete_g)
+            coefficient = np.where(transformed, L_norm * (i_c - i_e) / (i_c * i_e * rate), coefficient)
         partial = cls._partial(rows, c, rate, phase0, m, m_complement, quarter, amplitudes, L_norm, characteristic,
-                               complete_g, moments, axes)  # fmt: skip
+                               transformed, conjugate, complete_g, moments, axes)  # fmt: skip
         half_periods, r = _reduce(phase0, quarter)
         sn, cn, _ = _jacobi(r, m, m_complement, quarter)
         g0 = partial._g_reduced(half_periods, sn, cn)
@@ -186,18 +201,26 @@ class TorqueFreeBatch:
         q_world_invariable = quat_mul(quat_mul(q0, q_body_euler), quat_conj(r0))
         chain = quat_mul(quat_mul(q_world_invariable[:, None, :], np.eye(4)), quat_conj(q_body_euler)[:, None, :])
         return cls(count, rows, moments, axes, c, rate, phase0, m, m_complement, quarter, amplitudes, L_norm,
-                   coefficient, g0, complete_g, characteristic, chain, others)  # fmt: skip
+                   coefficient, g0, complete_g, characteristic, transformed, conjugate, chain, others)  # fmt: skip
 
     @classmethod
-    def _partial(cls, rows, c, rate, phase0, m, m1, quarter, amplitudes, L_norm, n, complete_g, moments, axes):
+    def _partial(cls, rows, c, rate, phase0, m, m1, quarter, amplitudes, L_norm, n, transformed, conjugate,
+                 complete_g, moments, axes):  # fmt: skip
         nan = np.full(len(rows), np.nan)
         return cls(0, rows, moments, axes, c, rate, phase0, m, m1, quarter, amplitudes, L_norm, nan, nan,
-                   complete_g, n, np.empty((len(rows), 4, 4)), ())  # fmt: skip
+                   complete_g, n, transformed, conjugate, np.empty((len(rows), 4, 4)), ())  # fmt: skip
 
     def _g_reduced(self, half_periods: np.ndarray, sn: np.ndarray, cn: np.ndarray) -> np.ndarray:
-        """EulerPoinsot._g_reduced for every row (finite quarter periods)."""
+        """EulerPoinsot._g_reduced for every row (finite quarter periods): ``G``, or ``Π`` on transformed rows."""
         n = self.characteristic
         partial = sn**3 * carlson_rj_near_saddle(cn, sn, self.m_complement, 1.0 - n * sn * sn)
+        rows = self.transformed
+        if rows.any():
+            partial, sn, cn = np.broadcast_arrays(partial, sn, cn)
+            partial = partial.copy()
+            pi = legendre_pi_by_conjugate(sn[..., rows], cn[..., rows], self.m_complement[rows], n[rows],
+                                          self.conjugate[rows])  # fmt: skip
+            partial[..., rows] = pi
         return partial + 2.0 * half_periods * self.complete_g
 
     def _omega_and_angles(self, t: np.ndarray, g0=None, coefficient=None):
@@ -213,8 +236,10 @@ class TorqueFreeBatch:
         g = self._g_reduced(half_periods, sn, cn)
         g0 = self.g0 if g0 is None else g0
         coefficient = self.coefficient if coefficient is None else coefficient
-        i_e = np.where(self.spin_axis == 2, self.moments[:, 0], self.moments[:, 2])
-        phi = self.L_norm / i_e * t + coefficient * (g - g0)
+        # |L| t over I_e (plain) or I_c (transformed): the principal index 0 or 2, from spin_axis c.
+        linear_axis = np.where(self.transformed, self.spin_axis, 2 - self.spin_axis)
+        linear_moment = np.take_along_axis(self.moments, linear_axis[:, None], axis=-1)[:, 0]
+        phi = self.L_norm / linear_moment * t + coefficient * (g - g0)
         momentum = self.moments * omega
         m_a = np.where(minor, momentum[..., 1], momentum[..., 0])
         m_b = np.where(minor, momentum[..., 2], momentum[..., 1])

@@ -15,6 +15,8 @@ Method (DLMF §22.7, §22.4, §19.25):
   climbs back with ``sn = (1 + k₁) s / (1 + k₁ s²)``, ``cn = c d / (1 + k₁ s²)``,
   ``dn = ((1 − k₁) + k₁ c²) / (1 + k₁ s²)`` (``s, c, d`` at the lower modulus), all without cancellation.
 - ``F(φ | m) = sin φ R_F(cos² φ, cos² φ + m₁ sin² φ, 1)`` (Carlson's form, ``|φ| ≤ π/2``).
+- ``Π(n; φ | m)`` for ``n < 0`` by DLMF 19.7.9 (its conjugate ``m/n``), for the precession angle of a nearly
+  symmetric body (:func:`legendre_pi_by_conjugate`).
 
 At ``m₁ = 0`` the functions are ``tanh`` and ``sech`` and ``K`` is infinite.
 """
@@ -23,9 +25,16 @@ from __future__ import annotations
 
 import numpy as np
 import numpy.typing as npt
-from scipy.special import ellipkm1, elliprf, elliprj
+from scipy.special import ellipkm1, elliprc, elliprf, elliprj
 
-__all__ = ["quarter_period", "reduce_by_half_period", "jacobi_sn_cn_dn", "legendre_f", "carlson_rj_near_saddle"]
+__all__ = [
+    "quarter_period",
+    "reduce_by_half_period",
+    "jacobi_sn_cn_dn",
+    "legendre_f",
+    "carlson_rj_near_saddle",
+    "legendre_pi_by_conjugate",
+]
 
 # Below this modulus sn(v|k) = sin v − (k²/4)(v − sin v cos v) cos v + O(k⁴): the k² term is under rounding.
 _BASE_MODULUS = 1e-9
@@ -142,6 +151,30 @@ def carlson_rj_near_saddle(
     with np.errstate(divide="ignore"):
         near = anchor + 3.0 / p * (0.5 * np.log(_TINY_RF_ARGUMENT) - np.log(np.abs(cn) + root_y))
     return np.where(tiny, near, elliprj(x, np.where(tiny, 1.0, y), 1.0, p))
+
+
+def legendre_pi_by_conjugate(
+    sn: npt.ArrayLike, cn: npt.ArrayLike, m_complement: npt.ArrayLike, n: npt.ArrayLike, conjugate: npt.ArrayLike
+) -> np.ndarray:
+    """Legendre's ``Π(n; φ | m) = ∫₀^φ dθ / ((1 − n sin² θ) √(1 − m sin² θ))`` for ``n < 0`` and ``|φ| ≤ π/2``, from
+    ``sin φ``, ``cos φ`` and the conjugate characteristic ``ω² = m/n`` (given, not formed here, so that a caller's
+    ``m`` and ``n`` are used as they are).
+
+    DLMF 19.7.9, ``Π(n; φ) + Π(ω²; φ) = F(φ) + √c R_C((c − 1)(c − m), (c − n)(c − ω²))`` with ``c = 1/sin² φ``, and
+    ``Π(ω²; φ) = F(φ) + (ω²/3) sin³φ R_J(cos² φ, Δ², 1, 1 − ω² sin² φ)`` (DLMF 19.25.14), ``Δ² = cos² φ + m₁ sin² φ``:
+
+        Π(n; φ) = −(ω²/3) sin³φ R_J(cos² φ, Δ², 1, 1 − ω² sin² φ) + sin φ R_C(cos² φ Δ², (1 − n sin² φ)(1 − ω² sin² φ)).
+
+    ``F`` has cancelled: for ``n ≪ −1`` (``|ω²|`` small) ``Π`` is ``O(1/√|n|)`` and each term keeps its own relative
+    precision, where ``F + (n/3) sin³φ R_J(…, 1 − n sin² φ)`` would leave ``Π`` as the small difference of two terms of
+    size ``F``. Every argument is positive (``n, ω² ≤ 0``); ``R_C``'s second is at least 1. ``R_J`` near the saddle as
+    :func:`carlson_rj_near_saddle`. With ``cos φ = 0, sin φ = 1`` it is the complete ``Π(n | m)``.
+    """
+    sn, cn, m_complement, n, conjugate = (np.asarray(a, dtype=float) for a in (sn, cn, m_complement, n, conjugate))
+    sn2, cn2 = sn * sn, cn * cn
+    rj = carlson_rj_near_saddle(cn, sn, m_complement, 1.0 - conjugate * sn2)
+    rc = elliprc(cn2 * (cn2 + m_complement * sn2), (1.0 - n * sn2) * (1.0 - conjugate * sn2))
+    return -conjugate / 3.0 * (sn * sn2) * rj + sn * rc
 
 
 def legendre_f(sin_amplitude: np.ndarray, cos_amplitude: np.ndarray, m_complement) -> np.ndarray:

@@ -53,7 +53,7 @@ class HeavyTop:
         body = scene.bodies[0]
         pivot = np.array(body.pivot, dtype=float)
         return cls(np.array(body.inertia_body), float(body.mass), -pivot, np.array(scene.gravity), pivot,
-                   np.array(body.position), np.array(body.orientation), np.array(body.omega_world))  # fmt: skip
+                   np.array(body.position), np.array(body.orientation), np.array(body.omega_parent))  # fmt: skip
 
     @property
     def omega_body0(self) -> np.ndarray:

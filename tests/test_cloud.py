@@ -34,7 +34,7 @@ def cloud():
 def _omega_body(scene):
     """Body ω: every handle starts in the identity orientation, so it is the world ω the scene holds."""
     assert all(np.array_equal(body.orientation, [1.0, 0.0, 0.0, 0.0]) for body in scene.bodies)
-    return np.array([body.omega_world for body in scene.bodies])
+    return np.array([body.omega_parent for body in scene.bodies])
 
 
 def test_the_preset_is_the_generators_output():

@@ -84,7 +84,7 @@ def _show(values: np.ndarray) -> str:
 
 def body_texts(body: BodySpec) -> dict[str, str]:
     """The panel's text for each of :data:`BODY_FIELDS` of ``body``."""
-    omega_body = quat_rotate(quat_conj(body.orientation), body.omega_world)
+    omega_body = quat_rotate(quat_conj(body.orientation), body.omega_parent)
     return {
         "omega_body": _show(omega_body),
         "moments": _show(np.diag(body.inertia_com)),
@@ -102,9 +102,9 @@ def edited_body(body: BodySpec, field: str, text: str) -> BodySpec:
     """
     _, count = BODY_FIELDS[field]
     values = parse_vector(text, count, any_magnitude=field == "orientation")
-    omega_body = quat_rotate(quat_conj(body.orientation), body.omega_world)
+    omega_body = quat_rotate(quat_conj(body.orientation), body.omega_parent)
     if field == "omega_body":
-        return dataclasses.replace(body, omega_world=_frozen(quat_rotate(body.orientation, values)))
+        return dataclasses.replace(body, omega_parent=_frozen(quat_rotate(body.orientation, values)))
     if field == "moments":
         inertia = np.array(body.inertia_com, dtype=float)
         inertia[np.diag_indices(3)] = values
@@ -120,7 +120,7 @@ def edited_body(body: BodySpec, field: str, text: str) -> BodySpec:
     scaled = values / largest
     orientation = scaled / np.linalg.norm(scaled)
     return dataclasses.replace(
-        body, orientation=_frozen(orientation), omega_world=_frozen(quat_rotate(orientation, omega_body))
+        body, orientation=_frozen(orientation), omega_parent=_frozen(quat_rotate(orientation, omega_body))
     )
 
 

@@ -84,7 +84,7 @@ def _initial(body, field: str) -> np.ndarray:
     orientation."""
     if field == "orientation":
         return np.asarray(body.orientation)
-    return quat_rotate(quat_conj(body.orientation), np.asarray(body.omega_world))
+    return quat_rotate(quat_conj(body.orientation), np.asarray(body.omega_parent))
 
 
 def alike_bodies(setup: Setup, index: int, field: str) -> list[int]:

@@ -63,7 +63,7 @@ def omega_drags(choices: Choices, form: Form, edits: PanelEdits, note) -> None:
     imgui.set_item_tooltip(tooltip("initial_axis"))
     if changed:
         edits.initial_axis = AXES[index]
-    omega_body = quat_rotate(quat_conj(body.orientation), body.omega_world)
+    omega_body = quat_rotate(quat_conj(body.orientation), body.omega_parent)
     magnitude, angle, azimuth = omega_to_polar(omega_body, np.asarray(body.inertia_com), choices.initial_axis)
     shown = form.omega_polar_drag or (magnitude, math.degrees(angle), math.degrees(azimuth))
     values, released = list(shown), False

@@ -52,7 +52,7 @@ class BodyColumns:
     com_offset: np.ndarray  # (k, 3)
     position: np.ndarray  # (k, 3)
     orientation: np.ndarray  # (k, 4), unit
-    omega_world: np.ndarray  # (k, 3)
+    omega_parent: np.ndarray  # (k, 3), relative to the parent, in its frame
     integrators: list[str | None]
     parents: list[str | None]
     colors: list[tuple[float, float, float] | None]
@@ -123,7 +123,7 @@ def read_columns(entries: list[object], integrators: tuple[str, ...], first: int
         com_offset=frozen(com_offset[rows]),
         position=frozen(position[rows]),
         orientation=frozen(orientation[rows]),
-        omega_world=frozen(omega[rows]),
+        omega_parent=frozen(omega[rows]),
         integrators=[integrator_of[index] for index in rows],
         parents=[parents[index] for index in rows],
         colors=_interned([tuple(c) if given_color[index] else None for index, c in zip(rows, color_rows, strict=True)]),

@@ -99,8 +99,9 @@ class BodySpec:
 
     ``inertia_body`` (3, 3) kg·m², body frame, is the tensor the body turns with: about the ``pivot`` when it
     has one, else about the COM (``inertia_com``). ``com_offset`` (3,) m is the COM in the shape's modelling
-    frame. ``position`` (3,) m, ``orientation`` (4,) unit and ``omega_world`` (3,) rad/s are relative to the
-    parent and in its frame (the world's for a root); a kinematic body's ``omega_world`` is its constant rate.
+    frame. ``position`` (3,) m, ``orientation`` (4,) unit and ``omega_parent`` (3,) rad/s are relative to the
+    parent and in its frame (the world's for a root): the file's ``angular_velocity``, whatever frame the file gave
+    it in. A kinematic body's ``omega_parent`` is its constant rate.
     """
 
     name: str
@@ -112,7 +113,7 @@ class BodySpec:
     com_offset: np.ndarray
     position: np.ndarray
     orientation: np.ndarray
-    omega_world: np.ndarray
+    omega_parent: np.ndarray
     integrator: str | None = None
     parent: str | None = None
     color: tuple[float, float, float] | None = None
@@ -296,7 +297,7 @@ def _read_bodies(entries: list[object], where: str, first: int = 0) -> tuple[Bod
     inertia = shared_rows(columns.inertia_body)  # the tensor about the COM too: no pivot in the array reader
     fields = zip(
         columns.rows.tolist(), columns.names, columns.shapes, columns.sizes, columns.masses, inertia, inertia,
-        shared_rows(columns.com_offset), columns.position, shared_rows(columns.orientation), columns.omega_world,
+        shared_rows(columns.com_offset), columns.position, shared_rows(columns.orientation), columns.omega_parent,
         columns.integrators, columns.parents, columns.colors, strict=True,
     )  # fmt: skip
     for index, name, shape, sizes, mass, inertia_body, inertia_com, com, position, orientation, omega, *rest in fields:
@@ -362,9 +363,9 @@ def _read_body(entry: object, index: int, where: str) -> BodySpec:
             if body.has(key):
                 message = "does not apply to a kinematic body (its motion is its [body.kinematic] table)"
                 body.fail(key, message, body.table[key])
-        omega_world = kinematic.vector("angular_velocity", 3, (0.0, 0.0, 0.0))
+        omega_parent = kinematic.vector("angular_velocity", 3, (0.0, 0.0, 0.0))
     else:
-        omega_world = _read_angular_velocity(body, orientation)
+        omega_parent = _read_angular_velocity(body, orientation)
         pivot = body.vector("pivot", 3, None)
     inertia_body = inertia_com
     if pivot is not None:
@@ -381,7 +382,7 @@ def _read_body(entry: object, index: int, where: str) -> BodySpec:
         com_offset=frozen(shape_properties.com_offset),
         position=frozen(position),
         orientation=frozen(orientation),
-        omega_world=frozen(omega_world),
+        omega_parent=frozen(omega_parent),
         integrator=body.string("integrator", None, choices=KNOWN_INTEGRATORS),
         parent=body.string("parent", None),
         color=None if color is None else (float(color[0]), float(color[1]), float(color[2])),

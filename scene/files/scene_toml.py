@@ -63,9 +63,9 @@ def _body(body: BodySpec, integrator: str | None) -> list[str]:
     if body.color is not None:
         lines.append(f"color = {_vector(body.color)}")
     if body.kinematic:
-        lines += ["", "[body.kinematic]", f"angular_velocity = {_vector(body.omega_world)}"]
+        lines += ["", "[body.kinematic]", f"angular_velocity = {_vector(body.omega_parent)}"]
         return lines
-    lines.append(f"angular_velocity = {_vector(body.omega_world)}")
+    lines.append(f"angular_velocity = {_vector(body.omega_parent)}")
     if integrator is not None:
         lines.append(f"integrator = {_string(integrator)}")
     if body.pivot is not None:

@@ -211,7 +211,7 @@ def _graph_of(ordered, index: dict[str, int], kinematic: np.ndarray) -> SceneGra
         kinematic=kinematic,
         local_position=[body.position for body in ordered],
         local_q0=[body.orientation for body in ordered],
-        local_angular_velocity=[body.omega_world for body in ordered],
+        local_angular_velocity=[body.omega_parent for body in ordered],
     )
 
 
@@ -229,7 +229,7 @@ def initial_world_state(scene: SceneSpec) -> tuple[np.ndarray, np.ndarray]:
     order (the file gives a child's relative to its parent)."""
     bodies = scene.bodies
     q = np.array([body.orientation for body in bodies]).reshape(-1, 4)
-    omega = np.array([body.omega_world for body in bodies]).reshape(-1, 3)
+    omega = np.array([body.omega_parent for body in bodies]).reshape(-1, 3)
     if all(body.parent is None for body in bodies):
         return q, omega
     ordered = order_parent_first(bodies)

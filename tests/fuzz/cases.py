@@ -493,7 +493,7 @@ def _differences(scene, back) -> list[str]:
         for name in ("name", "shape", "sizes", "mass", "parent", "color", "kinematic", "integrator"):
             if getattr(body, name) != getattr(copy, name):
                 found.append(f"body {body.name!r}.{name}: {getattr(body, name)!r} read back {getattr(copy, name)!r}")
-        for name in ("inertia_com", "inertia_body", "position", "omega_world", "pivot"):
+        for name in ("inertia_com", "inertia_body", "position", "omega_parent", "pivot"):
             a, b = getattr(body, name), getattr(copy, name)
             if (a is None) != (b is None) or a is not None and not np.array_equal(a, b):
                 found.append(f"body {body.name!r}.{name}: {a!r} read back {b!r}")

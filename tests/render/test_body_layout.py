@@ -15,7 +15,7 @@ def test_bounding_radius_and_arrow_scale_of_the_t_handle():
     vertices = meshes.body_mesh(body.shape, body.sizes).positions - body.com_offset
     assert layout.radius[0] == pytest.approx(np.linalg.norm(vertices, axis=1).max())
     # ω's arrow is about one body length: the handle's 0.87 m to 1.2 m (its bounding diameter).
-    arrow = layout.omega_scale * np.linalg.norm(body.omega_world)
+    arrow = layout.omega_scale * np.linalg.norm(body.omega_parent)
     assert 0.8 < arrow < 2.0 * layout.radius[0]
     assert np.allclose(layout.principal_axes[0], np.eye(3))  # moments (1.3, 1.4, 2.5) along x, y, z
 

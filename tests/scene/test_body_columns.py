@@ -11,7 +11,7 @@ from spinlab.scene.files.body_columns import read_columns
 from spinlab.scene.files.scene_file import KNOWN_INTEGRATORS, PRESET_DIR, list_presets, load_scene
 from spinlab.sim.errors import InputError
 
-_ARRAYS = ("inertia_body", "inertia_com", "com_offset", "position", "orientation", "omega_world", "pivot")
+_ARRAYS = ("inertia_body", "inertia_com", "com_offset", "position", "orientation", "omega_parent", "pivot")
 _VALUES = ("name", "shape", "sizes", "mass", "integrator", "parent", "color", "kinematic")
 
 

@@ -54,13 +54,13 @@ def test_a_preset_loads_by_path_as_by_name():
     by_text = load_scene(str(PRESET_DIR / "t_handle.toml"))
     by_name = load_scene("t_handle")
     for scene in (by_path, by_text):
-        np.testing.assert_array_equal(scene.bodies[0].omega_world, by_name.bodies[0].omega_world)
+        np.testing.assert_array_equal(scene.bodies[0].omega_parent, by_name.bodies[0].omega_parent)
 
 
 def test_t_handle_spins_near_its_intermediate_axis():
     (handle,) = load_scene("t_handle").bodies
     np.testing.assert_array_equal(handle.inertia_body, SEED_003_INERTIA)
-    np.testing.assert_allclose(handle.omega_world, [0.05, 5.0, 0.05], atol=ATOL)
+    np.testing.assert_allclose(handle.omega_parent, [0.05, 5.0, 0.05], atol=ATOL)
     np.testing.assert_allclose(handle.com_offset, t_handle().com_offset, atol=ATOL)
 
 
@@ -68,7 +68,7 @@ def test_t_handle_spins_near_its_intermediate_axis():
 @pytest.mark.parametrize(("name", "rank"), [("stable_major", 2), ("t_handle", 1), ("stable_minor", 0)])
 def test_spin_presets_spin_near_the_named_principal_axis(name, rank):
     (handle,) = load_scene(name).bodies
-    omega_body = quat_rotate(quat_conj(handle.orientation), handle.omega_world)
+    omega_body = quat_rotate(quat_conj(handle.orientation), handle.omega_parent)
     spin_axis = np.argmax(np.abs(omega_body))
     assert np.abs(omega_body[spin_axis]) > 50.0 * np.linalg.norm(np.delete(omega_body, spin_axis))
     assert np.argsort(np.diag(handle.inertia_body))[rank] == spin_axis
@@ -84,7 +84,7 @@ def test_compare_has_one_identical_handle_per_integrator_it_shows():
     for body in bodies:
         np.testing.assert_array_equal(body.inertia_body, SEED_003_INERTIA)
         np.testing.assert_array_equal(body.orientation, first.orientation)
-        np.testing.assert_array_equal(body.omega_world, first.omega_world)
+        np.testing.assert_array_equal(body.omega_parent, first.omega_parent)
         np.testing.assert_array_equal(body.position[1:], [0.0, 0.0])
     assert len({float(body.position[0]) for body in bodies}) == len(bodies)
 
@@ -102,7 +102,7 @@ def test_heavy_top_turns_about_a_pivot_at_the_origin():
 def test_hierarchy_has_a_moving_kinematic_parent_and_parents_come_first():
     bodies = load_scene("hierarchy").bodies
     roots = [body for body in bodies if body.parent is None]
-    assert [body.kinematic for body in roots] == [True] and np.linalg.norm(roots[0].omega_world) > 0.0
+    assert [body.kinematic for body in roots] == [True] and np.linalg.norm(roots[0].omega_parent) > 0.0
     assert any(not body.kinematic for body in bodies)
     for order in (bodies, bodies[::-1]):
         names = [body.name for body in order_parent_first(order)]
@@ -130,8 +130,8 @@ def test_defaults_and_shape_inertia(tmp_path):
     np.testing.assert_allclose(body.inertia_body, box(2.0, (1.0, 2.0, 3.0)).inertia, atol=ATOL)
     np.testing.assert_array_equal(body.position, np.zeros(3))
     np.testing.assert_array_equal(body.orientation, [1.0, 0.0, 0.0, 0.0])
-    np.testing.assert_array_equal(body.omega_world, np.zeros(3))
-    assert not body.omega_world.flags.writeable
+    np.testing.assert_array_equal(body.omega_parent, np.zeros(3))
+    assert not body.omega_parent.flags.writeable
 
 
 def test_body_angular_velocity_is_turned_to_the_world_by_the_orientation(tmp_path):
@@ -141,9 +141,9 @@ def test_body_angular_velocity_is_turned_to_the_world_by_the_orientation(tmp_pat
     (body,) = scene.bodies
     assert scene.h == 0.01
     np.testing.assert_allclose(body.orientation, [np.sqrt(0.5), 0.0, 0.0, np.sqrt(0.5)], atol=ATOL)
-    np.testing.assert_allclose(body.omega_world, [0.0, 3.0, 0.0], atol=ATOL)
+    np.testing.assert_allclose(body.omega_parent, [0.0, 3.0, 0.0], atol=ATOL)
     world = load_scene(_write(tmp_path, text + "angular_velocity = [3.0, 0.0, 0.0]\n", "world.toml"))
-    np.testing.assert_allclose(world.bodies[0].omega_world, [3.0, 0.0, 0.0], atol=ATOL)
+    np.testing.assert_allclose(world.bodies[0].omega_parent, [3.0, 0.0, 0.0], atol=ATOL)
 
 
 def test_a_full_tensor_and_principal_moments_are_accepted(tmp_path):
@@ -351,7 +351,7 @@ def test_edited_bodies_written_and_read_back_are_the_same(tmp_path):
         q /= np.linalg.norm(q)
         changes = {"orientation": q, "position": rng.normal(size=3) * 1e3}
         if not body.kinematic:
-            changes["omega_world"] = rng.normal(size=3) * np.array([1e-9, 1.0, 1e9])
+            changes["omega_parent"] = rng.normal(size=3) * np.array([1e-9, 1.0, 1e9])
         bodies.append(dataclasses.replace(body, **changes))
     edited = dataclasses.replace(scene, bodies=tuple(bodies))
     read = written_and_read(edited, tmp_path)

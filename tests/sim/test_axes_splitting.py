@@ -152,7 +152,7 @@ def test_the_world_gives_the_rotations_their_gravity_torque_as_a_function_of_the
     spec = load_scene("heavy_top")
     body = spec.bodies[0]
     world = World(gravity=spec.gravity)
-    world.add_body(q=body.orientation, omega_world=body.omega_world, inertia_body=body.inertia_body,
+    world.add_body(q=body.orientation, omega_world=body.omega_parent, inertia_body=body.inertia_body,
                    integrator="axes6", mass=body.mass, position=body.position, pivot_body=body.pivot)  # fmt: skip
     values = world.values
     lever = LeverTorque(values("com_from_pivot_body").copy(), values("mass")[:, None] * world.gravity)

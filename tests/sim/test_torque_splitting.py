@@ -50,7 +50,7 @@ def _heavy_top() -> tuple[BodyState, BodyParams, LeverTorque]:
     spec = load_scene("heavy_top")
     body = spec.bodies[0]
     inertia = body.inertia_body[None]
-    state = BodyState.from_omega_world(body.orientation[None], body.omega_world[None], inertia)
+    state = BodyState.from_omega_world(body.orientation[None], body.omega_parent[None], inertia)
     return state, BodyParams.from_inertia(inertia), LeverTorque(-body.pivot[None], body.mass * spec.gravity[None])
 
 
@@ -141,7 +141,7 @@ def _heavy_top_world(integrators: tuple[str, ...]) -> World:
     world = World(gravity=spec.gravity)
     for name in integrators:
         world.add_body(
-            q=body.orientation, omega_world=body.omega_world, inertia_body=body.inertia_body, integrator=name,
+            q=body.orientation, omega_world=body.omega_parent, inertia_body=body.inertia_body, integrator=name,
             mass=body.mass, position=body.position, pivot_body=body.pivot,
         )  # fmt: skip
     return world

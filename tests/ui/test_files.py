@@ -31,7 +31,7 @@ def test_every_preset_saves_and_loads_back_exactly(tmp_path, preset):
             original.name, original.shape, original.parent, original.kinematic
         )  # fmt: skip
         assert copy.integrator == integrator
-        for field in ("inertia_body", "position", "orientation", "omega_world", "com_offset"):
+        for field in ("inertia_body", "position", "orientation", "omega_parent", "com_offset"):
             assert np.array_equal(getattr(copy, field), getattr(original, field)), field
 
 

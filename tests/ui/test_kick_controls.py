@@ -23,7 +23,7 @@ def apply(controller, **fields):
 
 
 def omega_body(body):
-    return quat_rotate(quat_conj(body.orientation), body.omega_world)
+    return quat_rotate(quat_conj(body.orientation), body.omega_parent)
 
 
 @pytest.mark.parametrize("inertia", [T_HANDLE, TILTED])

@@ -89,6 +89,19 @@ def principal_frame(inertia_body: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return moments, axes_body
 
 
+# Beyond 2^±this, Ω is scaled before it is squared (EulerPoinsot.solve). Within, it is not: numpy's x**2 is C's
+# pow, whose rounding is not scale-free (Q differed by an ulp in 0.5 % of random states), so the bits stay Ω's own.
+_UNSCALED_EXPONENT = 200
+
+
+def _scale_exponent(omega: np.ndarray) -> np.ndarray:
+    """0 where ``max |Ω|`` lies within ``2^±_UNSCALED_EXPONENT``, else ``k`` with ``max |Ω| = f 2^k``, ``f ∈ [1/2, 1)``,
+    over the last axis of ``omega`` ``(..., 3)``: ``Ω 2^-k`` is exact and its squares neither underflow nor overflow.
+    """
+    exponent = np.frexp(np.max(np.abs(omega), axis=-1))[1]
+    return np.where(np.abs(exponent) > _UNSCALED_EXPONENT, exponent, 0)
+
+
 def _separatrix_gap(moments: np.ndarray, omega: np.ndarray) -> float:
     """``L² − 2E I2 = I3 (I3 − I2) Ω3² − I1 (I2 − I1) Ω1²``, exact to one rounding (rational arithmetic)."""
     return float(_separatrix_gap_exact(moments, omega))
@@ -139,12 +152,19 @@ class EulerPoinsot:
         moments = np.asarray(moments, dtype=float)
         omega = np.asarray(omega_principal0, dtype=float)
         i1, i2, i3 = moments
+        # Ω scaled by a power of two (exactly) where its largest component is beyond 2^±200 (:func:`_scale_exponent`):
+        # no square below underflows or overflows (1e-160 rad/s made p = 0 and NaN, 1e155 made |L| inf); λ, |L|, E
+        # and the amplitudes are scaled back, the rest is scale-free.
+        exponent = int(_scale_exponent(omega))
+        scaled = np.ldexp(omega, -exponent)
+        with np.errstate(over="ignore"):  # E is inf where it is beyond the doubles (|Ω| ~ 1e154 and up)
+            energy = float(np.ldexp(0.5 * np.sum(moments * scaled * scaled), 2 * exponent))
         made = partial(
             cls,
             moments=moments,
             omega_principal0=omega,
-            L_norm=float(np.linalg.norm(moments * omega)),
-            energy=float(0.5 * np.sum(moments * omega * omega)),
+            L_norm=float(np.ldexp(np.linalg.norm(moments * scaled), exponent)),
+            energy=energy,
         )
         if i1 == i3 or not np.any(omega):
             return made(kind="constant", spin_axis=2)
@@ -155,14 +175,15 @@ class EulerPoinsot:
             transverse = i2
             rate = (moments[spin_axis] - transverse) * omega[spin_axis] / transverse
             return made(kind="axisymmetric", spin_axis=spin_axis, rate=float(rate))
-        if np.count_nonzero(omega) == 1:
-            # A steady spin about a principal axis: the elliptic formulas would divide 0 by 0.
-            return made(kind="constant", spin_axis=int(np.flatnonzero(omega)[0]))
-        gap = _separatrix_gap_exact(moments, omega)
+        if np.count_nonzero(scaled) == 1:
+            # A steady spin about a principal axis (to within 2^-1074 of Ω): the elliptic formulas would divide 0
+            # by 0.
+            return made(kind="constant", spin_axis=int(np.flatnonzero(scaled)[0]))
+        gap = _separatrix_gap_exact(moments, scaled)
         c, e = (2, 0) if gap >= 0 else (0, 2)
         i_c, i_e = moments[c], moments[e]
         d_ce, d_c2, d_2e = abs(i_c - i_e), abs(i_c - i2), abs(i2 - i_e)
-        w_c, w_2, w_e = omega[c], omega[1], omega[e]
+        w_c, w_2, w_e = scaled[c], scaled[1], scaled[e]
         p = i2 * d_2e * w_2**2 + i_c * d_ce * w_c**2
         q = i_e * d_ce * w_e**2 + i2 * d_c2 * w_2**2
         rate = np.sqrt(d_c2 * p / (i1 * i2 * i3))
@@ -186,8 +207,8 @@ class EulerPoinsot:
         return made(
             kind="elliptic",
             spin_axis=c,
-            rate=float(rate),
-            amplitudes=amplitudes,
+            rate=float(np.ldexp(rate, exponent)),
+            amplitudes=np.ldexp(amplitudes, exponent),
             phase0=phase0,
             m=float(m),
             m_complement=float(m_complement),

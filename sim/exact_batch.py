@@ -25,6 +25,7 @@ from scipy.special import ellipkm1
 from spinlab.sim.euler_poinsot import (
     LEAST_M_COMPLEMENT,
     TRANSFORMED_CHARACTERISTIC,
+    _scale_exponent,
     _separatrix_gap,
     principal_frame,
 )
@@ -138,6 +139,10 @@ class TorqueFreeBatch:
         count = len(inertia_body)
         moments, axes = principal_frame(inertia_body)
         omega = np.einsum("kji,kj->ki", axes, omega_body0.reshape(-1, 3))
+        # Scaled by a power of two where |Ω| is beyond 2^±200, as EulerPoinsot.solve does (exactly; λ, |L| and the
+        # amplitudes scaled back in _solve).
+        exponent = _scale_exponent(omega)
+        omega = np.ldexp(omega, -exponent[:, None])
         i1, i2, i3 = moments[:, 0], moments[:, 1], moments[:, 2]
         # EulerPoinsot.solve's cases: constant, axisymmetric, steady spin, else elliptic (regular unless gap = 0).
         moving = np.any(omega != 0.0, axis=-1)
@@ -149,12 +154,13 @@ class TorqueFreeBatch:
         solved = TorqueFreeSolution.from_body_state
         other_solutions = tuple((int(k), solved(inertia_body[k], q0[k], omega_body0[k])) for k in others)
         with np.errstate(all="ignore"):
-            return cls._solve(count, rows, moments[rows], axes[rows], omega[rows], gap[gap != 0.0], q0[rows],
-                              other_solutions)  # fmt: skip
+            return cls._solve(count, rows, moments[rows], axes[rows], omega[rows], exponent[rows], gap[gap != 0.0],
+                              q0[rows], other_solutions)  # fmt: skip
 
     @classmethod
-    def _solve(cls, count, rows, moments, axes, omega, gap, q0, others) -> TorqueFreeBatch:
-        """EulerPoinsot.solve's elliptic case and TorqueFreeSolution's constant rotations, for E bodies."""
+    def _solve(cls, count, rows, moments, axes, omega, exponent, gap, q0, others) -> TorqueFreeBatch:
+        """EulerPoinsot.solve's elliptic case and TorqueFreeSolution's constant rotations, for E bodies, from Ω
+        scaled by ``2^-exponent``."""
         size = np.arange(len(rows))
         i1, i2, i3 = moments[:, 0], moments[:, 1], moments[:, 2]
         c = np.where(gap >= 0.0, 2, 0)
@@ -164,7 +170,7 @@ class TorqueFreeBatch:
         w_c, w_2, w_e = omega[size, c], omega[:, 1], omega[size, e]
         p = i2 * d_2e * w_2**2 + i_c * d_ce * w_c**2
         q = i_e * d_ce * w_e**2 + i2 * d_c2 * w_2**2
-        rate = np.sqrt(d_c2 * p / (i1 * i2 * i3))
+        rate = np.ldexp(np.sqrt(d_c2 * p / (i1 * i2 * i3)), exponent)
         m = d_2e * q / (d_c2 * p)
         # Held at the least double where it underflows (next to the intermediate axis), as EulerPoinsot.solve does.
         m_complement = np.maximum(d_ce * np.abs(gap) / (d_c2 * p), LEAST_M_COMPLEMENT)
@@ -176,7 +182,8 @@ class TorqueFreeBatch:
         phase0 = legendre_f(sigma * s * w_2 / a_2, np.abs(w_e) / a_e, m_complement)
         amplitudes = np.empty((len(rows), 3))
         amplitudes[size, e], amplitudes[:, 1], amplitudes[size, c] = s * a_e, sigma * s * a_2, sigma * a_c
-        L_norm = np.linalg.norm(moments * omega, axis=-1)
+        amplitudes = np.ldexp(amplitudes, exponent[:, None])
+        L_norm = np.ldexp(np.linalg.norm(moments * omega, axis=-1), exponent)
         characteristic = -i_c * np.abs(i2 - i_e) / (i_e * np.abs(i_c - i2))
         quarter = ellipkm1(m_complement)
         # EulerPoinsot.precession_angle's two forms: G (plain) or Π whole (transformed, DLMF 19.7.9), row by row.

@@ -453,7 +453,9 @@ class Controller:
             form.save_confirm = name
             self.tell(f"'{name}' exists: press Overwrite to replace it, or change the name", error=True)
             return
-        path = save_scene(target, choices.scene, tuple(choices.integrators), choices.h)
+        # The run's gyroscopic switches go with it, so that the file gives the run shown again (a branch's too).
+        scene = dataclasses.replace(choices.scene, changes=self.host.session.scripted_changes())
+        path = save_scene(target, scene, tuple(choices.integrators), choices.h)
         form.save_confirm = None
         self.tell(f"scene saved to {path}")
 

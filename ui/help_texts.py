@@ -80,8 +80,9 @@ TOOLTIPS = {
     "export_csv": "Write every plotted series to a CSV file, one row per step.",
     "record_window": "Record the whole window (panel and plots) instead of only the 3D view.",
     "save_text": "The file name the setup is saved under.",
-    "save": "Save the current setup (initial states, integrators, h) as a scene file; an existing file is kept\n"
-    "unless you press again to overwrite it.",
+    "save": "Save the current setup (initial states, integrators, h, kicks) as a scene file, with the run's switches\n"
+    "of the gyroscopic term as [[change]] tables: loading it gives this run again (a branch's too). An existing\n"
+    "file is kept unless you press again to overwrite it.",
     "overwrite": "A file of this name exists: press to replace it with the current setup, or change the name.",
 }
 

@@ -36,6 +36,7 @@ Keys (design.md's contract, then this module's extensions, marked +):
 A kinematic body takes none of angular_velocity, body_angular_velocity, integrator or pivot.
 
 + ``[[kick]]`` tables strike dynamic bodies at given times (scene/running/kicks.py, docs/scene_files.md).
++ ``[[change]]`` tables switch the gyroscopic term at given times (scene/running/changes.py, docs/scene_files.md).
 """
 
 from __future__ import annotations
@@ -62,6 +63,7 @@ from spinlab.scene.files.validation import (
     in_range,
 )
 from spinlab.scene.process.collector import collector_paused
+from spinlab.scene.running.changes import ChangeSpec, read_changes
 from spinlab.scene.running.kicks import KickSpec, read_kicks
 from spinlab.sim.errors import InputError
 from spinlab.sim.inertia import SHAPES, SIZE_DEFAULTS, check_inertia, parallel_axis
@@ -124,7 +126,8 @@ class BodySpec:
 @dataclass(frozen=True, eq=False)
 class SceneSpec:
     """A validated scene: ``gravity`` (3,) m/s² world frame, time step ``h`` s, bodies in file order, and the
-    ``kicks`` struck on them (scene/running/kicks.py), in file order."""
+    ``kicks`` struck on them (scene/running/kicks.py) and the ``changes`` of the gyroscopic term
+    (scene/running/changes.py), each in file order."""
 
     path: Path
     gravity: np.ndarray
@@ -132,6 +135,7 @@ class SceneSpec:
     bodies: tuple[BodySpec, ...]
     description: str = ""
     kicks: tuple[KickSpec, ...] = ()
+    changes: tuple[ChangeSpec, ...] = ()
 
     @property
     def name(self) -> str:
@@ -210,26 +214,27 @@ def _load_scene(scene: str | os.PathLike[str]) -> SceneSpec:
 def _scene_in_pieces(path: Path, where: str, pieces: list[str]) -> SceneSpec:
     """The scene of a large file cut by :func:`~scene.files.toml_file.body_pieces`, each piece parsed, read into bodies
     and freed before the next, so that the whole file's document is never held. Raises :class:`InputError` on any
-    mistake and when the pieces' documents are not the whole file's (keys other than ``body`` and ``kick`` arrays
-    in a later piece); the caller then reads the whole file, which reports the file's first mistake."""
+    mistake and when the pieces' documents are not the whole file's (keys other than the ``body``, ``kick`` and
+    ``change`` arrays in a later piece); the caller then reads the whole file, which reports the file's first
+    mistake."""
     document: dict[str, Any] = {}
     bodies: list[BodySpec] = []
-    kicks: list[object] = []
+    arrays: dict[str, list[object]] = {"kick": [], "change": []}
     for number in range(len(pieces)):
         piece, pieces[number] = pieces[number], ""
         part = parse_toml(piece, where)[0]
         del piece
-        if number and not part.keys() <= {"body", "kick"}:
+        if number and not part.keys() <= {"body", *arrays}:
             fail(where, None, "a root key past the first [[body]] table")
-        if not isinstance(part.get("body", []), list) or not isinstance(part.get("kick", []), list):
-            fail(where, None, "body or kick is not an array of tables")
-        kicks += part.pop("kick", [])
+        if not all(isinstance(part.get(key, []), list) for key in ("body", *arrays)):
+            fail(where, None, "body, kick or change is not an array of tables")
+        for key, entries in arrays.items():
+            entries += part.pop(key, [])
         bodies += _read_bodies(part.pop("body", []), where, first=len(bodies))
         check_count(len(bodies), MAX_BODIES, "bodies", where=where, key="body")
         if not number:
             document = part
-    if kicks:
-        document["kick"] = kicks
+    document.update((key, entries) for key, entries in arrays.items() if entries)
     return _scene_from(path, where, document, tuple(bodies))
 
 
@@ -239,7 +244,7 @@ def _scene_from(
     """The scene ``document`` describes; its bodies ``bodies`` when they have been read already (then the document
     holds none)."""
     top = TableReader(document, where, "")
-    top.check_keys(("scene", "body", "kick"))
+    top.check_keys(("scene", "body", "kick", "change"))
     settings = top.subtable("scene") or TableReader({}, where, "scene")
     settings.check_keys(SCENE_KEYS)
     gravity = settings.vector("gravity", 3, (0.0, 0.0, 0.0))
@@ -255,7 +260,8 @@ def _scene_from(
         bodies = _read_bodies(entries, where)
     check_names_and_parents([(body.name, body.parent) for body in bodies], where)
     kicks = read_kicks(document["kick"], where, bodies) if "kick" in document else ()
-    return SceneSpec(path, frozen(gravity), h, bodies, description, kicks)
+    changes = read_changes(document["change"], where) if "change" in document else ()
+    return SceneSpec(path, frozen(gravity), h, bodies, description, kicks, changes)
 
 
 def order_parent_first(bodies: tuple[BodySpec, ...] | list[BodySpec]) -> tuple[BodySpec, ...]:

@@ -2,10 +2,10 @@
 scene/files/scene_file.py. The window's "Save" uses it, and so does the check of a body edited in the panel.
 
 The text uses the contract's keys plus scene_file.py's extensions (``dt``, ``description``, ``color``, ``pivot``,
-``[body.kinematic]``, ``[[kick]]`` tables: docs/scene_files.md). Floats are written as the shortest text that reads
-back to the same double, so a saved scene loads to exactly the state that was shown. Before the file is replaced,
-the text is loaded and validated by :func:`scene.files.scene_file.load_scene` from a temporary copy: a file that would
-not load is never written.
+``[body.kinematic]``, ``[[kick]]`` and ``[[change]]`` tables: docs/scene_files.md). Floats are written as the
+shortest text that reads back to the same double, so a saved scene loads to exactly the state that was shown. Before the
+file is replaced, the text is loaded and validated by :func:`scene.files.scene_file.load_scene` from a temporary copy: a
+file that would not load is never written.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ import numpy as np
 
 from spinlab.scene.files.atomic_file import check_output_place, write_atomically
 from spinlab.scene.files.scene_file import DEFAULT_DT, BodySpec, SceneSpec, load_scene
+from spinlab.scene.running.changes import ChangeSpec
 from spinlab.scene.running.kicks import KickSpec
 from spinlab.sim.errors import InputError
 
@@ -87,6 +88,11 @@ def _kick(kick: KickSpec) -> list[str]:
     return lines
 
 
+def _change(change: ChangeSpec) -> list[str]:
+    """A ``[[change]]`` table (scene/running/changes.py)."""
+    return ["[[change]]", f"time = {_number(change.time)}", f"gyroscopic = {'true' if change.gyroscopic else 'false'}"]
+
+
 def scene_to_toml(scene: SceneSpec, integrators: tuple[str | None, ...], h: float) -> str:
     """The text of a scene file for ``scene`` with one integrator per body (``None``: leave it out) and time step
     ``h`` s. Angular velocities are written in the parent's frame (``angular_velocity``), as the scene holds them."""
@@ -104,6 +110,8 @@ def scene_to_toml(scene: SceneSpec, integrators: tuple[str | None, ...], h: floa
         lines += ["", *_body(body, integrator)]
     for kick in scene.kicks:
         lines += ["", *_kick(kick)]
+    for change in scene.changes:
+        lines += ["", *_change(change)]
     return "\n".join(lines) + "\n"
 
 

@@ -29,6 +29,7 @@ from spinlab.scene.model.flips import flip_text
 from spinlab.scene.model.measures import potential_counts
 from spinlab.scene.model.palette import integrator_color
 from spinlab.scene.model.samples import ERROR_FLOOR, References, Sample, concatenated, measured_rows
+from spinlab.scene.running.changes import ChangeSpec
 from spinlab.scene.running.history import RunHistory, checkpoint_interval
 from spinlab.scene.running.kicks import renamed_kicks
 from spinlab.scene.running.simulation import DEFAULT_INTEGRATOR, Simulation, Snapshot
@@ -370,6 +371,16 @@ class Session:
         """Switch the gyroscopic term from the next step on (the run goes on from where it is)."""
         self.edits.append((self.simulation.step_index, "gyroscopic", bool(on)))
         self.simulation.world.gyroscopic = bool(on)
+
+    def scripted_changes(self) -> tuple[ChangeSpec, ...]:
+        """The run's changes of the gyroscopic term as a scene file writes them (scene/running/changes.py), so that
+        the file gives this run again, bit for bit: off at t = 0 when the run started without it, then the scene's
+        own changes, then each switch made while it ran (a branch's too), at its step's time."""
+        start = () if self.initial_setup.gyroscopic else (ChangeSpec(0.0, False),)
+        switches = tuple(
+            ChangeSpec(step * self.h, bool(value)) for step, what, value in self.edits if what == "gyroscopic"
+        )
+        return start + self.scene.changes + switches
 
     def step(self, count: int, budget_s: float = float("inf")) -> StepReport:
         """Take up to ``count`` steps of ``h``, stopping early once ``budget_s`` wall seconds are spent, and measure

@@ -135,7 +135,9 @@ def run_scene(
     substeps = np.ones(len(simulation.names), dtype=np.int64)
 
     kernels: contextlib.AbstractContextManager[None]
-    if steps_without_numba(simulation.integrators, steps, gyroscopic=gyroscopic):
+    # A change may switch the term off mid-run (scene/running/changes.py): numba then, as for a run without it.
+    without_term = not gyroscopic or any(not change.gyroscopic for change in scene.changes)
+    if steps_without_numba(simulation.integrators, steps, gyroscopic=not without_term):
         # The kernels' bits on numpy, numba never imported: the trace's bytes are those of the compiled path.
         kernels = compiled.gated(stand_in="twin")
     else:

@@ -14,6 +14,7 @@ import numpy as np
 
 from spinlab.scene.files.scene_file import SceneSpec, order_parent_first
 from spinlab.scene.process.interrupts import raise_if_interrupted
+from spinlab.scene.running.changes import ChangeSchedule
 from spinlab.scene.running.graph import SceneGraph
 from spinlab.scene.running.kicks import KickSchedule
 from spinlab.sim.errors import NumericalError, first_few
@@ -82,7 +83,8 @@ class Simulation:
         self._add_dynamic_bodies(ordered)
         self._composed = None
         self.kicks = KickSchedule(scene.kicks, self.h, self._graph_names, self._dynamic, self.graph.parent)
-        self._kick()
+        self.changes = ChangeSchedule(scene.changes, self.h)
+        self._at_boundary()
 
     def _add_dynamic_bodies(self, ordered: tuple) -> None:
         """Put the dynamic bodies in the world with their initial global state (graph order)."""
@@ -138,7 +140,7 @@ class Simulation:
             raise NumericalError(f"at t = {self.t:.6g} s, body {who}: {error}", bodies=failed) from error
         self.step_index += 1
         self._composed = None
-        self._kick()
+        self._at_boundary()
         if self._cost_in_file_order:
             return cost
         iterations = np.zeros(len(self.graph), dtype=np.int64)
@@ -148,12 +150,16 @@ class Simulation:
         substeps[self._dynamic] = cost.substeps
         return StepCost(iterations[self._to_file_order], substeps[self._to_file_order])
 
-    def _kick(self) -> None:
-        """Apply the kicks that land on this step boundary (scene/running/kicks.py): the snapshot at t_k is after
-        them."""
+    def _at_boundary(self) -> None:
+        """Apply the kicks that land on this step boundary (scene/running/kicks.py), then its change of the
+        gyroscopic term (scene/running/changes.py): the snapshot at t_k is after them, the next step takes the term
+        as changed."""
         if self.kicks.due(self.step_index):
             self.kicks.apply(self.step_index, self.world, self.graph, lambda: self._poses[0])
             self._composed = None
+        gyroscopic = self.changes.gyroscopic_at(self.step_index)
+        if gyroscopic is not None:
+            self.world.gyroscopic = gyroscopic
 
     @property
     def _poses(self):

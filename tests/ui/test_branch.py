@@ -1,9 +1,13 @@
 """A branch in the real window (Xvfb): from a past step, a second run goes on with the gyroscopic term off beside
-the original, both futures in lock step, and the original's future is the one it had recorded."""
+the original, both futures in lock step, and the original's future is the one it had recorded; saved, the branch is
+a scene file that runs it again."""
+
+import dataclasses
 
 import numpy as np
 import pytest
 
+from spinlab.scene.files.scene_file import load_scene
 from spinlab.scene.model.run_model import Session
 from spinlab.ui.controller import KEYS
 from spinlab.ui.controller_state import PanelEdits
@@ -77,3 +81,27 @@ def test_the_original_is_stepped_on_past_its_recorded_future(app):
     # Stepped on alike: the original and the branch (no change made) are the same run.
     assert np.array_equal(app.session.snapshot.q, original.snapshot.q)
     assert app.branch_view_labels()[0][-1] == "as the original"
+
+
+def test_a_branch_saved_as_a_scene_file_runs_again_bit_for_bit(app, t_handle_run, tmp_path):
+    four = t_handle_run
+    app.pending = PanelEdits(branch=True)
+    run_frames(app, 1)
+    app.pending = PanelEdits(gyroscopic=False)
+    run_frames(app, 1)
+    branch = app.session
+    app.state.paused, app.accumulator.seconds = False, 0.0
+    while app.shown_step < four + 40:
+        run_frames(app, 1)
+    app.state.paused = True
+    run_frames(app, 1)
+    saved = tmp_path / "branch.toml"
+    app.pending = PanelEdits(save_text=str(saved), save_scene=True)
+    run_frames(app, 1)
+    assert app.form.message == f"scene saved to {saved}" and not app.form.message_is_error
+    # The original scene plus the switch made at the branch's moment.
+    scene = load_scene(saved)
+    assert [(change.time, change.gyroscopic) for change in scene.changes] == [(four * branch.h, False)]
+    again = Session(dataclasses.replace(branch.initial_setup, scene=scene))
+    again.step(branch.simulation.step_index)
+    assert state_bytes(again.snapshot) == state_bytes(branch.snapshot)

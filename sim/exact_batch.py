@@ -20,7 +20,6 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.special import ellipkm1
 
 from spinlab.sim.euler_poinsot import (
     LEAST_M_COMPLEMENT,
@@ -185,6 +184,8 @@ class TorqueFreeBatch:
         amplitudes = np.ldexp(amplitudes, exponent[:, None])
         L_norm = np.ldexp(np.linalg.norm(moments * omega, axis=-1), exponent)
         characteristic = -i_c * np.abs(i2 - i_e) / (i_e * np.abs(i_c - i2))
+        from scipy.special import ellipkm1  # at first use (sim/jacobi_elliptic.py's docstring)
+
         quarter = ellipkm1(m_complement)
         # EulerPoinsot.precession_angle's two forms: G (plain) or Π whole (transformed, DLMF 19.7.9), row by row.
         transformed = characteristic < TRANSFORMED_CHARACTERISTIC

@@ -19,13 +19,16 @@ Method (DLMF §22.7, §22.4, §19.25):
   symmetric body (:func:`legendre_pi_by_conjugate`).
 
 At ``m₁ = 0`` the functions are ``tanh`` and ``sech`` and ``K`` is infinite.
+
+scipy.special (Carlson's ``R_F``, ``R_J``, ``R_C`` and ``K``) is imported inside the functions that use it, at the
+first closed form evaluated: importing it costs ~0.15 s, which a program that imports the closed form's modules
+without evaluating one (the integrators take ``principal_frame`` from sim/euler_poinsot.py) need not pay (issue 22).
 """
 
 from __future__ import annotations
 
 import numpy as np
 import numpy.typing as npt
-from scipy.special import ellipkm1, elliprc, elliprf, elliprj
 
 __all__ = [
     "quarter_period",
@@ -45,6 +48,8 @@ def quarter_period(m_complement: float) -> float:
 
     ``scipy.special.ellipkm1`` takes ``m₁`` itself, so it stays exact as ``m → 1``.
     """
+    from scipy.special import ellipkm1  # see the module docstring: scipy.special is imported at first use
+
     return float(ellipkm1(m_complement))
 
 
@@ -140,6 +145,8 @@ def carlson_rj_near_saddle(
     ~1e-50 of the saddle, where scipy's ``R_J`` of a subnormal argument is inf. There ``R_J`` grows as
     ``(3/p) ln(1/(|cn| + dn))``, with ``dn = hypot(cn, √m₁ sn)`` (no underflow), from ``R_J(0, Y, 1, p)`` at
     ``Y = _TINY_RF_ARGUMENT``. Elsewhere it is scipy's, of the arguments as written above."""
+    from scipy.special import elliprj
+
     cn, sn, m_complement, p = np.broadcast_arrays(*(np.asarray(a, dtype=float) for a in (cn, sn, m_complement, p)))
     x = cn * cn
     y = x + m_complement * sn * sn
@@ -170,6 +177,8 @@ def legendre_pi_by_conjugate(
     size ``F``. Every argument is positive (``n, ω² ≤ 0``); ``R_C``'s second is at least 1. ``R_J`` near the saddle as
     :func:`carlson_rj_near_saddle`. With ``cos φ = 0, sin φ = 1`` it is the complete ``Π(n | m)``.
     """
+    from scipy.special import elliprc
+
     sn, cn, m_complement, n, conjugate = (np.asarray(a, dtype=float) for a in (sn, cn, m_complement, n, conjugate))
     sn2, cn2 = sn * sn, cn * cn
     rj = carlson_rj_near_saddle(cn, sn, m_complement, 1.0 - conjugate * sn2)
@@ -189,6 +198,8 @@ def legendre_f(sin_amplitude: np.ndarray, cos_amplitude: np.ndarray, m_complemen
     ``R_F(x, y, 1) = ln(4 / (√x + √y)) + O(x + y)`` (checked against mpmath: the O term is below 3e-19 at
     x, y ~ 1e-20), with ``√y = hypot(cos φ, √m₁ sin φ)`` so that nothing underflows.
     """
+    from scipy.special import elliprf
+
     s = np.asarray(sin_amplitude, dtype=float)
     c = np.asarray(cos_amplitude, dtype=float)
     m_complement = np.asarray(m_complement, dtype=float)  # one for all, or one per body (sim/exact_batch.py)

@@ -103,3 +103,18 @@ def test_quick_run_feeds_the_table_and_the_docs(monkeypatch, tmp_path):
         pytest.skip("matplotlib is not installed: the tables were checked, the plots cannot be")
     for image in ("accuracy.png", "accuracy_heavy_top.png"):
         assert (tmp_path / "docs" / "images" / image).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_the_rounding_floor_is_the_closed_form_re_solved_from_every_step():
+    """No truncation error: over 2 s (16 steps of 1/8 s, no flip yet) it stays within rounding of the closed form
+    from the start; and the equal-error table quotes it when the result has it."""
+    exact = accuracy.TorqueFreeSolution.from_body_state(
+        np.diag(accuracy.MOMENTS), np.array([1.0, 0.0, 0.0, 0.0]), accuracy.OMEGA_BODY
+    )
+    error = accuracy._rounding_floor(1.0 / 8.0, 16, exact)
+    assert error < ATOL_RAD
+    entry = {"table": [], "rises": {}}
+    result = {"equal_error": {"t_handle": entry, "heavy_top": entry},
+              "rounding_floor": [{"h": 1.0 / 8.0, "orientation_error": 3.5e-12}]}  # fmt: skip
+    text = accuracy.format_equal_error(result)
+    assert "the float64 floor" in text and "3.5e-12 at 1/8" in text

@@ -66,7 +66,6 @@ def run_command(args: argparse.Namespace) -> int:
 def _run(args: argparse.Namespace) -> int:
     from spinlab.scene.files.atomic_file import refuse_overwriting
     from spinlab.scene.files.scene_file import load_scene
-    from spinlab.scene.model.run_model import integrators_for
     from spinlab.scene.running.runner import run_scene, step_count
     from spinlab.sim.integrators import FAMILIES
 
@@ -76,6 +75,8 @@ def _run(args: argparse.Namespace) -> int:
     family = FAMILIES.get(args.integrator)
     if family is not None:
         # Every integrator of the family in turn: one that refuses the scene's torque is left out, not a failure.
+        from spinlab.scene.model.run_model import integrators_for  # the window's model: only a family needs it
+
         names = list(integrators_for(scene, family))
         left_out = [f"{name} (it takes no torque, and this scene has one)" for name in family if name not in names]
     traces = {name: args.trace for name in names}

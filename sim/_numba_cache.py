@@ -9,12 +9,8 @@ alone.
 
 from __future__ import annotations
 
-import atexit
-import hashlib
 import os
-import shutil
 import sys
-import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -25,9 +21,25 @@ KERNEL_CACHE_DIR = Path(__file__).resolve().parent / "__pycache__"
 
 
 def _can_write_in(folder: Path) -> bool:
-    """Whether a file can be created in ``folder`` (made if missing); ``os.access`` is not enough for root."""
+    """Whether a file can be created in ``folder`` (made if missing); ``os.access`` is not enough for root.
+
+    Every process asks (sim/__init__.py), so first by an unnamed file where the system has them (Linux's
+    ``O_TMPFILE``), which needs neither :mod:`tempfile` nor the :mod:`shutil`, :mod:`random` and compression modules
+    it imports (~5 ms of a short ``run``); where that is refused, by :func:`tempfile.TemporaryFile`."""
     try:
         folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return False
+    unnamed = getattr(os, "O_TMPFILE", None)
+    if unnamed is not None:
+        try:
+            os.close(os.open(folder, unnamed | os.O_WRONLY, 0o600))
+            return True
+        except OSError:
+            pass  # a file system without unnamed files, or a folder not writable: tempfile tells which
+    import tempfile
+
+    try:
         with tempfile.TemporaryFile(dir=folder):
             return True
     except OSError:
@@ -47,6 +59,10 @@ def ensure_numba_cache() -> None:
         return
     # A folder of this process's own (a shared, predictable one could be planted with code by another user),
     # removed at exit.
+    import atexit
+    import shutil
+    import tempfile
+
     folder = tempfile.mkdtemp(prefix="spinlab-numba-")
     atexit.register(shutil.rmtree, folder, ignore_errors=True)
     os.environ["NUMBA_CACHE_DIR"] = folder
@@ -59,6 +75,8 @@ def ensure_numba_cache() -> None:
 def _cache_folders(source: Path) -> list[Path]:
     """Where numba keeps the cache of the functions defined in ``source`` (numba/core/caching.py's locators): the
     folder ``NUMBA_CACHE_DIR`` names, else the ``__pycache__`` beside the source or the user's cache folder."""
+    import hashlib  # here, not at the top: loading OpenSSL costs every process ~3 ms, and only this look needs it
+
     folder = source.parent
     subpath = f"{folder.name}_{hashlib.sha1(str(folder).encode()).hexdigest()}"
     configured = os.environ.get("NUMBA_CACHE_DIR")

@@ -8,7 +8,6 @@ must be finite, because TOML spells ``nan`` and ``inf``.
 
 from __future__ import annotations
 
-import difflib
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -26,6 +25,8 @@ _MISSING = object()
 
 def did_you_mean(word: str, options: Iterable[str]) -> str:
     """``"; did you mean 'x'?"`` for the closest of ``options`` to ``word``, or ``""`` when none is close."""
+    import difflib  # only a mistake needs it
+
     close = difflib.get_close_matches(word, list(options), n=1)
     return f"; did you mean '{close[0]}'?" if close else ""
 

@@ -13,12 +13,12 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from spinlab.scene.files.limits import MAX_STEP_INDEX, MAX_STEPS, MAX_TRACE_ROWS, check_count
 from spinlab.scene.files.scene_file import SceneSpec
-from spinlab.scene.files.trace import TraceWriter
 from spinlab.scene.model.measures import (
     ClosedForms,
     energy_error,
@@ -35,6 +35,9 @@ from spinlab.scene.running.simulation import Simulation
 from spinlab.sim import compiled
 from spinlab.sim.errors import InputError, NumericalError
 from spinlab.sim.integrators import CLAIMS
+
+if TYPE_CHECKING:
+    from spinlab.scene.files.trace import TraceWriter
 
 __all__ = ["BodySummary", "run_scene", "step_count", "check_finite", "steps_without_numba"]
 
@@ -286,7 +289,12 @@ class _maybe_trace:
     """``with _maybe_trace(path) as trace``: a TraceWriter, or None when there is no path."""
 
     def __init__(self, path: Path | None) -> None:
-        self._writer = None if path is None else TraceWriter(path)
+        if path is None:
+            self._writer = None
+        else:
+            from spinlab.scene.files.trace import TraceWriter
+
+            self._writer = TraceWriter(path)
 
     def __enter__(self) -> TraceWriter | None:
         return None if self._writer is None else self._writer.__enter__()

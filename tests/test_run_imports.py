@@ -1,0 +1,77 @@
+"""``run`` imports what its run needs (issue 22, point 3): a short run of one body without a trace loads
+neither the trace writer, nor the window's model, nor the other commands' machinery, nor
+the standard library's modules that only a mistake, a written file or numba's cache look needs (each a few
+milliseconds of a process that MuJoCo's whole takes ~0.25 s for: benchmarks/scaling.py).
+
+Checked in a fresh interpreter through ``sys.modules``. The standard library's modules are checked against what
+``import numpy, argparse`` imports by itself (and scipy.special, when the run loaded it for the closed form: it
+imports numpy.testing, and with it most of them), so that a numpy or scipy that imports one of them does not fail
+this test.
+"""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+BODY = """
+[[body]]
+name = "handle"
+shape = "t_handle"
+inertia = [1.3, 1.4, 2.5]
+body_angular_velocity = [0.05, 5.0, 0.0]
+"""
+# Torque-free (its closed form is the table's reference), and a T-handle on a pivot under gravity (no closed form).
+SCENES = {
+    "torque_free": "[scene]\ngravity = [0.0, 0.0, 0.0]\n" + BODY,
+    "heavy_handle": "[scene]\ngravity = [0.0, 0.0, -9.81]\n" + BODY + "mass = 1.0\npivot = [0.0, 0.0, -0.5]\n",
+}
+
+NOT_OURS = [
+    "spinlab.scene.files.trace",  # no --trace
+    "spinlab.scene.model.run_model",  # no family of integrators
+    "spinlab.render",
+    "spinlab.ui",
+    "spinlab.benchmarks",
+    "numba",
+]
+NOT_STANDARD = [
+    "importlib.resources",  # the presets' folder (assets/__init__.py)
+    "tempfile",  # written files only (scene/files/atomic_file.py), numba's cache look (sim/_numba_cache.py)
+    "difflib",  # a mistake's "did you mean"
+    "hashlib",  # numba's cache folders
+]
+
+
+def _modules(code: str) -> set[str]:
+    probe = code + "\nimport json, sys\nprint(json.dumps(sorted(sys.modules)))"
+    done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True)
+    return set(json.loads(done.stdout.splitlines()[-1]))
+
+
+def _run_modules(scene: Path, *options: str) -> set[str]:
+    arguments = ["run", str(scene), "--duration", "0.25", "--integrator", "implicit_midpoint", *options]
+    return _modules(f"from spinlab.launch import main\nassert main({arguments!r}) == 0")
+
+
+@pytest.mark.parametrize("name", SCENES)
+def test_a_short_run_imports_only_what_it_needs(tmp_path, name):
+    scene = tmp_path / "one.toml"
+    scene.write_text(SCENES[name], encoding="utf-8")
+    loaded = _run_modules(scene)
+    baseline = "import numpy, argparse\nargparse.ArgumentParser().add_argument('--x')"
+    baseline = _modules(baseline + ("\nimport scipy.special" if "scipy.special" in loaded else ""))
+    assert "spinlab.scene.running.runner" in loaded  # the probe sees the run's modules
+    assert sorted(module for module in NOT_OURS if module in loaded) == []
+    assert sorted(module for module in NOT_STANDARD if module in loaded and module not in baseline) == []
+
+
+def test_a_trace_imports_its_writer(tmp_path):
+    scene = tmp_path / "one.toml"
+    scene.write_text(SCENES["torque_free"], encoding="utf-8")
+    loaded = _run_modules(scene, "--trace", str(tmp_path / "out.csv"))
+    assert {"spinlab.scene.files.trace", "tempfile"} <= loaded  # written atomically through a temporary file

@@ -48,7 +48,7 @@ from spinlab.ui.cost_history import failure_lines
 from spinlab.ui.files import timestamped_path
 from spinlab.ui.key_help import draw_key_help, draw_state_badge
 from spinlab.ui.panel import draw_panel
-from spinlab.ui.plot_history import history_until, new_history
+from spinlab.ui.plot_history import Divergence, history_until, new_history
 from spinlab.ui.plots import PlotOptions, draw_plots
 from spinlab.ui.theme import PANEL_BG_RGB, apply_theme, set_text_scale
 from spinlab.ui.timeline import draw_timeline
@@ -408,6 +408,13 @@ class App:
             self.original.release()
             self.original = None
 
+    def branch_divergence(self) -> Divergence | None:
+        """Branched, the branch's divergence from the original up to the step shown (plotted with the orientation
+        errors); else ``None``."""
+        if self.original is None:
+            return None
+        return self.original.divergence(self.session, self.shown_step, self.view.groups, self.history.rgb)
+
     def branch_view_labels(self) -> list[tuple[str, ...]]:
         """The labels of the views shown (of the branch's, when branched: with the divergence from the original)."""
         if self.original is None:
@@ -556,6 +563,7 @@ class App:
                     branched=self.original is not None,
                 )  # fmt: skip
                 available = imgui.get_content_region_avail()
+                self.history.divergence = self.branch_divergence()
                 edits.plot_focus = draw_plots(self.history, state.plots, (available.x, available.y))
             imgui.end()
         # The badges sit above the strip the overlays' key may take at the bottom of the view (render/run_view.py),

@@ -16,9 +16,12 @@ import numpy as np
 from spinlab.render.run_view import RunView
 from spinlab.scene.model.measures import orientation_error
 from spinlab.scene.model.run_model import Group, Session, view_labels
-from spinlab.scene.running.history import Moment
+from spinlab.scene.running.history import Moment, RunHistory
+from spinlab.ui.plot_history import Divergence
 
 __all__ = ["Original", "branch_labels", "original_labels", "divergence_angles"]
+
+_GREY = (0.8, 0.8, 0.8)
 
 
 class Original:
@@ -29,8 +32,33 @@ class Original:
         self.view = view
         self.session = session
         self.step = step
+        self.first = step  # the branch's first step
         self.error: str | None = None  # why it stopped, once stepped on past its history
+        # The divergence measured so far, from ``first`` on, of one branch run in one grid of views.
+        self._measured: tuple[Session, tuple[Group, ...]] | None = None
+        self._angles: list[np.ndarray] = []  # per step, (G,) rad
         view.show(session, step, preferred_body)
+
+    def divergence(self, branch: Session, step: int, groups: tuple[Group, ...], rgb: list) -> Divergence:
+        """The branch's divergence from this original (:func:`divergence_angles` per view) at each step from
+        :attr:`first` to ``step``, read from the two runs' histories. Steps measured once are kept (the runs'
+        histories do not change) until the branch is another run (taken back) or the views change; a step either
+        history no longer holds ends the series. ``rgb``: the plotted bodies' colours (``branch.plotted``'s; a view's
+        line takes its first plotted body's)."""
+        if self._measured is None or self._measured[0] is not branch or self._measured[1] != groups:
+            self._measured, self._angles = (branch, groups), []
+        known = self.first + len(self._angles) - 1
+        if step > known:
+            mine, theirs = (_history(run).snapshots_until(step, step - known) for run in (branch, self.session))
+            count = min(len(mine), len(theirs))
+            if count == step - known:
+                angles = orientation_error(
+                    np.stack([snapshot.q for snapshot in mine]), np.stack([snapshot.q for snapshot in theirs])
+                )
+                self._angles += list(_largest_per_group(angles, groups))
+        shown = np.array(self._angles[: max(step - self.first + 1, 0)]).reshape(-1, len(groups))
+        t = (self.first + np.arange(len(shown))) * branch.h
+        return Divergence(t, shown.T.copy(), [_group_rgb(branch, group, rgb) for group in groups])
 
     @property
     def shown(self) -> Session | Moment:
@@ -64,7 +92,23 @@ def divergence_angles(branch: Session | Moment, original: Session | Moment, grou
     """Per group, the largest angle (rad) between a body's orientation in the branch and in the original at the
     same step."""
     angles = orientation_error(branch.drawable().q, original.drawable().q)
-    return [float(np.max(angles[list(group.bodies)], initial=0.0)) for group in groups]
+    return [float(angle) for angle in _largest_per_group(angles[None], groups)[0]]
+
+
+def _history(session: Session) -> RunHistory:
+    assert session.history is not None, "the window's sessions keep their history"
+    return session.history
+
+
+def _group_rgb(session: Session, group: Group, rgb: list) -> tuple[float, float, float]:
+    """The colour of ``group``'s first plotted body in ``rgb`` (the plotted bodies' colours), else a grey."""
+    rows = [session.rows[body] for body in group.bodies if body in session.rows]
+    return tuple(rgb[rows[0]]) if rows and len(rgb) == len(session.plotted) else _GREY
+
+
+def _largest_per_group(angles: np.ndarray, groups: tuple[Group, ...]) -> np.ndarray:
+    """(S, G): per step, the largest of ``angles`` (S, N) rad over each group's bodies (0 for an empty group)."""
+    return np.stack([np.max(angles[:, list(group.bodies)], axis=1, initial=0.0) for group in groups], axis=1)
 
 
 def branch_labels(branch: Session | Moment, original: Session | Moment, groups: tuple[Group, ...]) -> list[tuple]:

@@ -73,6 +73,17 @@ class TimeLines:
 
 
 @dataclass(frozen=True)
+class Divergence:
+    """A branch's divergence from its original (ui/branch.py), drawn in the orientation plot: per view of the branch,
+    the largest angle (rad) between a body's orientation in the two runs at each step from the branch's first, at
+    times ``t`` (S,) s: ``angle`` (G, S) rad, each view's line in ``rgb`` (G colours, its first body's)."""
+
+    t: np.ndarray
+    angle: np.ndarray
+    rgb: list[tuple[float, float, float]]
+
+
+@dataclass(frozen=True)
 class CostLines:
     """The cost plot: Newton iterations per step (:class:`TimeLines`, bucket means, top of its axis
     ``newton_top``) and milliseconds per step, ``ms`` (P,) at times ``x_ms``, its axis up to ``ms_top``."""
@@ -139,9 +150,9 @@ class PlotHistory:
         self.version = 0
         self._prepared: tuple[tuple[int, float], dict[str, object]] | None = None
         self.live: LiveRun | None = None  # each integrator's cost, accuracy and failure now (ui/cost_history.py)
-        self.kick_times: list[
-            float
-        ] = []  # s: the step boundaries kicks land on (scene/running/kicks.py), marked in plots
+        # s: the step boundaries kicks land on (scene/running/kicks.py), marked in plots
+        self.kick_times: list[float] = []
+        self.divergence: Divergence | None = None  # a branch's from its original (ui/branch.py), set by the window
 
     def append(self, sample: Sample, newton_per_step: np.ndarray, ms_per_step: float | np.ndarray) -> None:
         """Add one sample (fields (K, ...)) or a batch of S steps' (fields (S, K, ...), ``t`` (S,)), each with these

@@ -11,6 +11,7 @@ ImGui calls only.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass, field
 from functools import cache
@@ -23,7 +24,7 @@ from spinlab.scene.model.samples import ERROR_FLOOR
 from spinlab.ui.cost_plots import integrators_plot, mark_frozen_ends
 from spinlab.ui.help_texts import PLOT_TOOLTIPS
 from spinlab.ui.plot_focus import ALL_PLOTS, arrangement, plot_tabs
-from spinlab.ui.plot_history import CostLines, Curves, PlotHistory, TimeLines, export_csv
+from spinlab.ui.plot_history import CostLines, Curves, Divergence, PlotHistory, TimeLines, export_csv
 from spinlab.ui.plot_titles import AXES_LABELS_PX, fitted_text, fitted_title
 
 __all__ = ["PlotHistory", "PlotOptions", "draw_plots", "export_csv", "PLOT_TITLES", "LEGEND_MAX"]
@@ -64,6 +65,10 @@ PLOT_TITLES = {
     "cost": "cost per step",
     "integrators": "integrators",  # accuracy vs cost, and each integrator's cost (ui/cost_plots.py)
 }
+# Branched (ui/branch.py): the orientation plot also draws each view's divergence from the original, thick and pale.
+BRANCH_TITLE = "orientation error · thick: Δθ branch–original"
+DIVERGENCE_WEIGHT = 3.5
+DIVERGENCE_POINTS = 1500
 _CURVE_LABELS = {
     "herpolhode": ("ω in its plane (rad/s)", ""),  # the invariable plane
     "polhode": ("Ω on mid axis (rad/s)", ""),
@@ -318,16 +323,46 @@ def _momentum_plot(history: PlotHistory, lines: TimeLines, size) -> None:
 
 
 def _orientation_plot(history: PlotHistory, lines: TimeLines, size) -> None:
-    if not lines.drawn:
+    divergence = history.divergence
+    if not lines.drawn and divergence is None:
         _empty_plot(PLOT_TITLES["orientation"], size, NO_REFERENCE)
         return
     missing = _missing(history, lines)
     notes = _note_lines(missing)
     bottom = (len(notes) * imgui.get_text_line_height() + 4.0) if notes else 0.0
-    if _begin_time_plot(PLOT_TITLES["orientation"], lines, size, "rad", log=True, bottom_px=bottom):
+    title = PLOT_TITLES["orientation"] if divergence is None else BRANCH_TITLE
+    if divergence is not None:
+        lines = dataclasses.replace(lines, y_range=_joined_range(lines.y_range, divergence.angle))
+    if _begin_time_plot(title, lines, size, "rad", log=True, bottom_px=bottom):
         _draw_lines(history, lines, log=True)
+        if divergence is not None:
+            _divergence_lines(divergence, lines.t_range)
         _note_missing(notes, missing)
         implot.end_plot()
+
+
+def _joined_range(y_range: tuple[float, float] | None, values: np.ndarray) -> tuple[float, float] | None:
+    """``y_range`` widened to the positive finite ``values``."""
+    shown = values[np.isfinite(values) & (values > 0.0)]
+    if not shown.size:
+        return y_range
+    low, high = float(shown.min()), float(shown.max())
+    return (low, high) if y_range is None else (min(y_range[0], low), max(y_range[1], high))
+
+
+def _divergence_lines(divergence: Divergence, t_range: tuple[float, float]) -> None:
+    """A branch's divergence from its original (ui/branch.py), one thick line per view in its colour, over the
+    plot's time window, at most ``DIVERGENCE_POINTS`` points a line (every k-th step, and the last)."""
+    inside = np.flatnonzero((divergence.t >= t_range[0]) & (divergence.t <= t_range[1]))
+    if not inside.size:
+        return
+    stride = max(1, -(-inside.size // DIVERGENCE_POINTS))
+    kept = np.unique(np.append(inside[::stride], inside[-1]))
+    for view, rgb in enumerate(divergence.rgb):
+        apart = kept[divergence.angle[view, kept] > 0.0]  # from the first step the two runs differ (log axis)
+        pale = tuple(0.45 * channel + 0.55 for channel in rgb)  # the view's colour, paler: apart from its errors
+        implot.plot_line(f"Δθ from the original##divergence{view}", divergence.t[apart], divergence.angle[view, apart],
+                         _spec(pale, DIVERGENCE_WEIGHT))  # fmt: skip
 
 
 def _missing(history: PlotHistory, lines: TimeLines) -> list[str]:

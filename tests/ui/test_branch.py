@@ -9,6 +9,7 @@ import pytest
 
 from spinlab.scene.files.scene_file import load_scene
 from spinlab.scene.model.run_model import Session
+from spinlab.ui.branch import divergence_angles
 from spinlab.ui.controller import KEYS
 from spinlab.ui.controller_state import PanelEdits
 from tests.ui.window_frames import run_frames, start_running, state_bytes
@@ -63,6 +64,14 @@ def test_a_branch_with_the_gyroscopic_term_off_runs_beside_the_original(app, t_h
     labels = app.branch_view_labels()
     assert labels[0][0].endswith("· branch") and labels[0][-1].startswith("Δθ from the original = ")
     assert float(labels[0][-1].split("= ")[1].split()[0]) > 1e-6
+    # ... and the orientation plot draws the divergence at every step since the branch: none at its first step, the
+    # label's at the step shown.
+    divergence = app.branch_divergence()
+    assert divergence is not None and app.history.divergence is not None
+    np.testing.assert_array_equal(divergence.t, np.arange(four, step + 1) * branch.h)
+    assert divergence.angle.shape == (1, step - four + 1) and divergence.angle[0, 0] == 0.0
+    assert divergence.angle[0, -1] == divergence_angles(branch, app.original.shown, app.view.groups)[0]
+    assert np.all(divergence.angle[0, 1:] > 0.0)
     left, right = app.view.viewports[0], app.original.view.viewports[0]
     assert right[0] + right[2] <= left[0], "the original on the left, the branch on the right"
 

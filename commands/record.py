@@ -64,6 +64,7 @@ def record_scene(
     poinsot: bool = False,
     follow: str | None = None,
     start: float = 0.0,
+    catch_up: Callable[[int, int], None] | None = None,
 ) -> RecordResult:
     """Record ``duration`` seconds of ``scene`` to ``out`` (MP4, written atomically).
 
@@ -76,7 +77,8 @@ def record_scene(
     the exact ghosts (render/ghost.py); ``poinsot`` adds the Poinsot view (render/poinsot_view.py); ``follow`` (a
     body's name) moves each view's camera with its copy of that body (:class:`InputError` for a name not in the
     scene). ``start`` s (``--from``): the video holds the frames of the whole recording from that time on, bit for
-    bit (render/record.py's :func:`render_frames`), and ``duration`` is then the time it ends at.
+    bit (render/record.py's :func:`render_frames`), and ``duration`` is then the time it ends at; ``catch_up``
+    (done, total) follows the frames stepped through before it, which are not written.
     """
     from spinlab.render.record import first_frame, frame_count, render_frames
     from spinlab.render.video import VideoWriter, even_size
@@ -93,7 +95,7 @@ def record_scene(
     failures: list[tuple[str, Failure]] = []
     frames = render_frames(
         scene, duration=duration, fps=fps, size=(width, height), integrator=integrator, gyroscopic=gyroscopic, raw=True,
-        failures=failures, ghost=ghost, poinsot=poinsot, follow=followed, start=start,
+        failures=failures, ghost=ghost, poinsot=poinsot, follow=followed, start=start, skipped=catch_up,
     )  # fmt: skip
     writer = None
     try:
@@ -155,6 +157,7 @@ def record_command(args: argparse.Namespace) -> int:
         integrator=args.integrator,
         gyroscopic=not args.no_gyroscopic,
         progress=ProgressBar(f"recording {scene.name}", unit="frames"),
+        catch_up=ProgressBar(f"stepping to t = {args.start:g} s", unit="frames") if args.start else None,
         ghost=not args.no_ghost,
         poinsot=args.poinsot,
         follow=args.follow,

@@ -26,7 +26,7 @@ so the picture does not breathe as the bodies turn.
 from __future__ import annotations
 
 import math
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 
 import numpy as np
 
@@ -180,6 +180,7 @@ def render_frames(
     poinsot: bool = False,
     follow: int | None = None,
     start: float = 0.0,
+    skipped: Callable[[int, int], None] | None = None,
 ) -> Generator[tuple[np.ndarray, float], None, None]:
     """The video's frames, :func:`frame_count` of them: ``(image (H, W, 3) uint8 top-down, simulated t)``; with
     ``raw`` the image is (H, W, 4) RGBA with rows bottom-up, as GL reads it fastest (for the video writer).
@@ -187,7 +188,8 @@ def render_frames(
     each view's camera moves with (render/camera.py's :class:`CameraFollower`). ``start`` s > 0 (``record
     --from``) yields only the frames from :func:`first_frame` on, bit for bit those of the whole video: the run is
     stepped and its trails fed from t = 0 all the same, and the first frame drawn (the cameras are framed on it), but
-    the frames before ``start`` are neither drawn nor read back.
+    the frames before ``start`` are neither drawn nor read back; ``skipped(done, first)`` is told of each (a
+    progress bar: stepping to ``start`` takes time with nothing to show).
 
     Offscreen (EGL). Frame k's drawing is flushed to the driver, then frame k + 1 is simulated and its instance
     data prepared, and only then is frame k read back: on llvmpipe the rasteriser's threads finish frame k while
@@ -216,6 +218,8 @@ def render_frames(
                 t = scenes.t
                 if frame + 1 < frames:
                     scenes.advance_to((frame + 1) / fps)
+            if not shown and skipped is not None:
+                skipped(frame + 1, first)
             if shown:
                 yield (target.read_rgba() if raw else target.read()), t
     finally:

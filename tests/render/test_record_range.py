@@ -30,6 +30,15 @@ def test_a_time_range_is_the_whole_recordings_frames_bit_for_bit(name, options):
         assert t == pytest.approx((25 + index) / FPS, abs=0.51 * scene.h)
 
 
+def test_the_frames_stepped_through_before_the_range_are_told_of():
+    told = []
+    frames = render_frames(
+        load_scene("t_handle"), duration=1.0, fps=FPS, size=SIZE, start=0.5, skipped=lambda *a: told.append(a)
+    )
+    assert len(list(frames)) == 10
+    assert told == [(done, 10) for done in range(1, 11)], "one call a frame before the first written, up to all of them"
+
+
 def test_the_first_frame_is_the_one_a_whole_recording_shows_then():
     assert first_frame(0.0, 2.0, 20.0) == 0
     assert first_frame(1.0, 2.0, 20.0) == 20

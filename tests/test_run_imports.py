@@ -25,7 +25,8 @@ shape = "t_handle"
 inertia = [1.3, 1.4, 2.5]
 body_angular_velocity = [0.05, 5.0, 0.0]
 """
-# Torque-free (its closed form is the table's reference), and a T-handle on a pivot under gravity (no closed form).
+# Torque-free (its closed form is the table's reference), and a T-handle on a pivot under gravity (no closed form:
+# it is not a symmetric top).
 SCENES = {
     "torque_free": "[scene]\ngravity = [0.0, 0.0, 0.0]\n" + BODY,
     "heavy_handle": "[scene]\ngravity = [0.0, 0.0, -9.81]\n" + BODY + "mass = 1.0\npivot = [0.0, 0.0, -0.5]\n",

@@ -79,3 +79,14 @@ def test_a_range_that_holds_no_frame_is_refused_before_any_work(tmp_path, capsys
     assert code == 2
     assert message in capsys.readouterr().err
     assert not out.exists()
+
+
+def test_from_three_to_six_seconds_is_frames_180_to_359_of_the_whole_recording():
+    """The issue's own range, at 60 frames a second (small frames: the bytes, not the size, are the point)."""
+    options = {"duration": 6.0, "fps": 60.0, "size": (96, 54)}
+    scene = load_scene("t_handle")
+    whole = [image for image, _ in render_frames(scene, **options)]
+    part = [image for image, _ in render_frames(scene, start=3.0, **options)]
+    assert len(whole) == 360 and len(part) == 180
+    for index, image in enumerate(part):
+        assert np.array_equal(image, whole[180 + index]), index

@@ -15,6 +15,7 @@ Areas and viewports are framebuffer pixels with GL's bottom-left origin.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Sequence
 
@@ -165,6 +166,8 @@ class RunView:
         background: tuple[float, float, float] = SEPARATOR_SRGB,
         snapshot: Snapshot | None = None,
         shares_target: bool = False,
+        key: bool = True,
+        key_span: Viewport | None = None,
     ) -> None:
         """Draw ``shown`` (a session, or a moment of it) into ``area`` of ``framebuffer`` (of ``size`` pixels), one
         viewport per group, each labelled (``labels``, one tuple of lines per group; by default
@@ -173,7 +176,9 @@ class RunView:
         in the right part of the area when it is shown. The rest of ``framebuffer`` may be filled with
         ``background`` (sRGB; the renderer keeps one cached copy of it), unless ``shares_target``: another view
         draws beside it (a branch and its original), and only ``area`` is drawn. ``snapshot``: the bodies drawn, if
-        not ``shown``'s own."""
+        not ``shown``'s own. Two runs side by side show one key: the one without (``key`` False) keeps the strip the
+        key would take, so that their views are alike, and the other's key along a strip runs across ``key_span``
+        (both their areas; drawn after the other)."""
         x0, y0, width, height = area
         if width < MIN_VIEW_PX or height < MIN_VIEW_PX:
             return
@@ -186,7 +191,7 @@ class RunView:
         self.poinsot_viewport = None
         if self.renderer.options.show_poinsot and isinstance(self.renderer.poinsot_traces, PoinsotTraces):
             (x0, y0, width, height), self.poinsot_viewport = split_side_view(area, len(self.groups))
-        boxes, scale = self._layout((x0, y0, width, height), size, labels, text_scale)
+        boxes, scale = self._layout((x0, y0, width, height), size, labels, text_scale, key, key_span)
         if self.cameras is None:
             # Each view framed below its label (the label's lines can grow later: a kick, a failure).
             self.cameras = [
@@ -203,9 +208,12 @@ class RunView:
         if self.poinsot_viewport is not None:
             self._draw_poinsot(framebuffer, size, min(text_scale, self.poinsot_viewport[2] / POINSOT_LABEL_WIDTH_PX))
 
-    def _layout(self, area: Viewport, size: tuple[int, int], labels, text_scale: float) -> tuple[list, float]:
+    def _layout(
+        self, area: Viewport, size: tuple[int, int], labels, text_scale: float, shown_key: bool, span: Viewport | None
+    ) -> tuple[list, float]:
         """The views' viewports in ``area`` (:attr:`viewports`, below the key's strip when it takes one) and the
-        text boxes to draw: each view's label and the key; the labels' scale."""
+        text boxes to draw: each view's label and the key (unless not ``shown_key``; along a strip, across ``span``
+        when given); the labels' scale."""
         cells = len(self.groups)
         columns = grid_columns(cells, *area[2:])
         self.viewports = grid_viewports_in(area, cells, columns)
@@ -220,6 +228,9 @@ class RunView:
         # a strip the grid leaves at the bottom; there, not bound by a label's size, as large as the room allows.
         place = key_place(area, size[1], cells, margin, scale * LEGEND_SIZE, row_scale=text_scale * ROW_LEGEND_SIZE)
         roomy = place.row or place.max_height_px < math.inf
+        if place.row and span is not None:
+            right, room = span[0] + span[2] - margin, max(span[2] - 2.0 * margin, 1.0)
+            place = dataclasses.replace(place, x_px=right, max_width_px=room)
         key = place.box(
             self.renderer.options,
             ROW_LEGEND_SIZE * text_scale / scale if roomy else LEGEND_SIZE,
@@ -234,7 +245,7 @@ class RunView:
             for viewport, lines, accent in zip(self.viewports, labels, self.accents, strict=True)
             if lines
         ]
-        if key.lines:
+        if key.lines and shown_key:
             boxes.append(key)
             self._key = size, key, scale
         return boxes, scale

@@ -515,19 +515,28 @@ class App:
             # cache).
             self.view.draw(screen, (width, height), area, shown, text_scale=scale, background=BACKGROUND_SRGB)
             return area
-        # Branched: the original on the left (or above, in a tall area), with the branch's cameras.
+        # Branched: the original on the left (or above, in a tall area), with the branch's cameras (framed first, by
+        # the branch's view), and one key, the branch's, across both when it runs along the bottom.
         original = self.original
         first, second = grid_viewports_in(area, 2, grid_columns(2, *area[2:]))
         labels = self.branch_view_labels()
-        self.view.draw(
-            screen, (width, height), second, shown, text_scale=scale, labels=labels, background=BACKGROUND_SRGB,
-            shares_target=True,
-        )  # fmt: skip
+        span = area if first[1] == second[1] else None  # side by side (one above the other: a key each half)
+
+        def draw_branch() -> None:
+            self.view.draw(
+                screen, (width, height), second, shown, text_scale=scale, labels=labels, background=BACKGROUND_SRGB,
+                shares_target=True, key_span=span,
+            )  # fmt: skip
+
+        if self.view.cameras is None:  # the branch's view frames the cameras, on the first frame after a reset
+            draw_branch()
         original.view.cameras, original.view.poinsot_camera = self.view.cameras, self.view.poinsot_camera
         original.view.draw(
             screen, (width, height), first, original.shown, text_scale=scale,
             labels=original_labels(original, self.view.groups), background=BACKGROUND_SRGB, shares_target=True,
+            key=span is None,
         )  # fmt: skip
+        draw_branch()
         return area
 
     def _screen(self, size: tuple[int, int]) -> moderngl.Framebuffer:

@@ -28,9 +28,26 @@ class _Parser(argparse.ArgumentParser):
     refuses it with the reason: argparse's own test takes only ``-1`` and ``-.5``, and ``--dt -inf`` said
     "expected one argument"."""
 
+    # argparse makes a formatter at every add_argument only to check the metavar against nargs, and a formatter's
+    # default width is the terminal's, which imports shutil (~3 ms of every command's start, with the compression
+    # modules it imports). That check takes a formatter of a given width; help and usage the terminal's, as before.
+    _checking_metavar = False
+
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self._negative_number_matcher = _NEGATIVE_NUMBER
+
+    def add_argument(self, *args, **kwargs):  # type: ignore[override]
+        self._checking_metavar = True
+        try:
+            return super().add_argument(*args, **kwargs)
+        finally:
+            self._checking_metavar = False
+
+    def _get_formatter(self) -> argparse.HelpFormatter:
+        if self._checking_metavar:
+            return self.formatter_class(prog=self.prog, width=80)
+        return super()._get_formatter()
 
     def error(self, message: str) -> None:  # type: ignore[override]
         message = printable(message)  # what a person typed, control characters and all, is quoted as escapes
@@ -45,7 +62,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="Spinning rigid bodies in real time, and why the numerics matter.",
         epilog="Run 'spinlab COMMAND --help' for the options of a command.",
     )
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    # prog given (argparse would format the usage of the positionals before COMMAND, none, to find it: a formatter)
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser, prog=parser.prog)
     for command in (gui, run, record, bench):
         command.add_parser(commands)
     return parser

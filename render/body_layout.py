@@ -5,6 +5,8 @@ Arrays have the body as leading axis, in the scene file's order (the order of a 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from spinlab.render import meshes
@@ -15,7 +17,7 @@ from spinlab.scene.model.measures import torque_free
 from spinlab.scene.running.simulation import initial_world_state
 from spinlab.sim.inertia import principal_moments
 
-__all__ = ["BodyLayout", "nice_step"]
+__all__ = ["BodyLayout", "Parts", "nice_step"]
 
 # The fastest body's ω arrow is this many typical body sizes long (the T-handle's: about its length).
 OMEGA_ARROW_SIZES = 0.85
@@ -43,13 +45,28 @@ def nice_step(value: float) -> float:
     return float(candidates[np.argmin(np.abs(np.log(candidates / value)))])
 
 
+@dataclass(frozen=True)
+class Parts:
+    """The parts of one unit-mesh kind: the body of each ``owner`` (P,), and its matrix, unit mesh → modelling
+    frame, row ``which`` (P,) of ``table`` (T, 4, 4), one row per distinct shape's part."""
+
+    owner: np.ndarray
+    which: np.ndarray
+    table: np.ndarray
+
+    def matrices(self, rows: np.ndarray | slice = slice(None)) -> np.ndarray:
+        """The matrices (R, 4, 4) of the parts ``rows`` (all by default)."""
+        return self.table[self.which[rows]]
+
+
 class BodyLayout:
     """Static per-body data of ``scene`` for drawing.
 
-    ``com_offset`` (N, 3) m modelling frame; ``colors_rgba`` (N, 4) linear; ``parts`` maps a unit-mesh kind to
-    ``(body index (P,), matrix (P, 4, 4))``, unit mesh → modelling frame; ``radius`` (N,) m, the bounding sphere
-    about the centre of mass;
-    ``principal_axes`` (N, 3, 3), columns the principal axes in the body frame (ascending moments);
+    ``com_offset`` (N, 3) m modelling frame; ``colors_rgba`` (N, 4) linear; ``parts`` maps a unit-mesh kind to its
+    :class:`Parts` (each part's body and its matrix, unit mesh → modelling frame); ``radius`` (N,) m, the bounding
+    sphere about the centre of mass;
+    ``principal_axes`` (N, 3, 3), columns the principal axes in the body frame (ascending moments), each body's row
+    ``axes_index`` (N,) of ``axes_table``;
     ``omega_scale`` m per rad/s and ``momentum_scale`` m per kg·m²/s, the arrows' scales; ``torque_free`` (N,) bool,
     the bodies that have an invariable plane.
     """
@@ -64,31 +81,41 @@ class BodyLayout:
         ]
         self.colors_rgba = np.column_stack([np.array(colors).reshape(count, 3), np.ones(count)])
 
-        shapes: dict[str, tuple[tuple[meshes.Part, ...], float]] = {}
+        # A part's matrix is kept once per distinct shape (a cloud of 10^5 T-handles has two; a (4, 4) per part and
+        # body took 26 MB there): ``parts[kind].which`` picks each part's row of ``parts[kind].table``.
+        shapes: dict[str, tuple[tuple[tuple[str, int], ...], float]] = {}
+        tables: dict[str, list[np.ndarray]] = {}
         owners: dict[str, list[int]] = {}
-        matrices: dict[str, list[np.ndarray]] = {}
+        which: dict[str, list[int]] = {}
         radius = np.empty(count)
         for index, body in enumerate(bodies):
             key = repr((body.shape, sorted(body.sizes.items()), body.com_offset.tolist()))
             if key not in shapes:
-                shapes[key] = (
-                    meshes.shape_parts(body.shape, body.sizes),
-                    meshes.bounding_radius(body.shape, body.sizes, body.com_offset),
-                )
-            parts, radius[index] = shapes[key]
-            for part in parts:
-                owners.setdefault(part.kind, []).append(index)
-                matrices.setdefault(part.kind, []).append(part.matrix)
+                placed = []
+                for part in meshes.shape_parts(body.shape, body.sizes):
+                    table = tables.setdefault(part.kind, [])
+                    placed.append((part.kind, len(table)))
+                    table.append(part.matrix)
+                shapes[key] = tuple(placed), meshes.bounding_radius(body.shape, body.sizes, body.com_offset)
+            placed, radius[index] = shapes[key]
+            for kind, row in placed:
+                owners.setdefault(kind, []).append(index)
+                which.setdefault(kind, []).append(row)
         # Bodies about a pivot (N,) and the pivot (N, 3) m from the centre of mass, body frame (0 for the others).
         self.pivoted = np.array([body.pivot is not None for body in bodies], dtype=bool).reshape(count)
         self.pivot = np.array([np.zeros(3) if body.pivot is None else body.pivot for body in bodies]).reshape(count, 3)
         radius = np.maximum(radius, np.linalg.norm(self.pivot, axis=1))  # the stem reaches the pivot
         for index in np.flatnonzero(self.pivoted).tolist():
+            table = tables.setdefault("cylinder", [])
             owners.setdefault("cylinder", []).append(index)
-            matrices.setdefault("cylinder", []).append(
-                self._stem(self.pivot[index], bodies[index].com_offset, radius[index])
+            which.setdefault("cylinder", []).append(len(table))
+            table.append(self._stem(self.pivot[index], bodies[index].com_offset, radius[index]))
+        self.parts = {
+            kind: Parts(
+                np.array(owners[kind], dtype=np.intp), np.array(which[kind], dtype=np.intp), np.array(tables[kind])
             )
-        self.parts = {kind: (np.array(owners[kind]), np.array(matrices[kind])) for kind in owners}
+            for kind in owners
+        }
         self.radius = radius
         gravity_norm = float(np.linalg.norm(scene.gravity))
         self.up = (
@@ -100,7 +127,18 @@ class BodyLayout:
         # one, nor one held at a pivot under gravity, a heavy top; a dynamic child's joint holds its centre, not its
         # spin).
         self.torque_free = np.array([torque_free(scene, body) for body in bodies], dtype=bool).reshape(count)
-        self.principal_axes = np.array([principal_moments(body.inertia_com)[1] for body in bodies]).reshape(count, 3, 3)
+        # Likewise the principal axes, once per distinct inertia (and one eigendecomposition each).
+        axes_rows: dict[bytes, int] = {}
+        self.axes_index = np.array(
+            [
+                axes_rows.setdefault(np.asarray(body.inertia_com, dtype=float).tobytes(), len(axes_rows))
+                for body in bodies
+            ],
+            dtype=np.intp,
+        ).reshape(count)
+        self.axes_table = np.array(
+            [principal_moments(np.frombuffer(inertia).reshape(3, 3))[1] for inertia in axes_rows]
+        ).reshape(len(axes_rows), 3, 3)
         self.axes_length = AXES_LENGTH_RADII * radius
 
         # The arrows' scales from the bodies' world state at t = 0 (a child's spin adds to its parents').
@@ -118,6 +156,11 @@ class BodyLayout:
             HEAD_RADIUS_SIZES * self.size,
         )
         self.grid_cell = nice_step(self.size / 4.0)
+
+    @property
+    def principal_axes(self) -> np.ndarray:
+        """(N, 3, 3) each body's principal axes (columns, body frame, ascending moments)."""
+        return self.axes_table[self.axes_index]
 
     @staticmethod
     def _stem(pivot: np.ndarray, com_offset: np.ndarray, radius: float) -> np.ndarray:

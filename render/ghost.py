@@ -69,9 +69,9 @@ def ghost_solids(
     rgb = layout.colors_rgba[:, :3] + GHOST_WHITEN * (1.0 - layout.colors_rgba[:, :3])
     rgba = np.column_stack([rgb, np.full(len(rgb), GHOST_ALPHA)])
     solids = {}
-    for kind, (part_body, part_matrix) in layout.parts.items():
-        keep = shown[part_body]
+    for kind, parts in layout.parts.items():
+        keep = shown[parts.owner]
         if keep.any():
-            owner = part_body[keep]
-            solids[kind] = instance_rows(models[owner] @ part_matrix[keep], rgba[owner]), owner
+            owner = parts.owner[keep]
+            solids[kind] = instance_rows(models[owner] @ parts.matrices(keep), rgba[owner]), owner
     return solids

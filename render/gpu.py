@@ -32,7 +32,8 @@ class InstancedDraw:
     :class:`Lines` (segments, per-vertex colour); with ``edges`` a mesh is drawn as its edges with adjacency, for the
     silhouette fringes. ``instance_attributes`` names the program's three per-instance inputs (a mat4, a vec4 and
     the view, a float). A line set with ``vertex_views`` takes the view per vertex instead (:meth:`set_lines`), and
-    ignores the instances' view column."""
+    ignores the instances' view column. Given ``instances``, another draw's instance buffer, it draws what that one
+    wrote (:meth:`draw_written`) and never frees the buffer."""
 
     def __init__(
         self,
@@ -44,9 +45,12 @@ class InstancedDraw:
         instance_attributes: tuple[str, str, str] = INSTANCE_ATTRIBUTES,
         edges: bool = False,
         vertex_views: bool = False,
+        instances: moderngl.Buffer | None = None,
     ) -> None:
         self.program = program
-        self.instances = ctx.buffer(reserve=64 * INSTANCE_BYTES)
+        # Another draw's instance buffer, read as it last wrote it (:meth:`draw_written`), or one of its own.
+        self._owns_instances = instances is None
+        self.instances = ctx.buffer(reserve=64 * INSTANCE_BYTES) if instances is None else instances
         self.vertex_views = vertex_views
         instance_format = INSTANCE_FORMAT
         instance_inputs: tuple[str, ...] = instance_attributes
@@ -90,6 +94,13 @@ class InstancedDraw:
             write_growing(self.instances, np.ascontiguousarray(rows, dtype=np.float32))
         self.vao.render(self.mode, vertices=vertices, first=first, instances=count)
 
+    def draw_written(self, count: int, vertices: int = -1, first: int = 0) -> None:
+        """Draw ``count`` instances of what the instance buffer holds: the rows the draw that shares it (the
+        ``instances`` it was made with) wrote last, not uploaded again."""
+        if count == 0 or vertices == 0:
+            return
+        self.vao.render(self.mode, vertices=vertices, first=first, instances=count)
+
     def set_lines(self, positions: np.ndarray, colors: np.ndarray, views: np.ndarray | None = None) -> int:
         """Replace a line set's vertices: ``positions`` (V, 3), ``colors`` (V, 4) and, with ``vertex_views``, the
         view of each, ``views`` (V,). Returns V."""
@@ -100,5 +111,6 @@ class InstancedDraw:
     def release(self) -> None:
         """Free the GL objects."""
         self.vao.release()
-        self.instances.release()
+        if self._owns_instances:
+            self.instances.release()
         self.vertices.release()

@@ -55,10 +55,13 @@ def frames_along(directions: np.ndarray) -> np.ndarray:
     return np.stack([tangent, bitangent, n], axis=2)
 
 
-def instance_rows(matrices: np.ndarray, colors: np.ndarray, view: int = 0) -> np.ndarray:
+def instance_rows(
+    matrices: np.ndarray, colors: np.ndarray, view: int = 0, *, out: np.ndarray | None = None
+) -> np.ndarray:
     """(N, 21) float32 rows: the (N, 4, 4) ``matrices`` column-major, (N, 4) RGBA ``colors``, then the index of the
-    ``view`` they are drawn in; the instance buffer layout ``"16f 4f 1f/i"`` (render/gpu.py)."""
-    rows = np.empty((len(matrices), 21), dtype=np.float32)
+    ``view`` they are drawn in; the instance buffer layout ``"16f 4f 1f/i"`` (render/gpu.py). Written into ``out``
+    (N, 21) float32 when given."""
+    rows = np.empty((len(matrices), 21), dtype=np.float32) if out is None else out
     rows[:, :16] = matrices.transpose(0, 2, 1).reshape(len(matrices), 16)
     rows[:, 16:20] = colors
     rows[:, 20] = view

@@ -41,7 +41,7 @@ import numpy as np
 from spinlab.render.backdrop import Backdrop, BackdropLook, Underlay
 from spinlab.render.body_layout import BodyLayout
 from spinlab.render.camera import OrbitCamera
-from spinlab.render.frame_instances import FrameInstances, frame_instances, plane_rows
+from spinlab.render.frame_instances import FrameInstances, axes_rows, frame_instances, plane_rows
 from spinlab.render.ghost import Ghost, ghost_solids
 from spinlab.render.gpu import InstancedDraw
 from spinlab.render.gpu_resources import PLANE_SEGMENTS, REFERENCE_HEIGHT_PX, ROUND_SEGMENTS, GpuResources
@@ -50,7 +50,15 @@ from spinlab.render.poinsot_view import PoinsotView
 from spinlab.render.shaders import MAX_VIEWS, uniform
 from spinlab.render.trail import HerpolhodeTrail
 from spinlab.render.trail_lines import TRAIL_CAPACITY, TrailLines
-from spinlab.render.views import Viewport, ViewSet, clip_to_views, levels_of_detail, rows_in_views, write_view_uniforms
+from spinlab.render.views import (
+    Viewport,
+    ViewSet,
+    clip_to_views,
+    levels_of_detail,
+    rows_in_views,
+    split_by_level,
+    write_view_uniforms,
+)
 from spinlab.scene.files.scene_file import SceneSpec
 from spinlab.scene.running.simulation import Snapshot
 
@@ -358,7 +366,7 @@ class Renderer:
         for kind, (rows, owner) in solids.items():
             rows, _, _ = rows_in_views(rows, owner, chosen)
             levels = levels_of_detail(rows, *projection, ROUND_SEGMENTS, round_columns=3 if kind == "sphere" else 2)
-            drawn[kind] = [rows[levels == index] for index in range(len(ROUND_SEGMENTS))]
+            drawn[kind] = split_by_level(rows, levels, len(ROUND_SEGMENTS))
             for draw, rows_at_level in zip(self.resources.solids[kind], drawn[kind], strict=True):
                 draw.draw(rows_at_level)
         return drawn
@@ -394,14 +402,15 @@ class Renderer:
         ctx.enable_only(moderngl.DEPTH_TEST | moderngl.BLEND)
 
     def _draw_fringes(self, solids: dict[str, list]) -> None:
-        """The solids' silhouette fringes (edge.geom.glsl), over the solids: blended, depth-tested, no depth
-        writes, no culling (the caller's state)."""
+        """The silhouette fringes (edge.geom.glsl) of the ``solids`` just drawn (:meth:`_draw_solids`' rows, which
+        the solids' instance buffers still hold), over them: blended, depth-tested, no depth writes, no culling (the
+        caller's state)."""
         program = self.resources.programs["edge"]
         uniform(program, "u_fringe_px").value = FRINGE_PX
         uniform(program, "u_edge_alpha").value = FRINGE_EDGE_ALPHA
         for kind, levels in solids.items():
             for draw, rows in zip(self.resources.edges[kind], levels, strict=True):
-                draw.draw(rows)
+                draw.draw_written(len(rows))
 
     def _draw_discs(self, draw: InstancedDraw, mode: int, rows: np.ndarray) -> None:
         uniform(self.resources.programs["disc"], "u_mode").value = mode
@@ -424,7 +433,7 @@ class Renderer:
         options = self.options
         if options.show_axes:
             uniform(self.resources.programs["line"], "u_width_px").value = AXES_WIDTH_PX
-            self.resources.axes.draw(rows_in_views(frame.axes, None, views.chosen)[0])
+            self.resources.axes.draw(rows_in_views(axes_rows(frame, self.layout), None, views.chosen)[0])
         if options.show_herpolhode and self.trail.count > 1 and views.chosen.any():
             # self._frame holds frame, so its id is not reused while the trail lines are keyed on it.
             position = frame.snapshot.position

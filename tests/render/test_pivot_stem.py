@@ -22,8 +22,8 @@ def test_the_stem_runs_from_the_pivot_to_the_centre_of_mass_as_the_body_turns():
     layout = BodyLayout(scene)
     body = scene.bodies[0]
     assert layout.pivoted.tolist() == [True]
-    owners, matrices = layout.parts["cylinder"]
-    stems = matrices[owners == 0][-1:]  # the disc first, then the stem
+    parts = layout.parts["cylinder"]
+    stems = parts.matrices()[parts.owner == 0][-1:]  # the disc first, then the stem
     rng = np.random.default_rng(4)
     q = rng.normal(size=(1, 4))
     q /= np.linalg.norm(q)

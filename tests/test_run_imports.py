@@ -69,6 +69,8 @@ def test_a_short_run_imports_only_what_it_needs(tmp_path, name):
     assert "spinlab.scene.running.runner" in loaded  # the probe sees the run's modules
     assert sorted(module for module in NOT_OURS if module in loaded) == []
     assert sorted(module for module in NOT_STANDARD if module in loaded and module not in baseline) == []
+    # the heavy top's closed form is tried on a body under a torque only
+    assert ("spinlab.sim.lagrange_top" in loaded) == (name == "heavy_handle")
 
 
 def test_a_trace_imports_its_writer(tmp_path):

@@ -22,6 +22,7 @@ No OpenGL, no render/ or ui/: pure numpy on arrays whose last axes are bodies (K
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
@@ -29,8 +30,10 @@ import numpy.typing as npt
 from spinlab.scene.files.scene_file import BodySpec, SceneSpec
 from spinlab.sim.exact import TorqueFreeSolution
 from spinlab.sim.exact_batch import TorqueFreeBatch
-from spinlab.sim.lagrange_top import LagrangeTopSolution, lagrange_top_from_body
 from spinlab.sim.quaternion import quat_conj, quat_mul
+
+if TYPE_CHECKING:  # the heavy top's closed form is imported where a heavy top is measured (~2 ms of any run else)
+    from spinlab.sim.lagrange_top import LagrangeTopSolution
 
 __all__ = [
     "NO_CLOSED_FORM_NOTE",
@@ -113,6 +116,8 @@ def reference_solution(
             return None, None
         # body.pivot is the pivot from the centre of mass (body frame); inertia_body is already about the pivot.
         assert body.pivot is not None, "a body under a torque turns about a pivot (SceneSpec.under_torque)"
+        from spinlab.sim.lagrange_top import lagrange_top_from_body
+
         with np.errstate(all="ignore"):
             top = lagrange_top_from_body(body.inertia_body, body.mass, -body.pivot, scene.gravity, q0, omega_world0)
         return top, None
@@ -152,6 +157,8 @@ class ClosedForms:
         t = np.asarray(t, dtype=float)
         q, omega = np.full(t.shape + (self.count, 4), np.nan), np.full(t.shape + (self.count, 3), np.nan)
         q[..., self.batch_rows, :], omega[..., self.batch_rows, :] = self.batch.orientation_and_omega_body(t)
+        if self.singles:
+            from spinlab.sim.lagrange_top import LagrangeTopSolution
         for row, solution in self.singles:
             if isinstance(solution, LagrangeTopSolution):
                 q[..., row, :] = solution.orientation(t)

@@ -5,6 +5,7 @@ bodies cancels out), through EGL; the plots' share is tests/ui/test_window_memor
 
 import tracemalloc
 
+import numpy as np
 import pytest
 
 from spinlab.benchmarks.cloud import cloud_toml
@@ -19,6 +20,16 @@ BODIES = (300, 1500)
 # Measured ~760 B: the layout's part matrices and axes, a frame's instance rows and their float32 copy.
 RENDERER_BYTES_PER_BODY = 2_000
 SIZE = (160, 90)
+# Past render/frame_instances.py's CHUNK_ROWS part rows (a T-handle has two parts), so that the chunks show.
+LARGE_BODIES = (1000, 6000)
+# Held after two frames, per body: 362 B measured (the layout's colours, offsets and indices; a frame's rows of the
+# two parts and the shadow, 84 B each; the trail); 765 B when the layout held a (4, 4) per part and body and every
+# frame its axes' rows and the shadows' bytes twice over as the backdrop's key.
+HELD_BYTES_PER_BODY = 500
+# A frame's peak above what was held before it, per body: 661 B measured (the new frame's rows while the last
+# frame's are held, and a chunk's temporaries); 1,089 B when the rows' float64 matrices were made for every body at
+# once and copied for the view and the level of detail.
+FRAME_PEAK_BYTES_PER_BODY = 800
 
 
 def renderer_traced(ctx, scene) -> int:
@@ -60,3 +71,38 @@ def test_the_trails_hold_every_sample_of_a_few_bodies_and_a_bounded_total(bodies
     trail = HerpolhodeTrail(bodies, TRAIL_CAPACITY)
     assert trail.capacity == capacity
     assert trail.capacity * bodies <= max(MAX_TRAIL_SAMPLES, 2 * bodies)
+
+
+def renderer_frames_traced(ctx, scene) -> tuple[int, int]:
+    """(held, peak) bytes of a renderer of ``scene`` after a frame and then another of a new snapshot: held at the
+    end, and the second frame's peak above what was held before it."""
+    simulation = Simulation(scene)
+    first = simulation.snapshot()
+    simulation.step()
+    second = simulation.snapshot()
+    target = OffscreenTarget(ctx, *SIZE, samples=0)
+    tracemalloc.start()
+    try:
+        renderer = Renderer(ctx, scene)
+        camera = renderer.default_camera(first, None, SIZE[0] / SIZE[1])
+        renderer.draw(target.framebuffer, (0, 0, *SIZE), camera, first)
+        before = tracemalloc.get_traced_memory()[0]
+        tracemalloc.reset_peak()
+        renderer.draw(target.framebuffer, (0, 0, *SIZE), camera, second)
+        held, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    renderer.release()
+    target.release()
+    return held, peak - before
+
+
+def test_a_large_clouds_frames_hold_and_peak_at_a_few_hundred_bytes_a_body(gl_context, tmp_path):
+    measured = []
+    for count in LARGE_BODIES:
+        path = tmp_path / f"cloud{count}.toml"
+        path.write_text(cloud_toml(count))
+        measured.append(np.array(renderer_frames_traced(gl_context, load_scene(path)), dtype=float))
+    held, peak = (measured[1] - measured[0]) / (LARGE_BODIES[1] - LARGE_BODIES[0])
+    assert held < HELD_BYTES_PER_BODY, f"{held:.0f} B a body held"
+    assert peak < FRAME_PEAK_BYTES_PER_BODY, f"{peak:.0f} B a body at a frame's peak"

@@ -186,6 +186,20 @@ def test_legendre_pi_by_conjugate_is_mpmaths():
         assert value == pytest.approx(float(exact), rel=PI_RELATIVE_ULPS * EPS, abs=0.0)
 
 
+@pytest.mark.parametrize(
+    "cn, m_complement, n",
+    [(1e-70, 1e-139, -6e12), (2e-55, 1e-110, -100.0), (0.0, 1e-310, -1e9), (1e-160, 1e-318, -5e4)],
+)
+def test_legendre_pi_by_conjugate_next_to_the_saddle_is_mpmaths(cn, m_complement, n):
+    """A nearly symmetric body spun next to its intermediate axis: ``cos² φ + m₁ sin² φ`` below 1e-100, where
+    ``R_J`` takes its logarithmic form (sim/jacobi_elliptic.py) and ``R_C``'s first argument underflows."""
+    mpmath.mp.dps = 400
+    sn = float(np.sqrt(1.0 - cn * cn))
+    value = float(legendre_pi_by_conjugate(sn, cn, m_complement, n, (1.0 - m_complement) / n))
+    exact = mpmath.ellippi(n, mpmath.atan2(sn, cn), 1 - mpmath.mpf(m_complement))
+    assert value == pytest.approx(float(exact), rel=PI_RELATIVE_ULPS * EPS, abs=0.0)
+
+
 def test_the_batch_takes_the_same_form():
     """TorqueFreeBatch (run's references) switches row by row: each nearly symmetric body, and an ordinary one
     beside them, is its own closed form to rounding (the bound of tests/sim/test_exact_batch.py)."""

@@ -10,8 +10,8 @@ The curve is followed from the coarsest step down and stops where the error stop
 
 :func:`equal_error` compares, at each target error, the cheapest spinlab method with a reference (MuJoCo's RK4):
 the ratio of their works, > 1 where spinlab is cheaper. :func:`error_rises` names the methods whose error grows by
-more than a factor ``RISE`` as ``h`` shrinks while it is still above ``FLOOR`` rad (issue 27: it must not, down to
-1e-12).
+more than a factor ``RISE`` as ``h`` shrinks while it is between ``FLOOR`` and ``CEILING`` rad (issue 27: it must not,
+down to 1e-12; above ``CEILING`` an orientation error is saturated, at most π, and a method is not converging yet).
 """
 
 from __future__ import annotations
@@ -19,11 +19,23 @@ from __future__ import annotations
 import math
 from typing import Any
 
-__all__ = ["TARGETS", "FLOOR", "RISE", "curves", "work_at_error", "equal_error", "error_rises", "format_equal_error"]
+__all__ = [
+    "TARGETS",
+    "FLOOR",
+    "CEILING",
+    "RISE",
+    "curves",
+    "work_at_error",
+    "equal_error",
+    "error_rises",
+    "format_equal_error",
+]
 
 TARGETS = tuple(10.0**-k for k in range(2, 13))
 """The errors (rad) compared at: 1e-2 … 1e-12."""
 FLOOR = 1e-12
+CEILING = 0.1
+"""rad: an error above it (trapezoidal's 0.7 → 3.1 rad from h = 1/2 to 1/4) is no step of a converging curve."""
 RISE = 2.0
 
 
@@ -80,11 +92,13 @@ def equal_error(
 
 def error_rises(rows: list[dict[str, Any]]) -> dict[str, list[float]]:
     """``"source integrator"`` → the steps ``h`` at which the error is more than :data:`RISE` × the error at the
-    next coarser step while that one is above :data:`FLOOR` (empty lists left out)."""
+    next coarser step while that one is above :data:`FLOOR` and below :data:`CEILING` (empty lists left out)."""
     out = {}
     for (source, name), points in curves(rows).items():
         rises = [
-            h1 for (_, _, e0), (h1, _, e1) in zip(points, points[1:], strict=False) if e0 > FLOOR and e1 > RISE * e0
+            h1
+            for (_, _, e0), (h1, _, e1) in zip(points, points[1:], strict=False)
+            if FLOOR < e0 < CEILING and e1 > RISE * e0
         ]
         if rises:
             out[f"{source} {name}"] = rises
@@ -107,6 +121,7 @@ def format_equal_error(table: list[dict[str, Any]], rises: dict[str, list[float]
     listed = "; ".join(f"{name} at h = {', '.join(f'1/{1 / h:.0f}' for h in hs)}" for name, hs in rises.items())
     lines.append("")
     lines.append(
-        f"Errors that rise by more than {RISE:g}× as h shrinks, while above {FLOOR:g} rad: {listed or 'none'}."
+        f"Errors that rise by more than {RISE:g}× as h shrinks, from between {FLOOR:g} and {CEILING:g} rad: "
+        f"{listed or 'none'}."
     )
     return "\n".join(lines)

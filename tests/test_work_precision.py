@@ -43,3 +43,6 @@ def test_an_error_that_rises_as_h_shrinks_is_named():
     rows[2]["orientation_error"] = 10 * rows[1]["orientation_error"]
     assert work_precision.error_rises(rows) == {"spinlab a": [rows[2]["h"]]}
     assert work_precision.error_rises(_rows("spinlab", "b", 2, 1.0, 1.0)) == {}
+    saturated = _rows("spinlab", "c", 2, 1.0, 1.0)  # 1 rad, then 3 rad: not converging yet, not a rise
+    saturated[0]["orientation_error"], saturated[1]["orientation_error"] = 1.0, 3.0
+    assert work_precision.error_rises(saturated) == {}

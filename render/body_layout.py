@@ -91,12 +91,12 @@ class BodyLayout:
         for index, body in enumerate(bodies):
             key = repr((body.shape, sorted(body.sizes.items()), body.com_offset.tolist()))
             if key not in shapes:
-                placed = []
+                made = []
                 for part in meshes.shape_parts(body.shape, body.sizes):
                     table = tables.setdefault(part.kind, [])
-                    placed.append((part.kind, len(table)))
+                    made.append((part.kind, len(table)))
                     table.append(part.matrix)
-                shapes[key] = tuple(placed), meshes.bounding_radius(body.shape, body.sizes, body.com_offset)
+                shapes[key] = tuple(made), meshes.bounding_radius(body.shape, body.sizes, body.com_offset)
             placed, radius[index] = shapes[key]
             for kind, row in placed:
                 owners.setdefault(kind, []).append(index)

@@ -272,9 +272,9 @@ def format_equal_error(result: dict[str, Any]) -> str:
                 f"{r['orientation_error']:.2g} at 1/{1.0 / r['h']:.0f}" for r in result["rounding_floor"]
             )
             parts[-1] += (f" For scale, the float64 floor: the closed form itself, re-solved every step from the "
-                          f"state the step before left (no truncation error at all), ends {errors} (rad): no float64 "
-                          f"step does better on this body, and the floor grows with the number of steps; errors of "
-                          f"its size that rise and fall with h are rounding.")  # fmt: skip
+                          f"state the step before left (no truncation error at all), ends {errors} (rad): a step "
+                          f"without truncation error does no better here, and the floor grows with the number of "
+                          f"steps; errors of its size that rise and fall with h are rounding.")  # fmt: skip
     return "\n\n".join(parts)
 
 

@@ -37,7 +37,7 @@ class _Parser(argparse.ArgumentParser):
         super().__init__(*args, **kwargs)
         self._negative_number_matcher = _NEGATIVE_NUMBER
 
-    def add_argument(self, *args, **kwargs):  # type: ignore[override]
+    def add_argument(self, *args, **kwargs):
         self._checking_metavar = True
         try:
             return super().add_argument(*args, **kwargs)
@@ -46,7 +46,7 @@ class _Parser(argparse.ArgumentParser):
 
     def _get_formatter(self) -> argparse.HelpFormatter:
         if self._checking_metavar:
-            return self.formatter_class(prog=self.prog, width=80)
+            return self.formatter_class(prog=self.prog, width=80)  # type: ignore[call-arg]  # HelpFormatter takes it
         return super()._get_formatter()
 
     def error(self, message: str) -> None:  # type: ignore[override]

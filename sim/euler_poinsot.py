@@ -31,8 +31,8 @@ Taking z along the axis the polhode circulates about keeps ``θ`` away from 0 an
 from __future__ import annotations
 
 from dataclasses import dataclass
-from fractions import Fraction
 from functools import cached_property, partial
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -44,6 +44,9 @@ from spinlab.sim.jacobi_elliptic import (
     quarter_period,
     reduce_by_half_period,
 )
+
+if TYPE_CHECKING:
+    from fractions import Fraction
 
 __all__ = [
     "MOMENT_EQUALITY_RTOL",
@@ -110,6 +113,8 @@ def _separatrix_gap(moments: np.ndarray, omega: np.ndarray) -> float:
 def _separatrix_gap_exact(moments: np.ndarray, omega: np.ndarray) -> Fraction:
     """:func:`_separatrix_gap` before its rounding: its sign chooses the branch, and ``m₁`` is made from it
     (rounded, a state within ~1e-154 of the intermediate axis makes the gap subnormal, or 0 below ~1e-162)."""
+    from fractions import Fraction  # only here and next to the axis: fractions and decimal cost ~2.6 ms to import
+
     i1, i2, i3 = (Fraction(float(x)) for x in moments)
     w1, w3 = Fraction(float(omega[0])), Fraction(float(omega[2]))
     return i3 * (i3 - i2) * w3 * w3 - i1 * (i2 - i1) * w1 * w1
@@ -192,6 +197,8 @@ class EulerPoinsot:
         if not m_complement >= np.finfo(float).tiny and gap != 0:
             # Next to the axis (m₁ subnormal or 0 in floats): from the exact gap, rounded once, never 0 off the
             # separatrix. Only there: the rational arithmetic costs the exact integrator 5x a step.
+            from fractions import Fraction
+
             exact = Fraction(float(d_ce)) * abs(gap) / (Fraction(float(d_c2)) * Fraction(float(p)))
             m_complement = max(float(exact), LEAST_M_COMPLEMENT)
         # Amplitudes as hypot of the components (the same sums as Q/(I_e|I_c−I_e|) etc., without underflow).

@@ -149,9 +149,16 @@ class TorqueFreeBatch:
         candidates = np.flatnonzero(elliptic)
         gap = separatrix_gaps(moments[candidates], omega[candidates])
         rows = candidates[gap != 0.0]
-        others = np.setdiff1d(np.arange(count), rows)
+        held = np.ones(count, dtype=bool)  # a mask, not np.setdiff1d, which imports numpy.ma
+        held[rows] = False
         solved = TorqueFreeSolution.from_body_state
-        other_solutions = tuple((int(k), solved(inertia_body[k], q0[k], omega_body0[k])) for k in others)
+        other_solutions = tuple((int(k), solved(inertia_body[k], q0[k], omega_body0[k])) for k in np.flatnonzero(held))
+        if not rows.size:
+            # No regular polhode: nothing for the elliptic integrals to do (nor scipy.special to be imported for).
+            empty = np.empty(0)
+            return cls(count, rows, moments[rows], axes[rows], rows, empty, empty, empty, empty, empty,
+                       np.empty((0, 3)), empty, empty, empty, empty, empty, np.zeros(0, dtype=bool), empty,
+                       np.empty((0, 4, 4)), other_solutions)  # fmt: skip
         with np.errstate(all="ignore"):
             return cls._solve(count, rows, moments[rows], axes[rows], omega[rows], exponent[rows], gap[gap != 0.0],
                               q0[rows], other_solutions)  # fmt: skip

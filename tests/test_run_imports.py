@@ -29,6 +29,8 @@ body_angular_velocity = [0.05, 5.0, 0.0]
 # it is not a symmetric top).
 SCENES = {
     "torque_free": "[scene]\ngravity = [0.0, 0.0, 0.0]\n" + BODY,
+    # torque-free and symmetric: its closed form is circular functions only, no elliptic integral
+    "symmetric": "[scene]\ngravity = [0.0, 0.0, 0.0]\n" + BODY.replace("1.3, 1.4", "1.3, 1.3"),
     "heavy_handle": "[scene]\ngravity = [0.0, 0.0, -9.81]\n" + BODY + "mass = 1.0\npivot = [0.0, 0.0, -0.5]\n",
 }
 
@@ -71,6 +73,8 @@ def test_a_short_run_imports_only_what_it_needs(tmp_path, name):
     assert sorted(module for module in NOT_STANDARD if module in loaded and module not in baseline) == []
     # the heavy top's closed form is tried on a body under a torque only
     assert ("spinlab.sim.lagrange_top" in loaded) == (name == "heavy_handle")
+    # scipy.special (~0.17 CPU-s) only for the elliptic integrals of a torque-free asymmetric body's reference
+    assert ("scipy.special" in loaded) == (name == "torque_free")
 
 
 def test_a_trace_imports_its_writer(tmp_path):

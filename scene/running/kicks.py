@@ -135,7 +135,8 @@ class KickSchedule:
 
     def __init__(self, kicks: Sequence[KickSpec], h: float, graph_names, dynamic, parent) -> None:
         self.h = float(h)
-        self._node = {name: i for i, name in enumerate(graph_names)}
+        self._graph_names = graph_names
+        self._nodes: dict[str, int] | None = None  # name → graph node, made at the first kick (10 MB at 10^5 bodies)
         self._slot = np.full(len(graph_names), -1, dtype=np.intp)
         self._slot[np.asarray(dynamic, dtype=np.intp)] = np.arange(len(dynamic))
         self._parent = np.asarray(parent, dtype=np.intp)
@@ -143,6 +144,13 @@ class KickSchedule:
         self._by_step: dict[int, list[KickSpec]] = {}
         for kick in kicks:
             self.add(kick)
+
+    @property
+    def _node(self) -> dict[str, int]:
+        """Each graph node's index by its name."""
+        if self._nodes is None:
+            self._nodes = {name: i for i, name in enumerate(self._graph_names)}
+        return self._nodes
 
     def add(self, kick: KickSpec) -> int:
         """Schedule ``kick`` (its body must be a dynamic node); returns the step index it lands on."""

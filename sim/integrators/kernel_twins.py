@@ -25,6 +25,9 @@ Used by ``run`` on small worlds (scene/running/runner.py) and by the window unti
 from __future__ import annotations
 
 import ast
+import marshal
+import os
+import sys
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -53,15 +56,8 @@ def _kernels() -> dict[str, Any]:
     # Beside this file (not found through importlib: the integrators hold _kernels as a lazy module, which any
     # look at its spec would import, numba and all).
     path = str(Path(__file__).with_name("_kernels.py"))
-    with open(path, encoding="utf-8") as source:
-        tree = ast.parse(source.read(), filename=path)
-    tree.body = [node for node in tree.body if not (isinstance(node, ast.ImportFrom) and node.module == "numba")]
-    for function in tree.body:
-        if isinstance(function, ast.FunctionDef) and function.name in ONE_PASS:
-            function.body = _one_pass(function.body)
-    ast.fix_missing_locations(tree)
     namespace = {"__name__": "spinlab.sim.integrators._kernels (as numpy)", "njit": _no_jit}
-    exec(compile(tree, path, "exec"), namespace)  # noqa: S102 (our own source, read from the package)
+    exec(_twin_code(path), namespace)  # noqa: S102 (our own source, read from the package)
     namespace.update(
         sqrt=np.sqrt,
         sin=np.sin,
@@ -73,6 +69,37 @@ def _kernels() -> dict[str, Any]:
         _write=_write,
     )
     return namespace
+
+
+def _twin_code(path: str) -> Any:
+    """``_kernels.py`` at ``path`` compiled without its numba import, ``ONE_PASS`` kernels in one pass; kept in
+    the package's ``__pycache__`` as Python keeps bytecode (parsing and compiling it cost ~30 ms a process, a tenth
+    of a small ``run``), headed by both source files' modification times and sizes: used while they match."""
+    stamps = [os.stat(source) for source in (path, __file__)]
+    key = ("-".join(f"{stat.st_mtime_ns:x}.{stat.st_size:x}" for stat in stamps) + "\n").encode()
+    cached = Path(path).parent / "__pycache__" / f"_kernels.twin.{sys.implementation.cache_tag}.marshal"
+    try:
+        data = cached.read_bytes()
+        if data.startswith(key):
+            return marshal.loads(data[len(key) :])
+    except (OSError, EOFError, ValueError, TypeError):
+        pass
+    with open(path, encoding="utf-8") as source:
+        tree = ast.parse(source.read(), filename=path)
+    tree.body = [node for node in tree.body if not (isinstance(node, ast.ImportFrom) and node.module == "numba")]
+    for function in tree.body:
+        if isinstance(function, ast.FunctionDef) and function.name in ONE_PASS:
+            function.body = _one_pass(function.body)
+    ast.fix_missing_locations(tree)
+    code = compile(tree, path, "exec")
+    try:  # written whole, then renamed: a reader never finds half a file
+        cached.parent.mkdir(exist_ok=True)
+        partial = cached.with_name(f"{cached.name}.{os.getpid()}.tmp")
+        partial.write_bytes(key + marshal.dumps(code))
+        os.replace(partial, cached)
+    except OSError:
+        pass  # a read-only installation: compiled again next time
+    return code
 
 
 def _one_pass(body: list[ast.stmt]) -> list[ast.stmt]:
@@ -135,7 +162,7 @@ def _rodrigues_coefficients(kernels: dict[str, Any]):
         start = np.where(angle_sq < branch, 0, -1)
         for bound, count in zip(reversed(bounds), reversed(tier_terms), strict=True):
             start = np.where(angle_sq < bound, terms - count, start)
-        for first in np.unique(start).tolist():
+        for first in np.unique(start, return_counts=True)[0].tolist():  # the sorting path: no numpy.ma import
             rows = np.flatnonzero(start == first)
             x = angle_sq[rows]
             if first < 0:

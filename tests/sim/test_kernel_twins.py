@@ -5,12 +5,15 @@ be the compiled path's bytes (tests/test_trace_digest.py). Steps from 1/240 s (t
 3 s (the closed-form Rodrigues coefficients, sub-stepping, Newton failures), with and without a torque.
 """
 
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 from spinlab.sim import compiled
 from spinlab.sim.errors import NumericalError
-from spinlab.sim.integrators import CLAIMS, INTEGRATORS
+from spinlab.sim.integrators import CLAIMS, INTEGRATORS, kernel_twins
 from spinlab.sim.integrators.newton import NewtonOptions
 from spinlab.sim.integrators.torque import LeverTorque
 from tests.sim.test_integrators import _random_bodies
@@ -106,3 +109,29 @@ def test_stand_ins():
         assert not compiled.is_ready("implicit_midpoint")
     assert compiled.kernel_bits_without_numba(["euler", None, "trapezoidal", "im6"])
     assert not compiled.kernel_bits_without_numba(["euler", "axes4"])  # no twin, and a numpy path of other bits
+
+
+def test_the_twins_code_is_kept_while_the_source_is_unchanged(tmp_path, monkeypatch):
+    source = tmp_path / "_kernels.py"
+    source.write_bytes((Path(kernel_twins.__file__).with_name("_kernels.py")).read_bytes())
+    first = kernel_twins._twin_code(str(source))
+    assert [path.name for path in (tmp_path / "__pycache__").iterdir()] == [
+        f"_kernels.twin.{sys.implementation.cache_tag}.marshal"
+    ]
+
+    def no_parsing(*args, **kwargs):
+        raise AssertionError("parsed again")
+
+    monkeypatch.setattr(kernel_twins.ast, "parse", no_parsing)
+    assert kernel_twins._twin_code(str(source)) == first, "read back, not parsed"
+    with source.open("a") as changed:
+        changed.write("\n# an edit\n")
+    with pytest.raises(AssertionError, match="parsed again"):
+        kernel_twins._twin_code(str(source))  # a changed source is compiled again
+    monkeypatch.undo()
+    edited = kernel_twins._twin_code(str(source))
+    cached = tmp_path / "__pycache__" / f"_kernels.twin.{sys.implementation.cache_tag}.marshal"
+    cached.write_bytes(cached.read_bytes()[:60])  # cut short: compiled again, not an error
+    assert kernel_twins._twin_code(str(source)) == edited
+    monkeypatch.setattr(kernel_twins.ast, "parse", no_parsing)
+    assert kernel_twins._twin_code(str(source)) == edited, "and written whole again"

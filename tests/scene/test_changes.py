@@ -14,18 +14,9 @@ from spinlab.scene.running.changes import ChangeSpec
 from spinlab.scene.running.runner import run_scene
 from spinlab.scene.running.simulation import Simulation
 from spinlab.sim.errors import InputError
+from tests.scene.test_kicks import FREE as KICKED_FREE
 
-FREE = """
-[scene]
-dt = 0.01
-
-[[body]]
-name = "handle"
-shape = "t_handle"
-inertia = [1.3, 1.4, 2.5]
-body_angular_velocity = [0.1, 4.0, 0.1]
-integrator = "implicit_midpoint"
-"""
+FREE = KICKED_FREE + 'integrator = "implicit_midpoint"\n'  # the body kicks are tried on, with a method that keeps L
 
 CHANGE = "\n[[change]]\ntime = {}\ngyroscopic = {}\n"
 

@@ -42,6 +42,13 @@ REFERENCES_BYTES_PER_BODY = 150
 # measured rows); 448 B when every body was measured against its closed form.
 MEASURE_BYTES_PER_BODY_STEP = 300
 PLOTS = ("energy", "momentum", "orientation", "cost", "herpolhode", "polhode")
+# The window less its drawing (the scene read, the controller, the run with its history, the plots) after five
+# single steps, per body: 4,131 B held and 4,283 B at the peak measured (the scene ~835 B, the run ~1.6 kB, each step
+# ~370 B in the history); 5,041 B and 5,193 B when the run copied itself at its start for the history's first
+# checkpoint. The renderer's share is tests/render/test_renderer_memory.py's.
+WINDOW_BYTES_PER_BODY = 4600
+WINDOW_PEAK_BYTES_PER_BODY = 4900
+WINDOW_STEPS = 5
 
 
 def cloud(tmp_path, count: int):
@@ -186,3 +193,20 @@ def test_a_large_clouds_plots_draw_the_rows_it_measures(tmp_path):
     others = np.setdiff1d(np.arange(count), references.measured)
     assert np.isnan(host.session.latest.sample.orientation_error[-1][others]).all()
     assert np.isfinite(host.session.latest.sample.energy_error[-1]).all()
+
+
+def test_the_window_less_its_drawing_takes_a_few_kB_a_body(tmp_path):
+    def opened(count):
+        path = cloud(tmp_path, count)
+
+        def work():
+            controller, host = headless_controller(str(path), str(tmp_path))
+            for _ in range(WINDOW_STEPS):
+                assert host.step(1) == 1
+            return controller, host
+
+        return _traced(work)[0]
+
+    held, peak = _per_body(opened)
+    assert held < WINDOW_BYTES_PER_BODY, f"{held:.0f} B a body held"
+    assert peak < WINDOW_PEAK_BYTES_PER_BODY, f"{peak:.0f} B a body at the peak"

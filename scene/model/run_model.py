@@ -288,7 +288,7 @@ class Session:
         self.retime_costs = False  # whether to (the window's cost column shows them; a video or a still does not)
         self.history: RunHistory | None = None
         if history:
-            self.history = RunHistory()
+            self.history = RunHistory(measured=None if self.references.every_row else self.references.measured)
             self.history.append(0, self.latest, np.zeros(len(self.plotted)), float("nan"))
             self._checkpoint_every = checkpoint_interval(len(bodies))
             self.history.add_checkpoint(0, None)  # the start: a new session of the first setup (at_step)

@@ -53,19 +53,37 @@ def checkpoint_interval(bodies: int) -> int:
 
 @dataclass(frozen=True)
 class Entry:
-    """What one call of ``Session.step`` made: ``steps`` whose first snapshot is step ``first``, the mean Newton
-    iterations per step of each plotted body (K,), wall milliseconds per step; ``nbytes`` what its arrays hold."""
+    """What one call of ``Session.step`` made: :attr:`steps` whose first snapshot is step ``first``, the mean Newton
+    iterations per step of each plotted body (K,), wall milliseconds per step; ``nbytes`` what its arrays hold.
+    ``stored`` are the steps as held: with ``measured`` rows (a run that measures a sample of its K plotted bodies,
+    scene/model/samples.py), their sample holds those rows alone of the measures that are NaN elsewhere, and
+    :attr:`steps` gives it back at its full width (NaN there), bit for bit; at 10^5 bodies that NaN took 14 MB a
+    step of the history's budget."""
 
     first: int
-    steps: Steps
+    stored: Steps
     newton_per_step: np.ndarray
     ms_per_step: float
     nbytes: int
+    measured: np.ndarray | None = None
+
+    @property
+    def steps(self) -> Steps:
+        """The steps, their sample at its full width."""
+        if self.measured is None:
+            return self.stored
+        sample = self.stored.sample
+        return dataclasses.replace(self.stored, sample=widened(sample, self.measured, sample.energy_error.shape[-1]))
+
+    @property
+    def snapshots(self) -> tuple[Snapshot, ...]:
+        """The steps' snapshots (no sample made)."""
+        return self.stored.snapshots
 
     @property
     def last(self) -> int:
         """The step index of its last snapshot."""
-        return self.first + len(self.steps.snapshots) - 1
+        return self.first + len(self.stored.snapshots) - 1
 
     def until(self, step: int) -> Entry:
         """This entry cut after step ``step`` (itself when it ends there or before)."""
@@ -74,19 +92,21 @@ class Entry:
     def between(self, first: int, last: int) -> Entry:
         """This entry's steps ``first`` to ``last`` (itself when it holds no others)."""
         start, stop = max(first - self.first, 0), min(last, self.last) - self.first + 1
-        if start == 0 and stop == len(self.steps.snapshots):
+        if start == 0 and stop == len(self.stored.snapshots):
             return self
         steps = dataclasses.replace(
-            self.steps, snapshots=self.steps.snapshots[start:stop], sample=sliced(self.steps.sample, start, stop)
+            self.stored, snapshots=self.stored.snapshots[start:stop], sample=sliced(self.stored.sample, start, stop)
         )
-        return Entry(self.first + start, steps, self.newton_per_step, self.ms_per_step, _nbytes(steps))
+        return Entry(self.first + start, steps, self.newton_per_step, self.ms_per_step, _nbytes(steps), self.measured)
 
 
 class RunHistory:
     """The entries of a run, oldest first, within ``budget_bytes``, and its checkpoints (step → session copy)."""
 
-    def __init__(self, budget_bytes: int = HISTORY_BYTES) -> None:
+    def __init__(self, budget_bytes: int = HISTORY_BYTES, measured: np.ndarray | None = None) -> None:
         self.budget_bytes = int(budget_bytes)
+        # The rows a run measuring a sample of its bodies measures (None: every row): its entries hold those alone.
+        self.measured = measured
         self.entries: list[Entry] = []
         self._firsts: list[int] = []  # each entry's first step, for bisection
         self.nbytes = 0
@@ -99,7 +119,10 @@ class RunHistory:
         """Add a call's ``steps`` whose first snapshot is step ``first`` (the step after the last entry's)."""
         if self.entries and first != self.entries[-1].last + 1:
             raise ValueError(f"history: steps from {first} do not follow step {self.entries[-1].last}")
-        entry = Entry(first, steps, np.asarray(newton_per_step, dtype=float), float(ms_per_step), _nbytes(steps))
+        newton = np.asarray(newton_per_step, dtype=float)
+        if self.measured is not None:
+            steps = dataclasses.replace(steps, sample=narrowed(steps.sample, self.measured))
+        entry = Entry(first, steps, newton, float(ms_per_step), _nbytes(steps), self.measured)
         self.entries.append(entry)
         self._firsts.append(first)
         self.nbytes += entry.nbytes
@@ -159,9 +182,10 @@ class RunHistory:
         parts, left = [], count
         while left > 0 and index >= 0:
             entry = self.entries[index].until(step)
-            take = min(left, len(entry.steps.snapshots))
-            start = len(entry.steps.snapshots) - take
-            parts.append((entry.steps.snapshots[start:], sliced(entry.steps.sample, start, None)))
+            take = min(left, len(entry.snapshots))
+            start = len(entry.snapshots) - take
+            entry = entry.between(entry.first + start, entry.last)
+            parts.append((entry.snapshots, entry.steps.sample))
             left -= take
             index -= 1
         parts.reverse()
@@ -172,7 +196,7 @@ class RunHistory:
         """The snapshots of the ``count`` steps ending at ``step`` (fewer when the history starts later), oldest
         first: :meth:`steps_until` without their samples."""
         first = max(step - count + 1, self.first_step)
-        return [snapshot for entry in self.entries_between(first, step) for snapshot in entry.steps.snapshots]
+        return [snapshot for entry in self.entries_between(first, step) for snapshot in entry.snapshots]
 
     def entries_until(self, step: int) -> Iterator[Entry]:
         """The entries up to ``step``, the last one cut there, oldest first."""
@@ -185,7 +209,7 @@ class RunHistory:
 
     def until(self, step: int) -> RunHistory:
         """A new history of this one up to ``step``: its entries (the last one cut) and checkpoints to there."""
-        kept = RunHistory(self.budget_bytes)
+        kept = RunHistory(self.budget_bytes, self.measured)
         for entry in self.entries_until(step):
             kept.entries.append(entry)
             kept._firsts.append(entry.first)
@@ -201,6 +225,32 @@ def sliced(sample: Sample, start: int, stop: int | None) -> Sample:
         field.name: None if getattr(sample, field.name) is None else getattr(sample, field.name)[start:stop]
         for field in dataclasses.fields(sample)
     }
+    return dataclasses.replace(sample, **values)
+
+
+# The measures a run measuring a sample of its bodies leaves NaN outside the rows it measures (scene/model/samples.py):
+# every field of a Sample but the time and the energy and momentum errors.
+_SAMPLED_FIELDS = ("orientation_error", "herpolhode", "herpolhode_exact", "polhode", "polhode_exact", "q_exact",
+                   "omega_body_exact", "flips", "flips_exact")  # fmt: skip
+
+
+def narrowed(sample: Sample, measured: np.ndarray) -> Sample:
+    """``sample`` (S steps of K rows) with its :data:`_SAMPLED_FIELDS` cut to the ``measured`` rows (M,)."""
+    values = {
+        name: None if getattr(sample, name) is None else getattr(sample, name)[:, measured] for name in _SAMPLED_FIELDS
+    }
+    return dataclasses.replace(sample, **values)
+
+
+def widened(sample: Sample, measured: np.ndarray, count: int) -> Sample:
+    """A :func:`narrowed` ``sample`` at its full width of ``count`` rows again: NaN outside the ``measured`` rows."""
+    values: dict[str, Any] = {}
+    for name in _SAMPLED_FIELDS:
+        narrow = getattr(sample, name)
+        if narrow is not None:
+            wide = np.full((narrow.shape[0], count, *narrow.shape[2:]), np.nan)
+            wide[:, measured] = narrow
+            values[name] = wide
     return dataclasses.replace(sample, **values)
 
 

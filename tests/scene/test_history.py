@@ -1,11 +1,15 @@
 """A run's history (scene/running/history.py): going back to any step gives, bit for bit, the state the run had there,
 and the history stays within its budget."""
 
+import dataclasses
+
 import numpy as np
 import pytest
 
+from spinlab.benchmarks.cloud import cloud_toml
 from spinlab.scene.files.scene_file import load_scene
 from spinlab.scene.model.run_model import Session, Setup, default_integrators
+from spinlab.scene.model.samples import ALL_MEASURED_MAX
 from spinlab.scene.running.history import RunHistory, checkpoint_interval
 
 FIELDS = ("q", "omega_world", "L_world", "position", "energy")
@@ -123,3 +127,24 @@ def test_a_run_taken_back_counts_flips_and_errors_as_the_run_did_and_leaves_the_
     alone, _ = run_with_edits("compare", calls=161)
     session.step(7)
     np.testing.assert_array_equal(session.latest.sample.flips, alone.latest.sample.flips)
+
+
+def test_a_sampled_runs_history_holds_its_measured_rows_and_gives_back_the_samples_it_showed(tmp_path):
+    """A window's run of a large scene measures a sample of its bodies (scene/model/samples.py): its history holds
+    those rows of the measures that are NaN elsewhere, and gives back every step's sample bit for bit."""
+    path = tmp_path / "cloud.toml"
+    path.write_text(cloud_toml(ALL_MEASURED_MAX + 500))
+    scene = load_scene(path)
+    session = Session(Setup(scene, default_integrators(scene), h=scene.h), history=True)
+    shown = {}
+    for _ in range(4):
+        session.step(2)
+        shown[session.simulation.step_index] = session.latest.sample
+    history = session.history
+    assert history.measured is not None and len(history.measured) < len(session.plotted)
+    assert history.entries[-1].stored.sample.orientation_error.shape[1] == len(history.measured)
+    for step, sample in shown.items():
+        back = history.steps_until(step, 2).sample
+        for field in dataclasses.fields(sample):
+            value = getattr(sample, field.name)
+            assert np.asarray(getattr(back, field.name)).tobytes() == np.asarray(value).tobytes(), (step, field.name)

@@ -9,7 +9,8 @@ history up to that step, so the window can show any past moment again exactly as
 Bounded: the history holds at most ``budget_bytes`` (:data:`HISTORY_BYTES` by default) of snapshots and samples;
 past it the oldest calls are forgotten first (the newest is always kept), and the timeline then starts later. The
 compare preset (8 bodies) takes ~2.3 kB a step (8.3 MB a minute at h = 1/60), so its last ~7 minutes are kept; a
-10^4-body cloud keeps its last ~200 steps.
+10^4-body cloud (1.2 MB a step: its snapshots, and of its measures the rows it measures) keeps its last ~50 steps, a
+10^5-body one (12 MB) its last 5.
 
 Going back: every :data:`CHECKPOINT_STEPS` steps (or more, for large worlds: a checkpoint copies the whole session,
 see :func:`checkpoint_interval`) the session leaves a copy of itself here. The state at step ``k`` is the last

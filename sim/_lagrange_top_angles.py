@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from spinlab.sim.carlson import carlson_rc, carlson_rj
 from spinlab.sim.exact import quat_from_zxz_halves
 from spinlab.sim.vector import cross
 
@@ -80,26 +81,22 @@ def periodic_part(part: Combination, half_periods, sn, sn2, cn2, m_complement: f
     itself by DLMF 19.7.9 with the conjugate ``ω² = m/n ∈ (−1, 0)``, written over ``sn² = 1/c`` as
     ``Π(n; am r) = −(ω²/3) sn³ R_J(cn², dn², 1, 1 − ω² sn²) + sn R_C(cn² dn², (1 − n sn²)(1 − ω² sn²))``.
     """
-    from scipy.special import elliprc, elliprj  # at first use (sim/jacobi_elliptic.py's docstring)
-
     dn2 = cn2 + m_complement * sn2
     height = cn2 + part.one_minus_n * sn2  # 1 − n sn²
     if not part.transformed:
-        return 2.0 * half_periods * complete_part(part, m_complement) + sn * sn2 * elliprj(cn2, dn2, 1.0, height)
+        return 2.0 * half_periods * complete_part(part, m_complement) + sn * sn2 * carlson_rj(cn2, dn2, 1.0, height)
     conjugate = part.conjugate
     conjugate_height = cn2 + (1.0 - conjugate) * sn2  # 1 − ω² sn²
-    partial = -conjugate / 3.0 * sn * sn2 * elliprj(cn2, dn2, 1.0, conjugate_height)
-    partial = partial + sn * elliprc(cn2 * dn2, height * conjugate_height)
+    partial = -conjugate / 3.0 * sn * sn2 * carlson_rj(cn2, dn2, 1.0, conjugate_height)
+    partial = partial + sn * carlson_rc(cn2 * dn2, height * conjugate_height)
     return partial + 2.0 * half_periods * complete_part(part, m_complement)
 
 
 def complete_part(part: Combination, m_complement: float) -> float:
     """``P(K)``, so that ``P(v + 2K) = P(v) + 2 P(K)``: ``R_J(0, m₁, 1, 1 − n)`` plain, the complete ``Π(n | m)``
     transformed (``R_C(0, y) = π/(2√y)``)."""
-    from scipy.special import elliprj
-
     if not part.transformed:
-        return float(elliprj(0.0, m_complement, 1.0, part.one_minus_n))
+        return float(carlson_rj(0.0, m_complement, 1.0, part.one_minus_n))
     conjugate = part.conjugate
-    rj = float(elliprj(0.0, m_complement, 1.0, 1.0 - conjugate))
+    rj = float(carlson_rj(0.0, m_complement, 1.0, 1.0 - conjugate))
     return -conjugate / 3.0 * rj + 0.5 * np.pi / np.sqrt(part.one_minus_n * (1.0 - conjugate))

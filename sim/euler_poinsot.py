@@ -226,9 +226,9 @@ class EulerPoinsot:
         """Principal indices ``(a, b, c)`` of the Euler frame's x, y, z axes: a cyclic (right-handed) relabelling."""
         return (0, 1, 2) if self.spin_axis == 2 else (1, 2, 0)
 
-    @property
+    @cached_property
     def quarter_period(self) -> float:
-        """``K(m)`` of the elliptic solution (``inf`` on the separatrix)."""
+        """``K(m)`` of the elliptic solution (``inf`` on the separatrix); kept, as each time's reduction needs it."""
         return quarter_period(self.m_complement)
 
     @property

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from spinlab.sim.carlson import complete_k_from_complement
 from spinlab.sim.euler_poinsot import (
     LEAST_M_COMPLEMENT,
     TRANSFORMED_CHARACTERISTIC,
@@ -154,7 +155,7 @@ class TorqueFreeBatch:
         solved = TorqueFreeSolution.from_body_state
         other_solutions = tuple((int(k), solved(inertia_body[k], q0[k], omega_body0[k])) for k in np.flatnonzero(held))
         if not rows.size:
-            # No regular polhode: nothing for the elliptic integrals to do (nor scipy.special to be imported for).
+            # No regular polhode: nothing for the elliptic integrals to do.
             empty = np.empty(0)
             return cls(count, rows, moments[rows], axes[rows], rows, empty, empty, empty, empty, empty,
                        np.empty((0, 3)), empty, empty, empty, empty, empty, np.zeros(0, dtype=bool), empty,
@@ -191,9 +192,7 @@ class TorqueFreeBatch:
         amplitudes = np.ldexp(amplitudes, exponent[:, None])
         L_norm = np.ldexp(np.linalg.norm(moments * omega, axis=-1), exponent)
         characteristic = -i_c * np.abs(i2 - i_e) / (i_e * np.abs(i_c - i2))
-        from scipy.special import ellipkm1  # at first use (sim/jacobi_elliptic.py's docstring)
-
-        quarter = ellipkm1(m_complement)
+        quarter = complete_k_from_complement(m_complement)
         # EulerPoinsot.precession_angle's two forms: G (plain) or Π whole (transformed, DLMF 19.7.9), row by row.
         transformed = characteristic < TRANSFORMED_CHARACTERISTIC
         conjugate = m / characteristic

@@ -4,9 +4,8 @@ that only a mistake, a written file, a help text or numba's cache look needs (ea
 that MuJoCo's whole takes ~0.25 s for: benchmarks/scaling.py).
 
 Checked in a fresh interpreter through ``sys.modules``. The standard library's modules are checked against what
-``import numpy, argparse`` imports by itself (and scipy.special, when the run loaded it for the closed form: it
-imports numpy.testing, and with it most of them), so that a numpy or scipy that imports one of them does not fail
-this test.
+``import numpy, argparse`` imports by itself, so that a numpy that imports one of them does not fail this test.
+scipy is not imported at all: the closed forms' elliptic integrals are sim/carlson.py's.
 """
 
 import json
@@ -29,7 +28,8 @@ body_angular_velocity = [0.05, 5.0, 0.0]
 # it is not a symmetric top).
 SCENES = {
     "torque_free": "[scene]\ngravity = [0.0, 0.0, 0.0]\n" + BODY,
-    # torque-free and symmetric: its closed form is circular functions only, no elliptic integral
+    # torque-free and symmetric: its closed form is circular functions only, no elliptic integral (sim/exact_batch.py
+    # returns before them)
     "symmetric": "[scene]\ngravity = [0.0, 0.0, 0.0]\n" + BODY.replace("1.3, 1.4", "1.3, 1.3"),
     "heavy_handle": "[scene]\ngravity = [0.0, 0.0, -9.81]\n" + BODY + "mass = 1.0\npivot = [0.0, 0.0, -0.5]\n",
 }
@@ -67,14 +67,14 @@ def test_a_short_run_imports_only_what_it_needs(tmp_path, name):
     scene = tmp_path / "one.toml"
     scene.write_text(SCENES[name], encoding="utf-8")
     loaded = _run_modules(scene)
-    baseline = _modules("import numpy, argparse" + ("\nimport scipy.special" if "scipy.special" in loaded else ""))
+    baseline = _modules("import numpy, argparse")
     assert "spinlab.scene.running.runner" in loaded  # the probe sees the run's modules
     assert sorted(module for module in NOT_OURS if module in loaded) == []
     assert sorted(module for module in NOT_STANDARD if module in loaded and module not in baseline) == []
     # the heavy top's closed form is tried on a body under a torque only
     assert ("spinlab.sim.lagrange_top" in loaded) == (name == "heavy_handle")
-    # scipy.special (~0.17 CPU-s) only for the elliptic integrals of a torque-free asymmetric body's reference
-    assert ("scipy.special" in loaded) == (name == "torque_free")
+    # no scipy at all (~0.2 CPU-s): the torque-free references' elliptic integrals are sim/carlson.py's
+    assert sorted(module for module in loaded if module.split(".")[0] == "scipy") == []
 
 
 def test_a_trace_imports_its_writer(tmp_path):

@@ -1,6 +1,6 @@
-"""The closed forms import scipy.special at their first evaluation, not with their modules (issue 22): the
-integrators take ``principal_frame`` from sim/euler_poinsot.py, and a program that steps without a reference need
-not pay scipy.special's import (~0.15 s of ``run``'s 0.48 s at N = 1)."""
+"""The closed forms need no scipy (issue 22): their elliptic integrals are sim/carlson.py's, so neither importing
+nor evaluating them imports scipy.special (~0.17 CPU-s of ``run``'s ~0.49 at N = 1; benchmarks/scaling.py). The
+integrators take ``principal_frame`` from sim/euler_poinsot.py."""
 
 import subprocess
 import sys
@@ -24,9 +24,22 @@ def test_importing_the_closed_forms_does_not_import_scipy_special():
     assert not _imports_scipy_special("\n".join(f"import {name}" for name in MODULES))
 
 
-def test_evaluating_a_closed_form_imports_it():
-    code = (
-        "import numpy as np\nfrom spinlab.sim.exact import TorqueFreeSolution\n"
-        "TorqueFreeSolution.from_body_state(np.diag([1.3, 1.4, 2.5]), [1, 0, 0, 0], [0.3, 5.0, 0.2])"
-    )
-    assert _imports_scipy_special(code)
+def test_evaluating_the_closed_forms_does_not_import_scipy_special():
+    # A regular polhode (R_F, R_J, K), one nearly symmetric (Π by DLMF 19.7.9: R_C), a batch of both, and a heavy
+    # symmetric top whose nutation passes near the downward vertical (R_J and R_C), each evaluated at times.
+    code = """
+import numpy as np
+from spinlab.sim.exact import TorqueFreeSolution
+from spinlab.sim.exact_batch import TorqueFreeBatch
+from spinlab.sim.lagrange_top import LagrangeTopSolution
+times = np.linspace(0.0, 20.0, 7)
+inertia = np.array([np.diag([1.3, 1.4, 2.5]), np.diag([1.0, 1.0 + 1e-9, 2.0])])
+omega = np.array([[0.3, 5.0, 0.2], [2.0, 0.1, 1.0]])
+for k in range(2):
+    TorqueFreeSolution.from_body_state(inertia[k], [1, 0, 0, 0], omega[k]).orientation(times)
+TorqueFreeBatch.from_body_states(inertia, np.tile([1.0, 0, 0, 0], (2, 1)), omega).orientation(times)
+tilt = np.array([np.cos(1.2), np.sin(1.2), 0.0, 0.0])
+top = LagrangeTopSolution.from_state(np.diag([0.02, 0.02, 0.01]), 1.0, [0, 0, 0.1], [0, 0, -9.81], tilt, [0.3, 0, 40.0])
+top.orientation(times)
+"""
+    assert not _imports_scipy_special(code)

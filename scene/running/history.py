@@ -237,7 +237,7 @@ _SAMPLED_FIELDS = ("orientation_error", "herpolhode", "herpolhode_exact", "polho
 
 def narrowed(sample: Sample, measured: np.ndarray) -> Sample:
     """``sample`` (S steps of K rows) with its :data:`_SAMPLED_FIELDS` cut to the ``measured`` rows (M,)."""
-    values = {
+    values: dict[str, Any] = {
         name: None if getattr(sample, name) is None else getattr(sample, name)[:, measured] for name in _SAMPLED_FIELDS
     }
     return dataclasses.replace(sample, **values)

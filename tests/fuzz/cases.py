@@ -508,6 +508,8 @@ def _differences(scene, back) -> list[str]:
             same = same and ((a is None) == (b is None)) and (a is None or np.array_equal(a, b))
         if not same:
             found.append(f"kick on {kick.body!r} at {kick.time!r}: {kick!r} read back {copy!r}")
+    if scene.changes != back.changes:
+        found.append(f"changes {scene.changes!r} read back {back.changes!r}")
     return found
 
 

@@ -5,9 +5,9 @@ A scene is drawn as a document (a dict, see :mod:`tests.fuzz.toml_text`) built o
 here and there: keys missing, unknown or foreign to the shape, values of the wrong type or length, extreme
 numbers (±0, denormals, 1e±308, nan, inf, integers beyond float64), odd strings (control characters, quotes,
 commas, line breaks, bidirectional overrides, 100 000 characters), duplicate names, parent chains and cycles,
-kinematic tables, pivots under gravity, ``[[kick]]`` tables (valid or spoiled), unknown tables, 20 000 nested
-brackets. The text may then be mangled (byte-order mark, CRLF, truncation, junk bytes, UTF-16), or the "file" may
-be no file at all: a directory, a FIFO, a device, a missing path, a symlink loop, a preset name.
+kinematic tables, pivots under gravity, ``[[kick]]`` and ``[[change]]`` tables (valid or spoiled), unknown tables, 20
+000 nested brackets. The text may then be mangled (byte-order mark, CRLF, truncation, junk bytes, UTF-16), or the "file"
+may be no file at all: a directory, a FIFO, a device, a missing path, a symlink loop, a preset name.
 
 Branch choices are drawn as integers with the plain case at 0, so that Hypothesis shrinks towards it.
 """
@@ -251,6 +251,21 @@ def _kick(draw, spoil: Spoil, names: list):
 
 
 @st.composite
+def _change(draw, spoil: Spoil):
+    """A ``[[change]]`` table (scene/running/changes.py), mostly valid: the gyroscopic term switched at a time."""
+    time = draw(_number(spoil))
+    if _sometimes(draw, 1):  # far beyond any run, as kicks may be
+        time = draw(st.sampled_from((1e25, 1e50, 2.0**53 / 60.0)))
+    change = {"time": abs(time) if isinstance(time, float | int) and not spoil.numbers else time}
+    change["gyroscopic"] = draw(st.booleans()) if not spoil.types else draw(st.one_of(st.booleans(), _junk()))
+    if spoil.structure and _sometimes(draw, 1, 4):
+        del change[draw(st.sampled_from(("time", "gyroscopic")))]
+    if spoil.structure and _sometimes(draw, 1, 4):
+        change[draw(st.sampled_from(("integrator", "at", "gyro")))] = 1.0
+    return change
+
+
+@st.composite
 def scene_documents(draw):
     """A scene as a document for :func:`to_toml`, with the names of its bodies (``None`` where missing)."""
     # About half the documents are valid, so that runs get past loading and their outputs are checked.
@@ -307,8 +322,10 @@ def scene_documents(draw):
         document["body"] = draw(st.one_of(_junk(), st.just([Inline(b) for b in bodies[:2]])))
     if names and _sometimes(draw, 3):
         document["kick"] = Tables([draw(_kick(spoil, names)) for _ in range(draw(st.integers(1, 3)))])
+    if _sometimes(draw, 2):
+        document["change"] = Tables([draw(_change(spoil)) for _ in range(draw(st.integers(1, 3)))])
     if spoil.structure and _sometimes(draw, 1, 4):
-        document[draw(st.sampled_from(("kick", "bodies", "Body", "scenes")))] = Tables([{"t": 1.0}])
+        document[draw(st.sampled_from(("kick", "change", "bodies", "Body", "scenes")))] = Tables([{"t": 1.0}])
     if spoil.structure and _sometimes(draw, 1, 6):
         document["extra"] = draw(_number(spoil))
     return document, [b.get("name", f"body{i}") if isinstance(b, dict) else None for i, b in enumerate(bodies)]

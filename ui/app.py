@@ -468,10 +468,14 @@ class App:
     def update(self, wall_dt: float) -> None:
         """The CPU half of a frame: carry out what was asked, advance the simulation, lay out the UI."""
         edits, self._panel_edits = (self.controller.take_pending(), self._panel_edits), PanelEdits()
+        running = self._session
         for asked in edits:
             self.controller.apply(asked)
         self._switch_to_compiled()
-        self._advance(wall_dt)
+        if self._session is running:
+            self._advance(wall_dt)
+        # else a new run (a restart, a scene loaded): its first steps wait for the next frame, which a frame that
+        # made the session, views and plots and drew them all has no time left for (issue 22: no frame over 0.1 s).
         if self.original is not None:  # at the branch's step, stepped on past what it had recorded
             self.original.go_to(self.shown_step, self._poinsot_body())
             self.original.view.prepare(self.original.shown.drawable())

@@ -130,8 +130,9 @@ class Simulation:
         Newton iterations and one sub-step)."""
         raise_if_interrupted()
         try:
-            # A state that overflows is caught by the world's finiteness check and reported, not warned about.
-            with np.errstate(over="ignore", invalid="ignore"):
+            # A state that overflows (or a Jacobian singular on it: numpy paths divide by its zero determinant) is
+            # caught by the world's finiteness check and reported, not warned about.
+            with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
                 cost = self.world.step(self.h)
         except NumericalError as error:
             failed = self._dynamic if error.bodies is None else self._dynamic[np.asarray(error.bodies)]

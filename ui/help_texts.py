@@ -134,7 +134,8 @@ def tooltip(key: str) -> str:
     return TOOLTIPS[key]
 
 
-def integrator_line(name: str) -> str:
-    """The one-line description of integrator ``name``: its method, order, what it conserves, explicit or
-    implicit and its cost relative to euler (sim/integrators/claims.py's ``describe``)."""
-    return describe(CLAIMS[name])
+def integrator_line(name: str, under_torque: bool = False) -> str:
+    """The one-line description of integrator ``name``: its method, order (in a scene ``under_torque``, the order
+    it keeps there), what it conserves, explicit or implicit and its cost relative to euler
+    (sim/integrators/claims.py's ``describe``)."""
+    return describe(CLAIMS[name], under_torque=under_torque)

@@ -182,6 +182,7 @@ def _scene(choices: Choices, form: Form, edits: PanelEdits) -> None:
 
 
 def _integration(choices: Choices, form: Form, edits: PanelEdits) -> None:
+    torque = choices.scene.has_torque  # the integrators' orders as they are in this scene
     if imgui.radio_button("one integrator per body", not choices.side_by_side) and choices.side_by_side:
         edits.side_by_side = False
     _tip("per_body")
@@ -196,7 +197,7 @@ def _integration(choices: Choices, form: Form, edits: PanelEdits) -> None:
                 changed, on = imgui.checkbox(name, name in choices.compared)
                 if changed:
                     edits.compare = (name, on)
-                imgui.set_item_tooltip(f"{tooltip('compare')}\n{integrator_line(name)}")
+                imgui.set_item_tooltip(f"{tooltip('compare')}\n{integrator_line(name, torque)}")
             imgui.end_table()
         _note("Hover a name for its order, what it conserves, explicit or implicit, and its cost.")
     elif len(choices.body_names) > BODY_LIST_MAX:
@@ -212,11 +213,11 @@ def _integration(choices: Choices, form: Form, edits: PanelEdits) -> None:
             if integrator is None:
                 imgui.text_disabled("kinematic")
             elif imgui.begin_combo("##integrator", integrator):  # the list is built only while it is open
-                _integrator_items(names, integrator, lambda name, index=index: (index, name), edits)
+                _integrator_items(names, integrator, lambda name, index=index: (index, name), edits, torque)
             if integrator is not None:
-                imgui.set_item_tooltip(f"{tooltip('integrator')}\n{integrator_line(integrator)}")
+                imgui.set_item_tooltip(f"{tooltip('integrator')}\n{integrator_line(integrator, torque)}")
             imgui.pop_id()
-        _integrator_notes(choices.integrators)
+        _integrator_notes(choices.integrators, torque)
     imgui.align_text_to_frame_padding()
     imgui.text("h (s)")
     imgui.same_line()
@@ -232,25 +233,27 @@ def _integration(choices: Choices, form: Form, edits: PanelEdits) -> None:
     draw_comparison(choices, form, edits)
 
 
-def _integrator_items(names: list[str], current: str | None, target, edits: PanelEdits) -> None:
-    """The items of an open integrator combo, each with its one-line description as a tooltip; ``target(name)``
-    is the edit a choice makes. Ends the combo."""
+def _integrator_items(
+    names: list[str], current: str | None, target, edits: PanelEdits, under_torque: bool = False
+) -> None:
+    """The items of an open integrator combo, each with its one-line description as a tooltip (``under_torque``:
+    in a scene with a torque); ``target(name)`` is the edit a choice makes. Ends the combo."""
     for name in names:
         if imgui.selectable(name, name == current)[0] and name != current:
             edits.integrator = target(name)
-        imgui.set_item_tooltip(integrator_line(name))
+        imgui.set_item_tooltip(integrator_line(name, under_torque))
     imgui.end_combo()
 
 
-def _integrator_notes(integrators: Sequence[str | None]) -> None:
-    """A wrapped note per integrator in use (its one-line description), or a hint to hover when there are more
-    than ``NOTES_MAX``."""
+def _integrator_notes(integrators: Sequence[str | None], under_torque: bool = False) -> None:
+    """A wrapped note per integrator in use (its one-line description, ``under_torque`` in a scene with a
+    torque), or a hint to hover when there are more than ``NOTES_MAX``."""
     used = list(dict.fromkeys(name for name in integrators if name is not None))
     if len(used) > NOTES_MAX:
         _note("Hover an integrator for its order, what it conserves, explicit or implicit, and its cost.")
         return
     for name in used:
-        _note(f"{name}: {integrator_line(name)}")
+        _note(f"{name}: {integrator_line(name, under_torque)}")
 
 
 def _every_body_integrator(choices: Choices, form: Form, edits: PanelEdits) -> None:
@@ -263,10 +266,16 @@ def _every_body_integrator(choices: Choices, form: Form, edits: PanelEdits) -> N
     if not used:
         imgui.text_disabled("kinematic")
     elif imgui.begin_combo("##every integrator", used[0] if len(used) == 1 else "mixed"):
-        _integrator_items(form.integrator_names, used[0] if len(used) == 1 else None, lambda name: (None, name), edits)
+        _integrator_items(
+            form.integrator_names,
+            used[0] if len(used) == 1 else None,
+            lambda name: (None, name),
+            edits,
+            choices.scene.has_torque,
+        )
     if used:
         _tip("every_integrator")
-        _integrator_notes(used)
+        _integrator_notes(used, choices.scene.has_torque)
 
 
 def _initial_state(choices: Choices, form: Form, edits: PanelEdits) -> None:

@@ -57,11 +57,15 @@ class Claims:
             raise ValueError(f"precision must be 'float64' or 'float32', got {self.precision!r}")
 
 
-def describe(claims: Claims) -> str:
+def describe(claims: Claims, *, under_torque: bool = False) -> str:
     """One line for a person choosing an integrator: the method, its order, what it conserves, explicit or
     implicit and its relative cost, all from ``claims``; e.g. ``"implicit midpoint rule · order 2 · keeps L ·
-    implicit (Newton) · ~3.7× euler's cost"``."""
+    implicit (Newton) · ~3.7× euler's cost"``. ``under_torque``: for a scene with a torque that depends on the
+    orientation (gravity about a pivot), which the world holds at each step's midpoint for a method that does not
+    take it as a function (sim/world.py): second order at most there."""
     order = "exact to rounding" if claims.order is None else f"order {claims.order}"
+    if under_torque and claims.accepts_torque and not claims.orientation_torque and (claims.order or 0) > 2:
+        order = f"order {claims.order} torque-free, 2 here (the torque held at each step's midpoint)"
     if not claims.gyroscopic and claims.order is None:
         order = "its constant-ω spin exact to rounding"
     keeps = "keeps L" if claims.conserves_momentum else "drifts L"

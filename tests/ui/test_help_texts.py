@@ -9,6 +9,7 @@ from imgui_bundle import imgui
 
 from spinlab.render.legend import legend_box, legend_entries
 from spinlab.render.renderer import RenderOptions
+from spinlab.scene.files.scene_file import load_scene
 from spinlab.sim.integrators import CLAIMS, INTEGRATORS
 from spinlab.ui import help_texts
 from spinlab.ui.controller import KEY_HELP_KEYS, KEYS
@@ -126,3 +127,21 @@ def test_the_legend_names_each_overlay_shown_and_a_ghost_when_the_option_exists(
     assert legend_box(off, 0.0, 0.0, "top_left").lines == ()
     box = legend_box(options, 10.0, 20.0, "bottom_right")
     assert len(box.accents) == len(box.lines) and all(accent is not None for accent in box.accents)
+
+
+def test_under_gravity_the_panel_gives_the_order_a_method_keeps_there(drawn):
+    """The world holds an orientation-dependent torque at each step's midpoint for a method that does not take it
+    as a function (sim/world.py; tests/sim/test_torque_splitting.py measures im4 second order so): the panel of a
+    heavy top says so, and keeps the orders of the methods that take it."""
+    choices, form = base_state()
+    top = load_scene("heavy_top")
+    assert top.has_torque
+    draw_panel(dataclasses.replace(choices, scene=top, integrators=["im6"], side_by_side=True), form)
+    tips = "\n".join(text for kind, text in drawn if kind == "tip")
+    assert "order 6 torque-free, 2 here" in help_texts.integrator_line("im6", under_torque=True)
+    assert help_texts.integrator_line("im6", under_torque=True) in tips
+    assert help_texts.integrator_line("split6", under_torque=True) == help_texts.integrator_line("split6")
+    assert help_texts.integrator_line("implicit_midpoint", under_torque=True).startswith(
+        "implicit midpoint rule · order 2 ·"
+    )
+    assert "2 here" not in help_texts.integrator_line("im6")  # torque-free, its own order

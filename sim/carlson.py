@@ -13,9 +13,9 @@ float64 result off by up to a few ulps (scipy.special's: up to 3.4, 6.7, 3.2 ulp
 forms' arguments). So the steps and the series run in numpy's ``longdouble``: on x86-64 the 80-bit extended format
 (64-bit significand), whose error before the one rounding to float64 is ~1e-3 ulp, so the result is within ½ ulp of
 mpmath's (measured on the closed forms' arguments and on a broad sample with every corner below:
-tests/sim/test_carlson.py). Where ``longdouble`` is float64 itself (some platforms) the same code runs in float64,
-a few ulps off, and that test fails. The wide range (to ~1e±4932) also keeps every float64 argument, subnormals
-included, and the product ``(p − x)(p − y)(p − z)`` of R_J, normal.
+tests/sim/test_carlson.py). Where ``longdouble`` is float64 itself (some platforms) the closed forms take
+scipy.special's integrals instead (:data:`EXTENDED`, at the end). The wide range (to ~1e±4932) also keeps every float64
+argument, subnormals included, and the product ``(p − x)(p − y)(p − z)`` of R_J, normal.
 
 Cost: ~0.15 ms for one R_J and ~5 µs a value in a batch, against scipy's ~5 µs and ~0.3 µs (CPU, loaded 2-core
 machine): the exact integrator and a window's reference evaluate one body at a time (the numpy-scalar path below).
@@ -253,3 +253,26 @@ def complete_k_from_complement(m_complement: npt.ArrayLike) -> np.ndarray:
     """``K(m) = R_F(0, m₁, 1)`` (DLMF 19.25.1) from ``m₁ = 1 − m`` itself, exact to rounding as ``m → 1``
     (``inf`` at ``m₁ = 0``); float64 of ``m_complement``'s shape."""
     return carlson_rf(0.0, m_complement, 1.0)
+
+
+EXTENDED = np.finfo(_WIDE).nmant >= 60
+"""Whether numpy's ``longdouble`` is wider than float64 here (x86-64 Linux: the 80-bit format). Where it is not
+(Windows, macOS on arm64) the duplication above would be a few ulps off and R_J would overflow for arguments spread
+beyond ~1e±150, so the closed forms take scipy.special's integrals there instead, imported at their first use."""
+
+if not EXTENDED:  # pragma: no cover (x86-64 Linux, where the tests run, has the extended format)
+
+    def carlson_rf(x: npt.ArrayLike, y: npt.ArrayLike, z: npt.ArrayLike) -> np.ndarray:
+        from scipy.special import elliprf
+
+        return np.asarray(elliprf(x, y, z), dtype=float)
+
+    def carlson_rj(x: npt.ArrayLike, y: npt.ArrayLike, z: npt.ArrayLike, p: npt.ArrayLike) -> np.ndarray:
+        from scipy.special import elliprj
+
+        return np.asarray(elliprj(x, y, z, p), dtype=float)
+
+    def carlson_rc(x: npt.ArrayLike, y: npt.ArrayLike) -> np.ndarray:
+        from scipy.special import elliprc
+
+        return np.asarray(elliprc(x, y), dtype=float)

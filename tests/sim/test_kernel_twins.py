@@ -22,6 +22,14 @@ STEPS_S = (1.0 / 240.0, 0.05, 0.5, 3.0)
 N_STEPS = 6
 
 
+@pytest.fixture(params=["arrays", "scalars"])
+def twin_path(request, monkeypatch):
+    """Each twin both ways: over arrays of all the bodies, and as the kernel's own loop over numpy scalars (what a
+    few bodies take, below ``SCALAR_BODIES``)."""
+    monkeypatch.setattr(kernel_twins, "SCALAR_BODIES", 0 if request.param == "arrays" else sys.maxsize)
+    return request.param
+
+
 def _steps(name, state, params, h, backend, **options):
     """``N_STEPS`` steps: the states and costs after each, or the error's message where one is raised."""
     trail = []
@@ -56,7 +64,7 @@ def _cases(names):
 
 
 @pytest.mark.parametrize(("name", "torque", "h"), _cases(compiled.TWINS))
-def test_a_twin_gives_its_kernels_bits(name, torque, h):
+def test_a_twin_gives_its_kernels_bits(name, torque, h, twin_path):
     state, params = _random_bodies(40, 7, torque=torque)
     _assert_same_bits(_steps(name, state, params, h, "twin"), _steps(name, state, params, h, "numba"))
 
@@ -69,7 +77,7 @@ def test_a_numpy_path_listed_as_the_kernels_bits_gives_them(name, torque, h):
 
 @pytest.mark.parametrize("name", sorted(name for name in compiled.TWINS if name.startswith("split")))
 @pytest.mark.parametrize("h", STEPS_S)
-def test_a_split_twin_under_a_lever_torque_gives_its_kernels_bits(name, h):
+def test_a_split_twin_under_a_lever_torque_gives_its_kernels_bits(name, h, twin_path):
     # Gravity about a pivot, as the world hands it to the splittings: τ = (O r) × f at every kick.
     state, params = _random_bodies(30, 9)
     rng = np.random.default_rng(9)
@@ -78,7 +86,7 @@ def test_a_split_twin_under_a_lever_torque_gives_its_kernels_bits(name, h):
     _assert_same_bits(twin, _steps(name, state, params, h, "numba", orientation_torque=lever))
 
 
-def test_a_twin_sub_steps_and_fails_as_its_kernel_does():
+def test_a_twin_sub_steps_and_fails_as_its_kernel_does(twin_path):
     # Two Newton iterations at most and a shallow halving: at h = 3 s some bodies need pieces, some fail.
     state, params = _random_bodies(40, 3)
     newton = NewtonOptions(max_iterations=2, max_substep_depth=2)
@@ -89,7 +97,7 @@ def test_a_twin_sub_steps_and_fails_as_its_kernel_does():
 
 @pytest.mark.parametrize("name", ["implicit_midpoint", "im6"])
 @pytest.mark.parametrize("h", STEPS_S)
-def test_without_the_gyroscopic_term_a_twin_gives_its_kernels_bits(name, h):
+def test_without_the_gyroscopic_term_a_twin_gives_its_kernels_bits(name, h, twin_path):
     # The implicit methods are then Magnus' first term, on its twin; at h = 0.05 s and this seed Magnus' numpy path
     # parts from the kernel by an ulp, so this tells the two apart.
     state, params = _random_bodies(20, 5)

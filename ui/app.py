@@ -71,9 +71,12 @@ RELEASE_AFTER_BODIES = 1000  # a restart from or to a scene this large hands the
 # (down to a scene file's 1e-50 s) would otherwise never finish a frame. Beyond it the video runs slow.
 MAX_RECORD_STEPS_PER_FRAME = 20_000
 # Stepping may take this long in a frame, or this share of the recent frame time if that is longer (a frame slow
-# to draw leaves room to step: at worst stepping doubles it, never starves it).
+# to draw leaves room to step: at worst stepping doubles it, never starves it), but never more than the most: a
+# frame slow because its steps are (kernels still compiling, the numpy paths step) must not grant itself more
+# (issue 22: no frame over 0.1 s); the simulation then runs behind real time, which the status line says.
 STEP_BUDGET_S = 0.008
 STEP_BUDGET_SHARE = 0.5
+STEP_BUDGET_MOST_S = 0.025
 # A run recomputed on the compiled kernels once they are ready (scene/running/replay.py) takes this long a frame at
 # most.
 REPLAY_BUDGET_S = 0.004
@@ -294,7 +297,7 @@ class App:
         # Recording, every frame is 1/RECORD_FPS of the video at the chosen speed, however long it took to draw.
         requested = scale / RECORD_FPS if self.recording else min(wall_dt, MAX_FRAME_S) * scale
         due = self.accumulator.due(requested, h)
-        budget = max(STEP_BUDGET_S, STEP_BUDGET_SHARE * 1e-3 * self.form.status.frame_ms)
+        budget = min(max(STEP_BUDGET_S, STEP_BUDGET_SHARE * 1e-3 * self.form.status.frame_ms), STEP_BUDGET_MOST_S)
         if self.moment is not None:
             most = MAX_RECORD_STEPS_PER_FRAME if self.recording else MAX_STEPS_PER_FRAME
             steps = self._replay_history(min(due, most))

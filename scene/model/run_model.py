@@ -284,6 +284,7 @@ class Session:
         self.latest = self._measured([self.snapshot], [self._potential_energy()])
         self.cost_meter = CostMeter([body.integrator for body in bodies])
         self.integrator_cost: dict[str, IntegratorCost] = {}  # the last step call's, per integrator
+        self._step_seconds = (0.0, 0.0)  # wall s a step and its measuring took in the last call (step's budget)
         self._calls = 0  # step calls so far: the integrators' costs are timed again every RETIME_CALLS
         self.retime_costs = False  # whether to (the window's cost column shows them; a video or a still does not)
         self.history: RunHistory | None = None
@@ -388,7 +389,9 @@ class Session:
 
     def step(self, count: int, budget_s: float = float("inf")) -> StepReport:
         """Take up to ``count`` steps of ``h``, stopping early once ``budget_s`` wall seconds are spent, and measure
-        each step (in one batch afterwards) into :attr:`latest`. A numerical failure stops it too (a
+        each step (in one batch afterwards) into :attr:`latest`. A step that would end past the budget, by what a
+        step and its measuring cost in the last call, is not begun (the first always is): a frame whose steps are
+        dear (numpy paths while the kernels compile) takes one, not two. A numerical failure stops it too (a
         :class:`NumericalError`, or an arithmetic or linear-algebra error from the numerics): the state stays the
         last good one and the report carries the message (which names the body and why)."""
         newton = np.zeros(len(self.scene.bodies))
@@ -399,7 +402,10 @@ class Session:
         self.cost_meter.reset()
         frozen_before = set(self.watch.failures)
         start = time.perf_counter()
+        step_s, measure_s = self._step_seconds
         while steps < count:
+            if steps and time.perf_counter() - start + step_s + (steps + 1) * measure_s > budget_s:
+                break
             try:
                 cost = self.simulation.step()
             except NumericalError as failure:
@@ -425,10 +431,12 @@ class Session:
                     break
             if time.perf_counter() - start > budget_s:
                 break
-        elapsed = time.perf_counter() - start
+        stepped = time.perf_counter()
+        elapsed = stepped - start
         if steps:
             self.snapshot = snapshots[-1]
             self.latest = self._measured(snapshots, potentials, parts)
+            self._step_seconds = (elapsed / steps, (time.perf_counter() - stepped) / steps)
         per_step = newton[self.plotted] / max(steps, 1)
         failed = tuple(sorted(set(self.watch.failures) - frozen_before))
         ms = 1e3 * elapsed / steps if steps else float("nan")

@@ -36,9 +36,10 @@ def test_rtoml_and_tomllib_give_equal_documents(tmp_path):
 
 
 def test_only_a_large_file_takes_rtoml(tmp_path):
-    text = _generated_scene(tmp_path, 300, 1).read_text()
+    text = _generated_scene(tmp_path, 300, 1).read_text()[: toml_file.RTOML_BYTES]
+    text = text[: text.rindex("\n[[body]]")]
     assert toml_file.parse_toml(text, "x")[1] is tomllib
-    big = text + "\n" + "# padding\n" * (toml_file.FAST_PARSE_BYTES // 10)
+    big = text + "\n" + "# padding\n" * (toml_file.RTOML_BYTES // 10)
     assert toml_file.parse_toml(big, "x")[1] is rtoml
 
 
@@ -47,7 +48,7 @@ def _messages(path, monkeypatch):
     shown = []
     for parser in (rtoml, None):
         with monkeypatch.context() as patch:
-            patch.setattr(toml_file, "FAST_PARSE_BYTES", 0)
+            patch.setattr(toml_file, "RTOML_BYTES", 0)
             patch.setattr(toml_file, "rtoml", parser)
             try:
                 scene = load_scene(path)

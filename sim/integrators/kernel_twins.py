@@ -194,24 +194,29 @@ def _rodrigues_coefficients(kernels: dict[str, Any]):
         start = np.where(angle_sq < branch, 0, -1)
         for bound, count in zip(reversed(bounds), reversed(tier_terms), strict=True):
             start = np.where(angle_sq < bound, terms - count, start)
-        one_tier = bool((start == start[0]).all()) if start.size else False
-        firsts = [int(start[0])] if one_tier else np.unique(start, return_counts=True)[0].tolist()  # no numpy.ma
-        for first in firsts:
-            rows = slice(None) if one_tier else np.flatnonzero(start == first)
-            x = angle_sq[rows]
-            if first < 0:
-                a = np.sqrt(x)
-                sin_a, sin_half = np.sin(a), np.sin(0.5 * a)
-                s1[rows], s2[rows], s3[rows] = sin_a / a, 2.0 * sin_half * sin_half / x, (a - sin_a) / (x * a)
-                continue
-            c1, c2, c3 = (
-                np.full_like(x, s1_terms[first]),
-                np.full_like(x, s2_terms[first]),
-                np.full_like(x, s3_terms[first]),
-            )
+        # Horner's rule over every element at once from the earliest first term: an element joins, restarted at
+        # its own first term, when the loop reaches it, so it sees exactly the kernel's operations (no gathering by
+        # tier: ~40 µs for 100 bodies in three tiers, against ~160 µs gathered). The closed form's rows (and a
+        # nan's), ~never in a step, are taken apart, their Horner values (from x = 0) discarded.
+        taylor = start >= 0
+        closed = None if taylor.all() else np.flatnonzero(~taylor)
+        x = angle_sq if closed is None else np.where(taylor, angle_sq, 0.0)
+        firsts = [first for first in sorted({0, *(terms - count for count in tier_terms)}) if (start == first).any()]
+        if firsts:
+            first = firsts[0]
+            c1, c2, c3 = (np.full_like(x, terms_of[first]) for terms_of in (s1_terms, s2_terms, s3_terms))
             for k in range(first + 1, terms):
                 c1, c2, c3 = c1 * x + s1_terms[k], c2 * x + s2_terms[k], c3 * x + s3_terms[k]
-            s1[rows], s2[rows], s3[rows] = c1, c2, c3
+                if k in firsts:
+                    joins = start == k
+                    c1, c2, c3 = (np.where(joins, terms_of[k], c) for c, terms_of in
+                                  ((c1, s1_terms), (c2, s2_terms), (c3, s3_terms)))  # fmt: skip
+            s1, s2, s3 = c1, c2, c3
+        if closed is not None:
+            x = angle_sq[closed]
+            a = np.sqrt(x)
+            sin_a, sin_half = np.sin(a), np.sin(0.5 * a)
+            s1[closed], s2[closed], s3[closed] = sin_a / a, 2.0 * sin_half * sin_half / x, (a - sin_a) / (x * a)
         return s1, s2, s3
 
     return coefficients

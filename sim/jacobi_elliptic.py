@@ -27,6 +27,8 @@ own arguments and on a broad sample (tests/sim/test_carlson.py), where scipy.spe
 
 from __future__ import annotations
 
+import operator
+
 import numpy as np
 import numpy.typing as npt
 
@@ -65,7 +67,9 @@ def reduce_by_half_period(u: npt.ArrayLike, K: float) -> tuple[np.ndarray, np.nd
     return half_periods, u - 2.0 * K * half_periods
 
 
-def _descending_moduli(m, m_complement) -> tuple[list[np.ndarray], list[np.ndarray], list[np.ndarray]]:
+def _descending_moduli(
+    m, m_complement, power=operator.pow
+) -> tuple[list[np.ndarray], list[np.ndarray], list[np.ndarray]]:
     """Moduli ``k₀ = √m, k₁, …`` of Gauss's descending chain down to ``_BASE_MODULUS``, the ``1 − kₙ``, and
     whether each level applies, for ``m`` and ``m₁`` of any (broadcast) shape: a body whose chain ends earlier
     keeps its last modulus and skips the later levels (``active`` false), so every body's values are those of
@@ -73,7 +77,7 @@ def _descending_moduli(m, m_complement) -> tuple[list[np.ndarray], list[np.ndarr
 
     ``kₙ₊₁ = kₙ² / (1 + k′ₙ)²`` (equal to ``(1 − k′ₙ)/(1 + k′ₙ)`` without the subtraction),
     ``k′ₙ₊₁ = 2 √k′ₙ / (1 + k′ₙ)`` and ``1 − kₙ₊₁ = 2 k′ₙ / (1 + k′ₙ)``, so no step loses digits, however close
-    ``k`` is to 1.
+    ``k`` is to 1. ``power`` takes the square of ``1 + k′ₙ`` (see :func:`_sn_cn_dn_reduced`).
     """
     modulus = np.sqrt(np.asarray(m, dtype=float))
     complement = np.sqrt(np.asarray(m_complement, dtype=float))
@@ -81,7 +85,7 @@ def _descending_moduli(m, m_complement) -> tuple[list[np.ndarray], list[np.ndarr
     moduli, one_minus, active = [modulus], [np.full(modulus.shape, np.nan)], [np.ones(modulus.shape, dtype=bool)]
     going = modulus > _BASE_MODULUS
     while going.any():
-        moduli.append(np.where(going, moduli[-1] ** 2 / (1.0 + complement) ** 2, moduli[-1]))
+        moduli.append(np.where(going, moduli[-1] ** 2 / power(1.0 + complement, 2), moduli[-1]))
         one_minus.append(2.0 * complement / (1.0 + complement))
         active.append(going)
         complement = np.where(going, 2.0 * np.sqrt(complement) / (1.0 + complement), complement)
@@ -89,10 +93,14 @@ def _descending_moduli(m, m_complement) -> tuple[list[np.ndarray], list[np.ndarr
     return moduli, one_minus, active
 
 
-def _sn_cn_dn_reduced(v: np.ndarray, m, m_complement):
+def _sn_cn_dn_reduced(v: np.ndarray, m, m_complement, power=operator.pow):
     """``sn, cn, dn`` for ``|v| ≤ K`` (``0 < m₁``) by the descending transformation (DLMF 22.7.1–22.7.3);
-    ``m`` and ``m₁`` scalars or arrays broadcast with ``v`` (one chain per body)."""
-    moduli, one_minus, active = _descending_moduli(m, m_complement)
+    ``m`` and ``m₁`` scalars or arrays broadcast with ``v`` (one chain per body).
+
+    ``power(x, 2)`` takes the squares of ``1 + k′ₙ`` and ``k sn``: for one body these are numpy float64 scalars,
+    whose ``**`` is C's ``pow``, for arrays numpy's product; a batch that must give one body's bits passes
+    :func:`sim.torque_free_rows.libm_power`."""
+    moduli, one_minus, active = _descending_moduli(m, m_complement, power)
     # The argument at each level: v_{n+1} = v_n / (1 + k_{n+1}).
     scale: float | np.ndarray = 1.0
     for modulus, applies in zip(moduli[1:], active[1:], strict=True):
@@ -100,7 +108,7 @@ def _sn_cn_dn_reduced(v: np.ndarray, m, m_complement):
     base = v / scale
     k_base = moduli[-1]
     sn, cn = np.sin(base), np.cos(base)
-    dn = np.sqrt(1.0 - (k_base * sn) ** 2)
+    dn = np.sqrt(1.0 - power(k_base * sn, 2))
     for level in range(len(moduli) - 1, 0, -1):
         k1, applies = moduli[level], active[level]
         denominator = 1.0 + k1 * sn * sn

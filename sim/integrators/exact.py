@@ -13,20 +13,23 @@ naming it. With the gyroscopic term off the model is ``ω̇ = 0`` (torque-free),
 A step that starts exactly (bitwise) where an earlier ``exact`` step of the same body (same inertia) ended goes on
 along that step's closed form, at its time plus ``h``, instead of solving the motion again: a run of steps samples
 one solution at ``h, 2h, 3h, …`` (a multiple of ``h`` while ``h`` is unchanged), so its error does not accumulate
-step by step, and a step costs one evaluation of the closed form (about 50 µs) rather than solving it again
-(about 0.3 ms). The solutions are kept in :data:`_CONTINUATIONS`, keyed by the state a step returned, at most
+step by step, and a step costs one evaluation of the closed form rather than solving it again (~1.5 ms a body).
+Where each body is on its solution is kept in :data:`_CONTINUATIONS`, keyed by the state a step returned, at most
 ``CACHE_SIZE`` of them (the oldest go first); any other start (a reset, an edited state, a gyroscopic step after
 one without the term) solves the motion afresh. Either way the step is the exact motion from its start state.
 
-The case analysis of the closed form (family, separatrix, symmetry) is per body, so the gyroscopic step loops over
-the bodies in Python. It is the reference, not a method for a real-time scene of many bodies. Cost: 0 Newton
-iterations, 1 sub-step.
+The case analysis of the closed form (family, separatrix, symmetry) is per body, so solving afresh loops over those
+bodies in Python; the evaluation is one batch over every body of the step (sim/torque_free_rows.py: the same bits
+as each body's :meth:`TorqueFreeSolution.orientation`). A continued step costs ~1 ms for up to ~10 bodies and
+~10 µs a body from a few hundred (benchmarks/exact_step.py), against ~0.3–0.5 ms a body evaluated one by one.
+Cost: 0 Newton iterations, 1 sub-step.
 """
 
 from __future__ import annotations
 
 from collections import OrderedDict
 from dataclasses import dataclass
+from itertools import repeat
 
 import numpy as np
 
@@ -45,6 +48,7 @@ from spinlab.sim.integrators.state import (
     to_body,
 )
 from spinlab.sim.quaternion import quat_exp, quat_mul, quat_normalize
+from spinlab.sim.torque_free_rows import TorqueFreeRows, constants_of
 
 __all__ = ["step", "CACHE_SIZE", "CLAIMS"]
 
@@ -58,39 +62,34 @@ CACHE_SIZE = 4096
 many bodies; older ones (states no step starts from again) are dropped as new ones come."""
 
 
-@dataclass(frozen=True)
-class _Continuation:
-    """Where a body is on its closed form: at ``t = t_origin + steps · h`` (s) of ``solution``. Counting steps of
-    an unchanged ``h`` keeps ``t`` a multiple of ``h`` rather than a sum of roundings."""
+@dataclass(frozen=True, eq=False)
+class _Along:
+    """Where the M bodies a step solved are on their closed forms: body k at ``t = t_origin[k] + steps[k] · h``
+    (s) of row k of ``forms``. Counting steps of an unchanged ``h`` keeps ``t`` a multiple of ``h`` rather than a
+    sum of roundings. The store holds ``(along, k)`` per body."""
 
-    solution: TorqueFreeSolution
-    t_origin: float
+    forms: TorqueFreeRows
+    t_origin: np.ndarray
     h: float
-    steps: int
+    steps: np.ndarray
 
     @property
-    def t(self) -> float:
+    def t(self) -> np.ndarray:
         return self.t_origin + self.steps * self.h
-
-    def advanced(self, h: float) -> _Continuation:
-        """One step of ``h`` further along the same solution."""
-        if h == self.h:
-            return _Continuation(self.solution, self.t_origin, h, self.steps + 1)
-        return _Continuation(self.solution, self.t, h, 1)
 
 
 class _Continuations:
-    """The latest :class:`_Continuation` of at most ``size`` bodies, keyed by the bytes of the state (q, ω, L) a
-    step returned and the body's inertia; the oldest entries go first."""
+    """The latest continuation ``(along, k)`` (:class:`_Along`) of at most ``size`` bodies, keyed by the bytes of
+    the state (q, ω, L) a step returned and the body's inertia; the oldest entries go first."""
 
     def __init__(self, size: int) -> None:
         self.size = size
-        self._entries: OrderedDict[bytes, _Continuation] = OrderedDict()
+        self._entries: OrderedDict[bytes, tuple[_Along, int]] = OrderedDict()
 
-    def get(self, key: bytes) -> _Continuation | None:
+    def get(self, key: bytes) -> tuple[_Along, int] | None:
         return self._entries.get(key)
 
-    def put(self, keys: list[bytes], continuations: list[_Continuation]) -> None:
+    def put(self, keys: list[bytes], continuations: list[tuple[_Along, int]]) -> None:
         entries = self._entries
         for key, continuation in zip(keys, continuations, strict=True):
             entries[key] = continuation
@@ -128,36 +127,87 @@ def _refuse_torque(params: BodyParams, h: float) -> None:
     )
 
 
-def _closed_form_orientation(
-    state: BodyState, params: BodyParams, h: float, stepped: np.ndarray
-) -> tuple[np.ndarray, list[int], list[_Continuation]]:
-    """``q(h)`` of the torque-free motion from each stepped body's start state: (N, 4), others keep ``q``; and the
-    stepped bodies with where each now is on its solution."""
-    q_new = state.q.copy()
-    rows = np.flatnonzero(stepped).tolist()
-    keys = _state_keys(state.q, state.omega_world, state.L_world, params.inertia_body) if rows else []
-    omega_body = None
-    continuations = []
-    solved = []
-    for n in rows:
-        continuation = _CONTINUATIONS.get(keys[n])
+def _continued(found: list[tuple[_Along, int]]) -> tuple[TorqueFreeRows, np.ndarray, np.ndarray, np.ndarray]:
+    """The closed forms of bodies found in the store, in ``found``'s order, and where each was: its rows,
+    ``t_origin``, ``h`` and ``steps`` (C,). Usually every body comes from the last step, in its order."""
+    alongs = [along for along, _ in found]
+    index = np.fromiter((k for _, k in found), np.int64, len(found))
+    first = alongs[0]
+    if all(along is first for along in alongs):
+        whole = len(index) == len(first.forms) and bool(np.all(index == np.arange(len(index))))
+        forms = first.forms if whole else first.forms.take(index)
+        return forms, first.t_origin[index], np.full(len(index), first.h), first.steps[index]
+    # Bodies from several steps (some reset or edited in between): each step's rows taken, then put in order.
+    distinct = list({id(along): along for along in alongs}.values())
+    code_of = {id(along): code for code, along in enumerate(distinct)}
+    codes = np.fromiter((code_of[id(along)] for along in alongs), np.int64, len(alongs))
+    groups = [np.flatnonzero(codes == code) for code in range(len(distinct))]
+    order = np.empty(len(found), dtype=np.int64)
+    order[np.concatenate(groups)] = np.arange(len(found))
+    parts = [(along, index[group]) for along, group in zip(distinct, groups, strict=True)]
+    forms = TorqueFreeRows.concatenate([along.forms.take(rows) for along, rows in parts]).take(order)
+    t_origin = np.concatenate([along.t_origin[rows] for along, rows in parts])[order]
+    h = np.concatenate([np.full(len(rows), along.h) for along, rows in parts])[order]
+    steps = np.concatenate([along.steps[rows] for along, rows in parts])[order]
+    return forms, t_origin, h, steps
+
+
+def _solved(state: BodyState, params: BodyParams, rows: list[int]) -> tuple[list[int], TorqueFreeRows | None]:
+    """The closed forms of bodies ``rows``, solved from their start states (``Ω = I⁻¹ Oᵀ L``): the bodies whose
+    state the closed form takes, and their rows. The case analysis is per body (only a step from a state no step
+    returned comes here: a run's first step, a reset, an edit)."""
+    omega_body = matvec(params.inertia_body_inv[rows], to_body(state.q[rows], state.L_world[rows]))
+    solved, constants = [], []
+    for k, n in enumerate(rows):
         try:
-            with np.errstate(all="ignore"):  # a state too extreme for the closed form gives nan, reported below
-                if continuation is None:
-                    if omega_body is None:
-                        omega_body = matvec(params.inertia_body_inv, to_body(state.q, state.L_world))
-                    solution = TorqueFreeSolution.from_body_state(params.inertia_body[n], state.q[n], omega_body[n])
-                    continuation = _Continuation(solution, 0.0, h, 1)
-                else:
-                    continuation = continuation.advanced(h)
-                q_new[n] = continuation.solution.orientation(np.array(continuation.t))
+            solution = TorqueFreeSolution.from_body_state(params.inertia_body[n], state.q[n], omega_body[k])
+            constants.append(constants_of(solution))
         except (ArithmeticError, ValueError):  # overflow in the case analysis: no closed form for this state
-            q_new[n] = np.nan
             continue
         solved.append(n)
-        continuations.append(continuation)
-    with np.errstate(all="ignore"):
-        return quat_normalize(q_new), solved, continuations
+    return solved, TorqueFreeRows.from_constants(constants) if constants else None
+
+
+def _closed_form_orientation(
+    state: BodyState, params: BodyParams, h: float, stepped: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, _Along | None]:
+    """``q(h)`` of the torque-free motion from each stepped body's start state: (N, 4), others keep ``q``, a body
+    with no closed form NaN; and the bodies stepped along a closed form with where each now is on it."""
+    q_new = state.q.copy()
+    rows = np.flatnonzero(stepped)
+    if not rows.size:
+        with np.errstate(all="ignore"):
+            return quat_normalize(q_new), rows, None
+    keys = _state_keys(state.q[rows], state.omega_world[rows], state.L_world[rows], params.inertia_body[rows])
+    stored = [_CONTINUATIONS.get(key) for key in keys]
+    known = np.fromiter((entry is not None for entry in stored), bool, len(stored))
+    found = [entry for entry in stored if entry is not None]
+    with np.errstate(all="ignore"):  # a state too extreme for the closed form gives nan, reported by the caller
+        fresh, fresh_forms = _solved(state, params, rows[~known].tolist()) if not known.all() else ([], None)
+        solved = np.sort(np.concatenate([rows[known], np.array(fresh, dtype=np.int64)]))
+        q_new[rows[~known]] = np.nan
+        if not solved.size:
+            return quat_normalize(q_new), solved, None
+        parts, t_origin, steps = [], [], []
+        if found:
+            # One more step of h along each stored solution: a multiple of h while h is unchanged.
+            forms, origin, h_before, steps_before = _continued(found)
+            same = h_before == h
+            parts.append(forms)
+            t_origin.append(np.where(same, origin, origin + steps_before * h_before))
+            steps.append(np.where(same, steps_before + 1, 1))
+        if fresh_forms is not None:
+            parts.append(fresh_forms)
+            t_origin.append(np.zeros(len(fresh)))
+            steps.append(np.ones(len(fresh), dtype=np.int64))
+        # Back to body order: the stored bodies come first in ``parts``, then the fresh ones.
+        order = np.argsort(np.concatenate([rows[known], np.array(fresh, dtype=np.int64)]), kind="stable")
+        forms = parts[0] if len(parts) == 1 else TorqueFreeRows.concatenate(parts)
+        if len(parts) > 1 or not np.all(order == np.arange(len(order))):
+            forms = forms.take(order)
+        along = _Along(forms, np.concatenate(t_origin)[order], h, np.concatenate(steps)[order])
+        q_new[solved] = forms.orientation(along.t)
+        return quat_normalize(q_new), solved, along
 
 
 def step(
@@ -173,10 +223,10 @@ def step(
     _refuse_torque(params, h)
     status = non_finite_status(state.q, state.omega_world, state.L_world)
     n_bodies = len(state)
-    rows: list[int] = []
-    continuations: list[_Continuation] = []
+    rows: np.ndarray = np.empty(0, dtype=np.int64)
+    along = None
     if params.gyroscopic:
-        q_new, rows, continuations = _closed_form_orientation(state, params, float(h), status == STATUS_OK)
+        q_new, rows, along = _closed_form_orientation(state, params, float(h), status == STATUS_OK)
         L_new = state.L_world.copy()
         with np.errstate(all="ignore"):
             omega_new = omega_world_from_momentum(q_new, L_new, params.inertia_body_inv)
@@ -187,8 +237,8 @@ def step(
             L_new = momentum_from_omega_world(q_new, omega_new, params.inertia_body)
     status = np.maximum(status, non_finite_status(q_new, omega_new, L_new))
     raise_on_failure(NAME, status, h)
-    if rows:
+    if along is not None:
         keys = _state_keys(q_new[rows], omega_new[rows], L_new[rows], params.inertia_body[rows])
-        _CONTINUATIONS.put(keys, continuations)
+        _CONTINUATIONS.put(keys, list(zip(repeat(along), range(len(rows)))))
     return BodyState(q_new, omega_new, L_new), StepCost(np.zeros(n_bodies, dtype=np.int64),
                                                         np.ones(n_bodies, dtype=np.int64))  # fmt: skip

@@ -132,6 +132,7 @@ class App:
         self.state, self.form = self.controller.choices, self.controller.form
         self.state.render, self.state.plots = RenderOptions.for_bodies(len(scene.bodies)), PlotOptions()
         self.recording: Recording | None = None
+        self.finishing: list[recording.Finishing] = []  # stopped videos being finalised (ui/recording.py)
         self.announce_recording = False  # print "recording to PATH" on stdout at the first frame (run_gui)
         self.want_screenshot = False
         self.last_screenshot: Path | None = None
@@ -461,6 +462,9 @@ class App:
     def stop_recording(self) -> str:
         return recording.stop_recording(self)
 
+    def paths_in_use(self) -> frozenset[Path]:
+        return recording.paths_in_use(self)
+
     # -- one frame --------------------------------------------------------------------------------------------
 
     def frame(self, wall_dt: float) -> None:
@@ -471,6 +475,8 @@ class App:
     def update(self, wall_dt: float) -> None:
         """The CPU half of a frame: carry out what was asked, advance the simulation, lay out the UI."""
         edits, self._panel_edits = (self.controller.take_pending(), self._panel_edits), PanelEdits()
+        if self.finishing:
+            recording.collect_finished(self)
         running = self._session
         for asked in edits:
             self.controller.apply(asked)
@@ -669,14 +675,16 @@ class App:
         return note
 
     def finish_recording(self) -> str | None:
-        """Finalise a recording in progress (a playable file, or none if it cannot be made; no GL is needed).
-        Returns what became of it, for a person who no longer sees the panel (``None``: there was none)."""
-        if self.recording is None:
-            return None
-        try:
-            return recording.stop_recording(self)
-        except Exception as error:  # noqa: BLE001 - said in the note; closing goes on
-            return f"video not saved: {failure_text(error)}"
+        """Finalise a recording in progress and wait for those stopped before it (playable files, or none where
+        one cannot be made; no GL is needed). Returns what became of them, for a person who no longer sees the
+        panel (``None``: there were none)."""
+        notes = recording.collect_finished(self, wait=True)
+        if self.recording is not None:
+            try:
+                notes.append(recording.stop_recording(self, wait=True))
+            except Exception as error:  # noqa: BLE001 - said in the note; closing goes on
+                notes.append(f"video not saved: {failure_text(error)}")
+        return "; ".join(notes) if notes else None
 
     def release(self) -> None:
         """Free ImGui and GL, close the window. After the display connection was lost, neither GL nor the

@@ -88,8 +88,12 @@ class Host(Protocol):
     def start_recording(self, path: Path) -> None: ...
 
     def stop_recording(self) -> str:
-        """Finalise the video, say where it is in the panel and return that message (raises if it cannot be
-        finalised, leaving no file); the form's ``recording`` is ``False`` after it either way."""
+        """Stop recording and finalise the video (now, or in the background and say so), say where it is in the
+        panel and return that message (raises if it cannot be finalised, leaving no file); the form's
+        ``recording`` is ``False`` after it either way."""
+
+    def paths_in_use(self) -> frozenset[Path]:
+        """Files about to be written (videos being finalised): a new one must not take their names."""
 
 
 def failure_text(error: BaseException) -> str:
@@ -463,7 +467,7 @@ class Controller:
         directory = self.choices.output_dir
         if not os.path.isdir(directory):
             raise InputError(f"folder '{directory}' does not exist")
-        path = timestamped_path(directory, self.choices.scene_name, ".mp4")
+        path = timestamped_path(directory, self.choices.scene_name, ".mp4", taken=self.host.paths_in_use())
         self.host.start_recording(path)
         self.form.recording = True
         self.tell(f"recording to {path}")

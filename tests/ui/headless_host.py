@@ -80,6 +80,9 @@ class SessionHost:
     def start_recording(self, path: Path) -> None:
         self.recording = path
 
+    def paths_in_use(self) -> frozenset[Path]:
+        return frozenset()
+
     def stop_recording(self) -> str:
         self.videos.append(self.recording)
         self.recording, self.form.recording = None, False

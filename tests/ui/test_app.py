@@ -14,6 +14,7 @@ from spinlab.ui.capture import RECORD_FPS
 from spinlab.ui.panel import PanelEdits
 from spinlab.ui.theme import PANEL_BG_RGB
 from spinlab.ui.view3d import PANEL_WIDTH
+from tests.ui.window_frames import finished_video
 
 FRAME_S = 1.0 / 60.0
 PANEL_COLOR_TOLERANCE = 3  # 8-bit levels
@@ -104,11 +105,45 @@ def test_recording_two_seconds_makes_a_playable_video(app):
     run_frames(app, 2 * RECORD_FPS - 1)
     assert app.form.recording
     ask(app, toggle_record=True)
-    assert not app.form.recording and app.last_video is not None
-    frames, width, height, fps = read_video_info(app.last_video)
+    assert not app.form.recording
+    assert "finishing the video" in app.form.message, "finalised in the background, the panel saying so"
+    video = finished_video(app)
+    assert video is not None and f"video saved to {video}" in app.form.message
+    frames, width, height, fps = read_video_info(video)
     assert frames == 2 * RECORD_FPS
     assert fps == RECORD_FPS and width % 2 == 0 and height % 2 == 0
     assert width > 0.5 * app.window.get_framebuffer_size()[0]
+
+
+def test_a_recording_started_while_the_last_is_finalised_takes_another_name(app, monkeypatch):
+    # Stopped and started again within the second (the clock held still here): the first video is not at its path
+    # yet, so the timestamp alone would give the second the same name, and its file would replace the first's.
+    import datetime
+
+    from spinlab.ui import files
+
+    now = datetime.datetime(2026, 11, 27, 12, 0, 0)
+    monkeypatch.setattr(files, "datetime", type("Clock", (), {"datetime": type("Now", (), {"now": lambda: now})}))
+    fresh(app, "t_handle")
+    paths = []
+    for frames in (5, 7):
+        ask(app, toggle_record=True)
+        run_frames(app, frames - 1)
+        ask(app, toggle_record=True)
+        paths.append(app.finishing[-1].recording.path)
+    finished_video(app)
+    assert paths[0] != paths[1] and "120000" in paths[0].name
+    assert [read_video_info(path)[0] for path in paths] == [5, 7]
+
+
+def test_closing_waits_for_the_video_being_finalised(app):
+    fresh(app, "t_handle")
+    ask(app, toggle_record=True)
+    run_frames(app, 3)
+    ask(app, toggle_record=True)
+    note = app.finish_recording()  # as closing the window does
+    assert not app.finishing and note is not None and note.startswith("video saved to ")
+    assert read_video_info(app.last_video)[0] == 4
 
 
 def test_a_blow_up_pauses_names_the_body_and_reset_recovers(app):

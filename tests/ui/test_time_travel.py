@@ -12,7 +12,7 @@ from spinlab.scene.model.run_model import Session
 from spinlab.ui.capture import read_pixels
 from spinlab.ui.controller import KEYS
 from spinlab.ui.controller_state import PanelEdits
-from tests.ui.window_frames import run_frames, start_running, state_bytes
+from tests.ui.window_frames import finished_video, run_frames, start_running, state_bytes
 
 
 def views_image(app) -> np.ndarray:
@@ -125,6 +125,6 @@ def test_record_while_looking_back_writes_the_history_to_the_run_now(app, compar
             break
     assert app.recording is None and app.state.paused, "stopped, paused, at the run now"
     assert app.shown_step == present == app.session.simulation.step_index, "no step taken past the history"
-    with av.open(str(app.last_video)) as container:
+    with av.open(str(finished_video(app))) as container:
         frames = sum(1 for _ in container.decode(video=0))
     assert frames == 60  # steps present - 59 ... present, one a frame

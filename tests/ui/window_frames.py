@@ -25,3 +25,14 @@ def start_running(app, preset: str, time_scale_exp: int = 3) -> None:
     app.pending = PanelEdits(scene=preset, reset=True)
     run_frames(app, 1)
     app.state.paused, app.state.time_scale_exp, app.state.follow = False, time_scale_exp, False
+
+
+def finished_video(app, most_frames=3000):
+    """Draw frames until the stopped recordings are finalised (ui/recording.py does it in the background); the
+    last video's path."""
+    for _ in range(most_frames):
+        if not app.finishing:
+            break
+        run_frames(app, 1)
+    assert not app.finishing, "a stopped video was never finalised"
+    return app.last_video

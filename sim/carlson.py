@@ -52,24 +52,32 @@ def _wide(*arguments: npt.ArrayLike) -> tuple[tuple[int, ...], list[np.ndarray]]
 def _converge(state: tuple[np.ndarray, ...], spread: np.ndarray, step, finish) -> np.ndarray:
     """Duplicate until Carlson's rule ``4^-m Q < |A_m|`` holds, row by row: ``state[0]`` is the mean ``A_m``,
     ``step(state, 4^-m)`` the next state, ``finish(rows, state, 4^-m)`` the integral of the rows that have
-    converged, which then leave the loop (a batch's slowest row does not hold up the others' arithmetic)."""
+    converged. A row leaves the loop when it converges (a batch's slowest row does not hold up the others'
+    arithmetic) and is finished with the others at the end, each at its own ``4^-m`` (an array then: ``finish``
+    takes it element by element)."""
     if len(spread) == 0:
         return np.empty(0, dtype=_WIDE)
     if len(spread) == 1:
         return np.array([_converge_one(tuple(column[0] for column in state), spread[0], step, finish)])
-    out = np.empty(len(spread), dtype=_WIDE)
     rows, scale = np.arange(len(spread)), _WIDE(1.0)
+    finished: list[tuple[np.ndarray, tuple[np.ndarray, ...], np.ndarray]] = []
     for steps in range(_MOST_STEPS + 1):
         # not(≥) rather than <: a NaN argument finishes at once (and gives NaN).
         done = ~(spread * scale >= abs(state[0])) | (steps == _MOST_STEPS)
         if done.any():
-            out[rows[done]] = finish(rows[done], tuple(column[done] for column in state), scale)
+            scales = np.full(np.count_nonzero(done), scale, dtype=_WIDE)
+            finished.append((rows[done], tuple(column[done] for column in state), scales))
             going = ~done
             rows, spread, state = rows[going], spread[going], tuple(column[going] for column in state)
             if not rows.size:
                 break
         state = step(state, scale)
         scale = scale / 4
+    done_rows, done_states, scales = zip(*finished, strict=True)
+    rows = np.concatenate(done_rows)
+    out = np.empty(len(rows), dtype=_WIDE)
+    out[rows] = finish(rows, tuple(np.concatenate(column) for column in zip(*done_states, strict=True)),
+                       np.concatenate(scales))  # fmt: skip
     return out
 
 

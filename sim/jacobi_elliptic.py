@@ -100,11 +100,22 @@ def _sn_cn_dn_reduced(v: np.ndarray, m, m_complement, power=operator.pow):
     ``power(x, 2)`` takes the squares of ``1 + k′ₙ`` and ``k sn``: for one body these are numpy float64 scalars,
     whose ``**`` is C's ``pow``, for arrays numpy's product; a batch that must give one body's bits passes
     :func:`sim.torque_free_rows.libm_power`."""
+    return _ascending(v, *_descending_chain(m, m_complement, power), power=power)
+
+
+def _descending_chain(m, m_complement, power=operator.pow) -> tuple[list, list, list, float | np.ndarray]:
+    """:func:`_descending_moduli` and the argument's scale at the lowest level, ``Π (1 + kₙ)`` over the levels that
+    apply (``v_{n+1} = v_n / (1 + k_{n+1})``): what :func:`_ascending` needs of ``m``, the same for every ``v``."""
     moduli, one_minus, active = _descending_moduli(m, m_complement, power)
-    # The argument at each level: v_{n+1} = v_n / (1 + k_{n+1}).
     scale: float | np.ndarray = 1.0
     for modulus, applies in zip(moduli[1:], active[1:], strict=True):
         scale = np.where(applies, scale * (1.0 + modulus), scale)
+    return moduli, one_minus, active, scale
+
+
+def _ascending(v: np.ndarray, moduli, one_minus, active, scale, power=operator.pow):
+    """``sn, cn, dn`` at ``v`` from the chain of :func:`_descending_chain`: ``sin``, ``cos`` at the lowest level,
+    then up the levels that apply (``power`` as in :func:`_sn_cn_dn_reduced`)."""
     base = v / scale
     k_base = moduli[-1]
     sn, cn = np.sin(base), np.cos(base)

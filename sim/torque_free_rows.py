@@ -31,7 +31,12 @@ from itertools import repeat
 import numpy as np
 
 from spinlab.sim.exact import TorqueFreeSolution, quat_from_zxz_euler
-from spinlab.sim.jacobi_elliptic import _sn_cn_dn_reduced, carlson_rj_near_saddle, legendre_pi_by_conjugate
+from spinlab.sim.jacobi_elliptic import (
+    _ascending,
+    _descending_chain,
+    carlson_rj_near_saddle,
+    legendre_pi_by_conjugate,
+)
 from spinlab.sim.quaternion import quat_exp, quat_mul
 
 __all__ = ["TorqueFreeRows", "constants_of", "libm_power", "CONSTANT", "AXISYMMETRIC", "PERIODIC", "SEPARATRIX"]
@@ -63,7 +68,10 @@ class TorqueFreeRows:
     ``moments`` (N, 3) kg m², ``omega_principal0`` (N, 3) rad/s, ``spin_axis`` (N,) (0 or 2), ``rate`` λ or ν rad/s,
     ``L_norm`` kg m²/s, ``phase0`` u₀, ``m``, ``m_complement``, ``quarter_period`` K, ``amplitudes`` (N, 3) rad/s,
     the precession's ``coefficient``, ``g0`` and ``linear_moment`` (kg m²), ``complete_g``, ``characteristic`` n,
-    ``conjugate`` m/n and ``transformed`` (bool). A constant that a row's kind does not use is NaN."""
+    ``conjugate`` m/n and ``transformed`` (bool); and the descending chain of ``m`` (periodic rows, no levels on
+    the others; sim/jacobi_elliptic.py's ``_descending_chain``, levels along axis 1): ``descent_moduli``,
+    ``descent_one_minus``, ``descent_active`` (N, L) and ``descent_scale`` (N,). A constant that a row's kind does
+    not use is NaN."""
 
     kind: np.ndarray
     q0: np.ndarray
@@ -86,6 +94,10 @@ class TorqueFreeRows:
     characteristic: np.ndarray
     conjugate: np.ndarray
     transformed: np.ndarray
+    descent_moduli: np.ndarray
+    descent_one_minus: np.ndarray
+    descent_active: np.ndarray
+    descent_scale: np.ndarray
 
     def __len__(self) -> int:
         return len(self.kind)
@@ -98,8 +110,20 @@ class TorqueFreeRows:
     @classmethod
     def from_constants(cls, rows: Sequence[tuple]) -> TorqueFreeRows:
         """The rows of bodies whose :func:`constants_of` are ``rows``, in order."""
-        return cls(*(np.array([row[k] for row in rows], dtype=_DTYPES.get(name, float)).reshape(
-            (len(rows),) + _SHAPES.get(name, ())) for k, name in enumerate(_FIELDS)))  # fmt: skip
+        columns = [np.array([row[k] for row in rows], dtype=_DTYPES.get(name, float)).reshape(
+            (len(rows),) + _SHAPES.get(name, ())) for k, name in enumerate(_CONSTANTS)]  # fmt: skip
+        constants = dict(zip(_CONSTANTS, columns, strict=True))
+        # The chain depends on m alone: taken once here, not at every evaluation (NaN: no levels).
+        periodic = constants["kind"] == PERIODIC
+        m, m_complement = (np.where(periodic, constants[name], np.nan) for name in ("m", "m_complement"))
+        moduli, one_minus, active, scale = _descending_chain(m, m_complement, power=libm_power)
+        return cls(
+            **constants,
+            descent_moduli=np.stack(moduli, axis=1),
+            descent_one_minus=np.stack(one_minus, axis=1),
+            descent_active=np.stack(active, axis=1),
+            descent_scale=np.broadcast_to(scale, (len(rows),)).copy(),
+        )
 
     def take(self, index: np.ndarray) -> TorqueFreeRows:
         """The rows ``index`` (an integer array), in that order."""
@@ -107,8 +131,21 @@ class TorqueFreeRows:
 
     @classmethod
     def concatenate(cls, parts: Sequence[TorqueFreeRows]) -> TorqueFreeRows:
-        """The rows of ``parts`` one after the other."""
-        return cls(*(np.concatenate([getattr(part, name) for part in parts]) for name in _FIELDS))
+        """The rows of ``parts`` one after the other (the shorter descending chains padded with levels that do not
+        apply)."""
+        levels = max(part.descent_moduli.shape[1] for part in parts)
+
+        def padded(part: TorqueFreeRows, name: str) -> np.ndarray:
+            column = getattr(part, name)
+            extra = levels - column.shape[1] if name in _DESCENT_LEVELS else 0
+            if not extra:
+                return column
+            if name == "descent_moduli":  # a chain that has ended keeps its last modulus
+                return np.concatenate([column, np.repeat(column[:, -1:], extra, axis=1)], axis=1)
+            return np.concatenate([column, np.full((len(column), extra), np.nan if name == "descent_one_minus" else
+                                                   False, dtype=column.dtype)], axis=1)  # fmt: skip
+
+        return cls(*(np.concatenate([padded(part, name) for part in parts]) for name in _FIELDS))
 
     def orientation(self, t: np.ndarray) -> np.ndarray:
         """Orientation (N, 4) of row k at time ``t[k]`` (``t`` (N,) s), body → world: bit for bit row k's
@@ -125,6 +162,8 @@ class TorqueFreeRows:
 
 
 _FIELDS = tuple(field.name for field in fields(TorqueFreeRows))
+_DESCENT_LEVELS = ("descent_moduli", "descent_one_minus", "descent_active")
+_CONSTANTS = _FIELDS[: _FIELDS.index("descent_moduli")]
 _DTYPES = {"kind": np.int8, "spin_axis": np.int64, "transformed": bool}
 _SHAPES = {"q0": (4,), "omega_body0": (3,), "chain": (4, 4), "moments": (3,), "omega_principal0": (3,),
            "amplitudes": (3,)}  # fmt: skip
@@ -136,17 +175,17 @@ def constants_of(solution: TorqueFreeSolution) -> tuple:
     (ArithmeticError, ValueError) for a state too extreme for the closed form."""
     motion = solution.motion
     nan3 = np.full(3, np.nan)
-    values: dict[str, object] = dict.fromkeys(_FIELDS, np.nan)
+    values: dict[str, object] = dict.fromkeys(_CONSTANTS, np.nan)
     values.update(q0=solution.q0, omega_body0=solution.omega_body0, chain=np.full((4, 4), np.nan), moments=nan3,
                   omega_principal0=nan3, spin_axis=motion.spin_axis, amplitudes=nan3, transformed=False)  # fmt: skip
     if motion.kind == "constant":
         values["kind"] = CONSTANT
-        return tuple(values[name] for name in _FIELDS)
+        return tuple(values[name] for name in _CONSTANTS)
     values.update(chain=solution._chain, moments=motion.moments, omega_principal0=motion.omega_principal0,
                   rate=motion.rate, L_norm=motion.L_norm)  # fmt: skip
     if motion.kind == "axisymmetric":
         values["kind"] = AXISYMMETRIC
-        return tuple(values[name] for name in _FIELDS)
+        return tuple(values[name] for name in _CONSTANTS)
     coefficient, g0, linear_moment = motion._precession_constants
     periodic = bool(np.isfinite(motion.quarter_period))
     values.update(
@@ -164,7 +203,7 @@ def constants_of(solution: TorqueFreeSolution) -> tuple:
         conjugate=motion.m / motion._characteristic,
         transformed=motion._transformed,
     )
-    return tuple(values[name] for name in _FIELDS)
+    return tuple(values[name] for name in _CONSTANTS)
 
 
 def _constant(rows: TorqueFreeRows, t: np.ndarray) -> np.ndarray:
@@ -249,7 +288,8 @@ def _periodic(rows: TorqueFreeRows, t: np.ndarray) -> np.ndarray:
     half_periods = np.rint(u / two_k)
     r = u - two_k * half_periods
     inner_periods = np.rint(r / two_k)
-    sn, cn, dn = _sn_cn_dn_reduced(r - two_k * inner_periods, rows.m, rows.m_complement, power=libm_power)
+    chain = (list(rows.descent_moduli.T), list(rows.descent_one_minus.T), list(rows.descent_active.T))
+    sn, cn, dn = _ascending(r - two_k * inner_periods, *chain, rows.descent_scale, power=libm_power)
     inner_sign = 1.0 - 2.0 * np.mod(inner_periods, 2.0)
     sn, cn = inner_sign * sn, inner_sign * cn
     sign = 1.0 - 2.0 * np.mod(half_periods, 2.0)

@@ -34,6 +34,7 @@ from types import ModuleType
 
 __all__ = [
     "FREE_FALL",
+    "SCENE_GRAPH",
     "KERNEL_BITS_ON_NUMPY",
     "TWINS",
     "stand_in",
@@ -54,6 +55,9 @@ __all__ = [
 
 FREE_FALL = "free_fall"
 """The world's free-fall kernel (sim/integrators/_kernels.py's ``free_fall_kernel``)."""
+SCENE_GRAPH = "scene_graph"
+"""The scene graph's composition (scene/running/graph_kernel.py; its own code run by Python on numpy's scalars
+meanwhile, the same bits: sim/integrators/kernel_twins.py's ``without_numba``)."""
 POLYLINE_KEEP = "polyline_keep"
 """The trails' and plots' thinning (render/thinning.py; render/thinning_numpy.py meanwhile)."""
 COLOUR_CONVERSION = "yuv"

@@ -28,6 +28,7 @@ import numpy as np
 import spinlab
 from spinlab.scene.files.scene_file import SceneSpec, load_scene
 from spinlab.scene.model.run_model import Session, Setup, check_scene_runs, default_integrators
+from spinlab.scene.process.collector import freeze_survivors
 from spinlab.scene.process.kernels import load_kernels
 from spinlab.sim import compiled
 from spinlab.sim.integrators import FAMILIES, INTEGRATORS
@@ -54,9 +55,9 @@ NUMPY_SLOWEST_FIRST = ("split6", "im6", "split4", "ot4", "im4", "split2", "trape
 def stages(scene: SceneSpec) -> list[Stage]:
     """What the window may call compiled, in the order it is compiled: (kernel names, the calls that compile or
     load them). The scene's own integrators one at a time (:func:`scene.process.kernels.load_kernels`), then its first
-    step as the window takes it (the same kernels with the scene's own arrays, of its :func:`excerpt`), the
-    trails' thinning, the video's colours, and every integrator side by side on the excerpt, under a heavy top's
-    torque and in a hierarchy."""
+    step as the window takes it (the same kernels with the scene's own arrays, of its :func:`excerpt`), the scene
+    graph's composition, the trails' thinning, the video's colours, and every integrator side by side on the
+    excerpt, under a heavy top's torque and in a hierarchy."""
     own = [name for name in default_integrators(scene) if name is not None]
     ranked = sorted(dict.fromkeys(own), key=lambda name: NUMPY_SLOWEST_FIRST.index(name)
                     if name in NUMPY_SLOWEST_FIRST else len(NUMPY_SLOWEST_FIRST))  # fmt: skip
@@ -64,6 +65,7 @@ def stages(scene: SceneSpec) -> list[Stage]:
     return [
         *first,
         (frozenset({compiled.FREE_FALL}), lambda: check_scene_runs(excerpt(scene))),
+        (frozenset({compiled.SCENE_GRAPH}), _scene_graph),
         (frozenset({compiled.POLYLINE_KEEP}), _thinning),
         # Before the long stage of every integrator (a minute of compiling, cold), which a recording started in
         # that minute would otherwise wait for on numpy's slower conversion.
@@ -99,6 +101,14 @@ def _side_by_side(scenes) -> None:
         Session(Setup(scene, default_integrators(scene), h=scene.h)).step(1)
         for family in dict.fromkeys(FAMILIES.values()):
             Session(Setup(scene, default_integrators(scene), True, family, h=scene.h)).step(1)
+
+
+def _scene_graph() -> None:
+    from spinlab.scene.running.graph_kernel import compose_nodes
+
+    two = np.zeros((2, 3))
+    compose_nodes(np.array([-1, 0], np.intp), np.array([False, True]), two.copy(), np.zeros((2, 4)), two.copy(),
+                  two.copy(), two.copy(), two.copy(), two.copy())  # fmt: skip
 
 
 def _thinning() -> None:
@@ -162,6 +172,7 @@ class KernelLoader:
                 if self._closing:
                     return
                 self._load(number)
+            freeze_survivors()  # numba's ~34,000 objects, now imported, out of the collector's reach too
         except BaseException as error:  # the window goes on on the numpy paths
             self.error = error
 

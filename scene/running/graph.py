@@ -18,10 +18,12 @@ call cost ~0.3 ms however few its nodes, and a chain 330 deep 90 ms.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
 
+from spinlab.sim import compiled
 from spinlab.sim.quaternion import quat_exp, quat_mul
 
 __all__ = ["SceneGraph", "GlobalPoses"]
@@ -91,10 +93,23 @@ class SceneGraph:
         # dynamic node's is not needed by anything downstream, so it is left at zero.
         alpha = np.zeros((n, 3))
         if self.has_children:
-            from spinlab.scene.running.graph_kernel import (
-                compose_nodes,  # compiled: loaded only for a scene with a hierarchy
-            )
-
             compose_nodes(self.parent, self.kinematic, self.local_position, q, omega, position, velocity,
                           acceleration, alpha)  # fmt: skip
         return GlobalPoses(q, position, velocity, acceleration, omega, alpha)
+
+
+def compose_nodes(*arguments) -> None:
+    """scene/running/graph_kernel.py's ``compose_nodes``: compiled (loaded only for a scene with a hierarchy), or,
+    while the window's kernels are not ready (sim/compiled.py), its own code run by Python on numpy's scalars, the
+    same bits without numba (~30 µs a node: the hierarchy preset in well under a millisecond; compiling on the
+    window's thread froze it 1.5 s)."""
+    if compiled.is_ready(compiled.SCENE_GRAPH):
+        from spinlab.scene.running.graph_kernel import compose_nodes as compiled_compose
+
+        compiled_compose(*arguments)
+        return
+    from spinlab.sim.integrators.kernel_twins import without_numba
+
+    path = str(Path(__file__).with_name("graph_kernel.py"))
+    with np.errstate(all="ignore"):  # the kernel's error model
+        without_numba(path)["compose_nodes"](*arguments)

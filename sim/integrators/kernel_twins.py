@@ -42,7 +42,7 @@ import numpy as np
 
 from spinlab.sim.integrators.checks import STATUS_NON_FINITE, STATUS_NOT_CONVERGED, STATUS_OK
 
-__all__ = ["implicit_step", "split_step", "explicit_step", "ONE_PASS"]
+__all__ = ["implicit_step", "split_step", "explicit_step", "without_numba", "ONE_PASS", "SCALAR_BODIES"]
 
 SCALAR_BODIES = 8
 """Below this many bodies the implicit and splitting twins run the kernel's own loop over numpy scalars
@@ -86,8 +86,17 @@ def _kernels() -> dict[str, Any]:
 def _scalar_kernels() -> dict[str, Any]:
     """The namespace of ``_kernels.py`` executed as plain Python on numpy's float64 scalars: the kernels as written,
     with numpy's ``sqrt``, ``sin``, ``cos`` and ``isfinite`` (those of the array twins, which take scalars too)."""
-    path = str(Path(__file__).with_name("_kernels.py"))
-    namespace = {"__name__": "spinlab.sim.integrators._kernels (on scalars)", "njit": _no_jit}
+    return without_numba(str(Path(__file__).with_name("_kernels.py")))
+
+
+@cache
+def without_numba(path: str) -> dict[str, Any]:
+    """The namespace of the numba module at ``path`` (one of ours) executed as plain Python, its ``njit`` a no-op and
+    its ``sqrt``, ``sin``, ``cos`` and ``isfinite`` numpy's: its kernels called on numpy arrays run their loops in
+    Python on numpy's float64 scalars, the compiled code's IEEE operations in the same order (numba compiles
+    without fast-math; the functions named are correctly rounded or, for ``sin`` and ``cos``, tested equal), with
+    its error model (a division by zero gives inf). Never imports numba."""
+    namespace = {"__name__": f"{Path(path).stem} (without numba)", "njit": _no_jit}
     exec(_twin_code(path), namespace)  # noqa: S102 (our own source, read from the package)
     namespace.update(sqrt=np.sqrt, sin=np.sin, cos=np.cos, isfinite=np.isfinite)
     return namespace
@@ -109,7 +118,7 @@ def _twin_code(path: str) -> Any:
     of a small ``run``), headed by both source files' modification times and sizes: used while they match."""
     stamps = [os.stat(source) for source in (path, __file__)]
     key = ("-".join(f"{stat.st_mtime_ns:x}.{stat.st_size:x}" for stat in stamps) + "\n").encode()
-    cached = Path(path).parent / "__pycache__" / f"_kernels.twin.{sys.implementation.cache_tag}.marshal"
+    cached = Path(path).parent / "__pycache__" / f"{Path(path).stem}.twin.{sys.implementation.cache_tag}.marshal"
     try:
         data = cached.read_bytes()
         if data.startswith(key):

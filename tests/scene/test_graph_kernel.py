@@ -1,7 +1,9 @@
 """The compiled composition of the scene graph (scene/running/graph_kernel.py) gives, bit for bit, what seed 000's
 composition gives level by level (tests/scene/graph_reference.py), on random forests of kinematic and dynamic
-nodes, on the presets, and on a chain thousands deep, which it composes in one pass."""
+nodes, on the presets, and on a chain thousands deep, which it composes in one pass; and so does its own code run
+without numba (the window's, until the kernel is loaded)."""
 
+import contextlib
 import dataclasses
 
 import numpy as np
@@ -10,6 +12,7 @@ import pytest
 from spinlab.scene.files.scene_file import load_scene
 from spinlab.scene.running.graph import SceneGraph
 from spinlab.scene.running.simulation import Simulation
+from spinlab.sim import compiled as compiled_kernels
 from tests.scene.graph_reference import global_poses_by_level
 
 
@@ -23,8 +26,16 @@ def _unit(rng, n, width):
     return values / np.linalg.norm(values, axis=1, keepdims=True)
 
 
+@pytest.fixture(params=["compiled", "without numba"])
+def composition(request):
+    """The composition both ways: the compiled kernel, and its code run by Python (the kernel not ready)."""
+    gate = compiled_kernels.gated() if request.param == "without numba" else contextlib.nullcontext()
+    with gate:
+        yield request.param
+
+
 @pytest.mark.parametrize("seed", range(6))
-def test_random_forests_compose_bit_for_bit_as_level_by_level(seed):
+def test_random_forests_compose_bit_for_bit_as_level_by_level(seed, composition):
     rng = np.random.default_rng(seed)
     n = int(rng.integers(2, 200))
     # Each node's parent is any earlier node or none; about a third kinematic.
@@ -42,7 +53,7 @@ def test_random_forests_compose_bit_for_bit_as_level_by_level(seed):
 
 
 @pytest.mark.parametrize("preset", ["hierarchy", "compare", "heavy_top"])
-def test_the_presets_compose_bit_for_bit_as_level_by_level(preset):
+def test_the_presets_compose_bit_for_bit_as_level_by_level(preset, composition):
     simulation = Simulation(load_scene(preset))
     for _ in range(30):
         simulation.step()

@@ -1,6 +1,7 @@
 """The window never compiles on its own thread (issue 22): started as ``gui`` starts it (sim/compiled.py's
 ``start_on_numpy``, no kernel ready), every action a person takes — the compare scene, "all side by side", another
-preset loaded, an integrator switched, a kick, h edited, a reset — steps on the numpy paths, and numba compiles
+preset loaded (each of them, alone and side by side), an integrator switched, a kick, h edited, a reset — steps on
+the numpy paths, and numba compiles
 nothing, nor loads a kernel from its cache. Measured in a fresh process (this one has kernels loaded already):
 every ``Dispatcher.compile`` numba makes is counted, from numba's import on (it compiles or loads a kernel's
 signature there)."""
@@ -45,7 +46,10 @@ act(integrator=(None, "im6"))
 act(kick=(0, (0.0, 1.0, 0.0)))
 act(h_text="1/120", apply_h=True)
 act(reset=True)
-act(scene="engines")
+from spinlab.scene.files.scene_file import list_presets
+for preset in list_presets():  # every preset loaded, as from the panel's list (the hierarchy's graph among them)
+    act(scene=preset)
+    act(side_by_side=True)
 error = controller.form.message_is_error and controller.form.message
 print(json.dumps({"compiles": compiles, "steps": steps, "error": error}))
 """

@@ -35,6 +35,7 @@ from spinlab.scene.running.simulation import Simulation
 from spinlab.sim import compiled
 from spinlab.sim.errors import InputError, NumericalError
 from spinlab.sim.integrators import CLAIMS
+from spinlab.sim.integrators.kernel_twins import SCALAR_BODIES
 
 if TYPE_CHECKING:
     from spinlab.scene.files.trace import TraceWriter
@@ -52,6 +53,11 @@ _WITHOUT_NUMBA_BUDGET_S = 0.3
 _COLD_CACHE_BUDGET_S = 3.0
 _GROUP_STEP_S = 1.2e-3
 _BODY_STEP_S = 2.5e-6
+# Fewer bodies than the twins' SCALAR_BODIES step on the kernel's own loop over numpy scalars: ~0.1 ms a body (one
+# implicit midpoint step, measured beside the above); the scene graph's composition without numba ~30 us a node.
+_SCALAR_BODY_STEP_S = 1.2e-4
+_SCALAR_TWINS = frozenset(compiled.TWINS) - {"magnus", "rkmk4"}  # the implicit and splitting twins (kernel_twins.py)
+_GRAPH_NODE_S = 3e-5
 _midpoint_cost = CLAIMS["implicit_midpoint"].relative_cost
 assert _midpoint_cost is not None, "the midpoint rule's cost is measured (sim/integrators' claims)"
 _COST_UNIT: float = _midpoint_cost
@@ -92,22 +98,33 @@ def step_count(duration: float, h: float, *, where: str = "--duration") -> int:
     return steps
 
 
-def steps_without_numba(integrators: list[str | None], steps: int, *, gyroscopic: bool = True) -> bool:
+def steps_without_numba(
+    integrators: list[str | None], steps: int, *, gyroscopic: bool = True, graph_nodes: int = 0
+) -> bool:
     """Whether a run of ``steps`` steps of bodies with ``integrators`` (one a body, ``None`` for a kinematic one)
-    should step on numpy: every integrator has a path that computes its kernel's bits there
-    (:func:`sim.compiled.kernel_bits_without_numba`; with the gyroscopic term, as those paths are checked), and
-    that is cheaper than readying numba: ``_WITHOUT_NUMBA_BUDGET_S`` of steps, or ``_COLD_CACHE_BUDGET_S`` when
-    numba would have to compile the kernels first (:func:`sim.compiled.twinned_kernels_cached`)."""
+    and ``graph_nodes`` nodes composed onto a parent should step on numpy: every integrator has a path that
+    computes its kernel's bits there (:func:`sim.compiled.kernel_bits_without_numba`; with the gyroscopic term, as
+    those paths are checked), and that is cheaper than readying numba: ``_WITHOUT_NUMBA_BUDGET_S`` of steps, or
+    ``_COLD_CACHE_BUDGET_S`` when numba would have to compile the kernels first
+    (:func:`sim.compiled.twinned_kernels_cached`)."""
     bodies = Counter(name for name in integrators if name is not None)
     if not gyroscopic or not compiled.kernel_bits_without_numba(bodies):
         return False
-    step_s = sum(
-        (CLAIMS[name].relative_cost or _COST_UNIT) / _COST_UNIT * (_GROUP_STEP_S + count * _BODY_STEP_S)
+    step_s = graph_nodes * _GRAPH_NODE_S + sum(
+        (CLAIMS[name].relative_cost or _COST_UNIT) / _COST_UNIT * _group_step_s(name, count)
         for name, count in bodies.items()
     )
     if steps * step_s <= _WITHOUT_NUMBA_BUDGET_S:
         return True
     return steps * step_s <= _COLD_CACHE_BUDGET_S and not compiled.twinned_kernels_cached(bodies)
+
+
+def _group_step_s(name: str, count: int) -> float:
+    """A step of ``count`` bodies of ``name`` on numpy, s, in units of the implicit midpoint rule's cost."""
+    over_arrays = _GROUP_STEP_S + count * _BODY_STEP_S
+    if name in _SCALAR_TWINS and count < SCALAR_BODIES:
+        return min(over_arrays, count * _SCALAR_BODY_STEP_S)
+    return over_arrays
 
 
 def run_scene(
@@ -140,7 +157,8 @@ def run_scene(
     kernels: contextlib.AbstractContextManager[None]
     # A change may switch the term off mid-run (scene/running/changes.py): numba then, as for a run without it.
     without_term = not gyroscopic or any(not change.gyroscopic for change in scene.changes)
-    if steps_without_numba(simulation.integrators, steps, gyroscopic=not without_term):
+    nodes = int(np.count_nonzero(simulation.graph.parent >= 0))
+    if steps_without_numba(simulation.integrators, steps, gyroscopic=not without_term, graph_nodes=nodes):
         # The kernels' bits on numpy, numba never imported: the trace's bytes are those of the compiled path.
         kernels = compiled.gated(stand_in="twin")
     else:

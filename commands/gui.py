@@ -56,6 +56,7 @@ def run_gui(scene: str | None, *, size: tuple[int, int] | None = None, fullscree
     # Nothing waits for numba: the kernels compile in a worker process and load on a thread while the window steps
     # on the numpy paths (sim/compiled.py, ui/kernel_loader.py); the first step is checked on them.
     from spinlab.scene.model.run_model import check_scene_runs
+    from spinlab.scene.process.collector import freeze_survivors
     from spinlab.sim import compiled
     from spinlab.ui.kernel_loader import KernelLoader
 
@@ -72,6 +73,7 @@ def run_gui(scene: str | None, *, size: tuple[int, int] | None = None, fullscree
         loader.close()
         raise
     app.kernel_loader = loader
+    freeze_survivors()  # what the window imported and made, out of the collector's reach (no 85 ms collections)
     if os.environ.get(RECORD_AT_START_VARIABLE, "") not in ("", "0"):
         app.pending.toggle_record, app.announce_recording = True, True
     try:

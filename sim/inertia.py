@@ -144,12 +144,13 @@ def principal_moments(inertia: Mat3) -> tuple[Vec3, Mat3]:
     """Principal moments, ascending, and the rotation whose columns are the principal axes.
 
     Returns ``(moments (3,), R (3, 3))`` with ``inertia = R diag(moments) Rᵀ`` and ``det R = +1`` (a proper
-    rotation, principal frame → body frame). The symmetric part of ``inertia`` is used.
+    rotation, principal frame → body frame). The symmetric part of ``inertia`` is used. A stack of tensors
+    (..., 3, 3) gives stacks of both, each as it would alone.
     """
     inertia = np.asarray(inertia, dtype=float)
-    moments, axes = np.linalg.eigh(0.5 * (inertia + inertia.T))
-    if np.linalg.det(axes) < 0.0:
-        axes[:, 2] = -axes[:, 2]
+    moments, axes = np.linalg.eigh(0.5 * (inertia + np.swapaxes(inertia, -1, -2)))
+    improper = np.linalg.det(axes) < 0.0
+    axes[..., 2] = np.where(improper[..., None], -axes[..., 2], axes[..., 2])
     return moments, axes
 
 

@@ -37,7 +37,9 @@ __all__ = [
     "concatenated",
     "measured_rows",
     "plane_axes",
+    "plane_axes_of",
     "polhode_axes",
+    "polhode_axes_of",
 ]
 
 # Errors below this (exactly 0: a relative error of doubles that is not 0 is at least ~1e-16) are drawn at this value
@@ -133,20 +135,19 @@ class References:
         # Bodies with equal initial states (and, for a heavy top, equal tops under equal gravity) share one closed
         # form: the first of them represents the others.
         groups: dict[int, list[int]] = {}
-        plane, polhode = [], []
         measured_bodies = np.asarray(rows, dtype=np.intp)[self.measured]
+        q0s, omega0s = initial.q[measured_bodies], initial.omega_world[measured_bodies]
+        inertia = np.array([scene.bodies[i].inertia_body for i in measured_bodies.tolist()]).reshape(-1, 3, 3)
+        self.plane_axes = plane_axes_of(initial.L_world[measured_bodies], omega0s)
+        self.polhode_axes = polhode_axes_of(inertia, q0s, omega0s)
         for position, i in enumerate(measured_bodies.tolist()):
             body = scene.bodies[i]
-            q0, omega0, L0 = initial.q[i], initial.omega_world[i], initial.L_world[i]
-            plane.append(plane_axes(L0, omega0))
-            polhode.append(polhode_axes(body.inertia_body, q0, omega0))
+            q0, omega0 = initial.q[i], initial.omega_world[i]
             state: tuple[Any, ...] = (body.inertia_body.tobytes(), q0.tobytes(), omega0.tobytes())
             heavy_top = body.pivot is not None and not self.torque_free[self.measured[position]]
             if heavy_top:  # its mass, pivot and gravity too
                 state += (float(body.mass), body.pivot.tobytes(), np.asarray(scene.gravity, dtype=float).tobytes())
             groups.setdefault(hash(state), []).append(position)
-        self.plane_axes = np.array(plane).reshape(-1, 3, 2)
-        self.polhode_axes = np.array(polhode).reshape(-1, 3, 2)
         firsts = np.array([served[0] for served in groups.values()], dtype=np.intp)  # positions among the measured
         self.owner = np.empty(len(self.measured), dtype=np.intp)  # each measured row's representative (in firsts)
         for number, served in enumerate(groups.values()):
@@ -269,22 +270,39 @@ def _in_axes(axes: np.ndarray, vectors: np.ndarray) -> np.ndarray:
 def plane_axes(L_world: np.ndarray, omega_world: np.ndarray) -> np.ndarray:
     """(3, 2): an orthonormal basis of the plane ⊥ ``L_world``, the first axis along ``omega_world``'s part in it
     (any perpendicular when ω ∥ L)."""
-    norm = np.linalg.norm(L_world)
-    normal = L_world / norm if norm > 0.0 else np.array([0.0, 0.0, 1.0])
-    across = omega_world - (omega_world @ normal) * normal
-    if np.linalg.norm(across) < 1e-9 * max(float(np.linalg.norm(omega_world)), 1e-300):
-        across = np.cross(normal, [1.0, 0.0, 0.0] if abs(normal[0]) < 0.9 else [0.0, 1.0, 0.0])
-    first = across / np.linalg.norm(across)
-    return np.column_stack([first, np.cross(normal, first)])
+    return plane_axes_of(np.reshape(L_world, (1, 3)), np.reshape(omega_world, (1, 3)))[0]
+
+
+def plane_axes_of(L_world: np.ndarray, omega_world: np.ndarray) -> np.ndarray:
+    """(M, 3, 2): :func:`plane_axes` of each of M bodies, ``L_world`` and ``omega_world`` (M, 3), all at once (a
+    1000-body scene took 0.2 s body by body, on the window's thread)."""
+    norm = np.linalg.norm(L_world, axis=-1, keepdims=True)
+    normal = np.where(norm > 0.0, L_world / np.where(norm > 0.0, norm, 1.0), np.array([0.0, 0.0, 1.0]))
+    across = omega_world - np.sum(omega_world * normal, axis=-1, keepdims=True) * normal
+    tiny = 1e-9 * np.maximum(np.linalg.norm(omega_world, axis=-1), 1e-300)
+    parallel = np.linalg.norm(across, axis=-1) < tiny
+    if parallel.any():
+        away = np.where(np.abs(normal[parallel, :1]) < 0.9, np.array([1.0, 0.0, 0.0]), np.array([0.0, 1.0, 0.0]))
+        across[parallel] = np.cross(normal[parallel], away)
+    first = across / np.linalg.norm(across, axis=-1, keepdims=True)
+    return np.stack([first, np.cross(normal, first)], axis=-1)
 
 
 def polhode_axes(inertia_body: np.ndarray, q0: np.ndarray, omega_world0: np.ndarray) -> np.ndarray:
     """(3, 2) body-frame axes to show the polhode on: the intermediate principal axis and the extreme axis it does
     not circle. The polhode circles the major axis when |L|² > 2E·I₂, else the minor one (Landau & Lifshitz §37);
     seen along the circled axis it is a closed loop."""
+    return polhode_axes_of(
+        np.reshape(inertia_body, (1, 3, 3)), np.reshape(q0, (1, 4)), np.reshape(omega_world0, (1, 3))
+    )[0]
+
+
+def polhode_axes_of(inertia_body: np.ndarray, q0: np.ndarray, omega_world0: np.ndarray) -> np.ndarray:
+    """(M, 3, 2): :func:`polhode_axes` of each of M bodies (``inertia_body`` (M, 3, 3), ``q0`` (M, 4),
+    ``omega_world0`` (M, 3)), all at once."""
     moments, axes = principal_moments(inertia_body)
     omega_body = quat_rotate(quat_conj(q0), omega_world0)
-    L_body = inertia_body @ omega_body
-    circles_major = L_body @ L_body > (omega_body @ L_body) * moments[1]
-    other = 0 if circles_major else 2
-    return axes[:, [1, other]]
+    L_body = np.einsum("mij,mj->mi", inertia_body, omega_body)
+    circles_major = np.sum(L_body * L_body, axis=-1) > np.sum(omega_body * L_body, axis=-1) * moments[:, 1]
+    other = np.where(circles_major, 0, 2)
+    return np.stack([axes[:, :, 1], np.take_along_axis(axes, other[:, None, None], axis=2)[:, :, 0]], axis=-1)

@@ -191,3 +191,15 @@ def test_huge_tensors_are_checked_without_overflow():
         assert check_inertia(np.diag([1e308, 1.2e308, 1.3e308])) is None
         assert "not positive definite" in check_inertia(np.full((3, 3), 1e308))
         assert "triangle" in check_inertia(np.diag([1e307, 1e307, 1e308]))
+
+
+def test_a_stack_of_tensors_gives_each_ones_principal_frame_as_alone():
+    rng = np.random.default_rng(5)
+    halves = rng.normal(size=(40, 3, 3))
+    tensors = halves @ np.swapaxes(halves, 1, 2) + np.eye(3)
+    moments, axes = principal_moments(tensors)
+    for tensor, stacked_moments, stacked_axes in zip(tensors, moments, axes, strict=True):
+        alone_moments, alone_axes = principal_moments(tensor)
+        np.testing.assert_array_equal(stacked_moments, alone_moments)
+        np.testing.assert_array_equal(stacked_axes, alone_axes)
+        assert np.linalg.det(stacked_axes) > 0.0  # proper rotations, those whose eigenvectors came improper too

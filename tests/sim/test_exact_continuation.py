@@ -185,7 +185,9 @@ def test_every_body_of_a_batch_is_its_own_closed_form_bit_for_bit(builds):
         start = BodyState.from_omega_body(q, omega_body, inertia)
     params = BodyParams.from_inertia(inertia)
     bodies = np.arange(len(start))
-    origins = [start] * len(bodies)  # the state each body's closed form is solved from
+    with np.errstate(all="ignore"):  # each body's closed form, solved from the state it started from
+        solutions = [_solution_from(start, params, n) for n in bodies]
+    L_origin = start.L_world.copy()
     # Where each body is on it, counted as the stepper counts: t = t_origin + steps h, t_origin moved on a new h.
     t_origin, steps, h_last = np.zeros(len(bodies)), np.zeros(len(bodies), dtype=np.int64), np.zeros(len(bodies))
     state = start
@@ -201,7 +203,9 @@ def test_every_body_of_a_batch_is_its_own_closed_form_bit_for_bit(builds):
                 np.where(chosen, start.L_world, state.L_world),
             )
         for n in np.flatnonzero(restart):
-            origins[n], t_origin[n], steps[n], h_last[n] = state, 0.0, 0, 0.0
+            with np.errstate(all="ignore"):
+                solutions[n] = _solution_from(state, params, n)
+            L_origin[n], t_origin[n], steps[n], h_last[n] = state.L_world[n], 0.0, 0, 0.0
         moved = (h_last != h) & (steps > 0)
         t_origin = np.where(moved, t_origin + steps * h_last, t_origin)
         steps = np.where(h_last == h, steps + 1, 1)
@@ -210,6 +214,31 @@ def test_every_body_of_a_batch_is_its_own_closed_form_bit_for_bit(builds):
         state, _ = step(state, params, h)
         for n in bodies:
             with np.errstate(all="ignore"):
-                expected = _expected(_solution_from(origins[n], params, n), params, t[n], origins[n].L_world, n)
+                expected = _expected(solutions[n], params, t[n], L_origin, n)
             np.testing.assert_array_equal(state.q[n], expected[0], err_msg=f"body {n}, step {k}")
             np.testing.assert_array_equal(state.omega_world[n], expected[1], err_msg=f"body {n}, step {k}")
+
+
+def test_bodies_continued_from_several_steps_and_in_another_order(builds):
+    """Two batches stepped apart, then together in a shuffled order: each body goes on along its own solution."""
+    start, params = _random_bodies(9, seed=44, torque=False)
+    parts = (np.arange(0, 4), np.arange(4, 9))
+    stepped = [step(_take_state(start, part), _take_params(params, part), 0.02)[0] for part in parts]
+    order = np.random.default_rng(44).permutation(9)
+    joined = np.concatenate(parts)[order]
+    names = ("q", "omega_world", "L_world")
+    state = BodyState(*(np.concatenate([getattr(part, name) for part in stepped])[order] for name in names))
+    new, _ = step(state, _take_params(params, joined), 0.02)
+    assert len(builds) == 9, "every body continued"
+    for k, n in enumerate(joined):
+        q, omega_world = _expected(_solution_from(start, params, n), params, 2 * 0.02, start.L_world, n)
+        np.testing.assert_array_equal(new.q[k], q)
+        np.testing.assert_array_equal(new.omega_world[k], omega_world)
+
+
+def _take_state(state: BodyState, rows: np.ndarray) -> BodyState:
+    return BodyState(state.q[rows], state.omega_world[rows], state.L_world[rows])
+
+
+def _take_params(params: BodyParams, rows: np.ndarray) -> BodyParams:
+    return BodyParams(params.inertia_body[rows], params.inertia_body_inv[rows], params.torque_world[rows])

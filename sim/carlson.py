@@ -18,7 +18,8 @@ scipy.special's integrals instead (:data:`EXTENDED`, at the end). The wide range
 argument, subnormals included, and the product ``(p − x)(p − y)(p − z)`` of R_J, normal.
 
 Cost: ~0.15 ms for one R_J and ~5 µs a value in a batch, against scipy's ~5 µs and ~0.3 µs (CPU, loaded 2-core
-machine): the exact integrator and a window's reference evaluate one body at a time (the numpy-scalar path below).
+machine): a closed form of one body evaluates one value at a time (the numpy-scalar path below); the exact
+integrator's batch (sim/torque_free_rows.py) takes the array path, whose values are the scalar path's bit for bit.
 
 Domain: non-negative ``x, y, z`` with at most one of them zero, ``p > 0``; ``R_C(x, y)`` for ``x ≥ 0, y > 0``.
 Where two arguments are zero the integral is infinite and ``inf`` is returned (``K(1) = R_F(0, 0, 1)``).
@@ -83,7 +84,7 @@ def _converge(state: tuple[np.ndarray, ...], spread: np.ndarray, step, finish) -
 
 def _converge_one(state: tuple[np.longdouble, ...], spread: np.longdouble, step, finish) -> np.longdouble:
     """:func:`_converge` for one row, in numpy scalars: the same operations, several times cheaper than on arrays
-    of one element (the exact integrator evaluates one body at one time a step)."""
+    of one element (one body's closed form evaluates one time at once)."""
     scale = _WIDE(1.0)
     for steps in range(_MOST_STEPS + 1):
         if not spread * scale >= abs(state[0]) or steps == _MOST_STEPS:
@@ -240,10 +241,14 @@ def _rc_one_plus(e, one_plus_e):
     return series
 
 
+# The coefficients 1/(2k + 1) of _rc_series, k = 6 … 0, made once (each the same division at every call).
+_RC_TERMS = tuple(1 / _WIDE(2 * k + 1) for k in range(6, -1, -1))
+
+
 def _rc_series(e):
-    series = 1 / _WIDE(13)
-    for k in range(5, -1, -1):
-        series = 1 / _WIDE(2 * k + 1) - e * series
+    series = _RC_TERMS[0]
+    for term in _RC_TERMS[1:]:
+        series = term - e * series
     return series
 
 

@@ -50,6 +50,7 @@ from spinlab.ui.key_help import draw_key_help, draw_state_badge
 from spinlab.ui.panel import draw_panel
 from spinlab.ui.plot_history import Divergence, history_until, new_history
 from spinlab.ui.plots import PlotOptions, draw_plots
+from spinlab.ui.scene_load import SceneLoad, loads_in_background
 from spinlab.ui.theme import PANEL_BG_RGB, apply_theme, set_text_scale
 from spinlab.ui.timeline import draw_timeline
 from spinlab.ui.view3d import Rect, to_viewport, window_layout
@@ -133,6 +134,8 @@ class App:
         self.state.render, self.state.plots = RenderOptions.for_bodies(len(scene.bodies)), PlotOptions()
         self.recording: Recording | None = None
         self.finishing: list[recording.Finishing] = []  # stopped videos being finalised (ui/recording.py)
+        self._loading: SceneLoad | None = None  # a large scene being loaded in the background (ui/scene_load.py)
+        self._prepared: SceneLoad | None = None  # one loaded, whose run the next restart starts if it is its setup
         self.announce_recording = False  # print "recording to PATH" on stdout at the first frame (run_gui)
         self.want_screenshot = False
         self.last_screenshot: Path | None = None
@@ -207,7 +210,9 @@ class App:
         """Start ``setup`` from its initial state: a new session, renderer, plots and cameras. All or
         nothing: if any of them cannot be made, the error is raised and the running session is kept."""
         state = self.state
-        session = Session(setup, history=True)
+        prepared, self._prepared = self._prepared, None
+        made = prepared.run_for(setup) if prepared is not None else None
+        session = made if made is not None else Session(setup, history=True)
         session.retime_costs = True  # the cost column: each integrator's step timed alone (scene/model/failures.py)
         groups = view_groups(session, state.split_views)
         view = RunView(self.ctx, session, self.text, options=state.render, groups=groups)
@@ -478,7 +483,11 @@ class App:
         if self.finishing:
             recording.collect_finished(self)
         running = self._session
-        for asked in edits:
+        for asked in (*edits, *self._loaded_edits()):
+            if asked.scene is not None and asked.loaded is None and loads_in_background(asked.scene):
+                self._loading = SceneLoad(asked, self.state)  # a later one replaces it
+                self.controller.tell(f"loading {asked.scene} …")
+                continue
             self.controller.apply(asked)
         self._switch_to_compiled()
         if self._session is running:
@@ -492,6 +501,15 @@ class App:
         self.view.prepare(self.shown.drawable())
         self._update_status(wall_dt)
         self._panel_edits, self._layout = self._build_ui(wall_dt)
+
+    def _loaded_edits(self) -> list[PanelEdits]:
+        """The edit of a scene loaded in the background, once it is (with what was made: ``loaded``)."""
+        loading = self._loading
+        if loading is None or not loading.done():
+            return []
+        self._loading, self._prepared = None, loading
+        loading.edit.loaded = loading
+        return [loading.edit]
 
     def draw(self) -> None:
         """The GL half: the 3D view, ImGui over it, then screenshots and video frames read back; the commands

@@ -273,9 +273,14 @@ class Controller:
         """Edits that change the setup, then one restart if any did."""
         choices, form = self.choices, self.form
         if edits.scene is not None:
-            scene = load_scene(edits.scene)
-            check_window_holds(scene)
-            check_scene_runs(scene)
+            if edits.loaded is not None:  # done in the background (ui/scene_load.py)
+                if edits.loaded.error is not None:
+                    raise edits.loaded.error
+                scene = edits.loaded.scene
+            else:
+                scene = load_scene(edits.scene)
+                check_window_holds(scene)
+                check_scene_runs(scene)
             form.scene_error = None
             switched = [what for what, was in (("gyroscopic term on again", not choices.gyroscopic),
                                                ("running", choices.paused)) if was]  # fmt: skip

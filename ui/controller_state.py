@@ -127,6 +127,7 @@ class PanelEdits:
     """What the person asked for this frame; ``None``/``False`` fields ask for nothing."""
 
     scene: str | None = None  # a preset name or a .toml path to load
+    loaded: Any = None  # that scene, read, checked and its run made in the background (ui/scene_load.py's SceneLoad)
     scene_text: str | None = None
     side_by_side: bool | None = None
     compare: tuple[str, bool] | None = None  # run this integrator side by side, or not

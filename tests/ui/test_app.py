@@ -285,3 +285,34 @@ def test_a_failing_action_is_shown_in_red_and_the_run_goes_on(app, monkeypatch, 
     ask(app, output_dir=output_dir)
     ask(app, h_text="5e-324", apply_h=True)
     assert "h must be" in app.form.h_error and app.session.h == 1 / 60
+
+
+def test_a_large_scene_loads_in_the_background_while_the_window_draws(app, tmp_path):
+    # The cloud preset (1000 bodies) held the window's thread ~0.35 s to load; now a thread reads, checks and starts
+    # it while the old run goes on, the panel saying so.
+    from spinlab.scene.files.scene_file import resolve_scene_path
+    from spinlab.ui.scene_load import BACKGROUND_BYTES
+
+    fresh(app, "t_handle")
+    assert resolve_scene_path("cloud").stat().st_size > BACKGROUND_BYTES
+    ask(app, scene="cloud")
+    assert app.state.scene_name == "t_handle" and app.form.message == "loading cloud …"
+    for _ in range(600):
+        if app.state.scene_name == "cloud":
+            break
+        run_frames(app, 1)
+    assert app.state.scene_name == "cloud" and app.form.message.startswith("loaded cloud")
+    assert len(app.session.scene.bodies) == 1000 and app.session.simulation.step_index <= 1
+    # A large file with a mistake is reported beside the scene field, once read, as a load in the frame is.
+    text = resolve_scene_path("cloud").read_text()
+    spoiled = tmp_path / "spoiled.toml"
+    cut = text.rindex("inertia = ")
+    spoiled.write_text(text[:cut] + "inertia = [1.3, 1.4, -2.5]" + text[text.index("\n", cut) :])
+    ask(app, scene=str(spoiled))
+    for _ in range(600):
+        if app.form.scene_error is not None:
+            break
+        run_frames(app, 1)
+    assert app.state.scene_name == "cloud"  # kept
+    assert app.form.scene_error is not None and "spoiled.toml" in app.form.scene_error
+    assert "inertia" in app.form.scene_error and "h999" in app.form.scene_error

@@ -245,3 +245,24 @@ def test_a_window_run_at_a_tiny_step_schedules_its_kicks_at_once(h):
     session = Session(setup("kick", h=h))
     report = session.step(5)
     assert report.steps == 5 and session.t == 5 * h
+
+
+def test_a_step_that_would_end_past_the_budget_is_not_begun(monkeypatch):
+    # A clock that a step moves on by 10 ms (and measuring by nothing): with a budget of 25 ms the first call,
+    # knowing no step's cost yet, takes steps until it is spent (3, ending at 30 ms); the next ones, knowing a step
+    # costs 10 ms, stop before the step that would end past 25 ms (2, ending at 20 ms).
+    from spinlab.scene.model import run_model
+
+    clock = [0.0]
+    monkeypatch.setattr(run_model, "time", type("Clock", (), {"perf_counter": staticmethod(lambda: clock[0])}))
+    scene = load_scene("t_handle")
+    session = Session(Setup(scene, default_integrators(scene)))
+    real_step = session.simulation.step
+
+    def ten_ms_step():
+        clock[0] += 0.010
+        return real_step()
+
+    monkeypatch.setattr(session.simulation, "step", ten_ms_step)
+    assert [session.step(100, budget_s=0.025).steps for _ in range(3)] == [3, 2, 2]
+    assert session.step(100).steps == 100  # no budget, no limit

@@ -30,6 +30,7 @@ from itertools import repeat
 
 import numpy as np
 
+from spinlab.sim.euler_poinsot import EulerPoinsot
 from spinlab.sim.exact import TorqueFreeSolution, quat_from_zxz_euler
 from spinlab.sim.jacobi_elliptic import (
     _ascending,
@@ -39,7 +40,19 @@ from spinlab.sim.jacobi_elliptic import (
 )
 from spinlab.sim.quaternion import quat_exp, quat_mul
 
-__all__ = ["TorqueFreeRows", "constants_of", "libm_power", "CONSTANT", "AXISYMMETRIC", "PERIODIC", "SEPARATRIX"]
+__all__ = [
+    "TorqueFreeRows",
+    "constants_of",
+    "motion_constants",
+    "CONSTANT_FIELDS",
+    "euler_angles",
+    "precession_g",
+    "libm_power",
+    "CONSTANT",
+    "AXISYMMETRIC",
+    "PERIODIC",
+    "SEPARATRIX",
+]
 
 CONSTANT, AXISYMMETRIC, PERIODIC, SEPARATRIX = 0, 1, 2, 3
 
@@ -153,17 +166,24 @@ class TorqueFreeRows:
         edge of the doubles gives inf or nan as the one-body path does."""
         t = np.asarray(t, dtype=float)
         q = np.empty((len(self), 4))
-        for kind, evaluate in _EVALUATORS:
-            rows = np.flatnonzero(self.kind == kind)
-            if rows.size:
-                part = self if rows.size == len(self) else self.take(rows)
-                q[rows] = evaluate(part, t[rows])
-        return q
+        constant = self.kind == CONSTANT
+        if constant.all():
+            return _constant(self, t)
+        if constant.any():
+            rows = np.flatnonzero(constant)
+            q[rows] = _constant(self.take(rows), t[rows])
+            rows = np.flatnonzero(~constant)
+            moving = self.take(rows)
+            q[rows] = _from_euler(moving, *euler_angles(moving, t[rows]))
+            return q
+        return _from_euler(self, *euler_angles(self, t))
 
 
 _FIELDS = tuple(field.name for field in fields(TorqueFreeRows))
 _DESCENT_LEVELS = ("descent_moduli", "descent_one_minus", "descent_active")
 _CONSTANTS = _FIELDS[: _FIELDS.index("descent_moduli")]
+CONSTANT_FIELDS = _CONSTANTS
+"""The fields a row's constants (:func:`constants_of`, :meth:`TorqueFreeRows.from_constants`) give, in order."""
 _DTYPES = {"kind": np.int8, "spin_axis": np.int64, "transformed": bool}
 _SHAPES = {"q0": (4,), "omega_body0": (3,), "chain": (4, 4), "moments": (3,), "omega_principal0": (3,),
            "amplitudes": (3,)}  # fmt: skip
@@ -174,36 +194,42 @@ def constants_of(solution: TorqueFreeSolution) -> tuple:
     keeps lazily (K, ``G(u₀)``, the chain) as its own first evaluation would, so it may raise what that raises
     (ArithmeticError, ValueError) for a state too extreme for the closed form."""
     motion = solution.motion
+    values = motion_constants(motion, solution.q0, solution.omega_body0)
+    if motion.kind != "constant":
+        values["chain"] = solution._chain
+    if motion.kind == "elliptic":
+        coefficient, g0, linear_moment = motion._precession_constants
+        periodic = bool(np.isfinite(motion.quarter_period))
+        values.update(
+            kind=PERIODIC if periodic else SEPARATRIX,
+            quarter_period=motion.quarter_period,
+            coefficient=coefficient,
+            g0=float(g0),
+            linear_moment=linear_moment,
+            complete_g=motion._complete_g if periodic else np.nan,
+            characteristic=motion._characteristic,
+            conjugate=motion.m / motion._characteristic,
+            transformed=motion._transformed,
+        )
+    return tuple(values[name] for name in _CONSTANTS)
+
+
+def motion_constants(motion: EulerPoinsot, q0: np.ndarray, omega_body0: np.ndarray) -> dict[str, object]:
+    """A row's constants that the solved ``motion`` holds (and ``q0``, ``omega_body0``), by field name; NaN for the
+    ones a solution computes on its first evaluation (K, n, G's, the chain). An elliptic row's kind is
+    :data:`PERIODIC` here, until K is known."""
     nan3 = np.full(3, np.nan)
     values: dict[str, object] = dict.fromkeys(_CONSTANTS, np.nan)
-    values.update(q0=solution.q0, omega_body0=solution.omega_body0, chain=np.full((4, 4), np.nan), moments=nan3,
-                  omega_principal0=nan3, spin_axis=motion.spin_axis, amplitudes=nan3, transformed=False)  # fmt: skip
+    values.update(q0=q0, omega_body0=omega_body0, chain=np.full((4, 4), np.nan), moments=nan3, omega_principal0=nan3,
+                  spin_axis=motion.spin_axis, amplitudes=nan3, transformed=False, kind=CONSTANT)  # fmt: skip
     if motion.kind == "constant":
-        values["kind"] = CONSTANT
-        return tuple(values[name] for name in _CONSTANTS)
-    values.update(chain=solution._chain, moments=motion.moments, omega_principal0=motion.omega_principal0,
+        return values
+    values.update(kind=AXISYMMETRIC, moments=motion.moments, omega_principal0=motion.omega_principal0,
                   rate=motion.rate, L_norm=motion.L_norm)  # fmt: skip
-    if motion.kind == "axisymmetric":
-        values["kind"] = AXISYMMETRIC
-        return tuple(values[name] for name in _CONSTANTS)
-    coefficient, g0, linear_moment = motion._precession_constants
-    periodic = bool(np.isfinite(motion.quarter_period))
-    values.update(
-        kind=PERIODIC if periodic else SEPARATRIX,
-        phase0=motion.phase0,
-        m=motion.m,
-        m_complement=motion.m_complement,
-        quarter_period=motion.quarter_period,
-        amplitudes=motion.amplitudes,
-        coefficient=coefficient,
-        g0=float(g0),
-        linear_moment=linear_moment,
-        complete_g=motion._complete_g if periodic else np.nan,
-        characteristic=motion._characteristic,
-        conjugate=motion.m / motion._characteristic,
-        transformed=motion._transformed,
-    )
-    return tuple(values[name] for name in _CONSTANTS)
+    if motion.kind == "elliptic":
+        values.update(kind=PERIODIC, phase0=motion.phase0, m=motion.m, m_complement=motion.m_complement,
+                      amplitudes=motion.amplitudes)  # fmt: skip
+    return values
 
 
 def _constant(rows: TorqueFreeRows, t: np.ndarray) -> np.ndarray:
@@ -232,7 +258,7 @@ def _nutation_and_spin(rows: TorqueFreeRows, omega: np.ndarray) -> tuple[np.ndar
     return np.arctan2(np.hypot(m_a, m_b), m_c), np.arctan2(m_a, m_b), a
 
 
-def _axisymmetric(rows: TorqueFreeRows, t: np.ndarray) -> np.ndarray:
+def _axisymmetric(rows: TorqueFreeRows, t: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     # EulerPoinsot.omega_principal and precession_angle for I_a = I_b: Ω turns at ν about c, φ = |L| t / I_t.
     a, b, c = _euler_axes(rows)
     each = np.arange(len(rows))
@@ -247,8 +273,7 @@ def _axisymmetric(rows: TorqueFreeRows, t: np.ndarray) -> np.ndarray:
     phi = rows.L_norm / rows.moments[:, 1] * t
     theta, _, _ = _nutation_and_spin(rows, omega)
     # ψ = atan2(Ω_a, Ω_b) turns at −ν: written so, it is continuous in t.
-    psi = np.arctan2(start_a, start_b) - rows.rate * t
-    return _from_euler(rows, phi, theta, psi)
+    return phi, theta, np.arctan2(start_a, start_b) - rows.rate * t
 
 
 def _omega_from_jacobi(rows: TorqueFreeRows, sn: np.ndarray, cn: np.ndarray, dn: np.ndarray) -> np.ndarray:
@@ -273,18 +298,17 @@ def _g_partial(rows: TorqueFreeRows, sn: np.ndarray, cn: np.ndarray) -> np.ndarr
     return partial
 
 
-def _euler_elliptic(rows: TorqueFreeRows, t: np.ndarray, omega: np.ndarray, g: np.ndarray) -> np.ndarray:
-    # EulerPoinsot._precession_from_g, then the chain.
+def _elliptic_angles(rows: TorqueFreeRows, t: np.ndarray, omega: np.ndarray, g: np.ndarray):
+    # EulerPoinsot._precession_from_g, and θ, ψ read off Ω.
     phi = rows.L_norm / rows.linear_moment * t + rows.coefficient * (g - rows.g0)
     theta, psi, _ = _nutation_and_spin(rows, omega)
-    return _from_euler(rows, phi, theta, psi)
+    return phi, theta, psi
 
 
-def _periodic(rows: TorqueFreeRows, t: np.ndarray) -> np.ndarray:
+def _periodic_omega_and_g(rows: TorqueFreeRows, u: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     # EulerPoinsot.omega_and_euler_angles' finite-K path: u reduced by 2K (j, r), then jacobi_sn_cn_dn(r), which
     # reduces r by 2K once more (j = 0 but at a rounding edge) and signs sn and cn by that j's parity.
     two_k = 2.0 * rows.quarter_period
-    u = rows.rate * t + rows.phase0
     half_periods = np.rint(u / two_k)
     r = u - two_k * half_periods
     inner_periods = np.rint(r / two_k)
@@ -294,8 +318,11 @@ def _periodic(rows: TorqueFreeRows, t: np.ndarray) -> np.ndarray:
     sn, cn = inner_sign * sn, inner_sign * cn
     sign = 1.0 - 2.0 * np.mod(half_periods, 2.0)
     omega = _omega_from_jacobi(rows, sign * sn, sign * cn, dn)
-    g = _g_partial(rows, sn, cn) + 2.0 * half_periods * rows.complete_g
-    return _euler_elliptic(rows, t, omega, g)
+    return omega, _g_partial(rows, sn, cn) + 2.0 * half_periods * rows.complete_g
+
+
+def _periodic(rows: TorqueFreeRows, t: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    return _elliptic_angles(rows, t, *_periodic_omega_and_g(rows, rows.rate * t + rows.phase0))
 
 
 def _tanh_sech(u: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -304,16 +331,44 @@ def _tanh_sech(u: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.tanh(u), 2.0 * decay / (1.0 + decay * decay)
 
 
-def _separatrix(rows: TorqueFreeRows, t: np.ndarray) -> np.ndarray:
-    # EulerPoinsot.omega_principal and precession_angle at K = inf: G of u clipped to ±saturation, plus its linear
-    # growth beyond (EulerPoinsot._g).
-    u = rows.rate * t + rows.phase0
+def _separatrix_omega_and_g(rows: TorqueFreeRows, u: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    # EulerPoinsot.omega_principal and _g at K = inf: G of u clipped to ±saturation, plus its linear growth beyond.
     sn, sech = _tanh_sech(u)
     omega = _omega_from_jacobi(rows, sn, sech, sech)
     clipped = np.clip(u, -_SEPARATRIX_SATURATION, _SEPARATRIX_SATURATION)
     excess = np.where(rows.transformed, 1.0, 3.0) * (u - clipped) / (1.0 - rows.characteristic)
     sn, sech = _tanh_sech(clipped)
-    return _euler_elliptic(rows, t, omega, _g_partial(rows, sn, sech) + excess)
+    return omega, _g_partial(rows, sn, sech) + excess
 
 
-_EVALUATORS = ((CONSTANT, _constant), (AXISYMMETRIC, _axisymmetric), (PERIODIC, _periodic), (SEPARATRIX, _separatrix))
+def _separatrix(rows: TorqueFreeRows, t: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    return _elliptic_angles(rows, t, *_separatrix_omega_and_g(rows, rows.rate * t + rows.phase0))
+
+
+def euler_angles(rows: TorqueFreeRows, t: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(φ, θ, ψ)`` (N,) of rows that are not constant, at times ``t`` (N,) s: each row's
+    ``EulerPoinsot.euler_angles(np.array(t[k]))`` bit for bit."""
+    phi, theta, psi = np.empty(len(rows)), np.empty(len(rows)), np.empty(len(rows))
+    for kind, angles in _ANGLES:
+        chosen = np.flatnonzero(rows.kind == kind)
+        if chosen.size:
+            part = rows if chosen.size == len(rows) else rows.take(chosen)
+            phi[chosen], theta[chosen], psi[chosen] = angles(part, t[chosen])
+    return phi, theta, psi
+
+
+def precession_g(rows: TorqueFreeRows, u: np.ndarray) -> np.ndarray:
+    """``G(u)`` (``Π(u)`` transformed) of elliptic rows at ``u`` (N,): each row's ``EulerPoinsot._g``, bit for bit
+    (a periodic row's with its excess of 0 added: −0 becomes 0)."""
+    g = np.empty(len(rows))
+    for kind, omega_and_g in ((PERIODIC, _periodic_omega_and_g), (SEPARATRIX, _separatrix_omega_and_g)):
+        chosen = np.flatnonzero(rows.kind == kind)
+        if chosen.size:
+            part = rows if chosen.size == len(rows) else rows.take(chosen)
+            g[chosen] = omega_and_g(part, u[chosen])[1]
+            if kind == PERIODIC:
+                g[chosen] += 0.0
+    return g
+
+
+_ANGLES = ((AXISYMMETRIC, _axisymmetric), (PERIODIC, _periodic), (SEPARATRIX, _separatrix))

@@ -13,16 +13,16 @@ naming it. With the gyroscopic term off the model is ``ω̇ = 0`` (torque-free),
 A step that starts exactly (bitwise) where an earlier ``exact`` step of the same body (same inertia) ended goes on
 along that step's closed form, at its time plus ``h``, instead of solving the motion again: a run of steps samples
 one solution at ``h, 2h, 3h, …`` (a multiple of ``h`` while ``h`` is unchanged), so its error does not accumulate
-step by step, and a step costs one evaluation of the closed form rather than solving it again (~1.5 ms a body).
+step by step, and a step costs one evaluation of the closed form rather than solving it again.
 Where each body is on its solution is kept in :data:`_CONTINUATIONS`, keyed by the state a step returned, at most
 ``CACHE_SIZE`` of them (the oldest go first); any other start (a reset, an edited state, a gyroscopic step after
 one without the term) solves the motion afresh. Either way the step is the exact motion from its start state.
 
-The case analysis of the closed form (family, separatrix, symmetry) is per body, so solving afresh loops over those
-bodies in Python; the evaluation is one batch over every body of the step (sim/torque_free_rows.py: the same bits
-as each body's :meth:`TorqueFreeSolution.orientation`). A continued step costs ~1 ms for up to ~10 bodies and
-~10 µs a body from a few hundred (benchmarks/exact_step.py), against ~0.3–0.5 ms a body evaluated one by one.
-Cost: 0 Newton iterations, 1 sub-step.
+The evaluation is one batch over every body of the step (sim/torque_free_rows.py), and so is solving afresh but
+for the case analysis (family, separatrix, symmetry: per body, sim/torque_free_solve.py); both give the bits of
+one :class:`TorqueFreeSolution` per body. A continued step costs ~1 ms for up to ~10 bodies and ~10 µs a body from
+a few hundred, a fresh one ~0.4 ms a body from a hundred (benchmarks/exact_step.py), against ~0.3–0.5 ms and
+~1.7 ms a body one by one. Cost: 0 Newton iterations, 1 sub-step.
 """
 
 from __future__ import annotations
@@ -34,7 +34,6 @@ from itertools import repeat
 import numpy as np
 
 from spinlab.sim.errors import NumericalError
-from spinlab.sim.exact import TorqueFreeSolution
 from spinlab.sim.integrators.checks import STATUS_OK, check_backend, non_finite_status, raise_on_failure
 from spinlab.sim.integrators.claims import Claims
 from spinlab.sim.integrators.state import (
@@ -48,7 +47,8 @@ from spinlab.sim.integrators.state import (
     to_body,
 )
 from spinlab.sim.quaternion import quat_exp, quat_mul, quat_normalize
-from spinlab.sim.torque_free_rows import TorqueFreeRows, constants_of
+from spinlab.sim.torque_free_rows import TorqueFreeRows
+from spinlab.sim.torque_free_solve import solve_rows
 
 __all__ = ["step", "CACHE_SIZE", "CLAIMS"]
 
@@ -154,18 +154,11 @@ def _continued(found: list[tuple[_Along, int]]) -> tuple[TorqueFreeRows, np.ndar
 
 def _solved(state: BodyState, params: BodyParams, rows: list[int]) -> tuple[list[int], TorqueFreeRows | None]:
     """The closed forms of bodies ``rows``, solved from their start states (``Ω = I⁻¹ Oᵀ L``): the bodies whose
-    state the closed form takes, and their rows. The case analysis is per body (only a step from a state no step
-    returned comes here: a run's first step, a reset, an edit)."""
+    state the closed form takes, and their rows (sim/torque_free_solve.py: the case analysis per body, the rest at
+    once). Only a step from a state no step returned comes here: a run's first step, a reset, an edit."""
     omega_body = matvec(params.inertia_body_inv[rows], to_body(state.q[rows], state.L_world[rows]))
-    solved, constants = [], []
-    for k, n in enumerate(rows):
-        try:
-            solution = TorqueFreeSolution.from_body_state(params.inertia_body[n], state.q[n], omega_body[k])
-            constants.append(constants_of(solution))
-        except (ArithmeticError, ValueError):  # overflow in the case analysis: no closed form for this state
-            continue
-        solved.append(n)
-    return solved, TorqueFreeRows.from_constants(constants) if constants else None
+    solved, forms = solve_rows(params.inertia_body[rows], state.q[rows], omega_body)
+    return np.asarray(rows, dtype=np.int64)[solved].tolist(), forms
 
 
 def _closed_form_orientation(

@@ -3,12 +3,13 @@ along the same closed form instead of solving the motion again.
 
 Reference: one :class:`sim.exact.TorqueFreeSolution` built from the first step's start state exactly as the stepper
 builds it (``Ω = I⁻¹ Oᵀ L``), evaluated at ``k h``. The closed-form solutions the stepper builds are counted by
-wrapping ``TorqueFreeSolution.from_body_state``.
+wrapping each body's case analysis (``sim.torque_free_solve._start``).
 """
 
 import numpy as np
 import pytest
 
+from spinlab.sim import torque_free_solve
 from spinlab.sim.errors import NumericalError
 from spinlab.sim.exact import TorqueFreeSolution
 from spinlab.sim.integrators import INTEGRATORS
@@ -25,21 +26,22 @@ STEPS = 3600
 ATOL_CONTINUED = 1e-14
 
 step = INTEGRATORS["exact"]
-_solve = TorqueFreeSolution.from_body_state  # bound before the fixture below counts the stepper's calls
+_solve = TorqueFreeSolution.from_body_state  # the reference: one solution per body, alone
 
 
 @pytest.fixture
 def builds(monkeypatch):
-    """An empty continuation store, and the list of start states (q) the stepper solves the motion from."""
+    """An empty continuation store, and the list of start states (q) the stepper solves the motion from (each
+    body's case analysis, sim/torque_free_solve.py's ``_start``)."""
     monkeypatch.setattr(exact_stepper, "_CONTINUATIONS", exact_stepper._Continuations(exact_stepper.CACHE_SIZE))
     built = []
-    original = TorqueFreeSolution.from_body_state.__func__
+    original = torque_free_solve._start
 
-    def counted(cls, inertia_body, q0, omega_body0):
+    def counted(inertia_body, q0, omega_body0):
         built.append(np.array(q0))
-        return original(cls, inertia_body, q0, omega_body0)
+        return original(inertia_body, q0, omega_body0)
 
-    monkeypatch.setattr(TorqueFreeSolution, "from_body_state", classmethod(counted))
+    monkeypatch.setattr(torque_free_solve, "_start", counted)
     return built
 
 

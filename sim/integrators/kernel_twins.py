@@ -194,6 +194,7 @@ def _rodrigues_coefficients(kernels: dict[str, Any]):
     s1_terms, s2_terms, s3_terms = kernels["_S1"], kernels["_S2"], kernels["_S3"]
     terms, bounds, tier_terms = kernels["_TERMS"], kernels["_TIER_BOUNDS"], kernels["_TIER_TERMS"]
     branch = kernels["TAYLOR_BRANCH_ANGLE_SQ"]
+    series = np.array([s1_terms, s2_terms, s3_terms], dtype=np.float64)  # (3, terms)
 
     def coefficients(angle_sq: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         angle_sq = np.asarray(angle_sq, dtype=np.float64)
@@ -210,17 +211,16 @@ def _rodrigues_coefficients(kernels: dict[str, Any]):
         taylor = start >= 0
         closed = None if taylor.all() else np.flatnonzero(~taylor)
         x = angle_sq if closed is None else np.where(taylor, angle_sq, 0.0)
+        # The three series at once, as rows of one array (each element's operations are still its own).
         firsts = [first for first in sorted({0, *(terms - count for count in tier_terms)}) if (start == first).any()]
         if firsts:
             first = firsts[0]
-            c1, c2, c3 = (np.full_like(x, terms_of[first]) for terms_of in (s1_terms, s2_terms, s3_terms))
+            c = np.repeat(series[:, first : first + 1], x.size, axis=1)
             for k in range(first + 1, terms):
-                c1, c2, c3 = c1 * x + s1_terms[k], c2 * x + s2_terms[k], c3 * x + s3_terms[k]
+                c = c * x + series[:, k : k + 1]
                 if k in firsts:
-                    joins = start == k
-                    c1, c2, c3 = (np.where(joins, terms_of[k], c) for c, terms_of in
-                                  ((c1, s1_terms), (c2, s2_terms), (c3, s3_terms)))  # fmt: skip
-            s1, s2, s3 = c1, c2, c3
+                    c = np.where(start == k, series[:, k : k + 1], c)
+            s1, s2, s3 = c
         if closed is not None:
             x = angle_sq[closed]
             a = np.sqrt(x)

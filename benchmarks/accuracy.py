@@ -11,8 +11,9 @@ measured against the closed form (:class:`sim.exact.TorqueFreeSolution`):
 - ``flips`` and ``flips_exact``: sign changes of the body rate ``Ω_y`` at the step times, run and closed form;
 - ``us_per_body_step``: µs per body per step in a batch of ``COST_BODIES`` such handles (random orientations,
   rates perturbed by 0.1 rad/s), the best of ``repeats`` chained runs; ``us_per_step_one_body``: the one-body run's
-  own time per step (Python call overhead included). The exact stepper loops over bodies in Python: its batch is
-  ``EXACT_COST_BODIES`` bodies.
+  own time per step (Python call overhead included). The exact stepper's batch is ``EXACT_COST_BODIES`` bodies:
+  set when it looped over bodies in Python, kept so that the tables in docs/accuracy.md stay comparable; batched
+  since (sim/torque_free_rows.py), it costs ~10 µs a body-step at 1000 bodies (benchmarks/exact_step.py).
 
 MuJoCo (optional: ``pip install mujoco``) steps the same body as a free joint with ``diaginertia`` and no gravity
 (``qpos[3:7]`` is the (w, x, y, z) orientation, body → world; ``qvel[3:6]`` the body-frame ω) with its ``Euler``,

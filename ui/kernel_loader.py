@@ -27,9 +27,10 @@ import numpy as np
 
 import spinlab
 from spinlab.scene.files.scene_file import SceneSpec, load_scene
-from spinlab.scene.model.run_model import Session, Setup, check_scene_runs, default_integrators
+from spinlab.scene.model.run_model import Setup, check_scene_runs, default_integrators, run_layout
 from spinlab.scene.process.collector import freeze_survivors
 from spinlab.scene.process.kernels import load_kernels
+from spinlab.scene.running.simulation import Simulation
 from spinlab.sim import compiled
 from spinlab.sim.integrators import FAMILIES, INTEGRATORS
 
@@ -96,11 +97,15 @@ def excerpt(scene: SceneSpec, count: int = EXCERPT_BODIES) -> SceneSpec:
 
 def _side_by_side(scenes) -> None:
     """A step of each scene as it is, and side by side under every family of integrators (the maths' methods, the
-    engines' steps, the axes splittings): every kernel the stage marks ready."""
+    engines' steps, the axes splittings): every kernel the stage marks ready. The simulations alone, as the window's
+    runs lay them out (a run's references and measures call no kernel): a third of the Python the runs took, 0.05 s
+    instead of 0.13, which this thread spent beside the window's frames."""
     for scene in scenes:
-        Session(Setup(scene, default_integrators(scene), h=scene.h)).step(1)
-        for family in dict.fromkeys(FAMILIES.values()):
-            Session(Setup(scene, default_integrators(scene), True, family, h=scene.h)).step(1)
+        for setup in (Setup(scene, default_integrators(scene), h=scene.h), *(
+            Setup(scene, default_integrators(scene), True, family, h=scene.h)
+            for family in dict.fromkeys(FAMILIES.values())
+        )):  # fmt: skip
+            Simulation(run_layout(setup)[0], h=setup.h, gyroscopic=setup.gyroscopic).step()
 
 
 def _scene_graph() -> None:

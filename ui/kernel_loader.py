@@ -126,10 +126,14 @@ def _colour_conversion() -> None:
     from spinlab.render.yuv import rgb_to_yuv420p_bt709
 
     for channels in (3, 4):
-        rgb = np.zeros((16, 16, channels), np.uint8)
+        writable = np.zeros((16, 16, channels), np.uint8)
+        # The window's frames are read back from GL into bytes (ui/capture.py): read-only arrays, another signature
+        # for numba, which the encoder's thread compiled at the first recording (0.2 s gaps in the window).
+        read_only = np.frombuffer(bytes(writable.size), np.uint8).reshape(writable.shape)
         planes = [np.zeros((16, 16), np.uint8), np.zeros((8, 8), np.uint8), np.zeros((8, 8), np.uint8)]
-        for flip in (False, True):
-            rgb_to_yuv420p_bt709(rgb, *planes, flip=flip)  # compiled: every kernel is ready while loading
+        for rgb in (writable, read_only):
+            for flip in (False, True):
+                rgb_to_yuv420p_bt709(rgb, *planes, flip=flip)  # compiled: every kernel is ready while loading
 
 
 class KernelLoader:

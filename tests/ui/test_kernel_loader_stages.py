@@ -1,6 +1,8 @@
-"""The kernel loader's stages leave nothing for the window to compile: here the colour stage, against the frames a
-recording reads back from GL (read-only arrays, a signature of their own for numba, which the encoder's thread
-compiled at the window's first recording: 0.2 s gaps). In a fresh process, counting numba's compiles."""
+"""The kernel loader's stages leave nothing for the window to compile (issue 22: a kernel marked ready but not loaded
+compiles on the window's thread at its first call). In fresh processes, counting numba's compiles: every preset
+alone and side by side under every family, and every method and axes splitting chosen, after the stages; and the
+colour stage against the frames a recording reads back from GL (read-only arrays, a signature of their own for
+numba, which the encoder's thread compiled at the window's first recording: 0.2 s gaps)."""
 
 import json
 import subprocess
@@ -37,6 +39,60 @@ for channels in (4, 3):  # a window's read-back (RGBA) and an RGB one, as GL giv
         rgb_to_yuv420p_bt709(frame, *planes, flip=flip)
 print(json.dumps({"loaded": loaded, "after": compiles[loaded:]}))
 """
+
+
+_EVERY_ACTION = r"""
+import json, sys
+import numba.core.dispatcher as dispatcher
+
+compiles = []
+real = dispatcher.Dispatcher.compile
+
+def counted(self, signature):
+    compiles.append(getattr(self, "__qualname__", repr(self)))
+    return real(self, signature)
+
+dispatcher.Dispatcher.compile = counted
+from spinlab.sim import compiled
+compiled.start_on_numpy()
+from spinlab.scene.files.scene_file import list_presets, load_scene
+from spinlab.sim.integrators import FAMILIES
+from spinlab.ui.controller_state import PanelEdits
+from spinlab.ui.kernel_loader import stages
+from tests.ui.headless_host import headless_controller
+
+for names, work in stages(load_scene("compare")):  # as the loader's thread takes them, each marked ready after
+    with compiled.loading():
+        work()
+    compiled.mark_ready(names)
+loaded = len(compiles)
+controller, host = headless_controller("compare", sys.argv[1])
+steps = []
+def act(**fields):
+    controller.apply(PanelEdits(**fields))
+    steps.append(host.step(2))
+for preset in list_presets():
+    act(scene=preset)
+    for family in FAMILIES.values():
+        controller.choices.compared = list(family)
+        act(side_by_side=True)
+act(scene="t_handle")
+for name in FAMILIES["all"] + FAMILIES["axes"]:
+    act(integrator=(None, name))
+error = controller.form.message_is_error and controller.form.message
+print(json.dumps({"loaded": loaded, "after": compiles[loaded:], "steps": steps, "error": error}))
+"""
+
+
+def test_after_the_stages_no_action_compiles_a_kernel(tmp_path):
+    result = subprocess.run(
+        [sys.executable, "-c", _EVERY_ACTION, str(tmp_path)], capture_output=True, text=True, cwd=ROOT, timeout=900
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    report = json.loads(result.stdout.strip().splitlines()[-1])
+    assert not report["error"], report["error"]
+    assert all(taken == 2 for taken in report["steps"]), report["steps"]  # every action's run stepped on
+    assert report["loaded"] > 0 and report["after"] == [], report["after"]
 
 
 def test_the_colour_stage_covers_the_frames_a_recording_reads_back():

@@ -489,6 +489,7 @@ class App:
                 self.controller.tell(f"loading {asked.scene} …")
                 continue
             self.controller.apply(asked)
+        self._prepared = None  # a loaded scene's run not started (its edit failed) is not kept
         self._switch_to_compiled()
         if self._session is running:
             self._advance(wall_dt)

@@ -4,26 +4,10 @@ alone and side by side under every family, and every method and axes splitting c
 colour stage against the frames a recording reads back from GL (read-only arrays, a signature of their own for
 numba, which the encoder's thread compiled at the window's first recording: 0.2 s gaps)."""
 
-import json
-import subprocess
-import sys
-from pathlib import Path
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.ui.compile_count import run_counted
 
 _CHILD = r"""
-import json
 import numpy as np
-import numba.core.dispatcher as dispatcher
-
-compiles = []
-real = dispatcher.Dispatcher.compile
-
-def counted(self, signature):
-    compiles.append(str(signature))
-    return real(self, signature)
-
-dispatcher.Dispatcher.compile = counted
 from spinlab.sim import compiled
 from spinlab.ui.kernel_loader import _colour_conversion
 compiled.start_on_numpy()
@@ -42,17 +26,6 @@ print(json.dumps({"loaded": loaded, "after": compiles[loaded:]}))
 
 
 _EVERY_ACTION = r"""
-import json, sys
-import numba.core.dispatcher as dispatcher
-
-compiles = []
-real = dispatcher.Dispatcher.compile
-
-def counted(self, signature):
-    compiles.append(getattr(self, "__qualname__", repr(self)))
-    return real(self, signature)
-
-dispatcher.Dispatcher.compile = counted
 from spinlab.sim import compiled
 compiled.start_on_numpy()
 from spinlab.scene.files.scene_file import list_presets, load_scene
@@ -85,19 +58,13 @@ print(json.dumps({"loaded": loaded, "after": compiles[loaded:], "steps": steps, 
 
 
 def test_after_the_stages_no_action_compiles_a_kernel(tmp_path):
-    result = subprocess.run(
-        [sys.executable, "-c", _EVERY_ACTION, str(tmp_path)], capture_output=True, text=True, cwd=ROOT, timeout=900
-    )
-    assert result.returncode == 0, result.stderr[-3000:]
-    report = json.loads(result.stdout.strip().splitlines()[-1])
+    report = run_counted(_EVERY_ACTION, str(tmp_path))
     assert not report["error"], report["error"]
     assert all(taken == 2 for taken in report["steps"]), report["steps"]  # every action's run stepped on
     assert report["loaded"] > 0 and report["after"] == [], report["after"]
 
 
 def test_the_colour_stage_covers_the_frames_a_recording_reads_back():
-    result = subprocess.run([sys.executable, "-c", _CHILD], capture_output=True, text=True, cwd=ROOT, timeout=600)
-    assert result.returncode == 0, result.stderr[-3000:]
-    report = json.loads(result.stdout.strip().splitlines()[-1])
+    report = run_counted(_CHILD)
     assert report["loaded"] > 0, "the stage compiled or loaded the conversion"
     assert report["after"] == [], report["after"]

@@ -1,31 +1,11 @@
 """The window never compiles on its own thread (issue 22): started as ``gui`` starts it (sim/compiled.py's
 ``start_on_numpy``, no kernel ready), every action a person takes — the compare scene, "all side by side", another
 preset loaded (each of them, alone and side by side), an integrator switched, a kick, h edited, a reset — steps on
-the numpy paths, and numba compiles
-nothing, nor loads a kernel from its cache. Measured in a fresh process (this one has kernels loaded already):
-every ``Dispatcher.compile`` numba makes is counted, from numba's import on (it compiles or loads a kernel's
-signature there)."""
+the numpy paths, and numba compiles nothing, nor loads a kernel from its cache (tests/ui/compile_count.py)."""
 
-import json
-import subprocess
-import sys
-from pathlib import Path
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.ui.compile_count import run_counted
 
 _ACTIONS = r"""
-import json, sys
-import numba.core.dispatcher as dispatcher
-
-compiles = []
-real = dispatcher.Dispatcher.compile
-
-def counted(self, signature):
-    compiles.append(getattr(self, "__qualname__", repr(self)))
-    return real(self, signature)
-
-dispatcher.Dispatcher.compile = counted
-
 from spinlab.sim import compiled
 compiled.start_on_numpy()
 from spinlab.ui.controller_state import PanelEdits
@@ -56,11 +36,7 @@ print(json.dumps({"compiles": compiles, "steps": steps, "error": error}))
 
 
 def test_no_action_compiles_a_kernel_on_the_window_thread(tmp_path):
-    result = subprocess.run(
-        [sys.executable, "-c", _ACTIONS, str(tmp_path)], capture_output=True, text=True, cwd=ROOT, timeout=600
-    )
-    assert result.returncode == 0, result.stderr[-3000:]
-    report = json.loads(result.stdout.strip().splitlines()[-1])
+    report = run_counted(_ACTIONS, str(tmp_path))
     assert not report["error"], report["error"]
     assert all(taken == 3 for taken in report["steps"]), report["steps"]  # every action's run stepped on
     assert report["compiles"] == [], report["compiles"]

@@ -5,7 +5,8 @@ numba compiles a kernel at its first call (seconds of CPU, holding the GIL much 
 (sim/_numba_cache.py); loading it from the cache takes milliseconds. So :class:`KernelLoader` starts a worker
 process (``python -m spinlab.ui.kernel_loader SCENE``, at a lower priority than the window) that makes the
 first calls of :func:`stages` in order, filling the cache, and says ``ready K`` after stage K. On each, a thread of
-the window's process makes the same calls, which now only load from the cache, and marks the stage's kernels ready
+the window's process makes the same calls, which now only load from the cache (in the turns the window lends it
+between frames, ui/turns.py: never beside a frame), and marks the stage's kernels ready
 (sim/compiled.py): from the next step on the world steps those integrators compiled (ui/app.py then recomputes the
 run on them, scene/running/replay.py). Meanwhile everything steps on the numpy paths. The stages: what the scene's own
 integrators take (its first step included), the trails' thinning, the video's colour conversion, and every
@@ -15,12 +16,13 @@ left itself.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import os
 import subprocess
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import numpy as np
@@ -33,6 +35,7 @@ from spinlab.scene.process.kernels import load_kernels
 from spinlab.scene.running.simulation import Simulation
 from spinlab.sim import compiled
 from spinlab.sim.integrators import FAMILIES, INTEGRATORS
+from spinlab.ui.turns import Turns
 
 __all__ = ["KernelLoader", "stages", "excerpt", "WORKER_NICENESS"]
 
@@ -145,6 +148,8 @@ class KernelLoader:
         self.stages = stages(scene)
         self.stages_done = 0
         self.error: BaseException | None = None
+        # The thread runs Python only in the turns the window lends it between frames (ui/turns.py).
+        self.turns = Turns()
         self._closing = False
         # The worker imports the same spinlab as this process, installed or from this checkout.
         root = str(Path(spinlab.__file__).resolve().parents[1])
@@ -165,12 +170,8 @@ class KernelLoader:
         try:
             # While the worker compiles the first stage: the video writer's module (PyAV, ~50 ms of imports),
             # which a recording's first frame would otherwise import on the window's thread.
-            interval = sys.getswitchinterval()
-            sys.setswitchinterval(LOAD_SWITCH_INTERVAL_S)
-            try:
+            with self._turn():
                 import spinlab.render.video  # noqa: F401
-            finally:
-                sys.setswitchinterval(interval)
             assert self._worker.stdout is not None, "the worker is started with stdout=PIPE"
             for line in self._worker.stdout:
                 if self._closing:
@@ -187,17 +188,25 @@ class KernelLoader:
 
     def _load(self, number: int) -> None:
         names, work = self.stages[number]
-        interval = sys.getswitchinterval()
-        sys.setswitchinterval(LOAD_SWITCH_INTERVAL_S)
         try:
-            with compiled.loading():
+            with self._turn(), compiled.loading():
                 work()
         except Exception:  # noqa: BLE001 - a scene that fails its first step has loaded its kernels all the same
             pass
-        finally:
-            sys.setswitchinterval(interval)
         compiled.mark_ready(names)
         self.stages_done = number + 1
+
+    @contextlib.contextmanager
+    def _turn(self) -> Iterator[None]:
+        """The block in the window's turns (:class:`~ui.turns.Turns`), with a short switch interval: when a frame
+        begins, the window's thread gets the interpreter back within half a millisecond, and this thread parks."""
+        interval = sys.getswitchinterval()
+        sys.setswitchinterval(LOAD_SWITCH_INTERVAL_S)
+        try:
+            with self.turns.taking():
+                yield
+        finally:
+            sys.setswitchinterval(interval)
 
     def wait(self, seconds: float | None = None) -> bool:
         """Wait up to ``seconds`` for every stage; whether they are all ready."""
@@ -208,6 +217,7 @@ class KernelLoader:
         """End the worker (its cache files are written whole, by numba, or not at all), and wait for the thread to
         finish the stage it is loading: a thread still in numba's compiler as the interpreter exits can crash it."""
         self._closing = True
+        self.turns.end()  # no more frames: the stage under way finishes without waiting for turns
         if self._worker.poll() is None:
             self._worker.terminate()
             try:

@@ -1,0 +1,159 @@
+"""The interpreter in turns (ui/turns.py): background work runs no Python inside the window's frames, and always
+gets on between them; a window stuck in a frame, or gone, never holds it for good."""
+
+import threading
+import time
+
+import pytest
+
+from spinlab.ui.turns import Turns, turn_seconds
+
+
+class Counting:
+    """A background thread counting, one Python call per count, inside ``turns.taking()`` until told to stop."""
+
+    def __init__(self, turns: Turns) -> None:
+        self.turns = turns
+        self.count = 0
+        self.stop = False
+        self.started = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+        assert self.started.wait(10.0), "the counting thread started"
+
+    def _run(self) -> None:
+        with self.turns.taking():
+            self.started.set()
+            while not self.stop:
+                self._tick()
+
+    def _tick(self) -> None:
+        self.count += 1
+
+    def finish(self) -> None:
+        self.stop = True
+        self.turns.end()
+        self.thread.join(10.0)
+        assert not self.thread.is_alive(), "the counting thread ended"
+
+
+def test_closed_the_background_runs_no_python_and_lent_it_does():
+    turns = Turns(stuck_s=60.0)
+    counting = Counting(turns)
+    try:
+        turns.close()
+        # It may finish the call under way when the window took the interpreter, then parks at its next call.
+        time.sleep(0.02)
+        parked_at = counting.count
+        time.sleep(0.1)  # the window "draws": nothing of the background runs meanwhile
+        assert counting.count == parked_at
+        turns.lend(0.0)
+        time.sleep(0.05)
+        assert counting.count > parked_at
+    finally:
+        counting.finish()
+
+
+def test_a_frame_stuck_longer_than_the_limit_lets_the_background_run_on():
+    # The window may be stuck waiting for a lock the background thread holds (an import's): no deadlock.
+    turns = Turns(stuck_s=0.05)
+    counting = Counting(turns)
+    try:
+        turns.close()
+        time.sleep(0.02)
+        closed_at = counting.count
+        deadline = time.monotonic() + 10.0
+        while counting.count == closed_at and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert counting.count > closed_at
+    finally:
+        counting.finish()
+
+
+def test_lend_waits_for_the_background_only_while_it_works():
+    turns = Turns(stuck_s=60.0)
+    turns.close()
+    turns.lend(30.0)  # nothing under way: returns at once (a 30 s wait would fail the suite's time)
+    assert not turns.busy
+    done = threading.Event()
+
+    def work() -> None:
+        with turns.taking():
+            for _ in range(1000):
+                sum(range(10))
+        done.set()
+
+    turns.close()
+    worker = threading.Thread(target=work, daemon=True)
+    worker.start()
+    turns.lend(30.0)  # returns as the work ends, long before 30 s
+    assert done.wait(10.0)
+    worker.join(10.0)
+    assert not turns.busy
+
+
+def test_the_hook_is_the_background_threads_alone_and_removed_after():
+    import sys
+
+    turns = Turns(stuck_s=60.0)
+    seen: list = []
+
+    def work() -> None:
+        with turns.taking():
+            seen.append(sys.getprofile() is not None)
+        seen.append(sys.getprofile() is None)
+
+    worker = threading.Thread(target=work)
+    worker.start()
+    worker.join(10.0)
+    assert seen == [True, True]
+    assert sys.getprofile() is None  # this (the window's) thread was never hooked
+
+
+@pytest.mark.parametrize(
+    ("frame_s", "expected_s"),
+    [(0.02, 0.01), (0.08, 0.01), (0.1, 0.004), (0.001, 0.004), (0.06, 0.03)],
+)
+def test_a_turn_is_half_the_frame_within_the_frame_target(frame_s, expected_s):
+    assert turn_seconds(frame_s) == pytest.approx(expected_s)
+
+
+class LoaderStandIn:
+    """What the window's loop reads of its kernel loader: its turns, and close."""
+
+    def __init__(self) -> None:
+        self.turns = Turns(stuck_s=60.0)  # a test window's first frame may take longer than STUCK_S
+
+    def close(self) -> None:
+        self.turns.end()
+
+
+def test_the_windows_frames_run_no_background_python(app):
+    """In the real window's loop: between a frame's update and the end of its draw the background thread counts at
+    most once (the call it was in when the frame began), and between frames it gets on."""
+    loader = LoaderStandIn()
+    app.kernel_loader = loader
+    update, draw = app.update, app.draw
+    during: list[int] = []
+
+    def counted_update(wall_dt):
+        during.append(-counting.count)
+        update(wall_dt)
+
+    def counted_draw():
+        draw()
+        during[-1] += counting.count
+
+    counting = Counting(loader.turns)
+    app.update, app.draw = counted_update, counted_draw
+    try:
+        before = counting.count
+        app.run(frames=20)
+        after = counting.count
+    finally:
+        del app.update, app.draw
+        app.kernel_loader = None
+        counting.finish()
+    assert len(during) == 20
+    assert max(during) <= 1
+    assert after > before

@@ -14,15 +14,18 @@ correctly rounded; ``sin`` and ``cos``, numpy's and the C library's that the ker
 tests/sim/test_kernel_twins.py checks). The source is read from ``_kernels.py`` and executed without numba's
 decorator, so there is one copy of that arithmetic. The explicit kernels whose loop body does not branch per body
 (:data:`ONE_PASS`) run as written, their loop over the bodies turned into one pass with ``n`` the slice of all of
-them (``row(A, n)`` is then a tuple of columns). Only what branches per body is written here again, over masks:
+them (``row(A, n)`` is then a tuple of columns). The implicit and splitting twins run the kernel's code on stacked
+arrays instead, a vector (3, n), a matrix (3, 3, n), with the small-vector helpers of
+:mod:`sim.integrators.stacked` (a few numpy operations a helper, not one a component: ~3× fewer; per element the
+same operations still). Only what branches per body is written here again, over masks:
 the Rodrigues and inverse-Jacobian coefficients' Taylor tiers, Newton's loop (``_attempt``), the sub-stepping
 (``_advance``) and the splittings' stages.
 
 A handful of bodies is cheaper the other way round: every array operation costs numpy ~1 µs however few its
 elements, so below :data:`SCALAR_BODIES` bodies the kernel itself (its loop over the bodies and all) runs as
 written on numpy's float64 scalars (:func:`_scalar_kernels`): the same IEEE operations in the same order again, with
-the kernel's error model (a division by zero gives inf, not an exception), ~9× faster for one body (118 against
-1,076 µs an implicit midpoint step). The window's comparisons step one body per integrator.
+the kernel's error model (a division by zero gives inf, not an exception), ~3× faster for one body (108 against
+323 µs an implicit midpoint step). The window's comparisons step one body per integrator.
 
 Used by ``run`` on small worlds (scene/running/runner.py) and by the window until the kernels are loaded, through
 ``backend="twin"`` (sim/compiled.py's ``TWINS``).
@@ -44,10 +47,11 @@ from spinlab.sim.integrators.checks import STATUS_NON_FINITE, STATUS_NOT_CONVERG
 
 __all__ = ["implicit_step", "split_step", "explicit_step", "without_numba", "ONE_PASS", "SCALAR_BODIES"]
 
-SCALAR_BODIES = 8
+SCALAR_BODIES = 6
 """Below this many bodies the implicit and splitting twins run the kernel's own loop over numpy scalars
-(:func:`_scalar_kernels`); measured with the implicit midpoint rule, µs a step: 118 / 1,076 for one body, 335 / 687
-for 4, 684 / 897 for 8, 1,333 / 1,050 for 16 (scalars / arrays)."""
+(:func:`_scalar_kernels`); measured with the implicit midpoint rule at h = 1/240 s, µs a step: 108 / 323 for one
+body, 251 / 329 for 4, 313 / 325 for 5, 375 / 329 for 6, 497 / 329 for 8, 995 / 333 for 16 (scalars / stacked
+arrays)."""
 
 ONE_PASS = ("euler_kernel", "euler_body_kernel", "magnus_kernel", "rkmk4_kernel")
 """The kernels run as written, in one pass over all bodies."""
@@ -79,6 +83,26 @@ def _kernels() -> dict[str, Any]:
         is_finite_state=_is_finite_state,
         _write=_write,
     )
+    return namespace
+
+
+@cache
+def _stacked_kernels() -> dict[str, Any]:
+    """The namespace of :func:`_kernels` again, its small-vector helpers those of
+    :mod:`sim.integrators.stacked`: vectors as (3, n) arrays, matrices (3, 3, n), quaternions (4, n), each helper a
+    few numpy operations on the whole stack (the implicit and splitting twins; the explicit ones keep the tuples of
+    their ``row(A, n)``)."""
+    from spinlab.sim.integrators import stacked
+
+    namespace = {"__name__": "spinlab.sim.integrators._kernels (as numpy, stacked)", "njit": _no_jit}
+    exec(_twin_code(str(Path(__file__).with_name("_kernels.py"))), namespace)  # noqa: S102 (as in _kernels)
+    namespace.update(
+        {
+            name: _kernels()[name]
+            for name in ("sqrt", "sin", "cos", "isfinite", "rodrigues_coefficients", "left_jacobian_inv_coefficient")
+        }
+    )
+    namespace.update(stacked.overrides(namespace))
     return namespace
 
 
@@ -196,7 +220,25 @@ def _rodrigues_coefficients(kernels: dict[str, Any]):
     branch = kernels["TAYLOR_BRANCH_ANGLE_SQ"]
     series = np.array([s1_terms, s2_terms, s3_terms], dtype=np.float64)  # (3, terms)
 
+    def first_term(angle_sq: float) -> int:
+        """The first Taylor term the kernel starts from at ``angle_sq``: its tier's, or -1 for the closed form."""
+        if not angle_sq < branch:
+            return -1
+        return next((terms - count for bound, count in zip(bounds, tier_terms, strict=True) if angle_sq < bound), 0)
+
     def coefficients(angle_sq: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        angle_sq = np.asarray(angle_sq, dtype=np.float64)
+        # Most calls find every element in one Taylor tier (a nan's min and max are nan: not this way).
+        first = first_term(angle_sq.min()) if angle_sq.size else -1
+        if first >= 0 and first == first_term(angle_sq.max()):
+            c = series[:, first : first + 1]
+            for k in range(first + 1, terms):
+                c = c * angle_sq + series[:, k : k + 1]
+            if c.shape == (3, *angle_sq.shape):  # (not the constant of a single term)
+                return c[0], c[1], c[2]
+        return mixed(angle_sq)
+
+    def mixed(angle_sq: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         angle_sq = np.asarray(angle_sq, dtype=np.float64)
         s1, s2, s3 = np.empty_like(angle_sq), np.empty_like(angle_sq), np.empty_like(angle_sq)
         # The first Taylor term each element starts from: the kernel's tiers, the full polynomial up to the
@@ -232,18 +274,19 @@ def _rodrigues_coefficients(kernels: dict[str, Any]):
 
 
 def _is_finite_state(q, omega, L) -> np.ndarray:
-    """(n,) bool: every component of the body's q, ω and L finite."""
+    """(n,) bool: every component of the body's q, ω and L finite (tuples of (n,) arrays)."""
     return np.isfinite(np.stack([*q, *omega, *L])).all(axis=0)
 
 
 def _pick(value, rows: np.ndarray | None):
-    """``value`` (an (n,) array, a number, or tuples of them) at ``rows`` (``None``: all of it, as it is)."""
+    """``value`` (a stacked array, its bodies last, a number, or tuples of them) at ``rows`` (``None``: all of it,
+    as it is)."""
     if rows is None:
         return value
     if isinstance(value, tuple):
         return tuple(_pick(part, rows) for part in value)
     if isinstance(value, np.ndarray):
-        return value[rows]
+        return value[..., rows]
     return value
 
 
@@ -255,24 +298,24 @@ def _unless_all(select: np.ndarray, n: int) -> np.ndarray | None:
     return None if select.size == n else select
 
 
-def _put(target: tuple, rows: np.ndarray, value: tuple) -> None:
-    """``target[rows] = value``, component by component (tuples of (n,) arrays)."""
-    for into, part in zip(target, value, strict=True):
-        if isinstance(into, tuple):
-            _put(into, rows, part)
-        else:
-            into[rows] = part
+def _put(target: np.ndarray, rows: np.ndarray, value: np.ndarray) -> None:
+    """``target[..., rows] = value``: the bodies ``rows`` of a stacked array."""
+    target[..., rows] = value
 
 
-def _columns(array: np.ndarray) -> tuple:
-    """An (n, k) or (n, k, k) array as a tuple of (n,) columns (of rows): the kernels' tuples, for every body."""
-    if array.ndim == 2:
-        return tuple(np.array(array[:, i]) for i in range(array.shape[1]))
-    return tuple(_columns(array[:, i, :]) for i in range(array.shape[1]))
+def _stack(array: np.ndarray) -> np.ndarray:
+    """An (n, k) or (n, k, k) array with its bodies last, (k, n) or (k, k, n): the stacked helpers' layout
+    (sim/integrators/stacked.py), a fresh C-ordered array."""
+    return np.ascontiguousarray(array.T if array.ndim == 2 else array.transpose(1, 2, 0))
+
+
+def _unstack(array: np.ndarray) -> np.ndarray:
+    """A stacked (k, n) array as the kernel writes it, (n, k)."""
+    return np.ascontiguousarray(array.T)
 
 
 def _attempt(k, method, q, omega, L, M, torque, h, tolerance, max_iterations, max_step_angle_sq):
-    """The kernel's ``_attempt`` for every body at once: ``(converged, iterations, v)``, (n,), (n,), 3 × (n,)."""
+    """The kernel's ``_attempt`` for every body at once: ``(converged, iterations, v)``, (n,), (n,), (3, n)."""
     add, scale, dot, sub, matvec = k["add"], k["scale"], k["dot"], k["sub"], k["matvec"]
     if method == k["MIDPOINT"]:
         a = k["to_body"](q, add(L, scale(0.5 * h, torque)))
@@ -283,7 +326,6 @@ def _attempt(k, method, q, omega, L, M, torque, h, tolerance, max_iterations, ma
         a = k["to_body"](q, omega) if method == k["WORLD_TRAPEZOIDAL"] else matvec(M, k["to_body"](q, L))
         b = k["to_body"](q, L_end)
         v = scale(0.5 * h, add(a, matvec(M, b)))
-    v = tuple(np.array(part, dtype=np.float64) for part in v)
     curvature = k["newton_curvature"](M, L, torque, h)
     n = len(h)
     converged, iterations = np.zeros(n, dtype=bool), np.zeros(n, dtype=np.int64)
@@ -295,14 +337,13 @@ def _attempt(k, method, q, omega, L, M, torque, h, tolerance, max_iterations, ma
         vl, al, bl, Ml, hl = _pick(v, every), _pick(a, every), _pick(b, every), _pick(M, every), _pick(h, every)
         F, coefficients, rotated = k["_residual"](method, vl, al, bl, Ml, hl)
         size_sq = dot(F, F)
-        v_size = np.sqrt(dot(vl, vl))
+        v_sq = dot(vl, vl)
         finite = np.isfinite(size_sq)
-        small = finite & (np.sqrt(size_sq) <= tolerance * v_size)
-        stops = small | ~finite
-        converged[live[small]] = dot(vl, vl)[small] <= max_step_angle_sq
+        small = finite & (np.sqrt(size_sq) <= tolerance * np.sqrt(v_sq))
+        converged[live[small]] = v_sq[small] <= max_step_angle_sq
         if iteration == max_iterations:
             break
-        going = ~stops
+        going = finite & ~small
         rows = live[going]
         kept = _unless_all(going, len(going))
         F, vl, al, bl, Ml, hl = (_pick(x, kept) for x in (F, vl, al, bl, Ml, hl))
@@ -312,22 +353,23 @@ def _attempt(k, method, q, omega, L, M, torque, h, tolerance, max_iterations, ma
         _put(v, rows, vl)
         iterations[rows] += 1
         # The kernel's bound on the next residual: converged without evaluating it (False for a nan).
-        settled = curvature[rows] * dot(update, update) <= tolerance * np.sqrt(dot(vl, vl))
-        converged[rows[settled]] = dot(vl, vl)[settled] <= max_step_angle_sq
+        v_sq = dot(vl, vl)
+        settled = curvature[rows] * dot(update, update) <= tolerance * np.sqrt(v_sq)
+        converged[rows[settled]] = v_sq[settled] <= max_step_angle_sq
         live = rows[~settled]
     return converged, iterations, v
 
 
 def _advance(k, method, qn, omega, L, M, torque, h, tolerance, max_iterations, max_depth, max_step_angle_sq):
-    """The kernel's ``_advance`` (a step of ``h`` s in pieces) for every body at once, over tuples of (n,) arrays:
-    ``(q, ω, L, iterations, substeps, status)``. ``torque`` may be numbers (the free flow's zero)."""
-    n = len(qn[0])
-    qn, omega, L = (tuple(np.array(part, dtype=np.float64) for part in x) for x in (qn, omega, L))
+    """The kernel's ``_advance`` (a step of ``h`` s in pieces) for every body at once, over stacked arrays (q (4, n),
+    ω and L (3, n), M (3, 3, n), torque (3, n)): ``(q, ω, L, iterations, substeps, status)``."""
+    n = qn.shape[-1]
+    qn, omega, L = (np.array(x, dtype=np.float64) for x in (qn, omega, L))
     pieces = 1 << max_depth
     position, size = np.zeros(n, dtype=np.int64), np.full(n, pieces, dtype=np.int64)
     iterations, substeps = np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64)
     status = np.full(n, STATUS_OK, dtype=np.int8)
-    finite = _is_finite_state(qn, omega, L)
+    finite = k["is_finite_state"](qn, omega, L)
     status[~finite], position[~finite] = STATUS_NON_FINITE, pieces  # reported as such, not as a Newton failure
     while True:
         rows = np.flatnonzero(position < pieces)
@@ -359,7 +401,7 @@ def _advance(k, method, qn, omega, L, M, torque, h, tolerance, max_iterations, m
             position[done] += size[done]
             substeps[done] += 1
             size[done] = position[done] & -position[done]
-    status[(status == STATUS_OK) & ~_is_finite_state(qn, omega, L)] = STATUS_NON_FINITE
+    status[(status == STATUS_OK) & ~k["is_finite_state"](qn, omega, L)] = STATUS_NON_FINITE
     return qn, omega, L, iterations, substeps, status
 
 
@@ -371,12 +413,12 @@ def implicit_step(method, q, omega_world, L_world, inertia_inv, torque_world, h,
         code = _scalar_kernels()["KERNEL_METHODS"][method]
         return _on_scalars("implicit_kernel", len(q), code, q, omega_world, L_world, inertia_inv, torque_world,
                            np.float64(h), tolerance, max_iterations, max_depth, max_step_angle_sq)  # fmt: skip
-    k = _kernels()
+    k = _stacked_kernels()
     qn, omega, L, iterations, substeps, status = _advance(
-        k, k["KERNEL_METHODS"][method], _columns(q), _columns(omega_world), _columns(L_world), _columns(inertia_inv),
-        _columns(torque_world), h, tolerance, max_iterations, max_depth, max_step_angle_sq,
+        k, k["KERNEL_METHODS"][method], _stack(q), _stack(omega_world), _stack(L_world), _stack(inertia_inv),
+        _stack(torque_world), h, tolerance, max_iterations, max_depth, max_step_angle_sq,
     )  # fmt: skip
-    return np.stack(qn, axis=-1), np.stack(omega, axis=-1), np.stack(L, axis=-1), iterations, substeps, status
+    return _unstack(qn), _unstack(omega), _unstack(L), iterations, substeps, status
 
 
 def split_step(coefficients, kicks, q, omega_world, L_world, inertia_inv, torque_world, lever_body, force_world, h,
@@ -387,12 +429,13 @@ def split_step(coefficients, kicks, q, omega_world, L_world, inertia_inv, torque
         return _on_scalars("split_kernel", len(q), np.asarray(coefficients), np.asarray(kicks), q, omega_world,
                            L_world, inertia_inv, inertia_inv, torque_world, lever_body, force_world, np.float64(h),
                            True, tolerance, max_iterations, max_depth, max_step_angle_sq)  # fmt: skip
-    k = _kernels()
-    qn, omega, L = _columns(q), _columns(omega_world), _columns(L_world)
-    M, torque, lever, force = (_columns(x) for x in (inertia_inv, torque_world, lever_body, force_world))
+    k = _stacked_kernels()
+    qn, omega, L = _stack(q), _stack(omega_world), _stack(L_world)
+    M, torque, lever, force = (_stack(x) for x in (inertia_inv, torque_world, lever_body, force_world))
     n = len(q)
     iterations, substeps = np.zeros(n, dtype=np.int64), np.ones(n, dtype=np.int64)
-    status = np.where(_is_finite_state(qn, omega, L), STATUS_OK, STATUS_NON_FINITE).astype(np.int8)
+    status = np.where(k["is_finite_state"](qn, omega, L), STATUS_OK, STATUS_NON_FINITE).astype(np.int8)
+    zero = np.zeros((3, n))  # the free flow's torque, (0.0, 0.0, 0.0) in the kernel
     stages = len(coefficients)
     for stage in range(stages + 1):
         rows = np.flatnonzero(status == STATUS_OK)  # a body stops at its first failing stage
@@ -406,7 +449,7 @@ def split_step(coefficients, kicks, q, omega_world, L_world, inertia_inv, torque
         )  # fmt: skip
         if stage < stages:
             q_rows, omega_rows, L_rows, stage_iterations, stage_substeps, status[rows] = _advance(
-                k, k["MIDPOINT"], q_rows, omega_rows, L_rows, M_rows, (0.0, 0.0, 0.0), coefficients[stage] * h,
+                k, k["MIDPOINT"], q_rows, omega_rows, L_rows, M_rows, zero, coefficients[stage] * h,
                 tolerance, max_iterations, max_depth, max_step_angle_sq,
             )  # fmt: skip
             iterations[rows] += stage_iterations
@@ -415,8 +458,8 @@ def split_step(coefficients, kicks, q, omega_world, L_world, inertia_inv, torque
         _put(omega, rows, omega_rows)
         _put(L, rows, L_rows)
     omega = k["to_world"](qn, k["matvec"](M, k["to_body"](qn, L)))
-    status[(status == STATUS_OK) & ~_is_finite_state(qn, omega, L)] = STATUS_NON_FINITE
-    return np.stack(qn, axis=-1), np.stack(omega, axis=-1), np.stack(L, axis=-1), iterations, substeps, status
+    status[(status == STATUS_OK) & ~k["is_finite_state"](qn, omega, L)] = STATUS_NON_FINITE
+    return _unstack(qn), _unstack(omega), _unstack(L), iterations, substeps, status
 
 
 def explicit_step(name, kernel, state, params, h, *options):

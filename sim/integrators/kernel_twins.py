@@ -219,12 +219,16 @@ def _rodrigues_coefficients(kernels: dict[str, Any]):
     terms, bounds, tier_terms = kernels["_TERMS"], kernels["_TIER_BOUNDS"], kernels["_TIER_TERMS"]
     branch = kernels["TAYLOR_BRANCH_ANGLE_SQ"]
     series = np.array([s1_terms, s2_terms, s3_terms], dtype=np.float64)  # (3, terms)
+    tiers = tuple(zip(bounds, tier_terms, strict=True))
 
     def first_term(angle_sq: float) -> int:
         """The first Taylor term the kernel starts from at ``angle_sq``: its tier's, or -1 for the closed form."""
         if not angle_sq < branch:
             return -1
-        return next((terms - count for bound, count in zip(bounds, tier_terms, strict=True) if angle_sq < bound), 0)
+        for bound, count in tiers:
+            if angle_sq < bound:
+                return terms - count
+        return 0
 
     def coefficients(angle_sq: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         angle_sq = np.asarray(angle_sq, dtype=np.float64)
@@ -340,21 +344,27 @@ def _attempt(k, method, q, omega, L, M, torque, h, tolerance, max_iterations, ma
         v_sq = dot(vl, vl)
         finite = np.isfinite(size_sq)
         small = finite & (np.sqrt(size_sq) <= tolerance * np.sqrt(v_sq))
-        converged[live[small]] = v_sq[small] <= max_step_angle_sq
+        if small.any():
+            converged[live[small]] = v_sq[small] <= max_step_angle_sq
         if iteration == max_iterations:
             break
         going = finite & ~small
-        rows = live[going]
         kept = _unless_all(going, len(going))
+        rows = live if kept is None else live[going]
         F, vl, al, bl, Ml, hl = (_pick(x, kept) for x in (F, vl, al, bl, Ml, hl))
         J = k["_jacobian"](method, vl, al, bl, Ml, hl, _pick(coefficients, kept), _pick(rotated, kept))
         update = k["solve"](J, F)
         vl = sub(vl, update)
-        _put(v, rows, vl)
-        iterations[rows] += 1
+        everyone = every is None and kept is None  # (rows is then every body, in order)
+        if everyone:
+            v = vl
+            iterations += 1
+        else:
+            _put(v, rows, vl)
+            iterations[rows] += 1
         # The kernel's bound on the next residual: converged without evaluating it (False for a nan).
         v_sq = dot(vl, vl)
-        settled = curvature[rows] * dot(update, update) <= tolerance * np.sqrt(v_sq)
+        settled = (curvature if everyone else curvature[rows]) * dot(update, update) <= tolerance * np.sqrt(v_sq)
         converged[rows[settled]] = v_sq[settled] <= max_step_angle_sq
         live = rows[~settled]
     return converged, iterations, v

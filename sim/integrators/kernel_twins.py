@@ -220,6 +220,8 @@ def _rodrigues_coefficients(kernels: dict[str, Any]):
     branch = kernels["TAYLOR_BRANCH_ANGLE_SQ"]
     series = np.array([s1_terms, s2_terms, s3_terms], dtype=np.float64)  # (3, terms)
     tiers = tuple(zip(bounds, tier_terms, strict=True))
+    smallest_first = terms - tier_terms[0]  # the first term below the first bound (the fewest terms)
+    assert bounds[0] < branch, "the kernel's tiers lie below its Taylor branch"
 
     def first_term(angle_sq: float) -> int:
         """The first Taylor term the kernel starts from at ``angle_sq``: its tier's, or -1 for the closed form."""
@@ -232,9 +234,10 @@ def _rodrigues_coefficients(kernels: dict[str, Any]):
 
     def coefficients(angle_sq: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         angle_sq = np.asarray(angle_sq, dtype=np.float64)
-        # Most calls find every element in one Taylor tier (a nan's min and max are nan: not this way).
-        first = first_term(angle_sq.min()) if angle_sq.size else -1
-        if first >= 0 and first == first_term(angle_sq.max()):
+        # Most calls find every element in one Taylor tier (a nan's max is nan: not this way): below the first
+        # bound, whatever the smallest element; else the smallest's tier must be the largest's.
+        first = first_term(angle_sq.max()) if angle_sq.size else -1
+        if first == smallest_first or (first >= 0 and first == first_term(angle_sq.min())):
             c = series[:, first : first + 1]
             for k in range(first + 1, terms):
                 c = c * angle_sq + series[:, k : k + 1]
@@ -385,26 +388,36 @@ def _advance(k, method, qn, omega, L, M, torque, h, tolerance, max_iterations, m
         rows = np.flatnonzero(position < pieces)
         if rows.size == 0:
             break
-        h_piece = h * (size[rows] / pieces)
         every = _unless_all(rows, n)
+        h_piece = h * ((size if every is None else size[rows]) / pieces)
         q_rows, omega_rows, L_rows, M_rows, torque_rows = (_pick(x, every) for x in (qn, omega, L, M, torque))
         converged, piece_iterations, v = _attempt(
             k, method, q_rows, omega_rows, L_rows, M_rows, torque_rows, h_piece, tolerance, max_iterations,
             max_step_angle_sq,
         )  # fmt: skip
-        iterations[rows] += piece_iterations
-        failed = rows[~converged]
-        size[failed] >>= 1
-        gave_up = failed[size[failed] == 0]
-        status[gave_up], position[gave_up] = STATUS_NOT_CONVERGED, pieces
-        if converged.any():
-            done = rows[converged]
-            kept = _unless_all(converged, len(converged))
-            q_done, L_done, v, torque_done = (_pick(x, kept) for x in (q_rows, L_rows, v, torque_rows))
-            h_done = h_piece[converged]
+        everyone = every is None and converged.all()  # (most steps: every body in one piece)
+        if everyone:
+            iterations += piece_iterations
+        else:
+            iterations[rows] += piece_iterations
+            failed = rows[~converged]
+            size[failed] >>= 1
+            gave_up = failed[size[failed] == 0]
+            status[gave_up], position[gave_up] = STATUS_NOT_CONVERGED, pieces
+        if everyone or converged.any():
+            done = rows if everyone else rows[converged]
+            kept = None if everyone else _unless_all(converged, len(converged))
+            q_done, L_done, v, torque_done, h_done = (_pick(x, kept) for x in (q_rows, L_rows, v, torque_rows, h_piece))
             q_new = k["quat_normalize"](k["quat_mul"](q_done, k["quat_exp"](v)))
             L_new = k["add"](L_done, k["scale"](h_done, torque_done))
-            omega_new = k["to_world"](q_new, k["matvec"](_pick(M, _unless_all(done, n)), k["to_body"](q_new, L_new)))
+            M_done = M if everyone else _pick(M, _unless_all(done, n))
+            omega_new = k["to_world"](q_new, k["matvec"](M_done, k["to_body"](q_new, L_new)))
+            if everyone:
+                qn, L, omega = q_new, L_new, omega_new
+                position += size
+                substeps += 1
+                size = position & -position
+                continue
             _put(qn, done, q_new)
             _put(L, done, L_new)
             _put(omega, done, omega_new)

@@ -3,7 +3,7 @@
 
 numba compiles a kernel at its first call (seconds of CPU, holding the GIL much of the time) and caches it on disk
 (sim/_numba_cache.py); loading it from the cache takes milliseconds. So :class:`KernelLoader` starts a worker
-process (``python -m spinlab.ui.kernel_loader SCENE``, at a lower priority than the window) that makes the
+process (``python -m spinlab.ui.kernel_loader SCENE``, running only on cores the window leaves idle) that makes the
 first calls of :func:`stages` in order, filling the cache, and says ``ready K`` after stage K. On each, a thread of
 the window's process makes the same calls, which now only load from the cache (in the turns the window lends it
 between frames, ui/turns.py: never beside a frame), and marks the stage's kernels ready
@@ -30,7 +30,7 @@ import numpy as np
 import spinlab
 from spinlab.scene.files.scene_file import SceneSpec, load_scene
 from spinlab.scene.model.run_model import Setup, check_scene_runs, default_integrators, run_layout
-from spinlab.scene.process.collector import freeze_survivors
+from spinlab.scene.process.collector import collector_paused, freeze_survivors
 from spinlab.scene.process.kernels import load_kernels
 from spinlab.scene.running.simulation import Simulation
 from spinlab.sim import compiled
@@ -41,7 +41,7 @@ __all__ = ["KernelLoader", "stages", "excerpt", "WORKER_NICENESS"]
 
 EXCERPT_BODIES = 64  # the bodies of the scene the stages run on: a scene's kernels do not depend on its size
 
-WORKER_NICENESS = 5  # the worker yields the cores to the window's frames
+WORKER_NICENESS = 19  # where there is no SCHED_IDLE, the worker yields the cores to the window's frames so
 CLOSE_WAIT_S = 30.0  # at most, for the thread to finish loading a stage as the window closes
 LOAD_SWITCH_INTERVAL_S = 0.0005  # while the thread loads, the window's thread gets the GIL back this soon
 
@@ -161,7 +161,7 @@ class KernelLoader:
             stderr=subprocess.DEVNULL,
             stdin=subprocess.DEVNULL,
             env=environment,
-            preexec_fn=lambda: os.nice(WORKER_NICENESS),
+            preexec_fn=_yield_the_cores,
         )
         self._thread = threading.Thread(target=self._run, name="spinlab-kernels", daemon=True)
         self._thread.start()
@@ -182,7 +182,6 @@ class KernelLoader:
                 if self._closing:
                     return
                 self._load(number)
-            freeze_survivors()  # numba's ~34,000 objects, now imported, out of the collector's reach too
         except BaseException as error:  # the window goes on on the numpy paths
             self.error = error
 
@@ -199,14 +198,19 @@ class KernelLoader:
     @contextlib.contextmanager
     def _turn(self) -> Iterator[None]:
         """The block in the window's turns (:class:`~ui.turns.Turns`), with a short switch interval: when a frame
-        begins, the window's thread gets the interpreter back within half a millisecond, and this thread parks."""
+        begins, the window's thread gets the interpreter back within half a millisecond, and this thread parks.
+
+        The cyclic collector is paused meanwhile, and what survives is frozen after (scene/process/collector.py): the
+        ~34,000 objects of numba's import and loads otherwise set off full collections on this thread, 20-50 ms
+        each in C, which no hook can park, every frame waiting for them."""
         interval = sys.getswitchinterval()
         sys.setswitchinterval(LOAD_SWITCH_INTERVAL_S)
         try:
-            with self.turns.taking():
+            with self.turns.taking(), collector_paused():
                 yield
         finally:
             sys.setswitchinterval(interval)
+            freeze_survivors()
 
     def wait(self, seconds: float | None = None) -> bool:
         """Wait up to ``seconds`` for every stage; whether they are all ready."""
@@ -225,6 +229,16 @@ class KernelLoader:
             except subprocess.TimeoutExpired:
                 self._worker.kill()
         self._thread.join(CLOSE_WAIT_S)
+
+
+def _yield_the_cores() -> None:
+    """In the worker, before it starts: run only when the window's threads leave a core idle (Linux's ``SCHED_IDLE``;
+    elsewhere the lowest niceness). At niceness 5 it still took a quarter of the core it shared with the window's
+    thread or llvmpipe's: frames a third longer for the minute a cold start compiles."""
+    try:
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+    except (AttributeError, OSError):  # not Linux
+        os.nice(WORKER_NICENESS)
 
 
 def _worker(argument: str) -> int:

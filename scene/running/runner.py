@@ -44,15 +44,17 @@ __all__ = ["BodySummary", "run_scene", "step_count", "check_finite", "steps_with
 
 # numba costs a process ~0.35 s before a run's first compiled step when its kernels are cached (importing it, readying
 # its compiler, loading them; benchmarks/scaling.py), and seconds when they must be compiled. The same bits come
-# from numpy (sim/compiled.py) at about these costs (a step of the implicit midpoint rule's twin: ~0.7-1.1 ms a group
-# plus 1-2.5 us a body, on one core of the 2-core machine of benchmarks/results; other integrators in proportion to
-# their Claims.relative_cost); a run that would take under this budget on them skips numba.
+# from numpy (sim/compiled.py) at about these costs (a step of the implicit midpoint rule's twin on stacked arrays,
+# sim/integrators/stacked.py: ~0.4-0.6 ms a group plus 0.65-1 us a body, with the simulation's own work, on one core
+# of the 2-core machine of benchmarks/results: 0.45 ms for the 100 bodies of benchmarks/cloud.py, 6.9 ms for 10^4;
+# other integrators in proportion to their Claims.relative_cost); a run that would take under this budget on them
+# skips numba.
 _WITHOUT_NUMBA_BUDGET_S = 0.3
 # With the kernels not in numba's cache (a first run, or the kernels' source edited since), compiling the implicit
 # midpoint rule's takes ~5 CPU-s (12 s wall on a loaded machine): a run up to this long on numpy is still faster.
 _COLD_CACHE_BUDGET_S = 3.0
-_GROUP_STEP_S = 1.2e-3
-_BODY_STEP_S = 2.5e-6
+_GROUP_STEP_S = 0.6e-3
+_BODY_STEP_S = 1.0e-6
 # Fewer bodies than the twins' SCALAR_BODIES step on the kernel's own loop over numpy scalars: ~0.1 ms a body (one
 # implicit midpoint step, measured beside the above); the scene graph's composition without numba ~30 us a node.
 _SCALAR_BODY_STEP_S = 1.2e-4

@@ -40,8 +40,9 @@ class Accumulator:
         self.seconds += seconds
         return int(self.seconds / h + 1e-9)
 
-    def took(self, steps: int, due: int, h: float) -> None:
-        """``steps`` of the ``due`` were taken: pay them, and keep at most one step owed when some were not."""
+    def took(self, steps: int, due: int, h: float, *, keep: bool = False) -> None:
+        """``steps`` of the ``due`` were taken: pay them, and keep at most one step owed when some were not (all
+        of them with ``keep``: a recording's frame whose steps are taken over several of the window's frames)."""
         self.seconds -= steps * h
-        if steps < due:
+        if steps < due and not keep:
             self.seconds = min(self.seconds, h)

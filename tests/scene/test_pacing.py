@@ -46,3 +46,12 @@ def test_the_accumulator_takes_whole_steps_and_drops_what_it_cannot_catch_up():
     pace.took(3, 10, h)  # a slow frame: 7 steps owed, one kept
     assert pace.seconds == pytest.approx(h)
     assert pace.due(0.0, h) == 1
+
+
+def test_a_recordings_frame_keeps_what_it_owes_until_its_steps_are_taken():
+    pace, h = Accumulator(), 1 / 240
+    assert pace.due(1 / 60, h) == 4
+    pace.took(3, 4, h, keep=True)  # the frame's budget fitted 3: the fourth is still owed, not dropped
+    assert pace.due(0.0, h) == 1
+    pace.took(1, 1, h, keep=True)
+    assert pace.due(0.0, h) == 0

@@ -25,3 +25,51 @@ def test_a_frame_stops_stepping_when_the_session_stops_for_the_budget(app, monke
     taken = [app.step(100, budget_s=0.025) for _ in range(3)]
     assert taken == [2, 2, 2]
     assert app.step(5) == 5  # no budget, no limit
+
+
+def test_a_recording_whose_steps_are_dear_records_each_video_frame_at_its_own_step(app, monkeypatch, tmp_path):
+    # Each step costs 10 ms on the fake clock, so a frame's budget (25 ms at most) fits 2 or 3 of them. A video
+    # frame is 1/60 s of the run: the window takes its steps over two frames and records only the frame that gets
+    # there. The recorded steps are those a video's frames show (scene/running/pacing.py), whatever the cost; the
+    # window used to take them all in one frame, as long as they took.
+    import dataclasses
+
+    from spinlab.scene.model import run_model
+    from spinlab.scene.running.pacing import steps_to
+    from spinlab.ui import app as app_module
+    from spinlab.ui import recording
+
+    app.state.paused, app.state.time_scale_exp = False, 0
+    app.restart(dataclasses.replace(app.session.setup, h=1 / 240))  # 4 steps a video frame
+    clock = [0.0]
+    fake_time = type("Clock", (), {"perf_counter": staticmethod(lambda: clock[0])})
+    monkeypatch.setattr(run_model, "time", fake_time)
+    monkeypatch.setattr(app_module, "time", fake_time)
+    simulation = app.session.simulation
+    real_step = simulation.step
+
+    def ten_ms_step():
+        clock[0] += 0.010
+        return real_step()
+
+    monkeypatch.setattr(simulation, "step", ten_ms_step)
+    recorded: list[int] = []
+    record_frame = recording.record_frame
+
+    def noted(window_app, viewport):
+        recorded.append(window_app.session.simulation.step_index)
+        record_frame(window_app, viewport)
+
+    monkeypatch.setattr(recording, "record_frame", noted)
+    h, start, owed = app.session.h, app.session.simulation.step_index, app.accumulator.seconds
+    app.start_recording(tmp_path / "dear.mp4")
+    try:
+        for _ in range(12):
+            app.frame(1 / 60)
+    finally:
+        app.stop_recording()
+        recording.collect_finished(app, wait=True)
+    assert len(recorded) >= 3
+    assert len(recorded) < 12  # frames short of their video frame's steps were not recorded
+    expected = [start + steps_to(0, h, (k + 1) / 60 + owed) for k in range(len(recorded))]
+    assert recorded == expected

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from spinlab.sim.integrators import _kernels, magnus, threads
+from spinlab.sim.integrators import _kernels, kernel_twins, magnus, threads
 from spinlab.sim.integrators.checks import (
     STATUS_NOT_CONVERGED,
     STATUS_OK,
@@ -116,13 +116,12 @@ def _advance_in_pieces(method, state, params, h, jacobian, newton):
 
 def _twin_step(method, state, params, h, newton):
     """The compiled kernel's step run by numpy (sim/integrators/kernel_twins.py): the kernel's bits, no numba."""
-    from spinlab.sim.integrators import kernel_twins
-
     q, omega_world, L_world, iterations, substeps, status = kernel_twins.implicit_step(
         method.name, state.q, state.omega_world, state.L_world, params.inertia_body_inv,
         params.torque_world, float(h), *newton._kernel_arguments,
     )  # fmt: skip
-    return BodyState(q, omega_world, L_world), StepCost.of_arrays(iterations, substeps), status
+    # The twin's outputs are fresh C-ordered float64 arrays: no copies to make.
+    return BodyState.of_float_arrays(q, omega_world, L_world), StepCost.of_arrays(iterations, substeps), status
 
 
 def kernel_newton_arguments(newton: NewtonOptions) -> tuple[float, int, int, float]:

@@ -38,7 +38,7 @@ from functools import lru_cache
 import numpy as np
 
 from spinlab.sim.errors import NumericalError
-from spinlab.sim.integrators import _kernels, implicit_midpoint, threads
+from spinlab.sim.integrators import _kernels, implicit_midpoint, kernel_twins, threads
 from spinlab.sim.integrators.checks import check_jacobian, non_finite_status, raise_on_failure
 from spinlab.sim.integrators.newton import NEWTON_DEFAULTS, NewtonOptions
 from spinlab.sim.integrators.state import (
@@ -157,8 +157,6 @@ def _run_kernel(name, coefficients, kicks, state, params, h, orientation_torque,
 
 
 def _run_twin(name, coefficients, kicks, state, params, h, orientation_torque, newton):
-    from spinlab.sim.integrators import kernel_twins
-
     n_bodies = state.q.shape[0]
     if orientation_torque is None:
         lever = force = np.zeros((n_bodies, 3))
@@ -169,7 +167,8 @@ def _run_twin(name, coefficients, kicks, state, params, h, orientation_torque, n
         lever, force, float(h), *newton._kernel_arguments,
     )  # fmt: skip
     raise_on_failure(name, status, h, newton.max_substep_depth, newton.max_step_angle)
-    return BodyState(q, omega_world, L_world), StepCost.of_arrays(iterations, substeps)
+    # The twin's outputs are fresh C-ordered float64 arrays: no copies to make.
+    return BodyState.of_float_arrays(q, omega_world, L_world), StepCost.of_arrays(iterations, substeps)
 
 
 def _run_stages(name, coefficients, kicks, state, params, h, orientation_torque, **options):

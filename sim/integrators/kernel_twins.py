@@ -16,8 +16,8 @@ decorator, so there is one copy of that arithmetic. The explicit kernels whose l
 (:data:`ONE_PASS`) run as written, their loop over the bodies turned into one pass with ``n`` the slice of all of
 them (``row(A, n)`` is then a tuple of columns). The implicit and splitting twins run the kernel's code on stacked
 arrays instead, a vector (3, n), a matrix (3, 3, n), with the small-vector helpers of
-:mod:`sim.integrators.stacked` (a few numpy operations a helper, not one a component: ~3× fewer; per element the
-same operations still). Only what branches per body is written here again, over masks:
+:mod:`sim.integrators.stacked` (a few numpy operations a helper, not one a component; per element the same
+operations still). Only what branches per body is written here again, over masks:
 the Rodrigues and inverse-Jacobian coefficients' Taylor tiers, Newton's loop (``_attempt``), the sub-stepping
 (``_advance``) and the splittings' stages.
 

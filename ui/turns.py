@@ -8,10 +8,12 @@ With :class:`Turns` the background thread runs Python only in turns the window l
 (:meth:`Turns.lend`, which waits a share of the frame for it) until the next frame begins (:meth:`Turns.close`), the
 window's own sleep between frames included. Inside :meth:`Turns.taking` a profile hook on that thread alone
 (``sys.setprofile``: ~25 % slower there) parks it at its next call of a Python or C function once the window takes
-the interpreter back; a C call that releases the interpreter (numba's LLVM, file reads) goes on meanwhile.
+the interpreter back; a C call that releases the interpreter (numba's LLVM, file reads) goes on meanwhile. It never
+parks while an import looks for its module: that holds the interpreter's import lock, which every import of the
+window's thread takes.
 
-A frame that lasts longer than :data:`STUCK_S` (the window waiting, say, for an import lock the background thread
-holds) lets the background thread run on: at worst a slow frame, never a deadlock.
+A frame that lasts longer than :data:`STUCK_S` (the window waiting, say, for a module the background thread is
+importing) lets the background thread run on: at worst a slow frame, never a deadlock.
 """
 
 from __future__ import annotations
@@ -88,7 +90,7 @@ class Turns:
         """Run the block on this (background) thread in the window's turns only."""
 
         def hook(frame, event, arg) -> None:
-            if not self.lent:
+            if not self.lent and not _looking_for_a_module(frame):
                 self._park()
 
         self._idle.clear()
@@ -106,3 +108,14 @@ class Turns:
             if stuck_for >= self.stuck_s:
                 return
             self._lent.wait(self.stuck_s - stuck_for)
+
+
+def _looking_for_a_module(frame) -> bool:
+    """Whether ``frame`` is inside an import looking for its module (importlib's ``_find_spec``, which calls the
+    finders holding the interpreter's import lock). Walked only when the thread is about to park."""
+    while frame is not None:
+        code = frame.f_code
+        if code.co_name == "_find_spec" and code.co_filename.startswith("<frozen importlib"):
+            return True
+        frame = frame.f_back
+    return False

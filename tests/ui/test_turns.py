@@ -157,3 +157,48 @@ def test_the_windows_frames_run_no_background_python(app):
     assert len(during) == 20
     assert max(during) <= 1
     assert after > before
+
+
+def test_parked_the_background_never_holds_the_windows_imports(tmp_path, monkeypatch):
+    # An import looks for its module holding the interpreter's import lock, calling the finders (Python): parked
+    # there, the background thread held every import of the window's thread until the frame was stuck. Here the
+    # window's frame begins while the background thread's import is in a finder.
+    import importlib
+    import sys
+
+    for name in ("turns_background_module", "turns_window_module"):
+        (tmp_path / f"{name}.py").write_text("VALUE = 1\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    importlib.invalidate_caches()
+    turns = Turns(stuck_s=60.0)
+
+    class FrameBeginsMidImport:
+        def find_spec(self, name, path, target=None):
+            if name == "turns_background_module":
+                turns.close()
+                sum(range(3))  # a call: the hook's chance to park, under the import lock
+            return None
+
+    monkeypatch.setattr(sys, "meta_path", [FrameBeginsMidImport(), *sys.meta_path])
+    background = threading.Thread(target=_import_in_turns, args=(turns, "turns_background_module"), daemon=True)
+    background.start()
+    deadline = time.monotonic() + 10.0
+    while turns.lent and time.monotonic() < deadline:
+        time.sleep(0.005)
+    time.sleep(0.05)  # the background thread parks
+    window = threading.Thread(target=importlib.import_module, args=("turns_window_module",), daemon=True)
+    window.start()
+    window.join(10.0)
+    assert not window.is_alive(), "the window's import waited for the parked background thread"
+    turns.lend(0.0)
+    background.join(10.0)
+    assert not background.is_alive()
+    for name in ("turns_background_module", "turns_window_module"):
+        sys.modules.pop(name, None)
+
+
+def _import_in_turns(turns: Turns, name: str) -> None:
+    import importlib
+
+    with turns.taking():
+        importlib.import_module(name)

@@ -55,9 +55,10 @@ _WITHOUT_NUMBA_BUDGET_S = 0.3
 _COLD_CACHE_BUDGET_S = 3.0
 _GROUP_STEP_S = 0.6e-3
 _BODY_STEP_S = 1.0e-6
-# Fewer bodies than the twins' SCALAR_BODIES step on the kernel's own loop over numpy scalars: ~0.1 ms a body (one
-# implicit midpoint step, measured beside the above); the scene graph's composition without numba ~30 us a node.
-_SCALAR_BODY_STEP_S = 1.2e-4
+# Fewer bodies than the twins' SCALAR_BODIES step on the kernel's own loop over Python's floats: ~45 us a body (one
+# implicit midpoint step with the integrator's own work, measured beside the above: 51 us for one body, 348 for 8);
+# the scene graph's composition without numba ~30 us a node.
+_SCALAR_BODY_STEP_S = 4.5e-5
 _SCALAR_TWINS = frozenset(compiled.TWINS) - {"magnus", "rkmk4"}  # the implicit and splitting twins (kernel_twins.py)
 _GRAPH_NODE_S = 3e-5
 _midpoint_cost = CLAIMS["implicit_midpoint"].relative_cost

@@ -21,11 +21,12 @@ operations still). Only what branches per body is written here again, over masks
 the Rodrigues and inverse-Jacobian coefficients' Taylor tiers, Newton's loop (``_attempt``), the sub-stepping
 (``_advance``) and the splittings' stages.
 
-A handful of bodies is cheaper the other way round: every array operation costs numpy ~1 µs however few its
+A handful of bodies is cheaper the other way round: every array operation costs numpy ~0.5-1 µs however few its
 elements, so below :data:`SCALAR_BODIES` bodies the kernel itself (its loop over the bodies and all) runs as
-written on numpy's float64 scalars (:func:`_scalar_kernels`): the same IEEE operations in the same order again, with
-the kernel's error model (a division by zero gives inf, not an exception), ~3× faster for one body (108 against
-323 µs an implicit midpoint step). The window's comparisons step one body per integrator.
+written on Python's floats (:func:`_float_kernels`): the same IEEE operations in the same order again, ~7× faster
+for one body (34 against 236 µs an implicit midpoint step). Where Python's floats raise instead of following the
+kernel's error model (a division by zero gives inf or nan there), that step is taken again on numpy's float64
+scalars (:func:`_scalar_kernels`), which follow it. The window's comparisons step one body per integrator.
 
 Used by ``run`` on small worlds (scene/running/runner.py) and by the window until the kernels are loaded, through
 ``backend="twin"`` (sim/compiled.py's ``TWINS``).
@@ -47,11 +48,10 @@ from spinlab.sim.integrators.checks import STATUS_NON_FINITE, STATUS_NOT_CONVERG
 
 __all__ = ["implicit_step", "split_step", "explicit_step", "without_numba", "ONE_PASS", "SCALAR_BODIES"]
 
-SCALAR_BODIES = 6
-"""Below this many bodies the implicit and splitting twins run the kernel's own loop over numpy scalars
-(:func:`_scalar_kernels`); measured with the implicit midpoint rule at h = 1/240 s, µs a step: 108 / 323 for one
-body, 251 / 329 for 4, 313 / 325 for 5, 375 / 329 for 6, 497 / 329 for 8, 995 / 333 for 16 (scalars / stacked
-arrays)."""
+SCALAR_BODIES = 9
+"""Below this many bodies the implicit and splitting twins run the kernel's own loop over Python's floats
+(:func:`_on_scalars`); measured with the implicit midpoint rule at h = 1/240 s, µs a step: 34 / 236 for one body,
+123 / 246 for 4, 235 / 250 for 8, 292 / 252 for 10, 560 / 322 for 16 (floats / stacked arrays)."""
 
 ONE_PASS = ("euler_kernel", "euler_body_kernel", "magnus_kernel", "rkmk4_kernel")
 """The kernels run as written, in one pass over all bodies."""
@@ -126,13 +126,59 @@ def without_numba(path: str) -> dict[str, Any]:
     return namespace
 
 
+@cache
+def _float_kernels() -> dict[str, Any]:
+    """The namespace of ``_kernels.py`` executed as plain Python for Python's floats: the kernels as written, with
+    the ``math`` functions their source imports (those numba compiles to) and their Taylor coefficients as tuples
+    of floats, so that no numpy scalar enters the arithmetic. Python's float operations are the same IEEE
+    operations as numpy's scalars' at a fraction of their cost (~34 against ~63 µs an implicit midpoint step of a
+    body); only the error model differs: a division by zero raises, as do ``sqrt`` of a negative and ``sin`` of
+    an infinity (:func:`_on_scalars` then steps on numpy's scalars)."""
+    namespace = {"__name__": "spinlab.sim.integrators._kernels (on floats)", "njit": _no_jit}
+    exec(_twin_code(str(Path(__file__).with_name("_kernels.py"))), namespace)  # noqa: S102 (as in _kernels)
+    for name in ("_S1", "_S2", "_S3", "_S4"):
+        namespace[name] = tuple(namespace[name].tolist())
+    return namespace
+
+
+class _Floats:
+    """An array's elements as Python floats (or ints) for the kernels' indexing, ``A[n, i]`` and ``A.shape``."""
+
+    __slots__ = ("shape", "_values")
+
+    def __init__(self, array: np.ndarray) -> None:
+        self.shape = array.shape
+        self._values = array.tolist()
+
+    def __getitem__(self, key):
+        if not isinstance(key, tuple):
+            return self._values[key]
+        value = self._values
+        for index in key:
+            value = value[index]
+        return value
+
+
+def _as_floats(argument):
+    """A kernel's argument for :func:`_float_kernels`: arrays as :class:`_Floats`, numpy numbers as Python's."""
+    if isinstance(argument, np.ndarray):
+        return _Floats(argument)
+    if isinstance(argument, np.generic):
+        return argument.item()
+    return argument
+
+
 def _on_scalars(kernel: str, n: int, *arguments) -> tuple:
     """``_kernels.<kernel>`` (an implicit one: it writes q, ω, L, iterations, sub-steps and status) over ``n``
-    bodies run on numpy scalars: the arrays it writes."""
+    bodies run on Python's floats, or where they raise (a division by zero, ...) on numpy's scalars, which follow
+    the kernel's error model: the arrays it writes."""
     outputs = (np.empty((n, 4)), np.empty((n, 3)), np.empty((n, 3)), np.empty(n, dtype=np.int64),
                np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int8))  # fmt: skip
-    with np.errstate(all="ignore"):  # the kernel's error model: what is not finite is reported by body
-        _scalar_kernels()[kernel](*arguments, *outputs)
+    try:
+        _float_kernels()[kernel](*(_as_floats(argument) for argument in arguments), *outputs)
+    except (ZeroDivisionError, ValueError, OverflowError):
+        with np.errstate(all="ignore"):  # the kernel's error model: what is not finite is reported by body
+            _scalar_kernels()[kernel](*arguments, *outputs)
     return outputs
 
 
@@ -433,7 +479,7 @@ def implicit_step(method, q, omega_world, L_world, inertia_inv, torque_world, h,
     """``_kernels.implicit_kernel`` over the batch, as numpy: ``(q, ω, L, iterations, substeps, status)``, the
     arrays the kernel would write. Arguments as the kernel's, but ``method`` by name (``_kernels.KERNEL_METHODS``)."""
     if len(q) < SCALAR_BODIES:
-        code = _scalar_kernels()["KERNEL_METHODS"][method]
+        code = _float_kernels()["KERNEL_METHODS"][method]
         return _on_scalars("implicit_kernel", len(q), code, q, omega_world, L_world, inertia_inv, torque_world,
                            np.float64(h), tolerance, max_iterations, max_depth, max_step_angle_sq)  # fmt: skip
     k = _stacked_kernels()

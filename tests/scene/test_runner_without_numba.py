@@ -22,7 +22,7 @@ def test_small_runs_of_integrators_with_the_kernels_bits_on_numpy_skip_numba(mon
     assert steps_without_numba(["euler", "trapezoidal", "mujoco_rk4"], 60)
     assert not steps_without_numba(["implicit_midpoint"] * 100_000, 60)  # numba's fixed cost is the smaller
     assert not steps_without_numba(["implicit_midpoint"], 100_000)
-    assert steps_without_numba(["im6"], 200) and not steps_without_numba(["im6"], 600)  # ~8 stages a step
+    assert steps_without_numba(["im6"], 200) and not steps_without_numba(["im6"], 1200)  # ~8 stages a step
     # A body or a few step on the kernel's loop over scalars, dearer a body than arrays: a group of 7 costs more.
     assert steps_without_numba(["im6"], 300) and not steps_without_numba(["im6"] * 7, 300)
     # The scene graph's composition without numba counts too: a chain 2,000 deep takes ~60 ms a step.

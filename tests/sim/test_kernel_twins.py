@@ -95,6 +95,22 @@ def test_a_twin_sub_steps_and_fails_as_its_kernel_does(twin_path):
     assert isinstance(twin[-1], str)  # the case is the failing one it is meant to be
 
 
+@pytest.mark.parametrize("name", ["implicit_midpoint", "split2"])
+def test_where_pythons_floats_raise_a_twin_of_a_few_bodies_gives_its_kernels_bits(name, monkeypatch):
+    # A zero quaternion: its normalisation divides 0 by 0, nan in the kernel, ZeroDivisionError on Python's floats;
+    # the few bodies' step is then taken again on numpy's scalars, which follow the kernel's error model.
+    state, params = _random_bodies(3, 11, torque=False)
+    q = state.q.copy()
+    q[1] = 0.0
+    state = type(state)(q, state.omega_world, state.L_world)
+    fallbacks = []
+    scalar_kernels = kernel_twins._scalar_kernels
+    monkeypatch.setattr(kernel_twins, "_scalar_kernels", lambda: fallbacks.append(1) or scalar_kernels())
+    twin = _steps(name, state, params, 1.0 / 240.0, "twin")
+    _assert_same_bits(twin, _steps(name, state, params, 1.0 / 240.0, "numba"))
+    assert fallbacks and isinstance(twin[-1], str)  # the step fell back, and the body is reported as not finite
+
+
 @pytest.mark.parametrize("name", ["implicit_midpoint", "im6"])
 @pytest.mark.parametrize("h", STEPS_S)
 def test_without_the_gyroscopic_term_a_twin_gives_its_kernels_bits(name, h, twin_path):

@@ -12,8 +12,9 @@ the interpreter back; a C call that releases the interpreter (numba's LLVM, file
 parks while an import looks for its module: that holds the interpreter's import lock, which every import of the
 window's thread takes.
 
-A frame that lasts longer than :data:`STUCK_S` (the window waiting, say, for a module the background thread is
-importing) lets the background thread run on: at worst a slow frame, never a deadlock.
+Parked, it goes on at once while the window's thread is in an import (which may wait for a module the background
+thread is importing, whose lock it holds); and once a frame has lasted :data:`STUCK_S` (the window waiting for some
+other thing the background thread holds): at worst a slow frame, never a deadlock.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ STUCK_S = 0.25  # a frame this long lets the background thread run on
 FRAME_TARGET_S = 0.09  # a frame and the turn lent after it, together, when the frame leaves room
 TURN_SHARE = 0.5  # at most this share of the frame's own time is lent after it
 MIN_TURN_S = 0.004  # at least this is lent after any frame, so the background work always goes on
+PARKED_LOOK_S = 0.005  # parked, the background thread looks this often whether the window waits in an import
 
 
 def turn_seconds(frame_s: float) -> float:
@@ -50,6 +52,7 @@ class Turns:
         self._lent = threading.Event()
         self._lent.set()
         self._closed_at = 0.0
+        self._window_thread = threading.get_ident()  # the thread of the last close()
         self._ended = False
         self._idle = threading.Event()  # set while no background work is under way
         self._idle.set()
@@ -61,6 +64,7 @@ class Turns:
         if self._ended:
             return
         self._closed_at = time.perf_counter()
+        self._window_thread = threading.get_ident()
         self.lent = False
         self._lent.clear()
 
@@ -90,7 +94,7 @@ class Turns:
         """Run the block on this (background) thread in the window's turns only."""
 
         def hook(frame, event, arg) -> None:
-            if not self.lent and not _looking_for_a_module(frame):
+            if not self.lent and not _in_importlib(frame, _LOOKING):
                 self._park()
 
         self._idle.clear()
@@ -102,20 +106,26 @@ class Turns:
             self._idle.set()
 
     def _park(self) -> None:
-        """Wait for the window's next turn, or until its frame has lasted ``stuck_s``."""
+        """Wait for the window's next turn; or go on at once while the window's thread is in an import (it may wait
+        for a module this thread is importing), or once its frame has lasted ``stuck_s``."""
         while not self.lent:
             stuck_for = time.perf_counter() - self._closed_at
-            if stuck_for >= self.stuck_s:
+            window = sys._current_frames().get(self._window_thread)
+            if stuck_for >= self.stuck_s or _in_importlib(window, _IMPORTING):
                 return
-            self._lent.wait(self.stuck_s - stuck_for)
+            self._lent.wait(min(self.stuck_s - stuck_for, PARKED_LOOK_S))
 
 
-def _looking_for_a_module(frame) -> bool:
-    """Whether ``frame`` is inside an import looking for its module (importlib's ``_find_spec``, which calls the
-    finders holding the interpreter's import lock). Walked only when the thread is about to park."""
+_LOOKING = frozenset({"_find_spec"})  # calls the finders holding the interpreter's import lock
+_IMPORTING = frozenset({"_find_and_load"})  # holds (or waits for) the module's own lock
+
+
+def _in_importlib(frame, names: frozenset[str]) -> bool:
+    """Whether ``frame`` is inside one of importlib's functions ``names``. Walked only when a thread is about to
+    park, or parked."""
     while frame is not None:
         code = frame.f_code
-        if code.co_name == "_find_spec" and code.co_filename.startswith("<frozen importlib"):
+        if code.co_name in names and code.co_filename.startswith("<frozen importlib"):
             return True
         frame = frame.f_back
     return False

@@ -130,7 +130,9 @@ class LoaderStandIn:
 
 def test_the_windows_frames_run_no_background_python(app):
     """In the real window's loop: between a frame's update and the end of its draw the background thread counts at
-    most once (the call it was in when the frame began), and between frames it gets on."""
+    most once (the call it was in when the frame began), and between frames it gets on. (After two frames: the
+    window's first frames import modules, during which the background thread goes on.)"""
+    app.run(frames=2)
     loader = LoaderStandIn()
     app.kernel_loader = loader
     update, draw = app.update, app.draw
@@ -202,3 +204,35 @@ def _import_in_turns(turns: Turns, name: str) -> None:
 
     with turns.taking():
         importlib.import_module(name)
+
+
+def test_parked_in_a_modules_import_the_background_lets_the_window_import_it(tmp_path, monkeypatch):
+    # Parked while it runs a module's code, the background thread holds that module's import lock: the window's
+    # import of the same module waits for it. The background thread then goes on at once, not after stuck_s.
+    import importlib
+    import sys
+    import types
+
+    gate = types.ModuleType("turns_test_gate")
+    turns = Turns(stuck_s=60.0)
+    gate.TURNS = turns  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "turns_test_gate", gate)
+    (tmp_path / "turns_shared_module.py").write_text(
+        "import turns_test_gate\nturns_test_gate.TURNS.close()\nsum(range(3))\nVALUE = 1\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    importlib.invalidate_caches()
+    background = threading.Thread(target=_import_in_turns, args=(turns, "turns_shared_module"), daemon=True)
+    background.start()
+    deadline = time.monotonic() + 10.0
+    while turns.lent and time.monotonic() < deadline:
+        time.sleep(0.005)
+    time.sleep(0.05)  # the background thread parks in the module's code
+    window = threading.Thread(target=importlib.import_module, args=("turns_shared_module",), daemon=True)
+    window.start()
+    window.join(10.0)
+    assert not window.is_alive(), "the window's import waited for the parked background thread"
+    turns.lend(0.0)
+    background.join(10.0)
+    assert not background.is_alive()
+    sys.modules.pop("turns_shared_module", None)

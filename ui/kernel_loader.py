@@ -3,8 +3,8 @@
 
 numba compiles a kernel at its first call (seconds of CPU, holding the GIL much of the time) and caches it on disk
 (sim/_numba_cache.py); loading it from the cache takes milliseconds. So :class:`KernelLoader` starts a worker
-process (``python -m spinlab.ui.kernel_loader SCENE``, running only on cores the window leaves idle) that makes the
-first calls of :func:`stages` in order, filling the cache, and says ``ready K`` after stage K. On each, a thread of
+process (``python -m spinlab.ui.kernel_loader SCENE``, at the lowest priority) that makes the first calls of
+:func:`stages` in order, filling the cache, and says ``ready K`` after stage K. On each, a thread of
 the window's process makes the same calls, which now only load from the cache (in the turns the window lends it
 between frames, ui/turns.py: never beside a frame), and marks the stage's kernels ready
 (sim/compiled.py): from the next step on the world steps those integrators compiled (ui/app.py then recomputes the
@@ -41,7 +41,10 @@ __all__ = ["KernelLoader", "stages", "excerpt", "WORKER_NICENESS"]
 
 EXCERPT_BODIES = 64  # the bodies of the scene the stages run on: a scene's kernels do not depend on its size
 
-WORKER_NICENESS = 19  # where there is no SCHED_IDLE, the worker yields the cores to the window's frames so
+# The worker takes what the window's threads leave of the cores: at niceness 5 it still took a quarter of the core it
+# shared with the window's thread or llvmpipe's (frames a third longer for the minute a cold start compiles). Not
+# SCHED_IDLE: under any other load (a niceness-10 job) the worker got nothing, and the kernels never came.
+WORKER_NICENESS = 19
 CLOSE_WAIT_S = 30.0  # at most, for the thread to finish loading a stage as the window closes
 LOAD_SWITCH_INTERVAL_S = 0.0005  # while the thread loads, the window's thread gets the GIL back this soon
 
@@ -161,7 +164,7 @@ class KernelLoader:
             stderr=subprocess.DEVNULL,
             stdin=subprocess.DEVNULL,
             env=environment,
-            preexec_fn=_yield_the_cores,
+            preexec_fn=lambda: os.nice(WORKER_NICENESS),
         )
         self._thread = threading.Thread(target=self._run, name="spinlab-kernels", daemon=True)
         self._thread.start()
@@ -229,16 +232,6 @@ class KernelLoader:
             except subprocess.TimeoutExpired:
                 self._worker.kill()
         self._thread.join(CLOSE_WAIT_S)
-
-
-def _yield_the_cores() -> None:
-    """In the worker, before it starts: run only when the window's threads leave a core idle (Linux's ``SCHED_IDLE``;
-    elsewhere the lowest niceness). At niceness 5 it still took a quarter of the core it shared with the window's
-    thread or llvmpipe's: frames a third longer for the minute a cold start compiles."""
-    try:
-        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
-    except (AttributeError, OSError):  # not Linux
-        os.nice(WORKER_NICENESS)
 
 
 def _worker(argument: str) -> int:

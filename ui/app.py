@@ -698,11 +698,13 @@ class App:
             drawn = time.perf_counter()
             self.frame_log.append((start - begun, updated - start, shown - updated, drawn - shown))
             count += 1
-            if turns is not None:
-                turns.lend(turn_seconds(drawn - begun))
+            now = time.perf_counter()
+            if max_fps:
+                deadline = max(deadline + 1.0 / max_fps, now - 1.0 / max_fps)
+            if turns is not None:  # its turn: a share of the frame, or the cap's sleep if that is longer
+                turns.lend(max(turn_seconds(drawn - begun), deadline - now if max_fps else 0.0))
             if max_fps:
                 now = time.perf_counter()
-                deadline = max(deadline + 1.0 / max_fps, now - 1.0 / max_fps)
                 if deadline > now:
                     time.sleep(deadline - now)
 

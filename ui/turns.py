@@ -20,6 +20,7 @@ other thing the background thread holds): at worst a slow frame, never a deadloc
 from __future__ import annotations
 
 import contextlib
+import math
 import sys
 import threading
 import time
@@ -42,20 +43,22 @@ def turn_seconds(frame_s: float) -> float:
 
 
 class Turns:
-    """Which thread runs Python now: the window's (between :meth:`close` and the next :meth:`lend`) or the
-    background's (otherwise). Until the window's first :meth:`close`, and after :meth:`end`, the background thread
-    runs freely; so it does once a frame has lasted ``stuck_s``."""
+    """Which thread runs Python now: the window's (from :meth:`close` on) or the background's (for the seconds
+    :meth:`lend` gives it). Until the window's first :meth:`close`, and after :meth:`end`, the background thread runs
+    freely; so it does once a frame has lasted ``stuck_s``."""
 
     def __init__(self, *, stuck_s: float = STUCK_S) -> None:
         self.stuck_s = stuck_s
-        self.lent = True  # read by the hook at every call: a plain attribute, the cheapest read there is
-        self._lent = threading.Event()
-        self._lent.set()
+        # Read by the hook at every call: plain attributes, the cheapest reads there are.
+        self.lent = True
+        self.lent_until = math.inf  # the turn ends then: the background thread parks itself, the interpreter free
+        self._turn = threading.Condition()  # notified when a turn begins
         self._closed_at = 0.0
         self._window_thread = threading.get_ident()  # the thread of the last close()
         self._ended = False
         self._idle = threading.Event()  # set while no background work is under way
         self._idle.set()
+        self._parked = threading.Event()  # set when the background thread parks or its work ends
 
     # -- the window's side ---------------------------------------------------------------------------------------
 
@@ -66,21 +69,28 @@ class Turns:
         self._closed_at = time.perf_counter()
         self._window_thread = threading.get_ident()
         self.lent = False
-        self._lent.clear()
 
     def lend(self, seconds: float) -> None:
-        """A frame has ended: the background thread may run until the next :meth:`close`. When it has work under
-        way, wait up to ``seconds`` (less if it finishes), so it gets that much of the interpreter."""
-        self.lent = True
-        self._lent.set()
+        """Between frames: the background thread may run for ``seconds``, then parks itself at its next call (so the
+        window finds the interpreter free, not held by a thread the cores' other work may have put aside). When it
+        has work under way, wait until it parks or its work ends."""
+        if self._ended:
+            return
+        self._parked.clear()
+        with self._turn:
+            self.lent_until = time.perf_counter() + seconds
+            self.lent = True
+            self._turn.notify_all()
         if not self._idle.is_set():
-            self._idle.wait(seconds)
+            self._parked.wait(seconds + PARKED_LOOK_S)
 
     def end(self) -> None:
         """No more frames (the window closes): the background thread runs freely from now on."""
         self._ended = True
-        self.lent = True
-        self._lent.set()
+        with self._turn:
+            self.lent_until = math.inf
+            self.lent = True
+            self._turn.notify_all()
 
     @property
     def busy(self) -> bool:
@@ -92,9 +102,10 @@ class Turns:
     @contextlib.contextmanager
     def taking(self) -> Iterator[None]:
         """Run the block on this (background) thread in the window's turns only."""
+        clock = time.perf_counter
 
         def hook(frame, event, arg) -> None:
-            if not self.lent and not _in_importlib(frame, _LOOKING):
+            if (not self.lent or clock() > self.lent_until) and not _in_importlib(frame, _LOOKING):
                 self._park()
 
         self._idle.clear()
@@ -104,16 +115,21 @@ class Turns:
         finally:
             sys.setprofile(None)
             self._idle.set()
+            self._parked.set()
 
     def _park(self) -> None:
         """Wait for the window's next turn; or go on at once while the window's thread is in an import (it may wait
         for a module this thread is importing), or once its frame has lasted ``stuck_s``."""
-        while not self.lent:
-            stuck_for = time.perf_counter() - self._closed_at
-            window = sys._current_frames().get(self._window_thread)
-            if stuck_for >= self.stuck_s or _in_importlib(window, _IMPORTING):
-                return
-            self._lent.wait(min(self.stuck_s - stuck_for, PARKED_LOOK_S))
+        self._parked.set()
+        with self._turn:
+            while not (self.lent and time.perf_counter() <= self.lent_until):
+                # Since the window took the interpreter: at its frame's beginning, or at the end of the last turn.
+                since = self._closed_at if math.isinf(self.lent_until) else max(self._closed_at, self.lent_until)
+                stuck_for = time.perf_counter() - since
+                window = sys._current_frames().get(self._window_thread)
+                if stuck_for >= self.stuck_s or _in_importlib(window, _IMPORTING):
+                    return
+                self._turn.wait(min(self.stuck_s - stuck_for, PARKED_LOOK_S))
 
 
 _LOOKING = frozenset({"_find_spec"})  # calls the finders holding the interpreter's import lock

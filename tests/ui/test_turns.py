@@ -47,9 +47,12 @@ def test_closed_the_background_runs_no_python_and_lent_it_does():
         parked_at = counting.count
         time.sleep(0.1)  # the window "draws": nothing of the background runs meanwhile
         assert counting.count == parked_at
-        turns.lend(0.0)
-        time.sleep(0.05)
+        turns.lend(0.05)  # returns once the turn is over: the background thread has counted meanwhile
         assert counting.count > parked_at
+        time.sleep(0.02)  # the turn over, it has parked again
+        parked_at = counting.count
+        time.sleep(0.1)
+        assert counting.count == parked_at
     finally:
         counting.finish()
 
@@ -192,7 +195,7 @@ def test_parked_the_background_never_holds_the_windows_imports(tmp_path, monkeyp
     window.start()
     window.join(10.0)
     assert not window.is_alive(), "the window's import waited for the parked background thread"
-    turns.lend(0.0)
+    turns.end()
     background.join(10.0)
     assert not background.is_alive()
     for name in ("turns_background_module", "turns_window_module"):
@@ -232,7 +235,7 @@ def test_parked_in_a_modules_import_the_background_lets_the_window_import_it(tmp
     window.start()
     window.join(10.0)
     assert not window.is_alive(), "the window's import waited for the parked background thread"
-    turns.lend(0.0)
+    turns.end()
     background.join(10.0)
     assert not background.is_alive()
     sys.modules.pop("turns_shared_module", None)

@@ -30,7 +30,7 @@ import numpy as np
 import spinlab
 from spinlab.scene.files.scene_file import SceneSpec, load_scene
 from spinlab.scene.model.run_model import Setup, check_scene_runs, default_integrators, run_layout
-from spinlab.scene.process.collector import collector_paused, freeze_survivors
+from spinlab.scene.process.collector import collector_paused
 from spinlab.scene.process.kernels import load_kernels
 from spinlab.scene.running.simulation import Simulation
 from spinlab.sim import compiled
@@ -203,17 +203,16 @@ class KernelLoader:
         """The block in the window's turns (:class:`~ui.turns.Turns`), with a short switch interval: when a frame
         begins, the window's thread gets the interpreter back within half a millisecond, and this thread parks.
 
-        The cyclic collector is paused meanwhile, and what survives is frozen after (scene/process/collector.py): the
-        ~34,000 objects of numba's import and loads otherwise set off full collections on this thread, 20-50 ms
-        each in C, which no hook can park, every frame waiting for them."""
+        The cyclic collector is paused meanwhile, and what survives is frozen before it runs again
+        (scene/process/collector.py): the ~34,000 objects of numba's import and loads otherwise set off full
+        collections on this thread, 20-50 ms each in C, which no hook can park, every frame waiting for them."""
         interval = sys.getswitchinterval()
         sys.setswitchinterval(LOAD_SWITCH_INTERVAL_S)
         try:
-            with self.turns.taking(), collector_paused():
+            with self.turns.taking(), collector_paused(freeze_after=True):
                 yield
         finally:
             sys.setswitchinterval(interval)
-            freeze_survivors()
 
     def wait(self, seconds: float | None = None) -> bool:
         """Wait up to ``seconds`` for every stage; whether they are all ready."""

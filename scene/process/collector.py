@@ -18,13 +18,17 @@ __all__ = ["collector_paused", "freeze_survivors"]
 
 
 @contextmanager
-def collector_paused() -> Iterator[None]:
-    """Within the block, no cyclic garbage collection (nested blocks are fine); as before after it."""
+def collector_paused(*, freeze_after: bool = False) -> Iterator[None]:
+    """Within the block, no cyclic garbage collection (nested blocks are fine); as before after it. With
+    ``freeze_after``, what survives the block is frozen (:func:`freeze_survivors`) before the collector runs again:
+    the first allocation after a block that made many objects would otherwise set off a full collection of them."""
     enabled = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
+        if freeze_after:
+            freeze_survivors()
         if enabled:
             gc.enable()
 

@@ -29,7 +29,9 @@ from collections.abc import Iterator
 __all__ = ["Turns", "turn_seconds", "STUCK_S"]
 
 STUCK_S = 0.25  # a frame this long lets the background thread run on
-FRAME_TARGET_S = 0.09  # a frame and the turn lent after it, together, when the frame leaves room
+# A frame and the turn lent after it, together, when the frame leaves room: with the hand-overs, within 0.1 s (at
+# 0.09, frames of 60 ms on the numpy paths gave 0.10-0.11 s gaps).
+FRAME_TARGET_S = 0.075
 TURN_SHARE = 0.5  # at most this share of the frame's own time is lent after it
 MIN_TURN_S = 0.004  # at least this is lent after any frame, so the background work always goes on
 PARKED_LOOK_S = 0.005  # parked, the background thread looks this often whether the window waits in an import
@@ -38,7 +40,7 @@ PARKED_LOOK_S = 0.005  # parked, the background thread looks this often whether 
 def turn_seconds(frame_s: float) -> float:
     """How long to lend the background thread after a frame that took ``frame_s`` seconds: half the frame's time,
     cut so that the two together stay within :data:`FRAME_TARGET_S`, and never under :data:`MIN_TURN_S` (a 20 ms
-    frame lends 10 ms; an 80 ms one, 10 ms; a 100 ms one, 4 ms)."""
+    frame lends 10 ms; a 60 ms one, 15 ms; a 100 ms one, 4 ms)."""
     return max(MIN_TURN_S, min(TURN_SHARE * frame_s, FRAME_TARGET_S - frame_s))
 
 

@@ -115,7 +115,7 @@ def test_the_hook_is_the_background_threads_alone_and_removed_after():
 
 @pytest.mark.parametrize(
     ("frame_s", "expected_s"),
-    [(0.02, 0.01), (0.08, 0.01), (0.1, 0.004), (0.001, 0.004), (0.06, 0.03)],
+    [(0.02, 0.01), (0.06, 0.015), (0.1, 0.004), (0.001, 0.004), (0.05, 0.025)],
 )
 def test_a_turn_is_half_the_frame_within_the_frame_target(frame_s, expected_s):
     assert turn_seconds(frame_s) == pytest.approx(expected_s)

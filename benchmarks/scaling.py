@@ -22,7 +22,7 @@ benchmarks/accuracy.py builds them), no gravity, no contacts, RK4 at the same h,
 cloud's positions, body angular velocities and moments, written by this process to ``STATES.npz``: the child
 imports numpy and mujoco and nothing of spinlab's beyond this module, as a MuJoCo user's script would), in models
 of at most ``MUJOCO_BATCH`` bodies (MuJoCo compiles a model in time quadratic in its bodies: 10⁵ in one model would
-take hours); it reports its loop's wall time and the process is timed the same way. The best of 5 processes counts
+take hours); it reports its loop's wall time and the process is timed the same way. The best of 9 processes counts
 (1 at N ≥ 10⁴), ours and MuJoCo's taken in turn so that others' work on the cores falls on both alike.
 ``--quick`` stops at N = 10⁴. 2 cores shared: the figures are noisy, but the ratios between N are not subtle.
 """
@@ -56,7 +56,9 @@ MUJOCO_BATCH = 1000  # bodies a MuJoCo model holds (see mujoco_child)
 
 
 def _repeats(n: int) -> int:
-    return 5 if n <= 100 else 1
+    # 9 below 10^4: with the 2 cores loaded (load 4), the best of 5 of ours and of MuJoCo's put N = 100 at 0.98x
+    # and at 1.21x in two runs minutes apart; each process takes ~0.2 s.
+    return 9 if n <= 100 else 1
 
 
 def _timed_child(command: list[str], stdout, cwd: pathlib.Path) -> dict[str, float]:

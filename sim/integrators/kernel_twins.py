@@ -98,10 +98,12 @@ def _stacked_kernels() -> dict[str, Any]:
     namespace = {"__name__": "spinlab.sim.integrators._kernels (as numpy, stacked)", "njit": _no_jit}
     exec(_twin_code(str(Path(__file__).with_name("_kernels.py"))), namespace)  # noqa: S102 (as in _kernels)
     namespace.update(
-        {
-            name: _kernels()[name]
-            for name in ("sqrt", "sin", "cos", "isfinite", "rodrigues_coefficients", "left_jacobian_inv_coefficient")
-        }
+        sqrt=np.sqrt,
+        sin=np.sin,
+        cos=np.cos,
+        isfinite=np.isfinite,
+        rodrigues_coefficients=_rodrigues_coefficients(namespace),
+        left_jacobian_inv_coefficient=_left_jacobian_inv_coefficient(namespace),
     )
     namespace.update(stacked.overrides(namespace))
     return namespace

@@ -1,11 +1,13 @@
 """The window's stepping within its budget (ui/app.py's ``App.step``): a frame whose steps are dear takes the steps
 the session fits in the budget, and no more."""
 
+import pytest
 
-def test_a_frame_stops_stepping_when_the_session_stops_for_the_budget(app, monkeypatch):
-    # A clock that a step moves on by 10 ms, measuring by nothing: once the session knows a step's cost, a 25 ms
-    # budget fits 2 steps (ending at 20 ms). The window used to ask the session again with 5 ms left, and a
-    # session's first step is always taken: 3 steps, 30 ms (on the numpy paths, 2 steps of 25 ms: a 0.1 s frame).
+
+@pytest.fixture
+def ten_ms_steps(app, monkeypatch):
+    """The window's and the session's clock faked, and moved on by 10 ms at each step of the app's current run
+    (measuring a step's results costs nothing on it). Returns the patch for a run made later."""
     from spinlab.scene.model import run_model
     from spinlab.ui import app as app_module
 
@@ -13,46 +15,45 @@ def test_a_frame_stops_stepping_when_the_session_stops_for_the_budget(app, monke
     fake_time = type("Clock", (), {"perf_counter": staticmethod(lambda: clock[0])})
     monkeypatch.setattr(run_model, "time", fake_time)
     monkeypatch.setattr(app_module, "time", fake_time)
-    simulation = app.session.simulation
-    real_step = simulation.step
 
-    def ten_ms_step():
-        clock[0] += 0.010
-        return real_step()
+    def dear_steps() -> None:
+        simulation = app.session.simulation
+        real_step = simulation.step
 
-    monkeypatch.setattr(simulation, "step", ten_ms_step)
+        def ten_ms_step():
+            clock[0] += 0.010
+            return real_step()
+
+        monkeypatch.setattr(simulation, "step", ten_ms_step)
+
+    dear_steps()
+    return dear_steps
+
+
+def test_a_frame_stops_stepping_when_the_session_stops_for_the_budget(app, ten_ms_steps):
+    # Once the session knows a step's cost, a 25 ms budget fits 2 steps (ending at 20 ms). The window used to ask
+    # the session again with 5 ms left, and a session's first step is always taken: 3 steps, 30 ms (on the numpy
+    # paths, 2 steps of 25 ms: a 0.1 s frame).
     app.step(1)  # the session learns what a step costs
     taken = [app.step(100, budget_s=0.025) for _ in range(3)]
     assert taken == [2, 2, 2]
     assert app.step(5) == 5  # no budget, no limit
 
 
-def test_a_recording_whose_steps_are_dear_records_each_video_frame_at_its_own_step(app, monkeypatch, tmp_path):
-    # Each step costs 10 ms on the fake clock, so a frame's budget (25 ms at most) fits 2 or 3 of them. A video
-    # frame is 1/60 s of the run: the window takes its steps over two frames and records only the frame that gets
-    # there. The recorded steps are those a video's frames show (scene/running/pacing.py), whatever the cost; the
-    # window used to take them all in one frame, as long as they took.
+def test_a_recording_whose_steps_are_dear_records_each_video_frame_at_its_own_step(app, ten_ms_steps, monkeypatch,
+                                                                                  tmp_path):  # fmt: skip
+    # A frame's budget (25 ms at most) fits 2 or 3 steps of 10 ms. A video frame is 1/60 s of the run: the window
+    # takes its steps over two frames and records only the frame that gets there. The recorded steps are those a
+    # video's frames show (scene/running/pacing.py), whatever the cost; the window used to take them all in one
+    # frame, as long as they took.
     import dataclasses
 
-    from spinlab.scene.model import run_model
     from spinlab.scene.running.pacing import steps_to
-    from spinlab.ui import app as app_module
     from spinlab.ui import recording
 
     app.state.paused, app.state.time_scale_exp = False, 0
     app.restart(dataclasses.replace(app.session.setup, h=1 / 240))  # 4 steps a video frame
-    clock = [0.0]
-    fake_time = type("Clock", (), {"perf_counter": staticmethod(lambda: clock[0])})
-    monkeypatch.setattr(run_model, "time", fake_time)
-    monkeypatch.setattr(app_module, "time", fake_time)
-    simulation = app.session.simulation
-    real_step = simulation.step
-
-    def ten_ms_step():
-        clock[0] += 0.010
-        return real_step()
-
-    monkeypatch.setattr(simulation, "step", ten_ms_step)
+    ten_ms_steps()
     recorded: list[int] = []
     record_frame = recording.record_frame
 

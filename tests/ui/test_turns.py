@@ -1,6 +1,7 @@
 """The interpreter in turns (ui/turns.py): background work runs no Python inside the window's frames, and always
 gets on between them; a window stuck in a frame, or gone, never holds it for good."""
 
+import contextlib
 import threading
 import time
 
@@ -37,40 +38,39 @@ class Counting:
         assert not self.thread.is_alive(), "the counting thread ended"
 
 
-def test_closed_the_background_runs_no_python_and_lent_it_does():
-    turns = Turns(stuck_s=60.0)
+@contextlib.contextmanager
+def counting_closed(stuck_s: float):
+    """A counting thread in new turns, just closed: yields it and its count once it has parked (it may finish the
+    call under way when the window took the interpreter, then parks at its next call)."""
+    turns = Turns(stuck_s=stuck_s)
     counting = Counting(turns)
     try:
         turns.close()
-        # It may finish the call under way when the window took the interpreter, then parks at its next call.
         time.sleep(0.02)
-        parked_at = counting.count
+        yield counting, counting.count
+    finally:
+        counting.finish()
+
+
+def test_closed_the_background_runs_no_python_and_lent_it_does():
+    with counting_closed(stuck_s=60.0) as (counting, parked_at):
         time.sleep(0.1)  # the window "draws": nothing of the background runs meanwhile
         assert counting.count == parked_at
-        turns.lend(0.05)  # returns once the turn is over: the background thread has counted meanwhile
+        counting.turns.lend(0.05)  # returns once the turn is over: the background thread has counted meanwhile
         assert counting.count > parked_at
         time.sleep(0.02)  # the turn over, it has parked again
         parked_at = counting.count
         time.sleep(0.1)
         assert counting.count == parked_at
-    finally:
-        counting.finish()
 
 
 def test_a_frame_stuck_longer_than_the_limit_lets_the_background_run_on():
     # The window may be stuck waiting for a lock the background thread holds (an import's): no deadlock.
-    turns = Turns(stuck_s=0.05)
-    counting = Counting(turns)
-    try:
-        turns.close()
-        time.sleep(0.02)
-        closed_at = counting.count
+    with counting_closed(stuck_s=0.05) as (counting, closed_at):
         deadline = time.monotonic() + 10.0
         while counting.count == closed_at and time.monotonic() < deadline:
             time.sleep(0.01)
         assert counting.count > closed_at
-    finally:
-        counting.finish()
 
 
 def test_lend_waits_for_the_background_only_while_it_works():
@@ -185,19 +185,7 @@ def test_parked_the_background_never_holds_the_windows_imports(tmp_path, monkeyp
             return None
 
     monkeypatch.setattr(sys, "meta_path", [FrameBeginsMidImport(), *sys.meta_path])
-    background = threading.Thread(target=_import_in_turns, args=(turns, "turns_background_module"), daemon=True)
-    background.start()
-    deadline = time.monotonic() + 10.0
-    while turns.lent and time.monotonic() < deadline:
-        time.sleep(0.005)
-    time.sleep(0.05)  # the background thread parks
-    window = threading.Thread(target=importlib.import_module, args=("turns_window_module",), daemon=True)
-    window.start()
-    window.join(10.0)
-    assert not window.is_alive(), "the window's import waited for the parked background thread"
-    turns.end()
-    background.join(10.0)
-    assert not background.is_alive()
+    _window_imports_while_parked_in_an_import(turns, "turns_background_module", "turns_window_module")
     for name in ("turns_background_module", "turns_window_module"):
         sys.modules.pop(name, None)
 
@@ -207,6 +195,26 @@ def _import_in_turns(turns: Turns, name: str) -> None:
 
     with turns.taking():
         importlib.import_module(name)
+
+
+def _window_imports_while_parked_in_an_import(turns: Turns, background_module: str, window_module: str) -> None:
+    """The background thread imports ``background_module`` in ``turns`` (whose import closes them on the way);
+    once it is parked, the window's thread imports ``window_module``, which must not wait for it."""
+    import importlib
+
+    background = threading.Thread(target=_import_in_turns, args=(turns, background_module), daemon=True)
+    background.start()
+    deadline = time.monotonic() + 10.0
+    while turns.lent and time.monotonic() < deadline:
+        time.sleep(0.005)
+    time.sleep(0.05)  # the background thread parks
+    window = threading.Thread(target=importlib.import_module, args=(window_module,), daemon=True)
+    window.start()
+    window.join(10.0)
+    assert not window.is_alive(), "the window's import waited for the parked background thread"
+    turns.end()
+    background.join(10.0)
+    assert not background.is_alive()
 
 
 def test_parked_in_a_modules_import_the_background_lets_the_window_import_it(tmp_path, monkeypatch):
@@ -225,17 +233,5 @@ def test_parked_in_a_modules_import_the_background_lets_the_window_import_it(tmp
     )
     monkeypatch.syspath_prepend(str(tmp_path))
     importlib.invalidate_caches()
-    background = threading.Thread(target=_import_in_turns, args=(turns, "turns_shared_module"), daemon=True)
-    background.start()
-    deadline = time.monotonic() + 10.0
-    while turns.lent and time.monotonic() < deadline:
-        time.sleep(0.005)
-    time.sleep(0.05)  # the background thread parks in the module's code
-    window = threading.Thread(target=importlib.import_module, args=("turns_shared_module",), daemon=True)
-    window.start()
-    window.join(10.0)
-    assert not window.is_alive(), "the window's import waited for the parked background thread"
-    turns.end()
-    background.join(10.0)
-    assert not background.is_alive()
+    _window_imports_while_parked_in_an_import(turns, "turns_shared_module", "turns_shared_module")
     sys.modules.pop("turns_shared_module", None)

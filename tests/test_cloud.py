@@ -1,6 +1,7 @@
 """The cloud preset (benchmarks/cloud.py's 1000 T-handles round the intermediate axis) and the scaling benchmark."""
 
 import math
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -120,6 +121,16 @@ def test_the_scaling_table_and_mujocos_bodies(tmp_path):
     }
     table = scaling.format_table(result)
     assert "3e+03" in table and "1.2e+04" in table and "1.00×" in table
+
+
+@pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="the started environment is read from /proc")
+def test_the_scaling_children_get_the_environment_the_benchmark_started_with(monkeypatch):
+    # What this process's own imports set (imgui_bundle sets PYGLFW_LIBRARY, which speeds MuJoCo's import) is not
+    # handed on; what it started with is.
+    monkeypatch.setenv("SPINLAB_SET_AFTER_START", "1")
+    started = scaling.started_environment()
+    assert "SPINLAB_SET_AFTER_START" not in started
+    assert "PATH" in started and "SPINLAB_SET_AFTER_START" in os.environ  # (not an empty environment)
 
 
 def test_many_bodies_start_without_overlays():

@@ -69,21 +69,8 @@ def _no_jit(*args, **options):
 def _kernels() -> dict[str, Any]:
     """The namespace of ``_kernels.py`` executed as plain Python (its numba import left out), with the few names
     that take one number replaced by their array versions."""
-    # Beside this file (not found through importlib: the integrators hold _kernels as a lazy module, which any
-    # look at its spec would import, numba and all).
-    path = str(Path(__file__).with_name("_kernels.py"))
-    namespace = {"__name__": "spinlab.sim.integrators._kernels (as numpy)", "njit": _no_jit}
-    exec(_twin_code(path), namespace)  # noqa: S102 (our own source, read from the package)
-    namespace.update(
-        sqrt=np.sqrt,
-        sin=np.sin,
-        cos=np.cos,
-        isfinite=np.isfinite,
-        rodrigues_coefficients=_rodrigues_coefficients(namespace),
-        left_jacobian_inv_coefficient=_left_jacobian_inv_coefficient(namespace),
-        is_finite_state=_is_finite_state,
-        _write=_write,
-    )
+    namespace = _over_arrays("spinlab.sim.integrators._kernels (as numpy)")
+    namespace.update(is_finite_state=_is_finite_state, _write=_write)
     return namespace
 
 
@@ -95,8 +82,18 @@ def _stacked_kernels() -> dict[str, Any]:
     their ``row(A, n)``)."""
     from spinlab.sim.integrators import stacked
 
-    namespace = {"__name__": "spinlab.sim.integrators._kernels (as numpy, stacked)", "njit": _no_jit}
-    exec(_twin_code(str(Path(__file__).with_name("_kernels.py"))), namespace)  # noqa: S102 (as in _kernels)
+    namespace = _over_arrays("spinlab.sim.integrators._kernels (as numpy, stacked)")
+    namespace.update(stacked.overrides(namespace))
+    return namespace
+
+
+def _over_arrays(name: str) -> dict[str, Any]:
+    """``_kernels.py`` executed as plain Python under ``name``, with numpy's ``sqrt``, ``sin``, ``cos`` and
+    ``isfinite`` and the coefficients' Taylor tiers taken element by element."""
+    # Beside this file (not found through importlib: the integrators hold _kernels as a lazy module, which any
+    # look at its spec would import, numba and all).
+    namespace = {"__name__": name, "njit": _no_jit}
+    exec(_twin_code(str(Path(__file__).with_name("_kernels.py"))), namespace)  # noqa: S102 (our own source)
     namespace.update(
         sqrt=np.sqrt,
         sin=np.sin,
@@ -105,7 +102,6 @@ def _stacked_kernels() -> dict[str, Any]:
         rodrigues_coefficients=_rodrigues_coefficients(namespace),
         left_jacobian_inv_coefficient=_left_jacobian_inv_coefficient(namespace),
     )
-    namespace.update(stacked.overrides(namespace))
     return namespace
 
 

@@ -117,3 +117,33 @@ def test_an_error_message_is_utf8_in_any_locale(tmp_path):
     assert result.returncode == 2
     line = result.stderr.decode("utf-8")
     assert line.count("\n") == 1 and "ω.toml" in line and "Traceback" not in line, line
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="counts the process's threads in /proc")
+def test_numpy_imported_after_the_launch_starts_no_blas_threads():
+    # OpenBLAS's threads start with numpy's import and spin there (~0.06 CPU-s of a short run) and beside the
+    # window's frames; spinlab's 3×3 algebra never uses them. Without the setting there is one more thread per
+    # core past the first.
+    code = (
+        "import os, sys\n"
+        "from spinlab.launch import one_blas_thread\n"
+        "assert 'numpy' not in sys.modules\n"
+        "one_blas_thread()\n"
+        "import numpy\n"
+        "print(len(os.listdir('/proc/self/task')), os.environ['OPENBLAS_NUM_THREADS'])\n"
+    )
+    environment = {key: value for key, value in os.environ.items() if key != "OPENBLAS_NUM_THREADS"}
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=environment, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["1", "1"]
+
+
+def test_a_blas_thread_count_the_person_chose_is_kept():
+    code = (
+        "from spinlab.launch import main\nimport os\nmain(['run', 't_handle', '--duration', '0.05'])\n"
+        "print('BLAS', os.environ['OPENBLAS_NUM_THREADS'])\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env={**os.environ, "OPENBLAS_NUM_THREADS": "3"},
+                         capture_output=True, text=True)  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines()[-1] == "BLAS 3"

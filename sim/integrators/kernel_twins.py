@@ -133,7 +133,7 @@ def _float_kernels() -> dict[str, Any]:
     operations as numpy's scalars' at a fraction of their cost (~34 against ~63 µs an implicit midpoint step of a
     body); only the error model differs: a division by zero raises, as do ``sqrt`` of a negative and ``sin`` of
     an infinity (:func:`_on_scalars` then steps on numpy's scalars)."""
-    namespace = {"__name__": "spinlab.sim.integrators._kernels (on floats)", "njit": _no_jit}
+    namespace: dict[str, Any] = {"__name__": "spinlab.sim.integrators._kernels (on floats)", "njit": _no_jit}
     exec(_twin_code(str(Path(__file__).with_name("_kernels.py"))), namespace)  # noqa: S102 (as in _kernels)
     for name in ("_S1", "_S2", "_S3", "_S4"):
         namespace[name] = tuple(namespace[name].tolist())

@@ -20,10 +20,12 @@ Example::
 
 from __future__ import annotations
 
+import contextlib
 import math
 import numbers
 import os
 import queue
+import sys
 import threading
 from collections.abc import Iterable
 from fractions import Fraction
@@ -62,7 +64,10 @@ class VideoWriter:
     ``width``, ``height``: pixels, positive and even. ``fps``: frames per second, positive (an int, Fraction or
     float). ``crf``: libx264 quality, 0 (lossless) .. 51; 18 is visually lossless. ``preset``: one of
     :data:`X264_PRESETS`. ``queue_frames``: frames waiting for the encoder at most; :meth:`write` blocks while the
-    queue is full, so memory stays flat however long the recording.
+    queue is full, so memory stays flat however long the recording. ``niceness``: on Linux, how much lower than the
+    process's the encoder thread's priority is, and that of x264's threads, which it starts (Linux keeps a niceness
+    per thread, and a new thread takes its creator's): the window's recordings take one, so that the window's frames
+    come first (x264 emptied its look-ahead on every core at a recording's stop, beside a frame).
 
     Bad user input (path, size, fps, crf, preset) raises :class:`sim.errors.InputError` before any file is made; an
     odd size raises ``ValueError`` (the caller rounds, with :func:`even_size`). An exception in the encoder thread
@@ -84,8 +89,10 @@ class VideoWriter:
         crf: float = 18,
         preset: str = "veryfast",
         queue_frames: int = 8,
+        niceness: int = 0,
     ) -> None:
         self.path = Path(path)
+        self._niceness = niceness
         where = str(self.path)
         _check_size(width, height, where)
         self.fps = _check_fps(fps, where)
@@ -192,6 +199,8 @@ class VideoWriter:
 
     def _encode_loop(self) -> None:
         """The worker thread: encode queued frames until ``_STOP``, then flush unless cancelled."""
+        self.encoder_thread_id = threading.get_native_id()
+        _lower_this_threads_priority(self._niceness)
         stopped = False
         try:
             while not stopped:
@@ -332,6 +341,16 @@ def _check_output_path(path: Path) -> None:
         raise InputError(f"directory '{directory}' does not exist", where=where)
     if not os.access(directory, os.W_OK | os.X_OK):
         raise InputError(f"directory '{directory}' is not writable", where=where)
+
+
+def _lower_this_threads_priority(niceness: int) -> None:
+    """Make the calling thread ``niceness`` lower in priority than it is, on Linux (elsewhere a niceness is the
+    whole process's: nothing is done); a system that refuses is left as it is."""
+    if niceness <= 0 or not sys.platform.startswith("linux"):
+        return
+    thread = threading.get_native_id()
+    with contextlib.suppress(OSError):
+        os.setpriority(os.PRIO_PROCESS, thread, min(os.getpriority(os.PRIO_PROCESS, thread) + niceness, 19))
 
 
 def _add_h264_stream(

@@ -18,6 +18,10 @@ from spinlab.sim.errors import SpinlabError
 __all__ = ["read_pixels", "Recording", "RECORD_FPS"]
 
 RECORD_FPS = 60
+# The video's encoder and x264's threads this much lower in priority than the window's (render/video.py): x264
+# emptying its look-ahead on both cores at a recording's stop held a frame up. Not more: with the encoder starved,
+# the frames queued for it fill up and the window waits to hand it the next one.
+ENCODER_NICENESS = 5
 
 
 def read_pixels(ctx: moderngl.Context, viewport: tuple[int, int, int, int]) -> np.ndarray:
@@ -54,7 +58,8 @@ class Recording:
         x, y, width, height = viewport
         size = even_size(width, height)
         if self.writer is None:
-            self.writer, self.size = VideoWriter(self.path, *size, RECORD_FPS), size
+            # The encoder a little behind the window's frames in the cores' queue (render/video.py).
+            self.writer, self.size = VideoWriter(self.path, *size, RECORD_FPS, niceness=ENCODER_NICENESS), size
         elif size != self.size:
             return False
         data = ctx.screen.read(viewport=(x, y, *size), components=4, alignment=1)  # RGBA: GL's fastest read

@@ -370,3 +370,32 @@ def test_an_interrupt_between_queueing_and_counting_a_frame_is_counted_as_the_fi
             writer.write(frame)
     assert writer.committed
     assert writer.frames_written == 4 == read_video_info(path)[0]
+
+
+def _niceness_of(thread_id: int) -> int:
+    """A thread's niceness, from /proc (field 19 of its stat, after the command's closing parenthesis)."""
+    with open(f"/proc/self/task/{thread_id}/stat") as stat_file:
+        return int(stat_file.read().rsplit(")", 1)[1].split()[16])
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="reads threads' niceness from /proc (Linux)")
+def test_the_encoder_and_x264s_threads_run_at_the_niceness_asked_and_the_caller_does_not(tmp_path):
+    # The window's recordings: the encoder behind the window's frames in the cores' queue, with x264's threads (a
+    # new thread takes its creator's niceness), while the caller keeps its own.
+    own = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+    before = set(os.listdir("/proc/self/task"))
+    video = VideoWriter(tmp_path / "out.mp4", 320, 180, FPS, niceness=3)
+    try:
+        for frame in _synthetic_frames(4, 320, 180):
+            video.write(frame)
+        deadline = time.monotonic() + 10.0
+        while video._frames_encoded < 4 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        started = set(os.listdir("/proc/self/task")) - before
+        assert str(video.encoder_thread_id) in started
+        assert len(started) > 1  # x264's frame threads
+        assert {_niceness_of(int(thread)) for thread in started} == {min(own + 3, 19)}
+        assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) == own
+    finally:
+        video.close()
+    assert read_video_info(tmp_path / "out.mp4")[0] == 4

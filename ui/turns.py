@@ -4,13 +4,14 @@ CPython runs one thread's Python at a time. Two threads that both want it swap e
 kernel loader's thread (ui/kernel_loader.py) imported numba and loaded kernels, each of the window's frames took
 about twice as long: 0.10-0.14 s gaps between frames in a start's first seconds.
 
-With :class:`Turns` the background thread runs Python only in turns the window lends it: from the end of one frame
-(:meth:`Turns.lend`, which waits a share of the frame for it) until the next frame begins (:meth:`Turns.close`), the
-window's own sleep between frames included. Inside :meth:`Turns.taking` a profile hook on that thread alone
-(``sys.setprofile``: ~25 % slower there) parks it at its next call of a Python or C function once the window takes
-the interpreter back; a C call that releases the interpreter (numba's LLVM, file reads) goes on meanwhile. It never
-parks while an import looks for its module: that holds the interpreter's import lock, which every import of the
-window's thread takes.
+With :class:`Turns` the background thread runs Python only in turns the window lends it between frames
+(:meth:`Turns.lend`: a share of the frame just drawn, or the frame cap's sleep if that is longer; the window waits
+for it meanwhile). Inside :meth:`Turns.taking` a profile hook on that thread alone (``sys.setprofile``: ~25 % slower
+there) parks it at its first call of a Python or C function past its turn's end: it gives the interpreter back
+itself, so that the window finds it free rather than asking a thread that the cores' other work may have put aside
+for it (a 20 ms turn took 64 ms that way). A C call that releases the interpreter (numba's LLVM, file reads) goes on
+meanwhile. It never parks while an import looks for its module: that holds the interpreter's import lock, which
+every import of the window's thread takes.
 
 Parked, it goes on at once while the window's thread is in an import (which may wait for a module the background
 thread is importing, whose lock it holds); and once a frame has lasted :data:`STUCK_S` (the window waiting for some

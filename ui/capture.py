@@ -8,12 +8,15 @@ backend's next PyOpenGL call does not raise it.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import moderngl
 import numpy as np
 
-from spinlab.render.video import VideoWriter, even_size
 from spinlab.sim.errors import SpinlabError
+
+if TYPE_CHECKING:
+    from spinlab.render.video import VideoWriter
 
 __all__ = ["read_pixels", "Recording", "RECORD_FPS"]
 
@@ -55,6 +58,10 @@ class Recording:
     def add(self, ctx: moderngl.Context, viewport: tuple[int, int, int, int]) -> bool:
         """Append ``viewport`` (x, y, width, height, GL's origin) of the frame being drawn. Returns ``False``, adding
         nothing, when its size differs from the first frame's (the window was resized)."""
+        # The video writer's module (PyAV: ~40 ms of imports) when a recording starts, not before the window's first
+        # frame; the kernel loader's thread imports it in its first turns (ui/kernel_loader.py).
+        from spinlab.render.video import VideoWriter, even_size
+
         x, y, width, height = viewport
         size = even_size(width, height)
         if self.writer is None:

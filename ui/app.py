@@ -315,6 +315,7 @@ class App:
             requested = min(wall_dt, MAX_FRAME_S) * scale
         due = self.accumulator.due(requested, h)
         budget = min(max(STEP_BUDGET_S, STEP_BUDGET_SHARE * 1e-3 * self.form.status.frame_ms), STEP_BUDGET_MOST_S)
+        self._video_behind = False  # set again below only by a recording's frame short of its steps
         if self.moment is not None:
             most = MAX_RECORD_STEPS_PER_FRAME if self.recording else MAX_STEPS_PER_FRAME
             steps = self._replay_history(min(due, most))

@@ -74,3 +74,27 @@ def test_a_recording_whose_steps_are_dear_records_each_video_frame_at_its_own_st
     assert len(recorded) < 12  # frames short of their video frame's steps were not recorded
     expected = [start + steps_to(0, h, (k + 1) / 60 + owed) for k in range(len(recorded))]
     assert recorded == expected
+
+
+def test_a_recording_stopped_short_of_its_frames_steps_leaves_the_live_run_dropping_what_it_cannot_catch_up(
+    app, ten_ms_steps, tmp_path
+):
+    # Stopped while a video frame's steps were still owed, the window goes back to live pacing: a frame that cannot
+    # take all its steps keeps at most one owed, instead of keeping the recording's debt and every later one.
+    import dataclasses
+
+    from spinlab.ui import recording
+
+    app.state.paused, app.state.time_scale_exp = False, 0
+    app.restart(dataclasses.replace(app.session.setup, h=1 / 240))
+    ten_ms_steps()
+    app.start_recording(tmp_path / "short.mp4")
+    try:
+        app.frame(1 / 60)
+        app.frame(1 / 60)  # 4 steps a video frame, 2 or 3 a frame: the second frame ends short
+    finally:
+        app.stop_recording()
+        recording.collect_finished(app, wait=True)
+    for _ in range(3):
+        app.frame(1 / 60)  # live: 4 steps due a frame, 2 or 3 taken
+    assert app.accumulator.seconds <= app.session.h * (1 + 1e-9)

@@ -66,8 +66,8 @@ class VideoWriter:
     :data:`X264_PRESETS`. ``queue_frames``: frames waiting for the encoder at most; :meth:`write` blocks while the
     queue is full, so memory stays flat however long the recording. ``niceness``: on Linux, how much lower than the
     process's the encoder thread's priority is, and that of x264's threads, which it starts (Linux keeps a niceness
-    per thread, and a new thread takes its creator's): the window's recordings take one, so that the window's frames
-    come first (x264 emptied its look-ahead on every core at a recording's stop, beside a frame).
+    per thread, and a new thread takes its creator's): the window's recordings take a few (ui/capture.py), so that the
+    window's frames come first (x264 emptied its look-ahead on every core at a recording's stop, beside a frame).
 
     Bad user input (path, size, fps, crf, preset) raises :class:`sim.errors.InputError` before any file is made; an
     odd size raises ``ValueError`` (the caller rounds, with :func:`even_size`). An exception in the encoder thread
@@ -120,6 +120,7 @@ class VideoWriter:
         self._error: BaseException | None = None
         self._cancel = threading.Event()
         self._stop_sent = False
+        self.encoder_thread_id: int | None = None  # the encoder thread's system id, once it runs
         self._state = "open"  # then "closed" (file at path) or "aborted" (nothing left behind)
         self._thread = threading.Thread(target=self._encode_loop, name=f"VideoWriter {self.path.name}", daemon=True)
         self._thread.start()

@@ -58,6 +58,18 @@ ONE_PASS = ("euler_kernel", "euler_body_kernel", "magnus_kernel", "rkmk4_kernel"
 """The kernels run as written, in one pass over all bodies."""
 
 
+# Beside this file (not found through importlib: the integrators hold _kernels as a lazy module, which any look at
+# its spec would import, numba and all).
+_KERNELS_SOURCE = str(Path(__file__).with_name("_kernels.py"))
+
+
+def _executed(path: str, name: str) -> dict[str, Any]:
+    """The namespace of the numba module at ``path`` executed as plain Python under ``name`` (``njit`` a no-op)."""
+    namespace: dict[str, Any] = {"__name__": name, "njit": _no_jit}
+    exec(_twin_code(path), namespace)  # noqa: S102 (our own source, read from the package)
+    return namespace
+
+
 def _no_jit(*args, **options):
     """``njit`` as a no-op: ``@njit(...)`` and ``@njit`` leave the function as written."""
     if args and callable(args[0]):
@@ -90,10 +102,7 @@ def _stacked_kernels() -> dict[str, Any]:
 def _over_arrays(name: str) -> dict[str, Any]:
     """``_kernels.py`` executed as plain Python under ``name``, with numpy's ``sqrt``, ``sin``, ``cos`` and
     ``isfinite`` and the coefficients' Taylor tiers taken element by element."""
-    # Beside this file (not found through importlib: the integrators hold _kernels as a lazy module, which any
-    # look at its spec would import, numba and all).
-    namespace = {"__name__": name, "njit": _no_jit}
-    exec(_twin_code(str(Path(__file__).with_name("_kernels.py"))), namespace)  # noqa: S102 (our own source)
+    namespace = _executed(_KERNELS_SOURCE, name)
     namespace.update(
         sqrt=np.sqrt,
         sin=np.sin,
@@ -109,7 +118,7 @@ def _over_arrays(name: str) -> dict[str, Any]:
 def _scalar_kernels() -> dict[str, Any]:
     """The namespace of ``_kernels.py`` executed as plain Python on numpy's float64 scalars: the kernels as written,
     with numpy's ``sqrt``, ``sin``, ``cos`` and ``isfinite`` (those of the array twins, which take scalars too)."""
-    return without_numba(str(Path(__file__).with_name("_kernels.py")))
+    return without_numba(_KERNELS_SOURCE)
 
 
 @cache
@@ -119,8 +128,7 @@ def without_numba(path: str) -> dict[str, Any]:
     Python on numpy's float64 scalars, the compiled code's IEEE operations in the same order (numba compiles
     without fast-math; the functions named are correctly rounded or, for ``sin`` and ``cos``, tested equal), with
     its error model (a division by zero gives inf). Never imports numba."""
-    namespace = {"__name__": f"{Path(path).stem} (without numba)", "njit": _no_jit}
-    exec(_twin_code(path), namespace)  # noqa: S102 (our own source, read from the package)
+    namespace = _executed(path, f"{Path(path).stem} (without numba)")
     namespace.update(sqrt=np.sqrt, sin=np.sin, cos=np.cos, isfinite=np.isfinite)
     return namespace
 
@@ -133,8 +141,7 @@ def _float_kernels() -> dict[str, Any]:
     operations as numpy's scalars' at a fraction of their cost (~34 against ~63 µs an implicit midpoint step of a
     body); only the error model differs: a division by zero raises, as do ``sqrt`` of a negative and ``sin`` of
     an infinity (:func:`_on_scalars` then steps on numpy's scalars)."""
-    namespace: dict[str, Any] = {"__name__": "spinlab.sim.integrators._kernels (on floats)", "njit": _no_jit}
-    exec(_twin_code(str(Path(__file__).with_name("_kernels.py"))), namespace)  # noqa: S102 (as in _kernels)
+    namespace = _executed(_KERNELS_SOURCE, "spinlab.sim.integrators._kernels (on floats)")
     for name in ("_S1", "_S2", "_S3", "_S4"):
         namespace[name] = tuple(namespace[name].tolist())
     return namespace

@@ -73,6 +73,7 @@ BODY_FIELDS = {
     "pinned": (np.bool_, ()),
     "integrator": (np.int16, ()),
     "frozen": (np.bool_, ()),
+    "q_low": (np.float64, (4,)),
 }
 
 LAYOUT_FIELDS = ("integrator", "inertia_body", "inertia_body_inv", "has_pivot", "pinned", "frozen")
@@ -80,8 +81,9 @@ LAYOUT_FIELDS = ("integrator", "inertia_body", "inertia_body_inv", "has_pivot", 
 
 _NO_OPTIONS: dict = {}
 
-_STATE_FIELDS = ("q", "omega_world", "L_world", "position", "velocity")
-"""The fields a step writes."""
+_STATE_FIELDS = ("q", "omega_world", "L_world", "position", "velocity", "q_low")
+"""The fields a step writes. ``q_low`` is the orientation's low part (:class:`BodyState`: zero, unless the body's
+method carries the orientation as ``q + q_low``); what sets ``q`` from outside may leave it, at most half an ulp."""
 
 
 @dataclass
@@ -242,18 +244,18 @@ class World:
         """
         layout = self._current_layout()
         self.group_seconds = {}
-        q, omega_world, L_world, position, velocity = self._state
-        state = q, omega_world, L_world
+        q, omega_world, L_world, position, velocity, q_low = self._state
+        state = q, omega_world, L_world, q_low
         torque = None if layout.pivoted is None else self.torque_world(q)
         under_gravity = layout.pivoted is not None and np.any(self.gravity != 0.0)
         takes_lever = under_gravity and len(layout.held_torque) < len(layout.groups)
         lever_torque = self._lever_torque() if takes_lever else None
-        new_q, new_omega, new_L, cost = self._step_with_torque(h, layout, state, torque, lever_torque)
+        new_q, new_omega, new_L, new_low, cost = self._step_with_torque(h, layout, state, torque, lever_torque)
         if under_gravity and layout.held_torque:
             midpoint_torque = self.torque_world(quat_mul(q, quat_exp(0.5 * quat_log(quat_mul(quat_conj(q), new_q)))))
             if len(layout.held_torque) == len(layout.groups):
                 predicted = cost
-                new_q, new_omega, new_L, cost = self._step_with_torque(h, layout, state, midpoint_torque, None)
+                new_q, new_omega, new_L, new_low, cost = self._step_with_torque(h, layout, state, midpoint_torque, None)
                 cost = StepCost(cost.newton_iterations + predicted.newton_iterations, cost.substeps)
             else:
                 # Several groups (so the new arrays are the world's own, not a group's buffers): the held ones step
@@ -262,10 +264,12 @@ class World:
                     new, corrected = self._step_group(h, group, *state, midpoint_torque, None)
                     slots = group.slots
                     new_q[slots], new_omega[slots], new_L[slots] = new.q, new.omega_world, new.L_world
+                    new_low[slots] = 0.0 if new.q_low is None else new.q_low
                     cost.newton_iterations[slots] += corrected.newton_iterations
                     cost.substeps[slots] = corrected.substeps
         # Commit only once every group has stepped, so a failure leaves the world unchanged.
         q[...], omega_world[...], L_world[...] = new_q, new_omega, new_L
+        q_low[...] = 0.0 if new_low is None else new_low
         self._move_centres_of_mass(h, layout, position, velocity)
         return cost
 
@@ -284,7 +288,7 @@ class World:
         names, and timing it took the window's frame 0.14 s on compare side by side). Under gravity each group steps
         with the torque at the current state."""
         layout = self._current_layout()
-        q, omega_world, L_world = self._state[:3]
+        q, omega_world, L_world, q_low = (*self._state[:3], self._state[5])
         torque = None if layout.pivoted is None else self.torque_world(q)
         lever_torque = self._lever_torque() if layout.pivoted is not None and np.any(self.gravity != 0.0) else None
         last_step, seconds = self.group_seconds, {}
@@ -294,7 +298,7 @@ class World:
                 best = float("inf")
                 for _ in range(repeats):
                     start = perf_counter()
-                    self._step_group(h, group, q, omega_world, L_world, torque, lever_torque)
+                    self._step_group(h, group, q, omega_world, L_world, q_low, torque, lever_torque)
                     best = min(best, perf_counter() - start)
                 seconds[group.name] = best / max(len(group.bodies), 1)
         except NumericalError:
@@ -307,19 +311,21 @@ class World:
         self,
         h: float,
         layout: Layout,
-        state: tuple[np.ndarray, np.ndarray, np.ndarray],
+        state: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
         torque: np.ndarray | None,
         lever_torque: LeverTorque | None,
     ):
-        """One step of each of the layout's groups from the world's ``state`` (q, ω, L) with the given world torques
-        (``None``: zero), or ``lever_torque`` for the groups that take the torque as a function of the orientation;
-        nothing is written to the world. Rows of frozen bodies keep their state."""
+        """One step of each of the layout's groups from the world's ``state`` (q, ω, L, q_low) with the given world
+        torques (``None``: zero), or ``lever_torque`` for the groups that take the torque as a function of the
+        orientation; nothing is written to the world. Rows of frozen bodies keep their state. The new ``q_low`` is
+        ``None`` where it is zero for every body."""
         if layout.single is not None:
             # One integrator has every body: its new arrays (its group's buffers) are the world's.
             new, cost = self._step_group(h, layout.single, *state, torque, lever_torque)
-            return new.q, new.omega_world, new.L_world, cost
+            return new.q, new.omega_world, new.L_world, new.q_low, cost
         size = len(self.bodies)
         new_q, new_omega, new_L = np.empty((size, 4)), np.empty((size, 3)), np.empty((size, 3))
+        new_low = np.zeros((size, 4))
         iterations, substeps = np.empty(size, dtype=np.int64), np.empty(size, dtype=np.int64)
         # The groups take turns at stepping first. Each reads the state at the start of the step and writes its own
         # rows, so the order changes no number; but the first kernel call after a frame was drawn runs on cold
@@ -332,12 +338,15 @@ class World:
             new, cost = self._step_group(h, group, *state, torque, lever_torque)
             slots = group.slots
             new_q[slots], new_omega[slots], new_L[slots] = new.q, new.omega_world, new.L_world
+            if new.q_low is not None:
+                new_low[slots] = new.q_low
             iterations[slots], substeps[slots] = cost.newton_iterations, cost.substeps
         frozen = layout.frozen
         if frozen is not None:
             new_q[frozen], new_omega[frozen], new_L[frozen] = state[0][frozen], state[1][frozen], state[2][frozen]
+            new_low[frozen] = state[3][frozen]
             iterations[frozen], substeps[frozen] = 0, 0
-        return new_q, new_omega, new_L, StepCost(iterations, substeps)
+        return new_q, new_omega, new_L, new_low, StepCost(iterations, substeps)
 
     def _step_group(
         self,
@@ -346,6 +355,7 @@ class World:
         q: np.ndarray,
         omega_world: np.ndarray,
         L_world: np.ndarray,
+        q_low: np.ndarray,
         torque: np.ndarray | None,
         lever_torque: LeverTorque | None,
     ) -> tuple[BodyState, StepCost]:
@@ -368,7 +378,7 @@ class World:
             if group.every_body:
                 state = self._every_state
             else:
-                state = BodyState.of_float_arrays(q[slots], omega_world[slots], L_world[slots])
+                state = BodyState.of_float_arrays(q[slots], omega_world[slots], L_world[slots], q_low[slots])
             if options:
                 return INTEGRATORS[group.name](state, params, h, out=group.out, **options)
             return INTEGRATORS[group.name](state, params, h, out=group.out)  # a third of the call with **{}
@@ -409,7 +419,8 @@ class World:
             if self._layout is None or self._layout.key != key:
                 self._layout = build_layout(key, read)
             self._state = tuple(map(bodies.values, _STATE_FIELDS))
-            self._every_state = BodyState.of_float_arrays(*self._state[:3])  # a group of every body steps from it
+            q, omega_world, L_world, _, _, q_low = self._state
+            self._every_state = BodyState.of_float_arrays(q, omega_world, L_world, q_low)  # a group of every body
             self._checked = (bodies, edits)
         assert self._layout is not None, "built at the first look (_checked starts as None)"
         return self._layout

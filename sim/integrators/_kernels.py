@@ -690,48 +690,109 @@ _POLYNOMIAL_BOUND_SQ = 0.1
 
 
 @njit(cache=True, error_model="numpy")
-def _cos_sin(x):
-    """``(cos x, sin x)`` to an ulp: from fixed polynomials at a step's small angles (a few times cheaper than the
-    C library's pair, which takes the rest)."""
-    x_sq = x * x
-    if x_sq >= _POLYNOMIAL_BOUND_SQ:
-        return cos(x), sin(x)
+def _sin_cos_polynomials(x_sq):
+    """``(sin x / x, (1 − cos x)/x²)`` at ``x_sq = x²`` below :data:`_POLYNOMIAL_BOUND_SQ`, to an ulp."""
     s1, s2 = _SIN_TERMS[0], _COS_TERMS[0]
     for k in range(1, 7):
         s1 = s1 * x_sq + _SIN_TERMS[k]
         s2 = s2 * x_sq + _COS_TERMS[k]
-    return 1.0 - x_sq * s2, x * s1
+    return s1, s2
 
 
 @njit(cache=True, error_model="numpy")
-def _cos_sinc(x):
-    """``(cos x, sin x / x)`` to an ulp (1 at ``x = 0``), from the polynomials of :func:`_cos_sin`."""
+def _cos_m1_sin(x):
+    """``(cos x − 1, sin x)``, each to an ulp of itself (``cos x − 1`` never as a difference of nearly equal
+    numbers): fixed polynomials at a step's small angles (a few times cheaper than the C library's pair),
+    ``−2 sin²(x/2)`` and the library's sine above."""
     x_sq = x * x
     if x_sq >= _POLYNOMIAL_BOUND_SQ:
-        return cos(x), sin(x) / x
-    s1, s2 = _SIN_TERMS[0], _COS_TERMS[0]
-    for k in range(1, 7):
-        s1 = s1 * x_sq + _SIN_TERMS[k]
-        s2 = s2 * x_sq + _COS_TERMS[k]
-    return 1.0 - x_sq * s2, s1
+        half = sin(0.5 * x)
+        return -2.0 * half * half, sin(x)
+    s1, s2 = _sin_cos_polynomials(x_sq)
+    return -(x_sq * s2), x * s1
 
 
 @njit(cache=True, error_model="numpy")
-def _principal_rotation(qp, momentum, axis, half_angle):
-    """``H_axis``'s flow: ``q_p ⊗ (cos(θ/2), sin(θ/2) e_axis)`` and ``R_axis(−θ) Π``, as
-    :func:`sim.integrators.axes_splitting._rotate` (``(k, i, j)`` cyclic)."""
-    c, s = _cos_sin(half_angle)
+def _cos_m1_sinc(x):
+    """``(cos x − 1, sin x / x)`` as :func:`_cos_m1_sin` (``sin x / x`` is 1 at ``x = 0``)."""
+    x_sq = x * x
+    if x_sq >= _POLYNOMIAL_BOUND_SQ:
+        half = sin(0.5 * x)
+        return -2.0 * half * half, sin(x) / x
+    s1, s2 = _sin_cos_polynomials(x_sq)
+    return -(x_sq * s2), s1
+
+
+@njit(cache=True, error_model="numpy")
+def _principal_turn(rho, momentum, axis, half_angle):
+    """``H_axis``'s flow, on the step's right factor so far ``R = 1 + ρ`` (principal frame) and on ``Π``:
+    ``ρ' = (1 + ρ) ⊗ (cos(θ/2), sin(θ/2) e_axis) − 1`` and ``Π' = R_axis(−θ) Π``, as
+    :func:`sim.integrators.axes_splitting._turn` (``(k, i, j)`` cyclic). ``ρ`` is small, and kept to an ulp of
+    itself: it is summed from increments, never formed as ``R − 1``."""
+    cm1, s = _cos_m1_sin(half_angle)
+    c = 1.0 + cm1
     cos_angle, sin_angle = 1.0 - 2.0 * s * s, 2.0 * s * c
-    w, x, y, z = qp
+    w, x, y, z = rho
+    w1 = 1.0 + w
     p0, p1, p2 = momentum
     if axis == 0:
-        q_new = (c * w - s * x, c * x + s * w, c * y + s * z, c * z - s * y)
-        return q_new, (p0, cos_angle * p1 + sin_angle * p2, cos_angle * p2 - sin_angle * p1)
+        rho_new = (w + (cm1 * w1 - s * x), x + (cm1 * x + s * w1), y + (cm1 * y + s * z), z + (cm1 * z - s * y))
+        return rho_new, (p0, cos_angle * p1 + sin_angle * p2, cos_angle * p2 - sin_angle * p1)
     if axis == 1:
-        q_new = (c * w - s * y, c * x - s * z, c * y + s * w, c * z + s * x)
-        return q_new, (cos_angle * p0 - sin_angle * p2, p1, cos_angle * p2 + sin_angle * p0)
-    q_new = (c * w - s * z, c * x + s * y, c * y - s * x, c * z + s * w)
-    return q_new, (cos_angle * p0 + sin_angle * p1, cos_angle * p1 - sin_angle * p0, p2)
+        rho_new = (w + (cm1 * w1 - s * y), x + (cm1 * x - s * z), y + (cm1 * y + s * w1), z + (cm1 * z + s * x))
+        return rho_new, (cos_angle * p0 - sin_angle * p2, p1, cos_angle * p2 + sin_angle * p0)
+    rho_new = (w + (cm1 * w1 - s * z), x + (cm1 * x + s * y), y + (cm1 * y - s * x), z + (cm1 * z + s * w1))
+    return rho_new, (cos_angle * p0 + sin_angle * p1, cos_angle * p1 - sin_angle * p0, p2)
+
+
+@njit(cache=True, error_model="numpy")
+def add4(a, b):
+    """``a + b`` of two quaternions (4-tuples)."""
+    return (a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3])
+
+
+@njit(cache=True, error_model="numpy")
+def dot4(a, b):
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3]
+
+
+@njit(cache=True, error_model="numpy")
+def two_sum(a, b):
+    """``(s, e)`` with ``s = fl(a + b)`` and ``a + b = s + e`` exactly (Knuth's TwoSum: no condition on the
+    sizes of ``a`` and ``b``)."""
+    s = a + b
+    bb = s - a
+    return s, (a - (s - bb)) + (b - bb)
+
+
+@njit(cache=True, error_model="numpy")
+def compensated_step(q_high, q_low, left, right):
+    """The new orientation ``C ⊗ q ⊗ B`` of ``q = q_high + q_low`` (a double-double, body → world), with
+    ``C = 1 + left`` (world frame) and ``B = 1 + right`` (body frame) rotations given by their small differences
+    from 1: the increment ``δ = (C − 1) ⊗ q ⊗ B + q ⊗ (B − 1)`` is summed in float64 (an ulp of ``δ``, not of
+    ``q``), the norm set back to 1 to first order (a radial nudge, no turn), and ``δ`` added by compensated
+    summation. Returns ``(high, low)``, ``|low|`` at most half an ulp of ``high``. A ``q`` off unit length by more
+    than 1e-8 (given from outside) is normalised in float64 instead, its low part dropped."""
+    delta = add4(quat_mul(q_high, right), quat_mul(q_low, right))
+    delta = add4(add4(delta, quat_mul(left, q_high)), quat_mul(left, add4(q_low, delta)))
+    excess = (dot4(q_high, q_high) - 1.0) + 2.0 * dot4(q_high, add4(q_low, delta)) + dot4(delta, delta)
+    if not abs(excess) <= 1e-8:
+        return quat_normalize(add4(add4(q_high, q_low), delta)), (0.0, 0.0, 0.0, 0.0)
+    half_excess = 0.5 * excess
+    w = _double_sum(q_high[0], q_low[0], delta[0] - half_excess * (q_high[0] + delta[0]))
+    x = _double_sum(q_high[1], q_low[1], delta[1] - half_excess * (q_high[1] + delta[1]))
+    y = _double_sum(q_high[2], q_low[2], delta[2] - half_excess * (q_high[2] + delta[2]))
+    z = _double_sum(q_high[3], q_low[3], delta[3] - half_excess * (q_high[3] + delta[3]))
+    return (w[0], x[0], y[0], z[0]), (w[1], x[1], y[1], z[1])
+
+
+@njit(cache=True, error_model="numpy")
+def _double_sum(high, low, increment):
+    """``high + low + increment`` as a new ``(high, low)`` pair, ``|low|`` at most half an ulp of ``high``."""
+    total, error = two_sum(high, increment)
+    error = error + low
+    new_high = total + error
+    return new_high, error - (new_high - total)
 
 
 AXES_BLOCK = 8
@@ -741,18 +802,22 @@ dependent operations (a division and a polynomial each), so the CPU overlaps the
 
 
 @njit(cache=True, error_model="numpy", nogil=True)
-def axes_kernel(codes, lengths, q, L_world, inertia_inv, moments, frame_q, torque_world, lever_body, force_world, h,
-                q_out, omega_out, L_out, status_out):  # fmt: skip
+def axes_kernel(codes, lengths, q, q_low, L_world, inertia_inv, moments, frame_q, torque_world, lever_body,
+                force_world, h, q_out, q_low_out, omega_out, L_out, status_out):  # fmt: skip
     """Each body through its schedule (:func:`sim.integrators.axes_splitting.schedules`): ``codes[row]`` and
     ``lengths[row]`` (2, K), row 1 for a body some torque acts on (a non-zero ``torque_world`` or both ``lever_body``
     and ``force_world`` non-zero), else row 0. Code ``k`` < 3 rotates about principal axis ``k`` (``moments`` (N, 3)
     ascending, ``frame_q`` (N, 4): ``q_p = q ⊗ p``) for ``lengths h`` s; :data:`AXES_KICK` kicks ``L`` and ``Π`` by
     the torque ``τ₀ + (O r) × f`` at the current orientation; :data:`AXES_FAR` and :data:`AXES_NEAR` rotate about the
     body's far and near axis by the reduced rates ``Πₖ (1/Iₖ − 1/I₂)`` and :data:`AXES_CASIMIR` about world ``L`` by
-    ``|L|/I₂`` (:func:`sim.integrators.axes_splitting.reduced_axes`); −1 ends. Then ``q' = q_p ⊗ p*``,
-    ``ω' = O' I⁻¹ O'ᵀ L'``. The bodies go in blocks of :data:`AXES_BLOCK`, each body's arithmetic that of a body
-    alone."""
-    principal = np.empty((AXES_BLOCK, 7))  # q_p (4) and Π (3) of each body of the block
+    ``|L|/I₂`` (:func:`sim.integrators.axes_splitting.reduced_axes`); −1 ends.
+
+    The rotations are gathered as the step's left factor ``C = 1 + γ`` (about ``L``, world) and right factor
+    ``R = 1 + ρ`` (principal frame), so that ``q_p' = C ⊗ q_p ⊗ R``, and ``q + q_low`` (a double-double) takes them
+    by :func:`compensated_step` with ``B = p ⊗ R ⊗ p*``; ``Π`` is found from ``q`` in float64 at the step's start.
+    Then ``ω' = O' I⁻¹ O'ᵀ L'``. The bodies go in blocks of :data:`AXES_BLOCK`, each body's arithmetic that of a
+    body alone."""
+    turns = np.empty((AXES_BLOCK, 15))  # ρ (4), Π (3), γ (4) and q_p at the step's start (4) of each body
     momentum_world = np.empty((AXES_BLOCK, 3))
     levers = np.empty((AXES_BLOCK, 3))
     inverse = np.empty((AXES_BLOCK, 3))  # 1/Iₖ: a product on the rotations' chain, not a division
@@ -770,9 +835,11 @@ def axes_kernel(codes, lengths, q, L_world, inertia_inv, moments, frame_q, torqu
             qp = quat_mul((q[n, 0], q[n, 1], q[n, 2], q[n, 3]), p)
             momentum = to_body(qp, row(L_world, n))
             for i in range(4):
-                principal[b, i] = qp[i]
+                turns[b, i] = 0.0
+                turns[b, 7 + i] = 0.0
+                turns[b, 11 + i] = qp[i]
             for i in range(3):
-                principal[b, 4 + i] = momentum[i]
+                turns[b, 4 + i] = momentum[i]
                 momentum_world[b, i] = L_world[n, i]
             lever_principal = to_body(p, lever)
             for i in range(3):
@@ -789,40 +856,52 @@ def axes_kernel(codes, lengths, q, L_world, inertia_inv, moments, frame_q, torqu
                     continue
                 n = start + b
                 t = lengths[schedules[b], flow] * h
-                qp = (principal[b, 0], principal[b, 1], principal[b, 2], principal[b, 3])
-                momentum = (principal[b, 4], principal[b, 5], principal[b, 6])
+                rho = (turns[b, 0], turns[b, 1], turns[b, 2], turns[b, 3])
+                momentum = (turns[b, 4], turns[b, 5], turns[b, 6])
                 if code == AXES_KICK:
+                    gamma = (turns[b, 7], turns[b, 8], turns[b, 9], turns[b, 10])
+                    qp = (turns[b, 11], turns[b, 12], turns[b, 13], turns[b, 14])
+                    qp = add4(qp, quat_mul(qp, rho))
+                    qp = add4(qp, quat_mul(gamma, qp))  # C ⊗ q_p ⊗ R: the orientation now, in float64
                     total = add(row(torque_world, n), cross(to_world(qp, row(levers, b)), row(force_world, n)))
                     L = add(row(momentum_world, b), scale(t, total))
                     for i in range(3):
                         momentum_world[b, i] = L[i]
                     momentum = add(momentum, scale(t, to_body(qp, total)))
                 elif code == AXES_CASIMIR:
-                    # q_p' = (cos x, sin x L/|L|) ⊗ q_p, x = ½ t |L|/I₂: Π is left as it is.
+                    # C' = (cos x, sin x L/|L|) ⊗ C, x = ½ t |L|/I₂: Π is left as it is.
                     L = row(momentum_world, b)
-                    c, sinc = _cos_sinc((0.5 * t) * sqrt(dot(L, L)) * inverse[b, 1])
+                    cm1, sinc = _cos_m1_sinc((0.5 * t) * sqrt(dot(L, L)) * inverse[b, 1])
                     f = sinc * (0.5 * t) * inverse[b, 1]
-                    qp = quat_mul((c, f * L[0], f * L[1], f * L[2]), qp)
+                    turn = (cm1, f * L[0], f * L[1], f * L[2])
+                    gamma = (turns[b, 7], turns[b, 8], turns[b, 9], turns[b, 10])
+                    gamma = add4(add4(gamma, turn), quat_mul(turn, gamma))
+                    for i in range(4):
+                        turns[b, 7 + i] = gamma[i]
                 elif code >= AXES_FAR:
                     axis = pair[b, code - AXES_FAR]
-                    qp, momentum = _principal_rotation(
-                        qp, momentum, axis, (0.5 * t) * momentum[axis] * reduced[b, axis]
-                    )
+                    rho, momentum = _principal_turn(rho, momentum, axis, (0.5 * t) * momentum[axis] * reduced[b, axis])
                 else:
-                    qp, momentum = _principal_rotation(
-                        qp, momentum, code, (0.5 * t) * momentum[code] * inverse[b, code]
-                    )
+                    rho, momentum = _principal_turn(rho, momentum, code, (0.5 * t) * momentum[code] * inverse[b, code])
                 for i in range(4):
-                    principal[b, i] = qp[i]
+                    turns[b, i] = rho[i]
                 for i in range(3):
-                    principal[b, 4 + i] = momentum[i]
+                    turns[b, 4 + i] = momentum[i]
         for b in range(count):
             n = start + b
-            qp = (principal[b, 0], principal[b, 1], principal[b, 2], principal[b, 3])
-            q_new = quat_normalize(quat_mul(qp, (frame_q[n, 0], -frame_q[n, 1], -frame_q[n, 2], -frame_q[n, 3])))
+            p = (frame_q[n, 0], frame_q[n, 1], frame_q[n, 2], frame_q[n, 3])
+            turn_body = to_world(p, (turns[b, 1], turns[b, 2], turns[b, 3]))  # B − 1 = p ⊗ ρ ⊗ p*
+            high, low = compensated_step(
+                (q[n, 0], q[n, 1], q[n, 2], q[n, 3]),
+                (q_low[n, 0], q_low[n, 1], q_low[n, 2], q_low[n, 3]),
+                (turns[b, 7], turns[b, 8], turns[b, 9], turns[b, 10]),
+                (turns[b, 0], turn_body[0], turn_body[1], turn_body[2]),
+            )
+            for i in range(4):
+                q_low_out[n, i] = low[i]
             L = row(momentum_world, b)
-            omega = to_world(q_new, matvec(matrix(inertia_inv, n), to_body(q_new, L)))
-            _write(n, q_new, omega, L, q_out, omega_out, L_out, status_out)
+            omega = to_world(high, matvec(matrix(inertia_inv, n), to_body(high, L)))
+            _write(n, high, omega, L, q_out, omega_out, L_out, status_out)
 
 
 # The world's centres of mass (sim.world).

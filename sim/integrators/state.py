@@ -75,32 +75,42 @@ class BodyState:
     ``q``: (N, 4) unit quaternion (w, x, y, z), body → world. ``omega_world``: (N, 3) rad/s, world frame.
     ``L_world``: (N, 3) kg m²/s, world frame. Consistent states satisfy ``ω = O I⁻¹ Oᵀ L``; build them with
     :meth:`from_omega_world` or :meth:`from_omega_body`.
+
+    ``q_low``: (N, 4) or ``None`` (zeros): the orientation's low part, what ``q`` rounded off. The orientation is
+    ``q + q_low``, a double-double, in the methods that carry it (the rotations about the principal axes,
+    :mod:`sim.integrators.axes_splitting`): each step adds its increment to it with compensated summation, so
+    rounding does not pile up with the number of steps (issue 27). ``|q_low|`` is at most half an ulp of ``q``'s
+    components: a method that does not carry it reads ``q`` alone and returns ``None``, losing nothing it kept.
     """
 
     q: Quat
     omega_world: Vec3
     L_world: Vec3
+    q_low: Quat | None = None
 
     def __post_init__(self) -> None:
         # Construction, not mutation: store contiguous float64, which the compiled kernels read directly.
         for name in ("q", "omega_world", "L_world"):
             object.__setattr__(self, name, _float_array(getattr(self, name)))
+        if self.q_low is not None:
+            object.__setattr__(self, "q_low", _float_array(self.q_low))
 
     def __len__(self) -> int:
         return self.q.shape[0]
 
     @classmethod
-    def of_float_arrays(cls, q: Quat, omega_world: Vec3, L_world: Vec3) -> BodyState:
+    def of_float_arrays(cls, q: Quat, omega_world: Vec3, L_world: Vec3, q_low: Quat | None = None) -> BodyState:
         """The state of arrays that are C-contiguous float64 already (not checked: a kernel's outputs, rows of the
         world's arrays), without the copies or checks of construction: the one-body step's hot path."""
         state = object.__new__(cls)
-        fields = state.__dict__  # a third of what three object.__setattr__ cost
-        fields["q"], fields["omega_world"], fields["L_world"] = q, omega_world, L_world
+        fields = state.__dict__  # a third of what four object.__setattr__ cost
+        fields["q"], fields["omega_world"], fields["L_world"], fields["q_low"] = q, omega_world, L_world, q_low
         return state
 
     def __getitem__(self, index: Any) -> BodyState:
         """The bodies at ``index`` (a slice, index array or mask), as a new state."""
-        return BodyState(self.q[index], self.omega_world[index], self.L_world[index])
+        q_low = None if self.q_low is None else self.q_low[index]
+        return BodyState(self.q[index], self.omega_world[index], self.L_world[index], q_low)
 
     @classmethod
     def from_omega_world(cls, q: Quat, omega_world: Vec3, inertia_body: Mat3) -> BodyState:

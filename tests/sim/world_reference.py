@@ -32,18 +32,19 @@ def reference_step(world: World, h: float) -> StepCost:
     )
     pivots = np.any(values("has_pivot") & stepped)
     torque = world.torque_world(q) if pivots else np.zeros((len(world), 3))
-    new_q, new_omega, new_L, cost = _step_groups(world, h, torque, lever)
+    new_q, new_omega, new_L, new_low, cost = _step_groups(world, h, torque, lever)
     held = np.isin(values("integrator"), [INTEGRATOR_NAMES.index(name) for name in ORIENTATION_TORQUE], invert=True)
     if under_gravity and np.any(held & stepped):
         predicted = cost
         midpoint = quat_mul(q, quat_exp(0.5 * quat_log(quat_mul(quat_conj(q), new_q))))
         again = _step_groups(world, h, world.torque_world(midpoint), None)
         new_q[held], new_omega[held], new_L[held] = again[0][held], again[1][held], again[2][held]
+        new_low[held] = again[3][held]
         iterations = cost.newton_iterations.copy()
-        iterations[held] = again[3].newton_iterations[held] + predicted.newton_iterations[held]
-        substeps = np.where(held, again[3].substeps, cost.substeps)
+        iterations[held] = again[4].newton_iterations[held] + predicted.newton_iterations[held]
+        substeps = np.where(held, again[4].substeps, cost.substeps)
         cost = StepCost(iterations, substeps)
-    q[...], values("omega_world")[...], values("L_world")[...] = new_q, new_omega, new_L
+    q[...], values("omega_world")[...], values("L_world")[...], values("q_low")[...] = new_q, new_omega, new_L, new_low
     position, velocity = values("position"), values("velocity")
     pivoted, pinned = values("has_pivot") & stepped, values("pinned")
     free = ~(values("has_pivot") | pinned) & stepped
@@ -65,15 +66,15 @@ def assert_same_bits(actual: np.ndarray, expected: np.ndarray) -> None:
 
 def _step_groups(world: World, h: float, torque: np.ndarray, lever: LeverTorque | None):
     values = world.values
-    q, omega, L = values("q"), values("omega_world"), values("L_world")
-    new_q, new_omega, new_L = q.copy(), omega.copy(), L.copy()
+    q, omega, L, q_low = values("q"), values("omega_world"), values("L_world"), values("q_low")
+    new_q, new_omega, new_L, new_low = q.copy(), omega.copy(), L.copy(), q_low.copy()
     stepped = ~values("frozen")
     iterations = np.zeros(len(world), dtype=np.int64)
     substeps = stepped.astype(np.int64)
     codes = values("integrator")
     for code in np.unique(codes[stepped]):
         name, slots = INTEGRATOR_NAMES[int(code)], np.flatnonzero((codes == code) & stepped)
-        state = BodyState(q[slots], omega[slots], L[slots])
+        state = BodyState(q[slots], omega[slots], L[slots], q_low[slots])
         options = dict(world.integrator_options.get(name, {}))
         if name in ORIENTATION_TORQUE:
             group_torque = np.zeros((slots.size, 3))
@@ -86,5 +87,6 @@ def _step_groups(world: World, h: float, torque: np.ndarray, lever: LeverTorque 
         )
         new, cost = INTEGRATORS[name](state, params, h, **options)
         new_q[slots], new_omega[slots], new_L[slots] = new.q, new.omega_world, new.L_world
+        new_low[slots] = 0.0 if new.q_low is None else new.q_low  # the orientation's low part (BodyState)
         iterations[slots], substeps[slots] = cost.newton_iterations, cost.substeps
-    return new_q, new_omega, new_L, StepCost(iterations, substeps)
+    return new_q, new_omega, new_L, new_low, StepCost(iterations, substeps)

@@ -49,7 +49,9 @@ def kernel_call(name: str, state: BodyState, params: BodyParams, q_out: np.ndarr
     inputs = (state.q, state.omega_world, state.L_world)
     explicit = (*inputs, params.inertia_body, params.inertia_body_inv, params.torque_world, H, True)
     newton = NEWTON_DEFAULTS._kernel_arguments
-    implicit_outputs = (q_out, omega_out, L_out, iterations, substeps, status)
+    # The implicit kernels carry the orientation's low part (BodyState.q_low): in after q, out after status.
+    inputs_low = (state.q, np.zeros((n_bodies, 4)), state.omega_world, state.L_world)
+    implicit_outputs = (q_out, omega_out, L_out, iterations, substeps, status, np.empty((n_bodies, 4)))
     if name in _EXPLICIT:
         kernel = getattr(_kernels, _EXPLICIT[name])
         return lambda: kernel(*explicit, q_out, omega_out, L_out, status)
@@ -59,17 +61,17 @@ def kernel_call(name: str, state: BodyState, params: BodyParams, q_out: np.ndarr
     if name in _kernels.KERNEL_METHODS:
         method = _kernels.KERNEL_METHODS[name]
         arguments: tuple[Any, ...]  # each kernel's positional arguments: their count differs from kernel to kernel
-        arguments = (method, *inputs, params.inertia_body_inv, params.torque_world, H, *newton, *implicit_outputs)
+        arguments = (method, *inputs_low, params.inertia_body_inv, params.torque_world, H, *newton, *implicit_outputs)
         return lambda: _kernels.implicit_kernel(*arguments)
     if name in _COMPOSED:
         base, coefficients = _COMPOSED[name]
-        arguments = (_kernels.KERNEL_METHODS[base], np.asarray(coefficients), *inputs, params.inertia_body_inv,
+        arguments = (_kernels.KERNEL_METHODS[base], np.asarray(coefficients), *inputs_low, params.inertia_body_inv,
                      params.torque_world, H, *newton, *implicit_outputs)  # fmt: skip
         return lambda: _kernels.composed_kernel(*arguments)
     if name in _SPLIT:
         gammas, kicks = np.asarray(_SPLIT[name], dtype=np.float64), kick_lengths(_SPLIT[name])
         zero = np.zeros((n_bodies, 3))
-        arguments = (gammas, kicks, *inputs, params.inertia_body, params.inertia_body_inv, params.torque_world,
+        arguments = (gammas, kicks, *inputs_low, params.inertia_body, params.inertia_body_inv, params.torque_world,
                      zero, zero, H, True, *newton, *implicit_outputs)  # fmt: skip
         return lambda: _kernels.split_kernel(*arguments)
     return None

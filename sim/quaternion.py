@@ -25,6 +25,8 @@ __all__ = [
     "quat_from_matrix",
     "quat_exp",
     "quat_exp_third_order",
+    "quat_exp_minus_one",
+    "compensated_step",
     "quat_log",
     "quat_canonical",
 ]
@@ -144,6 +146,54 @@ def quat_exp(rotation_vector: np.ndarray) -> np.ndarray:
     # cos b = 1 − b² s2(b) is exact to rounding for small b, and equals cos b for any b.
     w = 1.0 - half_angle_sq * s2
     return np.concatenate([w[..., None], s1[..., None] * half], axis=-1)
+
+
+def quat_exp_minus_one(rotation_vector: np.ndarray) -> np.ndarray:
+    """``exp(v/2) − 1`` (``(..., 4)``): :func:`quat_exp` less the identity, each part to an ulp of itself
+    (``cos b − 1 = −b² s2(b)``, never a difference of nearly equal numbers): a turn as the small increment
+    :func:`compensated_step` adds."""
+    half = 0.5 * np.asarray(rotation_vector, dtype=float)
+    half_angle_sq = np.sum(half * half, axis=-1)
+    s1, s2, _ = rodrigues_coefficients(half_angle_sq)
+    return np.concatenate([(-(half_angle_sq * s2))[..., None], s1[..., None] * half], axis=-1)
+
+
+def _two_sum(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Knuth's TwoSum: ``(s, e)``, ``s = fl(a + b)``, ``a + b = s + e`` exactly."""
+    total = a + b
+    bb = total - a
+    return total, (a - (total - bb)) + (b - bb)
+
+
+def compensated_step(
+    q_high: np.ndarray, q_low: np.ndarray, left: np.ndarray | None, right: np.ndarray | None
+) -> tuple[np.ndarray, np.ndarray]:
+    """``C ⊗ q ⊗ B`` of the double-double orientation ``q = q_high + q_low`` (N, 4), with ``C = 1 + left`` and
+    ``B = 1 + right`` (N, 4) given by their small differences from 1 (``None``: no turn on that side): the
+    increment ``δ = (C − 1) ⊗ q ⊗ B + q ⊗ (B − 1)`` is summed in float64 (to an ulp of ``δ``, not of ``q``), the
+    norm set back to 1 to first order (a radial nudge, no turn), and ``δ`` added by compensated summation, so the
+    rounding of ``q`` does not pile up over steps. Returns ``(high, low)``, ``|low|`` at most half an ulp of
+    ``high``. A ``q`` off unit length by more than 1e-8 is normalised in float64 instead, its low part zero.
+    The numpy reference of :func:`sim.integrators._kernels.compensated_step` (same steps, not the same bits)."""
+    delta = np.zeros_like(q_high)
+    if right is not None:
+        delta = quat_mul(q_high, right) + quat_mul(q_low, right)
+    if left is not None:
+        delta = (delta + quat_mul(left, q_high)) + quat_mul(left, q_low + delta)
+    excess = (
+        (np.sum(q_high * q_high, axis=-1) - 1.0)
+        + 2.0 * np.sum(q_high * (q_low + delta), axis=-1)
+        + np.sum(delta * delta, axis=-1)
+    )[..., None]
+    total, error = _two_sum(q_high, delta - 0.5 * excess * (q_high + delta))
+    error = error + q_low
+    high = total + error
+    low = error - (high - total)
+    far_off = ~(np.abs(excess[..., 0]) <= 1e-8)
+    if far_off.any():
+        high[far_off] = quat_normalize(q_high[far_off] + q_low[far_off] + delta[far_off])
+        low[far_off] = 0.0
+    return high, low
 
 
 def quat_exp_third_order(rotation_vector: np.ndarray) -> np.ndarray:

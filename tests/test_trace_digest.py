@@ -42,9 +42,9 @@ DURATION_S = "1"
 HEADER = b"t,body,qw,qx,qy,qz,wx,wy,wz,Lx,Ly,Lz,energy\n"
 
 DIGESTS = {
-    ("t_handle", "implicit_midpoint"): "2329bdd498c2e71b154e66d5c071b6101a1dfc6fd46416472a46c90c3ef29534",
+    ("t_handle", "implicit_midpoint"): "697d7facb8a6f094bab87d66d943454a2841d7218c831db03aae9623f1030581",
     ("t_handle", "rkmk4"): "f71302c081b3f05460f70b49ae97bedd1901aef9b3ec3b4b0a89d7249657cb4c",
-    ("heavy_top", "split4"): "70b20816321e3ba0daac1478f1d0234adaac055383a92b922bcfc0dc6423a865",
+    ("heavy_top", "split4"): "e825fbbbff1611ce9bfdf06ec6a2338154ae7b9ff626cdd649df2181c8f7cc13",
 }
 """(preset, integrator) → SHA-256 of the trace of ``DURATION_S`` seconds: IEEE arithmetic only, bit for bit."""
 

@@ -268,6 +268,70 @@ def quat_exp(v):
     return (1.0 - half_sq * s2, s1 * half[0], s1 * half[1], s1 * half[2])
 
 
+NO_TURN = (0.0, 0.0, 0.0, 0.0)
+"""A turn's difference from 1 where there is no turn: :func:`compensated_step`'s ``left`` or ``right``."""
+
+
+@njit(cache=True, error_model="numpy")
+def quat_exp_minus_one(v):
+    """``exp(v/2) − 1``, as :func:`sim.quaternion.quat_exp_minus_one`: :func:`quat_exp`'s parts, its scalar part
+    ``−|v/2|² s2`` without the 1 (to an ulp of itself)."""
+    half = scale(0.5, v)
+    half_sq = dot(half, half)
+    s1, s2, _ = rodrigues_coefficients(half_sq)
+    return (-(half_sq * s2), s1 * half[0], s1 * half[1], s1 * half[2])
+
+
+@njit(cache=True, error_model="numpy")
+def add4(a, b):
+    """``a + b`` of two quaternions (4-tuples)."""
+    return (a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3])
+
+
+@njit(cache=True, error_model="numpy")
+def dot4(a, b):
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3]
+
+
+@njit(cache=True, error_model="numpy")
+def two_sum(a, b):
+    """``(s, e)`` with ``s = fl(a + b)`` and ``a + b = s + e`` exactly (Knuth's TwoSum: no condition on the
+    sizes of ``a`` and ``b``)."""
+    s = a + b
+    bb = s - a
+    return s, (a - (s - bb)) + (b - bb)
+
+
+@njit(cache=True, error_model="numpy")
+def compensated_step(q_high, q_low, left, right):
+    """The new orientation ``C ⊗ q ⊗ B`` of ``q = q_high + q_low`` (a double-double, body → world), with
+    ``C = 1 + left`` (world frame) and ``B = 1 + right`` (body frame) rotations given by their small differences
+    from 1: the increment ``δ = (C − 1) ⊗ q ⊗ B + q ⊗ (B − 1)`` is summed in float64 (an ulp of ``δ``, not of
+    ``q``), the norm set back to 1 to first order (a radial nudge, no turn), and ``δ`` added by compensated
+    summation. Returns ``(high, low)``, ``|low|`` at most half an ulp of ``high``. A ``q`` off unit length by more
+    than 1e-8 (given from outside) is normalised in float64 instead, its low part dropped."""
+    delta = add4(quat_mul(q_high, right), quat_mul(q_low, right))
+    delta = add4(add4(delta, quat_mul(left, q_high)), quat_mul(left, add4(q_low, delta)))
+    excess = (dot4(q_high, q_high) - 1.0) + 2.0 * dot4(q_high, add4(q_low, delta)) + dot4(delta, delta)
+    if not abs(excess) <= 1e-8:
+        return quat_normalize(add4(add4(q_high, q_low), delta)), (0.0, 0.0, 0.0, 0.0)
+    half_excess = 0.5 * excess
+    w = _double_sum(q_high[0], q_low[0], delta[0] - half_excess * (q_high[0] + delta[0]))
+    x = _double_sum(q_high[1], q_low[1], delta[1] - half_excess * (q_high[1] + delta[1]))
+    y = _double_sum(q_high[2], q_low[2], delta[2] - half_excess * (q_high[2] + delta[2]))
+    z = _double_sum(q_high[3], q_low[3], delta[3] - half_excess * (q_high[3] + delta[3]))
+    return (w[0], x[0], y[0], z[0]), (w[1], x[1], y[1], z[1])
+
+
+@njit(cache=True, error_model="numpy")
+def _double_sum(high, low, increment):
+    """``high + low + increment`` as a new ``(high, low)`` pair, ``|low|`` at most half an ulp of ``high``."""
+    total, error = two_sum(high, increment)
+    error = error + low
+    new_high = total + error
+    return new_high, error - (new_high - total)
+
+
 @njit(cache=True, error_model="numpy")
 def quat_exp_third_order(v):
     """Seed 000's normalised third-order ``exp(v/2)``, as :func:`sim.quaternion.quat_exp_third_order`."""
@@ -534,8 +598,10 @@ def newton_curvature(M, L, torque, h):
 
 
 @njit(cache=True, error_model="numpy")
-def _advance(method, qn, omega, L, M, torque, h, tolerance, max_iterations, max_depth, max_step_angle_sq):
-    """One body's step of ``h`` in pieces (module docstring): ``(q, ω, L, iterations, substeps, status)``."""
+def _advance(method, qn, q_low, omega, L, M, torque, h, tolerance, max_iterations, max_depth, max_step_angle_sq):
+    """One body's step of ``h`` in pieces (module docstring): ``(q, q_low, ω, L, iterations, substeps, status)``.
+    The orientation is the double-double ``q + q_low``; each piece's turn is added to it by
+    :func:`compensated_step`."""
     pieces = 1 << max_depth
     position, size, iterations, substeps, status = 0, pieces, 0, 0, STATUS_OK
     if not is_finite_state(qn, omega, L):
@@ -552,7 +618,7 @@ def _advance(method, qn, omega, L, M, torque, h, tolerance, max_iterations, max_
                 status = STATUS_NOT_CONVERGED
                 break
             continue
-        qn = quat_normalize(quat_mul(qn, quat_exp(v)))
+        qn, q_low = compensated_step(qn, q_low, NO_TURN, quat_exp_minus_one(v))
         L = add(L, scale(h_piece, torque))
         omega = to_world(qn, matvec(M, to_body(qn, L)))
         position += size
@@ -560,7 +626,14 @@ def _advance(method, qn, omega, L, M, torque, h, tolerance, max_iterations, max_
         size = position & -position
     if status == STATUS_OK and not is_finite_state(qn, omega, L):
         status = STATUS_NON_FINITE
-    return qn, omega, L, iterations, substeps, status
+    return qn, q_low, omega, L, iterations, substeps, status
+
+
+@njit(cache=True, error_model="numpy")
+def _write_low(n, low, q_low_out):
+    """Write body ``n``'s orientation's low part."""
+    for i in range(4):
+        q_low_out[n, i] = low[i]
 
 
 @njit(cache=True, error_model="numpy")
@@ -575,25 +648,26 @@ def _write_implicit(n, qn, omega, L, iterations, substeps, status, q_out, omega_
 
 
 @njit(cache=True, error_model="numpy", nogil=True)
-def implicit_kernel(method, q, omega_world, L_world, inertia_inv, torque_world, h, tolerance, max_iterations,
+def implicit_kernel(method, q, q_low, omega_world, L_world, inertia_inv, torque_world, h, tolerance, max_iterations,
                     max_depth, max_step_angle_sq, q_out, omega_out, L_out, iterations_out, substeps_out,
-                    status_out):  # fmt: skip
-    """Step every body; see the module docstring. Inputs (N, 4), (N, 3), (N, 3), (N, 3, 3), (N, 3)."""
+                    status_out, q_low_out):  # fmt: skip
+    """Step every body; see the module docstring. Inputs (N, 4), (N, 4), (N, 3), (N, 3), (N, 3, 3), (N, 3)."""
     for n in range(q.shape[0]):
-        qn = (q[n, 0], q[n, 1], q[n, 2], q[n, 3])
+        qn, low = (q[n, 0], q[n, 1], q[n, 2], q[n, 3]), (q_low[n, 0], q_low[n, 1], q_low[n, 2], q_low[n, 3])
         M, torque = matrix(inertia_inv, n), row(torque_world, n)
-        qn, omega, L, iterations, substeps, status = _advance(
-            method, qn, row(omega_world, n), row(L_world, n), M, torque, h, tolerance, max_iterations, max_depth,
-            max_step_angle_sq,
+        qn, low, omega, L, iterations, substeps, status = _advance(
+            method, qn, low, row(omega_world, n), row(L_world, n), M, torque, h, tolerance, max_iterations,
+            max_depth, max_step_angle_sq,
         )  # fmt: skip
         _write_implicit(n, qn, omega, L, iterations, substeps, status, q_out, omega_out, L_out, iterations_out,
                         substeps_out, status_out)  # fmt: skip
+        _write_low(n, low, q_low_out)
 
 
 @njit(cache=True, error_model="numpy", nogil=True)
-def composed_kernel(method, coefficients, q, omega_world, L_world, inertia_inv, torque_world, h, tolerance,
+def composed_kernel(method, coefficients, q, q_low, omega_world, L_world, inertia_inv, torque_world, h, tolerance,
                     max_iterations, max_depth, max_step_angle_sq, q_out, omega_out, L_out, iterations_out,
-                    substeps_out, status_out):  # fmt: skip
+                    substeps_out, status_out, q_low_out):  # fmt: skip
     """Step every body by the composition of ``method`` with ``coefficients`` (K,), as
     :func:`sim.integrators.composition.step_composed` does with one :func:`implicit_kernel` call per stage, all
     stages of a body in one go: stage ``i`` is a step of ``coefficients[i] h`` (sub-stepped as above);
@@ -601,14 +675,14 @@ def composed_kernel(method, coefficients, q, omega_world, L_world, inertia_inv, 
     ``L' = L + h τ``, ``ω' = O' I⁻¹ O'ᵀ L'``. A body stops at its first failing stage with that stage's status
     (its outputs are then meaningless: the caller re-runs the stages one by one to report it)."""
     for n in range(q.shape[0]):
-        qn = (q[n, 0], q[n, 1], q[n, 2], q[n, 3])
+        qn, low = (q[n, 0], q[n, 1], q[n, 2], q[n, 3]), (q_low[n, 0], q_low[n, 1], q_low[n, 2], q_low[n, 3])
         omega, L_start = row(omega_world, n), row(L_world, n)
         M, torque = matrix(inertia_inv, n), row(torque_world, n)
         L = L_start
         iterations, substeps, status = 0, 1, STATUS_OK
         for stage in range(coefficients.shape[0]):
-            qn, omega, L, stage_iterations, stage_substeps, status = _advance(
-                method, qn, omega, L, M, torque, coefficients[stage] * h, tolerance, max_iterations, max_depth,
+            qn, low, omega, L, stage_iterations, stage_substeps, status = _advance(
+                method, qn, low, omega, L, M, torque, coefficients[stage] * h, tolerance, max_iterations, max_depth,
                 max_step_angle_sq,
             )  # fmt: skip
             iterations += stage_iterations
@@ -619,6 +693,7 @@ def composed_kernel(method, coefficients, q, omega_world, L_world, inertia_inv, 
         omega = to_world(qn, matvec(M, to_body(qn, L)))
         _write_implicit(n, qn, omega, L, iterations, substeps, status, q_out, omega_out, L_out, iterations_out,
                         substeps_out, status_out)  # fmt: skip
+        _write_low(n, low, q_low_out)
 
 
 # The splitting integrators (sim.integrators.splitting).
@@ -635,9 +710,9 @@ def _kick(qn, omega, L, M, torque, lever, force, length, gyroscopic):
 
 
 @njit(cache=True, error_model="numpy", nogil=True)
-def split_kernel(coefficients, kicks, q, omega_world, L_world, inertia, inertia_inv, torque_world, lever_body,
+def split_kernel(coefficients, kicks, q, q_low, omega_world, L_world, inertia, inertia_inv, torque_world, lever_body,
                  force_world, h, gyroscopic, tolerance, max_iterations, max_depth, max_step_angle_sq, q_out,
-                 omega_out, L_out, iterations_out, substeps_out, status_out):  # fmt: skip
+                 omega_out, L_out, iterations_out, substeps_out, status_out, q_low_out):  # fmt: skip
     """Strang stages ``K ∘ F_{γ_i h} ∘ K`` with merged kicks (:mod:`sim.integrators.splitting`): kick ``i`` lasts
     ``kicks[i] h`` (``kicks`` (K + 1,)), free flow ``i`` is a midpoint step of ``coefficients[i] h`` with zero torque
     (sub-stepped as above), or the spin ``q' = exp(γ_i h ω) q`` without the gyroscopic term. The torque at a kick is
@@ -646,7 +721,7 @@ def split_kernel(coefficients, kicks, q, omega_world, L_world, inertia, inertia_
     zero = (0.0, 0.0, 0.0)
     stages = coefficients.shape[0]
     for n in range(q.shape[0]):
-        qn = (q[n, 0], q[n, 1], q[n, 2], q[n, 3])
+        qn, low = (q[n, 0], q[n, 1], q[n, 2], q[n, 3]), (q_low[n, 0], q_low[n, 1], q_low[n, 2], q_low[n, 3])
         omega, L = row(omega_world, n), row(L_world, n)
         M, torque, lever, force = matrix(inertia_inv, n), row(torque_world, n), row(lever_body, n), row(force_world, n)
         iterations, substeps = 0, 1
@@ -659,11 +734,12 @@ def split_kernel(coefficients, kicks, q, omega_world, L_world, inertia, inertia_
                 break
             stage_h = coefficients[stage] * h
             if not gyroscopic:
-                qn = quat_normalize(quat_mul(quat_exp(scale(stage_h, omega)), qn))
+                qn, low = compensated_step(qn, low, quat_exp_minus_one(scale(stage_h, omega)), NO_TURN)
                 continue
-            qn, omega, L, stage_iterations, stage_substeps, status = _advance(
-                MIDPOINT, qn, omega, L, M, zero, stage_h, tolerance, max_iterations, max_depth, max_step_angle_sq
-            )
+            qn, low, omega, L, stage_iterations, stage_substeps, status = _advance(
+                MIDPOINT, qn, low, omega, L, M, zero, stage_h, tolerance, max_iterations, max_depth,
+                max_step_angle_sq,
+            )  # fmt: skip
             iterations += stage_iterations
             substeps = max(substeps, stage_substeps)
         if gyroscopic:
@@ -674,6 +750,7 @@ def split_kernel(coefficients, kicks, q, omega_world, L_world, inertia, inertia_
             status = STATUS_NON_FINITE
         _write_implicit(n, qn, omega, L, iterations, substeps, status, q_out, omega_out, L_out, iterations_out,
                         substeps_out, status_out)  # fmt: skip
+        _write_low(n, low, q_low_out)
 
 
 # The splitting into rotations about the principal axes (sim.integrators.axes_splitting).
@@ -743,56 +820,6 @@ def _principal_turn(rho, momentum, axis, half_angle):
         return rho_new, (cos_angle * p0 - sin_angle * p2, p1, cos_angle * p2 + sin_angle * p0)
     rho_new = (w + (cm1 * w1 - s * z), x + (cm1 * x + s * y), y + (cm1 * y - s * x), z + (cm1 * z + s * w1))
     return rho_new, (cos_angle * p0 + sin_angle * p1, cos_angle * p1 - sin_angle * p0, p2)
-
-
-@njit(cache=True, error_model="numpy")
-def add4(a, b):
-    """``a + b`` of two quaternions (4-tuples)."""
-    return (a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3])
-
-
-@njit(cache=True, error_model="numpy")
-def dot4(a, b):
-    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3]
-
-
-@njit(cache=True, error_model="numpy")
-def two_sum(a, b):
-    """``(s, e)`` with ``s = fl(a + b)`` and ``a + b = s + e`` exactly (Knuth's TwoSum: no condition on the
-    sizes of ``a`` and ``b``)."""
-    s = a + b
-    bb = s - a
-    return s, (a - (s - bb)) + (b - bb)
-
-
-@njit(cache=True, error_model="numpy")
-def compensated_step(q_high, q_low, left, right):
-    """The new orientation ``C ⊗ q ⊗ B`` of ``q = q_high + q_low`` (a double-double, body → world), with
-    ``C = 1 + left`` (world frame) and ``B = 1 + right`` (body frame) rotations given by their small differences
-    from 1: the increment ``δ = (C − 1) ⊗ q ⊗ B + q ⊗ (B − 1)`` is summed in float64 (an ulp of ``δ``, not of
-    ``q``), the norm set back to 1 to first order (a radial nudge, no turn), and ``δ`` added by compensated
-    summation. Returns ``(high, low)``, ``|low|`` at most half an ulp of ``high``. A ``q`` off unit length by more
-    than 1e-8 (given from outside) is normalised in float64 instead, its low part dropped."""
-    delta = add4(quat_mul(q_high, right), quat_mul(q_low, right))
-    delta = add4(add4(delta, quat_mul(left, q_high)), quat_mul(left, add4(q_low, delta)))
-    excess = (dot4(q_high, q_high) - 1.0) + 2.0 * dot4(q_high, add4(q_low, delta)) + dot4(delta, delta)
-    if not abs(excess) <= 1e-8:
-        return quat_normalize(add4(add4(q_high, q_low), delta)), (0.0, 0.0, 0.0, 0.0)
-    half_excess = 0.5 * excess
-    w = _double_sum(q_high[0], q_low[0], delta[0] - half_excess * (q_high[0] + delta[0]))
-    x = _double_sum(q_high[1], q_low[1], delta[1] - half_excess * (q_high[1] + delta[1]))
-    y = _double_sum(q_high[2], q_low[2], delta[2] - half_excess * (q_high[2] + delta[2]))
-    z = _double_sum(q_high[3], q_low[3], delta[3] - half_excess * (q_high[3] + delta[3]))
-    return (w[0], x[0], y[0], z[0]), (w[1], x[1], y[1], z[1])
-
-
-@njit(cache=True, error_model="numpy")
-def _double_sum(high, low, increment):
-    """``high + low + increment`` as a new ``(high, low)`` pair, ``|low|`` at most half an ulp of ``high``."""
-    total, error = two_sum(high, increment)
-    error = error + low
-    new_high = total + error
-    return new_high, error - (new_high - total)
 
 
 AXES_BLOCK = 8

@@ -86,9 +86,16 @@ from spinlab.sim.euler_poinsot import principal_frame
 from spinlab.sim.integrators import _kernels, splitting, threads
 from spinlab.sim.integrators.checks import check_backend, non_finite_status, raise_on_failure
 from spinlab.sim.integrators.explicit import explicit_cost
-from spinlab.sim.integrators.state import BodyParams, BodyState, StepBuffers, StepCost, omega_world_from_momentum
+from spinlab.sim.integrators.state import (
+    BodyParams,
+    BodyState,
+    StepBuffers,
+    StepCost,
+    low_part,
+    omega_world_from_momentum,
+)
 from spinlab.sim.integrators.torque import LeverTorque, OrientationTorque
-from spinlab.sim.quaternion import quat_conj, quat_from_matrix, quat_mul, quat_normalize, quat_rotate
+from spinlab.sim.quaternion import compensated_step, quat_conj, quat_from_matrix, quat_mul, quat_rotate
 from spinlab.sim.taylor import rodrigues_coefficients
 
 __all__ = ["KICK", "FAR", "NEAR", "CASIMIR", "AXIS_ORDER", "schedules", "reduced_axes", "axes_step", "step_axes"]
@@ -226,7 +233,7 @@ def step_axes(
         else:
             lever, force = orientation_torque.lever_body, orientation_torque.force_world
         new, status = StepBuffers.empty(n_bodies) if out is None else out
-        q_low = np.zeros((n_bodies, 4)) if state.q_low is None else state.q_low
+        q_low = low_part(state)
         q_low_out = np.empty((n_bodies, 4)) if new.q_low is None else new.q_low
         threads.run(
             _kernels.axes_kernel, n_bodies, codes, lengths, state.q, q_low, state.L_world, params.inertia_body_inv,
@@ -287,31 +294,6 @@ def _about_momentum(gamma, L_world, inverse_intermediate, t):
     return gamma + turn + quat_mul(turn, gamma)
 
 
-def _two_sum(a, b):
-    total = a + b
-    bb = total - a
-    return total, (a - (total - bb)) + (b - bb)
-
-
-def compensated_step(q_high, q_low, left, right):
-    """``C ⊗ q ⊗ B`` of the double-double ``q = q_high + q_low`` (N, 4), ``C = 1 + left``, ``B = 1 + right``:
-    :func:`sim.integrators._kernels.compensated_step` for every body (the same steps: the increment in float64,
-    the norm set back to 1 to first order, compensated summation). Returns ``(high, low)``."""
-    delta = quat_mul(q_high, right) + quat_mul(q_low, right)
-    delta = (delta + quat_mul(left, q_high)) + quat_mul(left, q_low + delta)
-    excess = ((np.sum(q_high * q_high, axis=-1) - 1.0) + 2.0 * np.sum(q_high * (q_low + delta), axis=-1)
-              + np.sum(delta * delta, axis=-1))[:, None]  # fmt: skip
-    total, error = _two_sum(q_high, delta - 0.5 * excess * (q_high + delta))
-    error = error + q_low
-    high = total + error
-    low = error - (high - total)
-    far_off = ~(np.abs(excess[:, 0]) <= 1e-8)  # given off unit length: normalised in float64, no low part
-    if far_off.any():
-        high[far_off] = quat_normalize(q_high[far_off] + q_low[far_off] + delta[far_off])
-        low[far_off] = 0.0
-    return high, low
-
-
 def _run_numpy(codes, lengths, state, params, h, orientation_torque, moments, frame_q) -> BodyState:
     """Every body through its schedule, flow by flow (the reference the kernel is tested against)."""
     n_bodies = len(state)
@@ -321,7 +303,7 @@ def _run_numpy(codes, lengths, state, params, h, orientation_torque, moments, fr
         driven = _driven(params, orientation_torque.lever_body, orientation_torque.force_world)
     else:
         driven = np.ones(n_bodies, dtype=bool)  # any other τ(q) may act on any body
-    q_low_in = np.zeros((n_bodies, 4)) if state.q_low is None else state.q_low
+    q_low_in = low_part(state)
     q_out, q_low_out, L_out = np.empty((n_bodies, 4)), np.empty((n_bodies, 4)), np.empty((n_bodies, 3))
     far, near, reduced = reduced_axes(moments)
     for row, bodies in enumerate((np.flatnonzero(~driven), np.flatnonzero(driven))):

@@ -167,4 +167,4 @@ def step_composed(
         np.maximum(substeps, cost.substeps, out=substeps)
     L_new = state.L_world + h * params.torque_world
     omega_new = omega_world_from_momentum(stage_state.q, L_new, params.inertia_body_inv)
-    return BodyState(stage_state.q, omega_new, L_new), StepCost(iterations, substeps)
+    return BodyState(stage_state.q, omega_new, L_new, stage_state.q_low), StepCost(iterations, substeps)

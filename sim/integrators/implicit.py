@@ -35,8 +35,15 @@ from spinlab.sim.integrators.checks import (
     raise_on_failure,
 )
 from spinlab.sim.integrators.newton import NEWTON_DEFAULTS, NewtonOptions, newton_curvature, newton_solve
-from spinlab.sim.integrators.state import BodyParams, BodyState, StepBuffers, StepCost, omega_world_from_momentum
-from spinlab.sim.quaternion import quat_exp, quat_mul, quat_normalize
+from spinlab.sim.integrators.state import (
+    BodyParams,
+    BodyState,
+    StepBuffers,
+    StepCost,
+    low_part,
+    omega_world_from_momentum,
+)
+from spinlab.sim.quaternion import compensated_step, quat_exp_minus_one
 
 __all__ = [
     "ImplicitMethod",
@@ -67,10 +74,11 @@ class ImplicitMethod:
 
 
 def advance_body_frame(state: BodyState, params: BodyParams, h: np.ndarray, v: np.ndarray) -> BodyState:
-    """``O' = O R(v)`` (``q' = q ⊗ exp(v/2)``), ``L' = L + h τ``, ``ω' = O' I⁻¹ O'ᵀ L'``; ``h`` (n,), ``v`` (n, 3)."""
-    q_new = quat_normalize(quat_mul(state.q, quat_exp(v)))
+    """``O' = O R(v)`` (``q' = q ⊗ exp(v/2)``), ``L' = L + h τ``, ``ω' = O' I⁻¹ O'ᵀ L'``; ``h`` (n,), ``v`` (n, 3).
+    The orientation is the double-double ``q + q_low`` (:func:`sim.quaternion.compensated_step`)."""
+    q_new, q_low_new = compensated_step(state.q, low_part(state), None, quat_exp_minus_one(v))
     L_new = state.L_world + h[:, None] * params.torque_world
-    return BodyState(q_new, omega_world_from_momentum(q_new, L_new, params.inertia_body_inv), L_new)
+    return BodyState(q_new, omega_world_from_momentum(q_new, L_new, params.inertia_body_inv), L_new, q_low_new)
 
 
 def _attempt(method, jacobian, newton, state, params, h):
@@ -89,6 +97,7 @@ def _advance_in_pieces(method, state, params, h, jacobian, newton):
     n_bodies = len(state)
     pieces = 1 << newton.max_substep_depth
     q, omega_world, L_world = state.q.copy(), state.omega_world.copy(), state.L_world.copy()
+    q_low = low_part(state).copy()
     position = np.zeros(n_bodies, dtype=np.int64)
     size = np.full(n_bodies, pieces, dtype=np.int64)
     iterations = np.zeros(n_bodies, dtype=np.int64)
@@ -98,30 +107,32 @@ def _advance_in_pieces(method, state, params, h, jacobian, newton):
         active = np.flatnonzero((position < pieces) & (status == STATUS_OK))
         if active.size == 0:
             break
-        piece_state = BodyState(q[active], omega_world[active], L_world[active])
+        piece_state = BodyState(q[active], omega_world[active], L_world[active], q_low[active])
         h_piece = h * (size[active] / pieces)
         piece_params = params[active]
         new_state, converged, piece_iterations = _attempt(method, jacobian, newton, piece_state, piece_params, h_piece)
         iterations[active] += piece_iterations
         done, failed = active[converged], active[~converged]
         q[done], omega_world[done], L_world[done] = new_state.q, new_state.omega_world, new_state.L_world
+        q_low[done] = new_state.q_low
         position[done] += size[done]
         substeps[done] += 1
         size[done] = position[done] & -position[done]
         size[failed] >>= 1
         status[failed[size[failed] == 0]] = STATUS_NOT_CONVERGED
     status = np.maximum(status, non_finite_status(q, omega_world, L_world))
-    return BodyState(q, omega_world, L_world), StepCost(iterations, substeps), status
+    return BodyState(q, omega_world, L_world, q_low), StepCost(iterations, substeps), status
 
 
 def _twin_step(method, state, params, h, newton):
     """The compiled kernel's step run by numpy (sim/integrators/kernel_twins.py): the kernel's bits, no numba."""
-    q, omega_world, L_world, iterations, substeps, status = kernel_twins.implicit_step(
-        method.name, state.q, state.omega_world, state.L_world, params.inertia_body_inv,
+    q, omega_world, L_world, iterations, substeps, status, q_low = kernel_twins.implicit_step(
+        method.name, state.q, low_part(state), state.omega_world, state.L_world, params.inertia_body_inv,
         params.torque_world, float(h), *newton._kernel_arguments,
     )  # fmt: skip
     # The twin's outputs are fresh C-ordered float64 arrays: no copies to make.
-    return BodyState.of_float_arrays(q, omega_world, L_world), StepCost.of_arrays(iterations, substeps), status
+    new_state = BodyState.of_float_arrays(q, omega_world, L_world, q_low)
+    return new_state, StepCost.of_arrays(iterations, substeps), status
 
 
 def kernel_newton_arguments(newton: NewtonOptions) -> tuple[float, int, int, float]:
@@ -164,11 +175,14 @@ def step_implicit(
         n_bodies = state.q.shape[0]
         new_state, status = StepBuffers.empty(n_bodies) if out is None else out
         cost = StepCost.of_arrays(np.empty(n_bodies, np.int64), np.empty(n_bodies, np.int64))
+        q_low = np.empty((n_bodies, 4))
         threads.run(
-            _kernels.implicit_kernel, n_bodies, _kernels.KERNEL_METHODS[method.name], state.q, state.omega_world,
-            state.L_world, params.inertia_body_inv, params.torque_world, float(h), *newton._kernel_arguments,
-            new_state.q, new_state.omega_world, new_state.L_world, cost.newton_iterations, cost.substeps, status,
+            _kernels.implicit_kernel, n_bodies, _kernels.KERNEL_METHODS[method.name], state.q, low_part(state),
+            state.omega_world, state.L_world, params.inertia_body_inv, params.torque_world, float(h),
+            *newton._kernel_arguments, new_state.q, new_state.omega_world, new_state.L_world, cost.newton_iterations,
+            cost.substeps, status, q_low,
         )  # fmt: skip
+        new_state = BodyState.of_float_arrays(new_state.q, new_state.omega_world, new_state.L_world, q_low)
     else:
         with np.errstate(all="ignore"):  # failures are detected per body and raised below
             new_state, cost, status = _advance_in_pieces(method, state, params, np.float64(h), jacobian, newton)
@@ -220,11 +234,13 @@ def step_composed_in_kernel(
     n_bodies = state.q.shape[0]
     new, status = StepBuffers.empty(n_bodies) if out is None else out
     iterations, substeps = np.empty(n_bodies, np.int64), np.empty(n_bodies, np.int64)
+    q_low = np.empty((n_bodies, 4))
     threads.run(
         _kernels.composed_kernel, n_bodies, _kernels.KERNEL_METHODS[method.name], coefficients, state.q,
-        state.omega_world, state.L_world, params.inertia_body_inv, params.torque_world, float(h),
-        *newton._kernel_arguments, new.q, new.omega_world, new.L_world, iterations, substeps, status,
+        low_part(state), state.omega_world, state.L_world, params.inertia_body_inv, params.torque_world, float(h),
+        *newton._kernel_arguments, new.q, new.omega_world, new.L_world, iterations, substeps, status, q_low,
     )  # fmt: skip
     if np.count_nonzero(status):
         return None
-    return new, StepCost.of_arrays(iterations, substeps)
+    new_state = BodyState.of_float_arrays(new.q, new.omega_world, new.L_world, q_low)
+    return new_state, StepCost.of_arrays(iterations, substeps)

@@ -175,11 +175,11 @@ def _as_floats(argument):
 
 
 def _on_scalars(kernel: str, n: int, *arguments) -> tuple:
-    """``_kernels.<kernel>`` (an implicit one: it writes q, ω, L, iterations, sub-steps and status) over ``n``
-    bodies run on Python's floats, or where they raise (a division by zero, ...) on numpy's scalars, which follow
-    the kernel's error model: the arrays it writes."""
+    """``_kernels.<kernel>`` (an implicit one: it writes q, ω, L, iterations, sub-steps, status and the
+    orientation's low part) over ``n`` bodies run on Python's floats, or where they raise (a division by zero, ...)
+    on numpy's scalars, which follow the kernel's error model: the arrays it writes."""
     outputs = (np.empty((n, 4)), np.empty((n, 3)), np.empty((n, 3)), np.empty(n, dtype=np.int64),
-               np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int8))  # fmt: skip
+               np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int8), np.empty((n, 4)))  # fmt: skip
     try:
         _float_kernels()[kernel](*(_as_floats(argument) for argument in arguments), *outputs)
     except (ZeroDivisionError, ValueError, OverflowError):
@@ -337,29 +337,32 @@ def _is_finite_state(q, omega, L) -> np.ndarray:
     return np.isfinite(np.stack([*q, *omega, *L])).all(axis=0)
 
 
-def implicit_step(method, q, omega_world, L_world, inertia_inv, torque_world, h, tolerance, max_iterations,
+def implicit_step(method, q, q_low, omega_world, L_world, inertia_inv, torque_world, h, tolerance, max_iterations,
                   max_depth, max_step_angle_sq):  # fmt: skip
-    """``_kernels.implicit_kernel`` over the batch, as numpy: ``(q, ω, L, iterations, substeps, status)``, the
-    arrays the kernel would write. Arguments as the kernel's, but ``method`` by name (``_kernels.KERNEL_METHODS``)."""
+    """``_kernels.implicit_kernel`` over the batch, as numpy: ``(q, ω, L, iterations, substeps, status, q_low)``,
+    the arrays the kernel would write. Arguments as the kernel's, but ``method`` by name
+    (``_kernels.KERNEL_METHODS``)."""
     if len(q) < SCALAR_BODIES:
         code = _float_kernels()["KERNEL_METHODS"][method]
-        return _on_scalars("implicit_kernel", len(q), code, q, omega_world, L_world, inertia_inv, torque_world,
-                           np.float64(h), tolerance, max_iterations, max_depth, max_step_angle_sq)  # fmt: skip
+        return _on_scalars("implicit_kernel", len(q), code, q, q_low, omega_world, L_world, inertia_inv,
+                           torque_world, np.float64(h), tolerance, max_iterations, max_depth,
+                           max_step_angle_sq)  # fmt: skip
     k = _stacked_kernels()
     code = k["KERNEL_METHODS"][method]
-    return stacked_newton.implicit(k, code, q, omega_world, L_world, inertia_inv, torque_world, h, tolerance,
+    return stacked_newton.implicit(k, code, q, q_low, omega_world, L_world, inertia_inv, torque_world, h, tolerance,
                                    max_iterations, max_depth, max_step_angle_sq)  # fmt: skip
 
 
-def split_step(coefficients, kicks, q, omega_world, L_world, inertia_inv, torque_world, lever_body, force_world, h,
-               tolerance, max_iterations, max_depth, max_step_angle_sq):  # fmt: skip
+def split_step(coefficients, kicks, q, q_low, omega_world, L_world, inertia_inv, torque_world, lever_body,
+               force_world, h, tolerance, max_iterations, max_depth, max_step_angle_sq):  # fmt: skip
     """``_kernels.split_kernel`` with the gyroscopic term over the batch, as numpy: ``(q, ω, L, iterations, substeps,
-    status)``. Arguments as the kernel's (less ``inertia`` and ``gyroscopic``, which the free flow does not read)."""
+    status, q_low)``. Arguments as the kernel's (less ``inertia`` and ``gyroscopic``, which the free flow does not
+    read)."""
     if len(q) < SCALAR_BODIES:  # ``inertia`` stands for itself: with the gyroscopic term the kernel never reads it
-        return _on_scalars("split_kernel", len(q), np.asarray(coefficients), np.asarray(kicks), q, omega_world,
-                           L_world, inertia_inv, inertia_inv, torque_world, lever_body, force_world, np.float64(h),
-                           True, tolerance, max_iterations, max_depth, max_step_angle_sq)  # fmt: skip
-    return stacked_newton.split(_stacked_kernels(), coefficients, kicks, q, omega_world, L_world, inertia_inv,
+        return _on_scalars("split_kernel", len(q), np.asarray(coefficients), np.asarray(kicks), q, q_low,
+                           omega_world, L_world, inertia_inv, inertia_inv, torque_world, lever_body, force_world,
+                           np.float64(h), True, tolerance, max_iterations, max_depth, max_step_angle_sq)  # fmt: skip
+    return stacked_newton.split(_stacked_kernels(), coefficients, kicks, q, q_low, omega_world, L_world, inertia_inv,
                                 torque_world, lever_body, force_world, h, tolerance, max_iterations, max_depth,
                                 max_step_angle_sq)  # fmt: skip
 

@@ -46,11 +46,12 @@ from spinlab.sim.integrators.state import (
     BodyState,
     StepBuffers,
     StepCost,
+    low_part,
     momentum_from_omega_world,
     omega_world_from_momentum,
 )
 from spinlab.sim.integrators.torque import LeverTorque, OrientationTorque
-from spinlab.sim.quaternion import quat_exp, quat_mul, quat_normalize
+from spinlab.sim.quaternion import compensated_step, quat_exp_minus_one
 
 __all__ = ["STRANG", "kick_lengths", "step_split"]
 
@@ -147,12 +148,15 @@ def _run_kernel(name, coefficients, kicks, state, params, h, orientation_torque,
         lever, force = orientation_torque.lever_body, orientation_torque.force_world
     new, status = StepBuffers.empty(n_bodies) if out is None else out
     iterations, substeps = np.empty(n_bodies, np.int64), np.empty(n_bodies, np.int64)
+    q_low = np.empty((n_bodies, 4))
     threads.run(
-        _kernels.split_kernel, n_bodies, coefficients, kicks, state.q, state.omega_world, state.L_world,
-        params.inertia_body, params.inertia_body_inv, params.torque_world, lever, force, float(h), params.gyroscopic,
-        *newton._kernel_arguments, new.q, new.omega_world, new.L_world, iterations, substeps, status,
+        _kernels.split_kernel, n_bodies, coefficients, kicks, state.q, low_part(state), state.omega_world,
+        state.L_world, params.inertia_body, params.inertia_body_inv, params.torque_world, lever, force, float(h),
+        params.gyroscopic, *newton._kernel_arguments, new.q, new.omega_world, new.L_world, iterations, substeps,
+        status, q_low,
     )  # fmt: skip
     raise_on_failure(name, status, h, newton.max_substep_depth, newton.max_step_angle)
+    new = BodyState.of_float_arrays(new.q, new.omega_world, new.L_world, q_low)
     return new, StepCost.of_arrays(iterations, substeps)
 
 
@@ -162,19 +166,19 @@ def _run_twin(name, coefficients, kicks, state, params, h, orientation_torque, n
         lever = force = np.zeros((n_bodies, 3))
     else:
         lever, force = orientation_torque.lever_body, orientation_torque.force_world
-    q, omega_world, L_world, iterations, substeps, status = kernel_twins.split_step(
-        coefficients, kicks, state.q, state.omega_world, state.L_world, params.inertia_body_inv, params.torque_world,
-        lever, force, float(h), *newton._kernel_arguments,
+    q, omega_world, L_world, iterations, substeps, status, q_low = kernel_twins.split_step(
+        coefficients, kicks, state.q, low_part(state), state.omega_world, state.L_world, params.inertia_body_inv,
+        params.torque_world, lever, force, float(h), *newton._kernel_arguments,
     )  # fmt: skip
     raise_on_failure(name, status, h, newton.max_substep_depth, newton.max_step_angle)
     # The twin's outputs are fresh C-ordered float64 arrays: no copies to make.
-    return BodyState.of_float_arrays(q, omega_world, L_world), StepCost.of_arrays(iterations, substeps)
+    return BodyState.of_float_arrays(q, omega_world, L_world, q_low), StepCost.of_arrays(iterations, substeps)
 
 
 def _run_stages(name, coefficients, kicks, state, params, h, orientation_torque, **options):
     """The stages one by one (the reference the kernel is tested against, and the path of any callable ``τ``)."""
     n_bodies = len(state)
-    q, omega_world, L_world = state.q, state.omega_world, state.L_world
+    q, omega_world, L_world, q_low = state.q, state.omega_world, state.L_world, low_part(state)
     iterations = np.zeros(n_bodies, dtype=np.int64)
     substeps = np.ones(n_bodies, dtype=np.int64)
     torque_free = BodyParams(params.inertia_body, params.inertia_body_inv, np.zeros((n_bodies, 3)), True)
@@ -192,15 +196,17 @@ def _run_stages(name, coefficients, kicks, state, params, h, orientation_torque,
             break
         stage_h = coefficients[stage] * h
         if not params.gyroscopic:
-            q = quat_normalize(quat_mul(quat_exp(stage_h * omega_world), q))
+            q, q_low = compensated_step(q, q_low, quat_exp_minus_one(stage_h * omega_world), None)
             continue
         try:
             # The free flow reads q and L (ω only for the finiteness check); it returns ω consistent with L.
-            free, cost = implicit_midpoint.step(BodyState(q, omega_world, L_world), torque_free, stage_h, **options)
+            free, cost = implicit_midpoint.step(
+                BodyState(q, omega_world, L_world, q_low), torque_free, stage_h, **options
+            )
         except NumericalError as error:
             where = f"stage {stage + 1} of {len(coefficients)}, {coefficients[stage]:.6g} h"
             raise NumericalError(f"{name} ({where}): {error}", bodies=error.bodies) from error
-        q, omega_world, L_world = free.q, free.omega_world, free.L_world
+        q, omega_world, L_world, q_low = free.q, free.omega_world, free.L_world, low_part(free)
         iterations += cost.newton_iterations
         np.maximum(substeps, cost.substeps, out=substeps)
     if params.gyroscopic:
@@ -208,4 +214,4 @@ def _run_stages(name, coefficients, kicks, state, params, h, orientation_torque,
     else:
         L_world = momentum_from_omega_world(q, omega_world, params.inertia_body)
     raise_on_failure(name, non_finite_status(q, omega_world, L_world), h)
-    return BodyState(q, omega_world, L_world), StepCost(iterations, substeps)
+    return BodyState(q, omega_world, L_world, q_low), StepCost(iterations, substeps)

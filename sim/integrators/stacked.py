@@ -22,7 +22,7 @@ import numpy as np
 
 __all__ = ["overrides", "add", "sub", "scale", "dot", "cross", "matvec", "matmul", "transpose", "subtract", "hat",
            "hat_times", "first_order_map", "first_order_matrix", "identity_minus", "solve", "to_world", "to_body",
-           "quat_mul", "quat_normalize", "newton_curvature", "is_finite_state"]  # fmt: skip
+           "quat_mul", "quat_normalize", "compensated_step", "newton_curvature", "is_finite_state"]  # fmt: skip
 
 # Component i of a cross product is a[i + 1] b[i + 2] − a[i + 2] b[i + 1] (indices mod 3): rows 1:4 of a vector's
 # components taken in the order _CYCLE are its components i + 1, rows 2:5 its components i + 2. (``take`` with an
@@ -172,6 +172,34 @@ def quat_normalize(q):
     return q / np.sqrt(squares[0] + squares[1] + squares[2] + squares[3])
 
 
+def _dot4(a, b):
+    """``((a0 b0 + a1 b1) + a2 b2) + a3 b3``, the kernel's ``dot4``."""
+    products = a * b
+    return products[0] + products[1] + products[2] + products[3]
+
+
+def compensated_step(q_high, q_low, left, right):
+    """The kernel's ``compensated_step`` (``C ⊗ q ⊗ B`` of the double-double ``q_high + q_low``, (4, n) each) over
+    the stack, ``None`` for a side with no turn (the kernel's ``NO_TURN``: its zero products are taken here too, so
+    the signs of zeros agree): ``(high, low)``."""
+    zero = np.zeros_like(q_high)
+    left, right = zero if left is None else left, zero if right is None else right
+    delta = quat_mul(q_high, right) + quat_mul(q_low, right)
+    delta = (delta + quat_mul(left, q_high)) + quat_mul(left, q_low + delta)
+    excess = (_dot4(q_high, q_high) - 1.0) + 2.0 * _dot4(q_high, q_low + delta) + _dot4(delta, delta)
+    increment = delta - (0.5 * excess) * (q_high + delta)
+    total = q_high + increment  # Knuth's TwoSum, then the low part added and the pair renormalised
+    bb = total - q_high
+    error = ((q_high - (total - bb)) + (increment - bb)) + q_low
+    high = total + error
+    low = error - (high - total)
+    far_off = ~(np.abs(excess) <= 1e-8)
+    if far_off.any():
+        high[:, far_off] = quat_normalize((q_high[:, far_off] + q_low[:, far_off]) + delta[:, far_off])
+        low[:, far_off] = 0.0
+    return high, low
+
+
 def newton_curvature(M, L, torque, h):
     """``2 |h| |I⁻¹|_F (|L| + |h| |τ|)`` as the kernel: ``|I⁻¹|_F² = (M0·M0 + M1·M1) + M2·M2``, each row's dot
     product in its order."""
@@ -199,4 +227,12 @@ def overrides(kernels: dict[str, Any]) -> dict[str, Any]:
         s1, s2, _ = rodrigues_coefficients(half_sq)
         return np.concatenate(((1.0 - half_sq * s2)[None], s1 * half))
 
-    return {name: globals()[name] for name in __all__ if name != "overrides"} | {"quat_exp": quat_exp}
+    def quat_exp_minus_one(v):
+        """``exp(v/2) − 1`` as the kernel: ``(−|v/2|² s2, s1 v/2)``."""
+        half = 0.5 * v
+        half_sq = dot(half, half)
+        s1, s2, _ = rodrigues_coefficients(half_sq)
+        return np.concatenate(((-(half_sq * s2))[None], s1 * half))
+
+    helpers = {name: globals()[name] for name in __all__ if name != "overrides"}
+    return helpers | {"quat_exp": quat_exp, "quat_exp_minus_one": quat_exp_minus_one}

@@ -108,11 +108,12 @@ def attempt(k, method, q, omega, L, M, torque, h, tolerance, max_iterations, max
     return converged, iterations, v
 
 
-def advance(k, method, qn, omega, L, M, torque, h, tolerance, max_iterations, max_depth, max_step_angle_sq):
-    """The kernel's ``_advance`` (a step of ``h`` s in pieces) for every body at once, over stacked arrays (q (4, n),
-    ω and L (3, n), M (3, 3, n), torque (3, n)): ``(q, ω, L, iterations, substeps, status)``."""
+def advance(k, method, qn, q_low, omega, L, M, torque, h, tolerance, max_iterations, max_depth, max_step_angle_sq):
+    """The kernel's ``_advance`` (a step of ``h`` s in pieces) for every body at once, over stacked arrays (q and its
+    low part (4, n), ω and L (3, n), M (3, 3, n), torque (3, n)): ``(q, q_low, ω, L, iterations, substeps,
+    status)``."""
     n = qn.shape[-1]
-    qn, omega, L = (np.array(x, dtype=np.float64) for x in (qn, omega, L))
+    qn, q_low, omega, L = (np.array(x, dtype=np.float64) for x in (qn, q_low, omega, L))
     pieces = 1 << max_depth
     position, size = np.zeros(n, dtype=np.int64), np.full(n, pieces, dtype=np.int64)
     iterations, substeps = np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64)
@@ -125,7 +126,9 @@ def advance(k, method, qn, omega, L, M, torque, h, tolerance, max_iterations, ma
             break
         every = _unless_all(rows, n)
         h_piece = h * ((size if every is None else size[rows]) / pieces)
-        q_rows, omega_rows, L_rows, M_rows, torque_rows = (_pick(x, every) for x in (qn, omega, L, M, torque))
+        q_rows, low_rows, omega_rows, L_rows, M_rows, torque_rows = (
+            _pick(x, every) for x in (qn, q_low, omega, L, M, torque)
+        )
         converged, piece_iterations, v = attempt(
             k, method, q_rows, omega_rows, L_rows, M_rows, torque_rows, h_piece, tolerance, max_iterations,
             max_step_angle_sq,
@@ -142,43 +145,46 @@ def advance(k, method, qn, omega, L, M, torque, h, tolerance, max_iterations, ma
         if everyone or converged.any():
             done = rows if everyone else rows[converged]
             kept = None if everyone else _unless_all(converged, len(converged))
-            q_done, L_done, v, torque_done, h_done = (_pick(x, kept) for x in (q_rows, L_rows, v, torque_rows, h_piece))
-            q_new = k["quat_normalize"](k["quat_mul"](q_done, k["quat_exp"](v)))
+            q_done, low_done, L_done, v, torque_done, h_done = (
+                _pick(x, kept) for x in (q_rows, low_rows, L_rows, v, torque_rows, h_piece)
+            )
+            q_new, low_new = k["compensated_step"](q_done, low_done, None, k["quat_exp_minus_one"](v))
             L_new = k["add"](L_done, k["scale"](h_done, torque_done))
             M_done = M if everyone else _pick(M, _unless_all(done, n))
             omega_new = k["to_world"](q_new, k["matvec"](M_done, k["to_body"](q_new, L_new)))
             if everyone:
-                qn, L, omega = q_new, L_new, omega_new
+                qn, q_low, L, omega = q_new, low_new, L_new, omega_new
                 position += size
                 substeps += 1
                 size = position & -position
                 continue
             _put(qn, done, q_new)
+            _put(q_low, done, low_new)
             _put(L, done, L_new)
             _put(omega, done, omega_new)
             position[done] += size[done]
             substeps[done] += 1
             size[done] = position[done] & -position[done]
     status[(status == STATUS_OK) & ~k["is_finite_state"](qn, omega, L)] = STATUS_NON_FINITE
-    return qn, omega, L, iterations, substeps, status
+    return qn, q_low, omega, L, iterations, substeps, status
 
 
-def implicit(k, method, q, omega_world, L_world, inertia_inv, torque_world, h, tolerance, max_iterations, max_depth,
-             max_step_angle_sq):  # fmt: skip
+def implicit(k, method, q, q_low, omega_world, L_world, inertia_inv, torque_world, h, tolerance, max_iterations,
+             max_depth, max_step_angle_sq):  # fmt: skip
     """``_kernels.implicit_kernel`` (``method``: its code) over the batch: ``(q, ω, L, iterations, substeps,
-    status)``, as the kernel writes them; arguments (N, ...) arrays as the kernel's."""
-    qn, omega, L, iterations, substeps, status = advance(
-        k, method, stack(q), stack(omega_world), stack(L_world), stack(inertia_inv), stack(torque_world), h,
-        tolerance, max_iterations, max_depth, max_step_angle_sq,
+    status, q_low)``, as the kernel writes them; arguments (N, ...) arrays as the kernel's."""
+    qn, low, omega, L, iterations, substeps, status = advance(
+        k, method, stack(q), stack(q_low), stack(omega_world), stack(L_world), stack(inertia_inv),
+        stack(torque_world), h, tolerance, max_iterations, max_depth, max_step_angle_sq,
     )  # fmt: skip
-    return unstack(qn), unstack(omega), unstack(L), iterations, substeps, status
+    return unstack(qn), unstack(omega), unstack(L), iterations, substeps, status, unstack(low)
 
 
-def split(k, coefficients, kicks, q, omega_world, L_world, inertia_inv, torque_world, lever_body, force_world, h,
-          tolerance, max_iterations, max_depth, max_step_angle_sq):  # fmt: skip
+def split(k, coefficients, kicks, q, q_low, omega_world, L_world, inertia_inv, torque_world, lever_body, force_world,
+          h, tolerance, max_iterations, max_depth, max_step_angle_sq):  # fmt: skip
     """``_kernels.split_kernel`` with the gyroscopic term over the batch: ``(q, ω, L, iterations, substeps,
-    status)``; arguments as the kernel's (less ``inertia`` and ``gyroscopic``)."""
-    qn, omega, L = stack(q), stack(omega_world), stack(L_world)
+    status, q_low)``; arguments as the kernel's (less ``inertia`` and ``gyroscopic``)."""
+    qn, low, omega, L = stack(q), stack(q_low), stack(omega_world), stack(L_world)
     M, torque, lever, force = (stack(x) for x in (inertia_inv, torque_world, lever_body, force_world))
     n = len(q)
     iterations, substeps = np.zeros(n, dtype=np.int64), np.ones(n, dtype=np.int64)
@@ -190,21 +196,22 @@ def split(k, coefficients, kicks, q, omega_world, L_world, inertia_inv, torque_w
         if rows.size == 0:
             break
         every = _unless_all(rows, n)
-        q_rows, omega_rows, L_rows, M_rows = (_pick(x, every) for x in (qn, omega, L, M))
+        q_rows, low_rows, omega_rows, L_rows, M_rows = (_pick(x, every) for x in (qn, low, omega, L, M))
         omega_rows, L_rows = k["_kick"](
             q_rows, omega_rows, L_rows, M_rows, _pick(torque, every), _pick(lever, every), _pick(force, every),
             kicks[stage] * h, True,
         )  # fmt: skip
         if stage < stages:
-            q_rows, omega_rows, L_rows, stage_iterations, stage_substeps, status[rows] = advance(
-                k, k["MIDPOINT"], q_rows, omega_rows, L_rows, M_rows, zero, coefficients[stage] * h,
+            q_rows, low_rows, omega_rows, L_rows, stage_iterations, stage_substeps, status[rows] = advance(
+                k, k["MIDPOINT"], q_rows, low_rows, omega_rows, L_rows, M_rows, zero, coefficients[stage] * h,
                 tolerance, max_iterations, max_depth, max_step_angle_sq,
             )  # fmt: skip
             iterations[rows] += stage_iterations
             substeps[rows] = np.maximum(substeps[rows], stage_substeps)
             _put(qn, rows, q_rows)
+            _put(low, rows, low_rows)
         _put(omega, rows, omega_rows)
         _put(L, rows, L_rows)
     omega = k["to_world"](qn, k["matvec"](M, k["to_body"](qn, L)))
     status[(status == STATUS_OK) & ~k["is_finite_state"](qn, omega, L)] = STATUS_NON_FINITE
-    return unstack(qn), unstack(omega), unstack(L), iterations, substeps, status
+    return unstack(qn), unstack(omega), unstack(L), iterations, substeps, status, unstack(low)

@@ -22,6 +22,7 @@ __all__ = [
     "BodyParams",
     "StepCost",
     "StepBuffers",
+    "low_part",
     "from_omega_world",
     "from_omega_body",
     "energy",
@@ -77,9 +78,10 @@ class BodyState:
     :meth:`from_omega_world` or :meth:`from_omega_body`.
 
     ``q_low``: (N, 4) or ``None`` (zeros): the orientation's low part, what ``q`` rounded off. The orientation is
-    ``q + q_low``, a double-double, in the methods that carry it (the rotations about the principal axes,
-    :mod:`sim.integrators.axes_splitting`): each step adds its increment to it with compensated summation, so
-    rounding does not pile up with the number of steps (issue 27). ``|q_low|`` is at most half an ulp of ``q``'s
+    ``q + q_low``, a double-double, in the methods that carry it (the rotations about the principal axes, and the
+    implicit methods, their compositions and splittings, whose every Newton piece adds its turn): each step adds
+    its increment to it by compensated summation (:func:`sim.quaternion.compensated_step`), so rounding does not
+    pile up with the number of steps (issue 27). ``|q_low|`` is at most half an ulp of ``q``'s
     components: a method that does not carry it reads ``q`` alone and returns ``None``, losing nothing it kept.
     """
 
@@ -215,6 +217,11 @@ class StepBuffers(NamedTuple):
         """New buffers for ``n_bodies`` bodies (also the arrays of a step given no ``out``)."""
         arrays = np.empty((n_bodies, 4)), np.empty((n_bodies, 3)), np.empty((n_bodies, 3))
         return cls(BodyState.of_float_arrays(*arrays), np.empty(n_bodies, np.int8))
+
+
+def low_part(state: BodyState) -> Quat:
+    """``state.q_low``, or (N, 4) zeros where the state carries none: what a kernel that carries it reads."""
+    return np.zeros((len(state), 4)) if state.q_low is None else state.q_low
 
 
 def omega_body(state: BodyState) -> Vec3:

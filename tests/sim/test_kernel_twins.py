@@ -15,6 +15,7 @@ from spinlab.sim import compiled
 from spinlab.sim.errors import NumericalError
 from spinlab.sim.integrators import CLAIMS, INTEGRATORS, kernel_twins
 from spinlab.sim.integrators.newton import NewtonOptions
+from spinlab.sim.integrators.state import low_part
 from spinlab.sim.integrators.torque import LeverTorque
 from tests.sim.test_integrators import _random_bodies
 
@@ -36,7 +37,8 @@ def _steps(name, state, params, h, backend, **options):
     try:
         for _ in range(N_STEPS):
             state, cost = INTEGRATORS[name](state, params, h, backend=backend, **options)
-            trail.append((state.q, state.omega_world, state.L_world, cost.newton_iterations, cost.substeps))
+            trail.append((state.q, low_part(state), state.omega_world, state.L_world, cost.newton_iterations,
+                          cost.substeps))  # fmt: skip
     except NumericalError as error:
         trail.append(str(error))
     return trail

@@ -33,6 +33,10 @@ evaluating the residual, when an update ``Δv`` has ``curvature |Δv|² ≤ tole
 :func:`sim.integrators.newton.newton_curvature` on the next residual), and a piece is
 accepted only if ``|v|² ≤ max_step_angle_sq`` (see :mod:`sim.integrators.newton`). ``status_out[n]``: 0 success,
 1 Newton failed at the deepest level, 2 the given or the new state is not finite.
+
+The implicit kernels and ``axes_kernel`` carry the orientation as a double-double, ``q + q_low`` (``q_low`` in
+after ``q``, ``q_low_out`` last; :class:`sim.integrators.state.BodyState`): each piece's (or step's) turn is added
+as its difference from 1 by :func:`compensated_step`, so the rounding of ``q`` does not pile up over many steps.
 """
 
 from __future__ import annotations

@@ -32,6 +32,7 @@ CLAIMS = Claims(
     order=2,
     conserves_momentum=True,
     orientation_torque=True,
+    relative_cost=2.1,
     method="rotations about the principal axes, Strang",
 )
 

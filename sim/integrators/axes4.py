@@ -22,6 +22,7 @@ CLAIMS = Claims(
     order=4,
     conserves_momentum=True,
     orientation_torque=True,
+    relative_cost=2.9,
     method="rotations about the principal axes, Yoshida triple jump",
 )
 

@@ -23,6 +23,7 @@ CLAIMS = Claims(
     order=6,
     conserves_momentum=True,
     orientation_torque=True,
+    relative_cost=6.2,
     method="rotations about the principal axes, Kahan–Li 9 stages",
 )
 

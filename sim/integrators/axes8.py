@@ -22,6 +22,7 @@ CLAIMS = Claims(
     order=8,
     conserves_momentum=True,
     orientation_torque=True,
+    relative_cost=9.3,
     method="rotations about the principal axes, Kahan–Li 17 stages",
 )
 

@@ -20,7 +20,7 @@ CLAIMS = Claims(
     order=4,
     conserves_momentum=True,
     implicit=True,
-    relative_cost=12.0,
+    relative_cost=10.0,
     method="object trapezoidal, Yoshida triple jump",
 )
 

@@ -28,7 +28,7 @@ CLAIMS = Claims(
     conserves_momentum=True,
     orientation_torque=True,
     implicit=True,
-    relative_cost=4.5,
+    relative_cost=4.9,
     method="Strang splitting: kick, free body, kick",
 )
 

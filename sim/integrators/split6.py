@@ -27,7 +27,7 @@ CLAIMS = Claims(
     conserves_momentum=True,
     orientation_torque=True,
     implicit=True,
-    relative_cost=31.0,
+    relative_cost=29.0,
     method="Strang splitting, Kahan–Li 9 stages",
 )
 

@@ -59,7 +59,7 @@ _BODY_STEP_S = 1.0e-6
 # implicit midpoint step with the integrator's own work, measured beside the above: 51 us for one body, 348 for 8);
 # the scene graph's composition without numba ~30 us a node.
 _SCALAR_BODY_STEP_S = 4.5e-5
-_SCALAR_TWINS = frozenset(compiled.TWINS) - {"magnus", "rkmk4"}  # the implicit and splitting twins (kernel_twins.py)
+_SCALAR_TWINS = frozenset(compiled.TWINS)  # every twin, the explicit ones too (kernel_twins.py), a body ~20-40 us
 _GRAPH_NODE_S = 3e-5
 _midpoint_cost = CLAIMS["implicit_midpoint"].relative_cost
 assert _midpoint_cost is not None, "the midpoint rule's cost is measured (sim/integrators' claims)"

@@ -63,10 +63,11 @@ ONE_PASS = ("euler_kernel", "euler_body_kernel", "magnus_kernel", "rkmk4_kernel"
 _KERNELS_SOURCE = str(Path(__file__).with_name("_kernels.py"))
 
 
-def _executed(path: str, name: str) -> dict[str, Any]:
-    """The namespace of the numba module at ``path`` executed as plain Python under ``name`` (``njit`` a no-op)."""
+def _executed(path: str, name: str, *, one_pass: bool = True) -> dict[str, Any]:
+    """The namespace of the numba module at ``path`` executed as plain Python under ``name`` (``njit`` a no-op);
+    ``one_pass``: its :data:`ONE_PASS` kernels run over all the bodies at once (else as written, body by body)."""
     namespace: dict[str, Any] = {"__name__": name, "njit": _no_jit}
-    exec(_twin_code(path), namespace)  # noqa: S102 (our own source, read from the package)
+    exec(_twin_code(path, one_pass=one_pass), namespace)  # noqa: S102 (our own source, read from the package)
     return namespace
 
 
@@ -141,7 +142,7 @@ def _float_kernels() -> dict[str, Any]:
     operations as numpy's scalars' at a fraction of their cost (~34 against ~63 µs an implicit midpoint step of a
     body); only the error model differs: a division by zero raises, as do ``sqrt`` of a negative and ``sin`` of
     an infinity (:func:`_on_scalars` then steps on numpy's scalars)."""
-    namespace = _executed(_KERNELS_SOURCE, "spinlab.sim.integrators._kernels (on floats)")
+    namespace = _executed(_KERNELS_SOURCE, "spinlab.sim.integrators._kernels (on floats)", one_pass=False)
     for name in ("_S1", "_S2", "_S3", "_S4"):
         namespace[name] = tuple(namespace[name].tolist())
     return namespace
@@ -188,13 +189,15 @@ def _on_scalars(kernel: str, n: int, *arguments) -> tuple:
     return outputs
 
 
-def _twin_code(path: str) -> Any:
-    """``_kernels.py`` at ``path`` compiled without its numba import, ``ONE_PASS`` kernels in one pass; kept in
-    the package's ``__pycache__`` as Python keeps bytecode (parsing and compiling it cost ~30 ms a process, a tenth
-    of a small ``run``), headed by both source files' modification times and sizes: used while they match."""
+def _twin_code(path: str, *, one_pass: bool = True) -> Any:
+    """``_kernels.py`` at ``path`` compiled without its numba import, ``ONE_PASS`` kernels in one pass (unless
+    ``one_pass`` is false); kept in the package's ``__pycache__`` as Python keeps bytecode (parsing and compiling it
+    cost ~30 ms a process, a tenth of a small ``run``), headed by both source files' modification times and sizes:
+    used while they match."""
     stamps = [os.stat(source) for source in (path, __file__)]
     key = ("-".join(f"{stat.st_mtime_ns:x}.{stat.st_size:x}" for stat in stamps) + "\n").encode()
-    cached = Path(path).parent / "__pycache__" / f"{Path(path).stem}.twin.{sys.implementation.cache_tag}.marshal"
+    kind = "twin" if one_pass else "twin-loops"
+    cached = Path(path).parent / "__pycache__" / f"{Path(path).stem}.{kind}.{sys.implementation.cache_tag}.marshal"
     try:
         data = cached.read_bytes()
         if data.startswith(key):
@@ -205,7 +208,7 @@ def _twin_code(path: str) -> Any:
         tree = ast.parse(source.read(), filename=path)
     tree.body = [node for node in tree.body if not (isinstance(node, ast.ImportFrom) and node.module == "numba")]
     for function in tree.body:
-        if isinstance(function, ast.FunctionDef) and function.name in ONE_PASS:
+        if one_pass and isinstance(function, ast.FunctionDef) and function.name in ONE_PASS:
             function.body = _one_pass(function.body)
     ast.fix_missing_locations(tree)
     code = compile(tree, path, "exec")
@@ -370,20 +373,35 @@ def split_step(coefficients, kicks, q, q_low, omega_world, L_world, inertia_inv,
 def explicit_step(name, kernel, state, params, h, *options):
     """``_kernels.<kernel>`` (one of :data:`ONE_PASS`) over the batch, as numpy: the new state and cost, raising as
     the compiled step does (``name``: the integrator's). ``options``: the kernel's after ``gyroscopic``, a name of
-    ``_kernels`` (a constant such as ``"EXPONENTIAL_EXACT"``) standing for its value."""
+    ``_kernels`` (a constant such as ``"EXPONENTIAL_EXACT"``) standing for its value. Below :data:`SCALAR_BODIES`
+    bodies the kernel's own loop runs on Python's floats (a step of one body: magnus 130 → 20 µs, rkmk4 311 → 40),
+    and where they raise, the one pass over arrays, which follows the kernel's error model."""
     from spinlab.sim.integrators.checks import raise_on_failure
     from spinlab.sim.integrators.explicit import explicit_cost
     from spinlab.sim.integrators.state import BodyState
 
-    k = _kernels()
     n = state.q.shape[0]
     q, omega, L = np.empty((n, 4)), np.empty((n, 3)), np.empty((n, 3))
     status = np.empty(n, dtype=np.int8)
-    values = [k[option] if isinstance(option, str) else option for option in options]
-    with np.errstate(all="ignore"):  # what is not finite is reported by body
-        k[kernel](
-            state.q, state.omega_world, state.L_world, params.inertia_body, params.inertia_body_inv,
-            params.torque_world, float(h), params.gyroscopic, *values, q, omega, L, status,
-        )  # fmt: skip
+    inputs = (state.q, state.omega_world, state.L_world, params.inertia_body, params.inertia_body_inv,
+              params.torque_world, float(h), params.gyroscopic)  # fmt: skip
+    outputs = (q, omega, L, status)
+    if n >= SCALAR_BODIES or not _explicit_on_floats(kernel, inputs, options, outputs):
+        k = _kernels()
+        values = [k[option] if isinstance(option, str) else option for option in options]
+        with np.errstate(all="ignore"):  # what is not finite is reported by body
+            k[kernel](*inputs, *values, *outputs)
     raise_on_failure(name, status, h)
     return BodyState(q, omega, L), explicit_cost(n)
+
+
+def _explicit_on_floats(kernel: str, inputs: tuple, options: tuple, outputs: tuple) -> bool:
+    """``_kernels.<kernel>`` (an explicit one) run body by body on Python's floats, writing ``outputs``; ``False``
+    where Python's floats raise (a division by zero, ...), whose error model is not the kernel's."""
+    k = _float_kernels()
+    values = [k[option] if isinstance(option, str) else option for option in options]
+    try:
+        k[kernel](*(_as_floats(argument) for argument in inputs), *values, *outputs)
+    except (ZeroDivisionError, ValueError, OverflowError):
+        return False
+    return True

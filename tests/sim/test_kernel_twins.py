@@ -113,6 +113,22 @@ def test_where_pythons_floats_raise_a_twin_of_a_few_bodies_gives_its_kernels_bit
     assert fallbacks and isinstance(twin[-1], str)  # the step fell back, and the body is reported as not finite
 
 
+@pytest.mark.parametrize("name", ["magnus", "rkmk4"])
+def test_where_pythons_floats_raise_an_explicit_twin_of_a_few_bodies_gives_its_kernels_bits(name, monkeypatch):
+    # The explicit twins take a few bodies on Python's floats too; a zero quaternion raises there (0/0), and the
+    # step is taken again in one pass over arrays, which follows the kernel's error model.
+    state, params = _random_bodies(3, 11, torque=False)
+    q = state.q.copy()
+    q[1] = 0.0
+    state = type(state)(q, state.omega_world, state.L_world)
+    fallbacks = []
+    over_arrays = kernel_twins._kernels
+    monkeypatch.setattr(kernel_twins, "_kernels", lambda: fallbacks.append(1) or over_arrays())
+    twin = _steps(name, state, params, 1.0 / 240.0, "twin")
+    _assert_same_bits(twin, _steps(name, state, params, 1.0 / 240.0, "numba"))
+    assert fallbacks and isinstance(twin[-1], str)  # the step fell back, and the body is reported as not finite
+
+
 @pytest.mark.parametrize("name", ["implicit_midpoint", "im6"])
 @pytest.mark.parametrize("h", STEPS_S)
 def test_without_the_gyroscopic_term_a_twin_gives_its_kernels_bits(name, h, twin_path):

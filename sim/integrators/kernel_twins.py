@@ -50,8 +50,8 @@ from spinlab.sim.integrators.checks import STATUS_NON_FINITE, STATUS_OK
 __all__ = ["implicit_step", "split_step", "explicit_step", "without_numba", "ONE_PASS", "SCALAR_BODIES"]
 
 SCALAR_BODIES = 9
-"""Below this many bodies the implicit and splitting twins run the kernel's own loop over Python's floats
-(:func:`_on_scalars`); measured with the implicit midpoint rule at h = 1/240 s, µs a step: 34 / 236 for one body,
+"""Below this many bodies every twin runs the kernel's own loop over Python's floats (:func:`_on_scalars`,
+:func:`_explicit_on_floats`); measured with the implicit midpoint rule at h = 1/240 s, µs a step: 34 / 236 for one body,
 123 / 246 for 4, 235 / 250 for 8, 292 / 252 for 10, 560 / 322 for 16 (floats / stacked arrays)."""
 
 ONE_PASS = ("euler_kernel", "euler_body_kernel", "magnus_kernel", "rkmk4_kernel")

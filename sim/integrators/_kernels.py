@@ -294,6 +294,7 @@ def add4(a, b):
 
 @njit(cache=True, error_model="numpy")
 def dot4(a, b):
+    """``((a0 b0 + a1 b1) + a2 b2) + a3 b3`` of two quaternions."""
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3]
 
 

@@ -26,7 +26,7 @@ SCENE = "heavy_top"
 COST_BODIES = 1000
 SEED = 2025
 
-_STATE_FIELDS = ("q", "omega_world", "L_world", "position", "velocity")
+_STATE_FIELDS = ("q", "omega_world", "L_world", "position", "velocity", "q_low")
 
 TimeCall = Callable[[Callable[[], Any], int], float]
 """``time_call(advance, repeats)``: seconds per call of ``advance``."""

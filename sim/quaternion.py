@@ -28,6 +28,7 @@ __all__ = [
     "quat_exp_minus_one",
     "compensated_step",
     "quat_log",
+    "quat_midpoint",
     "quat_canonical",
 ]
 
@@ -210,6 +211,16 @@ def quat_exp_third_order(rotation_vector: np.ndarray) -> np.ndarray:
     k = 1.0 - x2 / 6.0
     norm = np.sqrt(w * w + k * k * x2)
     return np.concatenate([(w / norm)[..., None], (k / norm)[..., None] * half], axis=-1)
+
+
+def quat_midpoint(p: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """The geodesic midpoint of unit quaternions ``p`` and ``q`` (..., 4) on the shorter arc: the slerp at ½,
+    ``p ⊗ exp(½ log(p* ⊗ q))``, which is ``(p ± q)/|p ± q|`` (the sign of ``p·q``, the scalar part of ``p* ⊗ q``:
+    ``p`` and ``q`` span one great circle, and their normalised sum bisects it). Six array operations where the
+    exponential and logarithm take ~50; equal to them to rounding."""
+    dot = np.sum(p * q, axis=-1, keepdims=True)
+    total = p + np.where(dot < 0.0, -q, q)
+    return total / np.sqrt(np.sum(total * total, axis=-1, keepdims=True))
 
 
 def quat_log(q: np.ndarray) -> np.ndarray:

@@ -52,7 +52,7 @@ from spinlab.sim.errors import NumericalError
 from spinlab.sim.integrators import INTEGRATORS, _kernels
 from spinlab.sim.integrators.state import BodyParams, BodyState, StepCost, momentum_from_omega_world
 from spinlab.sim.integrators.torque import LeverTorque
-from spinlab.sim.quaternion import quat_conj, quat_exp, quat_log, quat_mul, quat_rotate
+from spinlab.sim.quaternion import quat_midpoint, quat_rotate
 from spinlab.sim.vector import cross
 from spinlab.sim.world_layout import INTEGRATOR_NAMES, Group, Layout, build_layout
 
@@ -252,7 +252,7 @@ class World:
         lever_torque = self._lever_torque() if takes_lever else None
         new_q, new_omega, new_L, new_low, cost = self._step_with_torque(h, layout, state, torque, lever_torque)
         if under_gravity and layout.held_torque:
-            midpoint_torque = self.torque_world(quat_mul(q, quat_exp(0.5 * quat_log(quat_mul(quat_conj(q), new_q)))))
+            midpoint_torque = self.torque_world(quat_midpoint(q, new_q))
             if len(layout.held_torque) == len(layout.groups):
                 predicted = cost
                 new_q, new_omega, new_L, new_low, cost = self._step_with_torque(h, layout, state, midpoint_torque, None)

@@ -13,6 +13,7 @@ from spinlab.sim.quaternion import (
     quat_from_matrix,
     quat_identity,
     quat_log,
+    quat_midpoint,
     quat_mul,
     quat_normalize,
     quat_rotate,
@@ -117,3 +118,18 @@ def test_log_of_a_half_turn_is_silent_and_exact():
     back = quat_exp(v)
     sign = np.sign(np.sum(back * half_turns, axis=-1, keepdims=True))
     np.testing.assert_allclose(sign * back, half_turns, atol=2e-16)
+
+
+def test_the_midpoint_is_the_slerp_at_one_half_on_the_shorter_arc():
+    """``quat_midpoint(p, q)`` against ``p ⊗ exp(½ log(p* ⊗ q))``, for pairs up to half a turn apart and with ``q``'s
+    sign flipped (the same rotation: the same midpoint up to sign); both are within a few ulps of the exact one."""
+    rng = np.random.default_rng(7)
+    p = rng.normal(size=(500, 4))
+    p /= np.linalg.norm(p, axis=-1, keepdims=True)
+    turns = rng.normal(size=(500, 3)) * rng.uniform(0.0, 3.0, size=(500, 1))
+    q = quat_mul(p, quat_exp(turns))
+    q[::2] *= -1.0
+    expected = quat_mul(p, quat_exp(0.5 * quat_log(quat_mul(quat_conj(p), q))))
+    got = quat_midpoint(p, q)
+    assert np.abs(np.linalg.norm(got, axis=-1) - 1.0).max() < 4 * np.finfo(float).eps
+    np.testing.assert_allclose(quat_canonical(got), quat_canonical(expected), rtol=0.0, atol=1e-14)

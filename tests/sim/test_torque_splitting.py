@@ -18,7 +18,7 @@ from spinlab.sim.integrators.newton import NewtonOptions
 from spinlab.sim.integrators.splitting import kick_lengths
 from spinlab.sim.integrators.state import BodyParams, BodyState, energy, omega_world_from_momentum
 from spinlab.sim.integrators.torque import LeverTorque
-from spinlab.sim.quaternion import quat_conj, quat_exp, quat_log, quat_mul, quat_normalize
+from spinlab.sim.quaternion import quat_conj, quat_log, quat_midpoint, quat_mul, quat_normalize
 from spinlab.sim.world import World
 from tests.sim.test_integrators import _random_bodies, _run, _t_handle
 from tests.sim.world_reference import assert_same_bits
@@ -89,7 +89,7 @@ def _error(name, h, state, params, lever, reference) -> float:
     for _ in range(round(DURATION_S / h)):
         if held is None:  # the midpoint torque, as the world gives it to a method that holds it over the step
             predicted, _ = INTEGRATORS[name](end, BodyParams.from_inertia(params.inertia_body, lever(end.q)), h)
-            midpoint = quat_mul(end.q, quat_exp(0.5 * quat_log(quat_mul(quat_conj(end.q), predicted.q))))
+            midpoint = quat_midpoint(end.q, predicted.q)
             end, _ = INTEGRATORS[name](end, BodyParams.from_inertia(params.inertia_body, lever(midpoint)), h)
         else:
             end, _ = INTEGRATORS[name](end, held, h, **options)

@@ -97,33 +97,22 @@ def test_a_twin_sub_steps_and_fails_as_its_kernel_does(twin_path):
     assert isinstance(twin[-1], str)  # the case is the failing one it is meant to be
 
 
-@pytest.mark.parametrize("name", ["implicit_midpoint", "split2"])
-def test_where_pythons_floats_raise_a_twin_of_a_few_bodies_gives_its_kernels_bits(name, monkeypatch):
+@pytest.mark.parametrize(
+    ("name", "fallback"),
+    [("implicit_midpoint", "_scalar_kernels"), ("split2", "_scalar_kernels"), ("magnus", "_kernels"),
+     ("rkmk4", "_kernels")],
+)  # fmt: skip
+def test_where_pythons_floats_raise_a_twin_of_a_few_bodies_gives_its_kernels_bits(name, fallback, monkeypatch):
     # A zero quaternion: its normalisation divides 0 by 0, nan in the kernel, ZeroDivisionError on Python's floats;
-    # the few bodies' step is then taken again on numpy's scalars, which follow the kernel's error model.
+    # the few bodies' step is then taken again by a path that follows the kernel's error model: numpy's scalars
+    # (the implicit and splitting twins) or the one pass over arrays (the explicit ones).
     state, params = _random_bodies(3, 11, torque=False)
     q = state.q.copy()
     q[1] = 0.0
     state = type(state)(q, state.omega_world, state.L_world)
     fallbacks = []
-    scalar_kernels = kernel_twins._scalar_kernels
-    monkeypatch.setattr(kernel_twins, "_scalar_kernels", lambda: fallbacks.append(1) or scalar_kernels())
-    twin = _steps(name, state, params, 1.0 / 240.0, "twin")
-    _assert_same_bits(twin, _steps(name, state, params, 1.0 / 240.0, "numba"))
-    assert fallbacks and isinstance(twin[-1], str)  # the step fell back, and the body is reported as not finite
-
-
-@pytest.mark.parametrize("name", ["magnus", "rkmk4"])
-def test_where_pythons_floats_raise_an_explicit_twin_of_a_few_bodies_gives_its_kernels_bits(name, monkeypatch):
-    # The explicit twins take a few bodies on Python's floats too; a zero quaternion raises there (0/0), and the
-    # step is taken again in one pass over arrays, which follows the kernel's error model.
-    state, params = _random_bodies(3, 11, torque=False)
-    q = state.q.copy()
-    q[1] = 0.0
-    state = type(state)(q, state.omega_world, state.L_world)
-    fallbacks = []
-    over_arrays = kernel_twins._kernels
-    monkeypatch.setattr(kernel_twins, "_kernels", lambda: fallbacks.append(1) or over_arrays())
+    original = getattr(kernel_twins, fallback)
+    monkeypatch.setattr(kernel_twins, fallback, lambda: fallbacks.append(1) or original())
     twin = _steps(name, state, params, 1.0 / 240.0, "twin")
     _assert_same_bits(twin, _steps(name, state, params, 1.0 / 240.0, "numba"))
     assert fallbacks and isinstance(twin[-1], str)  # the step fell back, and the body is reported as not finite

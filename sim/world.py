@@ -288,7 +288,7 @@ class World:
         names, and timing it took the window's frame 0.14 s on compare side by side). Under gravity each group steps
         with the torque at the current state."""
         layout = self._current_layout()
-        q, omega_world, L_world, q_low = (*self._state[:3], self._state[5])
+        q, omega_world, L_world, _, _, q_low = self._state
         torque = None if layout.pivoted is None else self.torque_world(q)
         lever_torque = self._lever_torque() if layout.pivoted is not None and np.any(self.gravity != 0.0) else None
         last_step, seconds = self.group_seconds, {}

@@ -275,7 +275,8 @@ def _turn(rho, momentum, rate, axis, t):
 
 
 def _cos_m1_sin(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``(cos x − 1, sin x)`` (N,), each to an ulp of itself, as the kernel's."""
+    """``(cos x − 1, sin x)`` (N,), each to an ulp of itself: the kernel's polynomials at a step's small angles
+    (sim/taylor.py's closed form above them, where the kernel takes ``−2 sin²(x/2)``)."""
     x_sq = x * x
     s1, s2, _ = rodrigues_coefficients(x_sq)
     return -(x_sq * s2), x * s1

@@ -49,7 +49,7 @@ import numpy.typing as npt
 from spinlab.sim import compiled
 from spinlab.sim.contiguous_list import ContiguousList, Handle
 from spinlab.sim.errors import NumericalError
-from spinlab.sim.integrators import INTEGRATORS, _kernels
+from spinlab.sim.integrators import INTEGRATORS
 from spinlab.sim.integrators.state import BodyParams, BodyState, StepCost, momentum_from_omega_world
 from spinlab.sim.integrators.torque import LeverTorque
 from spinlab.sim.quaternion import quat_midpoint, quat_rotate
@@ -57,6 +57,9 @@ from spinlab.sim.vector import cross
 from spinlab.sim.world_layout import INTEGRATOR_NAMES, Group, Layout, build_layout
 
 __all__ = ["World", "INTEGRATOR_NAMES", "BODY_FIELDS", "LAYOUT_FIELDS"]
+
+# The kernels' module (and numba with it) is imported at the free fall's first compiled call (sim/compiled.py).
+_kernels = compiled.lazy_module("spinlab.sim.integrators._kernels")
 
 BODY_FIELDS = {
     "q": (np.float64, (4,)),

@@ -156,7 +156,7 @@ class BodyParams:
 
     def astype(self, dtype) -> BodyParams:
         """These parameters with their arrays in ``dtype`` (float32: an engine's single precision,
-        sim/integrators/engine_steps.py), without construction's conversion to float64."""
+        sim/integrators/engines/common.py), without construction's conversion to float64."""
         params = object.__new__(BodyParams)
         params.__dict__.update(
             inertia_body=self.inertia_body.astype(dtype),

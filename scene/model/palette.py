@@ -46,6 +46,18 @@ PALETTE_LINEAR = srgb_to_linear(
     np.array([hex_srgb(c) for c in ("#e07a5f", "#4f8fd6", "#81b29a", "#f2cc8f", "#a77fd6", "#5fb3b3", "#d4779d")])
 )
 
+
+def cielab(srgb: np.ndarray) -> np.ndarray:
+    """(..., 3) CIELAB (L*, a*, b*; D65 white) of sRGB colours in [0, 1]: what colour distances (ΔE*76, the
+    Euclidean distance) are measured in."""
+    linear = srgb_to_linear(srgb)
+    to_xyz = np.array([[0.4124, 0.3576, 0.1805], [0.2126, 0.7152, 0.0722], [0.0193, 0.1192, 0.9505]])
+    xyz = linear @ to_xyz.T / np.array([0.95047, 1.0, 1.08883])
+    delta = 6.0 / 29.0
+    f = np.where(xyz > delta**3, np.cbrt(xyz), xyz / (3.0 * delta**2) + 4.0 / 29.0)
+    return np.stack([116.0 * f[..., 1] - 16.0, 500.0 * (f[..., 0] - f[..., 1]), 200.0 * (f[..., 1] - f[..., 2])], -1)
+
+
 # Side by side, each integrator's copy has its colour, declared in its record (sim/integrators/record.py), told apart
 # from every other of its family in the window's plots and views: picked from qualitative palettes designed for it
 # (Kelly's, Tableau's, Okabe & Ito's, d3's, ColorBrewer's) as the set with the largest smallest CIELAB distance
@@ -134,14 +146,3 @@ def flip_colors(periods: np.ndarray, axes: np.ndarray) -> np.ndarray:
     short, long = (np.array([srgb_to_linear(hex_srgb(FLIP_RAMPS[a][end])) for a in (0, 2)]) for end in (0, 1))
     family = (np.asarray(axes) == 2).astype(np.intp)
     return (1.0 - place) * short[family] + place * long[family]
-
-
-def cielab(srgb: np.ndarray) -> np.ndarray:
-    """(..., 3) CIELAB (L*, a*, b*; D65 white) of sRGB colours in [0, 1]: what colour distances (ΔE*76, the
-    Euclidean distance) are measured in."""
-    linear = srgb_to_linear(srgb)
-    to_xyz = np.array([[0.4124, 0.3576, 0.1805], [0.2126, 0.7152, 0.0722], [0.0193, 0.1192, 0.9505]])
-    xyz = linear @ to_xyz.T / np.array([0.95047, 1.0, 1.08883])
-    delta = 6.0 / 29.0
-    f = np.where(xyz > delta**3, np.cbrt(xyz), xyz / (3.0 * delta**2) + 4.0 / 29.0)
-    return np.stack([116.0 * f[..., 1] - 16.0, 500.0 * (f[..., 0] - f[..., 1]), 200.0 * (f[..., 1] - f[..., 2])], -1)

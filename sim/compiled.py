@@ -107,7 +107,7 @@ def stand_in(name: str) -> str:
 
 
 # The kernel (a function of sim/integrators/_kernels.py) each twin stands in for.
-_TWINNED_KERNELS = {name: RECORDS[name].kernel for name in TWINS}
+_TWINNED_KERNELS = {name: kernel for name, record in RECORDS.items() if (kernel := record.kernel) and name in TWINS}
 
 
 def twinned_kernels_cached(names: Iterable[str | None]) -> bool:

@@ -28,7 +28,7 @@ about ``L`` and the right one in the principal frame, ``cos − 1`` never formed
 to ``q + q_low`` (:class:`~sim.integrators.state.BodyState`) by compensated summation
 (:func:`sim.integrators._kernels.compensated_step`); ``Π`` is found from ``q`` in float64 at each step's start. In
 float64 the T-handle's error over 60 s bottomed out at 1–8e-12 rad and rose as ``h`` shrank (one rounding of ``q``
-a rotation, amplified 20–80× by the flips); carried so, it stays below 2.5e-13 rad down to ``h`` = 1/2000 (issue 27).
+a rotation, amplified 20–80× by the flips); carried so, it stays below 2.5e-13 rad down to ``h`` = 1/2000.
 
 **Torque-free, the fast spin is taken out exactly.** With ``I₂`` the intermediate moment,
 

@@ -61,7 +61,7 @@ def euler_orientation(q: np.ndarray, omega_world: np.ndarray, h: float) -> np.nd
 
 # Both ω and q are updated from the start of the step: first order; L' = O' I O'ᵀ ω' drifts.
 INTEGRATOR = Integrator(
-    "euler",
+    NAME,
     step,
     Claims(order=1, conserves_momentum=False, relative_cost=1.0, method="explicit Euler, world frame"),
     place=1,

@@ -71,7 +71,7 @@ def step(
 
 # Explicit Euler in the body frame: first order, and it gains energy, so L drifts.
 INTEGRATOR = Integrator(
-    "euler_body",
+    NAME,
     step,
     Claims(
         order=1, conserves_momentum=False, relative_cost=1.1, method="explicit Euler on Euler's equations, body frame"

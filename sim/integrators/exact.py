@@ -238,7 +238,7 @@ def step(
 
 # The closed form: rounding at any h, L constant; a torque breaks it, so it is refused.
 INTEGRATOR = Integrator(
-    "exact",
+    NAME,
     step,
     Claims(order=None, conserves_momentum=True, accepts_torque=False, method="closed-form torque-free motion"),
     place=11,

@@ -124,7 +124,7 @@ def step(
 
 # Classical RK4 in exponential coordinates; L(t) = L + t τ is solved exactly.
 INTEGRATOR = Integrator(
-    "rkmk4",
+    NAME,
     step,
     Claims(order=4, conserves_momentum=True, relative_cost=2.4, method="Runge–Kutta–Munthe-Kaas on SO(3)"),
     place=10,

@@ -81,7 +81,7 @@ class BodyState:
     ``q + q_low``, a double-double, in the methods that carry it (the rotations about the principal axes, and the
     implicit methods, their compositions and splittings, whose every Newton piece adds its turn): each step adds
     its increment to it by compensated summation (:func:`sim.quaternion.compensated_step`), so rounding does not
-    pile up with the number of steps (issue 27). ``|q_low|`` is at most half an ulp of ``q``'s
+    pile up with the number of steps. ``|q_low|`` is at most half an ulp of ``q``'s
     components: a method that does not carry it reads ``q`` alone and returns ``None``, losing nothing it kept.
     """
 

@@ -58,9 +58,6 @@ from spinlab.sim.world_layout import INTEGRATOR_NAMES, Group, Layout, build_layo
 
 __all__ = ["World", "INTEGRATOR_NAMES", "BODY_FIELDS", "LAYOUT_FIELDS"]
 
-# The kernels' module (and numba with it) is imported at the free fall's first compiled call (sim/compiled.py).
-_kernels = compiled.lazy_module("spinlab.sim.integrators._kernels")
-
 BODY_FIELDS = {
     "q": (np.float64, (4,)),
     "omega_world": (np.float64, (3,)),
@@ -398,7 +395,9 @@ class World:
             # Constant gravity: the free fall is quadratic in time, so this update is exact (compiled: one call,
             # the arithmetic of x += h v + ½ h² g; v += h g, which numpy does meanwhile, bit for bit).
             if compiled.is_ready(compiled.FREE_FALL):
-                _kernels.free_fall_kernel(position, velocity, free, float(h), 0.5 * h * h, self.gravity)
+                from spinlab.sim.integrators._kernels import free_fall_kernel  # numba at the first call
+
+                free_fall_kernel(position, velocity, free, float(h), 0.5 * h * h, self.gravity)
             else:
                 h = float(h)
                 position[free] = position[free] + (h * velocity[free] + (0.5 * h * h) * self.gravity)

@@ -7,6 +7,8 @@ The package's __init__ re-exports the registry, which imports every integrator; 
 """
 
 import ast
+import subprocess
+import sys
 from graphlib import CycleError, TopologicalSorter
 from pathlib import Path
 
@@ -58,3 +60,37 @@ def test_the_check_sees_a_cycle_through_a_packages_init():
     assert _imports(ast.parse("from a import b"), modules) == {"a", "a.b"}
     assert _imports(ast.parse("def f():\n    import a.b"), modules) == {"a.b"}
     assert _imports(ast.parse("if TYPE_CHECKING:\n    import a"), modules) == set()
+
+
+# A stop signal raised while the compiled kernels' module is imported (numba with it, at the first compiled step).
+_SIGNAL_DURING_THE_KERNELS_IMPORT = """
+import os, signal, sys
+import numpy as np
+from spinlab.scene.process.interrupts import install_handlers
+from spinlab.sim.world import World
+
+class SignalOnImport:
+    def find_spec(self, name, path=None, target=None):
+        if name == "numba":
+            sys.meta_path.remove(self)
+            os.kill(os.getpid(), signal.SIGINT)
+        return None
+
+install_handlers()
+world = World()
+world.add_body(q=np.array([1.0, 0.0, 0.0, 0.0]), omega_world=np.ones(3), inertia_body=np.eye(3), integrator="euler")
+sys.meta_path.insert(0, SignalOnImport())
+try:
+    world.step(1.0 / 60.0)
+except KeyboardInterrupt as interrupt:
+    print("interrupted", interrupt)
+"""
+
+
+def test_a_stop_signal_while_the_kernels_load_stops_the_step():
+    # Reached through a lazily loaded module, the import swallowed it (CPython clears an error raised while it reads
+    # a module's __spec__), and the step went on to "cannot import name 'euler_kernel'" from the half-run module.
+    done = subprocess.run(
+        [sys.executable, "-c", _SIGNAL_DURING_THE_KERNELS_IMPORT], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+    assert done.stdout.strip() == "interrupted SIGINT", done.stderr

@@ -34,7 +34,7 @@ from __future__ import annotations
 import numpy as np
 
 from spinlab.sim.integrators.claims import Claims
-from spinlab.sim.integrators.engines.common import engine_step, engine_variants, gyroscopic_newton_step, world_inertia
+from spinlab.sim.integrators.engines.common import EngineStep, engine_variants, gyroscopic_newton_step, world_inertia
 from spinlab.sim.integrators.state import BodyParams, BodyState, omega_world_from_momentum, to_body, to_world
 from spinlab.sim.quaternion import quat_mul, quat_normalize, quat_to_matrix
 from spinlab.sim.vector import cross, dot
@@ -111,7 +111,7 @@ def _implicit_body(state: BodyState, params: BodyParams, h: float) -> tuple[np.n
 
 _CLAMP = "angle per step squashed above π/4"
 STEPS = (
-    engine_step(
+    EngineStep(
         "bullet_explicit",
         _explicit,
         Claims(
@@ -121,7 +121,7 @@ STEPS = (
         ),
         "#d55e00",
     ),
-    engine_step(
+    EngineStep(
         "bullet_implicit_world",
         _implicit_world,
         Claims(
@@ -132,7 +132,7 @@ STEPS = (
         ),
         "#f6a600",
     ),
-    engine_step(
+    EngineStep(
         "bullet_implicit_body",
         _implicit_body,
         Claims(

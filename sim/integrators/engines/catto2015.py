@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from spinlab.sim.integrators.claims import Claims
-from spinlab.sim.integrators.engines.common import engine_step, engine_variants, gyroscopic_newton_step
+from spinlab.sim.integrators.engines.common import EngineStep, engine_variants, gyroscopic_newton_step
 from spinlab.sim.integrators.euler import euler_orientation
 from spinlab.sim.integrators.state import BodyParams, BodyState, omega_world_from_momentum, to_body, to_world
 
@@ -38,7 +38,7 @@ def _step(state: BodyState, params: BodyParams, h: float) -> tuple[np.ndarray, n
 
 
 STEPS = (
-    engine_step(
+    EngineStep(
         "catto2015",
         _step,
         Claims(

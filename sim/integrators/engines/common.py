@@ -31,7 +31,6 @@ from spinlab.sim.vector import cross, dot
 
 __all__ = [
     "EngineStep",
-    "engine_step",
     "engine_variants",
     "FLOAT32_SUFFIX",
     "one_newton_cost",
@@ -61,11 +60,6 @@ class EngineStep:
 
 
 FLOAT32_SUFFIX = "_f32"
-
-
-def engine_step(name: str, kernel: Kernel, claims: Claims, colour: str) -> EngineStep:
-    """One engine mode (:class:`EngineStep`); :func:`engine_variants` makes the records the registry reads."""
-    return EngineStep(name, kernel, claims, colour)
 
 
 def engine_variants(*steps: EngineStep, place: int, float32: bool) -> tuple[Integrator, ...]:

@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from spinlab.sim.integrators.claims import Claims
-from spinlab.sim.integrators.engines.common import axis_angle_quat, engine_step, engine_variants
+from spinlab.sim.integrators.engines.common import EngineStep, axis_angle_quat, engine_variants
 from spinlab.sim.integrators.state import BodyParams, BodyState, omega_world_from_momentum
 from spinlab.sim.quaternion import quat_mul, quat_normalize
 from spinlab.sim.vector import dot
@@ -43,7 +43,7 @@ def _step(state: BodyState, params: BodyParams, h: float) -> tuple[np.ndarray, n
 
 
 STEPS = (
-    engine_step(
+    EngineStep(
         "godot",
         _step,
         Claims(

@@ -31,9 +31,9 @@ import numpy as np
 
 from spinlab.sim.integrators.claims import Claims
 from spinlab.sim.integrators.engines.common import (
+    EngineStep,
     axis_angle_quat,
     clamp_speed,
-    engine_step,
     engine_variants,
     rescaled_momentum_step,
 )
@@ -75,7 +75,7 @@ _on = functools.partial(_step, gyroscopic=True)
 
 
 STEPS = (
-    engine_step(
+    EngineStep(
         "jolt",
         _off,
         Claims(
@@ -86,7 +86,7 @@ STEPS = (
         ),
         "#f7b6d2",
     ),
-    engine_step(
+    EngineStep(
         "jolt_gyro",
         _on,
         Claims(

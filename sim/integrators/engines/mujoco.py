@@ -42,8 +42,8 @@ import numpy as np
 
 from spinlab.sim.integrators.claims import Claims
 from spinlab.sim.integrators.engines.common import (
+    EngineStep,
     axis_angle_quat,
-    engine_step,
     engine_variants,
     matmul3,
     skew,
@@ -149,7 +149,7 @@ def _rk4(state: BodyState, params: BodyParams, h: float) -> tuple[np.ndarray, np
 
 
 STEPS = (
-    engine_step(
+    EngineStep(
         "mujoco_euler",
         _euler,
         Claims(
@@ -159,7 +159,7 @@ STEPS = (
         ),
         "#17becf",
     ),
-    engine_step(
+    EngineStep(
         "mujoco_implicitfast",
         _implicitfast,
         Claims(
@@ -170,7 +170,7 @@ STEPS = (
         ),
         "#aec7e8",
     ),
-    engine_step(
+    EngineStep(
         "mujoco_rk4",
         _rk4,
         Claims(

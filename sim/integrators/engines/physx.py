@@ -27,9 +27,9 @@ import numpy as np
 
 from spinlab.sim.integrators.claims import Claims
 from spinlab.sim.integrators.engines.common import (
+    EngineStep,
     axis_angle_quat,
     clamp_speed,
-    engine_step,
     engine_variants,
     rescaled_momentum_step,
 )
@@ -67,7 +67,7 @@ _on = functools.partial(_step, gyroscopic=True)
 
 
 STEPS = (
-    engine_step(
+    EngineStep(
         "physx",
         _off,
         Claims(
@@ -78,7 +78,7 @@ STEPS = (
         ),
         "#2ca02c",
     ),
-    engine_step(
+    EngineStep(
         "physx_gyro",
         _on,
         Claims(

@@ -60,7 +60,9 @@ print(json.dumps({
 
 def _copy_with_one_module(folder: Path) -> Path:
     copy = folder / "spinlab_copy"
-    ignored = shutil.ignore_patterns(".git", "__pycache__", ".typecheck", "*.mp4", "*.png", "results")
+    ignored = shutil.ignore_patterns(
+        ".git", "__pycache__", ".typecheck", ".venv", "build", "*.egg-info", ".*_cache", "*.mp4", "*.png", "results"
+    )
     shutil.copytree(ROOT, copy, ignore=ignored)
     (copy / "sim" / "integrators" / f"{NAME}.py").write_text(MODULE, encoding="utf-8")
     return copy

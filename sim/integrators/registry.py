@@ -2,10 +2,10 @@
 
 Discovery: every public module on the package's search path (``spinlab.sim.integrators.__path__``) and its
 subpackages' is imported, and each ``INTEGRATOR`` (one :class:`~sim.integrators.record.Integrator`) or ``VARIANTS``
-(a tuple of them) it declares is taken. Modules whose names start with ``_`` are not imported (the compiled
-kernels, ``_kernels``, import numba at their first use only). So a method is added by adding one module, and nothing
-else names it: tests/sim/test_one_file_integrator.py writes one into a copy of the checkout and finds it in ``run``,
-``--integrator all``, the panel's list and the palette.
+(a tuple of them) it declares is taken. Modules whose names start with ``_`` are not imported: ``_kernels`` imports
+numba, which waits for the first compiled step. So a method is added by adding one module, and nothing else names it
+(a colour it does not declare is picked for it, scene/model/palette.py): tests/sim/test_one_file_integrator.py writes
+one into a copy of the checkout and finds it in ``run``, ``--integrator all``, the panel's list and the palette.
 
 Every ``step(state, params, h, **options) -> (BodyState, StepCost)`` advances a batch of N bodies by ``h``
 seconds (:mod:`sim.integrators.state`); options are keyword-only. Most integrators hold ``params.torque_world``

@@ -32,6 +32,8 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from types import ModuleType
 
+from spinlab.sim.integrators.registry import FALLBACK, RECORDS
+
 __all__ = [
     "FREE_FALL",
     "SCENE_GRAPH",
@@ -63,19 +65,11 @@ POLYLINE_KEEP = "polyline_keep"
 COLOUR_CONVERSION = "yuv"
 """The video's colour conversion (render/_yuv_kernels.py; render/yuv.py's numpy loops meanwhile, same bytes)."""
 
-# Checked bit for bit against their kernels by tests/sim/test_kernel_twins.py, with and without torque, at steps
-# from 1/240 s to 3 s. Not Magnus: its numpy path with two or three terms parts from its kernel by an ulp at times.
-_ENGINES = ("bullet_explicit", "bullet_implicit_world", "bullet_implicit_body", "physx", "physx_gyro", "jolt",
-            "jolt_gyro", "godot", "catto2015")  # fmt: skip
-KERNEL_BITS_ON_NUMPY = frozenset(
-    {"euler", "euler_body", "exact", FREE_FALL, "mujoco_euler", "mujoco_implicitfast", "mujoco_rk4"}
-    | {engine + precision for engine in _ENGINES for precision in ("", "_f32")}
-)
+# Each integrator's record says which (sim/integrators/record.py's fallback); checked bit for bit against their
+# kernels by tests/sim/test_kernel_twins.py, with and without torque, at steps from 1/240 s to 3 s.
+KERNEL_BITS_ON_NUMPY = frozenset({FREE_FALL} | FALLBACK["numpy"])
 """The kernels whose numpy path (``backend="numpy"``) computes their bits."""
-TWINS = frozenset(
-    {"implicit_midpoint", "trapezoidal", "object_trapezoidal", "im4", "im6", "ot4", "split2", "split4", "split6"}
-    | {"magnus", "rkmk4"}
-)
+TWINS = FALLBACK["twin"]
 """The kernels whose ``backend="twin"`` computes their bits (sim/integrators/kernel_twins.py; the compositions
 stage by stage, as their kernel does; Magnus' and RKMK4's kernels as written, in one pass over the bodies)."""
 
@@ -113,10 +107,7 @@ def stand_in(name: str) -> str:
 
 
 # The kernel (a function of sim/integrators/_kernels.py) each twin stands in for.
-_TWINNED_KERNELS = {"implicit_midpoint": "implicit_kernel", "trapezoidal": "implicit_kernel",
-                    "object_trapezoidal": "implicit_kernel", "im4": "composed_kernel", "im6": "composed_kernel",
-                    "ot4": "composed_kernel", "split2": "split_kernel", "split4": "split_kernel",
-                    "split6": "split_kernel", "magnus": "magnus_kernel", "rkmk4": "rkmk4_kernel"}  # fmt: skip
+_TWINNED_KERNELS = {name: kernel for name, record in RECORDS.items() if (kernel := record.kernel) and name in TWINS}
 
 
 def twinned_kernels_cached(names: Iterable[str | None]) -> bool:

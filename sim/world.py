@@ -49,7 +49,7 @@ import numpy.typing as npt
 from spinlab.sim import compiled
 from spinlab.sim.contiguous_list import ContiguousList, Handle
 from spinlab.sim.errors import NumericalError
-from spinlab.sim.integrators import INTEGRATORS, _kernels
+from spinlab.sim.integrators import INTEGRATORS
 from spinlab.sim.integrators.state import BodyParams, BodyState, StepCost, momentum_from_omega_world
 from spinlab.sim.integrators.torque import LeverTorque
 from spinlab.sim.quaternion import quat_midpoint, quat_rotate
@@ -395,7 +395,9 @@ class World:
             # Constant gravity: the free fall is quadratic in time, so this update is exact (compiled: one call,
             # the arithmetic of x += h v + ½ h² g; v += h g, which numpy does meanwhile, bit for bit).
             if compiled.is_ready(compiled.FREE_FALL):
-                _kernels.free_fall_kernel(position, velocity, free, float(h), 0.5 * h * h, self.gravity)
+                from spinlab.sim.integrators._kernels import free_fall_kernel  # numba at the first call
+
+                free_fall_kernel(position, velocity, free, float(h), 0.5 * h * h, self.gravity)
             else:
                 h = float(h)
                 position[free] = position[free] + (h * velocity[free] + (0.5 * h * h) * self.gravity)

@@ -34,7 +34,7 @@ from spinlab.scene.process.collector import collector_paused
 from spinlab.scene.process.kernels import load_kernels
 from spinlab.scene.running.simulation import Simulation
 from spinlab.sim import compiled
-from spinlab.sim.integrators import FAMILIES, INTEGRATORS
+from spinlab.sim.integrators import COMPILE_ORDER, FAMILIES, INTEGRATORS
 from spinlab.ui.turns import Turns
 
 __all__ = ["KernelLoader", "stages", "excerpt", "WORKER_NICENESS"]
@@ -51,12 +51,8 @@ LOAD_SWITCH_INTERVAL_S = 0.0005  # while the thread loads, the window's thread g
 Stage = tuple[frozenset[str], Callable[[], None]]
 
 
-# Slowest on their numpy paths first (a compare scene steps ~85 ms on them, most of it in the compositions): each
-# one compiled takes its share off every frame. A step of one body, ms, on the twins where there is one
-# (sim/compiled.py), on a loaded machine: split6 and im6 12, split4 4.6, ot4 4.5, im4 3.9, split2 1.9, the
-# trapezoidal rules and the midpoint rule 1.5-1.7, rkmk4 1.4, magnus 0.6, Euler 0.13.
-NUMPY_SLOWEST_FIRST = ("split6", "im6", "split4", "ot4", "im4", "split2", "trapezoidal", "object_trapezoidal",
-                       "implicit_midpoint", "rkmk4", "magnus", "euler_body", "euler", "exact")  # fmt: skip
+# Slowest on their numpy paths first: each one compiled takes its share off every frame (the records' compile_rank).
+NUMPY_SLOWEST_FIRST = COMPILE_ORDER
 
 
 def stages(scene: SceneSpec) -> list[Stage]:

@@ -10,6 +10,8 @@ from collections.abc import Iterable
 
 import numpy as np
 
+from spinlab.sim.integrators.registry import FAMILIES, RECORDS
+
 __all__ = [
     "srgb_to_linear",
     "hex_srgb",
@@ -18,6 +20,8 @@ __all__ = [
     "INTEGRATOR_SRGB",
     "ENGINE_SRGB",
     "AXES_SRGB",
+    "CANDIDATES_SRGB",
+    "pick_colour",
     "INTEGRATOR_COLORS",
     "cielab",
     "integrator_color",
@@ -42,49 +46,71 @@ PALETTE_LINEAR = srgb_to_linear(
     np.array([hex_srgb(c) for c in ("#e07a5f", "#4f8fd6", "#81b29a", "#f2cc8f", "#a77fd6", "#5fb3b3", "#d4779d")])
 )
 
-# Side by side, each integrator's copy has its colour, told apart from every other in the window's plots and views:
-# picked from qualitative palettes designed for it (Kelly's, Tableau's, Okabe & Ito's, d3's) as the set of 14 with
-# the largest smallest CIELAB distance between two of them (ΔE*76 > 30, tests/scene/test_palette.py), all bright
-# enough for the dark background (L* 50–85). The methods that drift are warm, the symplectic ones green and blue.
-INTEGRATOR_SRGB = {
-    "euler": "#e15759",
-    "euler_body": "#ff7f0e",
-    "magnus": "#f3c300",
-    "implicit_midpoint": "#8db600",
-    "trapezoidal": "#56b4e9",
-    "object_trapezoidal": "#c5b0d5",
-    "im4": "#2ca02c",
-    "im6": "#98df8a",
-    "ot4": "#e377c2",
-    "rkmk4": "#76b7b2",
-    "exact": "#e5c494",
-    "split2": "#009e73",
-    "split4": "#9c755f",
-    "split6": "#ff9da7",
-}
-# The engines' steps (docs/engines.md) are compared with one another and the exact solution (the engines preset):
-# their own 12, picked the same way from the same palettes with the exact solution's colour fixed (worst pair
-# ΔE*76 31, tests/scene/test_palette.py), one family of hues an engine where that allows: Bullet warm, MuJoCo blue
-# to violet, PhysX green, Jolt pink, with each engine's gyroscopic switch the lighter or darker twin.
-ENGINE_SRGB = {
-    "bullet_explicit": "#d55e00",
-    "bullet_implicit_world": "#f6a600",
-    "bullet_implicit_body": "#9c755f",
-    "mujoco_euler": "#17becf",
-    "mujoco_implicitfast": "#aec7e8",
-    "mujoco_rk4": "#9467bd",
-    "physx": "#2ca02c",
-    "physx_gyro": "#98df8a",
-    "jolt": "#f7b6d2",
-    "jolt_gyro": "#e15759",
-    "godot": "#bcbd22",
-    "catto2015": "#009e73",
-}
-INTEGRATOR_SRGB.update(ENGINE_SRGB)
-# The rotations about the principal axes (the family "axes", compared side by side with the exact solution): four
-# of the same palettes (Tableau's, Okabe & Ito's) picked the same way, worst pair ΔE*76 64, each ≥ 46 from exact's.
-AXES_SRGB = {"axes2": "#d37295", "axes4": "#f28e2b", "axes6": "#59a14f", "axes8": "#56b4e9"}
-INTEGRATOR_SRGB.update(AXES_SRGB)
+
+def cielab(srgb: np.ndarray) -> np.ndarray:
+    """(..., 3) CIELAB (L*, a*, b*; D65 white) of sRGB colours in [0, 1]: what colour distances (ΔE*76, the
+    Euclidean distance) are measured in."""
+    linear = srgb_to_linear(srgb)
+    to_xyz = np.array([[0.4124, 0.3576, 0.1805], [0.2126, 0.7152, 0.0722], [0.0193, 0.1192, 0.9505]])
+    xyz = linear @ to_xyz.T / np.array([0.95047, 1.0, 1.08883])
+    delta = 6.0 / 29.0
+    f = np.where(xyz > delta**3, np.cbrt(xyz), xyz / (3.0 * delta**2) + 4.0 / 29.0)
+    return np.stack([116.0 * f[..., 1] - 16.0, 500.0 * (f[..., 0] - f[..., 1]), 200.0 * (f[..., 1] - f[..., 2])], -1)
+
+
+# Side by side, each integrator's copy has its colour, declared in its record (sim/integrators/record.py), told apart
+# from every other of its family in the window's plots and views: picked from qualitative palettes designed for it
+# (Kelly's, Tableau's, Okabe & Ito's, d3's, ColorBrewer's) as the set with the largest smallest CIELAB distance
+# between two of them (ΔE*76 > 30 within each family, the engines' and the axes' with the exact solution,
+# tests/scene/test_palette.py), all bright enough for the dark background (L* 50–85). The maths' methods that drift
+# are warm, the symplectic ones green and blue; the engines' one family of hues an engine where that allows (Bullet
+# warm, MuJoCo blue to violet, PhysX green, Jolt pink), each engine's gyroscopic switch the lighter or darker twin,
+# and a float32 twin in its double-precision step's colour (the two are compared by name, not side by side).
+CANDIDATES_SRGB = (
+    "#f3c300", "#875692", "#f38400", "#a1caf1", "#be0032", "#c2b280", "#848482", "#008856", "#e68fac", "#0067a5",
+    "#f99379", "#604e97", "#f6a600", "#b3446c", "#dcd300", "#882d17", "#8db600", "#654522", "#e25822",  # Kelly
+    "#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac",
+    "#a0cbe8", "#ffbe7d", "#8cd17d", "#b6992d", "#f1ce63", "#86bcb6", "#ff9d9a", "#79706e", "#d37295", "#fabfd2",
+    "#d4a6c8", "#d7b5a6",  # Tableau 10 and 20
+    "#e69f00", "#56b4e9", "#009e73", "#f0e442", "#0072b2", "#d55e00", "#cc79a7",  # Okabe & Ito
+    "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf",
+    "#aec7e8", "#ffbb78", "#98df8a", "#ff9896", "#c5b0d5", "#c49c94", "#f7b6d2", "#c7c7c7", "#dbdb8d", "#9edae5",
+    "#66c2a5", "#fc8d62", "#8da0cb", "#e78ac3", "#a6d854", "#ffd92f", "#e5c494", "#b3b3b3",  # d3, ColorBrewer Set2
+)  # fmt: skip
+"""Where an integrator whose record gives no colour gets one (:func:`pick_colour`)."""
+LIGHTNESS = (50.0, 85.0)  # L*: readable on the views' and plots' dark backgrounds (L* ~ 8–27)
+
+
+def pick_colour(taken: Iterable[str]) -> str:
+    """The candidate (:data:`CANDIDATES_SRGB`, within :data:`LIGHTNESS`) farthest in CIELAB from every colour of
+    ``taken`` (``"#rrggbb"``): the largest smallest distance, as the declared colours were chosen; the first such
+    candidate on a tie. A method added without a colour gets one so, told apart from its family's."""
+    taken_lab = np.array([cielab(hex_srgb(code)) for code in taken]).reshape(-1, 3)
+    best, best_distance = CANDIDATES_SRGB[0], -1.0
+    for code in CANDIDATES_SRGB:
+        lab = cielab(hex_srgb(code))
+        if not LIGHTNESS[0] <= lab[0] <= LIGHTNESS[1]:
+            continue
+        distance = float(np.min(np.linalg.norm(taken_lab - lab, axis=-1))) if len(taken_lab) else np.inf
+        if distance > best_distance:
+            best, best_distance = code, distance
+    return best
+
+
+def _integrator_srgb() -> dict[str, str]:
+    """Each integrator's colour: its record's, or :func:`pick_colour`'s among its family's and the exact
+    solution's (the methods compared side by side with it)."""
+    colours = {name: record.colour for name, record in RECORDS.items() if record.colour is not None}
+    for name, record in RECORDS.items():
+        if record.colour is None:
+            family = [colours[other] for other in (*FAMILIES[record.family], "exact") if other in colours]
+            colours[name] = pick_colour(family)
+    return {name: colours[name] for name in RECORDS}
+
+
+INTEGRATOR_SRGB = _integrator_srgb()
+ENGINE_SRGB = {name: INTEGRATOR_SRGB[name] for name in FAMILIES["engines"]}
+AXES_SRGB = {name: INTEGRATOR_SRGB[name] for name in FAMILIES["axes"]}
 
 
 def rgb_triple(color: Iterable[float]) -> tuple[float, float, float]:
@@ -93,9 +119,6 @@ def rgb_triple(color: Iterable[float]) -> tuple[float, float, float]:
     return red, green, blue
 
 
-# An engine's float32 twin (sim/integrators/engine_steps.py's float32_twins) in its double-precision step's colour:
-# the two are compared by name, not side by side in one family.
-INTEGRATOR_SRGB.update({f"{name}_f32": code for name, code in ENGINE_SRGB.items() if not name.startswith("mujoco")})
 INTEGRATOR_COLORS = {name: rgb_triple(srgb_to_linear(hex_srgb(code))) for name, code in INTEGRATOR_SRGB.items()}
 """Each integrator's colour side by side, linear RGB; an integrator without one takes the palette's in turn."""
 
@@ -123,14 +146,3 @@ def flip_colors(periods: np.ndarray, axes: np.ndarray) -> np.ndarray:
     short, long = (np.array([srgb_to_linear(hex_srgb(FLIP_RAMPS[a][end])) for a in (0, 2)]) for end in (0, 1))
     family = (np.asarray(axes) == 2).astype(np.intp)
     return (1.0 - place) * short[family] + place * long[family]
-
-
-def cielab(srgb: np.ndarray) -> np.ndarray:
-    """(..., 3) CIELAB (L*, a*, b*; D65 white) of sRGB colours in [0, 1]: what colour distances (ΔE*76, the
-    Euclidean distance) are measured in."""
-    linear = srgb_to_linear(srgb)
-    to_xyz = np.array([[0.4124, 0.3576, 0.1805], [0.2126, 0.7152, 0.0722], [0.0193, 0.1192, 0.9505]])
-    xyz = linear @ to_xyz.T / np.array([0.95047, 1.0, 1.08883])
-    delta = 6.0 / 29.0
-    f = np.where(xyz > delta**3, np.cbrt(xyz), xyz / (3.0 * delta**2) + 4.0 / 29.0)
-    return np.stack([116.0 * f[..., 1] - 16.0, 500.0 * (f[..., 0] - f[..., 1]), 200.0 * (f[..., 1] - f[..., 2])], -1)

@@ -23,18 +23,29 @@ from __future__ import annotations
 
 from spinlab.sim.integrators.axes_splitting import axes_step
 from spinlab.sim.integrators.claims import Claims
+from spinlab.sim.integrators.record import Integrator
 from spinlab.sim.integrators.splitting import STRANG
 
-__all__ = ["step", "CLAIMS"]
-
-# Exact flows of a splitting of H, composed symmetrically: order 2 under τ(q), L exact torque-free.
-CLAIMS = Claims(
-    order=2,
-    conserves_momentum=True,
-    orientation_torque=True,
-    relative_cost=2.1,
-    method="rotations about the principal axes, Strang",
-)
+__all__ = ["step", "INTEGRATOR"]
 
 
 step = axes_step("axes2", STRANG)
+
+
+# Exact flows of a splitting of H, composed symmetrically: order 2 under τ(q), L exact torque-free.
+INTEGRATOR = Integrator(
+    "axes2",
+    step,
+    Claims(
+        order=2,
+        conserves_momentum=True,
+        orientation_torque=True,
+        relative_cost=2.1,
+        method="rotations about the principal axes, Strang",
+    ),
+    family="axes",
+    place=2,
+    kernel="axes_kernel",
+    fallback="reference",
+    colour="#d37295",
+)

@@ -14,17 +14,28 @@ from __future__ import annotations
 from spinlab.sim.integrators.axes_splitting import axes_step
 from spinlab.sim.integrators.claims import Claims
 from spinlab.sim.integrators.composition import TRIPLE_JUMP
+from spinlab.sim.integrators.record import Integrator
 
-__all__ = ["step", "CLAIMS"]
-
-# The Yoshida triple jump of axes2: order 4 under τ(q), L exact torque-free.
-CLAIMS = Claims(
-    order=4,
-    conserves_momentum=True,
-    orientation_torque=True,
-    relative_cost=2.9,
-    method="rotations about the principal axes, Yoshida triple jump",
-)
+__all__ = ["step", "INTEGRATOR"]
 
 
 step = axes_step("axes4", TRIPLE_JUMP)
+
+
+# The Yoshida triple jump of axes2: order 4 under τ(q), L exact torque-free.
+INTEGRATOR = Integrator(
+    "axes4",
+    step,
+    Claims(
+        order=4,
+        conserves_momentum=True,
+        orientation_torque=True,
+        relative_cost=2.9,
+        method="rotations about the principal axes, Yoshida triple jump",
+    ),
+    family="axes",
+    place=4,
+    kernel="axes_kernel",
+    fallback="reference",
+    colour="#f28e2b",
+)

@@ -15,17 +15,28 @@ from __future__ import annotations
 from spinlab.sim.integrators.axes_splitting import axes_step
 from spinlab.sim.integrators.claims import Claims
 from spinlab.sim.integrators.composition import KAHAN_LI_9
+from spinlab.sim.integrators.record import Integrator
 
-__all__ = ["step", "CLAIMS"]
-
-# The Kahan–Li 9 stages of axes2: order 6 under τ(q), L exact torque-free.
-CLAIMS = Claims(
-    order=6,
-    conserves_momentum=True,
-    orientation_torque=True,
-    relative_cost=6.2,
-    method="rotations about the principal axes, Kahan–Li 9 stages",
-)
+__all__ = ["step", "INTEGRATOR"]
 
 
 step = axes_step("axes6", KAHAN_LI_9)
+
+
+# The Kahan–Li 9 stages of axes2: order 6 under τ(q), L exact torque-free.
+INTEGRATOR = Integrator(
+    "axes6",
+    step,
+    Claims(
+        order=6,
+        conserves_momentum=True,
+        orientation_torque=True,
+        relative_cost=6.2,
+        method="rotations about the principal axes, Kahan–Li 9 stages",
+    ),
+    family="axes",
+    place=6,
+    kernel="axes_kernel",
+    fallback="reference",
+    colour="#59a14f",
+)

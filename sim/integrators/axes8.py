@@ -14,17 +14,28 @@ from __future__ import annotations
 from spinlab.sim.integrators.axes_splitting import axes_step
 from spinlab.sim.integrators.claims import Claims
 from spinlab.sim.integrators.composition import KAHAN_LI_17
+from spinlab.sim.integrators.record import Integrator
 
-__all__ = ["step", "CLAIMS"]
-
-# The Kahan–Li 17 stages of axes2: order 8 under τ(q), L exact torque-free.
-CLAIMS = Claims(
-    order=8,
-    conserves_momentum=True,
-    orientation_torque=True,
-    relative_cost=9.3,
-    method="rotations about the principal axes, Kahan–Li 17 stages",
-)
+__all__ = ["step", "INTEGRATOR"]
 
 
 step = axes_step("axes8", KAHAN_LI_17)
+
+
+# The Kahan–Li 17 stages of axes2: order 8 under τ(q), L exact torque-free.
+INTEGRATOR = Integrator(
+    "axes8",
+    step,
+    Claims(
+        order=8,
+        conserves_momentum=True,
+        orientation_torque=True,
+        relative_cost=9.3,
+        method="rotations about the principal axes, Kahan–Li 17 stages",
+    ),
+    family="axes",
+    place=8,
+    kernel="axes_kernel",
+    fallback="reference",
+    colour="#56b4e9",
+)

@@ -28,7 +28,7 @@ about ``L`` and the right one in the principal frame, ``cos − 1`` never formed
 to ``q + q_low`` (:class:`~sim.integrators.state.BodyState`) by compensated summation
 (:func:`sim.integrators._kernels.compensated_step`); ``Π`` is found from ``q`` in float64 at each step's start. In
 float64 the T-handle's error over 60 s bottomed out at 1–8e-12 rad and rose as ``h`` shrank (one rounding of ``q``
-a rotation, amplified 20–80× by the flips); carried so, it stays below 2.5e-13 rad down to ``h`` = 1/2000 (issue 27).
+a rotation, amplified 20–80× by the flips); carried so, it stays below 2.5e-13 rad down to ``h`` = 1/2000.
 
 **Torque-free, the fast spin is taken out exactly.** With ``I₂`` the intermediate moment,
 
@@ -83,9 +83,9 @@ from functools import lru_cache
 import numpy as np
 
 from spinlab.sim.euler_poinsot import principal_frame
-from spinlab.sim.integrators import _kernels, splitting, threads
 from spinlab.sim.integrators.checks import check_backend, non_finite_status, raise_on_failure
 from spinlab.sim.integrators.explicit import explicit_cost
+from spinlab.sim.integrators.splitting import step_split
 from spinlab.sim.integrators.state import (
     BodyParams,
     BodyState,
@@ -94,6 +94,7 @@ from spinlab.sim.integrators.state import (
     low_part,
     omega_world_from_momentum,
 )
+from spinlab.sim.integrators.threads import run as run_threaded
 from spinlab.sim.integrators.torque import LeverTorque, OrientationTorque
 from spinlab.sim.quaternion import compensated_step, quat_conj, quat_from_matrix, quat_mul, quat_rotate
 from spinlab.sim.taylor import rodrigues_coefficients
@@ -222,7 +223,7 @@ def step_axes(
     """
     check_backend(backend)
     if not params.gyroscopic:
-        return splitting.step_split(name, coefficients, state, params, h, orientation_torque=orientation_torque,
+        return step_split(name, coefficients, state, params, h, orientation_torque=orientation_torque,
                                     backend=backend, out=out)  # fmt: skip
     codes, lengths = schedules(tuple(coefficients))
     moments, frame_q = _frame(params)
@@ -235,8 +236,10 @@ def step_axes(
         new, status = StepBuffers.empty(n_bodies) if out is None else out
         q_low = low_part(state)
         q_low_out = np.empty((n_bodies, 4)) if new.q_low is None else new.q_low
-        threads.run(
-            _kernels.axes_kernel, n_bodies, codes, lengths, state.q, q_low, state.L_world, params.inertia_body_inv,
+        import spinlab.sim.integrators._kernels as kernels  # numba is imported at a kernel's first call
+
+        run_threaded(
+            kernels.axes_kernel, n_bodies, codes, lengths, state.q, q_low, state.L_world, params.inertia_body_inv,
             moments, frame_q, params.torque_world, lever, force, float(h), new.q, q_low_out, new.omega_world,
             new.L_world, status,
         )  # fmt: skip

@@ -34,7 +34,7 @@ class Claims:
       Godot's), so a torque-free ω stays constant and ``order`` is measured against that motion, not the
       closed form.
     - ``precision``: the arithmetic the step runs in, ``"float64"``, or ``"float32"`` for an engine's
-      single-precision twin (sim/integrators/engine_steps.py's ``float32_twins``): "to rounding" in the claims
+      single-precision twin (sim/integrators/engines/common.py's ``engine_variants``): "to rounding" in the claims
       above means to that precision's rounding.
     """
 

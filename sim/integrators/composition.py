@@ -83,9 +83,10 @@ KAHAN_LI_17 = (*_KAHAN_LI_17_HALF, -0.60550853383003451169892108, *_KAHAN_LI_17_
 def _implicit_methods() -> dict[Step, ImplicitMethod]:
     """The base steps that have a compiled kernel, with their methods (imported here, once: they import this
     module's siblings)."""
-    from spinlab.sim.integrators import implicit_midpoint, object_trapezoidal
+    import spinlab.sim.integrators.implicit_midpoint as midpoint
+    import spinlab.sim.integrators.object_trapezoidal as object_space
 
-    return {implicit_midpoint.step: implicit_midpoint.METHOD, object_trapezoidal.step: object_trapezoidal.METHOD}
+    return {midpoint.step: midpoint.METHOD, object_space.step: object_space.METHOD}
 
 
 @cache

@@ -19,17 +19,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from spinlab.sim.integrators import _kernels
 from spinlab.sim.integrators.checks import check_backend
 from spinlab.sim.integrators.claims import Claims
 from spinlab.sim.integrators.explicit import finish_explicit, run_explicit_kernel
+from spinlab.sim.integrators.record import Integrator
 from spinlab.sim.integrators.state import BodyParams, BodyState, StepBuffers, StepCost, angular_acceleration
 from spinlab.sim.quaternion import quat_mul, quat_normalize
 
-__all__ = ["step", "euler_orientation", "CLAIMS"]
+__all__ = ["step", "euler_orientation", "INTEGRATOR"]
 
-# Both ω and q are updated from the start of the step: first order; L' = O' I O'ᵀ ω' drifts.
-CLAIMS = Claims(order=1, conserves_momentum=False, relative_cost=1.0, method="explicit Euler, world frame")
 
 NAME = "euler"
 
@@ -43,7 +41,9 @@ def step(
     :class:`sim.errors.NumericalError` naming the bodies whose new state is not finite.
     """
     if backend == "numba":
-        return run_explicit_kernel(NAME, _kernels.euler_kernel, state, params, h, out=out)
+        from spinlab.sim.integrators._kernels import euler_kernel  # numba at its first call
+
+        return run_explicit_kernel(NAME, euler_kernel, state, params, h, out=out)
     check_backend(backend)
     q = state.q
     omega_world = state.omega_world
@@ -57,3 +57,15 @@ def euler_orientation(q: np.ndarray, omega_world: np.ndarray, h: float) -> np.nd
     """``normalise(q + (h/2) [0, ω] ⊗ q)``: (N, 4), Euler's orientation update from the state at t."""
     rate = quat_mul(np.concatenate([np.zeros((len(q), 1), omega_world.dtype), omega_world], axis=-1), q)
     return quat_normalize(q + 0.5 * h * rate)
+
+
+# Both ω and q are updated from the start of the step: first order; L' = O' I O'ᵀ ω' drifts.
+INTEGRATOR = Integrator(
+    NAME,
+    step,
+    Claims(order=1, conserves_momentum=False, relative_cost=1.0, method="explicit Euler, world frame"),
+    place=1,
+    kernel="euler_kernel",
+    colour="#e15759",
+    compile_rank=13,
+)

@@ -21,11 +21,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from spinlab.sim.integrators import _kernels
 from spinlab.sim.integrators.checks import check_backend
 from spinlab.sim.integrators.claims import Claims
 from spinlab.sim.integrators.euler import euler_orientation
 from spinlab.sim.integrators.explicit import finish_explicit, run_explicit_kernel
+from spinlab.sim.integrators.record import Integrator
 from spinlab.sim.integrators.state import (
     BodyParams,
     BodyState,
@@ -37,12 +37,8 @@ from spinlab.sim.integrators.state import (
     to_world,
 )
 
-__all__ = ["step", "CLAIMS"]
+__all__ = ["step", "INTEGRATOR"]
 
-# Explicit Euler in the body frame: first order, and it gains energy, so L drifts.
-CLAIMS = Claims(
-    order=1, conserves_momentum=False, relative_cost=1.1, method="explicit Euler on Euler's equations, body frame"
-)
 
 NAME = "euler_body"
 
@@ -56,7 +52,9 @@ def step(
     :class:`sim.errors.NumericalError` naming the bodies whose new state is not finite.
     """
     if backend == "numba":
-        return run_explicit_kernel(NAME, _kernels.euler_body_kernel, state, params, h, out=out)
+        from spinlab.sim.integrators._kernels import euler_body_kernel  # numba at its first call
+
+        return run_explicit_kernel(NAME, euler_body_kernel, state, params, h, out=out)
     check_backend(backend)
     q = state.q
     with np.errstate(all="ignore"):  # non-finite results are reported by body in finish_explicit
@@ -69,3 +67,17 @@ def step(
             alpha_body = matvec(params.inertia_body_inv, to_body(q, params.torque_world))
             omega_new = state.omega_world + h * to_world(q_new, alpha_body)
     return finish_explicit(NAME, h, q_new, omega_new, params)
+
+
+# Explicit Euler in the body frame: first order, and it gains energy, so L drifts.
+INTEGRATOR = Integrator(
+    NAME,
+    step,
+    Claims(
+        order=1, conserves_momentum=False, relative_cost=1.1, method="explicit Euler on Euler's equations, body frame"
+    ),
+    place=2,
+    kernel="euler_body_kernel",
+    colour="#ff7f0e",
+    compile_rank=12,
+)

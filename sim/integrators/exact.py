@@ -36,6 +36,7 @@ import numpy as np
 from spinlab.sim.errors import NumericalError
 from spinlab.sim.integrators.checks import STATUS_OK, check_backend, non_finite_status, raise_on_failure
 from spinlab.sim.integrators.claims import Claims
+from spinlab.sim.integrators.record import Integrator
 from spinlab.sim.integrators.state import (
     BodyParams,
     BodyState,
@@ -50,10 +51,8 @@ from spinlab.sim.quaternion import quat_exp, quat_mul, quat_normalize
 from spinlab.sim.torque_free_rows import TorqueFreeRows
 from spinlab.sim.torque_free_solve import solve_rows
 
-__all__ = ["step", "CACHE_SIZE", "CLAIMS"]
+__all__ = ["step", "CACHE_SIZE", "INTEGRATOR"]
 
-# The closed form: rounding at any h, L constant; a torque breaks it, so it is refused.
-CLAIMS = Claims(order=None, conserves_momentum=True, accepts_torque=False, method="closed-form torque-free motion")
 
 NAME = "exact"
 _SHOWN_BODIES = 20
@@ -235,3 +234,14 @@ def step(
         _CONTINUATIONS.put(keys, list(zip(repeat(along), range(len(rows)))))
     return BodyState(q_new, omega_new, L_new), StepCost(np.zeros(n_bodies, dtype=np.int64),
                                                         np.ones(n_bodies, dtype=np.int64))  # fmt: skip
+
+
+# The closed form: rounding at any h, L constant; a torque breaks it, so it is refused.
+INTEGRATOR = Integrator(
+    NAME,
+    step,
+    Claims(order=None, conserves_momentum=True, accepts_torque=False, method="closed-form torque-free motion"),
+    place=11,
+    colour="#e5c494",
+    compile_rank=14,
+)

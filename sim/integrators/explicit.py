@@ -11,9 +11,9 @@ from functools import lru_cache
 
 import numpy as np
 
-from spinlab.sim.integrators import threads
 from spinlab.sim.integrators.checks import non_finite_status, raise_on_failure
 from spinlab.sim.integrators.state import BodyParams, BodyState, StepBuffers, StepCost, momentum_from_omega_world
+from spinlab.sim.integrators.threads import run as run_threaded
 
 __all__ = ["finish_explicit", "run_explicit_kernel", "explicit_cost"]
 
@@ -55,7 +55,7 @@ def run_explicit_kernel(
     into ``out`` (:class:`StepBuffers`; ``None``: new arrays)."""
     n_bodies = state.q.shape[0]
     new, status = StepBuffers.empty(n_bodies) if out is None else out
-    threads.run(
+    run_threaded(
         kernel, n_bodies, state.q, state.omega_world, state.L_world, params.inertia_body, params.inertia_body_inv,
         params.torque_world, float(h), params.gyroscopic, *options, new.q, new.omega_world, new.L_world, status,
     )  # fmt: skip

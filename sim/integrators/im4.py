@@ -8,16 +8,27 @@ runs the compiled midpoint kernel, so a step costs about three midpoint steps.
 
 from __future__ import annotations
 
-from spinlab.sim.integrators import implicit_midpoint
 from spinlab.sim.integrators.claims import Claims
 from spinlab.sim.integrators.composition import TRIPLE_JUMP, composed_step
+from spinlab.sim.integrators.implicit_midpoint import step as midpoint_step
+from spinlab.sim.integrators.record import Integrator
 
-__all__ = ["step", "CLAIMS"]
+__all__ = ["step", "INTEGRATOR"]
+
+
+step = composed_step("im4", midpoint_step, TRIPLE_JUMP, "the implicit midpoint rule")
+
 
 # The triple jump of a symmetric second-order method; every stage carries L exactly.
-CLAIMS = Claims(
-    order=4, conserves_momentum=True, implicit=True, relative_cost=9.7, method="midpoint rule, Yoshida triple jump"
+INTEGRATOR = Integrator(
+    "im4",
+    step,
+    Claims(
+        order=4, conserves_momentum=True, implicit=True, relative_cost=9.7, method="midpoint rule, Yoshida triple jump"
+    ),
+    place=7,
+    kernel="composed_kernel",
+    fallback="twin",
+    colour="#2ca02c",
+    compile_rank=5,
 )
-
-
-step = composed_step("im4", implicit_midpoint.step, TRIPLE_JUMP, "the implicit midpoint rule")

@@ -26,7 +26,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from spinlab.sim.integrators import _kernels, kernel_twins, magnus, threads
 from spinlab.sim.integrators.checks import (
     STATUS_NOT_CONVERGED,
     STATUS_OK,
@@ -34,6 +33,8 @@ from spinlab.sim.integrators.checks import (
     non_finite_status,
     raise_on_failure,
 )
+from spinlab.sim.integrators.kernel_twins import implicit_step as twin_implicit_step
+from spinlab.sim.integrators.magnus import step as magnus_step
 from spinlab.sim.integrators.newton import NEWTON_DEFAULTS, NewtonOptions, newton_curvature, newton_solve
 from spinlab.sim.integrators.state import (
     BodyParams,
@@ -43,6 +44,7 @@ from spinlab.sim.integrators.state import (
     low_part,
     omega_world_from_momentum,
 )
+from spinlab.sim.integrators.threads import run as run_threaded
 from spinlab.sim.quaternion import compensated_step, quat_exp_minus_one
 
 __all__ = [
@@ -126,7 +128,7 @@ def _advance_in_pieces(method, state, params, h, jacobian, newton):
 
 def _twin_step(method, state, params, h, newton):
     """The compiled kernel's step run by numpy (sim/integrators/kernel_twins.py): the kernel's bits, no numba."""
-    q, omega_world, L_world, iterations, substeps, status, q_low = kernel_twins.implicit_step(
+    q, omega_world, L_world, iterations, substeps, status, q_low = twin_implicit_step(
         method.name, state.q, low_part(state), state.omega_world, state.L_world, params.inertia_body_inv,
         params.torque_world, float(h), *newton._kernel_arguments,
     )  # fmt: skip
@@ -168,7 +170,7 @@ def step_implicit(
     elif backend != "numba" or jacobian != "analytic":
         check_jacobian(backend, jacobian)
     if not params.gyroscopic:
-        return magnus.step(state, params, h, terms=1, exponential="exact", backend=backend, out=out)
+        return magnus_step(state, params, h, terms=1, exponential="exact", backend=backend, out=out)
     if backend == "twin":
         new_state, cost, status = _twin_step(method, state, params, h, newton)
     elif backend == "numba":
@@ -176,8 +178,10 @@ def step_implicit(
         new_state, status = StepBuffers.empty(n_bodies) if out is None else out
         cost = StepCost.of_arrays(np.empty(n_bodies, np.int64), np.empty(n_bodies, np.int64))
         q_low = np.empty((n_bodies, 4))
-        threads.run(
-            _kernels.implicit_kernel, n_bodies, _kernels.KERNEL_METHODS[method.name], state.q, low_part(state),
+        import spinlab.sim.integrators._kernels as kernels  # numba is imported at a kernel's first call
+
+        run_threaded(
+            kernels.implicit_kernel, n_bodies, kernels.KERNEL_METHODS[method.name], state.q, low_part(state),
             state.omega_world, state.L_world, params.inertia_body_inv, params.torque_world, float(h),
             *newton._kernel_arguments, new_state.q, new_state.omega_world, new_state.L_world, cost.newton_iterations,
             cost.substeps, status, q_low,
@@ -235,8 +239,10 @@ def step_composed_in_kernel(
     new, status = StepBuffers.empty(n_bodies) if out is None else out
     iterations, substeps = np.empty(n_bodies, np.int64), np.empty(n_bodies, np.int64)
     q_low = np.empty((n_bodies, 4))
-    threads.run(
-        _kernels.composed_kernel, n_bodies, _kernels.KERNEL_METHODS[method.name], coefficients, state.q,
+    import spinlab.sim.integrators._kernels as kernels  # numba is imported at a kernel's first call
+
+    run_threaded(
+        kernels.composed_kernel, n_bodies, kernels.KERNEL_METHODS[method.name], coefficients, state.q,
         low_part(state), state.omega_world, state.L_world, params.inertia_body_inv, params.torque_world, float(h),
         *newton._kernel_arguments, new.q, new.omega_world, new.L_world, iterations, substeps, status, q_low,
     )  # fmt: skip

@@ -18,13 +18,11 @@ import numpy as np
 
 from spinlab.sim.integrators.claims import Claims
 from spinlab.sim.integrators.implicit import ImplicitMethod, advance_body_frame, implicit_step
+from spinlab.sim.integrators.record import Integrator
 from spinlab.sim.integrators.state import BodyParams, BodyState, matvec, to_body
 from spinlab.sim.so3 import exp_so3, hat, left_jacobian_so3
 
-__all__ = ["step", "residual", "residual_jacobian", "residual_curvature", "CLAIMS"]
-
-# Symmetric, so even order; L' = L + h τ is carried exactly.
-CLAIMS = Claims(order=2, conserves_momentum=True, implicit=True, relative_cost=4.3, method="implicit midpoint rule")
+__all__ = ["step", "residual", "residual_jacobian", "residual_curvature", "INTEGRATOR"]
 
 
 def residual(v, ell_body, inertia_body_inv, h):
@@ -63,3 +61,16 @@ METHOD = ImplicitMethod("implicit_midpoint", _setup, residual, residual_jacobian
 
 
 step = implicit_step(METHOD, "the implicit midpoint rule")
+
+
+# Symmetric, so even order; L' = L + h τ is carried exactly.
+INTEGRATOR = Integrator(
+    "implicit_midpoint",
+    step,
+    Claims(order=2, conserves_momentum=True, implicit=True, relative_cost=4.3, method="implicit midpoint rule"),
+    place=4,
+    kernel="implicit_kernel",
+    fallback="twin",
+    colour="#8db600",
+    compile_rank=9,
+)

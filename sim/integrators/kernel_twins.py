@@ -44,7 +44,7 @@ from typing import Any
 
 import numpy as np
 
-from spinlab.sim.integrators import stacked_newton
+import spinlab.sim.integrators.stacked_newton as stacked_newton
 from spinlab.sim.integrators.checks import STATUS_NON_FINITE, STATUS_OK
 
 __all__ = ["implicit_step", "split_step", "explicit_step", "without_numba", "ONE_PASS", "SCALAR_BODIES"]
@@ -93,7 +93,7 @@ def _stacked_kernels() -> dict[str, Any]:
     :mod:`sim.integrators.stacked`: vectors as (3, n) arrays, matrices (3, 3, n), quaternions (4, n), each helper a
     few numpy operations on the whole stack (the implicit and splitting twins; the explicit ones keep the tuples of
     their ``row(A, n)``)."""
-    from spinlab.sim.integrators import stacked
+    import spinlab.sim.integrators.stacked as stacked
 
     namespace = _over_arrays("spinlab.sim.integrators._kernels (as numpy, stacked)")
     namespace.update(stacked.overrides(namespace))

@@ -23,15 +23,11 @@ import numpy as np
 
 from spinlab.sim.integrators.claims import Claims
 from spinlab.sim.integrators.implicit import ImplicitMethod, advance_body_frame, implicit_step
+from spinlab.sim.integrators.record import Integrator
 from spinlab.sim.integrators.state import BodyParams, BodyState, matvec, to_body
 from spinlab.sim.so3 import exp_so3, hat, left_jacobian_so3
 
-__all__ = ["step", "residual", "residual_jacobian", "residual_curvature", "CLAIMS"]
-
-# Symmetric, so even order; L' = L + h τ is carried exactly.
-CLAIMS = Claims(
-    order=2, conserves_momentum=True, implicit=True, relative_cost=4.4, method="trapezoidal rule, body frame"
-)
+__all__ = ["step", "residual", "residual_jacobian", "residual_curvature", "INTEGRATOR"]
 
 
 def residual(v, ell_body_start, ell_body_end, inertia_body_inv, h):
@@ -72,3 +68,16 @@ METHOD = ImplicitMethod("object_trapezoidal", _setup, residual, residual_jacobia
 
 
 step = implicit_step(METHOD, "the object-space trapezoidal rule")
+
+
+# Symmetric, so even order; L' = L + h τ is carried exactly.
+INTEGRATOR = Integrator(
+    "object_trapezoidal",
+    step,
+    Claims(order=2, conserves_momentum=True, implicit=True, relative_cost=4.4, method="trapezoidal rule, body frame"),
+    place=6,
+    kernel="implicit_kernel",
+    fallback="twin",
+    colour="#c5b0d5",
+    compile_rank=8,
+)

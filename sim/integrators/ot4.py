@@ -9,20 +9,31 @@ sooner.
 
 from __future__ import annotations
 
-from spinlab.sim.integrators import object_trapezoidal
 from spinlab.sim.integrators.claims import Claims
 from spinlab.sim.integrators.composition import TRIPLE_JUMP, composed_step
+from spinlab.sim.integrators.object_trapezoidal import step as object_step
+from spinlab.sim.integrators.record import Integrator
 
-__all__ = ["step", "CLAIMS"]
+__all__ = ["step", "INTEGRATOR"]
+
+
+step = composed_step("ot4", object_step, TRIPLE_JUMP, "the object-space rule")
+
 
 # The triple jump of a symmetric second-order method; every stage carries L exactly.
-CLAIMS = Claims(
-    order=4,
-    conserves_momentum=True,
-    implicit=True,
-    relative_cost=10.0,
-    method="object trapezoidal, Yoshida triple jump",
+INTEGRATOR = Integrator(
+    "ot4",
+    step,
+    Claims(
+        order=4,
+        conserves_momentum=True,
+        implicit=True,
+        relative_cost=10.0,
+        method="object trapezoidal, Yoshida triple jump",
+    ),
+    place=9,
+    kernel="composed_kernel",
+    fallback="twin",
+    colour="#e377c2",
+    compile_rank=4,
 )
-
-
-step = composed_step("ot4", object_trapezoidal.step, TRIPLE_JUMP, "the object-space rule")

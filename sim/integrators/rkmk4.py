@@ -33,10 +33,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from spinlab.sim.integrators import _kernels
 from spinlab.sim.integrators.checks import check_backend, non_finite_status, raise_on_failure
 from spinlab.sim.integrators.claims import Claims
 from spinlab.sim.integrators.explicit import run_explicit_kernel
+from spinlab.sim.integrators.record import Integrator
 from spinlab.sim.integrators.state import (
     BodyParams,
     BodyState,
@@ -51,10 +51,8 @@ from spinlab.sim.integrators.state import (
 from spinlab.sim.quaternion import quat_exp, quat_mul, quat_normalize
 from spinlab.sim.so3 import exp_so3, right_jacobian_inv_so3
 
-__all__ = ["step", "CLAIMS"]
+__all__ = ["step", "INTEGRATOR"]
 
-# Classical RK4 in exponential coordinates; L(t) = L + t τ is solved exactly.
-CLAIMS = Claims(order=4, conserves_momentum=True, relative_cost=2.4, method="Runge–Kutta–Munthe-Kaas on SO(3)")
 
 NAME = "rkmk4"
 
@@ -109,14 +107,29 @@ def step(
     :class:`sim.errors.NumericalError` naming the bodies whose new state is not finite.
     """
     if backend == "numba":
-        return run_explicit_kernel(NAME, _kernels.rkmk4_kernel, state, params, h, out=out)
-    if backend == "twin":  # the kernel's bits, run by numpy (kernel_twins.py)
-        from spinlab.sim.integrators import kernel_twins
+        from spinlab.sim.integrators._kernels import rkmk4_kernel  # numba at its first call
 
-        return kernel_twins.explicit_step(NAME, "rkmk4_kernel", state, params, h)
+        return run_explicit_kernel(NAME, rkmk4_kernel, state, params, h, out=out)
+    if backend == "twin":  # the kernel's bits, run by numpy (kernel_twins.py)
+        from spinlab.sim.integrators.kernel_twins import explicit_step as twin_step
+
+        return twin_step(NAME, "rkmk4_kernel", state, params, h)
     check_backend(backend)
     with np.errstate(all="ignore"):  # non-finite results are reported by body below
         new_state = _step_numpy(state, params, float(h))
     raise_on_failure(NAME, non_finite_status(new_state.q, new_state.omega_world, new_state.L_world), h)
     n_bodies = len(state)
     return new_state, StepCost(np.zeros(n_bodies, dtype=np.int64), np.ones(n_bodies, dtype=np.int64))
+
+
+# Classical RK4 in exponential coordinates; L(t) = L + t τ is solved exactly.
+INTEGRATOR = Integrator(
+    NAME,
+    step,
+    Claims(order=4, conserves_momentum=True, relative_cost=2.4, method="Runge–Kutta–Munthe-Kaas on SO(3)"),
+    place=10,
+    kernel="rkmk4_kernel",
+    fallback="twin",
+    colour="#76b7b2",
+    compile_rank=10,
+)

@@ -18,19 +18,30 @@ a torque-free body keeps its ω bit for bit. A step costs about one midpoint ste
 from __future__ import annotations
 
 from spinlab.sim.integrators.claims import Claims
+from spinlab.sim.integrators.record import Integrator
 from spinlab.sim.integrators.splitting import STRANG, split_step
 
-__all__ = ["step", "CLAIMS"]
-
-# Kicks are exact flows and the free flow a midpoint step: order 2 under τ(q), L exact torque-free.
-CLAIMS = Claims(
-    order=2,
-    conserves_momentum=True,
-    orientation_torque=True,
-    implicit=True,
-    relative_cost=4.9,
-    method="Strang splitting: kick, free body, kick",
-)
+__all__ = ["step", "INTEGRATOR"]
 
 
 step = split_step("split2", STRANG)
+
+
+# Kicks are exact flows and the free flow a midpoint step: order 2 under τ(q), L exact torque-free.
+INTEGRATOR = Integrator(
+    "split2",
+    step,
+    Claims(
+        order=2,
+        conserves_momentum=True,
+        orientation_torque=True,
+        implicit=True,
+        relative_cost=4.9,
+        method="Strang splitting: kick, free body, kick",
+    ),
+    place=12,
+    kernel="split_kernel",
+    fallback="twin",
+    colour="#009e73",
+    compile_rank=6,
+)

@@ -17,19 +17,30 @@ from __future__ import annotations
 
 from spinlab.sim.integrators.claims import Claims
 from spinlab.sim.integrators.composition import TRIPLE_JUMP
+from spinlab.sim.integrators.record import Integrator
 from spinlab.sim.integrators.splitting import split_step
 
-__all__ = ["step", "CLAIMS"]
-
-# The triple jump of split2: order 4 under τ(q), L exact torque-free.
-CLAIMS = Claims(
-    order=4,
-    conserves_momentum=True,
-    orientation_torque=True,
-    implicit=True,
-    relative_cost=12.0,
-    method="Strang splitting, Yoshida triple jump",
-)
+__all__ = ["step", "INTEGRATOR"]
 
 
 step = split_step("split4", TRIPLE_JUMP)
+
+
+# The triple jump of split2: order 4 under τ(q), L exact torque-free.
+INTEGRATOR = Integrator(
+    "split4",
+    step,
+    Claims(
+        order=4,
+        conserves_momentum=True,
+        orientation_torque=True,
+        implicit=True,
+        relative_cost=12.0,
+        method="Strang splitting, Yoshida triple jump",
+    ),
+    place=13,
+    kernel="split_kernel",
+    fallback="twin",
+    colour="#9c755f",
+    compile_rank=3,
+)

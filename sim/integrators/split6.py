@@ -17,19 +17,30 @@ from __future__ import annotations
 
 from spinlab.sim.integrators.claims import Claims
 from spinlab.sim.integrators.composition import KAHAN_LI_9
+from spinlab.sim.integrators.record import Integrator
 from spinlab.sim.integrators.splitting import split_step
 
-__all__ = ["step", "CLAIMS"]
-
-# Kahan & Li's 9 stages of split2: order 6 under τ(q), L exact torque-free.
-CLAIMS = Claims(
-    order=6,
-    conserves_momentum=True,
-    orientation_torque=True,
-    implicit=True,
-    relative_cost=29.0,
-    method="Strang splitting, Kahan–Li 9 stages",
-)
+__all__ = ["step", "INTEGRATOR"]
 
 
 step = split_step("split6", KAHAN_LI_9)
+
+
+# Kahan & Li's 9 stages of split2: order 6 under τ(q), L exact torque-free.
+INTEGRATOR = Integrator(
+    "split6",
+    step,
+    Claims(
+        order=6,
+        conserves_momentum=True,
+        orientation_torque=True,
+        implicit=True,
+        relative_cost=29.0,
+        method="Strang splitting, Kahan–Li 9 stages",
+    ),
+    place=14,
+    kernel="split_kernel",
+    fallback="twin",
+    colour="#ff9da7",
+    compile_rank=1,
+)

@@ -38,8 +38,9 @@ from functools import lru_cache
 import numpy as np
 
 from spinlab.sim.errors import NumericalError
-from spinlab.sim.integrators import _kernels, implicit_midpoint, kernel_twins, threads
 from spinlab.sim.integrators.checks import check_jacobian, non_finite_status, raise_on_failure
+from spinlab.sim.integrators.implicit_midpoint import step as midpoint_step
+from spinlab.sim.integrators.kernel_twins import split_step as twin_split_step
 from spinlab.sim.integrators.newton import NEWTON_DEFAULTS, NewtonOptions
 from spinlab.sim.integrators.state import (
     BodyParams,
@@ -50,6 +51,7 @@ from spinlab.sim.integrators.state import (
     momentum_from_omega_world,
     omega_world_from_momentum,
 )
+from spinlab.sim.integrators.threads import run as run_threaded
 from spinlab.sim.integrators.torque import LeverTorque, OrientationTorque
 from spinlab.sim.quaternion import compensated_step, quat_exp_minus_one
 
@@ -149,8 +151,10 @@ def _run_kernel(name, coefficients, kicks, state, params, h, orientation_torque,
     new, status = StepBuffers.empty(n_bodies) if out is None else out
     iterations, substeps = np.empty(n_bodies, np.int64), np.empty(n_bodies, np.int64)
     q_low = np.empty((n_bodies, 4))
-    threads.run(
-        _kernels.split_kernel, n_bodies, coefficients, kicks, state.q, low_part(state), state.omega_world,
+    import spinlab.sim.integrators._kernels as kernels  # numba is imported at a kernel's first call
+
+    run_threaded(
+        kernels.split_kernel, n_bodies, coefficients, kicks, state.q, low_part(state), state.omega_world,
         state.L_world, params.inertia_body, params.inertia_body_inv, params.torque_world, lever, force, float(h),
         params.gyroscopic, *newton._kernel_arguments, new.q, new.omega_world, new.L_world, iterations, substeps,
         status, q_low,
@@ -166,7 +170,7 @@ def _run_twin(name, coefficients, kicks, state, params, h, orientation_torque, n
         lever = force = np.zeros((n_bodies, 3))
     else:
         lever, force = orientation_torque.lever_body, orientation_torque.force_world
-    q, omega_world, L_world, iterations, substeps, status, q_low = kernel_twins.split_step(
+    q, omega_world, L_world, iterations, substeps, status, q_low = twin_split_step(
         coefficients, kicks, state.q, low_part(state), state.omega_world, state.L_world, params.inertia_body_inv,
         params.torque_world, lever, force, float(h), *newton._kernel_arguments,
     )  # fmt: skip
@@ -200,9 +204,7 @@ def _run_stages(name, coefficients, kicks, state, params, h, orientation_torque,
             continue
         try:
             # The free flow reads q and L (ω only for the finiteness check); it returns ω consistent with L.
-            free, cost = implicit_midpoint.step(
-                BodyState(q, omega_world, L_world, q_low), torque_free, stage_h, **options
-            )
+            free, cost = midpoint_step(BodyState(q, omega_world, L_world, q_low), torque_free, stage_h, **options)
         except NumericalError as error:
             where = f"stage {stage + 1} of {len(coefficients)}, {coefficients[stage]:.6g} h"
             raise NumericalError(f"{name} ({where}): {error}", bodies=error.bodies) from error

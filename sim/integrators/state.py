@@ -81,7 +81,7 @@ class BodyState:
     ``q + q_low``, a double-double, in the methods that carry it (the rotations about the principal axes, and the
     implicit methods, their compositions and splittings, whose every Newton piece adds its turn): each step adds
     its increment to it by compensated summation (:func:`sim.quaternion.compensated_step`), so rounding does not
-    pile up with the number of steps (issue 27). ``|q_low|`` is at most half an ulp of ``q``'s
+    pile up with the number of steps. ``|q_low|`` is at most half an ulp of ``q``'s
     components: a method that does not carry it reads ``q`` alone and returns ``None``, losing nothing it kept.
     """
 
@@ -156,7 +156,7 @@ class BodyParams:
 
     def astype(self, dtype) -> BodyParams:
         """These parameters with their arrays in ``dtype`` (float32: an engine's single precision,
-        sim/integrators/engine_steps.py), without construction's conversion to float64."""
+        sim/integrators/engines/common.py), without construction's conversion to float64."""
         params = object.__new__(BodyParams)
         params.__dict__.update(
             inertia_body=self.inertia_body.astype(dtype),

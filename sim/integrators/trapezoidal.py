@@ -20,16 +20,12 @@ import numpy as np
 
 from spinlab.sim.integrators.claims import Claims
 from spinlab.sim.integrators.implicit import ImplicitMethod, implicit_step
+from spinlab.sim.integrators.record import Integrator
 from spinlab.sim.integrators.state import BodyParams, BodyState, matvec, omega_world_from_momentum
 from spinlab.sim.quaternion import quat_exp, quat_mul, quat_normalize, quat_to_matrix
 from spinlab.sim.so3 import exp_so3, hat, left_jacobian_so3
 
-__all__ = ["step", "residual", "residual_jacobian", "residual_curvature", "CLAIMS"]
-
-# Symmetric, so even order; L' = L + h τ is carried exactly.
-CLAIMS = Claims(
-    order=2, conserves_momentum=True, implicit=True, relative_cost=5.0, method="trapezoidal rule, world frame"
-)
+__all__ = ["step", "residual", "residual_jacobian", "residual_curvature", "INTEGRATOR"]
 
 
 def residual(w, omega_world, A_world, L_world_new, h):
@@ -83,3 +79,16 @@ METHOD = ImplicitMethod("trapezoidal", _setup, residual, residual_jacobian, _fin
 
 
 step = implicit_step(METHOD, "the world-frame trapezoidal rule")
+
+
+# Symmetric, so even order; L' = L + h τ is carried exactly.
+INTEGRATOR = Integrator(
+    "trapezoidal",
+    step,
+    Claims(order=2, conserves_momentum=True, implicit=True, relative_cost=5.0, method="trapezoidal rule, world frame"),
+    place=5,
+    kernel="implicit_kernel",
+    fallback="twin",
+    colour="#56b4e9",
+    compile_rank=7,
+)

@@ -10,7 +10,7 @@ import pytest
 from scipy.spatial.transform import Rotation
 
 from spinlab.sim.integrators import INTEGRATORS
-from spinlab.sim.integrators.bullet import integrate_transform
+from spinlab.sim.integrators.engines.bullet import integrate_transform
 from spinlab.sim.integrators.state import BodyParams, BodyState
 
 ATOL_STEP = 1e-13
@@ -112,13 +112,14 @@ def test_bullets_angular_motion_threshold_squashes_the_angle(k):
 
 
 def test_the_float32_twins_run_their_engine_step_in_single_precision():
-    """``NAME_f32`` (engine_steps.float32_twins): the same kernel, its arithmetic float32 throughout (what the
+    """``NAME_f32`` (engines.common.engine_variants): the same kernel, its arithmetic float32 throughout (what the
     single-precision engines run; MuJoCo's is double and has none), so one step parts from the double one by
     float32's rounding, ~1e-8, far above float64's and far below the method's own error."""
-    from spinlab.sim.integrators import CLAIMS, FAMILIES, INTEGRATORS, bullet, catto2015, godot, jolt, physx
+    from spinlab.sim.integrators import CLAIMS, FAMILIES, INTEGRATORS
+    from spinlab.sim.integrators.engines import bullet, catto2015, godot, jolt, physx
     from spinlab.sim.integrators.state import BodyParams, BodyState
 
-    single = {**bullet.VARIANTS, **physx.VARIANTS, **jolt.VARIANTS, **godot.VARIANTS, **catto2015.VARIANTS}
+    single = {step.name: step for module in (bullet, physx, jolt, godot, catto2015) for step in module.STEPS}
     assert set(FAMILIES["engines_f32"]) == {f"{name}_f32" for name in single}
     rng = np.random.default_rng(32)
     q = rng.normal(size=(8, 4))

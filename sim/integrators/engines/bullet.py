@@ -26,7 +26,7 @@ Bullet keeps the orientation as a 3×3 matrix and converts it to a quaternion an
 is rounding, not part of the method, and is left out here. The implicit world and body modes are the same map
 (the body-frame Jacobian is the world one turned by ``O``), different only in rounding.
 
-No compiled kernel: ``backend`` "numba" and "numpy" both run this numpy code (sim/integrators/engine_steps.py).
+No compiled kernel: ``backend`` "numba" and "numpy" both run this numpy code (sim/integrators/engines/common.py).
 """
 
 from __future__ import annotations
@@ -34,12 +34,12 @@ from __future__ import annotations
 import numpy as np
 
 from spinlab.sim.integrators.claims import Claims
-from spinlab.sim.integrators.engine_steps import engine_step, gyroscopic_newton_step, world_inertia
+from spinlab.sim.integrators.engines.common import EngineStep, engine_variants, gyroscopic_newton_step, world_inertia
 from spinlab.sim.integrators.state import BodyParams, BodyState, omega_world_from_momentum, to_body, to_world
 from spinlab.sim.quaternion import quat_mul, quat_normalize, quat_to_matrix
 from spinlab.sim.vector import cross, dot
 
-__all__ = ["VARIANTS", "integrate_transform", "ANGULAR_MOTION_THRESHOLD", "MAX_GYROSCOPIC_FORCE"]
+__all__ = ["STEPS", "VARIANTS", "integrate_transform", "ANGULAR_MOTION_THRESHOLD", "MAX_GYROSCOPIC_FORCE"]
 
 ANGULAR_MOTION_THRESHOLD = 0.25 * np.pi
 """rad: the most a step turns a body (btTransformUtil.h, ``0.5 * SIMD_HALF_PI``)."""
@@ -110,8 +110,8 @@ def _implicit_body(state: BodyState, params: BodyParams, h: float) -> tuple[np.n
 
 
 _CLAMP = "angle per step squashed above π/4"
-VARIANTS = {
-    "bullet_explicit": engine_step(
+STEPS = (
+    EngineStep(
         "bullet_explicit",
         _explicit,
         Claims(
@@ -119,8 +119,9 @@ VARIANTS = {
             conserves_momentum=False,
             method=f"Bullet, BT_ENABLE_GYROSCOPIC_FORCE_EXPLICIT: explicit ω × Iω (≤ 100 N m), exp map, {_CLAMP}",
         ),
+        "#d55e00",
     ),
-    "bullet_implicit_world": engine_step(
+    EngineStep(
         "bullet_implicit_world",
         _implicit_world,
         Claims(
@@ -129,8 +130,9 @@ VARIANTS = {
             implicit=True,
             method=f"Bullet, GYROSCOPIC_FORCE_IMPLICIT_WORLD: one Newton step of implicit Euler, exp map, {_CLAMP}",
         ),
+        "#f6a600",
     ),
-    "bullet_implicit_body": engine_step(
+    EngineStep(
         "bullet_implicit_body",
         _implicit_body,
         Claims(
@@ -139,6 +141,9 @@ VARIANTS = {
             implicit=True,
             method=f"Bullet default (GYROSCOPIC_FORCE_IMPLICIT_BODY): one Newton step, body frame, exp map, {_CLAMP}",
         ),
+        "#9c755f",
     ),
-}
-"""Bullet's three modes: name → :class:`EngineStep` (``step``, ``CLAIMS``)."""
+)
+VARIANTS = engine_variants(*STEPS, place=10, float32=True)
+"""Bullet's three modes: their records
+(:class:`~sim.integrators.record.Integrator`), float32 twins included."""

@@ -16,7 +16,7 @@ Order of a step: ``ω += h I_w⁻¹ τ`` (the accumulated torque), clamp to 100 
 then the rotation by the new ω. Off, a torque-free body keeps its ω exactly and the T-handle never flips.
 PhysX stores single precision; this is the float64 evaluation of the same formulas.
 
-No compiled kernel: ``backend`` "numba" and "numpy" both run this numpy code (sim/integrators/engine_steps.py).
+No compiled kernel: ``backend`` "numba" and "numpy" both run this numpy code (sim/integrators/engines/common.py).
 """
 
 from __future__ import annotations
@@ -26,12 +26,18 @@ import functools
 import numpy as np
 
 from spinlab.sim.integrators.claims import Claims
-from spinlab.sim.integrators.engine_steps import axis_angle_quat, clamp_speed, engine_step, rescaled_momentum_step
+from spinlab.sim.integrators.engines.common import (
+    EngineStep,
+    axis_angle_quat,
+    clamp_speed,
+    engine_variants,
+    rescaled_momentum_step,
+)
 from spinlab.sim.integrators.state import BodyParams, BodyState, omega_world_from_momentum, to_body, to_world
 from spinlab.sim.quaternion import quat_mul, quat_normalize
 from spinlab.sim.vector import dot
 
-__all__ = ["VARIANTS", "MAX_ANGULAR_VELOCITY", "integrate_rotation"]
+__all__ = ["STEPS", "VARIANTS", "MAX_ANGULAR_VELOCITY", "integrate_rotation"]
 
 MAX_ANGULAR_VELOCITY = 100.0
 """rad/s: PxRigidDynamic's default max angular velocity (ScBodyCore.cpp)."""
@@ -60,8 +66,8 @@ _off = functools.partial(_step, gyroscopic=False)  # the engine's default
 _on = functools.partial(_step, gyroscopic=True)
 
 
-VARIANTS = {
-    "physx": engine_step(
+STEPS = (
+    EngineStep(
         "physx",
         _off,
         Claims(
@@ -70,8 +76,9 @@ VARIANTS = {
             gyroscopic=False,
             method="PhysX default: no gyroscopic term — ω stays constant, the handle never flips; |ω| ≤ 100 rad/s",
         ),
+        "#2ca02c",
     ),
-    "physx_gyro": engine_step(
+    EngineStep(
         "physx_gyro",
         _on,
         Claims(
@@ -79,6 +86,9 @@ VARIANTS = {
             conserves_momentum=False,
             method="PhysX eENABLE_GYROSCOPIC_FORCES: explicit Euler on body momentum, |ℓ| restored; ≤ 100 rad/s",
         ),
+        "#98df8a",
     ),
-}
-"""PhysX with the gyroscopic flag off and on: name → :class:`EngineStep` (``step``, ``CLAIMS``)."""
+)
+VARIANTS = engine_variants(*STEPS, place=30, float32=True)
+"""PhysX with the gyroscopic flag off and on: their records
+(:class:`~sim.integrators.record.Integrator`), float32 twins included."""

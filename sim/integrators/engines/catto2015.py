@@ -15,7 +15,7 @@ rotation of the new velocity, then normalised), carried to quaternions:
     ω₁ = ω + h I_w⁻¹ τ,   ω₂ = O Ω₂ (Ω₁ = Oᵀ ω₁),   q' = normalise(q + (h/2) [0, ω₂] ⊗ q)
 
 No clamp. Cost: one Newton iteration a body. No compiled kernel: ``backend`` "numba" and "numpy" both run this
-numpy code (sim/integrators/engine_steps.py).
+numpy code (sim/integrators/engines/common.py).
 """
 
 from __future__ import annotations
@@ -23,11 +23,11 @@ from __future__ import annotations
 import numpy as np
 
 from spinlab.sim.integrators.claims import Claims
-from spinlab.sim.integrators.engine_steps import engine_step, gyroscopic_newton_step
+from spinlab.sim.integrators.engines.common import EngineStep, engine_variants, gyroscopic_newton_step
 from spinlab.sim.integrators.euler import euler_orientation
 from spinlab.sim.integrators.state import BodyParams, BodyState, omega_world_from_momentum, to_body, to_world
 
-__all__ = ["VARIANTS"]
+__all__ = ["STEPS", "VARIANTS"]
 
 
 def _step(state: BodyState, params: BodyParams, h: float) -> tuple[np.ndarray, np.ndarray]:
@@ -37,8 +37,8 @@ def _step(state: BodyState, params: BodyParams, h: float) -> tuple[np.ndarray, n
     return euler_orientation(state.q, omega, h), omega
 
 
-VARIANTS = {
-    "catto2015": engine_step(
+STEPS = (
+    EngineStep(
         "catto2015",
         _step,
         Claims(
@@ -47,6 +47,9 @@ VARIANTS = {
             implicit=True,
             method="Catto 2015: implicit Euler on ω × Iω, one Newton step, body frame; q by semi-implicit Euler",
         ),
+        "#009e73",
     ),
-}
-"""Catto's step: name → :class:`EngineStep` (``step``, ``CLAIMS``)."""
+)
+VARIANTS = engine_variants(*STEPS, place=60, float32=True)
+"""Catto's step: their records
+(:class:`~sim.integrators.record.Integrator`), float32 twins included."""

@@ -3,7 +3,7 @@
 Each engine module writes its step from the engine's own source (cited in its docstring; the formulas in
 docs/engines.md) in numpy, batched over bodies with elementwise arithmetic only, so a body's result does not
 depend on the batch it is in. None has a compiled kernel: ``backend="numba"`` and ``backend="numpy"`` both run
-the same numpy code (the world may pick either while kernels compile; issue 22), and ``out=`` is not used.
+the same numpy code (the world may pick either while kernels compile), and ``out=`` is not used.
 
 An engine step is explicit in the sense of :mod:`sim.integrators.explicit`: it advances ``ω`` and derives
 ``L' = O' I O'ᵀ ω'``. Those that take one Newton step for the gyroscopic term report one iteration a body.
@@ -24,14 +24,14 @@ import numpy as np
 from spinlab.sim.integrators.checks import check_backend
 from spinlab.sim.integrators.claims import Claims
 from spinlab.sim.integrators.explicit import explicit_cost, finish_explicit
+from spinlab.sim.integrators.record import Integrator
 from spinlab.sim.integrators.state import BodyParams, BodyState, StepBuffers, StepCost, matvec
 from spinlab.sim.quaternion import quat_normalize
 from spinlab.sim.vector import cross, dot
 
 __all__ = [
     "EngineStep",
-    "engine_step",
-    "float32_twins",
+    "engine_variants",
     "FLOAT32_SUFFIX",
     "one_newton_cost",
     "matmul3",
@@ -50,47 +50,61 @@ Kernel = Callable[[BodyState, BodyParams, float], tuple[np.ndarray, np.ndarray]]
 
 @dataclass(frozen=True)
 class EngineStep:
-    """One engine mode as the registry sees a module: its ``step`` and its ``CLAIMS``, and the numpy ``kernel``
-    the step runs (its float32 twin runs the same one: :func:`float32_twins`)."""
+    """One engine mode as its module writes it: its name, the numpy ``kernel`` it runs, its claims and its colour
+    side by side (``"#rrggbb"``)."""
 
-    step: Callable[..., tuple[BodyState, StepCost]]
-    CLAIMS: Claims
-    kernel: Kernel | None = None
+    name: str
+    kernel: Kernel
+    claims: Claims
+    colour: str
 
 
 FLOAT32_SUFFIX = "_f32"
 
 
-def float32_twins(variants: dict[str, EngineStep]) -> dict[str, EngineStep]:
-    """Each of ``variants`` again as ``NAME_f32``: the same kernel on the state and parameters rounded to float32
-    and in float32 arithmetic (numpy keeps float32 through every operation of the kernels: Python scalars do not
-    widen it), its new ``q`` and ``ω`` widened back for the world (``q`` normalised again in float64). What a game
-    engine built with single precision (Bullet's, PhysX's, Jolt's and Godot's defaults, Box2D's) does: the
-    rounding of ~6e-8 relative in every step. Claims: the base's, with ``precision="float32"`` (the contract
-    tests take "to rounding" as float32's) and the method saying so."""
-    twins = {}
-    for name, variant in variants.items():
-
-        def single(state: BodyState, params: BodyParams, h: float, kernel=variant.kernel):
-            state32 = BodyState.of_float_arrays(
-                *(a.astype(np.float32) for a in (state.q, state.omega_world, state.L_world))
-            )
-            q, omega = kernel(state32, params.astype(np.float32), h)
-            # Widened, q is unit to float32's rounding (~6e-8): normalised again in float64, as the world keeps it.
-            return quat_normalize(q.astype(np.float64)), omega.astype(np.float64)
-
+def engine_variants(*steps: EngineStep, place: int, float32: bool) -> tuple[Integrator, ...]:
+    """The records of an engine's ``steps``: family ``engines``, at ``place``, ``place + 1``, … in the lists.
+    ``float32``: each again as ``NAME_f32`` (family ``engines_f32``, the same place and colour), the same kernel on
+    the state and parameters rounded to float32 and in float32 arithmetic (numpy keeps float32 through every
+    operation of the kernels: Python scalars do not widen it), its new ``q`` and ``ω`` widened back for the world
+    (``q`` normalised again in float64). What a game engine built with single precision (Bullet's, PhysX's, Jolt's
+    and Godot's defaults, Box2D's) does: the rounding of ~6e-8 relative in every step. A twin's claims are its
+    base's, with ``precision="float32"`` (the contract tests take "to rounding" as float32's) and the method saying
+    so. No engine step has a compiled kernel: each runs its numpy code whatever the backend."""
+    records = [
+        Integrator(step.name, _numpy_step(step.name, step.kernel, step.claims), step.claims, family="engines",
+                   place=place + number, colour=step.colour)
+        for number, step in enumerate(steps)
+    ]  # fmt: skip
+    for number, step in enumerate(steps if float32 else ()):
+        name = step.name + FLOAT32_SUFFIX
         claims = replace(
-            variant.CLAIMS, precision="float32", method=f"{variant.CLAIMS.method}; in float32, as the engine stores it"
+            step.claims, precision="float32", method=f"{step.claims.method}; in float32, as the engine stores it"
         )
-        twins[name + FLOAT32_SUFFIX] = engine_step(name + FLOAT32_SUFFIX, single, claims)
-    return twins
+        records.append(Integrator(name, _numpy_step(name, _in_float32(step.kernel), claims), claims,
+                                  family="engines_f32", place=place + number, colour=step.colour))  # fmt: skip
+    return tuple(records)
 
 
-def engine_step(name: str, kernel: Kernel, claims: Claims) -> EngineStep:
-    """The registry's entry for ``kernel``: ``step(state, params, h, *, backend, out)`` that checks the backend,
-    runs the numpy kernel for both (there is no compiled one), checks the new state for finiteness (raising
-    :class:`sim.errors.NumericalError` naming the bodies) and reports one Newton iteration a body when ``claims``
-    say the step is implicit and the gyroscopic term (the one it solves for) is on."""
+def _in_float32(kernel: Kernel) -> Kernel:
+    """``kernel`` run on float32 copies of the state and parameters, its results widened back to float64."""
+
+    def single(state: BodyState, params: BodyParams, h: float) -> tuple[np.ndarray, np.ndarray]:
+        state32 = BodyState.of_float_arrays(
+            *(a.astype(np.float32) for a in (state.q, state.omega_world, state.L_world))
+        )
+        q, omega = kernel(state32, params.astype(np.float32), h)
+        # Widened, q is unit to float32's rounding (~6e-8): normalised again in float64, as the world keeps it.
+        return quat_normalize(q.astype(np.float64)), omega.astype(np.float64)
+
+    return single
+
+
+def _numpy_step(name: str, kernel: Kernel, claims: Claims) -> Callable[..., tuple[BodyState, StepCost]]:
+    """``step(state, params, h, *, backend, out)`` that checks the backend, runs the numpy ``kernel`` for both
+    (there is no compiled one), checks the new state for finiteness (raising :class:`sim.errors.NumericalError`
+    naming the bodies) and reports one Newton iteration a body when ``claims`` say the step is implicit and the
+    gyroscopic term (the one it solves for) is on."""
 
     def step(
         state: BodyState, params: BodyParams, h: float, *, backend: str = "numba", out: StepBuffers | None = None
@@ -103,7 +117,7 @@ def engine_step(name: str, kernel: Kernel, claims: Claims) -> EngineStep:
 
     step.__name__ = f"{name}_step"
     step.__doc__ = f"Advance N bodies by ``h`` seconds with the ``{name}`` engine step ({claims.method})."
-    return EngineStep(step, claims, kernel)
+    return step
 
 
 @lru_cache(maxsize=64)

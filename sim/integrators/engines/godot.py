@@ -14,7 +14,7 @@ Godot keeps the orientation as a 3×3 basis; turning it by an exact rotation mat
 rounding, the quaternion product ``normalise(exp(h ω) ⊗ q)`` used here. Godot's ``real_t`` is single precision by
 default; this is the float64 evaluation of the same formulas.
 
-No compiled kernel: ``backend`` "numba" and "numpy" both run this numpy code (sim/integrators/engine_steps.py).
+No compiled kernel: ``backend`` "numba" and "numpy" both run this numpy code (sim/integrators/engines/common.py).
 """
 
 from __future__ import annotations
@@ -22,12 +22,12 @@ from __future__ import annotations
 import numpy as np
 
 from spinlab.sim.integrators.claims import Claims
-from spinlab.sim.integrators.engine_steps import axis_angle_quat, engine_step
+from spinlab.sim.integrators.engines.common import EngineStep, axis_angle_quat, engine_variants
 from spinlab.sim.integrators.state import BodyParams, BodyState, omega_world_from_momentum
 from spinlab.sim.quaternion import quat_mul, quat_normalize
 from spinlab.sim.vector import dot
 
-__all__ = ["VARIANTS", "CMP_EPSILON"]
+__all__ = ["STEPS", "VARIANTS", "CMP_EPSILON"]
 
 CMP_EPSILON = 1e-5
 """rad/s: below this ``|ω|`` Godot does not turn a body (``Math::is_zero_approx``)."""
@@ -42,8 +42,8 @@ def _step(state: BodyState, params: BodyParams, h: float) -> tuple[np.ndarray, n
     return np.where(turning[..., None], turned, state.q), omega
 
 
-VARIANTS = {
-    "godot": engine_step(
+STEPS = (
+    EngineStep(
         "godot",
         _step,
         Claims(
@@ -52,6 +52,9 @@ VARIANTS = {
             gyroscopic=False,
             method="Godot Physics: no gyroscopic term at all — ω stays constant, the handle never flips",
         ),
+        "#bcbd22",
     ),
-}
-"""Godot Physics' step: name → :class:`EngineStep` (``step``, ``CLAIMS``)."""
+)
+VARIANTS = engine_variants(*STEPS, place=50, float32=True)
+"""Godot Physics' step: their records
+(:class:`~sim.integrators.record.Integrator`), float32 twins included."""

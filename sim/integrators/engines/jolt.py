@@ -20,7 +20,7 @@ PhysX takes it after. Avian reports that this step drifts a free body toward the
 (avianphysics/avian#993); docs/engines.md measures it. Jolt stores single precision; this is the float64
 evaluation of the same formulas.
 
-No compiled kernel: ``backend`` "numba" and "numpy" both run this numpy code (sim/integrators/engine_steps.py).
+No compiled kernel: ``backend`` "numba" and "numpy" both run this numpy code (sim/integrators/engines/common.py).
 """
 
 from __future__ import annotations
@@ -30,12 +30,18 @@ import functools
 import numpy as np
 
 from spinlab.sim.integrators.claims import Claims
-from spinlab.sim.integrators.engine_steps import axis_angle_quat, clamp_speed, engine_step, rescaled_momentum_step
+from spinlab.sim.integrators.engines.common import (
+    EngineStep,
+    axis_angle_quat,
+    clamp_speed,
+    engine_variants,
+    rescaled_momentum_step,
+)
 from spinlab.sim.integrators.state import BodyParams, BodyState, omega_world_from_momentum, to_body, to_world
 from spinlab.sim.quaternion import quat_mul, quat_normalize
 from spinlab.sim.vector import dot
 
-__all__ = ["VARIANTS", "MAX_ANGULAR_VELOCITY", "MIN_ROTATION_STEP", "add_rotation_step"]
+__all__ = ["STEPS", "VARIANTS", "MAX_ANGULAR_VELOCITY", "MIN_ROTATION_STEP", "add_rotation_step"]
 
 MAX_ANGULAR_VELOCITY = 0.25 * np.pi * 60.0
 """rad/s: BodyCreationSettings' default ``mMaxAngularVelocity`` (≈ 47.1)."""
@@ -68,8 +74,8 @@ _off = functools.partial(_step, gyroscopic=False)  # the engine's default
 _on = functools.partial(_step, gyroscopic=True)
 
 
-VARIANTS = {
-    "jolt": engine_step(
+STEPS = (
+    EngineStep(
         "jolt",
         _off,
         Claims(
@@ -78,8 +84,9 @@ VARIANTS = {
             gyroscopic=False,
             method="Jolt default: no gyroscopic term — ω stays constant, never flips; |ω| ≤ 47 rad/s",
         ),
+        "#f7b6d2",
     ),
-    "jolt_gyro": engine_step(
+    EngineStep(
         "jolt_gyro",
         _on,
         Claims(
@@ -87,6 +94,9 @@ VARIANTS = {
             conserves_momentum=False,
             method="Jolt mApplyGyroscopicForce: explicit Euler on body momentum, |ℓ| restored; |ω| ≤ 47 rad/s",
         ),
+        "#e15759",
     ),
-}
-"""Jolt with the gyroscopic force off and on: name → :class:`EngineStep` (``step``, ``CLAIMS``)."""
+)
+VARIANTS = engine_variants(*STEPS, place=40, float32=True)
+"""Jolt with the gyroscopic force off and on: their records
+(:class:`~sim.integrators.record.Integrator`), float32 twins included."""

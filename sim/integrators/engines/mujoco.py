@@ -33,7 +33,7 @@ MuJoCo's state is ``Ω``; spinlab's is ``ω = O Ω``. A body whose step leaves `
 and no gyroscopic term, or a spin about a principal axis) turned about ``ω`` itself, so ``ω' = ω`` exactly is kept
 instead of the rounding of ``O' Ω``. ``mju_normalize3`` takes the axis (1, 0, 0) below ``mjMINVAL`` = 1e-15 rad/s.
 
-No compiled kernel: ``backend`` "numba" and "numpy" both run this numpy code (sim/integrators/engine_steps.py).
+No compiled kernel: ``backend`` "numba" and "numpy" both run this numpy code (sim/integrators/engines/common.py).
 """
 
 from __future__ import annotations
@@ -41,12 +41,19 @@ from __future__ import annotations
 import numpy as np
 
 from spinlab.sim.integrators.claims import Claims
-from spinlab.sim.integrators.engine_steps import axis_angle_quat, engine_step, matmul3, skew, solve3_cramer
+from spinlab.sim.integrators.engines.common import (
+    EngineStep,
+    axis_angle_quat,
+    engine_variants,
+    matmul3,
+    skew,
+    solve3_cramer,
+)
 from spinlab.sim.integrators.state import BodyParams, BodyState, matvec, to_body, to_world
 from spinlab.sim.quaternion import quat_mul, quat_normalize
 from spinlab.sim.vector import cross, dot
 
-__all__ = ["VARIANTS", "quat_integrate", "MJ_MINVAL"]
+__all__ = ["STEPS", "VARIANTS", "quat_integrate", "MJ_MINVAL"]
 
 MJ_MINVAL = 1e-15
 """MuJoCo's ``mjMINVAL``: below this norm a vector has no direction (``mju_normalize3``)."""
@@ -141,8 +148,8 @@ def _rk4(state: BodyState, params: BodyParams, h: float) -> tuple[np.ndarray, np
     return q_new, _world_rate(state, q_new, omega_body, omega_body_new)
 
 
-VARIANTS = {
-    "mujoco_euler": engine_step(
+STEPS = (
+    EngineStep(
         "mujoco_euler",
         _euler,
         Claims(
@@ -150,8 +157,9 @@ VARIANTS = {
             conserves_momentum=False,
             method="MuJoCo Euler (default): explicit ω × Iω, body frame, symplectic: q turned by the new Ω",
         ),
+        "#17becf",
     ),
-    "mujoco_implicitfast": engine_step(
+    EngineStep(
         "mujoco_implicitfast",
         _implicitfast,
         Claims(
@@ -160,8 +168,9 @@ VARIANTS = {
             implicit=True,
             method="MuJoCo implicitfast: one Newton step of implicit Euler on ω × Iω (free bodies, 3.11+), body frame",
         ),
+        "#aec7e8",
     ),
-    "mujoco_rk4": engine_step(
+    EngineStep(
         "mujoco_rk4",
         _rk4,
         Claims(
@@ -169,6 +178,9 @@ VARIANTS = {
             conserves_momentum=False,
             method="MuJoCo RK4 (4.0): classic Runge–Kutta on Ω, Munthe-Kaas (RKMK4) on q, body frame",
         ),
+        "#9467bd",
     ),
-}
-"""MuJoCo's three integrators on a free body: name → :class:`EngineStep` (``step``, ``CLAIMS``)."""
+)
+VARIANTS = engine_variants(*STEPS, place=20, float32=False)
+"""MuJoCo's three integrators on a free body: their records (:class:`~sim.integrators.record.Integrator`); MuJoCo
+is built in double precision, so no float32 twins."""

@@ -108,8 +108,5 @@ def compose_nodes(*arguments) -> None:
 
         compiled_compose(*arguments)
         return
-    from spinlab.sim.integrators.kernel_twins import without_numba
-
-    path = str(Path(__file__).with_name("graph_kernel.py"))
     with np.errstate(all="ignore"):  # the kernel's error model
-        without_numba(path)["compose_nodes"](*arguments)
+        compiled.plain(Path(__file__).with_name("graph_kernel.py")).compose_nodes(*arguments)

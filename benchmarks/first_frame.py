@@ -1,4 +1,4 @@
-"""The first minute of the window (issue 22): how long from ``python main.py gui SCENE`` to the real scene drawn and
+"""The first minute of the window: how long from ``python main.py gui SCENE`` to the real scene drawn and
 stepping, cold (every compiled kernel's cache removed) and warm, and the longest gap between frames meanwhile.
 
 Each start runs ``main.py gui SCENE`` in a fresh process under ``DISPLAY`` (a private Xvfb when none is set), with

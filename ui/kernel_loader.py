@@ -68,7 +68,7 @@ def stages(scene: SceneSpec) -> list[Stage]:
     ranked = sorted(dict.fromkeys(own), key=lambda name: NUMPY_SLOWEST_FIRST.index(name)
                     if name in NUMPY_SLOWEST_FIRST else len(NUMPY_SLOWEST_FIRST))  # fmt: skip
     first = [(frozenset({name}), partial(load_kernels, scene, (name,))) for name in ranked]
-    side_by_side = [
+    side_by_side: list[Stage] = [
         (frozenset(), partial(_side_by_side, scene_of, family))
         for scene_of in (partial(excerpt, scene), partial(load_scene, "heavy_top"), partial(load_scene, "hierarchy"))
         for family in (None, *dict.fromkeys(FAMILIES.values()))

@@ -104,13 +104,13 @@ def step(
 ) -> tuple[BodyState, StepCost]:
     """Advance N bodies by ``h`` seconds with RKMK4 (see the module for the ODE).
 
-    ``backend``: ``"numba"`` (compiled kernel), ``"numpy"`` (the reference) or ``"twin"`` (the kernel run by
-    numpy, sim/integrators/kernel_twins.py). Raises
+    ``backend``: ``"numba"`` (compiled kernel), ``"numpy"`` (the reference) or ``"twin"`` (the kernel run
+    plain, sim/integrators/kernel_twins.py). Raises
     :class:`sim.errors.NumericalError` naming the bodies whose new state is not finite.
     """
     if backend == "numba":
         return run_explicit_kernel(NAME, _kernels.rkmk4_kernel, state, params, h, out=out)
-    if backend == "twin":  # the kernel's bits, run by numpy (kernel_twins.py)
+    if backend == "twin":  # the kernel's bits, run plain (kernel_twins.py)
         from spinlab.sim.integrators import kernel_twins
 
         return kernel_twins.explicit_step(NAME, "rkmk4_kernel", state, params, h)

@@ -1,4 +1,4 @@
-"""The kernel loader's stages leave nothing for the window to compile (issue 22: a kernel marked ready but not loaded
+"""The kernel loader's stages leave nothing for the window to compile (a kernel marked ready but not loaded
 compiles on the window's thread at its first call). In fresh processes, counting numba's compiles: every preset
 alone and side by side under every family, and every method and axes splitting chosen, after the stages; and the
 colour stage against the frames a recording reads back from GL (read-only arrays, a signature of their own for

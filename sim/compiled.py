@@ -58,7 +58,6 @@ __all__ = [
     "is_ready",
     "not_ready",
     "off_kernel_bits",
-    "ready_names",
     "lazy_module",
 ]
 
@@ -90,10 +89,10 @@ TWINS = frozenset(_TWINNED_KERNELS)
 """The integrators whose ``backend="twin"`` runs their kernel plain (sim/integrators/kernel_twins.py; the
 compositions stage by stage, as their kernel does): the kernel's bits."""
 
-PLAIN_BODIES = 32
+PLAIN_BODIES = 16
 """In the window, a group of fewer bodies than this steps on its plain kernel while its compiled one is not loaded,
-a larger one on its numpy reference (a body-step plain costs ~35 µs, a group's step on numpy ~1-2 ms whatever its
-size)."""
+a larger one on its numpy reference: the plain kernel's cost grows with the bodies (an implicit midpoint body-step
+~35 µs), the reference's hardly (~1 ms a step up to a few dozen bodies); they meet at 16-32 bodies."""
 
 # ``run``'s costs, s: numba costs a process ~0.5 s before its first compiled step when the kernels are cached
 # (importing it, readying its compiler, loading them), and seconds a kernel when they must be compiled. A body-step
@@ -262,11 +261,6 @@ def off_kernel_bits(names: Iterable[str | None]) -> frozenset[str]:
         for name in not_ready(bodies)
         if name not in KERNEL_BITS_ON_NUMPY and stand_in(name, bodies[name]) == "numpy"
     )
-
-
-def ready_names() -> frozenset[str]:
-    """The names :func:`mark_ready` has named so far."""
-    return frozenset(_ready)
 
 
 def lazy_module(name: str) -> ModuleType:

@@ -68,3 +68,19 @@ def test_the_colour_stage_covers_the_frames_a_recording_reads_back():
     report = run_counted(_CHILD)
     assert report["loaded"] > 0, "the stage compiled or loaded the conversion"
     assert report["after"] == [], report["after"]
+
+
+def test_the_loader_loads_each_stage_the_worker_has_cached():
+    from spinlab.scene.files.scene_file import load_scene
+    from spinlab.sim import compiled
+    from spinlab.sim.integrators import INTEGRATORS
+    from spinlab.ui.kernel_loader import KernelLoader
+
+    loader = KernelLoader("t_handle", load_scene("t_handle"))
+    try:
+        assert loader.wait(600.0), f"{loader.stages_done} of {len(loader.stages)} stages loaded"
+    finally:
+        loader.close()
+    assert not loader.load_ready()  # nothing more to load
+    with compiled.gated(set(compiled._ready)):  # what the loader marked ready
+        assert not compiled.not_ready([*INTEGRATORS, compiled.FREE_FALL, compiled.COLOUR_CONVERSION])

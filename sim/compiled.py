@@ -1,8 +1,7 @@
 """How each kernel runs in this process: compiled by numba, or its own source run by Python.
 
-The kernels (sim/integrators/_kernels.py, scene/running/graph_kernel.py) are written once, for numba, with this
-module's :func:`njit`. :func:`plain` loads the same source again as plain Python, where ``njit`` leaves every
-function as written: called on Python's floats, a kernel performs the IEEE operations the compiled code performs,
+The kernels (sim/integrators/_kernels.py, scene/running/graph_kernel.py) are written once, for numba, and also run
+as plain Python (sim/jit.py's ``plain``): called on Python's floats, a kernel performs the IEEE operations the compiled code performs,
 in the same order (numba compiles without fast-math; ``sqrt`` and the division are correctly rounded; ``sin`` and
 ``cos`` are the C library's in both), hence the compiled bits, without importing numba (~0.1 s), readying its
 compiler (~0.4 s) or compiling (seconds, cold). That pays for a few bodies (a body-step of the implicit midpoint
@@ -27,15 +26,12 @@ Names are the integrators' (``INTEGRATORS``), :data:`FREE_FALL`, :data:`SCENE_GR
 from __future__ import annotations
 
 import contextlib
-import importlib.util
 import sys
 import threading
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
-from functools import cache
+from collections.abc import Iterable, Iterator
 from pathlib import Path
-from types import ModuleType
-from typing import Any, TypeVar
+from typing import Any
 
 __all__ = [
     "FREE_FALL",
@@ -45,8 +41,6 @@ __all__ = [
     "KERNEL_BITS_ON_NUMPY",
     "TWINS",
     "PLAIN_BODIES",
-    "njit",
-    "plain",
     "load_numba",
     "steps_without_numba",
     "kernel_bits_without_numba",
@@ -58,13 +52,12 @@ __all__ = [
     "is_ready",
     "not_ready",
     "off_kernel_bits",
-    "lazy_module",
 ]
 
 FREE_FALL = "free_fall"
 """The world's free-fall kernel (sim/integrators/_kernels.py's ``free_fall_kernel``)."""
 SCENE_GRAPH = "scene_graph"
-"""The scene graph's composition (scene/running/graph_kernel.py; its :func:`plain` run meanwhile, the same bits)."""
+"""The scene graph's composition (scene/running/graph_kernel.py; run plain meanwhile, the same bits)."""
 POLYLINE_KEEP = "polyline_keep"
 """The trails' and plots' thinning (render/thinning.py; render/thinning_numpy.py meanwhile)."""
 COLOUR_CONVERSION = "yuv"
@@ -106,49 +99,9 @@ _NUMPY_GROUP_STEP_S = 0.6e-3
 _NUMPY_BODY_STEP_S = 1.0e-6
 _GRAPH_NODE_S = 3e-5
 
-_plain_names: set[str] = set()
 _state: dict[str, Any] = {"gated": False, "plain_below": 0}
 _ready: set[str] = set()
 _thread = threading.local()  # .loading: this thread loads kernels (ui/kernel_loader.py), so calls them
-
-Function = TypeVar("Function", bound=Callable[..., Any])
-
-
-def njit(**options: Any) -> Callable[[Function], Function]:
-    """numba's ``njit(**options)``, but in a :func:`plain` copy of a module, where the function is left as written.
-    Importing a module that uses it compiled imports numba."""
-
-    def decorate(function: Function) -> Function:
-        if function.__module__ in _plain_names:
-            return function
-        from numba import njit as numba_njit
-
-        return numba_njit(**options)(function)
-
-    return decorate
-
-
-@cache
-def plain(path: str | Path, *, numpy_math: bool = False) -> ModuleType:
-    """The kernels' module at ``path`` loaded again as plain Python (its own module object, not in ``sys.modules``;
-    the source's bytecode cache serves both): its ``@njit`` functions are left as written, so a kernel called runs
-    its loops in Python. Never imports numba.
-
-    ``numpy_math``: with numpy's ``sqrt``, ``sin``, ``cos`` and ``isfinite`` in place of the ``math`` functions its
-    source imports. Called on numpy's float64 scalars, the kernels then follow numba's error model (a division by
-    zero, or ``sin`` of an infinity, gives an inf or a nan), where Python's floats raise."""
-    path = Path(path)
-    name = f"spinlab.plain.{path.stem}{'.numpy_math' if numpy_math else ''}"
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None, f"{path} is a Python source file"
-    module = importlib.util.module_from_spec(spec)
-    _plain_names.add(name)
-    spec.loader.exec_module(module)
-    if numpy_math:
-        import numpy as np
-
-        vars(module).update(sqrt=np.sqrt, sin=np.sin, cos=np.cos, isfinite=np.isfinite)
-    return module
 
 
 def load_numba() -> None:
@@ -261,20 +214,3 @@ def off_kernel_bits(names: Iterable[str | None]) -> frozenset[str]:
         for name in not_ready(bodies)
         if name not in KERNEL_BITS_ON_NUMPY and stand_in(name, bodies[name]) == "numpy"
     )
-
-
-def lazy_module(name: str) -> ModuleType:
-    """Module ``name``, executed only at its first attribute access (``importlib.util.LazyLoader``); the one already
-    imported, if it is. The integrators reach their kernels through one, so that importing them does not import
-    numba until a kernel is called."""
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.find_spec(name)
-    if spec is None or spec.loader is None:
-        raise ModuleNotFoundError(f"no module named {name!r}", name=name)
-    loader = importlib.util.LazyLoader(spec.loader)
-    spec.loader = loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    loader.exec_module(module)
-    return module

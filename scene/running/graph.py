@@ -24,6 +24,7 @@ import numpy as np
 import numpy.typing as npt
 
 from spinlab.sim import compiled
+from spinlab.sim.jit import plain
 from spinlab.sim.quaternion import quat_exp, quat_mul
 
 __all__ = ["SceneGraph", "GlobalPoses"]
@@ -109,4 +110,4 @@ def compose_nodes(*arguments) -> None:
         compiled_compose(*arguments)
         return
     with np.errstate(all="ignore"):  # the kernel's error model
-        compiled.plain(Path(__file__).with_name("graph_kernel.py")).compose_nodes(*arguments)
+        plain(Path(__file__).with_name("graph_kernel.py")).compose_nodes(*arguments)

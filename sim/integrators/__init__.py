@@ -15,9 +15,9 @@ Catto 2015), written from their sources (docs/engines.md); a module may hold sev
 
 from types import ModuleType
 
-from spinlab.sim.compiled import lazy_module
+from spinlab.sim.jit import lazy_module
 
-# The kernels' module is imported (and numba with it) at its first use, not with the integrators (sim/compiled.py).
+# The kernels' module is imported (and numba with it) at its first use, not with the integrators (sim/jit.py).
 _kernels = lazy_module("spinlab.sim.integrators._kernels")
 
 from spinlab.sim.integrators import (  # noqa: E402

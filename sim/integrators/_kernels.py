@@ -12,7 +12,7 @@ the Python side raises. The kernels release the GIL (``nogil``): :mod:`sim.integ
 batch in parts on several threads. Every kernel is compiled with numpy's error model: a division by zero gives an
 inf or a nan (then a non-finite status), never a Python exception from inside a kernel.
 
-The same source also runs as plain Python (sim/compiled.py's ``plain``: ``@njit`` then leaves each function as
+The same source also runs as plain Python (sim/jit.py's ``plain``: ``@njit`` then leaves each function as
 written), on Python's floats, for a few bodies without numba (sim/integrators/kernel_twins.py): the compiled bits,
 since both perform the same IEEE operations in the same order. What keeps that true, for every function the twins
 call:
@@ -61,8 +61,8 @@ from math import cos, factorial, isfinite, sin, sqrt
 
 import numpy as np
 
-from spinlab.sim.compiled import njit
 from spinlab.sim.integrators.checks import STATUS_NON_FINITE, STATUS_NOT_CONVERGED, STATUS_OK
+from spinlab.sim.jit import njit
 from spinlab.sim.taylor import TAYLOR_BRANCH_ANGLE_SQ
 
 __all__ = ["euler_kernel", "euler_body_kernel", "magnus_kernel", "rkmk4_kernel", "implicit_kernel",

@@ -1,6 +1,6 @@
 """The integrators' kernels run plain, on Python's floats: the compiled path's bits without numba (``backend="twin"``).
 
-sim/integrators/_kernels.py's own code (sim/compiled.py's ``plain``: numba's decorator left out) called on Python's
+sim/integrators/_kernels.py's own code (sim/jit.py's ``plain``: numba's decorator left out) called on Python's
 floats performs, body by body, the IEEE operations the compiled kernel performs, in the same order (the rules that
 keep this true are stated in that module's docstring); a trace stepped so has the compiled path's bytes
 (tests/test_trace_digest.py). Arrays are handed to it as nested lists (:class:`_Floats`: numpy's scalars would
@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from spinlab.sim.compiled import plain
+from spinlab.sim.jit import plain
 
 __all__ = ["implicit_step", "split_step", "explicit_step"]
 

@@ -8,7 +8,7 @@ be the compiled path's bytes (tests/test_trace_digest.py). Steps from 1/240 s (t
 import numpy as np
 import pytest
 
-from spinlab.sim import compiled
+from spinlab.sim import compiled, jit
 from spinlab.sim.errors import NumericalError
 from spinlab.sim.integrators import CLAIMS, INTEGRATORS, kernel_twins
 from spinlab.sim.integrators.newton import NewtonOptions
@@ -95,7 +95,7 @@ def test_where_pythons_floats_raise_a_twin_gives_its_kernels_bits(name, monkeypa
     q[1] = 0.0
     state = type(state)(q, state.omega_world, state.L_world)
     fallbacks = []
-    original = compiled.plain
+    original = jit.plain
     monkeypatch.setattr(kernel_twins, "plain", lambda path, **kw: fallbacks.append(kw) or original(path, **kw))
     twin = _steps(name, state, params, 1.0 / 240.0, "twin")
     _assert_same_bits(twin, _steps(name, state, params, 1.0 / 240.0, "numba"))

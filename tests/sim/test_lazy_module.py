@@ -4,7 +4,7 @@ import sys
 
 import pytest
 
-from spinlab.sim.compiled import lazy_module
+from spinlab.sim.jit import lazy_module
 
 
 def test_a_missing_module_is_named_in_a_module_not_found_error():

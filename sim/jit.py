@@ -20,7 +20,7 @@ __all__ = ["njit", "plain", "lazy_module"]
 
 Function = TypeVar("Function", bound=Callable[..., Any])
 
-_plain_names: set[str] = set()
+_PLAIN = "__spinlab_plain__"  # set in a plain copy's namespace before its code runs
 
 
 def njit(**options: Any) -> Callable[[Function], Function]:
@@ -28,7 +28,7 @@ def njit(**options: Any) -> Callable[[Function], Function]:
     Importing a module that uses it compiled imports numba."""
 
     def decorate(function: Function) -> Function:
-        if function.__module__ in _plain_names:
+        if function.__globals__.get(_PLAIN, False):
             return function
         from numba import njit as numba_njit
 
@@ -51,7 +51,7 @@ def plain(path: str | Path, *, numpy_math: bool = False) -> ModuleType:
     spec = importlib.util.spec_from_file_location(name, path)
     assert spec is not None and spec.loader is not None, f"{path} is a Python source file"
     module = importlib.util.module_from_spec(spec)
-    _plain_names.add(name)
+    setattr(module, _PLAIN, True)
     spec.loader.exec_module(module)
     if numpy_math:
         import numpy as np

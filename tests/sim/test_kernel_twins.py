@@ -132,3 +132,15 @@ def test_stand_ins():
         compiled._state.update(gated=False, plain_below=0)
     assert compiled.kernel_bits_without_numba(["euler", None, "trapezoidal", "im6"])
     assert not compiled.kernel_bits_without_numba(["euler", "axes4"])  # no twin, and a numpy path of other bits
+
+
+def test_the_plain_copy_is_plain_python_and_the_module_compiled():
+    from pathlib import Path
+    from types import FunctionType
+
+    from spinlab.sim.integrators import _kernels
+
+    plain = jit.plain(Path(kernel_twins.__file__).with_name("_kernels.py"))
+    assert type(plain.implicit_kernel) is FunctionType and type(plain.rodrigues_coefficients) is FunctionType
+    assert type(_kernels.implicit_kernel) is not FunctionType  # numba's dispatcher
+    assert plain.implicit_kernel.__module__ != _kernels.implicit_kernel.__module__

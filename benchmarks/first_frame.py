@@ -1,4 +1,4 @@
-"""The first minute of the window (issue 22): how long from ``python main.py gui SCENE`` to the real scene drawn and
+"""The first minute of the window: how long from ``python main.py gui SCENE`` to the real scene drawn and
 stepping, cold (every compiled kernel's cache removed) and warm, and the longest gap between frames meanwhile.
 
 Each start runs ``main.py gui SCENE`` in a fresh process under ``DISPLAY`` (a private Xvfb when none is set), with
@@ -7,7 +7,8 @@ warm one. The child is the command a person types, with :class:`ui.app.App`'s ``
 time (from the parent's ``Popen``) and its CPU seconds (every thread of the process, and of the compile workers it
 has reaped) when the first frame is drawn and when the first frame shows a simulation time past 0, then keeps
 drawing ``HOLD_S`` seconds and reports the longest gaps between two frames after the first, and the largest CPU
-seconds the window's thread spent from one frame to the next (firmer than the gaps when others load the cores). Run as
+seconds the window's thread spent from one frame to the next (firmer than the gaps when others load the cores; so is
+the CPU at the first moving frame against its wall time: on a busy machine the wall times say little). Run as
 ``python -m spinlab.benchmarks.first_frame [--scripted] [SCENE ...]``; prints one JSON line per start.
 """
 

@@ -53,8 +53,8 @@ def run_gui(scene: str | None, *, size: tuple[int, int] | None = None, fullscree
     spec = load_scene(scene or DEFAULT_SCENE)
     check_window_holds(spec)  # before any run of it is made
     size = size or WINDOW_SIZE
-    # Nothing waits for numba: the kernels compile in a worker process and load on a thread while the window steps
-    # on the numpy paths (sim/compiled.py, ui/kernel_loader.py); the first step is checked on them.
+    # Nothing waits for numba to compile: the kernels compile in a worker process and load between frames while the
+    # window steps without them (sim/compiled.py, ui/kernel_loader.py); the first step is checked so.
     from spinlab.scene.model.run_model import check_scene_runs
     from spinlab.scene.process.collector import freeze_survivors
     from spinlab.sim import compiled

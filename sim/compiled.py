@@ -1,65 +1,65 @@
-"""Which compiled kernels this process has ready, for a start that never waits for numba (issue 22).
+"""How each kernel runs in this process: compiled by numba, or its own source run by Python.
 
-By default every kernel counts as ready: its first call compiles it or loads it from numba's cache, as ``run``,
-``record`` and the tests have always done. The window instead calls :func:`start_on_numpy` before its first step:
-from then on a kernel counts as ready only once :func:`mark_ready` names it (ui/kernel_loader.py does, after a
-worker process has compiled it into the cache and this process has loaded it), and until then the world steps
-the integrator's bodies through its numpy reference path (``backend="numpy"``) and its free fall with numpy's
-arithmetic (sim/world.py), and the trails are thinned in numpy (render/overlays.py). Nothing here compiles anything.
+The kernels (sim/integrators/_kernels.py, scene/running/graph_kernel.py) are written once, for numba, and also run
+as plain Python (sim/jit.py's ``plain``): called on Python's floats, a kernel performs the IEEE operations the
+compiled code performs, in the same order (numba compiles without fast-math; ``sqrt`` and the division are
+correctly rounded; ``sin`` and ``cos`` are the C library's in both), hence the compiled bits, without importing
+numba, readying its compiler or compiling (seconds, cold). That pays for a few bodies; compiled kernels pay for
+many, their body-step some thirty times cheaper.
 
-Names are the integrators' (``INTEGRATORS``) and :data:`FREE_FALL` for the world's centre-of-mass update.
+The policy, in one place:
 
-A kernel not ready is stood in for by its numpy path (:func:`stand_in`). For most integrators that path is its
-kernel's arithmetic operation for operation, hence the kernel's bits (:data:`KERNEL_BITS_ON_NUMPY`); the implicit
-ones solve the same equation by other formulas there, an ulp or two apart a step, but have a ``backend="twin"``
-that runs their kernel's own code in numpy (:data:`TWINS`, sim/integrators/kernel_twins.py). ``run`` steps a small
-world on these without numba at all (scene/running/runner.py): :func:`gated` with ``stand_in="twin"``. The window steps
-on them too until their kernels arrive (:func:`start_on_numpy`); the others on their numpy references, so it still
-recomputes a run when the kernels arrive (scene/running/replay.py).
+- ``run`` (scene/model/runner.py) steps on the plain kernels when :func:`steps_without_numba` says that is
+  cheaper than readying numba (and than compiling, on a cold cache), inside ``gated(stand_in="twin")``; else it
+  loads the compiled kernels before its first step.
+- The window (commands/gui.py) calls :func:`start_on_numpy`, then :func:`load_numba` before its first frame: from
+  then on a kernel is called compiled only once :func:`mark_ready` names it, which ui/kernel_loader.py does between
+  frames for each stage a worker process has put in numba's cache. Until then a group of fewer than
+  :data:`PLAIN_BODIES` bodies of a :data:`TWINS` integrator steps on its plain kernel (``backend="twin"``), the
+  :data:`KERNEL_BITS_ON_NUMPY` on their numpy paths, both the kernel's bits; any other group on its numpy reference,
+  and the run is then recomputed once its kernels are ready (:func:`off_kernel_bits`, scene/model/replay.py).
 
-:func:`lazy_module` gives a module that is imported at its first attribute access: the integrators reach their
-kernels through one (``_kernels.euler_kernel``), so that importing the integrators does not import numba (~0.4 s
-of a start) until a kernel is called.
+Names are the integrators' (``INTEGRATORS``), :data:`FREE_FALL`, :data:`SCENE_GRAPH`, :data:`POLYLINE_KEEP` and
+:data:`COLOUR_CONVERSION`.
 """
 
 from __future__ import annotations
 
 import contextlib
-import importlib.util
 import sys
 import threading
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from types import ModuleType
+from typing import Any
 
 from spinlab.sim.integrators.registry import FALLBACK, RECORDS
 
 __all__ = [
     "FREE_FALL",
     "SCENE_GRAPH",
-    "KERNEL_BITS_ON_NUMPY",
-    "TWINS",
-    "stand_in",
-    "kernel_bits_without_numba",
-    "twinned_kernels_cached",
-    "off_kernel_bits",
     "POLYLINE_KEEP",
     "COLOUR_CONVERSION",
+    "KERNEL_BITS_ON_NUMPY",
+    "TWINS",
+    "PLAIN_BODIES",
+    "load_numba",
+    "steps_without_numba",
+    "kernel_bits_without_numba",
     "start_on_numpy",
     "gated",
+    "stand_in",
     "loading",
     "mark_ready",
     "is_ready",
     "not_ready",
-    "ready_names",
-    "lazy_module",
+    "off_kernel_bits",
 ]
 
 FREE_FALL = "free_fall"
 """The world's free-fall kernel (sim/integrators/_kernels.py's ``free_fall_kernel``)."""
 SCENE_GRAPH = "scene_graph"
-"""The scene graph's composition (scene/running/graph_kernel.py; its own code run by Python on numpy's scalars
-meanwhile, the same bits: sim/integrators/kernel_twins.py's ``without_numba``)."""
+"""The scene graph's composition (scene/running/graph_kernel.py; run plain meanwhile, the same bits)."""
 POLYLINE_KEEP = "polyline_keep"
 """The trails' and plots' thinning (render/thinning.py; render/thinning_numpy.py meanwhile)."""
 COLOUR_CONVERSION = "yuv"
@@ -68,28 +68,93 @@ COLOUR_CONVERSION = "yuv"
 # Each integrator's record says which (sim/integrators/record.py's fallback); checked bit for bit against their
 # kernels by tests/sim/test_kernel_twins.py, with and without torque, at steps from 1/240 s to 3 s.
 KERNEL_BITS_ON_NUMPY = frozenset({FREE_FALL} | FALLBACK["numpy"])
-"""The kernels whose numpy path (``backend="numpy"``) computes their bits."""
+"""The kernels whose numpy path (``backend="numpy"``) computes their bits, at any number of bodies."""
 TWINS = FALLBACK["twin"]
-"""The kernels whose ``backend="twin"`` computes their bits (sim/integrators/kernel_twins.py; the compositions
-stage by stage, as their kernel does; Magnus' and RKMK4's kernels as written, in one pass over the bodies)."""
+"""The integrators whose ``backend="twin"`` runs their kernel plain (sim/integrators/kernel_twins.py; the
+compositions stage by stage, as their kernel does): the kernel's bits."""
+# Each twin's kernel (a function of sim/integrators/_kernels.py), as its record names it.
+_TWINNED_KERNELS = {name: kernel for name, record in RECORDS.items() if (kernel := record.kernel) and name in TWINS}
 
-_state = {"gated": False, "stand_in": "numpy"}
+PLAIN_BODIES = 16
+"""In the window, a group of fewer bodies than this steps on its plain kernel while its compiled one is not loaded,
+a larger one on its numpy reference: the plain kernel's cost grows with the bodies (an implicit midpoint body-step
+~35 µs), the reference's hardly (~1 ms a step up to a few dozen bodies); they meet at 16-32 bodies."""
+
+# ``run``'s costs, s: numba costs a process ~0.5 s before its first compiled step when the kernels are cached
+# (importing it, readying its compiler, loading them), and seconds a kernel when they must be compiled. A body-step
+# of the implicit midpoint rule on its plain kernel with the simulation's own work; a group's step on a numpy path
+# (the KERNEL_BITS_ON_NUMPY); a node of the scene graph composed plain. Other integrators in proportion to their
+# Claims.relative_cost.
+_WITHOUT_NUMBA_BUDGET_S = 0.3
+_COLD_CACHE_BUDGET_S = 3.0  # compiling the implicit midpoint rule's kernel alone takes ~5 CPU-s
+_PLAIN_BODY_STEP_S = 4.5e-5
+_NUMPY_GROUP_STEP_S = 0.6e-3
+_NUMPY_BODY_STEP_S = 1.0e-6
+_GRAPH_NODE_S = 3e-5
+
+_state: dict[str, Any] = {"gated": False, "plain_below": 0}
 _ready: set[str] = set()
 _thread = threading.local()  # .loading: this thread loads kernels (ui/kernel_loader.py), so calls them
 
 
+def load_numba() -> None:
+    """Import numba and ready its compiler in this process now (~0.5 s, most of it the typing and lowering
+    registries it loads at its first compile or cache load), so that a kernel loaded from the cache later costs
+    milliseconds: the window pays it before its first frame, not between two."""
+    from numba.core.registry import cpu_target
+
+    cpu_target.target_context.refresh()
+
+
+def kernel_bits_without_numba(names: Iterable[str | None]) -> bool:
+    """Whether every one of ``names`` (``None`` skipped) has a path without numba that computes its kernel's bits."""
+    return all(name is None or name in KERNEL_BITS_ON_NUMPY or name in TWINS for name in names)
+
+
+def steps_without_numba(
+    integrators: Iterable[str | None], steps: int, *, gyroscopic: bool = True, graph_nodes: int = 0
+) -> bool:
+    """Whether ``run`` should take ``steps`` steps of bodies with ``integrators`` (one a body, ``None`` for a
+    kinematic one) and ``graph_nodes`` nodes composed onto a parent without numba: every integrator has a path that
+    computes its kernel's bits there (:func:`kernel_bits_without_numba`; with the gyroscopic term, as those paths
+    are checked), and the steps on them cost less than readying numba, or than compiling on a cold cache."""
+    from spinlab.sim.integrators import CLAIMS
+
+    bodies = Counter(name for name in integrators if name is not None)
+    if not gyroscopic or not kernel_bits_without_numba(bodies):
+        return False
+    unit = CLAIMS["implicit_midpoint"].relative_cost or 1.0
+    step_s = graph_nodes * _GRAPH_NODE_S
+    for name, count in bodies.items():
+        on_numpy = name in KERNEL_BITS_ON_NUMPY
+        group_s = _NUMPY_GROUP_STEP_S + count * _NUMPY_BODY_STEP_S if on_numpy else count * _PLAIN_BODY_STEP_S
+        step_s += (CLAIMS[name].relative_cost or unit) / unit * group_s
+    if steps * step_s <= _WITHOUT_NUMBA_BUDGET_S:
+        return True
+    return steps * step_s <= _COLD_CACHE_BUDGET_S and not _twins_cached(bodies)
+
+
+def _twins_cached(names: Iterable[str]) -> bool:
+    """Whether numba's cache holds the kernels of those of ``names`` that have twins, up to date with their source
+    (a look at the files: nothing is imported or compiled)."""
+    from spinlab.sim._numba_cache import is_cached
+
+    kernels = {_TWINNED_KERNELS[name] for name in names if name in _TWINNED_KERNELS}
+    return is_cached(Path(__file__).with_name("integrators") / "_kernels.py", kernels)
+
+
 def start_on_numpy() -> None:
-    """From now on a kernel is ready only once :func:`mark_ready` has named it (the window's start); meanwhile the
-    :data:`TWINS` step on their twins (their kernels' bits, and a third faster than the numpy references)."""
-    _state.update(gated=True, stand_in="twin")
+    """From now on a kernel is ready only once :func:`mark_ready` has named it (the window's start); meanwhile a
+    group of fewer than :data:`PLAIN_BODIES` bodies of the :data:`TWINS` steps on its plain kernel."""
+    _state.update(gated=True, plain_below=PLAIN_BODIES)
 
 
 @contextlib.contextmanager
 def gated(ready: Iterable[str] = (), *, stand_in: str = "numpy") -> Iterator[None]:
-    """Gated, with only ``ready`` ready, for the block; then as before (the tests' way, and ``run``'s on a small
-    world). ``stand_in="twin"``: the implicit integrators not ready step on their twins (:func:`stand_in`)."""
+    """Gated, with only ``ready`` ready, for the block; then as before (the tests' way, and ``run``'s without
+    numba). ``stand_in="twin"``: the :data:`TWINS` not ready step on their plain kernels, whatever their number."""
     before, ready_before = dict(_state), set(_ready)
-    _state.update(gated=True, stand_in=stand_in)
+    _state.update(gated=True, plain_below=sys.maxsize if stand_in == "twin" else 0)
     _ready.clear()
     _ready.update(ready)
     try:
@@ -100,28 +165,10 @@ def gated(ready: Iterable[str] = (), *, stand_in: str = "numpy") -> Iterator[Non
         _ready.update(ready_before)
 
 
-def stand_in(name: str) -> str:
-    """The ``backend`` that steps ``name`` while its kernel is not ready: ``"twin"`` for :data:`TWINS` inside
-    ``gated(stand_in="twin")``, else ``"numpy"``."""
-    return "twin" if _state["stand_in"] == "twin" and name in TWINS else "numpy"
-
-
-# The kernel (a function of sim/integrators/_kernels.py) each twin stands in for.
-_TWINNED_KERNELS = {name: kernel for name, record in RECORDS.items() if (kernel := record.kernel) and name in TWINS}
-
-
-def twinned_kernels_cached(names: Iterable[str | None]) -> bool:
-    """Whether numba's cache holds the kernels of those of ``names`` that have twins, up to date with their source
-    (sim/_numba_cache.py's look at the files: nothing is imported or compiled)."""
-    from spinlab.sim._numba_cache import is_cached
-
-    kernels = {_TWINNED_KERNELS[name] for name in names if name in _TWINNED_KERNELS}
-    return is_cached(Path(__file__).with_name("integrators") / "_kernels.py", kernels)
-
-
-def kernel_bits_without_numba(names: Iterable[str | None]) -> bool:
-    """Whether every one of ``names`` (``None`` skipped) has a path without numba that computes its kernel's bits."""
-    return all(name is None or name in KERNEL_BITS_ON_NUMPY or name in TWINS for name in names)
+def stand_in(name: str, bodies: int = 1) -> str:
+    """The ``backend`` that steps a group of ``bodies`` bodies of ``name`` while its kernel is not ready: ``"twin"``
+    for the :data:`TWINS` where the gate lets that many step plain, else ``"numpy"``."""
+    return "twin" if name in TWINS and bodies < _state["plain_below"] else "numpy"
 
 
 def mark_ready(names: Iterable[str]) -> None:
@@ -150,33 +197,13 @@ def not_ready(names: Iterable[str | None]) -> frozenset[str]:
 
 
 def off_kernel_bits(names: Iterable[str | None]) -> frozenset[str]:
-    """Those of ``names`` that step now, kernel not ready, on a stand-in whose numbers part from their kernel's by
-    an ulp or so: not :data:`KERNEL_BITS_ON_NUMPY`, nor a :data:`TWINS` member stepping on its twin. A run that
-    stepped any of them is recomputed once their kernels are ready (scene/running/replay.py); one that stepped none
-    already has the kernels' bits."""
+    """Those of ``names`` (one a body) that step now, kernel not ready, on a stand-in whose numbers part from their
+    kernel's by an ulp or so: a numpy reference (:func:`stand_in`) not among :data:`KERNEL_BITS_ON_NUMPY`. A run
+    that stepped any of them is recomputed once their kernels are ready (scene/model/replay.py); one that stepped
+    none already has the kernels' bits."""
+    bodies = Counter(name for name in names if name is not None)
     return frozenset(
         name
-        for name in not_ready(names)
-        if name not in KERNEL_BITS_ON_NUMPY and not (name in TWINS and stand_in(name) == "twin")
+        for name in not_ready(bodies)
+        if name not in KERNEL_BITS_ON_NUMPY and stand_in(name, bodies[name]) == "numpy"
     )
-
-
-def ready_names() -> frozenset[str]:
-    """The names :func:`mark_ready` has named so far."""
-    return frozenset(_ready)
-
-
-def lazy_module(name: str) -> ModuleType:
-    """Module ``name``, executed only at its first attribute access (``importlib.util.LazyLoader``); the one already
-    imported, if it is."""
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.find_spec(name)
-    if spec is None or spec.loader is None:
-        raise ModuleNotFoundError(f"no module named {name!r}", name=name)
-    loader = importlib.util.LazyLoader(spec.loader)
-    spec.loader = loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    loader.exec_module(module)
-    return module

@@ -366,7 +366,7 @@ class World:
         params = group.torque_free_params[bool(self.gyroscopic)]
         options = self.integrator_options.get(group.name, _NO_OPTIONS)
         if not compiled.is_ready(group.name):  # its kernel is not loaded: a numpy path (sim/compiled.py)
-            options = {**options, "backend": compiled.stand_in(group.name)}
+            options = {**options, "backend": compiled.stand_in(group.name, len(group.bodies))}
         if group.orientation_torque:
             if lever_torque is not None:
                 options = {**options, "orientation_torque": lever_torque[slots]}

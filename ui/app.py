@@ -54,7 +54,6 @@ from spinlab.ui.plots import PlotOptions, draw_plots
 from spinlab.ui.scene_load import SceneLoad, loads_in_background
 from spinlab.ui.theme import PANEL_BG_RGB, apply_theme, set_text_scale
 from spinlab.ui.timeline import draw_timeline
-from spinlab.ui.turns import turn_seconds
 from spinlab.ui.view3d import Rect, to_viewport, window_layout
 from spinlab.ui.view_mouse import ViewMouse
 from spinlab.ui.window import WindowGone, clear_gl_errors, close_window, open_window, window_framebuffer, window_gone
@@ -680,12 +679,8 @@ class App:
         last = time.perf_counter()
         deadline = last
         count = 0
-        # The kernel loader's thread runs Python only between frames (ui/turns.py), not beside them.
-        turns = self.kernel_loader.turns if self.kernel_loader is not None else None
         while not self.window.has_exit and (frames is None or count < frames):
             begun = time.perf_counter()
-            if turns is not None:
-                turns.close()
             self.window.dispatch_events()
             self._check_window()
             start = time.perf_counter()
@@ -702,8 +697,8 @@ class App:
             now = time.perf_counter()
             if max_fps:
                 deadline = max(deadline + 1.0 / max_fps, now - 1.0 / max_fps)
-            if turns is not None:  # its turn: a share of the frame, or the cap's sleep if that is longer
-                turns.lend(max(turn_seconds(drawn - begun), deadline - now if max_fps else 0.0))
+            if self.kernel_loader is not None:  # a stage of kernels the worker has cached, between two frames
+                self.kernel_loader.load_ready()
             if max_fps:
                 now = time.perf_counter()
                 if deadline > now:

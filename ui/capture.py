@@ -59,7 +59,7 @@ class Recording:
         """Append ``viewport`` (x, y, width, height, GL's origin) of the frame being drawn. Returns ``False``, adding
         nothing, when its size differs from the first frame's (the window was resized)."""
         # The video writer's module (PyAV: ~40 ms of imports) when a recording starts, not before the window's first
-        # frame; the kernel loader's thread imports it in its first turns (ui/kernel_loader.py).
+        # frame; the kernel loader imports it between frames, as one of its stages (ui/kernel_loader.py).
         from spinlab.render.video import VideoWriter, even_size
 
         x, y, width, height = viewport

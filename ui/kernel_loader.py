@@ -1,28 +1,30 @@
-"""The window's kernels, compiled in a worker process and then loaded on a thread, never on the window's thread
-(issue 22).
+"""The window's compiled kernels: put in numba's cache by a worker process, loaded by the window between frames.
 
-numba compiles a kernel at its first call (seconds of CPU, holding the GIL much of the time) and caches it on disk
-(sim/_numba_cache.py); loading it from the cache takes milliseconds. So :class:`KernelLoader` starts a worker
-process (``python -m spinlab.ui.kernel_loader SCENE``, at the lowest priority) that makes the first calls of
-:func:`stages` in order, filling the cache, and says ``ready K`` after stage K. On each, a thread of
-the window's process makes the same calls, which now only load from the cache (in the turns the window lends it
-between frames, ui/turns.py: never beside a frame), and marks the stage's kernels ready
-(sim/compiled.py): from the next step on the world steps those integrators compiled (ui/app.py then recomputes the
-run on them, scene/running/replay.py). Meanwhile everything steps on the numpy paths. The stages: what the scene's own
-integrators take (its first step included), the trails' thinning, the video's colour conversion, and every
-integrator side by side on the scene and under a heavy top's torque. Should the worker fail, the thread compiles what is
-left itself.
+numba compiles a kernel at its first call (seconds of CPU) and caches it on disk (sim/_numba_cache.py); a process
+that finds it there loads it in milliseconds, once numba is imported and its compiler readied (~0.5 s, which
+:class:`KernelLoader` pays before the window's first frame: sim/compiled.py's ``load_numba``). The loader starts a
+worker process (``python -m spinlab.ui.kernel_loader SCENE``, at the lowest priority) that makes the calls of
+:func:`stages` in order, filling the cache, and prints ``ready K`` after stage K. Once a frame, between two, the
+window asks the loader for the next stage the worker has cached (:meth:`KernelLoader.load_ready`): it makes that
+stage's calls, which now only load (5-50 ms), and marks its kernels ready (sim/compiled.py). From the next step on
+the world steps those integrators compiled (and ui/app.py recomputes a run that stepped on numpy references,
+scene/running/replay.py). Meanwhile the integrators step on their plain kernels or numpy paths; should the worker
+fail, they go on so.
+
+The stages: what the scene's own integrators take (one at a time, slowest without numba first), the video writer's
+modules, the scene's first step, the scene graph's composition, the trails' thinning, the video's colour conversion,
+and every family of integrators side by side on the scene, under a heavy top's torque and in a hierarchy.
 """
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import os
 import subprocess
 import sys
-import threading
-from collections.abc import Callable, Iterator
+import time
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -35,7 +37,6 @@ from spinlab.scene.process.kernels import load_kernels
 from spinlab.scene.running.simulation import Simulation
 from spinlab.sim import compiled
 from spinlab.sim.integrators import COMPILE_ORDER, FAMILIES, INTEGRATORS
-from spinlab.ui.turns import Turns
 
 __all__ = ["KernelLoader", "stages", "excerpt", "WORKER_NICENESS"]
 
@@ -45,38 +46,43 @@ EXCERPT_BODIES = 64  # the bodies of the scene the stages run on: a scene's kern
 # shared with the window's thread or llvmpipe's (frames a third longer for the minute a cold start compiles). Not
 # SCHED_IDLE: under any other load (a niceness-10 job) the worker got nothing, and the kernels never came.
 WORKER_NICENESS = 19
-CLOSE_WAIT_S = 30.0  # at most, for the thread to finish loading a stage as the window closes
-LOAD_SWITCH_INTERVAL_S = 0.0005  # while the thread loads, the window's thread gets the GIL back this soon
+POLL_S = 0.01  # KernelLoader.wait looks this often whether the worker has cached another stage
 
 Stage = tuple[frozenset[str], Callable[[], None]]
 
 
-# Slowest on their numpy paths first: each one compiled takes its share off every frame (the records' compile_rank).
+# Slowest without numba first: each one compiled takes its share off every frame (the records' compile_rank).
 NUMPY_SLOWEST_FIRST = COMPILE_ORDER
 
 
 def stages(scene: SceneSpec) -> list[Stage]:
     """What the window may call compiled, in the order it is compiled: (kernel names, the calls that compile or
-    load them). The scene's own integrators one at a time (:func:`scene.process.kernels.load_kernels`), then its first
-    step as the window takes it (the same kernels with the scene's own arrays, of its :func:`excerpt`), the scene
-    graph's composition, the trails' thinning, the video's colours, and every integrator side by side on the
-    excerpt, under a heavy top's torque and in a hierarchy."""
+    load them), each stage's calls a few milliseconds once cached. The scene's own integrators one at a time
+    (:func:`scene.process.kernels.load_kernels`), the video writer's modules (imported here rather than at a
+    recording's first frame), the scene's first step as the window takes it (the same kernels with the scene's own
+    arrays, of its :func:`excerpt`), the scene graph's composition, the trails' thinning, the video's colours, and
+    every family of integrators side by side on the excerpt, under a heavy top's torque and in a hierarchy, one
+    scene a stage, every integrator marked ready after the last."""
     own = [name for name in default_integrators(scene) if name is not None]
     ranked = sorted(dict.fromkeys(own), key=lambda name: NUMPY_SLOWEST_FIRST.index(name)
                     if name in NUMPY_SLOWEST_FIRST else len(NUMPY_SLOWEST_FIRST))  # fmt: skip
-    first = [(frozenset({name}), lambda name=name: load_kernels(scene, (name,))) for name in ranked]
+    first = [(frozenset({name}), partial(load_kernels, scene, (name,))) for name in ranked]
+    side_by_side: list[Stage] = [
+        (frozenset(), partial(_side_by_side, scene_of, family))
+        for scene_of in (partial(excerpt, scene), partial(load_scene, "heavy_top"), partial(load_scene, "hierarchy"))
+        for family in (None, *dict.fromkeys(FAMILIES.values()))
+    ]
     return [
         *first,
-        (frozenset({compiled.FREE_FALL}), lambda: check_scene_runs(excerpt(scene))),
+        (frozenset(), _video_writer),
+        (frozenset({compiled.FREE_FALL}), partial(check_scene_runs, excerpt(scene))),
         (frozenset({compiled.SCENE_GRAPH}), _scene_graph),
         (frozenset({compiled.POLYLINE_KEEP}), _thinning),
-        # Before the long stage of every integrator (a minute of compiling, cold), which a recording started in
-        # that minute would otherwise wait for on numpy's slower conversion.
+        # Before every integrator side by side (a minute of compiling, cold), which a recording started in that
+        # minute would otherwise wait for on numpy's slower conversion.
         (frozenset({compiled.COLOUR_CONVERSION}), _colour_conversion),
-        (
-            frozenset(INTEGRATORS),
-            lambda: _side_by_side((excerpt(scene), load_scene("heavy_top"), load_scene("hierarchy"))),
-        ),
+        *side_by_side[:-1],
+        (frozenset(INTEGRATORS), side_by_side[-1][1]),
     ]
 
 
@@ -97,17 +103,19 @@ def excerpt(scene: SceneSpec, count: int = EXCERPT_BODIES) -> SceneSpec:
     return dataclasses.replace(scene, bodies=bodies, kicks=kicks)
 
 
-def _side_by_side(scenes) -> None:
-    """A step of each scene as it is, and side by side under every family of integrators (the maths' methods, the
-    engines' steps, the axes splittings): every kernel the stage marks ready. The simulations alone, as the window's
-    runs lay them out (a run's references and measures call no kernel): a third of the Python the runs took, 0.05 s
-    instead of 0.13, which this thread spent beside the window's frames."""
-    for scene in scenes:
-        for setup in (Setup(scene, default_integrators(scene), h=scene.h), *(
-            Setup(scene, default_integrators(scene), True, family, h=scene.h)
-            for family in dict.fromkeys(FAMILIES.values())
-        )):  # fmt: skip
-            Simulation(run_layout(setup)[0], h=setup.h, gyroscopic=setup.gyroscopic).step()
+def _side_by_side(scene_of: Callable[[], SceneSpec], family: tuple[str, ...] | None) -> None:
+    """A step of the scene ``scene_of`` gives as it is (``family`` ``None``), or side by side under ``family``: the
+    simulation alone, as the window's runs lay it out (a run's references and measures call no kernel)."""
+    scene = scene_of()
+    if family is None:
+        setup = Setup(scene, default_integrators(scene), h=scene.h)
+    else:
+        setup = Setup(scene, default_integrators(scene), True, family, h=scene.h)
+    Simulation(run_layout(setup)[0], h=setup.h, gyroscopic=setup.gyroscopic).step()
+
+
+def _video_writer() -> None:
+    import spinlab.render.video  # noqa: F401 - PyAV's modules, ~50 ms of imports
 
 
 def _scene_graph() -> None:
@@ -140,16 +148,14 @@ def _colour_conversion() -> None:
 
 class KernelLoader:
     """Compile ``scene``'s kernels (``argument``: the preset name or path the worker loads it from) in a worker
-    process and load them here on a thread, marking each stage ready (module docstring). :attr:`stages_done` counts
-    the stages ready; :meth:`close` ends the worker."""
+    process, and load each stage it has cached here, one a :meth:`load_ready` (module docstring). Made before the
+    window's first frame: it readies numba in this process then. :attr:`stages_done` counts the stages loaded;
+    :meth:`close` ends the worker."""
 
     def __init__(self, argument: str, scene: SceneSpec) -> None:
         self.stages = stages(scene)
         self.stages_done = 0
-        self.error: BaseException | None = None
-        # The thread runs Python only in the turns the window lends it between frames (ui/turns.py).
-        self.turns = Turns()
-        self._closing = False
+        self._cached = 0  # the stages the worker has said are in the cache
         # The worker imports the same spinlab as this process, installed or from this checkout.
         root = str(Path(spinlab.__file__).resolve().parents[1])
         path = os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))
@@ -162,71 +168,52 @@ class KernelLoader:
             env=environment,
             preexec_fn=lambda: os.nice(WORKER_NICENESS),
         )
-        self._thread = threading.Thread(target=self._run, name="spinlab-kernels", daemon=True)
-        self._thread.start()
+        assert self._worker.stdout is not None, "the worker is started with stdout=PIPE"
+        self._reports = self._worker.stdout.fileno()
+        os.set_blocking(self._reports, False)
+        compiled.load_numba()
 
-    def _run(self) -> None:
+    def load_ready(self) -> bool:
+        """Load the next stage the worker has cached, if there is one, and mark its kernels ready: the window calls
+        this between two frames. Whether a stage was loaded."""
+        if self.stages_done == len(self.stages):
+            return False
         try:
-            # While the worker compiles the first stage: the video writer's module (PyAV, ~50 ms of imports),
-            # which a recording's first frame would otherwise import on the window's thread.
-            with self._turn():
-                import spinlab.render.video  # noqa: F401
-            assert self._worker.stdout is not None, "the worker is started with stdout=PIPE"
-            for line in self._worker.stdout:
-                if self._closing:
-                    return
-                if line.startswith(b"ready ") and self.stages_done < len(self.stages):
-                    self._load(self.stages_done)
-            for number in range(self.stages_done, len(self.stages)):  # the worker failed: compile here
-                if self._closing:
-                    return
-                self._load(number)
-        except BaseException as error:  # the window goes on on the numpy paths
-            self.error = error
-
-    def _load(self, number: int) -> None:
-        names, work = self.stages[number]
-        try:
-            with self._turn(), compiled.loading():
-                work()
-        except Exception:  # noqa: BLE001 - a scene that fails its first step has loaded its kernels all the same
+            self._cached += os.read(self._reports, 4096).count(b"ready ")
+        except BlockingIOError:
             pass
+        if self.stages_done == self._cached:
+            return False
+        names, work = self.stages[self.stages_done]
+        # Numba's loads make thousands of objects: frozen after the stage, out of the collector's reach, rather than
+        # traversed by a full collection in some later frame (scene/process/collector.py).
+        with compiled.loading(), collector_paused(freeze_after=True):
+            try:
+                work()
+            except Exception:  # noqa: BLE001 - a scene that fails its first step has loaded its kernels all the same
+                pass
         compiled.mark_ready(names)
-        self.stages_done = number + 1
+        self.stages_done += 1
+        return True
 
-    @contextlib.contextmanager
-    def _turn(self) -> Iterator[None]:
-        """The block in the window's turns (:class:`~ui.turns.Turns`), with a short switch interval: when a frame
-        begins, the window's thread gets the interpreter back within half a millisecond, and this thread parks.
-
-        The cyclic collector is paused meanwhile, and what survives is frozen before it runs again
-        (scene/process/collector.py): the ~34,000 objects of numba's import and loads otherwise set off full
-        collections on this thread, 20-50 ms each in C, which no hook can park, every frame waiting for them."""
-        interval = sys.getswitchinterval()
-        sys.setswitchinterval(LOAD_SWITCH_INTERVAL_S)
-        try:
-            with self.turns.taking(), collector_paused(freeze_after=True):
-                yield
-        finally:
-            sys.setswitchinterval(interval)
-
-    def wait(self, seconds: float | None = None) -> bool:
-        """Wait up to ``seconds`` for every stage; whether they are all ready."""
-        self._thread.join(seconds)
-        return not self._thread.is_alive()
+    def wait(self, seconds: float) -> bool:
+        """Load every stage as the worker caches it, for up to ``seconds``; whether they are all loaded."""
+        deadline = time.perf_counter() + seconds
+        while self.stages_done < len(self.stages) and time.perf_counter() < deadline:
+            if not self.load_ready():
+                time.sleep(POLL_S)
+        return self.stages_done == len(self.stages)
 
     def close(self) -> None:
-        """End the worker (its cache files are written whole, by numba, or not at all), and wait for the thread to
-        finish the stage it is loading: a thread still in numba's compiler as the interpreter exits can crash it."""
-        self._closing = True
-        self.turns.end()  # no more frames: the stage under way finishes without waiting for turns
+        """End the worker (its cache files are written whole, by numba, or not at all)."""
         if self._worker.poll() is None:
             self._worker.terminate()
             try:
                 self._worker.wait(5.0)
             except subprocess.TimeoutExpired:
                 self._worker.kill()
-        self._thread.join(CLOSE_WAIT_S)
+        if self._worker.stdout is not None:
+            self._worker.stdout.close()
 
 
 def _worker(argument: str) -> int:

@@ -8,12 +8,15 @@ world, so that neither a run's wall time (commands/run.py's table) nor the windo
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from spinlab.scene.files.scene_file import SceneSpec
 from spinlab.sim.integrators import CLAIMS
 from spinlab.sim.world import World
+
+if TYPE_CHECKING:  # read for its gravity alone: process/ sits below the scene files
+    from spinlab.scene.files.scene_file import SceneSpec
 
 __all__ = ["load_kernels"]
 

@@ -24,6 +24,7 @@ import numpy as np
 import numpy.typing as npt
 
 from spinlab.sim import compiled
+from spinlab.sim.jit import plain
 from spinlab.sim.quaternion import quat_exp, quat_mul
 
 __all__ = ["SceneGraph", "GlobalPoses"]
@@ -108,8 +109,5 @@ def compose_nodes(*arguments) -> None:
 
         compiled_compose(*arguments)
         return
-    from spinlab.sim.integrators.kernel_twins import without_numba
-
-    path = str(Path(__file__).with_name("graph_kernel.py"))
     with np.errstate(all="ignore"):  # the kernel's error model
-        without_numba(path)["compose_nodes"](*arguments)
+        plain(Path(__file__).with_name("graph_kernel.py")).compose_nodes(*arguments)

@@ -10,7 +10,7 @@ poses are bit for bit the ones those give (tests/scene/test_graph_kernel.py hold
 
 from __future__ import annotations
 
-from numba import njit
+from spinlab.sim.jit import njit
 
 __all__ = ["compose_nodes"]
 

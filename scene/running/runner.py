@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import time
-from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,36 +33,11 @@ from spinlab.scene.process.kernels import load_kernels
 from spinlab.scene.running.simulation import Simulation
 from spinlab.sim import compiled
 from spinlab.sim.errors import InputError, NumericalError
-from spinlab.sim.integrators import CLAIMS
-from spinlab.sim.integrators.kernel_twins import SCALAR_BODIES
 
 if TYPE_CHECKING:
     from spinlab.scene.files.trace import TraceWriter
 
-__all__ = ["BodySummary", "run_scene", "step_count", "check_finite", "steps_without_numba"]
-
-# numba costs a process ~0.35 s before a run's first compiled step when its kernels are cached (importing it, readying
-# its compiler, loading them; benchmarks/scaling.py), and seconds when they must be compiled. The same bits come
-# from numpy (sim/compiled.py) at about these costs (a step of the implicit midpoint rule's twin on stacked arrays,
-# sim/integrators/stacked.py: ~0.4-0.6 ms a group plus 0.65-1 us a body, with the simulation's own work, on one core
-# of the 2-core machine of benchmarks/results: 0.45 ms for the 100 bodies of benchmarks/cloud.py, 6.9 ms for 10^4;
-# other integrators in proportion to their Claims.relative_cost); a run that would take under this budget on them
-# skips numba.
-_WITHOUT_NUMBA_BUDGET_S = 0.3
-# With the kernels not in numba's cache (a first run, or the kernels' source edited since), compiling the implicit
-# midpoint rule's takes ~5 CPU-s (12 s wall on a loaded machine): a run up to this long on numpy is still faster.
-_COLD_CACHE_BUDGET_S = 3.0
-_GROUP_STEP_S = 0.6e-3
-_BODY_STEP_S = 1.0e-6
-# Fewer bodies than the twins' SCALAR_BODIES step on the kernel's own loop over Python's floats: ~45 us a body (one
-# implicit midpoint step with the integrator's own work, measured beside the above: 51 us for one body, 348 for 8);
-# the scene graph's composition without numba ~30 us a node.
-_SCALAR_BODY_STEP_S = 4.5e-5
-_SCALAR_TWINS = frozenset(compiled.TWINS)  # every twin, the explicit ones too (kernel_twins.py), a body ~20-40 us
-_GRAPH_NODE_S = 3e-5
-_midpoint_cost = CLAIMS["implicit_midpoint"].relative_cost
-assert _midpoint_cost is not None, "the midpoint rule's cost is measured (sim/integrators' claims)"
-_COST_UNIT: float = _midpoint_cost
+__all__ = ["BodySummary", "run_scene", "step_count", "check_finite"]
 
 
 @dataclass(frozen=True)
@@ -101,35 +75,6 @@ def step_count(duration: float, h: float, *, where: str = "--duration") -> int:
     return steps
 
 
-def steps_without_numba(
-    integrators: list[str | None], steps: int, *, gyroscopic: bool = True, graph_nodes: int = 0
-) -> bool:
-    """Whether a run of ``steps`` steps of bodies with ``integrators`` (one a body, ``None`` for a kinematic one)
-    and ``graph_nodes`` nodes composed onto a parent should step on numpy: every integrator has a path that
-    computes its kernel's bits there (:func:`sim.compiled.kernel_bits_without_numba`; with the gyroscopic term, as
-    those paths are checked), and that is cheaper than readying numba: ``_WITHOUT_NUMBA_BUDGET_S`` of steps, or
-    ``_COLD_CACHE_BUDGET_S`` when numba would have to compile the kernels first
-    (:func:`sim.compiled.twinned_kernels_cached`)."""
-    bodies = Counter(name for name in integrators if name is not None)
-    if not gyroscopic or not compiled.kernel_bits_without_numba(bodies):
-        return False
-    step_s = graph_nodes * _GRAPH_NODE_S + sum(
-        (CLAIMS[name].relative_cost or _COST_UNIT) / _COST_UNIT * _group_step_s(name, count)
-        for name, count in bodies.items()
-    )
-    if steps * step_s <= _WITHOUT_NUMBA_BUDGET_S:
-        return True
-    return steps * step_s <= _COLD_CACHE_BUDGET_S and not compiled.twinned_kernels_cached(bodies)
-
-
-def _group_step_s(name: str, count: int) -> float:
-    """A step of ``count`` bodies of ``name`` on numpy, s, in units of the implicit midpoint rule's cost."""
-    over_arrays = _GROUP_STEP_S + count * _BODY_STEP_S
-    if name in _SCALAR_TWINS and count < SCALAR_BODIES:
-        return min(over_arrays, count * _SCALAR_BODY_STEP_S)
-    return over_arrays
-
-
 def run_scene(
     scene: SceneSpec,
     *,
@@ -161,7 +106,7 @@ def run_scene(
     # A change may switch the term off mid-run (scene/running/changes.py): numba then, as for a run without it.
     without_term = not gyroscopic or any(not change.gyroscopic for change in scene.changes)
     nodes = int(np.count_nonzero(simulation.graph.parent >= 0))
-    if steps_without_numba(simulation.integrators, steps, gyroscopic=not without_term, graph_nodes=nodes):
+    if compiled.steps_without_numba(simulation.integrators, steps, gyroscopic=not without_term, graph_nodes=nodes):
         # The kernels' bits on numpy, numba never imported: the trace's bytes are those of the compiled path.
         kernels = compiled.gated(stand_in="twin")
     else:

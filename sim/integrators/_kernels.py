@@ -12,6 +12,22 @@ the Python side raises. The kernels release the GIL (``nogil``): :mod:`sim.integ
 batch in parts on several threads. Every kernel is compiled with numpy's error model: a division by zero gives an
 inf or a nan (then a non-finite status), never a Python exception from inside a kernel.
 
+The same source also runs as plain Python (sim/jit.py's ``plain``: ``@njit`` then leaves each function as
+written), on Python's floats, for a few bodies without numba (sim/integrators/kernel_twins.py): the compiled bits,
+since both perform the same IEEE operations in the same order. What keeps that true, for every function the twins
+call:
+
+- arithmetic on floats (``+ − * /``, comparisons) and ``sqrt``, ``sin``, ``cos``, ``isfinite`` from ``math``, which
+  numba compiles to the same correctly rounded operations and C library calls (and the plain run takes from
+  ``math``, or numpy's for its fallback);
+- constants read in the arithmetic are numbers or tuples of floats, not numpy arrays (whose elements would bring
+  numpy's scalars, ten times slower, into the plain run); arrays come in as arguments and are read ``A[n, i]``
+  (the plain run passes nested lists) and written ``A_out[n, i] = x``;
+- helpers are called by their module name, which is the plain copy's own function in the plain run;
+- no ``try``, no Python exceptions: a division by zero or a ``sin`` of an infinity gives an inf or a nan
+  (``error_model="numpy"``), reported as a status per body. Python's floats raise there instead, and the plain run
+  then takes the step again on numpy's scalars, which follow this model.
+
 Explicit kernels (``euler_kernel``, ``magnus_kernel``, ``rkmk4_kernel``) follow their numpy versions operation for
 operation.
 ``implicit_kernel``'s ``method`` selects the equation, each solved for the step's rotation vector:
@@ -44,9 +60,9 @@ from __future__ import annotations
 from math import cos, factorial, isfinite, sin, sqrt
 
 import numpy as np
-from numba import njit
 
 from spinlab.sim.integrators.checks import STATUS_NON_FINITE, STATUS_NOT_CONVERGED, STATUS_OK
+from spinlab.sim.jit import njit
 from spinlab.sim.taylor import TAYLOR_BRANCH_ANGLE_SQ
 
 __all__ = ["euler_kernel", "euler_body_kernel", "magnus_kernel", "rkmk4_kernel", "implicit_kernel",
@@ -57,11 +73,11 @@ __all__ = ["euler_kernel", "euler_body_kernel", "magnus_kernel", "rkmk4_kernel",
 
 # The Taylor polynomials of sim.taylor in a², highest coefficient first: s1, s2, s3 of math.md §Rodrigues.
 _TERMS = 11
-_S1 = np.array([(-1) ** k / factorial(2 * k + 1) for k in range(_TERMS)][::-1])
-_S2 = np.array([(-1) ** k / factorial(2 * k + 2) for k in range(_TERMS)][::-1])
-_S3 = np.array([(-1) ** k / factorial(2 * k + 3) for k in range(_TERMS)][::-1])
+_S1 = tuple([(-1) ** k / factorial(2 * k + 1) for k in range(_TERMS)][::-1])
+_S2 = tuple([(-1) ** k / factorial(2 * k + 2) for k in range(_TERMS)][::-1])
+_S3 = tuple([(-1) ** k / factorial(2 * k + 3) for k in range(_TERMS)][::-1])
 # s4 = (cos a − 1 + a²/2)/a⁴ = Σ (−1)ᵏ a²ᵏ/(2k + 4)!, for Jl⁻¹'s coefficient (left_jacobian_inv_coefficient).
-_S4 = np.array([(-1) ** k / factorial(2 * k + 4) for k in range(_TERMS)][::-1])
+_S4 = tuple([(-1) ** k / factorial(2 * k + 4) for k in range(_TERMS)][::-1])
 # Fewer terms for smaller angles: below a² = bound, K terms leave out at most bound^K / (2K + 1)! ≤ 2⁻⁵⁶ of s1 ≈ 1
 # (less of s2, s3), far below half an ulp. A Newton step's angles are small, and the Horner chain is the
 # kernel's critical path. Above the last bound sim.taylor's full polynomial is used.

@@ -127,7 +127,7 @@ def _advance_in_pieces(method, state, params, h, jacobian, newton):
 
 
 def _twin_step(method, state, params, h, newton):
-    """The compiled kernel's step run by numpy (sim/integrators/kernel_twins.py): the kernel's bits, no numba."""
+    """The compiled kernel's step run plain (sim/integrators/kernel_twins.py): the kernel's bits, no numba."""
     q, omega_world, L_world, iterations, substeps, status, q_low = twin_implicit_step(
         method.name, state.q, low_part(state), state.omega_world, state.L_world, params.inertia_body_inv,
         params.torque_world, float(h), *newton._kernel_arguments,
@@ -157,7 +157,7 @@ def step_implicit(
     """Advance N bodies by ``h`` seconds with ``method``; the implicit integrators' ``step`` with its options.
 
     ``backend``: ``"numba"`` (compiled kernel), ``"numpy"`` (the reference) or ``"twin"`` (the kernel's own
-    arithmetic run by numpy, sim/integrators/kernel_twins.py: the compiled bits without numba). ``jacobian``:
+    source run plain, sim/integrators/kernel_twins.py: the compiled bits without numba). ``jacobian``:
     ``"analytic"`` (hand-written) or ``"dual"`` (dual numbers; numpy backend only). ``newton``: Newton's
     tolerance, iteration and step-angle limits and the sub-stepping depth
     (:class:`~sim.integrators.newton.NewtonOptions`). A body Newton fails on has its step halved up to

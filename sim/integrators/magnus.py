@@ -46,7 +46,7 @@ def step(
 
     ``terms``: 1, 2 or 3 (Ω₁ … Ω₃). ``exponential``: ``"exact"`` (:func:`sim.quaternion.quat_exp`) or
     ``"third_order"`` (seed 000's trig-free normalised form, :func:`sim.quaternion.quat_exp_third_order`).
-    ``backend``: ``"numba"``, ``"numpy"`` or ``"twin"`` (the kernel run by numpy); ``out``: where the kernel
+    ``backend``: ``"numba"``, ``"numpy"`` or ``"twin"`` (the kernel run plain); ``out``: where the kernel
     writes (:class:`StepBuffers`). Raises
     :class:`sim.errors.NumericalError` for a non-finite state.
     """

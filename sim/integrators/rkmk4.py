@@ -102,15 +102,15 @@ def step(
 ) -> tuple[BodyState, StepCost]:
     """Advance N bodies by ``h`` seconds with RKMK4 (see the module for the ODE).
 
-    ``backend``: ``"numba"`` (compiled kernel), ``"numpy"`` (the reference) or ``"twin"`` (the kernel run by
-    numpy, sim/integrators/kernel_twins.py). Raises
+    ``backend``: ``"numba"`` (compiled kernel), ``"numpy"`` (the reference) or ``"twin"`` (the kernel run
+    plain, sim/integrators/kernel_twins.py). Raises
     :class:`sim.errors.NumericalError` naming the bodies whose new state is not finite.
     """
     if backend == "numba":
         from spinlab.sim.integrators._kernels import rkmk4_kernel  # numba at its first call
 
         return run_explicit_kernel(NAME, rkmk4_kernel, state, params, h, out=out)
-    if backend == "twin":  # the kernel's bits, run by numpy (kernel_twins.py)
+    if backend == "twin":  # the kernel's bits, run plain (kernel_twins.py)
         from spinlab.sim.integrators.kernel_twins import explicit_step as twin_step
 
         return twin_step(NAME, "rkmk4_kernel", state, params, h)

@@ -126,7 +126,7 @@ def step_split(
     """
     kernel_torque = orientation_torque is None or isinstance(orientation_torque, LeverTorque)
     if backend == "twin":
-        # The kernel's arithmetic in numpy (sim/integrators/kernel_twins.py), with the gyroscopic term; else the
+        # The kernel run plain (sim/integrators/kernel_twins.py), with the gyroscopic term; else the
         # stages on numpy, never numba's compiler (the window's thread calls this).
         check_jacobian("numba", jacobian)
         if params.gyroscopic and kernel_torque:

@@ -7,6 +7,7 @@ import spinlab.scene.running.runner as runner
 from spinlab.scene.files.scene_file import load_scene
 from spinlab.scene.process.kernels import load_kernels
 from spinlab.scene.running.runner import run_scene
+from spinlab.sim import compiled
 from spinlab.sim.integrators import INTEGRATORS
 
 
@@ -22,7 +23,7 @@ def test_every_integrator_loads_on_any_scene_even_one_whose_step_newton_cannot_t
 
 
 def test_a_run_loads_its_integrators_kernels_once_each_before_its_first_step(monkeypatch):
-    monkeypatch.setattr(runner, "steps_without_numba", lambda *args, **kwargs: False)  # a run long enough for numba
+    monkeypatch.setattr(compiled, "steps_without_numba", lambda *args, **kwargs: False)  # a run long enough for numba
     events = []
     monkeypatch.setattr(runner, "load_kernels", lambda scene, names: events.append(("load", tuple(names))))
     step = runner.Simulation.step

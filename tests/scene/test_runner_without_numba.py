@@ -1,4 +1,4 @@
-"""A small run steps without numba (scene/running/runner.py's ``steps_without_numba``), and its trace is the compiled
+"""A small run steps without numba (sim/compiled.py's ``steps_without_numba``), and its trace is the compiled
 path's bytes all the same."""
 
 import subprocess
@@ -7,23 +7,23 @@ from pathlib import Path
 
 import pytest
 
-import spinlab.scene.running.runner as runner
 from spinlab.scene.files.scene_file import load_scene
-from spinlab.scene.running.runner import run_scene, steps_without_numba
+from spinlab.scene.running.runner import run_scene
 from spinlab.sim import compiled
+from spinlab.sim.compiled import steps_without_numba
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_small_runs_of_integrators_with_the_kernels_bits_on_numpy_skip_numba(monkeypatch):
-    monkeypatch.setattr(compiled, "twinned_kernels_cached", lambda names: True)  # a warm cache
+    monkeypatch.setattr(compiled, "_twins_cached", lambda names: True)  # a warm cache
     assert steps_without_numba(["implicit_midpoint"], 60)
     assert steps_without_numba(["implicit_midpoint"] * 100 + [None], 60)
     assert steps_without_numba(["euler", "trapezoidal", "mujoco_rk4"], 60)
     assert not steps_without_numba(["implicit_midpoint"] * 100_000, 60)  # numba's fixed cost is the smaller
     assert not steps_without_numba(["implicit_midpoint"], 100_000)
     assert steps_without_numba(["im6"], 200) and not steps_without_numba(["im6"], 1200)  # ~8 stages a step
-    # A body or a few step on the kernel's loop over scalars, dearer a body than arrays: a group of 7 costs more.
+    # Each body on the kernel's own loop: a group of 7 costs seven times one.
     assert steps_without_numba(["im6"], 300) and not steps_without_numba(["im6"] * 7, 300)
     # The scene graph's composition without numba counts too: a chain 2,000 deep takes ~60 ms a step.
     assert steps_without_numba(["euler"], 50) and not steps_without_numba(["euler"], 50, graph_nodes=2000)
@@ -32,7 +32,7 @@ def test_small_runs_of_integrators_with_the_kernels_bits_on_numpy_skip_numba(mon
 
 
 def test_on_a_cold_cache_longer_runs_skip_numba_too(monkeypatch):
-    monkeypatch.setattr(compiled, "twinned_kernels_cached", lambda names: False)
+    monkeypatch.setattr(compiled, "_twins_cached", lambda names: False)
     assert steps_without_numba(["im6"], 60)  # ~0.6 s on numpy against ~5 s compiling
     assert steps_without_numba(["implicit_midpoint"], 600)  # run's default 10 s of t_handle
     assert not steps_without_numba(["implicit_midpoint"], 100_000)
@@ -46,13 +46,13 @@ def test_on_a_cold_cache_longer_runs_skip_numba_too(monkeypatch):
      ("compare", None), ("compare", "rkmk4"), ("t_handle", "magnus")],
 )  # fmt: skip
 def test_a_run_without_numba_writes_the_compiled_paths_trace(tmp_path, monkeypatch, preset, integrator):
-    monkeypatch.setattr(compiled, "twinned_kernels_cached", lambda names: False)  # the longer budget, cold
+    monkeypatch.setattr(compiled, "_twins_cached", lambda names: False)  # the longer budget, cold
     scene = load_scene(preset)
     duration = 20 * scene.h
     assert steps_without_numba([integrator or body.integrator for body in scene.bodies], 20)
     twin_path, compiled_path = tmp_path / "twin.csv", tmp_path / "compiled.csv"
     run_scene(scene, integrator=integrator, h=scene.h, duration=duration, trace_path=twin_path)
-    monkeypatch.setattr(runner, "steps_without_numba", lambda *args, **kwargs: False)
+    monkeypatch.setattr(compiled, "steps_without_numba", lambda *args, **kwargs: False)
     run_scene(scene, integrator=integrator, h=scene.h, duration=duration, trace_path=compiled_path)
     assert twin_path.read_bytes() == compiled_path.read_bytes()
 

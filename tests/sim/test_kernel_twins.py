@@ -5,13 +5,10 @@ be the compiled path's bytes (tests/test_trace_digest.py). Steps from 1/240 s (t
 3 s (the closed-form Rodrigues coefficients, sub-stepping, Newton failures), with and without a torque.
 """
 
-import sys
-from pathlib import Path
-
 import numpy as np
 import pytest
 
-from spinlab.sim import compiled
+from spinlab.sim import compiled, jit
 from spinlab.sim.errors import NumericalError
 from spinlab.sim.integrators import CLAIMS, INTEGRATORS, kernel_twins
 from spinlab.sim.integrators.newton import NewtonOptions
@@ -21,14 +18,6 @@ from tests.sim.test_integrators import _random_bodies
 
 STEPS_S = (1.0 / 240.0, 0.05, 0.5, 3.0)
 N_STEPS = 6
-
-
-@pytest.fixture(params=["arrays", "scalars"])
-def twin_path(request, monkeypatch):
-    """Each twin both ways: over arrays of all the bodies, and as the kernel's own loop over numpy scalars (what a
-    few bodies take, below ``SCALAR_BODIES``)."""
-    monkeypatch.setattr(kernel_twins, "SCALAR_BODIES", 0 if request.param == "arrays" else sys.maxsize)
-    return request.param
 
 
 def _steps(name, state, params, h, backend, **options):
@@ -66,7 +55,7 @@ def _cases(names):
 
 
 @pytest.mark.parametrize(("name", "torque", "h"), _cases(compiled.TWINS))
-def test_a_twin_gives_its_kernels_bits(name, torque, h, twin_path):
+def test_a_twin_gives_its_kernels_bits(name, torque, h):
     state, params = _random_bodies(40, 7, torque=torque)
     _assert_same_bits(_steps(name, state, params, h, "twin"), _steps(name, state, params, h, "numba"))
 
@@ -79,7 +68,7 @@ def test_a_numpy_path_listed_as_the_kernels_bits_gives_them(name, torque, h):
 
 @pytest.mark.parametrize("name", sorted(name for name in compiled.TWINS if name.startswith("split")))
 @pytest.mark.parametrize("h", STEPS_S)
-def test_a_split_twin_under_a_lever_torque_gives_its_kernels_bits(name, h, twin_path):
+def test_a_split_twin_under_a_lever_torque_gives_its_kernels_bits(name, h):
     # Gravity about a pivot, as the world hands it to the splittings: τ = (O r) × f at every kick.
     state, params = _random_bodies(30, 9)
     rng = np.random.default_rng(9)
@@ -88,7 +77,7 @@ def test_a_split_twin_under_a_lever_torque_gives_its_kernels_bits(name, h, twin_
     _assert_same_bits(twin, _steps(name, state, params, h, "numba", orientation_torque=lever))
 
 
-def test_a_twin_sub_steps_and_fails_as_its_kernel_does(twin_path):
+def test_a_twin_sub_steps_and_fails_as_its_kernel_does():
     # Two Newton iterations at most and a shallow halving: at h = 3 s some bodies need pieces, some fail.
     state, params = _random_bodies(40, 3)
     newton = NewtonOptions(max_iterations=2, max_substep_depth=2)
@@ -97,30 +86,25 @@ def test_a_twin_sub_steps_and_fails_as_its_kernel_does(twin_path):
     assert isinstance(twin[-1], str)  # the case is the failing one it is meant to be
 
 
-@pytest.mark.parametrize(
-    ("name", "fallback"),
-    [("implicit_midpoint", "_scalar_kernels"), ("split2", "_scalar_kernels"), ("magnus", "_kernels"),
-     ("rkmk4", "_kernels")],
-)  # fmt: skip
-def test_where_pythons_floats_raise_a_twin_of_a_few_bodies_gives_its_kernels_bits(name, fallback, monkeypatch):
+@pytest.mark.parametrize("name", ["implicit_midpoint", "split2", "magnus", "rkmk4"])
+def test_where_pythons_floats_raise_a_twin_gives_its_kernels_bits(name, monkeypatch):
     # A zero quaternion: its normalisation divides 0 by 0, nan in the kernel, ZeroDivisionError on Python's floats;
-    # the few bodies' step is then taken again by a path that follows the kernel's error model: numpy's scalars
-    # (the implicit and splitting twins) or the one pass over arrays (the explicit ones).
+    # the step is then taken again on numpy's scalars, which follow the kernel's error model.
     state, params = _random_bodies(3, 11, torque=False)
     q = state.q.copy()
     q[1] = 0.0
     state = type(state)(q, state.omega_world, state.L_world)
     fallbacks = []
-    original = getattr(kernel_twins, fallback)
-    monkeypatch.setattr(kernel_twins, fallback, lambda: fallbacks.append(1) or original())
+    original = jit.plain
+    monkeypatch.setattr(kernel_twins, "plain", lambda path, **kw: fallbacks.append(kw) or original(path, **kw))
     twin = _steps(name, state, params, 1.0 / 240.0, "twin")
     _assert_same_bits(twin, _steps(name, state, params, 1.0 / 240.0, "numba"))
-    assert fallbacks and isinstance(twin[-1], str)  # the step fell back, and the body is reported as not finite
+    assert {"numpy_math": True} in fallbacks and isinstance(twin[-1], str)  # it fell back, and reports the body
 
 
 @pytest.mark.parametrize("name", ["implicit_midpoint", "im6"])
 @pytest.mark.parametrize("h", STEPS_S)
-def test_without_the_gyroscopic_term_a_twin_gives_its_kernels_bits(name, h, twin_path):
+def test_without_the_gyroscopic_term_a_twin_gives_its_kernels_bits(name, h):
     # The implicit methods are then Magnus' first term, on its twin; at h = 0.05 s and this seed Magnus' numpy path
     # parts from the kernel by an ulp, so this tells the two apart.
     state, params = _random_bodies(20, 5)
@@ -133,36 +117,30 @@ def test_stand_ins():
         assert compiled.stand_in("implicit_midpoint") == "numpy"  # the references, unless twins are asked for
     with compiled.gated(stand_in="twin"):
         assert compiled.stand_in("implicit_midpoint") == "twin"
+        assert compiled.stand_in("implicit_midpoint", 10**6) == "twin"  # run's policy chose them, whatever the size
         assert compiled.stand_in("im6") == "twin"
         assert compiled.stand_in("euler") == "numpy"
         assert compiled.stand_in("rkmk4") == "twin"
         assert compiled.stand_in("catto2015") == "numpy"
         assert not compiled.is_ready("implicit_midpoint")
+    compiled.start_on_numpy()  # the window's start: plain below PLAIN_BODIES, the references above
+    try:
+        assert compiled.stand_in("im6", compiled.PLAIN_BODIES - 1) == "twin"
+        assert compiled.stand_in("im6", compiled.PLAIN_BODIES) == "numpy"
+        assert compiled.off_kernel_bits(["im6"] * compiled.PLAIN_BODIES + ["euler"]) == {"im6"}
+    finally:
+        compiled._state.update(gated=False, plain_below=0)
     assert compiled.kernel_bits_without_numba(["euler", None, "trapezoidal", "im6"])
     assert not compiled.kernel_bits_without_numba(["euler", "axes4"])  # no twin, and a numpy path of other bits
 
 
-def test_the_twins_code_is_kept_while_the_source_is_unchanged(tmp_path, monkeypatch):
-    source = tmp_path / "_kernels.py"
-    source.write_bytes((Path(kernel_twins.__file__).with_name("_kernels.py")).read_bytes())
-    first = kernel_twins._twin_code(str(source))
-    assert [path.name for path in (tmp_path / "__pycache__").iterdir()] == [
-        f"_kernels.twin.{sys.implementation.cache_tag}.marshal"
-    ]
+def test_the_plain_copy_is_plain_python_and_the_module_compiled():
+    from pathlib import Path
+    from types import FunctionType
 
-    def no_parsing(*args, **kwargs):
-        raise AssertionError("parsed again")
+    from spinlab.sim.integrators import _kernels
 
-    monkeypatch.setattr(kernel_twins.ast, "parse", no_parsing)
-    assert kernel_twins._twin_code(str(source)) == first, "read back, not parsed"
-    with source.open("a") as changed:
-        changed.write("\n# an edit\n")
-    with pytest.raises(AssertionError, match="parsed again"):
-        kernel_twins._twin_code(str(source))  # a changed source is compiled again
-    monkeypatch.undo()
-    edited = kernel_twins._twin_code(str(source))
-    cached = tmp_path / "__pycache__" / f"_kernels.twin.{sys.implementation.cache_tag}.marshal"
-    cached.write_bytes(cached.read_bytes()[:60])  # cut short: compiled again, not an error
-    assert kernel_twins._twin_code(str(source)) == edited
-    monkeypatch.setattr(kernel_twins.ast, "parse", no_parsing)
-    assert kernel_twins._twin_code(str(source)) == edited, "and written whole again"
+    plain = jit.plain(Path(kernel_twins.__file__).with_name("_kernels.py"))
+    assert type(plain.implicit_kernel) is FunctionType and type(plain.rodrigues_coefficients) is FunctionType
+    assert type(_kernels.implicit_kernel) is not FunctionType  # numba's dispatcher
+    assert plain.implicit_kernel.__module__ != _kernels.implicit_kernel.__module__

@@ -1,4 +1,4 @@
-"""The kernel loader's stages leave nothing for the window to compile (issue 22: a kernel marked ready but not loaded
+"""The kernel loader's stages leave nothing for the window to compile (a kernel marked ready but not loaded
 compiles on the window's thread at its first call). In fresh processes, counting numba's compiles: every preset
 alone and side by side under every family, and every method and axes splitting chosen, after the stages; and the
 colour stage against the frames a recording reads back from GL (read-only arrays, a signature of their own for
@@ -68,3 +68,19 @@ def test_the_colour_stage_covers_the_frames_a_recording_reads_back():
     report = run_counted(_CHILD)
     assert report["loaded"] > 0, "the stage compiled or loaded the conversion"
     assert report["after"] == [], report["after"]
+
+
+def test_the_loader_loads_each_stage_the_worker_has_cached():
+    from spinlab.scene.files.scene_file import load_scene
+    from spinlab.sim import compiled
+    from spinlab.sim.integrators import INTEGRATORS
+    from spinlab.ui.kernel_loader import KernelLoader
+
+    loader = KernelLoader("t_handle", load_scene("t_handle"))
+    try:
+        assert loader.wait(600.0), f"{loader.stages_done} of {len(loader.stages)} stages loaded"
+    finally:
+        loader.close()
+    assert not loader.load_ready()  # nothing more to load
+    with compiled.gated(set(compiled._ready)):  # what the loader marked ready
+        assert not compiled.not_ready([*INTEGRATORS, compiled.FREE_FALL, compiled.COLOUR_CONVERSION])

@@ -1,4 +1,4 @@
-"""The window never compiles on its own thread (issue 22): started as ``gui`` starts it (sim/compiled.py's
+"""The window never compiles on its own thread: started as ``gui`` starts it (sim/compiled.py's
 ``start_on_numpy``, no kernel ready), every action a person takes — the compare scene, "all side by side", another
 preset loaded (each of them, alone and side by side), an integrator switched, a kick, h edited, a reset — steps on
 the numpy paths, and numba compiles nothing, nor loads a kernel from its cache (tests/ui/compile_count.py)."""

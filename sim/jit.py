@@ -1,0 +1,59 @@
+"""One source for each kernel module, two ways to run it: compiled by numba, or as plain Python.
+
+The kernel modules (sim/integrators/_kernels.py, scene/running/graph_kernel.py) decorate their functions with
+:func:`njit`, numba's. :func:`plain` loads such a module again, from the same source and bytecode cache, as a module
+of its own in which :func:`njit` leaves every function as written: a kernel called there runs its loops in Python,
+with no numba imported. When that gives the compiled bits, and when it pays: sim/compiled.py.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from collections.abc import Callable
+from functools import cache
+from pathlib import Path
+from types import ModuleType
+from typing import Any, TypeVar
+
+__all__ = ["njit", "plain"]
+
+Function = TypeVar("Function", bound=Callable[..., Any])
+
+_PLAIN = "__spinlab_plain__"  # set in a plain copy's namespace before its code runs
+
+
+def njit(**options: Any) -> Callable[[Function], Function]:
+    """numba's ``njit(**options)``, but in a :func:`plain` copy of a module, where the function is left as written.
+    Importing a module that uses it compiled imports numba."""
+
+    def decorate(function: Function) -> Function:
+        if function.__globals__.get(_PLAIN, False):
+            return function
+        from numba import njit as numba_njit
+
+        return numba_njit(**options)(function)
+
+    return decorate
+
+
+@cache
+def plain(path: str | Path, *, numpy_math: bool = False) -> ModuleType:
+    """The kernels' module at ``path`` loaded again as plain Python (its own module object, not in ``sys.modules``;
+    the source's bytecode cache serves both): its ``@njit`` functions are left as written, so a kernel called runs
+    its loops in Python. Never imports numba.
+
+    ``numpy_math``: with numpy's ``sqrt``, ``sin``, ``cos`` and ``isfinite`` in place of the ``math`` functions its
+    source imports. Called on numpy's float64 scalars, the kernels then follow numba's error model (a division by
+    zero, or ``sin`` of an infinity, gives an inf or a nan), where Python's floats raise."""
+    path = Path(path)
+    name = f"spinlab.plain.{path.stem}{'.numpy_math' if numpy_math else ''}"
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None, f"{path} is a Python source file"
+    module = importlib.util.module_from_spec(spec)
+    setattr(module, _PLAIN, True)
+    spec.loader.exec_module(module)
+    if numpy_math:
+        import numpy as np
+
+        vars(module).update(sqrt=np.sqrt, sin=np.sin, cos=np.cos, isfinite=np.isfinite)
+    return module

@@ -67,7 +67,7 @@ class SceneLoad:
             scene = load_scene(self.name)
             check_window_holds(scene)
             check_scene_runs(scene)
-            self.session = Session(setup_loaded(self._choices, scene), history=True)
+            self.session = Session(setup_loaded(self._choices, scene), record=True)
             self.scene = scene
         except Exception as error:  # noqa: BLE001 - reported by the controller, as a load in the frame is
             self.error = error

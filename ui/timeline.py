@@ -1,6 +1,6 @@
 """The timeline under the 3D views: the run's history as a slider, a step back and on, and "now".
 
-The run keeps every step it took (scene/running/history.py); the slider spans the steps held, from the oldest (0 until
+The run keeps every step it took (scene/model/step_record.py); the slider spans the steps held, from the oldest (0 until
 the history's budget forgets some) to the run now. Dragging it, or ← and → (a step), Home and End, shows the run as
 it was then, paused; Run (Space) plays the recorded steps on from there as they were first drawn, then goes on
 live; a change made there (the gyroscopic term, a kick, the divergence threshold) takes the run back to that step

@@ -94,9 +94,9 @@ class RunView:
     # -- the run's steps ------------------------------------------------------------------------------------------
 
     def feed(self, shown, preferred_body: int | None = None) -> None:
-        """After a step call of ``shown`` (a :class:`Session`, or a :class:`~scene.model.step_record.Moment` of the steps
-        played on through a history): its steps into the trails, its exact ghosts, and its steps into the Poinsot
-        view's traces, of ``preferred_body`` when it can (render/viewports.py's :func:`follow_session`)."""
+        """After a step call of ``shown`` (a :class:`Session`, or a :class:`~scene.model.step_record.Moment` of the
+        steps played on through a step record): its steps into the trails, its exact ghosts, and its steps into the
+        Poinsot view's traces, of ``preferred_body`` when it can (render/viewports.py's :func:`follow_session`)."""
         push_trails(self.renderer, shown.latest)
         follow_session(self.renderer, shown, preferred_body)
 

@@ -18,39 +18,29 @@ from __future__ import annotations
 
 import time
 from collections import deque
-from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import moderngl
-import numpy as np
 from imgui_bundle import imgui, implot
 from OpenGL import GL as gl
 
-from spinlab.render.grid import grid_columns, grid_viewports_in
 from spinlab.render.renderer import Renderer, RenderOptions
 from spinlab.render.run_view import RunView, reference_scale
 from spinlab.render.text import TextOverlay
 from spinlab.scene.files.scene_file import SceneSpec
-from spinlab.scene.model.branch import original_labels
-from spinlab.scene.model.run_model import Session, view_groups
-from spinlab.scene.model.step_record import Moment
-from spinlab.scene.model.timeline import Follower
-from spinlab.scene.running.pacing import Accumulator
-from spinlab.ui.branch import OriginalView
-from spinlab.ui.capacity import map_large_blocks, release_freed_memory
-from spinlab.ui.capture import RECORD_FPS, save_screenshot
+from spinlab.ui.capacity import map_large_blocks
+from spinlab.ui.capture import save_screenshot
 from spinlab.ui.controller import Controller
 from spinlab.ui.controller_state import PanelEdits
+from spinlab.ui.frame_steps import FrameSteps
 from spinlab.ui.key_help import draw_key_help, draw_state_badge
-from spinlab.ui.panel import draw_panel
-from spinlab.ui.plot_series import PlotFeed
-from spinlab.ui.plots import PlotOptions, draw_plots
+from spinlab.ui.panel import draw_panel_window
+from spinlab.ui.plots import PlotOptions, draw_plots_window
 from spinlab.ui.recording import Recorder
-from spinlab.ui.scene_load import SceneLoad, loads_in_background
-from spinlab.ui.status import StatusMeter
+from spinlab.ui.run_display import RunDisplay
+from spinlab.ui.scene_load import SceneLoads
 from spinlab.ui.theme import PANEL_BG_RGB, apply_theme, set_text_scale
-from spinlab.ui.timeline import draw_timeline
 from spinlab.ui.turns import turn_seconds
 from spinlab.ui.view3d import Rect, to_viewport, window_layout
 from spinlab.ui.view_mouse import ViewMouse
@@ -62,35 +52,15 @@ if TYPE_CHECKING:
 __all__ = ["App", "WINDOW_SIZE"]
 
 WINDOW_SIZE = (1280, 720)
-MAX_FRAME_S = 0.1  # a longer frame (a stall, a dragged window) counts as this long
-MAX_STEPS_PER_FRAME = 240
-RELEASE_AFTER_BODIES = 1000  # a restart from or to a scene this large hands the freed memory back (ui/capacity.py)
-# While recording every step due is taken (the video's time is exact), up to this many a frame: a tiny h
-# (down to a scene file's 1e-50 s) would otherwise never finish a frame. Beyond it the video runs slow.
-MAX_RECORD_STEPS_PER_FRAME = 20_000
-# Stepping may take this long in a frame, or this share of the recent frame time if that is longer (a frame slow
-# to draw leaves room to step: at worst stepping doubles it, never starves it), but never more than the most: a
-# frame slow because its steps are (kernels still compiling, the numpy paths step) must not grant itself more
-# (no frame over 0.1 s); the simulation then runs behind real time, which the status line says.
-STEP_BUDGET_S = 0.008
-STEP_BUDGET_SHARE = 0.5
-STEP_BUDGET_MOST_S = 0.025
 # A run recomputed on the compiled kernels once they are ready (scene/model/replay.py) takes this long a frame at
 # most.
 REPLAY_BUDGET_S = 0.004
 FRAME_LOG = 1200
-# The panel and the plots are fixed windows without a background of their own: the frame is cleared to their
-# colour first (a clear costs nothing on llvmpipe; ImGui's window backgrounds, blended and textured, cost ~6 ms of
-# CPU a frame at 1280x720).
-FIXED_WINDOW = (
-    imgui.WindowFlags_.no_move | imgui.WindowFlags_.no_resize | imgui.WindowFlags_.no_collapse
-    | imgui.WindowFlags_.no_saved_settings | imgui.WindowFlags_.no_background
-)  # fmt: skip
 BACKGROUND_SRGB = PANEL_BG_RGB
 LABEL_SCALE = 0.85  # the views' labels against a video's of the same height: the panel and plots share the window
 
 
-class App(Follower):
+class App:
     """The window on ``scene``, of ``size`` pixels (or full screen); it may be resized at any time, every frame is
     drawn at the window's size then. ``visible=False`` and ``vsync=False`` serve tests and benchmarks,
     ``output_dir`` is where screenshots, videos and CSV files go (default: the current directory)."""
@@ -124,20 +94,19 @@ class App(Follower):
         self.ui_scale = max(self.window.scale, 1.0) if self.pixel_ratio == 1.0 else 1.0
         apply_theme(self.ui_scale)
 
-        # The person's choices (``state``), the panel's form and the run over time, held by the controller.
-        self.controller = Controller(scene, self, output_dir=output_dir)
+        # The person's choices (``state``), the panel's form and the run over time, held by the controller; the
+        # run shown as they choose (ui/run_display.py).
+        self.display = RunDisplay(self.ctx, self.text)
+        self.controller = Controller(scene, self, output_dir=output_dir, display=self.display)
         self.state, self.form, self.timeline = self.controller.choices, self.controller.form, self.controller.timeline
+        self.display.choices, self.plots = self.state, self.display.plots
         self.state.render, self.state.plots = RenderOptions.for_bodies(len(scene.bodies)), PlotOptions()
         self.recorder = Recorder(self.controller)
-        self._loading: SceneLoad | None = None  # a large scene being loaded in the background (ui/scene_load.py)
+        self.loads = SceneLoads(self.controller)  # large scenes loaded in the background (ui/scene_load.py)
         self.want_screenshot = False
         self.last_screenshot: Path | None = None
-        self.plots = PlotFeed()
-        self._view: RunView | None = None  # the run on screen: made for each run (started)
-        self.original_view: OriginalView | None = None  # a branch's original, drawn beside it (ui/branch.py)
         self.mouse = ViewMouse(self)  # a gesture on the 3D view (ui/view_mouse.py)
-        self.status = StatusMeter()
-        self.accumulator = Accumulator()  # the simulated time owed (scene/running/pacing.py)
+        self.pacing = FrameSteps(self.controller, self.recorder)  # each frame's (ui/frame_steps.py)
         self._panel_edits = PanelEdits()
         self.frame_log: deque[tuple[float, float, float, float]] = deque(maxlen=FRAME_LOG)
         # What compiles the kernels meanwhile (commands/gui.py), closed with the window.
@@ -148,8 +117,7 @@ class App(Follower):
     @property
     def view(self) -> RunView:
         """The run on screen (render/run_view.py)."""
-        assert self._view is not None, "the controller's start made the first view"
-        return self._view
+        return self.display.view
 
     @property
     def renderer(self) -> Renderer:
@@ -185,97 +153,7 @@ class App(Follower):
 
     # -- following the timeline (scene/model/timeline.py) ------------------------------------------------------
 
-    def started(self, session: Session) -> None:
-        """A new run: its views and plots, all or nothing (raising keeps the running one's)."""
-        session.retime_costs = True  # the cost column: each integrator's step timed alone (scene/model/failures.py)
-        groups = view_groups(session, self.state.split_views)
-        view = RunView(self.ctx, session, self.text, options=self.state.render, groups=groups)
-        try:
-            self.plots.started(session, view.renderer.layout.colors_rgba[:, :3])
-        except BaseException:
-            view.release()
-            raise
-        replaced = len(self._view.renderer.layout.colors_rgba) if self._view is not None else 0
-        if self._view is not None:
-            self._view.release()
-        self._view = view
-        if max(replaced, len(session.scene.bodies)) >= RELEASE_AFTER_BODIES:
-            # The run replaced (or the scene's check run), before the first frame: worth its ~50 ms of collecting
-            # only where there is much to give back.
-            release_freed_memory()
-        self.accumulator = Accumulator()
-        self.recorder.behind, self.recorder.until = False, None
-        self.form.status.wall_t = 0.0
-        view.feed(session, self._poinsot_body(session))
-
-    def stepped(self, shown: Session | Moment, newton_per_step: np.ndarray, ms_per_step: float) -> None:
-        """Steps into the plots and the 3D trails, one point per step."""
-        self.plots.stepped(shown, newton_per_step, ms_per_step)
-        self.view.feed(shown, self._poinsot_body(shown))
-
-    def shown_at(self, session: Session, step: int) -> None:
-        self.view.show(session, step, self._poinsot_body(session))
-        self.plots.shown_at(session, step)
-
-    def switched(self, session: Session) -> None:
-        self.plots.switched(session)
-
-    def _poinsot_body(self, session: Session | Moment) -> int | None:
-        """The body the exact ghosts and the Poinsot traces of ``session`` follow: the one selected in the panel
-        (side by side, its first copy)."""
-        selected = self.state.selected_body
-        bodies: Sequence[int] = range(len(session.setup.scene.bodies))
-        if session.setup.side_by_side:
-            bodies = session.groups[0].bodies
-        return bodies[selected] if selected < len(bodies) else None
-
-    def _advance(self, wall_dt: float) -> None:
-        """Feed this frame's time to the accumulator and take the whole steps due (looking back: move on through
-        the run's recorded steps, then on live)."""
-        state, timeline, recorder = self.state, self.timeline, self.recorder
-        h = timeline.session.h
-        if state.paused or (state.error and timeline.moment is None):
-            return
-        scale = 2.0**state.time_scale_exp
-        # Recording, every frame of the video is 1/RECORD_FPS of it at the chosen speed, however long it took to
-        # draw; the next one's time is added once the last was recorded.
-        if recorder.recording:
-            requested = 0.0 if recorder.behind else scale / RECORD_FPS
-        else:
-            requested = min(wall_dt, MAX_FRAME_S) * scale
-        due = self.accumulator.due(requested, h)
-        budget = min(max(STEP_BUDGET_S, STEP_BUDGET_SHARE * 1e-3 * self.form.status.frame_ms), STEP_BUDGET_MOST_S)
-        recorder.behind = False  # set again below only by a recording's frame short of its steps
-        if timeline.moment is not None:
-            most = MAX_RECORD_STEPS_PER_FRAME if recorder.recording else MAX_STEPS_PER_FRAME
-            steps = timeline.play(min(due, most), then_live=recorder.until is None)
-        elif recorder.recording:
-            # The steps to the video's next frame within the frame's budget, over as many of the window's frames as
-            # they take; only the frame that gets there is recorded (:meth:`draw`): no frame of the window waits
-            # for a video frame's steps.
-            asked = min(due, MAX_RECORD_STEPS_PER_FRAME)
-            steps = self.controller.step(asked, budget)
-            recorder.behind = steps < asked and not state.paused
-        else:
-            steps = self.controller.step(min(due, MAX_STEPS_PER_FRAME), budget)
-        self.accumulator.took(steps, due, h, keep=recorder.behind)
-        self.form.status.wall_t += wall_dt
-        self.status.advanced(steps, steps * h, requested)
-
     # -- what the controller asks of the window (ui/controller.py's Host) ----------------------------------------
-
-    def show_views(self, split: bool) -> None:
-        self.view.set_groups(view_groups(self.timeline.session, split))
-        if self.original_view is not None:
-            self.original_view.view.set_groups(self.view.groups)
-
-    def set_render_options(self, options: RenderOptions) -> None:
-        self.renderer.options = options
-        if self.original_view is not None:
-            self.original_view.view.renderer.options = options
-
-    def reset_view(self) -> None:
-        self.view.reset_cameras()
 
     def request_screenshot(self) -> None:
         self.want_screenshot = True
@@ -301,47 +179,20 @@ class App(Follower):
         edits, self._panel_edits = (self.controller.take_pending(), self._panel_edits), PanelEdits()
         if self.recorder.finishing:
             self.recorder.collect_finished()
-        running = self.timeline.session
-        for asked in (*edits, *self._loaded_edits()):
-            if asked.scene is not None and asked.loaded is None and loads_in_background(asked.scene):
-                self._loading = SceneLoad(asked, self.state)  # a later one replaces it
-                self.controller.tell(f"loading {asked.scene} …")
-                continue
+        running, runs = self.timeline.session, self.controller.runs
+        for asked in self.loads.edits_now(edits):
             self.controller.apply(asked)
+        if self.controller.runs != runs:
+            self.pacing.restart()
         self.timeline.switch_to_compiled(REPLAY_BUDGET_S)
         if self.timeline.session is running:
-            self._advance(wall_dt)
+            self.pacing.advance(wall_dt)
         # else a new run (a restart, a scene loaded): its first steps wait for the next frame, which a frame that
         # made the session, views and plots and drew them all has no time left for (no frame over 0.1 s).
-        self._follow_original()
-        # The 3D view's instance data now, while the rasteriser still works on the last frame (no GL).
-        self.view.prepare(self.timeline.shown.drawable())
-        self.status.update(self.form.status, self.timeline.shown.t)
-        recording = self.recorder.recording
-        self.form.record_seconds = recording.seconds if recording else 0.0
+        # The 3D views' instance data now, while the rasteriser still works on the last frame (no GL).
+        self.display.prepare(self.timeline)
+        self.pacing.update_status()
         self._panel_edits, self._layout = self._build_ui(wall_dt)
-
-    def _follow_original(self) -> None:
-        """The original's view beside a branch: made once branched, released once the branch ends, at the branch's
-        step."""
-        original, shown = self.timeline.original, self.original_view
-        if shown is not None and shown.original is not original:
-            shown.release()
-            self.original_view = shown = None
-        if original is not None and shown is None:
-            view = RunView(self.ctx, original.session, self.text, options=self.state.render, groups=self.view.groups)
-            self.original_view = shown = OriginalView(view, original, self._poinsot_body(original.session))
-        if shown is not None:
-            shown.follow(self._poinsot_body(original.session))
-
-    def _loaded_edits(self) -> list[PanelEdits]:
-        """The edit of a scene loaded in the background, once it is (with what was made: ``loaded``)."""
-        loading = self._loading
-        if loading is None or not loading.done():
-            return []
-        self._loading = None
-        loading.edit.loaded = loading
-        return [loading.edit]
 
     def draw(self) -> None:
         """The GL half: the 3D view, ImGui over it, then screenshots and video frames read back; the commands
@@ -377,36 +228,8 @@ class App(Follower):
         screen.scissor = None  # type: ignore[assignment]  # None (no scissor test) is allowed; the stub omits it
         screen.viewport = (0, 0, width, height)
         screen.clear(*BACKGROUND_SRGB, 1.0, depth=1.0)
-        shown, view = self.timeline.shown, self.view
-        view.follow(shown.drawable(), self.state.selected_body if self.state.follow else None)
         scale = LABEL_SCALE * reference_scale(height)
-        if self.original_view is None:
-            # The rest of the screen is the windows' colour: the renderer may fill it (one copy of its backdrop
-            # cache).
-            view.draw(screen, (width, height), area, shown, text_scale=scale, background=BACKGROUND_SRGB)
-            return area
-        # Branched: the original on the left (or above, in a tall area), with the branch's cameras (framed first, by
-        # the branch's view), and one key, the branch's, across both when it runs along the bottom.
-        original = self.original_view
-        first, second = grid_viewports_in(area, 2, grid_columns(2, *area[2:]))
-        labels = self.timeline.view_labels(view.groups)
-        span = area if first[1] == second[1] else None  # side by side (one above the other: a key each half)
-
-        def draw_branch() -> None:
-            view.draw(
-                screen, (width, height), second, shown, text_scale=scale, labels=labels, background=BACKGROUND_SRGB,
-                shares_target=True, key_span=span,
-            )  # fmt: skip
-
-        if view.cameras is None:  # the branch's view frames the cameras, on the first frame after a reset
-            draw_branch()
-        original.view.cameras, original.view.poinsot_camera = view.cameras, view.poinsot_camera
-        original.view.draw(
-            screen, (width, height), first, original.original.shown, text_scale=scale,
-            labels=original_labels(original.original, view.groups), background=BACKGROUND_SRGB, shares_target=True,
-            key=span is None,
-        )  # fmt: skip
-        draw_branch()
+        self.display.draw(self.timeline, screen, area, text_scale=scale, background=BACKGROUND_SRGB)
         return area
 
     def _screen(self, size: tuple[int, int]) -> moderngl.Framebuffer:
@@ -420,32 +243,13 @@ class App(Follower):
     def _build_ui(self, wall_dt: float):
         io = imgui.get_io()
         io.delta_time = max(wall_dt, 1e-4)
-        state, timeline = self.state, self.timeline
+        state = self.state
         set_text_scale(state.text_scale)  # read by the new frame
         imgui.new_frame()
         layout = self.window_layout()
-        edits = PanelEdits()
-        if layout.panel is not None:
-            imgui.set_next_window_pos(imgui.ImVec2(layout.panel.x, layout.panel.y))
-            imgui.set_next_window_size(imgui.ImVec2(layout.panel.width, layout.panel.height))
-            if imgui.begin(f"spinlab · {state.scene_name}###panel", flags=FIXED_WINDOW)[0]:
-                edits = draw_panel(state, self.form)
-            imgui.end()
+        edits = draw_panel_window(layout.panel, state, self.form) if layout.panel is not None else PanelEdits()
         if layout.plots is not None:
-            imgui.set_next_window_pos(imgui.ImVec2(layout.plots.x, layout.plots.y))
-            imgui.set_next_window_size(imgui.ImVec2(layout.plots.width, layout.plots.height))
-            flags = FIXED_WINDOW | imgui.WindowFlags_.no_title_bar | imgui.WindowFlags_.no_scrollbar
-            if imgui.begin("plots", flags=flags)[0]:
-                record = timeline.record
-                draw_timeline(
-                    edits, record.first_step, timeline.shown_step, record.last_step, timeline.session.h,
-                    branched=timeline.original is not None,
-                )  # fmt: skip
-                available = imgui.get_content_region_avail()
-                series = self.plots.series
-                series.divergence = timeline.divergence(self.view.groups, series.rgb)
-                edits.plot_focus = draw_plots(series, state.plots, (available.x, available.y))
-            imgui.end()
+            draw_plots_window(layout.plots, edits, self.timeline, self.plots.series, state.plots, self.view.groups)
         # The badges sit above the strip the overlays' key may take at the bottom of the view (render/run_view.py),
         # and the state badge clear of the key in a free cell of the grid.
         ratio = self.pixel_ratio
@@ -534,9 +338,7 @@ class App(Follower):
         implot.destroy_context()
         imgui.destroy_context()
         if reachable:
-            self.view.release()
-            if self.original_view is not None:
-                self.original_view.release()
+            self.display.release()
             self.text.release()
         close_window(self.window)
 

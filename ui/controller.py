@@ -17,7 +17,7 @@ from __future__ import annotations
 import dataclasses
 import os
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, cast
 
 from spinlab.scene.files.scene_file import SceneSpec, list_presets, load_scene
 from spinlab.scene.files.scene_toml import check_body, save_scene
@@ -33,7 +33,7 @@ from spinlab.ui.integrator_table import failure_lines
 from spinlab.ui.kick_controls import AXES, alike_bodies, live_kicks, omega_from_polar
 from spinlab.ui.plot_series import PlotFeed, export_csv
 
-__all__ = ["Controller", "Host", "failure_text", "step_text", "KEYS", "KEY_HELP_KEYS", "MAX_MESSAGE"]
+__all__ = ["Controller", "Host", "Display", "failure_text", "step_text", "KEYS", "KEY_HELP_KEYS", "MAX_MESSAGE"]
 
 MAX_MESSAGE = 300  # characters of a message in the panel
 # pyglet's key symbols (pyglet/window/key.py; importing it needs a display): space, →, ←, Home, End, R, V, P, H, F12.
@@ -48,10 +48,9 @@ SMALLER_TEXT_KEYS = (KEYS["minus"], KEYS["num_subtract"])
 KEY_HELP_KEYS = (0xFFBE, 0x03F, 0x02F)
 
 
-class Host(Follower, Protocol):
-    """What the controller asks of the window: to follow its timeline (scene/model/timeline.py's
-    :class:`~scene.model.timeline.Follower`: the views and the plots of each run, ``plots``), and to show, record
-    and capture what it draws."""
+class Display(Follower, Protocol):
+    """What shows the run: it follows the controller's timeline (scene/model/timeline.py's
+    :class:`~scene.model.timeline.Follower`: the views and the plots of each run, ``plots``) and shows it as asked."""
 
     plots: PlotFeed
 
@@ -61,6 +60,10 @@ class Host(Follower, Protocol):
     def set_render_options(self, options: object) -> None: ...
 
     def reset_view(self) -> None: ...
+
+
+class Host(Protocol):
+    """What the controller asks of the window: to capture and record what it draws."""
 
     def request_screenshot(self) -> None:
         """Save a screenshot of the frame being drawn."""
@@ -98,13 +101,15 @@ _SETUP_CHOICES = ("scene", "integrators", "side_by_side", "compared", "h", "gyro
 
 class Controller:
     """The person's :class:`Choices` and the panel's :class:`Form` for ``scene``, and the run's :attr:`timeline`,
-    which ``host`` follows. Call :meth:`start` once the host can follow a run; then :meth:`apply` each frame's edits
-    (the keys' gather in ``pending`` meanwhile: :meth:`key`)."""
+    which ``display`` follows (by default ``host``, which captures and records). Call :meth:`start` once the display
+    can follow a run; then :meth:`apply` each frame's edits (the keys' gather in ``pending`` meanwhile:
+    :meth:`key`)."""
 
-    def __init__(self, scene: SceneSpec, host: Host, *, output_dir: str = ".") -> None:
+    def __init__(self, scene: SceneSpec, host: Host, *, output_dir: str = ".", display: Display | None = None) -> None:
         names = list(INTEGRATORS)
         self.host = host
-        self.timeline = Timeline(host)
+        self.display: Display = display if display is not None else cast(Display, host)
+        self.timeline = Timeline(self.display)
         # Side by side, the maths' methods by default; the engines' steps are ticked in the list (or the engines
         # preset runs them).
         self.choices = Choices(scene, list(default_integrators(scene)), compared=list(METHODS), h=scene.h)
@@ -141,7 +146,8 @@ class Controller:
         setup = self.choices.setup()
         self.timeline.restart(setup, None if loaded is None else loaded.run_for(setup))
         self.choices.error = None
-        self.form.failures, self.form.integrator_table = [], self.host.plots.series.integrator_table
+        self.form.failures, self.form.integrator_table = [], self.display.plots.series.integrator_table
+        self.form.status.wall_t = 0.0
         self.runs += 1
 
     def step(self, count: int, budget_s: float = float("inf")) -> int:
@@ -399,7 +405,7 @@ class Controller:
         choices.scene, run_kicks = live_kicks(setup, bodies, impulse, simulation.step_index, simulation.h)
         for kick in run_kicks:
             simulation.kicks.add(kick)
-        self.host.plots.series.kick_times = simulation.kicks.times()
+        self.display.plots.series.kick_times = simulation.kicks.times()
         form.kick_error = None
         shown = ", ".join(f"{value:.3g}" for value in impulse)
         where = f"{len(run_kicks)} bodies" if len(run_kicks) > 1 else f"'{choices.scene.bodies[index].name}'"
@@ -439,7 +445,7 @@ class Controller:
         choices = self.choices
         if edits.render is not None:
             choices.render = edits.render
-            self.host.set_render_options(edits.render)
+            self.display.set_render_options(edits.render)
         if edits.plot_shown is not None:
             name, on = edits.plot_shown
             choices.plots.shown[name] = on
@@ -448,12 +454,12 @@ class Controller:
         if edits.show_plots is not None:
             choices.show_plots = edits.show_plots
         if edits.reset_view:
-            self.host.reset_view()
+            self.display.reset_view()
         if edits.toggle_key_help:
             choices.show_key_help = not choices.show_key_help
         if edits.split_views is not None:
             choices.split_views = edits.split_views
-            self.host.show_views(edits.split_views)
+            self.display.show_views(edits.split_views)
         if edits.follow is not None:
             choices.follow = edits.follow
         if edits.text_scale is not None:
@@ -468,7 +474,9 @@ class Controller:
         if edits.toggle_record:
             self.host.stop_recording() if form.recording else self._start_recording()
         if edits.export_csv:
-            path = export_csv(self.host.plots.series, timestamped_path(choices.output_dir, choices.scene_name, ".csv"))
+            path = export_csv(
+                self.display.plots.series, timestamped_path(choices.output_dir, choices.scene_name, ".csv")
+            )
             self.tell(f"plotted series saved to {path}")
         if edits.save_scene:
             self._save_scene()

@@ -26,8 +26,18 @@ from spinlab.ui.help_texts import PLOT_TOOLTIPS
 from spinlab.ui.plot_focus import ALL_PLOTS, arrangement, plot_tabs
 from spinlab.ui.plot_series import CostLines, Curves, Divergence, PlotSeries, TimeLines, export_csv
 from spinlab.ui.plot_titles import AXES_LABELS_PX, fitted_text, fitted_title
+from spinlab.ui.timeline import draw_timeline
 
-__all__ = ["PlotSeries", "PlotOptions", "draw_plots", "export_csv", "PLOT_TITLES", "LEGEND_MAX"]
+__all__ = [
+    "PlotSeries",
+    "PlotOptions",
+    "draw_plots",
+    "draw_plots_window",
+    "FIXED_WINDOW",
+    "export_csv",
+    "PLOT_TITLES",
+    "LEGEND_MAX",
+]
 
 EXACT_RGBA = (0.92, 0.93, 0.95, 0.85)
 EXACT_LEGEND = "exact (Euler–Poinsot closed form)"
@@ -47,6 +57,13 @@ NO_REFERENCE_TIP = "no closed-form reference (only torque-free bodies and symmet
 # A time tick's label ("12", "0.25") with room around it, in pixels: ImPlot's own ticks ignore the width that the
 # y axes' labels take, and "4 81216 20" ran together on the cost plot (two y axes) at 1280x720.
 TICK_LABEL_PX = 22.0
+# The panel and the plots are fixed windows without a background of their own: the window is cleared to their
+# colour first (a clear costs nothing on llvmpipe; ImGui's window backgrounds, blended and textured, cost ~6 ms of
+# CPU a frame at 1280x720).
+FIXED_WINDOW = (
+    imgui.WindowFlags_.no_move | imgui.WindowFlags_.no_resize | imgui.WindowFlags_.no_collapse
+    | imgui.WindowFlags_.no_saved_settings | imgui.WindowFlags_.no_background
+)  # fmt: skip
 CHAR_PX = 8.5  # the width of a digit of the plots' font at ui_scale 1 (the plots measure it when they draw)
 TICK_GAP_PX = 6.0  # the least room between two tick labels
 CURVE_FRAME_PX = 50.0  # what a curve plot's title, x ticks and x label take of its height
@@ -82,6 +99,25 @@ class PlotOptions:
     shown: dict[str, bool] = field(default_factory=lambda: dict.fromkeys(PLOT_TITLES, True))
     seconds: float = 20.0
     focus: str = ALL_PLOTS  # a plot enlarged across the strip (ui/plot_focus.py), or every shown plot
+
+
+def draw_plots_window(rect, edits, timeline, series: PlotSeries, options: PlotOptions, groups) -> None:
+    """The plots' window at ``rect`` (ui/view3d.py's ``Rect``): the timeline of ``timeline``'s run
+    (scene/model/timeline.py) over its plots, ``series``, with a branch's divergence from its original in the
+    views of ``groups``; what is clicked goes into ``edits``."""
+    imgui.set_next_window_pos(imgui.ImVec2(rect.x, rect.y))
+    imgui.set_next_window_size(imgui.ImVec2(rect.width, rect.height))
+    flags = FIXED_WINDOW | imgui.WindowFlags_.no_title_bar | imgui.WindowFlags_.no_scrollbar
+    if imgui.begin("plots", flags=flags)[0]:
+        record = timeline.record
+        draw_timeline(
+            edits, record.first_step, timeline.shown_step, record.last_step, timeline.session.h,
+            branched=timeline.original is not None,
+        )  # fmt: skip
+        available = imgui.get_content_region_avail()
+        series.divergence = timeline.divergence(groups, series.rgb)
+        edits.plot_focus = draw_plots(series, options, (available.x, available.y))
+    imgui.end()
 
 
 def draw_plots(series: PlotSeries, options: PlotOptions, size: tuple[float, float]) -> str | None:

@@ -46,7 +46,7 @@ def test_a_branch_with_the_gyroscopic_term_off_runs_beside_the_original(app, t_h
     app.pending = PanelEdits(gyroscopic=False)  # applies to the branch alone
     run_frames(app, 1)
     assert branch.simulation.world.gyroscopic is False and original.simulation.world.gyroscopic is True
-    app.state.paused, app.accumulator.seconds = False, 0.0
+    app.state.paused, app.pacing.accumulator.seconds = False, 0.0
     while app.timeline.shown_step < four + 80:
         run_frames(app, 1)
     app.state.paused = True
@@ -74,7 +74,7 @@ def test_a_branch_with_the_gyroscopic_term_off_runs_beside_the_original(app, t_h
     assert divergence.angle.shape == (1, step - four + 1) and divergence.angle[0, 0] == 0.0
     assert divergence.angle[0, -1] == divergence_angles(branch, app.timeline.original.shown, app.view.groups)[0]
     assert np.all(divergence.angle[0, 1:] > 0.0)
-    left, right = app.view.viewports[0], app.original_view.view.viewports[0]
+    left, right = app.view.viewports[0], app.display.original_view.view.viewports[0]
     assert right[0] + right[2] <= left[0], "the original on the left, the branch on the right"
 
 
@@ -84,7 +84,7 @@ def test_the_original_is_stepped_on_past_its_recorded_future(app):
     last = original.record.last_step
     app.pending = PanelEdits(branch=True)
     run_frames(app, 1)
-    app.state.paused, app.accumulator.seconds = False, 0.0
+    app.state.paused, app.pacing.accumulator.seconds = False, 0.0
     while app.timeline.shown_step <= last + 16:
         run_frames(app, 1)
     assert original.simulation.step_index == app.timeline.shown_step == app.timeline.original.step
@@ -101,7 +101,7 @@ def test_a_branch_saved_as_a_scene_file_runs_again_bit_for_bit(app, t_handle_run
     app.pending = PanelEdits(gyroscopic=False)
     run_frames(app, 1)
     branch = app.timeline.session
-    app.state.paused, app.accumulator.seconds = False, 0.0
+    app.state.paused, app.pacing.accumulator.seconds = False, 0.0
     while app.timeline.shown_step < four + 40:
         run_frames(app, 1)
     app.state.paused = True

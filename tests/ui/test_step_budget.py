@@ -62,7 +62,7 @@ def test_a_recording_whose_steps_are_dear_records_each_video_frame_at_its_own_st
         record_frame(ctx, viewport)
 
     monkeypatch.setattr(app.recorder, "record_frame", noted)
-    h, start, owed = app.timeline.session.h, app.timeline.session.simulation.step_index, app.accumulator.seconds
+    h, start, owed = app.timeline.session.h, app.timeline.session.simulation.step_index, app.pacing.accumulator.seconds
     app.start_recording(tmp_path / "dear.mp4")
     try:
         for _ in range(12):
@@ -95,4 +95,4 @@ def test_a_recording_stopped_short_of_its_frames_steps_leaves_the_live_run_dropp
         app.recorder.collect_finished(wait=True)
     for _ in range(3):
         app.frame(1 / 60)  # live: 4 steps due a frame, 2 or 3 taken
-    assert app.accumulator.seconds <= app.timeline.session.h * (1 + 1e-9)
+    assert app.pacing.accumulator.seconds <= app.timeline.session.h * (1 + 1e-9)

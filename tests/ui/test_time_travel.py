@@ -58,7 +58,7 @@ def test_playing_the_recorded_steps_draws_them_as_they_were(app, compare_run):
     app.pending = PanelEdits(seek=first)
     run_frames(app, 1)
     present = app.timeline.session.simulation.step_index
-    app.state.paused, app.accumulator.seconds = False, 0.0  # 8 steps a frame from here
+    app.state.paused, app.pacing.accumulator.seconds = False, 0.0  # 8 steps a frame from here
     while app.timeline.shown_step + 8 <= second:
         run_frames(app, 1)  # played on through the recorded steps, several a frame
     app.state.paused = True

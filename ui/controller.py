@@ -17,7 +17,7 @@ from __future__ import annotations
 import dataclasses
 import os
 from pathlib import Path
-from typing import Protocol, cast
+from typing import Any, Protocol, cast
 
 from spinlab.scene.files.scene_file import SceneSpec, list_presets, load_scene
 from spinlab.scene.files.scene_toml import check_body, save_scene
@@ -57,7 +57,7 @@ class Display(Follower, Protocol):
     def show_views(self, split: bool) -> None:
         """Show the run in one view per group (``split``) or in one view."""
 
-    def set_render_options(self, options: object) -> None: ...
+    def set_render_options(self, options: Any) -> None: ...
 
     def reset_view(self) -> None: ...
 

@@ -155,7 +155,7 @@ class PlotSeries:
         self._prepared: tuple[tuple[int, float], dict[str, object]] | None = None
         # Each integrator's cost, accuracy and failure now (ui/integrator_table.py).
         self.integrator_table: IntegratorTable | None = None
-        # s: the step boundaries kicks land on (scene/running/kicks.py), marked in plots
+        # s: the step boundaries kicks land on (scene/files/kick_table.py), marked in plots
         self.kick_times: list[float] = []
         self.divergence: Divergence | None = None  # a branch's from its original (scene/model/branch.py)
 

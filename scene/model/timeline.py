@@ -46,17 +46,21 @@ class Follower(Protocol):
     def started(self, session: Session) -> None:
         """A new run starts as ``session`` (at its step 0). Raising keeps the run there was: a restart is all or
         nothing."""
+        return None
 
     def stepped(self, shown: Session | Moment, newton_per_step: np.ndarray, ms_per_step: float) -> None:
         """Steps were taken, or played on through the step record: ``shown.latest`` holds them, each with these
         mean Newton iterations per plotted body (K,) and wall milliseconds."""
+        return None
 
     def shown_at(self, session: Session, step: int) -> None:
         """Show ``session``'s run at ``step`` afresh, from its step record (a past step looked at, or the run taken
         back there)."""
+        return None
 
     def switched(self, session: Session) -> None:
         """The run goes on as ``session``, its same steps recomputed (on the compiled kernels)."""
+        return None
 
 
 class _Unseen(Follower):

@@ -2,9 +2,10 @@
 the keys) applied to the person's :class:`~ui.controller_state.Choices`.
 
 The run over time is the controller's :class:`~scene.model.timeline.Timeline` (started, stepped, looked back at,
-taken back, branched); what needs GL is injected: the :class:`Host` (the window, ui/app.py's ``App``; a test's
-window-free stand-in) follows the timeline (its views and plots made for each run, all or nothing, and fed each step)
-and shows, records and captures what it draws. The controller imports no GL, no pyglet window and no ImGui.
+taken back, branched); what needs GL is injected: the :class:`Display` (ui/run_display.py's ``RunDisplay``) follows
+the timeline (its views and plots made for each run, all or nothing, and fed each step) and the :class:`Host` (the
+window, ui/app.py's ``App``) records and captures what it draws; a test's window-free stand-in is both. The
+controller imports no GL, no pyglet window and no ImGui.
 
 Anything a person can get wrong (a scene file, a value, a folder), and anything else an edit raises, ends as a red
 message in the panel, never as an exception: :meth:`Controller.apply` for a frame's edits and

@@ -232,6 +232,7 @@ class Timeline:
         session = at_step(self.session, step)
         self._session, self.moment, self._replay = session, None, None
         self.follower.shown_at(session, step)
+        self._follow_original()
 
     def _follow_original(self) -> None:
         """The original at the branch's step shown, stepped on past what it had recorded."""

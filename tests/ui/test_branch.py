@@ -116,3 +116,23 @@ def test_a_branch_saved_as_a_scene_file_runs_again_bit_for_bit(app, t_handle_run
     again = Session(dataclasses.replace(branch.initial_setup, scene=scene))
     again.step(branch.simulation.step_index)
     assert state_bytes(again.snapshot) == state_bytes(branch.snapshot)
+
+
+@pytest.mark.parametrize("back", [0, 30])
+def test_a_branch_in_the_first_second_runs_on_past_its_checkpoints(app, back):
+    """Branched before the run's first checkpoint (step 60: the start is rebuilt, not copied), with the gyroscopic
+    term off, the branch runs on past two checkpoints in the window: the window once ended here."""
+    start_running(app, "t_handle")
+    while app.timeline.session.simulation.step_index < 70:
+        run_frames(app, 1)
+    app.pending = PanelEdits(seek=back)
+    run_frames(app, 1)
+    assert app.controller.key(KEYS["b"])
+    run_frames(app, 1)
+    app.pending = PanelEdits(gyroscopic=False)
+    app.state.paused = False
+    while app.timeline.session.simulation.step_index < back + 130:
+        run_frames(app, 1)
+    assert app.state.error is None and app.timeline.original is not None
+    assert app.timeline.original.step == app.timeline.shown_step
+    assert not app.form.message_is_error, app.form.message

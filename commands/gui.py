@@ -75,7 +75,7 @@ def run_gui(scene: str | None, *, size: tuple[int, int] | None = None, fullscree
     app.kernel_loader = loader
     freeze_survivors()  # what the window imported and made, out of the collector's reach (no 85 ms collections)
     if os.environ.get(RECORD_AT_START_VARIABLE, "") not in ("", "0"):
-        app.pending.toggle_record, app.announce_recording = True, True
+        app.pending.toggle_record, app.recorder.announce = True, True
     try:
         app.run()
     except KeyboardInterrupt as interrupt:

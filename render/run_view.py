@@ -4,8 +4,8 @@ A :class:`RunView` holds everything of a run that is drawn: its renderer (the bo
 exact ghosts and Poinsot traces), its views (one per :class:`~scene.model.run_model.Group`: one per integrator side by
 side or in the compare preset), their cameras (framed at the first draw and then held; turned, panned and zoomed
 together, or moved with a body), the labels and the overlays' key, and the Poinsot view's cell. A driver feeds it a
-run's steps (:meth:`feed`, after each step call, or :meth:`show`, a past step rebuilt from the run's history,
-scene/running/history.py) and draws a run, or a moment of it, into an area of a framebuffer (:meth:`draw`). The window
+run's steps (:meth:`feed`, after each step call, or :meth:`show`, a past step rebuilt from the run's step record,
+scene/model/step_record.py) and draws a run, or a moment of it, into an area of a framebuffer (:meth:`draw`). The window
 (ui/app.py), ``record`` (render/record.py) and the README's stills (commands/stills.py) are such drivers: what the
 window shows is what ``record`` writes because both draw through here; they differ only in the text scale they ask
 for and the background around the views.
@@ -94,9 +94,9 @@ class RunView:
     # -- the run's steps ------------------------------------------------------------------------------------------
 
     def feed(self, shown, preferred_body: int | None = None) -> None:
-        """After a step call of ``shown`` (a :class:`Session`, or a :class:`~scene.running.history.Moment` of the steps
-        played on through a history): its steps into the trails, its exact ghosts, and its steps into the Poinsot
-        view's traces, of ``preferred_body`` when it can (render/viewports.py's :func:`follow_session`)."""
+        """After a step call of ``shown`` (a :class:`Session`, or a :class:`~scene.model.step_record.Moment` of the
+        steps played on through a step record): its steps into the trails, its exact ghosts, and its steps into the
+        Poinsot view's traces, of ``preferred_body`` when it can (render/viewports.py's :func:`follow_session`)."""
         push_trails(self.renderer, shown.latest)
         follow_session(self.renderer, shown, preferred_body)
 

@@ -156,7 +156,7 @@ class TextOverlay:
             content = indent + max(size[0] for size in sizes)
             height = 2 * pad + sum(size[1] for size in sizes) + gap * (len(sizes) - 1)
         # A panel's width is its text's alone, so that a past moment of a run is drawn again as it was first
-        # (scene/running/history.py); in whole steps, and Roboto's digits are all as wide, so a label whose numbers
+        # (scene/model/step_record.py); in whole steps, and Roboto's digits are all as wide, so a label whose numbers
         # change from frame to frame keeps one panel, which a cache of the panels can then keep too.
         width = math.ceil((2 * pad + content) / step) * step
         x = box.x_px - (width if box.anchor.endswith("right") else 0.0)

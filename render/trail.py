@@ -46,7 +46,7 @@ class HerpolhodeTrail:
     def refill(self, omega_world: np.ndarray, pushed: int) -> None:
         """Hold the newest samples of ``omega_world`` (T, N, 3) rad/s world frame, oldest first, as the last of
         ``pushed`` samples pushed since the last clear: the trail as it was when they were pushed one by one (a run
-        shown again at a past step, scene/running/history.py)."""
+        shown again at a past step, scene/model/step_record.py)."""
         kept = np.asarray(omega_world)[-self.capacity :]
         self._omega_world[: len(kept)] = kept
         self._next = len(kept) % self.capacity

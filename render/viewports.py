@@ -21,7 +21,7 @@ from spinlab.render.poinsot import TRACE_CAPACITY, PoinsotTraces, poinsot_body
 from spinlab.render.renderer import Renderer, Viewport
 from spinlab.render.text import TextBox, TextOverlay, panel_height_px
 from spinlab.scene.model.run_model import Session, Steps
-from spinlab.scene.running.history import Moment
+from spinlab.scene.model.step_record import Moment
 from spinlab.scene.running.simulation import Snapshot
 
 __all__ = [
@@ -101,12 +101,12 @@ def _poinsot_can_show(session: Session, body: int) -> bool:
 
 def show_history(renderer: Renderer, session: Session, step: int, preferred_body: int | None = None) -> None:
     """Set ``renderer``'s part of a run to what it was right after ``session``'s step ``step`` was drawn, from the
-    run's history (scene/running/history.py): the trails hold the steps up to it, as pushed one per step since the
+    run's history (scene/model/step_record.py): the trails hold the steps up to it, as pushed one per step since the
     start; the exact ghosts are the closed form's at it; the Poinsot view's traces hold its last steps (of
     ``preferred_body`` when it can, as :func:`follow_session` chooses)."""
-    history, trail = session.history, renderer.trail
-    assert history is not None, "a session that keeps its history"
-    kept = history.snapshots_until(step, trail.capacity)
+    record, trail = session.record, renderer.trail
+    assert record is not None, "a session that keeps its step record"
+    kept = record.snapshots_until(step, trail.capacity)
     trail.refill(np.stack([snapshot.omega_world for snapshot in kept]), pushed=step + 1)
     renderer.poinsot_traces = None
     # A moment reads as the session it is of (Moment.__getattr__), at its step.

@@ -1,127 +1,74 @@
-"""A branch: from a past step, a second run goes on with other choices beside the original (issue 24).
-
-"Branch" at the step shown keeps the run as it is (the *original*, with its whole history, recorded future
-included) and goes on from that exact state as a new run (``Session.at_step``, bit for bit), to which every later
-change applies: the gyroscopic term, a kick, the divergence threshold. The window draws the two side by side at the
-same step, the original on the left (render/run_view.py, one :class:`RunView` each, their cameras shared): the
-original is shown from its history while it holds that step and stepped on past it, so both futures advance in lock
-step. Each branch view's label says how far it has turned from the original's copy of its bodies (the largest
-orientation angle between the two, scene/model/measures.py), the divergence of the two futures.
-"""
+"""The original's view beside a branch (scene/model/branch.py): its own :class:`~render.run_view.RunView`, drawn on
+the left of the branch's (their cameras shared), following the original's step as the timeline moves it."""
 
 from __future__ import annotations
 
-import numpy as np
+from typing import TYPE_CHECKING
 
+from spinlab.render.grid import grid_columns, grid_viewports_in
 from spinlab.render.run_view import RunView
-from spinlab.scene.model.measures import orientation_error
-from spinlab.scene.model.run_model import Group, Session, view_labels
-from spinlab.scene.running.history import Moment, RunHistory
-from spinlab.ui.plot_history import Divergence
+from spinlab.scene.model.branch import Original, original_labels
+from spinlab.scene.model.step_record import Moment
 
-__all__ = ["Original", "branch_labels", "original_labels", "divergence_angles"]
+if TYPE_CHECKING:
+    import moderngl
 
-_GREY = (0.8, 0.8, 0.8)
+    from spinlab.scene.model.run_model import Session
+
+__all__ = ["OriginalView"]
 
 
-class Original:
-    """The run a branch went on from, shown beside it: ``session`` (kept, with its history) and its own
-    :class:`RunView` of ``groups``, at the step :attr:`step`."""
+class OriginalView:
+    """``view`` showing ``original`` at the step it was last shown (:meth:`follow`)."""
 
-    def __init__(self, view: RunView, session: Session, step: int, preferred_body: int | None) -> None:
-        self.view = view
-        self.session = session
-        self.step = step
-        self.first = step  # the branch's first step
-        self.error: str | None = None  # why it stopped, once stepped on past its history
-        # The divergence measured so far, from ``first`` on, of one branch run in one grid of views.
-        self._measured: tuple[Session, tuple[Group, ...]] | None = None
-        self._angles: list[np.ndarray] = []  # per step, (G,) rad
-        view.show(session, step, preferred_body)
+    def __init__(self, view: RunView, original: Original, preferred_body: int | None) -> None:
+        self.view, self.original, self.step = view, original, original.step
+        view.show(original.session, original.step, preferred_body)
 
-    def divergence(self, branch: Session, step: int, groups: tuple[Group, ...], rgb: list) -> Divergence:
-        """The branch's divergence from this original (:func:`divergence_angles` per view) at each step from
-        :attr:`first` to ``step``, read from the two runs' histories. Steps measured once are kept (the runs'
-        histories do not change) until the branch is another run (taken back) or the views change; a step either
-        history no longer holds ends the series. ``rgb``: the plotted bodies' colours (``branch.plotted``'s; a view's
-        line takes its first plotted body's)."""
-        if self._measured is None or self._measured[0] is not branch or self._measured[1] != groups:
-            self._measured, self._angles = (branch, groups), []
-        known = self.first + len(self._angles) - 1
-        if step > known:
-            mine, theirs = (_history(run).snapshots_until(step, step - known) for run in (branch, self.session))
-            count = min(len(mine), len(theirs))
-            if count == step - known:
-                angles = orientation_error(
-                    np.stack([snapshot.q for snapshot in mine]), np.stack([snapshot.q for snapshot in theirs])
-                )
-                self._angles += list(_largest_per_group(angles, groups))
-        shown = np.array(self._angles[: max(step - self.first + 1, 0)]).reshape(-1, len(groups))
-        t = (self.first + np.arange(len(shown))) * branch.h
-        return Divergence(t, shown.T.copy(), [_group_rgb(branch, group, rgb) for group in groups])
-
-    @property
-    def shown(self) -> Session | Moment:
-        """The original at :attr:`step`: itself when that is its last step, else the moment from its history."""
-        history = self.session.history
-        assert history is not None, "the window's sessions keep their history"
-        return self.session if self.step >= history.last_step else Moment(self.session, self.step)
-
-    def go_to(self, step: int, preferred_body: int | None = None) -> None:
-        """Show the original at ``step`` (the branch's): from its history, stepped on first past its last step
-        (until it fails: then it stays at its last good step, :attr:`error` says why)."""
-        session = self.session
-        ahead = step - session.simulation.step_index
-        if ahead > 0 and self.error is None:
-            report = session.step(ahead)
-            self.error = report.error
-        history = session.history
-        assert history is not None, "the window's sessions keep their history"
-        step = min(max(step, history.first_step), history.last_step)
+    def follow(self, preferred_body: int | None) -> None:
+        """The view at the original's step now: the steps moved on through fed to it, or shown afresh back there;
+        its instance data prepared (no GL)."""
+        original, step = self.original, self.original.step
         if step > self.step:
-            self.view.feed(Moment(session, step, step - self.step), preferred_body)
+            self.view.feed(Moment(original.session, step, step - self.step), preferred_body)
         elif step < self.step:
-            self.view.show(session, step, preferred_body)
+            self.view.show(original.session, step, preferred_body)
         self.step = step
+        self.view.prepare(original.shown.drawable())
+
+    def draw_beside(
+        self,
+        branch: RunView,
+        screen: moderngl.Framebuffer,
+        area: tuple[int, int, int, int],
+        shown: Session | Moment,
+        labels: list[tuple[str, ...]],
+        *,
+        text_scale: float,
+        background: tuple[float, float, float],
+    ) -> None:
+        """The ``branch``'s view (showing ``shown`` with ``labels``) and the original's in ``area`` of ``screen``:
+        the original on the left (or above, in a tall area), with the branch's cameras (framed first, by the
+        branch's view), and one key, the branch's, across both when it runs along the bottom."""
+        size = screen.size
+        first, second = grid_viewports_in(area, 2, grid_columns(2, *area[2:]))
+        span = area if first[1] == second[1] else None  # side by side (one above the other: a key each half)
+
+        def draw_branch() -> None:
+            branch.draw(
+                screen, size, second, shown, text_scale=text_scale, labels=labels, background=background,
+                shares_target=True, key_span=span,
+            )  # fmt: skip
+
+        if branch.cameras is None:  # the branch's view frames the cameras, on the first frame after a reset
+            draw_branch()
+        view, original = self.view, self.original
+        view.cameras, view.poinsot_camera = branch.cameras, branch.poinsot_camera
+        view.draw(
+            screen, size, first, original.shown, text_scale=text_scale, labels=original_labels(original, branch.groups),
+            background=background, shares_target=True, key=span is None,
+        )  # fmt: skip
+        draw_branch()
 
     def release(self) -> None:
         self.view.release()
-
-
-def divergence_angles(branch: Session | Moment, original: Session | Moment, groups: tuple[Group, ...]) -> list[float]:
-    """Per group, the largest angle (rad) between a body's orientation in the branch and in the original at the
-    same step."""
-    angles = orientation_error(branch.drawable().q, original.drawable().q)
-    return [float(angle) for angle in _largest_per_group(angles[None], groups)[0]]
-
-
-def _history(session: Session) -> RunHistory:
-    assert session.history is not None, "the window's sessions keep their history"
-    return session.history
-
-
-def _group_rgb(session: Session, group: Group, rgb: list) -> tuple[float, float, float]:
-    """The colour of ``group``'s first plotted body in ``rgb`` (the plotted bodies' colours), else a grey."""
-    rows = [session.rows[body] for body in group.bodies if body in session.rows]
-    return tuple(rgb[rows[0]]) if rows and len(rgb) == len(session.plotted) else _GREY
-
-
-def _largest_per_group(angles: np.ndarray, groups: tuple[Group, ...]) -> np.ndarray:
-    """(S, G): per step, the largest of ``angles`` (S, N) rad over each group's bodies (0 for an empty group)."""
-    return np.stack([np.max(angles[:, list(group.bodies)], axis=1, initial=0.0) for group in groups], axis=1)
-
-
-def branch_labels(branch: Session | Moment, original: Session | Moment, groups: tuple[Group, ...]) -> list[tuple]:
-    """The branch's views' labels: their own (:func:`~scene.model.run_model.view_labels`), marked as the branch, and the
-    divergence from the original, e.g. ``"Δθ from the original = 1.2e-03 rad"``."""
-    angles = divergence_angles(branch, original, groups)
-    return [
-        (f"{title} · branch", *rest, f"Δθ from the original = {angle:.1e} rad" if angle else "as the original")
-        for (title, *rest), angle in zip(view_labels(branch, groups), angles, strict=True)
-    ]
-
-
-def original_labels(original: Original, groups: tuple[Group, ...]) -> list[tuple]:
-    """The original's views' labels, marked as the original (and, stepped on until it failed, why it stopped)."""
-    stopped = () if original.error is None else ("stopped: " + original.error[:80],)
-    return [(f"{title} · original", *rest, *stopped) for title, *rest in view_labels(original.shown, groups)]

@@ -1,11 +1,11 @@
 """How much the window holds: the most bodies it opens, and how many body-steps it measures in one call.
 
-The window holds what it draws (issue 26): the plots a sample of 64 bodies (ui/plot_history.py), the trails a
+The window holds what it draws (issue 26): the plots a sample of 64 bodies (ui/plot_series.py), the trails a
 bounded number of samples (render/trail.py), the renderer ~360 B a body and ~660 B more at a frame's peak
 (tests/render/test_renderer_memory.py). What grows with the bodies is then the scene as read (~835 B a body,
 ~1.3 kB while it is read in pieces: scene/files/scene_file.py), the run (scene/model/run_model.py's ``Session``: the
 world's state and layout, its views, the references of the rows it measures: ~1.6 kB a body) and the history of its
-steps (~290 B a body-step: the snapshot and the measures, within scene/running/history.py's 64 MB). A 10^5-body
+steps (~290 B a body-step: the snapshot and the measures, within scene/model/step_record.py's 64 MB). A 10^5-body
 cloud, the most the window opens, peaks at ~0.8 GB RSS through its first frames (~0.95 GB once every integrator's
 compiled kernels are loaded, ~120 MB at any size; 1.4 GB before issue 26). Beyond :data:`WINDOW_MAX_BODIES` the
 window refuses a scene in one line, naming the limit (``run`` and ``record`` take up to 10^6).

@@ -1,4 +1,4 @@
-"""Pixels out of the window: read a rectangle of the frame being drawn, and record a video of it.
+"""Pixels out of the window: read a rectangle of the frame being drawn, save it as a screenshot, record a video of it.
 
 Read before the frame is shown (``flip``): after a swap the back buffer is undefined. moderngl's read of pyglet's
 default framebuffer leaves ``GL_INVALID_OPERATION`` pending (stack.md §3), which is cleared here so the ImGui
@@ -13,12 +13,14 @@ from typing import TYPE_CHECKING
 import moderngl
 import numpy as np
 
+from spinlab.scene.files.png import save_png
 from spinlab.sim.errors import SpinlabError
+from spinlab.ui.files import timestamped_path
 
 if TYPE_CHECKING:
     from spinlab.render.video import VideoWriter
 
-__all__ = ["read_pixels", "Recording", "RECORD_FPS"]
+__all__ = ["read_pixels", "save_screenshot", "Recording", "RECORD_FPS"]
 
 RECORD_FPS = 60
 # The video's encoder and x264's threads this much lower in priority than the window's (render/video.py): x264
@@ -91,3 +93,9 @@ class Recording:
         """Stop and leave no file."""
         if self.writer is not None:
             self.writer.abort()
+
+
+def save_screenshot(ctx: moderngl.Context, size: tuple[int, int], folder: str, name: str) -> Path:
+    """The frame being drawn, ``size`` (width, height) pixels of the window, saved as a timestamped PNG named after
+    ``name`` in ``folder``; returns its path."""
+    return save_png(timestamped_path(folder, name, ".png"), read_pixels(ctx, (0, 0, *size)))

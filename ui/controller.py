@@ -1,9 +1,11 @@
 """The window's controller, with no window: a frame's :class:`~ui.controller_state.PanelEdits` (from the panel or
 the keys) applied to the person's :class:`~ui.controller_state.Choices`.
 
-What needs GL is injected: the :class:`Host` (the window, ui/app.py's ``App``; a test's window-free stand-in)
-starts a run of a :class:`~scene.model.run_model.Setup` (simulation, renderer, views, plots: all or nothing), steps it,
-and shows, records and captures what it draws. The controller imports no GL, no pyglet window and no ImGui.
+The run over time is the controller's :class:`~scene.model.timeline.Timeline` (started, stepped, looked back at,
+taken back, branched); what needs GL is injected: the :class:`Display` (ui/run_display.py's ``RunDisplay``) follows
+the timeline (its views and plots made for each run, all or nothing, and fed each step) and the :class:`Host` (the
+window, ui/app.py's ``App``) records and captures what it draws; a test's window-free stand-in is both. The
+controller imports no GL, no pyglet window and no ImGui.
 
 Anything a person can get wrong (a scene file, a value, a folder), and anything else an edit raises, ends as a red
 message in the panel, never as an exception: :meth:`Controller.apply` for a frame's edits and
@@ -16,21 +18,23 @@ from __future__ import annotations
 import dataclasses
 import os
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from spinlab.scene.files.scene_file import SceneSpec, list_presets, load_scene
 from spinlab.scene.files.scene_toml import check_body, save_scene
-from spinlab.scene.model.run_model import Session, Setup, check_scene_runs, default_integrators
+from spinlab.scene.model.run_model import check_scene_runs, default_integrators
+from spinlab.scene.model.timeline import Follower, Timeline
 from spinlab.sim.errors import InputError, SpinlabError, printable
 from spinlab.sim.integrators import INTEGRATORS, METHODS
-from spinlab.ui.capacity import check_window_holds
+from spinlab.ui.capacity import check_window_holds, steps_per_call
 from spinlab.ui.controller_state import Choices, Form, PanelEdits, next_text_scale
 from spinlab.ui.edits import body_texts, edited_body, parse_time_step, parse_vector
 from spinlab.ui.files import timestamped_path
+from spinlab.ui.integrator_table import failure_lines
 from spinlab.ui.kick_controls import AXES, alike_bodies, live_kicks, omega_from_polar
-from spinlab.ui.plot_history import export_csv
+from spinlab.ui.plot_series import PlotFeed, export_csv
 
-__all__ = ["Controller", "Host", "failure_text", "step_text", "KEYS", "KEY_HELP_KEYS", "MAX_MESSAGE"]
+__all__ = ["Controller", "Host", "Display", "failure_text", "step_text", "KEYS", "KEY_HELP_KEYS", "MAX_MESSAGE"]
 
 MAX_MESSAGE = 300  # characters of a message in the panel
 # pyglet's key symbols (pyglet/window/key.py; importing it needs a display): space, →, ←, Home, End, R, V, P, H, F12.
@@ -45,35 +49,11 @@ SMALLER_TEXT_KEYS = (KEYS["minus"], KEYS["num_subtract"])
 KEY_HELP_KEYS = (0xFFBE, 0x03F, 0x02F)
 
 
-class Host(Protocol):
-    """What the controller asks of the window. ``session`` is the running :class:`~scene.model.run_model.Session` and
-    ``history`` its plots (ui/plot_history.py's ``PlotHistory``); ``shown_step`` the step the views show (before the
-    session's own when looking back in its history, scene/running/history.py)."""
+class Display(Follower, Protocol):
+    """What shows the run: it follows the controller's timeline (scene/model/timeline.py's
+    :class:`~scene.model.timeline.Follower`: the views and the plots of each run, ``plots``) and shows it as asked."""
 
-    session: Session
-    history: Any
-
-    @property
-    def shown_step(self) -> int: ...
-
-    def seek(self, step: int) -> None:
-        """Show the run as it was at ``step`` (kept within its history; its last step is the run now)."""
-
-    def go_on_from_shown(self) -> None:
-        """When looking back: take the run back to the step shown, forgetting its later steps, so that an edit
-        applies from there."""
-
-    def branch(self) -> None:
-        """Keep the run as it is and go on from the step shown as a second run beside it (ui/branch.py); again:
-        end the branch, keeping the branch's run."""
-
-    def restart(self, setup: Setup) -> None:
-        """Start a run of ``setup`` from its initial state; all or nothing: raises, keeping the running one, if
-        any part of it cannot be made."""
-
-    def step(self, count: int) -> int:
-        """Take up to ``count`` steps now (a numerical failure sets the choices' ``error`` and pauses);
-        returns the steps taken."""
+    plots: PlotFeed
 
     def show_views(self, split: bool) -> None:
         """Show the run in one view per group (``split``) or in one view."""
@@ -81,6 +61,10 @@ class Host(Protocol):
     def set_render_options(self, options: Any) -> None: ...
 
     def reset_view(self) -> None: ...
+
+
+class Host(Protocol):
+    """What the controller asks of the window: to capture and record what it draws."""
 
     def request_screenshot(self) -> None:
         """Save a screenshot of the frame being drawn."""
@@ -117,13 +101,16 @@ _SETUP_CHOICES = ("scene", "integrators", "side_by_side", "compared", "h", "gyro
 
 
 class Controller:
-    """The person's :class:`Choices` and the panel's :class:`Form` for ``scene``, driving ``host``. Call
-    :meth:`start` once the host can start a run; then :meth:`apply` each frame's edits (the keys' gather in
-    ``pending`` meanwhile: :meth:`key`)."""
+    """The person's :class:`Choices` and the panel's :class:`Form` for ``scene``, and the run's :attr:`timeline`,
+    which ``display`` follows (by default ``host``, which captures and records). Call :meth:`start` once the display
+    can follow a run; then :meth:`apply` each frame's edits (the keys' gather in ``pending`` meanwhile:
+    :meth:`key`)."""
 
-    def __init__(self, scene: SceneSpec, host: Host, *, output_dir: str = ".") -> None:
+    def __init__(self, scene: SceneSpec, host: Host, *, output_dir: str = ".", display: Display | None = None) -> None:
         names = list(INTEGRATORS)
         self.host = host
+        self.display: Display = display if display is not None else cast(Display, host)
+        self.timeline = Timeline(self.display)
         # Side by side, the maths' methods by default; the engines' steps are ticked in the list (or the engines
         # preset runs them).
         self.choices = Choices(scene, list(default_integrators(scene)), compared=list(METHODS), h=scene.h)
@@ -153,11 +140,54 @@ class Controller:
         self.form.body_texts = body_texts(self.choices.scene.bodies[index])
         self.form.body_errors = {}
 
-    def start(self) -> None:
-        """Start the chosen setup from its initial state (all or nothing, see :meth:`Host.restart`)."""
-        self.host.restart(self.choices.setup())
+    def start(self, loaded=None) -> None:
+        """Start the chosen setup from its initial state (all or nothing: the host's views and plots of it are
+        made first); ``loaded``: a scene loaded in the background (ui/scene_load.py), whose run is this one if it
+        was made for the same choices."""
+        setup = self.choices.setup()
+        self.timeline.restart(setup, None if loaded is None else loaded.run_for(setup))
         self.choices.error = None
+        self.form.failures, self.form.integrator_table = [], self.display.plots.series.integrator_table
+        self.form.status.wall_t = 0.0
         self.runs += 1
+
+    def step(self, count: int, budget_s: float = float("inf")) -> int:
+        """Take up to ``count`` steps now, within ``budget_s`` wall seconds; a numerical failure pauses the run and
+        shows why, a view of a comparison frozen is listed. Returns the steps taken."""
+        timeline = self.timeline
+        stepped = timeline.step(count, budget_s, steps_per_call(len(timeline.session.scene.bodies)))
+        if stepped.error:
+            self.choices.error, self.choices.paused = stepped.error, True
+        if stepped.failed:  # the others go on
+            self.form.failures = failure_lines(timeline.session)
+        return stepped.steps
+
+    def _go_on_from_shown(self) -> None:
+        """Looking back, the run goes back to the step shown first (an edit applies from there)."""
+        if self.timeline.go_on_from_shown():
+            self._took_back()
+
+    def _took_back(self) -> None:
+        """The choices as the run taken back has them there."""
+        session, choices = self.timeline.session, self.choices
+        choices.gyroscopic, choices.divergence = session.simulation.world.gyroscopic, session.watch.threshold
+        choices.error = None
+        self.form.failures = failure_lines(session)
+
+    def _branch(self) -> None:
+        """Go on from the step shown as a second run beside the original (scene/model/branch.py); branched
+        already, end the branch and go on with the branch's run alone."""
+        timeline = self.timeline
+        if timeline.original is not None:
+            timeline.end_branch()
+            self.tell("branch ended: the branch's run goes on alone")
+            return
+        original = timeline.branch()
+        self._took_back()
+        self.tell(
+            f"branched at t = {original.step * timeline.session.h:.4g} s: the original on the left, the branch on "
+            "the right; a change now applies to the branch"
+        )
 
     # -- messages ---------------------------------------------------------------------------------------------
 
@@ -285,7 +315,7 @@ class Controller:
             switched = [what for what, was in (("gyroscopic term on again", not choices.gyroscopic),
                                                ("running", choices.paused)) if was]  # fmt: skip
             self.load(scene)
-            self.start()
+            self.start(edits.loaded)
             self.tell(f"loaded {scene.name}" + (f" ({', '.join(switched)}, as the scene sets up)" if switched else ""))
         restart = False
         if edits.side_by_side is not None:
@@ -358,7 +388,7 @@ class Controller:
         boundary, added to the scene (a reset replays it, a save writes it) and to the running simulation."""
         if edits.kick is None:
             return
-        choices, form, session = self.choices, self.form, self.host.session
+        choices, form = self.choices, self.form
         index, impulse = edits.kick
         if choices.scene.bodies[index].kinematic:
             form.kick_error = "a kinematic body's motion is prescribed: select a dynamic body to kick"
@@ -371,13 +401,12 @@ class Controller:
                 return
         setup = choices.setup()
         bodies = alike_bodies(setup, index, "omega_body")
-        self.host.go_on_from_shown()  # struck at the step shown
-        session = self.host.session
-        simulation = session.simulation
+        self._go_on_from_shown()  # struck at the step shown
+        simulation = self.timeline.session.simulation
         choices.scene, run_kicks = live_kicks(setup, bodies, impulse, simulation.step_index, simulation.h)
         for kick in run_kicks:
             simulation.kicks.add(kick)
-        self.host.history.kick_times = simulation.kicks.times()
+        self.display.plots.series.kick_times = simulation.kicks.times()
         form.kick_error = None
         shown = ", ".join(f"{value:.3g}" for value in impulse)
         where = f"{len(run_kicks)} bodies" if len(run_kicks) > 1 else f"'{choices.scene.bodies[index].name}'"
@@ -385,39 +414,39 @@ class Controller:
 
     def _apply_run_edits(self, edits: PanelEdits) -> None:
         """The run's switches (from the step shown: looking back, the run goes back there first), pause, and
-        moving through its history."""
-        choices, host = self.choices, self.host
+        moving through its step record."""
+        choices, timeline = self.choices, self.timeline
         if edits.gyroscopic is not None:
-            host.go_on_from_shown()
+            self._go_on_from_shown()
             choices.gyroscopic = edits.gyroscopic
-            host.session.set_gyroscopic(edits.gyroscopic)
+            timeline.session.set_gyroscopic(edits.gyroscopic)
         if edits.time_scale_exp is not None:
             choices.time_scale_exp = edits.time_scale_exp
         if edits.divergence is not None:  # the run goes on; views beyond it are frozen from the next step
-            host.go_on_from_shown()
+            self._go_on_from_shown()
             choices.divergence = edits.divergence
-            host.session.set_divergence(edits.divergence)
+            timeline.session.set_divergence(edits.divergence)
         if edits.seek is not None or edits.step_back:
             choices.paused = True
-            host.seek(edits.seek if edits.seek is not None else host.shown_step - 1)
+            timeline.seek(edits.seek if edits.seek is not None else timeline.shown_step - 1)
         if edits.to_present:
-            host.seek(host.session.simulation.step_index)
+            timeline.seek(timeline.session.simulation.step_index)
         if edits.branch:
-            host.branch()
+            self._branch()
         if edits.toggle_pause and not choices.error:
             choices.paused = not choices.paused
         if edits.step:
             choices.paused = True
-            if host.shown_step < host.session.simulation.step_index:
-                host.seek(host.shown_step + 1)  # the recorded step
+            if timeline.moment is not None:
+                timeline.seek(timeline.shown_step + 1)  # the recorded step
             elif not choices.error:
-                host.step(1)
+                self.step(1)
 
     def _apply_view_edits(self, edits: PanelEdits) -> None:
         choices = self.choices
         if edits.render is not None:
             choices.render = edits.render
-            self.host.set_render_options(edits.render)
+            self.display.set_render_options(edits.render)
         if edits.plot_shown is not None:
             name, on = edits.plot_shown
             choices.plots.shown[name] = on
@@ -426,12 +455,12 @@ class Controller:
         if edits.show_plots is not None:
             choices.show_plots = edits.show_plots
         if edits.reset_view:
-            self.host.reset_view()
+            self.display.reset_view()
         if edits.toggle_key_help:
             choices.show_key_help = not choices.show_key_help
         if edits.split_views is not None:
             choices.split_views = edits.split_views
-            self.host.show_views(edits.split_views)
+            self.display.show_views(edits.split_views)
         if edits.follow is not None:
             choices.follow = edits.follow
         if edits.text_scale is not None:
@@ -446,7 +475,9 @@ class Controller:
         if edits.toggle_record:
             self.host.stop_recording() if form.recording else self._start_recording()
         if edits.export_csv:
-            path = export_csv(self.host.history, timestamped_path(choices.output_dir, choices.scene_name, ".csv"))
+            path = export_csv(
+                self.display.plots.series, timestamped_path(choices.output_dir, choices.scene_name, ".csv")
+            )
             self.tell(f"plotted series saved to {path}")
         if edits.save_scene:
             self._save_scene()
@@ -463,7 +494,7 @@ class Controller:
             self.tell(f"'{name}' exists: press Overwrite to replace it, or change the name", error=True)
             return
         # The run's gyroscopic switches go with it, so that the file gives the run shown again (a branch's too).
-        scene = dataclasses.replace(choices.scene, changes=self.host.session.scripted_changes())
+        scene = dataclasses.replace(choices.scene, changes=self.timeline.session.scripted_changes())
         path = save_scene(target, scene, tuple(choices.integrators), choices.h)
         form.save_confirm = None
         self.tell(f"scene saved to {path}")

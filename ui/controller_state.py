@@ -116,7 +116,9 @@ class Form:
     record_seconds: float = 0.0
     status: Status = field(default_factory=Status)
     failures: list[str] = field(default_factory=list)  # the frozen views, "label: diverged at t = … s: why"
-    live: Any = None  # the running session's integrators now (ui/cost_history.py's LiveRun), for the cost table
+    integrator_table: Any = (
+        None  # the running session's integrators now (ui/integrator_table.py's IntegratorTable), for the cost table
+    )
     kick_text: str = "0, 2, 0"  # the "Kick" section's angular impulse, N·m·s world, as typed
     kick_error: str | None = None
     omega_polar_drag: tuple[float, float, float] | None = None  # (|ω| rad/s, angle °, azimuth °) while dragged
@@ -138,7 +140,7 @@ class PanelEdits:
     time_scale_exp: int | None = None
     toggle_pause: bool = False
     step: bool = False  # one step on (through the run's history when looking back), paused
-    step_back: bool = False  # show the step before the one shown, paused (scene/running/history.py)
+    step_back: bool = False  # show the step before the one shown, paused (scene/model/step_record.py)
     seek: int | None = None  # show the run at this step (the timeline), paused
     to_present: bool = False  # show the run now again (End)
     branch: bool = False  # go on from the step shown as a second run beside the original (B); again: end it

@@ -1,5 +1,5 @@
-"""The plots of each integrator's cost and of the views that failed (ImPlot), from ui/cost_history.py's
-:class:`~ui.cost_history.LiveRun`.
+"""The plots of each integrator's cost and of the views that failed (ImPlot), from ui/integrator_table.py's
+:class:`~ui.integrator_table.IntegratorTable`.
 
 :func:`integrators_plot`: a live accuracy-versus-cost scatter (x: µs of kernel per body-step, y: the largest
 |ΔE|/E of the integrator's bodies now, both log; one point per integrator in its colour, like
@@ -16,7 +16,7 @@ import numpy as np
 from imgui_bundle import imgui, implot
 
 from spinlab.scene.model.samples import ERROR_FLOOR
-from spinlab.ui.cost_history import IntegratorRow, LiveRun
+from spinlab.ui.integrator_table import IntegratorRow, IntegratorTable
 from spinlab.ui.plot_titles import AXES_LABELS_PX, fitted_title
 
 __all__ = ["integrators_plot", "cost_table", "mark_frozen_ends", "decade_ticks", "TABLE_ROWS_MAX"]
@@ -38,10 +38,10 @@ EMPTY_US = (0.1, 1000.0)  # the scatter's axes while it has no point: µs per bo
 EMPTY_ERROR = (1e-16, 1.0)  # and |ΔE|/E
 
 
-def integrators_plot(history, _prepared, size) -> None:
-    """The accuracy-versus-cost scatter of ``history.live`` in ``size`` (width, height) pixels at the cursor: one
-    point per live integrator in its colour, named in a tooltip when the mouse is near it."""
-    live: LiveRun | None = getattr(history, "live", None)
+def integrators_plot(series, _prepared, size) -> None:
+    """The accuracy-versus-cost scatter of ``series.integrator_table`` in ``size`` (width, height) pixels at the
+    cursor: one point per live integrator in its colour, named in a tooltip when the mouse is near it."""
+    live: IntegratorTable | None = getattr(series, "integrator_table", None)
     if live is None:
         return
     table = [row for row in live.table() if row.us > 0 and row.energy_error >= 0 and not row.failed]
@@ -135,10 +135,10 @@ def cost_table(table: list[IntegratorRow]) -> None:
     imgui.end_table()
 
 
-def mark_frozen_ends(history, lines) -> None:
+def mark_frozen_ends(series, lines) -> None:
     """Inside a time plot: a cross in its colour where each frozen row's line of ``lines`` (a ``TimeLines``) ends."""
-    live: LiveRun | None = getattr(history, "live", None)
-    frozen_t = None if live is None else history.held(live.frozen_t)  # of the rows the history holds
+    live: IntegratorTable | None = getattr(series, "integrator_table", None)
+    frozen_t = None if live is None else series.held(live.frozen_t)  # of the rows the series holds
     if frozen_t is None or not np.isfinite(frozen_t).any():
         return
     for k in np.flatnonzero(np.isfinite(frozen_t)):

@@ -9,9 +9,9 @@ import math
 from imgui_bundle import imgui
 
 from spinlab.ui.controller_state import Choices, Form, PanelEdits
-from spinlab.ui.cost_history import left_out_note
 from spinlab.ui.cost_plots import cost_table
 from spinlab.ui.help_texts import tooltip
+from spinlab.ui.integrator_table import left_out_note
 
 __all__ = ["draw_failures", "draw_comparison", "DIVERGENCE_RANGE"]
 
@@ -45,5 +45,5 @@ def draw_comparison(choices: Choices, form: Form, edits: PanelEdits) -> None:
     imgui.set_item_tooltip(tooltip("divergence"))
     if changed:
         edits.divergence = float(value)
-    if form.live is not None:
-        cost_table(form.live.table())
+    if form.integrator_table is not None:
+        cost_table(form.integrator_table.table())

@@ -8,7 +8,7 @@ worker process (``python -m spinlab.ui.kernel_loader SCENE``, at the lowest prio
 window asks the loader for the next stage the worker has cached (:meth:`KernelLoader.load_ready`): it makes that
 stage's calls, which now only load (5-50 ms), and marks its kernels ready (sim/compiled.py). From the next step on
 the world steps those integrators compiled (and ui/app.py recomputes a run that stepped on numpy references,
-scene/running/replay.py). Meanwhile the integrators step on their plain kernels or numpy paths; should the worker
+scene/model/replay.py). Meanwhile the integrators step on their plain kernels or numpy paths; should the worker
 fail, they go on so.
 
 The stages: what the scene's own integrators take (one at a time, slowest without numba first), the video writer's

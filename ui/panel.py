@@ -20,7 +20,7 @@ from spinlab.ui.edits import BODY_FIELDS
 from spinlab.ui.failures_panel import draw_comparison, draw_failures
 from spinlab.ui.help_texts import PLOT_TOOLTIPS, integrator_line, tooltip
 from spinlab.ui.kick_panel import kick_section, omega_drags
-from spinlab.ui.plots import PLOT_TITLES
+from spinlab.ui.plots import FIXED_WINDOW, PLOT_TITLES
 
 __all__ = ["PanelEdits", "draw_panel", "time_scale_text", "TIME_SCALE_EXPONENTS"]
 
@@ -49,6 +49,17 @@ RECORD_LABEL_WIDEST = "Stop (0000.0 s)"  # the record button's width: its widest
 def time_scale_text(exponent: int) -> str:
     """``"1/4×"``, ``"1×"``, ``"8×"`` for a power of two."""
     return f"1/{2**-exponent}×" if exponent < 0 else f"{2**exponent}×"
+
+
+def draw_panel_window(rect, choices: Choices, form: Form) -> PanelEdits:
+    """The panel's window at ``rect`` (ui/view3d.py's ``Rect``), titled with the scene's name: :func:`draw_panel`."""
+    imgui.set_next_window_pos(imgui.ImVec2(rect.x, rect.y))
+    imgui.set_next_window_size(imgui.ImVec2(rect.width, rect.height))
+    edits = PanelEdits()
+    if imgui.begin(f"spinlab · {choices.scene_name}###panel", flags=FIXED_WINDOW)[0]:
+        edits = draw_panel(choices, form)
+    imgui.end()
+    return edits
 
 
 def draw_panel(choices: Choices, form: Form) -> PanelEdits:

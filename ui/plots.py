@@ -1,10 +1,10 @@
-"""The live plots, drawn with ImPlot from a :class:`~ui.plot_history.PlotHistory`.
+"""The live plots, drawn with ImPlot from a :class:`~ui.plot_series.PlotSeries`.
 
 Side by side: each body's relative energy error, |ΔL|/|L| and orientation error (rad, against its closed-form
 motion: torque-free, or a heavy symmetric top's; no line for a body without one), all on log scales; the herpolhode
 (world ω in the invariable plane's coordinates, the exact solution dashed), the polhode (body ω along two principal
 axes, exact dashed), Newton iterations per step and milliseconds per step. The data each plot draws is prepared by
-the history (once per sample, batched over the bodies); drawing leaves out the points of each line that the line
+the series (once per sample, batched over the bodies); drawing leaves out the points of each line that the line
 drawn without them passes within a quarter of a pixel of (``THIN_ERROR_PX``, in the plot's own pixels), then is
 ImGui calls only.
 """
@@ -24,10 +24,20 @@ from spinlab.scene.model.samples import ERROR_FLOOR
 from spinlab.ui.cost_plots import integrators_plot, mark_frozen_ends
 from spinlab.ui.help_texts import PLOT_TOOLTIPS
 from spinlab.ui.plot_focus import ALL_PLOTS, arrangement, plot_tabs
-from spinlab.ui.plot_history import CostLines, Curves, Divergence, PlotHistory, TimeLines, export_csv
+from spinlab.ui.plot_series import CostLines, Curves, Divergence, PlotSeries, TimeLines, export_csv
 from spinlab.ui.plot_titles import AXES_LABELS_PX, fitted_text, fitted_title
+from spinlab.ui.timeline import draw_timeline
 
-__all__ = ["PlotHistory", "PlotOptions", "draw_plots", "export_csv", "PLOT_TITLES", "LEGEND_MAX"]
+__all__ = [
+    "PlotSeries",
+    "PlotOptions",
+    "draw_plots",
+    "draw_plots_window",
+    "FIXED_WINDOW",
+    "export_csv",
+    "PLOT_TITLES",
+    "LEGEND_MAX",
+]
 
 EXACT_RGBA = (0.92, 0.93, 0.95, 0.85)
 EXACT_LEGEND = "exact (Euler–Poinsot closed form)"
@@ -47,6 +57,13 @@ NO_REFERENCE_TIP = "no closed-form reference (only torque-free bodies and symmet
 # A time tick's label ("12", "0.25") with room around it, in pixels: ImPlot's own ticks ignore the width that the
 # y axes' labels take, and "4 81216 20" ran together on the cost plot (two y axes) at 1280x720.
 TICK_LABEL_PX = 22.0
+# The panel and the plots are fixed windows without a background of their own: the window is cleared to their
+# colour first (a clear costs nothing on llvmpipe; ImGui's window backgrounds, blended and textured, cost ~6 ms of
+# CPU a frame at 1280x720).
+FIXED_WINDOW = (
+    imgui.WindowFlags_.no_move | imgui.WindowFlags_.no_resize | imgui.WindowFlags_.no_collapse
+    | imgui.WindowFlags_.no_saved_settings | imgui.WindowFlags_.no_background
+)  # fmt: skip
 CHAR_PX = 8.5  # the width of a digit of the plots' font at ui_scale 1 (the plots measure it when they draw)
 TICK_GAP_PX = 6.0  # the least room between two tick labels
 CURVE_FRAME_PX = 50.0  # what a curve plot's title, x ticks and x label take of its height
@@ -77,21 +94,40 @@ _CURVE_LABELS = {
 
 @dataclass
 class PlotOptions:
-    """Which plots to show and how many seconds of history the time plots span."""
+    """Which plots to show and how many seconds of the run the time plots span."""
 
     shown: dict[str, bool] = field(default_factory=lambda: dict.fromkeys(PLOT_TITLES, True))
     seconds: float = 20.0
     focus: str = ALL_PLOTS  # a plot enlarged across the strip (ui/plot_focus.py), or every shown plot
 
 
-def draw_plots(history: PlotHistory, options: PlotOptions, size: tuple[float, float]) -> str | None:
+def draw_plots_window(rect, edits, timeline, series: PlotSeries, options: PlotOptions, groups) -> None:
+    """The plots' window at ``rect`` (ui/view3d.py's ``Rect``): the timeline of ``timeline``'s run
+    (scene/model/timeline.py) over its plots, ``series``, with a branch's divergence from its original in the
+    views of ``groups``; what is clicked goes into ``edits``."""
+    imgui.set_next_window_pos(imgui.ImVec2(rect.x, rect.y))
+    imgui.set_next_window_size(imgui.ImVec2(rect.width, rect.height))
+    flags = FIXED_WINDOW | imgui.WindowFlags_.no_title_bar | imgui.WindowFlags_.no_scrollbar
+    if imgui.begin("plots", flags=flags)[0]:
+        record = timeline.record
+        draw_timeline(
+            edits, record.first_step, timeline.shown_step, record.last_step, timeline.session.h,
+            branched=timeline.original is not None,
+        )  # fmt: skip
+        available = imgui.get_content_region_avail()
+        series.divergence = timeline.divergence(groups, series.rgb)
+        edits.plot_focus = draw_plots(series, options, (available.x, available.y))
+    imgui.end()
+
+
+def draw_plots(series: PlotSeries, options: PlotOptions, size: tuple[float, float]) -> str | None:
     """Draw the shown plots in ``size`` (width, height) pixels at the cursor, after a row naming each body in its
     colour: side by side, or one at a time under tabs when they would be too narrow, or the one enlarged alone
     (ui/plot_focus.py). Returns the focus a click chose (a plot's title or tab), ``None`` without one."""
     top = imgui.get_cursor_pos_y()
-    _legend_row(history, size[0])
+    _legend_row(series, size[0])
     shown = [name for name, on in options.shown.items() if on]
-    if not shown or history.count == 0:
+    if not shown or series.count == 0:
         return None
     spacing = imgui.get_style().item_spacing.x
     drawn, fits = arrangement(shown, options.focus, size[0], spacing, imgui.get_font_size())
@@ -102,7 +138,7 @@ def draw_plots(history: PlotHistory, options: PlotOptions, size: tuple[float, fl
         if index:
             imgui.same_line()
         corner = imgui.get_cursor_screen_pos()
-        _PLOTTERS[name](history, history.prepared(name, options.seconds), (width, height))
+        _PLOTTERS[name](series, series.prepared(name, options.seconds), (width, height))
         if _title_clicked(name, corner, width, enlarged=len(drawn) == 1 and len(shown) > 1):
             chosen = ALL_PLOTS if len(drawn) == 1 else name
     return chosen
@@ -122,21 +158,21 @@ def _title_clicked(name: str, corner: imgui.ImVec2, width: float, enlarged: bool
     return imgui.is_mouse_clicked(imgui.MouseButton_.left)
 
 
-def _legend_row(history: PlotHistory, room: float) -> None:
+def _legend_row(series: PlotSeries, room: float) -> None:
     """Each body's name after a dot of its colour, wrapping onto a second line when the row is full; beyond
     ``LEGEND_MAX`` bodies (a cloud of them), or names that would take more than ``LEGEND_LINES`` lines (the engines
     preset's 24 took four, a third of the plots' height), one line saying how many, which leaves the plots their
     room, the names in its tooltip. ``room``: the row's width (px)."""
     line = imgui.get_text_line_height()
     radius, gap = 0.3 * line, 2.0 * imgui.get_style().item_spacing.x
-    if history.bodies > LEGEND_MAX or _legend_width(history.names, radius, gap) > LEGEND_LINES * room:
-        imgui.text_disabled(_cloud_legend(history.bodies, len(history.line_rows)))
-        if history.bodies <= LEGEND_MAX:
-            imgui.set_item_tooltip(", ".join(history.names))
+    if series.bodies > LEGEND_MAX or _legend_width(series.names, radius, gap) > LEGEND_LINES * room:
+        imgui.text_disabled(_cloud_legend(series.bodies, len(series.line_rows)))
+        if series.bodies <= LEGEND_MAX:
+            imgui.set_item_tooltip(", ".join(series.names))
         return
     draw_list = imgui.get_window_draw_list()
     right = imgui.get_cursor_screen_pos().x + room
-    for k, name in enumerate(history.names):
+    for k, name in enumerate(series.names):
         width = 2.6 * radius + imgui.calc_text_size(name).x
         if k:
             imgui.same_line(spacing=gap)
@@ -144,11 +180,11 @@ def _legend_row(history: PlotHistory, room: float) -> None:
                 imgui.new_line()
         position = imgui.get_cursor_screen_pos()
         center = imgui.ImVec2(position.x + radius, position.y + 0.5 * line)
-        draw_list.add_circle_filled(center, radius, _color_u32(history.rgb[k]))
+        draw_list.add_circle_filled(center, radius, _color_u32(series.rgb[k]))
         imgui.dummy(imgui.ImVec2(2.6 * radius, line))
         imgui.same_line(spacing=0.0)
         imgui.text(name)
-    if history.exact_rows:
+    if series.exact_rows:
         _exact_entry(draw_list, line, gap, right)
 
 
@@ -158,7 +194,7 @@ def _legend_width(names, radius: float, gap: float) -> float:
 
 
 def _cloud_legend(count: int, lines: int) -> str:
-    """The legend of ``count`` bodies too many to name, ``lines`` of which are drawn (ui/plot_history.py)."""
+    """The legend of ``count`` bodies too many to name, ``lines`` of which are drawn (ui/plot_series.py)."""
     if lines < count:
         return f"{count} bodies: {lines} of them drawn, evenly spread, each line in its body's colour"
     return f"{count} bodies: each line is in its body's colour"
@@ -248,20 +284,20 @@ def _begin_time_plot(
     return True
 
 
-def _draw_lines(history: PlotHistory, lines: TimeLines, log: bool) -> None:
+def _draw_lines(series: PlotSeries, lines: TimeLines, log: bool) -> None:
     """Each body's row of ``lines`` (bodies without data are left out), thinned on screen (``log``: the y axis
     is logarithmic)."""
-    names, rgb, drawn = history.names, history.rgb, lines.drawn
-    _kick_markers(history, lines)
+    names, rgb, drawn = series.names, series.rgb, lines.drawn
+    _kick_markers(series, lines)
     x = np.broadcast_to(lines.x, (len(drawn), len(lines.x)))
     for k, keep in zip(drawn, _kept(x, lines.y[drawn], lines.level, log), strict=True):
         implot.plot_line(names[k], lines.x[keep], lines.y[k, keep], _spec(rgb[k]))
-    mark_frozen_ends(history, lines)
+    mark_frozen_ends(series, lines)
 
 
-def _kick_markers(history: PlotHistory, lines: TimeLines) -> None:
+def _kick_markers(series: PlotSeries, lines: TimeLines) -> None:
     """A vertical line at each kick's step boundary (scene/running/kicks.py) within the plot's time window."""
-    times = np.asarray(history.kick_times, dtype=float)
+    times = np.asarray(series.kick_times, dtype=float)
     first, last = lines.t_range
     shown = times[(times >= first) & (times <= last)]
     if shown.size:
@@ -308,33 +344,33 @@ def _centered(line: str, show) -> None:
     show(line)
 
 
-def _energy_plot(history: PlotHistory, lines: TimeLines, size) -> None:
+def _energy_plot(series: PlotSeries, lines: TimeLines, size) -> None:
     if _begin_time_plot(PLOT_TITLES["energy"], lines, size, "", log=True):
-        _draw_lines(history, lines, log=True)
+        _draw_lines(series, lines, log=True)
         implot.end_plot()
 
 
-def _momentum_plot(history: PlotHistory, lines: TimeLines, size) -> None:
+def _momentum_plot(series: PlotSeries, lines: TimeLines, size) -> None:
     if not lines.drawn:
         _empty_plot(PLOT_TITLES["momentum"], size)
     elif _begin_time_plot(PLOT_TITLES["momentum"], lines, size, "", log=True):
-        _draw_lines(history, lines, log=True)
+        _draw_lines(series, lines, log=True)
         implot.end_plot()
 
 
-def _orientation_plot(history: PlotHistory, lines: TimeLines, size) -> None:
-    divergence = history.divergence
+def _orientation_plot(series: PlotSeries, lines: TimeLines, size) -> None:
+    divergence = series.divergence
     if not lines.drawn and divergence is None:
         _empty_plot(PLOT_TITLES["orientation"], size, NO_REFERENCE)
         return
-    missing = _missing(history, lines)
+    missing = _missing(series, lines)
     notes = _note_lines(missing)
     bottom = (len(notes) * imgui.get_text_line_height() + 4.0) if notes else 0.0
     title = PLOT_TITLES["orientation"] if divergence is None else BRANCH_TITLE
     if divergence is not None:
         lines = dataclasses.replace(lines, y_range=_joined_range(lines.y_range, divergence.angle))
     if _begin_time_plot(title, lines, size, "rad", log=True, bottom_px=bottom):
-        _draw_lines(history, lines, log=True)
+        _draw_lines(series, lines, log=True)
         if divergence is not None:
             _divergence_lines(divergence, lines.t_range)
         _note_missing(notes, missing)
@@ -365,10 +401,10 @@ def _divergence_lines(divergence: Divergence, t_range: tuple[float, float]) -> N
                          _spec(pale, DIVERGENCE_WEIGHT))  # fmt: skip
 
 
-def _missing(history: PlotHistory, lines: TimeLines) -> list[str]:
+def _missing(series: PlotSeries, lines: TimeLines) -> list[str]:
     """The names of the bodies ``lines`` has no line for (of those whose lines are drawn: a cloud's are not all)."""
     drawn = set(lines.drawn)
-    return [history.names[k] for k in history.line_rows.tolist() if k not in drawn]
+    return [series.names[k] for k in series.line_rows.tolist() if k not in drawn]
 
 
 def _note_lines(missing: list[str]) -> list[str]:
@@ -404,19 +440,19 @@ def _note_missing(notes: list[str], missing: list[str]) -> None:
         imgui.set_tooltip(NO_REFERENCE_TIP + ", ".join(missing))
 
 
-def _cost_plot(history: PlotHistory, cost: CostLines, size) -> None:
+def _cost_plot(series: PlotSeries, cost: CostLines, size) -> None:
     if not _begin_time_plot(PLOT_TITLES["cost"], cost.newton, size, "Newton iterations", log=False, y_axes=2):
         return
     implot.setup_axis_limits(implot.ImAxis_.y1, -0.2, max(cost.newton_top, 1.0) + 0.5, imgui.Cond_.always)
     implot.setup_axis(implot.ImAxis_.y2, "ms / step", implot.AxisFlags_.aux_default)
     implot.setup_axis_limits(implot.ImAxis_.y2, 0.0, max(cost.ms_top, 1e-3), imgui.Cond_.always)
-    _draw_lines(history, cost.newton, log=False)
+    _draw_lines(series, cost.newton, log=False)
     implot.set_axes(implot.ImAxis_.x1, implot.ImAxis_.y2)
     implot.plot_line("ms per step", cost.x_ms, cost.ms, _spec(MS_RGB, 1.0))
     implot.end_plot()
 
 
-def _curve_plot(history: PlotHistory, curves: Curves | None, size, name: str) -> None:
+def _curve_plot(series: PlotSeries, curves: Curves | None, size, name: str) -> None:
     title = PLOT_TITLES[name]
     if curves is None:
         _empty_plot(title, size)
@@ -425,7 +461,7 @@ def _curve_plot(history: PlotHistory, curves: Curves | None, size, name: str) ->
     if not implot.begin_plot(fitted_title(title, size[0]), imgui.ImVec2(*size), flags):
         return
     implot.setup_axes(*_CURVE_LABELS[name], implot.AxisFlags_.auto_fit, implot.AxisFlags_.auto_fit)
-    names, rgb, xy, drawn = history.names, history.rgb, curves.xy, curves.drawn
+    names, rgb, xy, drawn = series.names, series.rgb, curves.xy, curves.drawn
     xs, ys = xy[drawn, 0], xy[drawn, 1]  # (L, P) each, contiguous: copied once for the ticks and the thinning
     _curve_ticks(xs, ys, size)
     for k, keep in zip(drawn, _kept(xs, ys, curves.level, log=False), strict=True):
@@ -456,8 +492,8 @@ _PLOTTERS = {
     "energy": _energy_plot,
     "momentum": _momentum_plot,
     "orientation": _orientation_plot,
-    "herpolhode": lambda history, curves, size: _curve_plot(history, curves, size, "herpolhode"),
-    "polhode": lambda history, curves, size: _curve_plot(history, curves, size, "polhode"),
+    "herpolhode": lambda series, curves, size: _curve_plot(series, curves, size, "herpolhode"),
+    "polhode": lambda series, curves, size: _curve_plot(series, curves, size, "polhode"),
     "cost": _cost_plot,
     "integrators": integrators_plot,
 }

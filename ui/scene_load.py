@@ -1,4 +1,4 @@
-"""A large scene file loaded in the background (issue 22: no user action holds the window more than a frame).
+"""A large scene file loaded in the background: no user action holds the window more than a frame.
 
 Reading, checking and starting a scene costs ~0.2 ms a body on the window's thread: the 1000-body cloud preset
 held it ~0.35 s, a 10^5-body file many seconds. A file over :data:`BACKGROUND_BYTES` is therefore read, checked
@@ -15,6 +15,7 @@ import contextlib
 import dataclasses
 import os
 import threading
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from spinlab.scene.files.scene_file import load_scene, resolve_scene_path
@@ -23,9 +24,10 @@ from spinlab.ui.capacity import check_window_holds
 
 if TYPE_CHECKING:
     from spinlab.scene.files.scene_file import SceneSpec
+    from spinlab.ui.controller import Controller
     from spinlab.ui.controller_state import Choices, PanelEdits
 
-__all__ = ["SceneLoad", "BACKGROUND_BYTES", "loads_in_background", "setup_loaded"]
+__all__ = ["SceneLoad", "SceneLoads", "BACKGROUND_BYTES", "loads_in_background", "setup_loaded"]
 
 BACKGROUND_BYTES = 32 * 1024
 """Scene files larger than this (~200 bodies) load in the background."""
@@ -67,7 +69,7 @@ class SceneLoad:
             scene = load_scene(self.name)
             check_window_holds(scene)
             check_scene_runs(scene)
-            self.session = Session(setup_loaded(self._choices, scene), history=True)
+            self.session = Session(setup_loaded(self._choices, scene), record=True)
             self.scene = scene
         except Exception as error:  # noqa: BLE001 - reported by the controller, as a load in the frame is
             self.error = error
@@ -87,3 +89,27 @@ class SceneLoad:
         same = all(getattr(session.setup, field.name) == getattr(setup, field.name)
                    for field in dataclasses.fields(setup) if field.name != "scene")  # fmt: skip
         return session if same else None
+
+
+class SceneLoads:
+    """The window's scene loads: those of a large file go to the background (:class:`SceneLoad`, a later one
+    replacing an earlier one), and come back as an edit once done; the ``controller`` says "loading …"."""
+
+    def __init__(self, controller: Controller) -> None:
+        self.controller = controller
+        self.loading: SceneLoad | None = None
+
+    def edits_now(self, asked: Iterable[PanelEdits]) -> list[PanelEdits]:
+        """``asked`` to be applied this frame: less the loads that go to the background, with the edit of a load
+        finished since (carrying what was made: ``loaded``)."""
+        finished = []
+        if self.loading is not None and self.loading.done():
+            self.loading.edit.loaded, finished, self.loading = self.loading, [self.loading.edit], None
+        now = []
+        for edit in (*asked, *finished):
+            if edit.scene is not None and edit.loaded is None and loads_in_background(edit.scene):
+                self.loading = SceneLoad(edit, self.controller.choices)
+                self.controller.tell(f"loading {edit.scene} …")
+            else:
+                now.append(edit)
+        return now

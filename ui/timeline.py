@@ -1,11 +1,11 @@
-"""The timeline under the 3D views: the run's history as a slider, a step back and on, and "now".
+"""The timeline's row under the 3D views: the steps the run kept as a slider, a step back and on, and "now".
 
-The run keeps every step it took (scene/running/history.py); the slider spans the steps held, from the oldest (0 until
-the history's budget forgets some) to the run now. Dragging it, or ← and → (a step), Home and End, shows the run as
-it was then, paused; Run (Space) plays the recorded steps on from there as they were first drawn, then goes on
-live; a change made there (the gyroscopic term, a kick, the divergence threshold) takes the run back to that step
-and goes on from it as a new run (ui/app.py's ``branch``). The row is always the same size, so nothing under the
-mouse moves as the run goes on.
+The run keeps every step it took (scene/model/step_record.py); the slider spans the steps held, from the oldest (0
+until the record's budget forgets some) to the run now. Dragging it, or ← and → (a step), Home and End, shows the
+run as it was then, paused; Run (Space) plays the recorded steps on from there as they were first drawn, then goes
+on live; a change made there (the gyroscopic term, a kick, the divergence threshold) takes the run back to that step
+and goes on from it as a new run (scene/model/timeline.py's ``go_on_from_shown``). The row is always the same size,
+so nothing under the mouse moves as the run goes on.
 """
 
 from __future__ import annotations

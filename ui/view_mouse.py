@@ -79,7 +79,7 @@ class ViewMouse:
     def _kick(self):
         app = self.app
         dx, dy = self.kick_drag
-        return drag_kick(app.view.cameras, app.session, app.state, dx, dy, app.window.height, self.kick_body)
+        return drag_kick(app.view.cameras, app.timeline.session, app.state, dx, dy, app.window.height, self.kick_body)
 
     # -- where the bodies are ----------------------------------------------------------------------------------
 
@@ -92,7 +92,7 @@ class ViewMouse:
         else:
             view_rows, viewports, cameras = [group.bodies for group in view.groups], view.viewports, view.cameras
         # The positions as drawn are the snapshot's (drawable() clamps only the ω and L arrows): no copy made.
-        positions, radii = app.session.snapshot.position, app.renderer.layout.radius
+        positions, radii = app.timeline.session.snapshot.position, app.renderer.layout.radius
         return body_circles(viewports, cameras, view_rows, positions, radii, only_index)
 
     def body_at(self, x: float, y: float) -> int | None:
@@ -161,5 +161,5 @@ def _impulse_per_100_px(app, index: int | None) -> float:
     strikes the body's |L|, or its largest moment × 1 rad/s)."""
     if index is None or app.window.height <= 0:
         return 0.0
-    kick = drag_kick(app.view.cameras, app.session, app.state, 100.0, 0.0, app.window.height, index)
+    kick = drag_kick(app.view.cameras, app.timeline.session, app.state, 100.0, 0.0, app.window.height, index)
     return 0.0 if kick is None else float(np.linalg.norm(kick[1]))

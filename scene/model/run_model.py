@@ -19,7 +19,6 @@ import copy
 import dataclasses
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -31,14 +30,11 @@ from spinlab.scene.model.flips import flip_text
 from spinlab.scene.model.measures import potential_counts
 from spinlab.scene.model.palette import integrator_color
 from spinlab.scene.model.samples import ERROR_FLOOR, References, Sample, concatenated, measured_rows
-from spinlab.scene.running.history import RunHistory, checkpoint_interval
+from spinlab.scene.model.step_record import Moment, StepRecord, Steps, checkpoint_interval
 from spinlab.scene.running.simulation import DEFAULT_INTEGRATOR, Simulation, Snapshot
 from spinlab.sim.errors import NumericalError
 from spinlab.sim.integrators import CLAIMS, METHODS
 from spinlab.sim.integrators.state import rotational_energy
-
-if TYPE_CHECKING:
-    from spinlab.scene.running.history import Moment
 
 __all__ = [
     "ERROR_FLOOR",
@@ -88,16 +84,6 @@ class Group:
 
     label: str
     bodies: tuple[int, ...]
-
-
-@dataclass(frozen=True)
-class Steps:
-    """What one call to :meth:`Session.step` stepped, oldest first: ``snapshots`` (S) as the 3D view draws them
-    (:meth:`Session.drawable`) and ``sample`` their measurements (:class:`~scene.model.samples.Sample`, (S, K) fields).
-    The initial state is a batch of one."""
-
-    snapshots: tuple[Snapshot, ...]
-    sample: Sample
 
 
 @dataclass(frozen=True)
@@ -211,7 +197,7 @@ def view_labels(session: Session | Moment, groups: tuple[Group, ...]) -> list[tu
     ``("implicit_midpoint", "t = 2.50 s    |ΔE|/E = 1.2e-05")``, and for a view of one body its flip count
     (:func:`_flip_line`); a frozen view's say when and why instead,
     ``("euler_body", "diverged at t = 7.85 s", "Newton did not converge")``. ``session`` may be a moment of one
-    (scene/running/history.py), read as a session is."""
+    (scene/model/step_record.py), read as a session is."""
     sample, row = session.latest.sample, session.rows
     errors = sample.energy_error[-1]
     labels: list[tuple[str, ...]] = []
@@ -244,18 +230,18 @@ def _flip_line(sample: Sample, rows: list[int]) -> tuple[str, ...]:
 class Session:
     """One run of a :class:`Setup`: ``simulation``, ``groups`` (views), the latest ``snapshot`` and the ``latest``
     steps with their samples. ``plotted`` are the indices of the dynamic bodies (K), whose ``names`` label the plot
-    series; ``rows`` maps a body's index to its row among them. With ``history`` (the window's runs) every step is
-    kept in :attr:`history` (scene/running/history.py, bounded), with checkpoints that :meth:`at_step` goes back from. A
-    ``sampled`` run (by default a run with ``history``) measures only a sample of a scene of more than
-    ``ALL_MEASURED_MAX`` plotted bodies against their closed forms (scene/model/samples.py): the others' orientation
-    errors, curves, flips and exact ghosts are NaN."""
+    series; ``rows`` maps a body's index to its row among them. With ``record`` (the window's runs) every step is
+    kept in :attr:`record` (scene/model/step_record.py, bounded), with checkpoints that scene/model/replay.py's
+    ``at_step`` goes back from. A ``sampled`` run (by default a run with a ``record``) measures only a sample of a
+    scene of more than ``ALL_MEASURED_MAX`` plotted bodies against their closed forms (scene/model/samples.py): the
+    others' orientation errors, curves, flips and exact ghosts are NaN."""
 
-    def __init__(self, setup: Setup, *, history: bool = False, sampled: bool | None = None) -> None:
+    def __init__(self, setup: Setup, *, record: bool = False, sampled: bool | None = None) -> None:
         self.setup = setup
         self.initial_setup = setup
         self.edits: list[tuple[int, str, object]] = []
         """The run's edits after its start, (step index, what, value), in order: what a replay of the run from its
-        start (scene/running/replay.py) makes again at the same steps."""
+        start (scene/model/replay.py) makes again at the same steps."""
         self.scene, self.groups = run_layout(setup)
         self.simulation = Simulation(self.scene, h=setup.h, gyroscopic=setup.gyroscopic)
         self.snapshot = self.simulation.snapshot()
@@ -267,10 +253,10 @@ class Session:
         single = setup.side_by_side and len(setup.scene.bodies) == 1
         self.names = [bodies[i].integrator if single else bodies[i].name for i in self.plotted]
         self._potential = potential_counts(self.scene)
-        # A window's run (``sampled``, by default with ``history``) measures a large scene's sample against the
+        # A window's run (``sampled``, by default with a ``record``) measures a large scene's sample against the
         # closed forms: the rows its plots draw (scene/model/samples.py's measured_rows).
-        self._sampled = history if sampled is None else sampled
-        measured = measured_rows(len(self.plotted)) if self._sampled else None
+        self.sampled = record if sampled is None else sampled
+        measured = measured_rows(len(self.plotted)) if self.sampled else None
         self.references = References(
             self.scene, self.initial, self._potential_energy(), self.plotted, measured=measured
         )
@@ -287,53 +273,27 @@ class Session:
         self._step_seconds = (0.0, 0.0)  # wall s a step and its measuring took in the last call (step's budget)
         self._calls = 0  # step calls so far: the integrators' costs are timed again every RETIME_CALLS
         self.retime_costs = False  # whether to (the window's cost column shows them; a video or a still does not)
-        self.history: RunHistory | None = None
-        if history:
-            self.history = RunHistory(measured=None if self.references.every_row else self.references.measured)
-            self.history.append(0, self.latest, np.zeros(len(self.plotted)), float("nan"))
-            self._checkpoint_every = checkpoint_interval(len(bodies))
-            self.history.add_checkpoint(0, None)  # the start: a new session of the first setup (at_step)
+        self.record: StepRecord | None = None
+        if record:
+            measured = None if self.references.every_row else self.references.measured
+            self.record = StepRecord(measured=measured, checkpoint_every=checkpoint_interval(len(bodies)))
+            self.record.append(0, self.latest, np.zeros(len(self.plotted)), float("nan"))
+            self.record.add_checkpoint(0, None)  # the start: a new session of the first setup (replay.at_step)
 
     def copy(self) -> Session:
-        """A copy of this session, without its history, that steps on bit for bit as this one would: a checkpoint.
+        """A copy of this session, without its step record, that steps on bit for bit as this one would: a checkpoint.
         What never changes after the start (the setups, the scene, the initial state, the plotted rows and their
         names, the views' groups: ~17 MB at 10^5 bodies) and what is replaced rather than changed (the references,
         but for their flip counters; the latest steps and snapshot) is shared."""
-        shared = (self.history, self.setup, self.initial_setup, self.scene, self.initial, self.snapshot, self.latest,
+        shared = (self.record, self.setup, self.initial_setup, self.scene, self.initial, self.snapshot, self.latest,
                   self.references, self.plotted, self.rows, self.names, self.groups, self._potential)  # fmt: skip
         memo: dict[int, object] = {id(value): value for value in shared}
-        memo[id(self.history)] = None
+        memo[id(self.record)] = None
         # The references' flip counters are the one part of them that changes with every step: the copy's own.
         references = copy.copy(self.references)
         references.flip_counters = copy.deepcopy(self.references.flip_counters)
         memo[id(self.references)] = references
         return copy.deepcopy(self, memo)
-
-    def at_step(self, step: int) -> Session:
-        """The run as it was at ``step`` (after the edits made there), a new session whose history ends at ``step``:
-        its newest checkpoint at or before ``step``, copied and stepped on with the run's later edits made again
-        at their steps (scene/running/replay.py). Bit for bit the state this session had at ``step``. Raises
-        :class:`ValueError` when the history no longer holds ``step``."""
-        from spinlab.scene.running.replay import Replay
-
-        history = self.history
-        start = None if history is None else history.checkpoint_step(step)
-        if history is None or start is None or not history.first_step <= step <= history.last_step:
-            raise ValueError(f"step {step} is no longer in this run's history")
-        kept = history.checkpoints[start]
-        begin = Session(self.initial_setup, sampled=self._sampled) if kept is None else kept.copy()
-        replay = Replay(self, start=begin, target=step)
-        replay.advance()
-        if replay.error is not None:
-            raise NumericalError(replay.error)
-        session = replay.session
-        # Its own kicks from now on: one struck on it (a branch) is not the run's.
-        session.simulation.kicks = copy.deepcopy(self.simulation.kicks)
-        session.history = history.until(step)
-        session.latest = session.history.steps_until(step, 1)
-        session.snapshot = session.latest.snapshots[-1]
-        session.retime_costs = self.retime_costs
-        return session
 
     def set_divergence(self, threshold: float) -> None:
         """Freeze views beyond ``threshold`` |ΔE|/E from the next step on (frozen ones stay frozen)."""
@@ -444,19 +404,17 @@ class Session:
             self.cost_meter.retime(self.simulation.world, self.h)
         self._calls += 1
         self.integrator_cost = self.cost_meter.costs()
-        if steps and self.history is not None:
+        if steps and self.record is not None:
             self._remember(first, per_step, ms)
         return StepReport(steps, per_step, ms, error, self.integrator_cost, failed)
 
     def _remember(self, first: int, newton_per_step: np.ndarray, ms_per_step: float) -> None:
-        """The latest steps (from step ``first``) into the history, and a checkpoint when one is due."""
-        history = self.history
-        assert history is not None, "called only for a session that keeps its history"
-        history.append(first, self.latest, newton_per_step, ms_per_step)
-        index = self.simulation.step_index
-        last = max(history.checkpoints, default=-self._checkpoint_every)
-        if index - last >= self._checkpoint_every:
-            history.add_checkpoint(index, self.copy())
+        """The latest steps (from step ``first``) into the step record, and a checkpoint when one is due."""
+        record = self.record
+        assert record is not None, "called only for a session that keeps its step record"
+        record.append(first, self.latest, newton_per_step, ms_per_step)
+        if record.checkpoint_due(self.simulation.step_index):
+            record.add_checkpoint(self.simulation.step_index, self.copy())
 
     def _froze_failed(self, failure: NumericalError) -> bool:
         """Freeze the views holding the bodies ``failure`` names, if others remain live (then True: retry)."""

@@ -46,7 +46,7 @@ __all__ = [
 # on the log plots, which have no 0; the samples, labels and the CSV export keep the 0.
 ERROR_FLOOR = 1e-17
 # A window's run (scene/model/run_model.py) measures every plotted body against its closed form up to this many, and
-# past it SAMPLED_ROWS of them, the ones its plots can draw (ui/plot_history.py's MAX_LINES, evenly spread): the closed
+# past it SAMPLED_ROWS of them, the ones its plots can draw (ui/plot_series.py's MAX_LINES, evenly spread): the closed
 # forms of 10^5 bodies took ~0.7 kB a body and ~1 kB a body-step of temporaries, for lines never drawn.
 ALL_MEASURED_MAX = 1000
 SAMPLED_ROWS = 64
@@ -224,7 +224,7 @@ class References:
 def measured_rows(count: int) -> np.ndarray:
     """The rows of ``count`` plotted bodies a window's run measures against their closed forms (every one up to
     :data:`ALL_MEASURED_MAX`, else :data:`SAMPLED_ROWS` evenly spread from the first to the last, as the plots
-    sample their lines: ui/plot_history.py's ``line_rows``), ascending."""
+    sample their lines: ui/plot_series.py's ``line_rows``), ascending."""
     if count <= ALL_MEASURED_MAX:
         return np.arange(count)
     return np.unique(np.round(np.linspace(0, count - 1, SAMPLED_ROWS)).astype(np.intp))

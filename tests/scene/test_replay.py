@@ -1,4 +1,4 @@
-"""scene/running/replay.py: a run that stepped on the numpy paths while its kernel compiled, then switched, is the run
+"""scene/model/replay.py: a run that stepped on the numpy paths while its kernel compiled, then switched, is the run
 of the compiled kernel from its start, bit for bit (issue 22): the pinned trace of tests/test_trace_digest.py, and the
 same session as one that never waited, edits made mid-run included."""
 
@@ -10,8 +10,8 @@ import pytest
 from spinlab.scene.files.kick_table import KickSpec
 from spinlab.scene.files.scene_file import load_scene
 from spinlab.scene.files.trace import TraceWriter
+from spinlab.scene.model.replay import Replay
 from spinlab.scene.model.run_model import Session, Setup
-from spinlab.scene.running.replay import Replay
 from spinlab.scene.running.runner import step_count
 from spinlab.sim import compiled
 from tests.test_trace_digest import DIGESTS, DURATION_S

@@ -20,7 +20,7 @@ from spinlab.sim.exact import TorqueFreeSolution
 from spinlab.sim.integrators import METHODS
 from spinlab.sim.lagrange_top import LagrangeTopSolution
 from spinlab.sim.quaternion import quat_conj, quat_rotate
-from spinlab.ui.plot_history import PlotHistory
+from spinlab.ui.plot_series import PlotSeries
 
 EPS = np.finfo(float).eps
 
@@ -215,7 +215,7 @@ def test_a_pivoted_body_that_is_not_a_symmetric_top_has_no_reference(tmp_path):
     session.step(30)
     sample = session.sample()
     assert np.isnan(sample.orientation_error[0]) and 0.0 < sample.orientation_error[1] < 1.0
-    history = PlotHistory(session.names, np.ones((2, 3)), session.exact_rows)
+    history = PlotSeries(session.names, np.ones((2, 3)), session.exact_rows)
     history.append(sample, np.zeros(2), 1.0)
     assert history.prepared("orientation", 20.0).drawn == [1], "no line where there is no reference"
 

@@ -43,7 +43,7 @@ def fresh(app, scene):
 
 
 def omega_body_y(app, body=0):
-    snapshot = app.session.snapshot
+    snapshot = app.timeline.session.snapshot
     return quat_rotate(quat_conj(snapshot.q[body]), snapshot.omega_world[body])[1]
 
 
@@ -130,7 +130,7 @@ def test_a_recording_started_while_the_last_is_finalised_takes_another_name(app,
         ask(app, toggle_record=True)
         run_frames(app, frames - 1)
         ask(app, toggle_record=True)
-        paths.append(app.finishing[-1].recording.path)
+        paths.append(app.recorder.finishing[-1].recording.path)
     finished_video(app)
     assert paths[0] != paths[1] and "120000" in paths[0].name
     assert [read_video_info(path)[0] for path in paths] == [5, 7]
@@ -142,8 +142,8 @@ def test_closing_waits_for_the_video_being_finalised(app):
     run_frames(app, 3)
     ask(app, toggle_record=True)
     note = app.finish_recording()  # as closing the window does
-    assert not app.finishing and note is not None and note.startswith("video saved to ")
-    assert read_video_info(app.last_video)[0] == 4
+    assert not app.recorder.finishing and note is not None and note.startswith("video saved to ")
+    assert read_video_info(app.recorder.last_video)[0] == 4
 
 
 def test_a_blow_up_pauses_names_the_body_and_reset_recovers(app):
@@ -163,12 +163,12 @@ def test_a_blow_up_pauses_names_the_body_and_reset_recovers(app):
     assert app.state.paused and app.state.error is not None
     assert "'handle' (euler)" in app.state.error and "not finite" in app.state.error
     assert not app.form.message_is_error, app.form.message
-    t_stopped = app.session.t
+    t_stopped = app.timeline.session.t
     ask(app, toggle_pause=True)
     run_frames(app, 3)
-    assert app.state.paused and app.session.t == t_stopped, "a stopped run stays stopped until reset"
+    assert app.state.paused and app.timeline.session.t == t_stopped, "a stopped run stays stopped until reset"
     ask(app, reset=True)
-    assert app.state.error is None and app.session.t == 0.0
+    assert app.state.error is None and app.timeline.session.t == 0.0
     ask(app, toggle_pause=True)
     run_frames(app, 3)
     assert not app.state.paused and app.state.error is None
@@ -185,15 +185,15 @@ def test_keys_pause_step_and_reset(app):
     app.window.dispatch_event("on_key_press", key.SPACE, 0)
     run_frames(app, 1)
     assert app.state.paused
-    t_paused = app.session.t
+    t_paused = app.timeline.session.t
     run_frames(app, 5)
-    assert app.session.t == t_paused
+    assert app.timeline.session.t == t_paused
     app.window.dispatch_event("on_key_press", key.RIGHT, 0)
     run_frames(app, 1)
-    assert app.session.t == pytest.approx(t_paused + app.session.h)
+    assert app.timeline.session.t == pytest.approx(t_paused + app.timeline.session.h)
     app.window.dispatch_event("on_key_press", key.R, 0)
     run_frames(app, 1)
-    assert app.session.t == 0.0
+    assert app.timeline.session.t == 0.0
     app.window.dispatch_event("on_key_press", key.H, 0)  # queued: carried out at the next frame's events
     run_frames(app, 1)
     assert not app.state.show_panel
@@ -268,23 +268,27 @@ def test_a_failing_action_is_shown_in_red_and_the_run_goes_on(app, monkeypatch, 
     def failing(*args, **kwargs):
         raise np.linalg.LinAlgError("Eigenvalues did not converge")
 
-    session, t = app.session, app.session.t
+    session, t = app.timeline.session, app.timeline.session.t
     monkeypatch.setattr("spinlab.scene.model.samples.References.__init__", failing)
     ask(app, integrator=(0, "euler"))
     assert app.form.message == "cannot restart: LinAlgError: Eigenvalues did not converge"
-    assert app.session is session and app.state.integrators == ["implicit_midpoint"] and app.session.t == t
+    assert (
+        app.timeline.session is session
+        and app.state.integrators == ["implicit_midpoint"]
+        and app.timeline.session.t == t
+    )
     assert red_pixels(app) > 100, "the message is drawn in red"
     monkeypatch.undo()
     ask(app, toggle_pause=True)
     run_frames(app, 5)
-    assert app.session.t > t and not app.window.has_exit, "the run goes on"
+    assert app.timeline.session.t > t and not app.window.has_exit, "the run goes on"
 
     output_dir = app.state.output_dir
     ask(app, output_dir=str(tmp_path / "missing"), screenshot=True)  # fails while the frame is drawn
     assert app.form.message_is_error and app.form.message.startswith("screenshot not saved: ")
     ask(app, output_dir=output_dir)
     ask(app, h_text="5e-324", apply_h=True)
-    assert "h must be" in app.form.h_error and app.session.h == 1 / 60
+    assert "h must be" in app.form.h_error and app.timeline.session.h == 1 / 60
 
 
 def test_a_large_scene_loads_in_the_background_while_the_window_draws(app, tmp_path):
@@ -302,7 +306,7 @@ def test_a_large_scene_loads_in_the_background_while_the_window_draws(app, tmp_p
             break
         run_frames(app, 1)
     assert app.state.scene_name == "cloud" and app.form.message.startswith("loaded cloud")
-    assert len(app.session.scene.bodies) == 1000 and app.session.simulation.step_index <= 1
+    assert len(app.timeline.session.scene.bodies) == 1000 and app.timeline.session.simulation.step_index <= 1
     # A large file with a mistake is reported beside the scene field, once read, as a load in the frame is.
     text = resolve_scene_path("cloud").read_text()
     spoiled = tmp_path / "spoiled.toml"

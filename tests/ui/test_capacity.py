@@ -27,10 +27,10 @@ def test_gui_refuses_more_bodies_than_it_holds_in_one_line_exit_2(limit_of_three
 
 def test_a_scene_loaded_in_the_window_beyond_the_limit_is_refused_beside_its_field(limit_of_three, tmp_path):
     controller, host = headless_controller("t_handle", str(tmp_path))
-    session = host.session
+    session = controller.timeline.session
     controller.apply(PanelEdits(scene="compare"))
     assert "8 bodies in the window, more than the limit of 3" in controller.form.scene_error
-    assert host.session is session and controller.choices.scene.name == "t_handle"
+    assert controller.timeline.session is session and controller.choices.scene.name == "t_handle"
 
 
 def test_the_limit_is_a_hundred_thousand_and_lifted_like_the_others(monkeypatch, tmp_path):
@@ -39,7 +39,7 @@ def test_the_limit_is_a_hundred_thousand_and_lifted_like_the_others(monkeypatch,
     monkeypatch.setenv("SPINLAB_NO_LIMITS", "1")
     controller, host = headless_controller("t_handle", str(tmp_path))
     controller.apply(PanelEdits(scene="compare"))
-    assert controller.form.scene_error is None and len(host.session.scene.bodies) == 8
+    assert controller.form.scene_error is None and len(controller.timeline.session.scene.bodies) == 8
 
 
 @pytest.mark.parametrize(("bodies", "steps"), [(0, STEP_CALL_BODY_STEPS), (1, STEP_CALL_BODY_STEPS), (1000, 100),

@@ -49,7 +49,7 @@ def test_the_controller_needs_no_gl_no_window_and_no_imgui():
 
 
 def test_the_choices_are_the_setup_of_the_running_session(controller):
-    choices, session = controller.choices, controller.host.session
+    choices, session = controller.choices, controller.timeline.session
     assert session.setup == choices.setup()
     assert choices.scene_name == "t_handle" and choices.body_names == ["handle"]
     assert choices.integrators == ["implicit_midpoint"] and controller.form.h_text == "1/60"
@@ -58,12 +58,12 @@ def test_the_choices_are_the_setup_of_the_running_session(controller):
 def test_switching_an_integrator_restarts_with_it(tmp_path):
     controller, host = headless_controller("compare", str(tmp_path))
     apply(controller, step=True)
-    assert host.session.t > 0.0
+    assert controller.timeline.session.t > 0.0
     apply(controller, integrator=(0, "implicit_midpoint"))
-    assert host.session.simulation.body_integrators[0] == "implicit_midpoint"
+    assert controller.timeline.session.simulation.body_integrators[0] == "implicit_midpoint"
     assert controller.choices.integrators[0] == "implicit_midpoint"
-    assert host.session.t == 0.0, "changing an integrator restarts the run"
-    assert host.session.setup == controller.choices.setup()
+    assert controller.timeline.session.t == 0.0, "changing an integrator restarts the run"
+    assert controller.timeline.session.setup == controller.choices.setup()
 
 
 def test_one_integrator_for_every_body_keeps_kinematic_bodies_kinematic(tmp_path):
@@ -74,24 +74,23 @@ def test_one_integrator_for_every_body_keeps_kinematic_bodies_kinematic(tmp_path
     after = controller.choices.integrators
     assert [name is None for name in after] == [name is None for name in before]
     assert {name for name in after if name is not None} == {"rkmk4"}
-    assert host.session.setup == controller.choices.setup() and host.session.t == 0.0
+    assert controller.timeline.session.setup == controller.choices.setup() and controller.timeline.session.t == 0.0
 
 
 def test_side_by_side_runs_each_compared_integrator_from_the_same_state(controller):
-    host = controller.host
     apply(controller, side_by_side=True)
-    assert [group.label for group in host.session.groups] == list(METHODS)
-    assert host.session.simulation.body_integrators == list(METHODS)
-    initial = host.session.initial
+    assert [group.label for group in controller.timeline.session.groups] == list(METHODS)
+    assert controller.timeline.session.simulation.body_integrators == list(METHODS)
+    initial = controller.timeline.session.initial
     assert np.all(initial.omega_world == initial.omega_world[0]), "every copy starts from the same state"
     for _ in range(10):
         apply(controller, step=True)
-    assert controller.choices.error is None and host.session.t == pytest.approx(10 / 60)
+    assert controller.choices.error is None and controller.timeline.session.t == pytest.approx(10 / 60)
     apply(controller, compare=("euler", False))
-    assert "euler" not in [group.label for group in host.session.groups]
+    assert "euler" not in [group.label for group in controller.timeline.session.groups]
     assert controller.choices.compared == [name for name in METHODS if name != "euler"]
     apply(controller, side_by_side=False, compare=("euler", True))
-    assert len(host.session.groups) == 1 and "euler" in controller.choices.compared
+    assert len(controller.timeline.session.groups) == 1 and "euler" in controller.choices.compared
 
 
 def test_the_last_compared_integrator_stays(controller):
@@ -99,16 +98,19 @@ def test_the_last_compared_integrator_stays(controller):
     for name in INTEGRATORS:
         apply(controller, compare=(name, False))
     assert len(controller.choices.compared) == 1
-    assert [group.label for group in controller.host.session.groups] == controller.choices.compared
+    assert [group.label for group in controller.timeline.session.groups] == controller.choices.compared
 
 
 def test_a_new_time_step_restarts_and_the_same_one_does_not(controller):
-    host = controller.host
     apply(controller, step=True)
     apply(controller, h_text="1/60", apply_h=True)
-    assert host.session.t == 1 / 60, "the same h: the run goes on"
+    assert controller.timeline.session.t == 1 / 60, "the same h: the run goes on"
     apply(controller, h_text=" 1/120 ", apply_h=True)
-    assert controller.choices.h == 1 / 120 and host.session.h == 1 / 120 and host.session.t == 0.0
+    assert (
+        controller.choices.h == 1 / 120
+        and controller.timeline.session.h == 1 / 120
+        and controller.timeline.session.t == 0.0
+    )
     assert controller.form.h_error is None
 
 
@@ -120,41 +122,39 @@ def test_time_steps_are_shown_as_they_would_be_typed(h, text):
 def test_pause_and_single_step(controller):
     host, choices = controller.host, controller.choices
     apply(controller, toggle_pause=True)
-    assert choices.paused and host.session.t == 0.0
+    assert choices.paused and controller.timeline.session.t == 0.0
     apply(controller, step=True)
     apply(controller, step=True)
-    assert choices.paused and host.session.t == pytest.approx(2 * host.session.h)
-    assert host.history.count == 3, "one plotted sample per step, after the initial one"
+    assert choices.paused and controller.timeline.session.t == pytest.approx(2 * controller.timeline.session.h)
+    assert host.series.count == 3, "one plotted sample per step, after the initial one"
     apply(controller, toggle_pause=True)
     assert not choices.paused
     apply(controller, step=True)
     assert choices.paused, "a single step pauses the run"
     apply(controller, reset=True)
-    assert host.session.t == 0.0 and choices.paused, "a reset keeps the run paused"
+    assert controller.timeline.session.t == 0.0 and choices.paused, "a reset keeps the run paused"
 
 
 def test_the_gyroscopic_term_goes_on_and_off_in_the_running_session(controller):
-    host = controller.host
     apply(controller, step=True)
     apply(controller, gyroscopic=False)
-    assert host.session.simulation.world.gyroscopic is False and host.session.t > 0.0
+    assert controller.timeline.session.simulation.world.gyroscopic is False and controller.timeline.session.t > 0.0
     apply(controller, reset=True)
-    assert host.session.simulation.world.gyroscopic is False and host.session.t == 0.0
+    assert controller.timeline.session.simulation.world.gyroscopic is False and controller.timeline.session.t == 0.0
 
 
 def test_the_t_handle_flips_with_the_gyroscopic_term_and_not_without(controller):
-    host = controller.host
     signs = []
     for _ in range(60):  # 8 s simulated; the first flip comes at about 5 s
-        host.step(8)
-        signs.append(np.sign(omega_body_y(host.session)))
+        controller.step(8)
+        signs.append(np.sign(omega_body_y(controller.timeline.session)))
     assert min(signs) < 0 < max(signs), "with the gyroscopic term the handle should flip"
     apply(controller, gyroscopic=False, reset=True)
     signs = []
     for _ in range(60):
-        host.step(8)
-        signs.append(np.sign(omega_body_y(host.session)))
-    assert host.session.t > 7.5
+        controller.step(8)
+        signs.append(np.sign(omega_body_y(controller.timeline.session)))
+    assert controller.timeline.session.t > 7.5
     assert min(signs) > 0, "without the gyroscopic term body Ω_y keeps its sign"
 
 
@@ -164,14 +164,14 @@ def test_keys_become_edits_of_the_next_frame(controller):
     edits = controller.take_pending()
     assert edits == PanelEdits(toggle_pause=True, step=True) and controller.take_pending() == PanelEdits()
     controller.apply(edits)
-    assert choices.paused and host.session.t == host.session.h
+    assert choices.paused and controller.timeline.session.t == controller.timeline.session.h
     controller.key(KEYS["space"])
     controller.key(KEYS["space"])
     assert controller.take_pending() == PanelEdits(), "space twice between frames: no change"
     for name in ("r", "v", "f12", "p"):
         assert controller.key(KEYS[name])
     controller.apply(controller.take_pending())
-    assert host.session.t == 0.0 and host.view_resets == 1 and host.screenshots == 1
+    assert controller.timeline.session.t == 0.0 and host.view_resets == 1 and host.screenshots == 1
     assert choices.show_plots is False
     assert controller.key(KEYS["h"]) and choices.show_panel is False, "H hides the panel at once"
     assert controller.key(KEYS["h"]) and choices.show_panel is True
@@ -214,12 +214,11 @@ def test_selecting_a_body_shows_its_initial_state(tmp_path):
     body = controller.choices.scene.bodies[index]
     assert controller.choices.selected_body == index
     assert controller.form.body_texts["orientation"] == ", ".join(f"{v:.10g}" for v in body.orientation)
-    assert host.session.t == 0.0
+    assert controller.timeline.session.t == 0.0
 
 
 def test_a_body_edit_restarts_from_the_new_initial_state(controller):
-    host = controller.host
     apply(controller, body_text=("omega_body", "0.1, 4, 0"), apply_body="omega_body")
-    assert host.session.t == 0.0 and not controller.form.body_errors
-    np.testing.assert_allclose(omega_body_y(host.session), 4.0, rtol=1e-12)
-    assert host.session.setup.scene is controller.choices.scene
+    assert controller.timeline.session.t == 0.0 and not controller.form.body_errors
+    np.testing.assert_allclose(omega_body_y(controller.timeline.session), 4.0, rtol=1e-12)
+    assert controller.timeline.session.setup.scene is controller.choices.scene

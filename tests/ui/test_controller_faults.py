@@ -33,7 +33,7 @@ def apply(app, **fields):
 
 def setup_of(app):
     choices = app.choices
-    return choices.scene, list(choices.integrators), choices.h, app.host.session
+    return choices.scene, list(choices.integrators), choices.h, app.timeline.session
 
 
 # Refused for every field (a quaternion may have any magnitude, so huge ones are only refused for the others).
@@ -62,10 +62,10 @@ def test_extreme_initial_states_are_refused_beside_their_field(app, field, text)
 def test_extreme_but_valid_initial_states_start_a_new_run(app, field, text):
     apply(app, body_text=(field, text), apply_body=field)
     assert field not in app.form.body_errors and not app.form.message_is_error
-    assert app.host.session.t == 0.0
+    assert app.timeline.session.t == 0.0
     for _ in range(5):
         apply(app, step=True)
-    assert app.host.session.t > 0.0 or app.choices.error, "the new run steps, or its failure is shown"
+    assert app.timeline.session.t > 0.0 or app.choices.error, "the new run steps, or its failure is shown"
 
 
 @pytest.mark.parametrize("text", ["1e308", "-0", "0", "5e-324", "1e-300", "nan", "inf", "-inf", "2", "1/0", "h"])
@@ -77,9 +77,9 @@ def test_bad_time_steps_are_refused_beside_the_field(app, text):
 
 def test_a_tiny_time_step_is_taken_and_runs(app):
     apply(app, h_text="1e-50", apply_h=True)
-    assert app.form.h_error is None and app.host.session.h == 1e-50
+    assert app.form.h_error is None and app.timeline.session.h == 1e-50
     apply(app, step=True)
-    assert app.host.session.t == 1e-50
+    assert app.timeline.session.t == 1e-50
 
 
 def test_a_blow_up_pauses_the_run_with_the_reason_and_raises_nothing(app):
@@ -87,9 +87,9 @@ def test_a_blow_up_pauses_the_run_with_the_reason_and_raises_nothing(app):
     for _ in range(40):
         apply(app, step=True)
     assert app.choices.paused and "'handle' (euler)" in app.choices.error
-    assert np.isfinite(app.host.session.snapshot.omega_world).all(), "the last good state is kept"
+    assert np.isfinite(app.timeline.session.snapshot.omega_world).all(), "the last good state is kept"
     apply(app, reset=True)
-    assert app.choices.error is None and app.host.session.t == 0.0
+    assert app.choices.error is None and app.timeline.session.t == 0.0
 
 
 @pytest.mark.parametrize(
@@ -107,7 +107,7 @@ def test_a_blow_up_pauses_the_run_with_the_reason_and_raises_nothing(app):
 )
 def test_any_error_starting_a_run_is_shown_and_the_last_good_run_goes_on(app, monkeypatch, failure):
     apply(app, step=True)
-    before, t_before = setup_of(app), app.host.session.t
+    before, t_before = setup_of(app), app.timeline.session.t
 
     def failing(*args, **kwargs):
         raise failure
@@ -115,13 +115,13 @@ def test_any_error_starting_a_run_is_shown_and_the_last_good_run_goes_on(app, mo
     monkeypatch.setattr("spinlab.scene.model.samples.References.__init__", failing)
     apply(app, integrator=(0, "euler"))
     assert app.form.message_is_error and type(failure).__name__ in app.form.message
-    assert setup_of(app) == before and app.choices.integrators == before[1] and app.host.session.t == t_before
+    assert setup_of(app) == before and app.choices.integrators == before[1] and app.timeline.session.t == t_before
     apply(app, body_text=("omega_body", "0, 3, 0.1"), apply_body="omega_body")
     assert type(failure).__name__ in app.form.body_errors["omega_body"]
     assert setup_of(app) == before
     monkeypatch.undo()
     apply(app, integrator=(0, "euler"))
-    assert app.choices.integrators == ["euler"] and app.host.session.t == 0.0
+    assert app.choices.integrators == ["euler"] and app.timeline.session.t == 0.0
 
 
 def test_scene_files_that_cannot_run_are_refused_beside_the_path(app, tmp_path):
@@ -193,7 +193,7 @@ def test_attempt_is_the_one_place_draw_time_actions_fail(app):
 def test_loading_a_preset_or_a_scene_file_replaces_the_setup(app, tmp_path):
     apply(app, integrator=(0, "euler"), split_views=False)
     apply(app, scene="compare")
-    choices, session = app.choices, app.host.session
+    choices, session = app.choices, app.timeline.session
     assert choices.scene_name == "compare" and session.setup == choices.setup() and session.t == 0.0
     assert choices.integrators == [body.integrator for body in load_scene("compare").bodies]
     mine = tmp_path / "mine.toml"
@@ -203,7 +203,7 @@ def test_loading_a_preset_or_a_scene_file_replaces_the_setup(app, tmp_path):
     apply(app, scene_text=str(mine), scene=str(mine))
     assert (choices.scene_name, choices.integrators, choices.h) == ("mine", ["magnus"], 0.01)
     assert app.form.h_text == "1/100" and app.form.scene_error is None and app.form.scene_text == str(mine)
-    assert app.host.session.setup == choices.setup() and choices.selected_body == 0
+    assert app.timeline.session.setup == choices.setup() and choices.selected_body == 0
 
 
 def test_a_saved_setup_loads_back_as_the_same_setup(app, tmp_path):
@@ -231,7 +231,7 @@ def test_the_plotted_series_are_exported_as_csv(app, tmp_path):
     with open(path) as file:
         header, *rows = file.read().splitlines()
     assert header.startswith("t,ms_per_step,energy_error:handle")
-    assert len(rows) == app.host.history.count == 11
+    assert len(rows) == app.host.series.count == 11
 
 
 def test_recording_is_started_and_stopped_by_the_window(app, tmp_path):
@@ -270,7 +270,7 @@ def test_a_loaded_scene_starts_with_its_own_switches_and_says_so(app):
     assert not app.choices.gyroscopic and app.choices.paused
     apply(app, scene="compare")
     assert app.choices.gyroscopic and not app.choices.paused
-    assert app.host.session.setup.gyroscopic
+    assert app.timeline.session.setup.gyroscopic
     assert "gyroscopic term on again" in app.form.message and "running" in app.form.message
     apply(app, scene="t_handle")
     assert app.form.message == "loaded t_handle"

@@ -22,9 +22,9 @@ def test_ghost_toggles_in_the_window(app):
     fresh(app, "t_handle")
     ask(app, integrator=(None, "euler"))
     app.state.paused = True
-    app.step(round(6.0 / app.session.h))  # euler has turned far from the closed form by now
-    assert app.session.latest.sample.orientation_error[-1, 0] > 0.05
-    assert app.renderer.ghost is not None and app.renderer.ghost.applies_to(app.session.t)
+    app.controller.step(round(6.0 / app.timeline.session.h))  # euler has turned far from the closed form by now
+    assert app.timeline.session.latest.sample.orientation_error[-1, 0] > 0.05
+    assert app.renderer.ghost is not None and app.renderer.ghost.applies_to(app.timeline.session.t)
     area = bounding_viewport(app.view.viewports)
     with_ghost = _view_pixels(app, area)
     ask(app, render=dataclasses.replace(app.state.render, show_ghost=False))
@@ -41,8 +41,8 @@ def test_flip_counts_in_the_labels(app):
     fresh(app, "t_handle")
     ask(app, integrator=(None, "im6"))
     app.state.paused = True
-    app.step(round(10.0 / app.session.h))
-    (label,) = view_labels(app.session, app.view.groups)
+    app.controller.step(round(10.0 / app.timeline.session.h))
+    (label,) = view_labels(app.timeline.session, app.view.groups)
     assert label[-1] == "flips 1 (exact 1)"
 
 
@@ -60,7 +60,7 @@ def test_poinsot_view_takes_part_of_the_area_and_follows_the_run(app):
     before = _view_pixels(app, poinsot)
     traces = app.renderer.poinsot_traces
     count = traces.count
-    app.step(120)
+    app.controller.step(120)
     assert traces.count == count + 120
     after = _view_pixels(app, poinsot)
     assert after.std() > 10.0, "the Poinsot view is blank"
@@ -75,15 +75,15 @@ def test_the_poinsot_view_shows_the_body_selected_in_the_panel(app):
     ask(app, render=dataclasses.replace(app.state.render, show_poinsot=True))
     assert app.renderer.poinsot_traces.body == 0
     ask(app, select_body=3)
-    app.step(2)
+    app.controller.step(2)
     traces = app.renderer.poinsot_traces
-    assert traces.body == 3 and app.session.scene.bodies[3].integrator == "implicit_midpoint"
-    app.step(10)
+    assert traces.body == 3 and app.timeline.session.scene.bodies[3].integrator == "implicit_midpoint"
+    app.controller.step(10)
     assert app.renderer.poinsot_traces is traces and traces.count >= 10  # kept while the selection stays
     # Side by side: the selected body's first copy (the first integrator's view).
     ask(app, side_by_side=True)
-    app.step(2)
-    first_copies = app.session.groups[0].bodies
+    app.controller.step(2)
+    first_copies = app.timeline.session.groups[0].bodies
     assert app.renderer.poinsot_traces.body == first_copies[3]
     ask(app, side_by_side=False, render=dataclasses.replace(app.state.render, show_poinsot=False))
 
@@ -92,7 +92,7 @@ def test_the_poinsot_view_keeps_a_body_it_can_show_when_the_selected_one_has_a_t
     fresh(app, "heavy_top")  # no torque-free body at all: no Poinsot view
     app.state.paused = True
     ask(app, select_body=0)
-    app.step(2)
+    app.controller.step(2)
     assert app.renderer.poinsot_traces is False
 
 

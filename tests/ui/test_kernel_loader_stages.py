@@ -43,7 +43,7 @@ controller, host = headless_controller("compare", sys.argv[1])
 steps = []
 def act(**fields):
     controller.apply(PanelEdits(**fields))
-    steps.append(host.step(2))
+    steps.append(controller.step(2))
 for preset in list_presets():
     act(scene=preset)
     for family in FAMILIES.values():

@@ -59,19 +59,19 @@ def test_a_drag_strikes_about_the_view_axis_cross_the_drag():
 
 def test_kick_now_lands_on_the_next_step_is_replayed_by_a_reset_and_saved(tmp_path):
     controller, host = headless_controller("t_handle", str(tmp_path))
-    host.step(30)
-    L_before = host.session.snapshot.L_world[0].copy()
+    controller.step(30)
+    L_before = controller.timeline.session.snapshot.L_world[0].copy()
     apply(controller, kick_text="0.5, -1, 2")
     apply(controller, kick=(0, None))
     assert controller.form.kick_error is None and "kick" in controller.form.message
-    assert host.session.t == pytest.approx(30 * host.session.h)  # nothing stepped yet
-    host.step(1)
-    np.testing.assert_allclose(host.session.snapshot.L_world[0] - L_before, [0.5, -1.0, 2.0], atol=1e-12)
-    assert host.history.kick_times == [31 * host.session.h]
+    assert controller.timeline.session.t == pytest.approx(30 * controller.timeline.session.h)  # nothing stepped yet
+    controller.step(1)
+    np.testing.assert_allclose(controller.timeline.session.snapshot.L_world[0] - L_before, [0.5, -1.0, 2.0], atol=1e-12)
+    assert host.series.kick_times == [31 * controller.timeline.session.h]
     (kick,) = controller.choices.scene.kicks
-    assert kick.body == "handle" and kick.time == 31 * host.session.h
-    host.step(29)
-    live = host.session.snapshot
+    assert kick.body == "handle" and kick.time == 31 * controller.timeline.session.h
+    controller.step(29)
+    live = controller.timeline.session.snapshot
     # The saved scene runs (as record and run do) to the very states the window showed.
     path = tmp_path / "kicked.toml"
     apply(controller, save_text=str(path))
@@ -84,24 +84,26 @@ def test_kick_now_lands_on_the_next_step_is_replayed_by_a_reset_and_saved(tmp_pa
     np.testing.assert_array_equal(session.snapshot.L_world, live.L_world)
     # A reset replays the kick.
     apply(controller, reset=True)
-    host.step(60)
-    np.testing.assert_array_equal(host.session.snapshot.q, live.q)
-    assert host.history.kick_times == [31 * host.session.h]
+    controller.step(60)
+    np.testing.assert_array_equal(controller.timeline.session.snapshot.q, live.q)
+    assert host.series.kick_times == [31 * controller.timeline.session.h]
     apply(controller, clear_kicks=True)
-    assert controller.choices.scene.kicks == () and host.history.kick_times == []
+    assert controller.choices.scene.kicks == () and host.series.kick_times == []
 
 
 def test_a_kick_in_a_side_by_side_comparison_strikes_every_copy_at_the_same_step(tmp_path):
     controller, host = headless_controller("t_handle", str(tmp_path))
     apply(controller, side_by_side=True)
-    host.step(10)
-    before = host.session.snapshot.L_world.copy()
+    controller.step(10)
+    before = controller.timeline.session.snapshot.L_world.copy()
     apply(controller, kick=(0, (0.0, 0.0, 3.0)))
-    host.step(1)
-    copies = len(host.session.groups)
-    assert copies > 3 and len(host.session.simulation.kicks.kicks) == copies
-    jumps = host.session.snapshot.L_world - before
-    conserving = [i for i, g in enumerate(host.session.groups) if g.label in ("implicit_midpoint", "im4", "exact")]
+    controller.step(1)
+    copies = len(controller.timeline.session.groups)
+    assert copies > 3 and len(controller.timeline.session.simulation.kicks.kicks) == copies
+    jumps = controller.timeline.session.snapshot.L_world - before
+    conserving = [
+        i for i, g in enumerate(controller.timeline.session.groups) if g.label in ("implicit_midpoint", "im4", "exact")
+    ]
     for i in conserving:
         np.testing.assert_allclose(jumps[i], [0.0, 0.0, 3.0], atol=1e-9)
     assert np.all(np.abs(jumps[:, 2] - 3.0) < 0.5)  # every copy got it (the others drift a little besides)
@@ -110,7 +112,7 @@ def test_a_kick_in_a_side_by_side_comparison_strikes_every_copy_at_the_same_step
 def test_the_compare_preset_shares_kicks_and_initial_state_edits(tmp_path):
     controller, host = headless_controller("compare", str(tmp_path))
     bodies = controller.choices.scene.bodies
-    host.step(5)
+    controller.step(5)
     apply(controller, kick=(2, (1.0, 0.0, 0.0)))
     assert {kick.body for kick in controller.choices.scene.kicks} == {body.name for body in bodies}
     # The typed ω of one body goes to every copy that started alike.
@@ -119,7 +121,7 @@ def test_the_compare_preset_shares_kicks_and_initial_state_edits(tmp_path):
     apply(controller, apply_body="omega_body")
     for body in controller.choices.scene.bodies:
         np.testing.assert_allclose(omega_body(body), [0.1, 4.0, 0.1], atol=1e-12)
-    assert host.session.t == 0.0  # restarted from the new initial state
+    assert controller.timeline.session.t == 0.0  # restarted from the new initial state
     # The drags: |ω| 6 rad/s at 20° off the major axis.
     apply(controller, initial_axis="major")
     apply(controller, omega_polar=(6.0, np.radians(20.0), 0.0))
@@ -145,7 +147,7 @@ def test_bad_kicks_are_shown_beside_the_field(tmp_path):
     apply(controller, kick=(1, None))
     assert "3 numbers" in controller.form.kick_error and controller.choices.scene.kicks == ()
     apply(controller, kick=(0, (0.0, 1.0, 0.0)))  # the turntable is kinematic
-    assert "kinematic" in controller.form.kick_error and not host.session.simulation.kicks.kicks
+    assert "kinematic" in controller.form.kick_error and not controller.timeline.session.simulation.kicks.kicks
     apply(controller, kick=(1, (0.0, 1.0, 0.0)))
     assert controller.form.kick_error is None and len(controller.choices.scene.kicks) == 1
     assert controller.choices.scene.kicks[0].body == "wheel_east"
@@ -156,12 +158,12 @@ def test_a_ctrl_drag_kicks_the_selected_body_scaled_by_its_momentum(tmp_path):
 
     controller, host = headless_controller("t_handle", str(tmp_path))
     camera = OrbitCamera(azimuth_deg=90.0, elevation_deg=0.0)  # looking along −y: right −x, up +z, back +y
-    assert drag_kick([], host.session, controller.choices, 10.0, 0.0, 720.0) is None
-    index, impulse = drag_kick([camera], host.session, controller.choices, 360.0, 0.0, 720.0)
-    L = np.linalg.norm(host.session.snapshot.L_world[0])
+    assert drag_kick([], controller.timeline.session, controller.choices, 10.0, 0.0, 720.0) is None
+    index, impulse = drag_kick([camera], controller.timeline.session, controller.choices, 360.0, 0.0, 720.0)
+    L = np.linalg.norm(controller.timeline.session.snapshot.L_world[0])
     np.testing.assert_allclose(impulse, 0.5 * L * np.cross([0.0, 1.0, 0.0], [-1.0, 0.0, 0.0]), atol=1e-9)
     apply(controller, kick=(index, impulse))
-    host.step(1)
+    controller.step(1)
     assert len(controller.choices.scene.kicks) == 1
 
 
@@ -208,4 +210,6 @@ def test_an_orientation_edit_in_the_compare_preset_goes_to_every_copy(tmp_path):
     apply(controller, apply_body="orientation")
     orientations = np.array([body.orientation for body in controller.choices.scene.bodies])
     assert np.abs(orientations - orientations[1]).max() == 0.0 and orientations[1][0] != 1.0
-    np.testing.assert_array_equal(host.session.snapshot.q[0], orientations[0])  # the run restarted from it
+    np.testing.assert_array_equal(
+        controller.timeline.session.snapshot.q[0], orientations[0]
+    )  # the run restarted from it

@@ -11,18 +11,18 @@ def test_kick_now_and_a_ctrl_drag_strike_every_copy_in_the_window(app):
 
     fresh(app, "compare")
     app.state.paused = True
-    app.step(60)
-    before, step = app.session.snapshot.L_world.copy(), app.session.simulation.step_index
+    app.controller.step(60)
+    before, step = app.timeline.session.snapshot.L_world.copy(), app.timeline.session.simulation.step_index
     ask(app, kick_text="0, 0, 3")
     ask(app, kick=(app.state.selected_body, None))
     assert app.form.kick_error is None
-    app.step(1)
+    app.controller.step(1)
     run_frames(app, 2)
-    jump = app.session.snapshot.L_world - before
+    jump = app.timeline.session.snapshot.L_world - before
     implicit = [i for i, name in enumerate(app.state.integrators) if name in ("implicit_midpoint", "im4", "exact")]
     np.testing.assert_allclose(jump[implicit], np.tile([0.0, 0.0, 3.0], (len(implicit), 1)), atol=1e-9)
     assert len(app.state.scene.kicks) == len(app.state.scene.bodies)
-    assert app.history.kick_times == [(step + 1) * app.session.h]
+    assert app.plots.series.kick_times == [(step + 1) * app.timeline.session.h]
 
     # Ctrl+drag over the middle of the 3D view, to the right.
     x, y = int(app.window.width * 0.55), int(app.window.height * 0.6)
@@ -34,7 +34,7 @@ def test_kick_now_and_a_ctrl_drag_strike_every_copy_in_the_window(app):
     assert len(app.state.scene.kicks) == 2 * len(app.state.scene.bodies)
     app.state.paused = False
     run_frames(app, 30)
-    assert len(app.history.kick_times) == 2 and app.state.error is None
+    assert len(app.plots.series.kick_times) == 2 and app.state.error is None
 
     app.window.dispatch_event("on_key_press", key.F12, 0)
     run_frames(app, 1)
@@ -90,10 +90,10 @@ def test_follow_keeps_the_selected_body_where_the_view_framed_it(app):
     run_frames(app, 1)
     assert app.state.follow
     body = app.state.selected_body
-    start = app.session.drawable().position
+    start = app.timeline.session.drawable().position
     offsets = [start[g.bodies[body]] - c.target for g, c in zip(app.view.groups, app.view.cameras, strict=True)]
     app.state.time_scale_exp = 3
     run_frames(app, 40)
-    now = app.session.drawable().position
+    now = app.timeline.session.drawable().position
     for group, camera, offset in zip(app.view.groups, app.view.cameras, offsets, strict=True):
         np.testing.assert_allclose(now[group.bodies[body]] - camera.target, offset, atol=1e-9)

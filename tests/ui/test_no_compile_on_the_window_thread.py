@@ -15,7 +15,7 @@ controller, host = headless_controller("compare", sys.argv[1])
 steps = []
 def act(**fields):
     controller.apply(PanelEdits(**fields))
-    steps.append(host.step(3))
+    steps.append(controller.step(3))
 
 act()
 act(side_by_side=True)

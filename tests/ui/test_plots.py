@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 from imgui_bundle import imgui, implot
 
-from spinlab.ui import plot_history
-from spinlab.ui.plot_history import MAX_LINES, line_rows
+from spinlab.ui import plot_series
+from spinlab.ui.plot_series import MAX_LINES, line_rows
 from spinlab.ui.plots import (
     NO_REFERENCE,
     NO_REFERENCE_NOTE,
@@ -20,7 +20,7 @@ from spinlab.ui.plots import (
     draw_plots,
     linear_ticks,
 )
-from tests.ui.test_plot_history import filled, sample
+from tests.ui.test_plot_series import filled, sample
 
 
 @contextmanager
@@ -65,7 +65,7 @@ def test_a_cloud_of_exact_references_is_left_out_and_the_bodies_lines_kept(imgui
     """More distinct closed-form references than EXACT_CURVES_MAX: their dashed curves would hide the bodies'."""
     lines = []
     monkeypatch.setattr(implot, "plot_line", lambda label, xs, ys, spec: lines.append(label))
-    monkeypatch.setattr(plot_history, "EXACT_CURVES_MAX", 0)
+    monkeypatch.setattr(plot_series, "EXACT_CURVES_MAX", 0)
     with plots_window():
         draw_plots(filled(500, capacity=3600), PlotOptions(), (1260.0, 280.0))
     assert lines.count("exact##0") == 0 and len(lines) == 3 + 2 + 2 + 3 + 3 + 4
@@ -178,7 +178,7 @@ def test_time_ticks_are_round_inside_the_axis_and_far_enough_apart_for_their_lab
 
 
 def test_the_plots_name_a_few_bodies_and_count_a_cloud(imgui_window, monkeypatch):
-    from spinlab.ui.plot_history import PlotHistory
+    from spinlab.ui.plot_series import PlotSeries
     from spinlab.ui.plots import LEGEND_MAX
 
     for count in (3, LEGEND_MAX + 1, 1000, "long"):
@@ -187,11 +187,11 @@ def test_the_plots_name_a_few_bodies_and_count_a_cloud(imgui_window, monkeypatch
         monkeypatch.setattr(imgui, "text_disabled", texts.append)
         if count == "long":  # 24 names that would take more than two lines (the engines preset's)
             names = [f"bullet_implicit_world racket {i}" for i in range(LEGEND_MAX)]
-            draw_plots(PlotHistory(names, np.full((LEGEND_MAX, 3), 0.5), []), PlotOptions(), (1260.0, 280.0))
+            draw_plots(PlotSeries(names, np.full((LEGEND_MAX, 3), 0.5), []), PlotOptions(), (1260.0, 280.0))
             assert texts == [f"{LEGEND_MAX} bodies: each line is in its body's colour"]
             continue
         names = [f"h{i:03d}" for i in range(count)]
-        draw_plots(PlotHistory(names, np.full((count, 3), 0.5), []), PlotOptions(), (1260.0, 280.0))
+        draw_plots(PlotSeries(names, np.full((count, 3), 0.5), []), PlotOptions(), (1260.0, 280.0))
         if count <= LEGEND_MAX:
             assert texts == names
         elif count <= MAX_LINES:
@@ -205,10 +205,10 @@ def test_the_plots_name_a_few_bodies_and_count_a_cloud(imgui_window, monkeypatch
 def _cloud(names, exact_rows, steps):
     """A history of ``names`` bodies with every measure finite, ``steps`` samples long."""
     from spinlab.scene.model.samples import Sample
-    from spinlab.ui.plot_history import PlotHistory
+    from spinlab.ui.plot_series import PlotSeries
 
     rng, k = np.random.default_rng(3), len(names)
-    history = PlotHistory(names, rng.uniform(size=(k, 3)), exact_rows, capacity=100)
+    history = PlotSeries(names, rng.uniform(size=(k, 3)), exact_rows, capacity=100)
     for i in range(steps):
         errors = {name: rng.uniform(1e-17, 1e-3, k) for name in ("energy_error", "momentum_error", "orientation_error")}
         curves = {

@@ -8,7 +8,7 @@ from imgui_bundle import imgui, implot
 
 from spinlab.ui.help_texts import PLOT_TOOLTIPS
 from spinlab.ui.plots import CHAR_PX, EXACT_LEGEND, MIN_TIME_SPAN_S, TICK_GAP_PX, PlotOptions, draw_plots, linear_ticks
-from tests.ui.test_plot_history import filled
+from tests.ui.test_plot_series import filled
 from tests.ui.test_plots import plots_window
 
 OLD_CAP = 150  # points a curve had at most before

@@ -62,6 +62,8 @@ def test_the_scatter_without_a_point_spans_a_typical_runs_decades(imgui_window, 
     monkeypatch.setattr(implot, "setup_axes_limits", lambda *args: limits.append(args[:4]))
     monkeypatch.setattr(implot, "setup_axis_ticks", lambda axis, values, labels: ticks.append(labels))
     table = [SimpleNamespace(**row) for row in rows]
-    cost_plots.integrators_plot(SimpleNamespace(live=SimpleNamespace(table=lambda: table)), None, (300.0, 200.0))
+    cost_plots.integrators_plot(
+        SimpleNamespace(integrator_table=SimpleNamespace(table=lambda: table)), None, (300.0, 200.0)
+    )
     assert limits == [(*cost_plots.EMPTY_US, *cost_plots.EMPTY_ERROR)]
     assert ticks and all(ticks)

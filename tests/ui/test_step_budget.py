@@ -1,5 +1,5 @@
-"""The window's stepping within its budget (ui/app.py's ``App.step``): a frame whose steps are dear takes the steps
-the session fits in the budget, and no more."""
+"""The window's stepping within its budget (scene/model/timeline.py's ``Timeline.step``): a frame whose steps are
+dear takes the steps the session fits in the budget, and no more."""
 
 import pytest
 
@@ -8,16 +8,17 @@ import pytest
 def ten_ms_steps(app, monkeypatch):
     """The window's and the session's clock faked, and moved on by 10 ms at each step of the app's current run
     (measuring a step's results costs nothing on it). Returns the patch for a run made later."""
-    from spinlab.scene.model import run_model
+    from spinlab.scene.model import run_model, timeline
     from spinlab.ui import app as app_module
 
     clock = [0.0]
     fake_time = type("Clock", (), {"perf_counter": staticmethod(lambda: clock[0])})
     monkeypatch.setattr(run_model, "time", fake_time)
     monkeypatch.setattr(app_module, "time", fake_time)
+    monkeypatch.setattr(timeline, "time", fake_time)
 
     def dear_steps() -> None:
-        simulation = app.session.simulation
+        simulation = app.timeline.session.simulation
         real_step = simulation.step
 
         def ten_ms_step():
@@ -34,10 +35,10 @@ def test_a_frame_stops_stepping_when_the_session_stops_for_the_budget(app, ten_m
     # Once the session knows a step's cost, a 25 ms budget fits 2 steps (ending at 20 ms). The window used to ask
     # the session again with 5 ms left, and a session's first step is always taken: 3 steps, 30 ms (on the numpy
     # paths, 2 steps of 25 ms: a 0.1 s frame).
-    app.step(1)  # the session learns what a step costs
-    taken = [app.step(100, budget_s=0.025) for _ in range(3)]
+    app.controller.step(1)  # the session learns what a step costs
+    taken = [app.controller.step(100, budget_s=0.025) for _ in range(3)]
     assert taken == [2, 2, 2]
-    assert app.step(5) == 5  # no budget, no limit
+    assert app.controller.step(5) == 5  # no budget, no limit
 
 
 def test_a_recording_whose_steps_are_dear_records_each_video_frame_at_its_own_step(app, ten_ms_steps, monkeypatch,
@@ -49,27 +50,26 @@ def test_a_recording_whose_steps_are_dear_records_each_video_frame_at_its_own_st
     import dataclasses
 
     from spinlab.scene.running.pacing import steps_to
-    from spinlab.ui import recording
 
     app.state.paused, app.state.time_scale_exp = False, 0
-    app.restart(dataclasses.replace(app.session.setup, h=1 / 240))  # 4 steps a video frame
+    app.timeline.restart(dataclasses.replace(app.timeline.session.setup, h=1 / 240))  # 4 steps a video frame
     ten_ms_steps()
     recorded: list[int] = []
-    record_frame = recording.record_frame
+    record_frame = app.recorder.record_frame
 
-    def noted(window_app, viewport):
-        recorded.append(window_app.session.simulation.step_index)
-        record_frame(window_app, viewport)
+    def noted(ctx, viewport):
+        recorded.append(app.timeline.session.simulation.step_index)
+        record_frame(ctx, viewport)
 
-    monkeypatch.setattr(recording, "record_frame", noted)
-    h, start, owed = app.session.h, app.session.simulation.step_index, app.accumulator.seconds
+    monkeypatch.setattr(app.recorder, "record_frame", noted)
+    h, start, owed = app.timeline.session.h, app.timeline.session.simulation.step_index, app.pacing.accumulator.seconds
     app.start_recording(tmp_path / "dear.mp4")
     try:
         for _ in range(12):
             app.frame(1 / 60)
     finally:
         app.stop_recording()
-        recording.collect_finished(app, wait=True)
+        app.recorder.collect_finished(wait=True)
     assert len(recorded) >= 3
     assert len(recorded) < 12  # frames short of their video frame's steps were not recorded
     expected = [start + steps_to(0, h, (k + 1) / 60 + owed) for k in range(len(recorded))]
@@ -83,10 +83,8 @@ def test_a_recording_stopped_short_of_its_frames_steps_leaves_the_live_run_dropp
     # take all its steps keeps at most one owed, instead of keeping the recording's debt and every later one.
     import dataclasses
 
-    from spinlab.ui import recording
-
     app.state.paused, app.state.time_scale_exp = False, 0
-    app.restart(dataclasses.replace(app.session.setup, h=1 / 240))
+    app.timeline.restart(dataclasses.replace(app.timeline.session.setup, h=1 / 240))
     ten_ms_steps()
     app.start_recording(tmp_path / "short.mp4")
     try:
@@ -94,7 +92,7 @@ def test_a_recording_stopped_short_of_its_frames_steps_leaves_the_live_run_dropp
         app.frame(1 / 60)  # 4 steps a video frame, 2 or 3 a frame: the second frame ends short
     finally:
         app.stop_recording()
-        recording.collect_finished(app, wait=True)
+        app.recorder.collect_finished(wait=True)
     for _ in range(3):
         app.frame(1 / 60)  # live: 4 steps due a frame, 2 or 3 taken
-    assert app.accumulator.seconds <= app.session.h * (1 + 1e-9)
+    assert app.pacing.accumulator.seconds <= app.timeline.session.h * (1 + 1e-9)

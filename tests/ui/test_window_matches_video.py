@@ -43,11 +43,11 @@ def test_the_window_and_the_video_show_the_same_labels_and_trails(
     assert state.scene_name == name and state.error is None and state.side_by_side is side_by_side
     state.time_scale_exp = time_scale_exp
     run_frames(app, frames)
-    session = app.session
+    session = app.timeline.session
     steps = session.simulation.step_index
     assert state.error is None and steps >= frames
     if time_scale_exp:
-        assert app.renderer.trail.pushed > app.history.version - steps, "several steps a frame"
+        assert app.renderer.trail.pushed > app.plots.series.version - steps, "several steps a frame"
     window_labels = view_labels(session, app.view.groups)
     window_trail, window_age = app.renderer.trail.omega_world()
     window_groups = app.view.groups

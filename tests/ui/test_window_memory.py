@@ -1,5 +1,5 @@
 """What the window holds per body (issue 26, point 3): the plots hold the rows they draw, not a history of every
-body (ui/plot_history.py's ``new_history``; a history of every body took ~0.7 MB each: 5.6 GB for 8,000 bodies);
+body (ui/plot_series.py's ``new_series``; a history of every body took ~0.7 MB each: 5.6 GB for 8,000 bodies);
 the run measures against the closed forms only the rows the plots draw (scene/model/samples.py's ``measured_rows``); the
 scene file is read in pieces, never held whole (scene/files/toml_file.py's ``body_pieces``).
 Measured with tracemalloc over two cloud sizes, so that what does not grow with the bodies cancels out. The
@@ -20,7 +20,7 @@ from spinlab.benchmarks.cloud import cloud_toml
 from spinlab.render.look import PALETTE_LINEAR
 from spinlab.scene.model.run_model import Session, Setup, default_integrators
 from spinlab.scene.model.samples import ALL_MEASURED_MAX, References, measured_rows
-from spinlab.ui.plot_history import MAX_LINES, new_history
+from spinlab.ui.plot_series import MAX_LINES, new_series
 from tests.ui.headless_host import headless_controller
 
 BODIES = (300, 1500)
@@ -58,14 +58,14 @@ def cloud(tmp_path, count: int):
     return path
 
 
-def plots_traced(host) -> int:
-    """Bytes a new history of ``host``'s session holds after three samples and every plot prepared."""
-    session = host.session
+def plots_traced(controller) -> int:
+    """Bytes new plots of ``controller``'s session hold after three samples and every plot prepared."""
+    session = controller.timeline.session
     colors = np.resize(PALETTE_LINEAR, (len(session.scene.bodies), 3))
     newton = np.zeros(len(session.plotted))
     tracemalloc.start()
     try:
-        history = new_history(session, colors)
+        history = new_series(session, colors)
         for _ in range(3):
             history.append(session.latest.sample, newton, 1.0)
         for plot in PLOTS:
@@ -81,16 +81,16 @@ def test_the_plots_hold_what_they_draw_a_few_hundred_bytes_a_body(tmp_path):
     held = []
     for count in BODIES:
         controller, host = headless_controller(str(cloud(tmp_path, count)), str(tmp_path))
-        host.step(2)
-        held.append(plots_traced(host))
+        controller.step(2)
+        held.append(plots_traced(controller))
     per_body = (held[1] - held[0]) / (BODIES[1] - BODIES[0])
     assert per_body < PLOT_BYTES_PER_BODY, f"{per_body:.0f} B a body"
 
 
 def test_a_cloud_plots_a_sample_of_its_bodies_with_their_names_and_colours(tmp_path):
     controller, host = headless_controller(str(cloud(tmp_path, 1000)), str(tmp_path))
-    host.step(3)
-    history, session = host.history, host.session
+    controller.step(3)
+    history, session = host.series, controller.timeline.session
     assert history.bodies == 1000 and len(history.names) == len(history.line_rows) == MAX_LINES
     rows = history.rows
     assert history.names == [session.names[row] for row in rows]
@@ -117,15 +117,15 @@ def test_a_scene_of_kinematic_bodies_only_runs_and_plots_nothing(tmp_path, all_k
     controller, host = headless_controller("t_handle", str(tmp_path))
     controller.apply(PanelEdits(scene=str(all_kinematic)))
     assert controller.form.scene_error is None and not controller.form.message_is_error
-    assert host.step(5) == 5 and host.choices.error is None
-    prepared = {plot: host.history.prepared(plot, 10.0) for plot in PLOTS}
+    assert controller.step(5) == 5 and controller.choices.error is None
+    prepared = {plot: host.series.prepared(plot, 10.0) for plot in PLOTS}
     assert prepared["energy"].drawn == [] and prepared["energy"].y_range is None
     assert prepared["herpolhode"] is None and prepared["polhode"] is None
     controller.apply(PanelEdits(export_csv=True))
     assert not controller.form.message_is_error, controller.form.message
     # Started on it, as `gui FILE` does.
     controller, host = headless_controller(str(all_kinematic), str(tmp_path))
-    assert host.step(2) == 2 and host.history.prepared("cost", 10.0).newton.drawn == []
+    assert controller.step(2) == 2 and host.series.prepared("cost", 10.0).newton.drawn == []
 
 
 def _per_body(measure, counts=LARGE_BODIES) -> np.ndarray:
@@ -162,7 +162,7 @@ def test_the_scene_file_is_read_in_pieces_under_2_kB_a_body(tmp_path, monkeypatc
 def test_a_window_runs_references_and_measures_grow_by_a_few_hundred_bytes_a_body(tmp_path):
     def measured(count):
         scene = scene_file.load_scene(cloud(tmp_path, count))
-        session = Session(Setup(scene, default_integrators(scene), h=scene.h), history=True)
+        session = Session(Setup(scene, default_integrators(scene), h=scene.h), record=True)
         rows = session.plotted
         assert count <= ALL_MEASURED_MAX or len(session.references.measured) < ALL_MEASURED_MAX
         (made, references) = _traced(
@@ -184,16 +184,16 @@ def test_a_window_runs_references_and_measures_grow_by_a_few_hundred_bytes_a_bod
 def test_a_large_clouds_plots_draw_the_rows_it_measures(tmp_path):
     count = ALL_MEASURED_MAX + 500
     controller, host = headless_controller(str(cloud(tmp_path, count)), str(tmp_path))
-    host.step(2)
-    history, references = host.history, host.session.references
+    controller.step(2)
+    history, references = host.series, controller.timeline.session.references
     assert len(references.measured) == MAX_LINES < count
     assert set(history.rows.tolist()) <= set(references.measured.tolist())
     # Every line drawn has its closed form's measures; a row not measured has none.
     assert np.isfinite(history.series("orientation_error")[-1]).all()
     assert np.isfinite(history.series("herpolhode")[-1]).all()
     others = np.setdiff1d(np.arange(count), references.measured)
-    assert np.isnan(host.session.latest.sample.orientation_error[-1][others]).all()
-    assert np.isfinite(host.session.latest.sample.energy_error[-1]).all()
+    assert np.isnan(controller.timeline.session.latest.sample.orientation_error[-1][others]).all()
+    assert np.isfinite(controller.timeline.session.latest.sample.energy_error[-1]).all()
 
 
 def test_the_window_less_its_drawing_takes_a_few_kB_a_body(tmp_path):
@@ -203,7 +203,7 @@ def test_the_window_less_its_drawing_takes_a_few_kB_a_body(tmp_path):
         def work():
             controller, host = headless_controller(str(path), str(tmp_path))
             for _ in range(WINDOW_STEPS):
-                assert host.step(1) == 1
+                assert controller.step(1) == 1
             return controller, host
 
         return _traced(work)[0]

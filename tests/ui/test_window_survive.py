@@ -12,20 +12,20 @@ def test_t_handle_side_by_side_goes_on_with_euler_body_frozen(app):
     state.paused, state.time_scale_exp, state.gyroscopic = False, 0, True
     ask(app, scene="t_handle", side_by_side=True, reset=True)
     ask(app, divergence=0.03)  # euler_body's |ΔE|/E passes 0.03 at ~8 s at the preset's h; explicit euler's does not
-    assert state.side_by_side and app.session.setup.divergence == 0.03
+    assert state.side_by_side and app.timeline.session.setup.divergence == 0.03
     state.paused = True
-    app.step(round(12.0 / app.session.h))
+    app.controller.step(round(12.0 / app.timeline.session.h))
     state.paused = False
     run_frames(app, 5)
     assert state.error is None and not state.paused
     (line,) = app.form.failures
     assert line.startswith("euler_body: diverged at t = ")
-    labels = {lines[0]: lines[1:] for lines in view_labels(app.session, app.view.groups)}
+    labels = {lines[0]: lines[1:] for lines in view_labels(app.timeline.session, app.view.groups)}
     assert labels["euler_body"][0].startswith("diverged at t = ") and labels["euler_body"][1] == "|ΔE|/E passed 0.03"
     assert labels["implicit_midpoint"][0].startswith("t = 12.")
-    t = app.session.t
+    t = app.timeline.session.t
     run_frames(app, 10)
-    assert app.session.t > t  # the others go on
+    assert app.timeline.session.t > t  # the others go on
     app.window.dispatch_event("on_key_press", key.F12, 0)
     run_frames(app, 1)
     image = decode_png(app.last_screenshot)

@@ -31,8 +31,8 @@ def finished_video(app, most_frames=3000):
     """Draw frames until the stopped recordings are finalised (ui/recording.py does it in the background); the
     last video's path."""
     for _ in range(most_frames):
-        if not app.finishing:
+        if not app.recorder.finishing:
             break
         run_frames(app, 1)
-    assert not app.finishing, "a stopped video was never finalised"
-    return app.last_video
+    assert not app.recorder.finishing, "a stopped video was never finalised"
+    return app.recorder.last_video

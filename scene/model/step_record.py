@@ -1,12 +1,12 @@
-"""A run's history: every step it took, as it was shown, and checkpoints to go back to (issue 24).
+"""A run's step record: every step it took, as it was shown, and checkpoints to go back to.
 
-A :class:`~scene.model.run_model.Session` made with ``history=True`` (the window's) appends what each call of its
-``step`` made: the :class:`~scene.model.run_model.Steps` (every step's snapshot as drawn and its measured sample) with
+A :class:`~scene.model.run_model.Session` made with ``record=True`` (the window's) appends what each call of its
+``step`` made: the :class:`Steps` (every step's snapshot as drawn and its measured sample) with
 the call's Newton iterations per step and wall milliseconds per step, which the plots show. Everything on screen at a
 step (the bodies, the labels, the trails, the exact ghost, the Poinsot traces, the plots) is a function of the
-history up to that step, so the window can show any past moment again exactly as it first showed it.
+record up to that step, so the window can show any past moment again exactly as it first showed it.
 
-Bounded: the history holds at most ``budget_bytes`` (:data:`HISTORY_BYTES` by default) of snapshots and samples;
+Bounded: the record holds at most ``budget_bytes`` (:data:`RECORD_BYTES` by default) of snapshots and samples;
 past it the oldest calls are forgotten first (the newest is always kept), and the timeline then starts later. The
 compare preset (8 bodies) takes ~2.3 kB a step (8.3 MB a minute at h = 1/60), so its last ~7 minutes are kept; a
 10^4-body cloud (1.2 MB a step: its snapshots, and of its measures the rows it measures) keeps its last ~50 steps, a
@@ -15,8 +15,8 @@ compare preset (8 bodies) takes ~2.3 kB a step (8.3 MB a minute at h = 1/60), so
 Going back: every :data:`CHECKPOINT_STEPS` steps (or more, for large worlds: a checkpoint copies the whole session,
 see :func:`checkpoint_interval`) the session leaves a copy of itself here. The state at step ``k`` is the last
 checkpoint at or before ``k``, copied and stepped to ``k`` with the run's edits made again at their steps
-(scene/running/replay.py): every step is a function of the setup, the edits and the step index, so this is, bit for bit,
-the run's own state at ``k`` (tests/scene/test_history.py). The checkpoint of step 0 holds no copy (``None``): the
+(scene/model/replay.py): every step is a function of the setup, the edits and the step index, so this is, bit for bit,
+the run's own state at ``k`` (tests/scene/test_step_record.py). The checkpoint of step 0 holds no copy (``None``): the
 run's start is a new session of its first setup, made when it is gone back to (a copy made at the start took 80 MB
 at 10^5 bodies, there from the window's first frame).
 """
@@ -31,14 +31,15 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from spinlab.scene.model.samples import Sample, concatenated
+from spinlab.scene.running.simulation import Snapshot
+
 if TYPE_CHECKING:
-    from spinlab.scene.model.run_model import Session, Steps
-    from spinlab.scene.model.samples import Sample
-    from spinlab.scene.running.simulation import Snapshot
+    from spinlab.scene.model.run_model import Session
 
-__all__ = ["RunHistory", "Entry", "Moment", "HISTORY_BYTES", "CHECKPOINT_STEPS", "checkpoint_interval"]
+__all__ = ["StepRecord", "Steps", "Entry", "Moment", "RECORD_BYTES", "CHECKPOINT_STEPS", "checkpoint_interval"]
 
-HISTORY_BYTES = 64 * 2**20
+RECORD_BYTES = 64 * 2**20
 CHECKPOINT_STEPS = 60
 # A checkpoint copies the session (~1 kB a body): past this many bodies they are spaced out in proportion (10^4
 # bodies every 600 steps), so that copying stays a small part of stepping; at most MAX_CHECKPOINTS are kept.
@@ -53,13 +54,23 @@ def checkpoint_interval(bodies: int) -> int:
 
 
 @dataclass(frozen=True)
+class Steps:
+    """What one call to ``Session.step`` stepped, oldest first: ``snapshots`` (S) as the 3D view draws them
+    (``Session.drawable``) and ``sample`` their measurements (:class:`~scene.model.samples.Sample`, (S, K) fields).
+    The initial state is a batch of one."""
+
+    snapshots: tuple[Snapshot, ...]
+    sample: Sample
+
+
+@dataclass(frozen=True)
 class Entry:
     """What one call of ``Session.step`` made: :attr:`steps` whose first snapshot is step ``first``, the mean Newton
     iterations per step of each plotted body (K,), wall milliseconds per step; ``nbytes`` what its arrays hold.
     ``stored`` are the steps as held: with ``measured`` rows (a run that measures a sample of its K plotted bodies,
     scene/model/samples.py), their sample holds those rows alone of the measures that are NaN elsewhere, and
     :attr:`steps` gives it back at its full width (NaN there), bit for bit; at 10^5 bodies that NaN took 14 MB a
-    step of the history's budget."""
+    step of the record's budget."""
 
     first: int
     stored: Steps
@@ -101,11 +112,15 @@ class Entry:
         return Entry(self.first + start, steps, self.newton_per_step, self.ms_per_step, _nbytes(steps), self.measured)
 
 
-class RunHistory:
-    """The entries of a run, oldest first, within ``budget_bytes``, and its checkpoints (step → session copy)."""
+class StepRecord:
+    """The entries of a run, oldest first, within ``budget_bytes``, and its checkpoints (step → session copy), one
+    due every ``checkpoint_every`` steps (:func:`checkpoint_interval`)."""
 
-    def __init__(self, budget_bytes: int = HISTORY_BYTES, measured: np.ndarray | None = None) -> None:
+    def __init__(
+        self, budget_bytes: int = RECORD_BYTES, measured: np.ndarray | None = None, *, checkpoint_every: int
+    ) -> None:
         self.budget_bytes = int(budget_bytes)
+        self.checkpoint_every = int(checkpoint_every)
         # The rows a run measuring a sample of its bodies measures (None: every row): its entries hold those alone.
         self.measured = measured
         self.entries: list[Entry] = []
@@ -119,7 +134,7 @@ class RunHistory:
     def append(self, first: int, steps: Steps, newton_per_step: np.ndarray, ms_per_step: float) -> None:
         """Add a call's ``steps`` whose first snapshot is step ``first`` (the step after the last entry's)."""
         if self.entries and first != self.entries[-1].last + 1:
-            raise ValueError(f"history: steps from {first} do not follow step {self.entries[-1].last}")
+            raise ValueError(f"step record: steps from {first} do not follow step {self.entries[-1].last}")
         newton = np.asarray(newton_per_step, dtype=float)
         if self.measured is not None:
             steps = dataclasses.replace(steps, sample=narrowed(steps.sample, self.measured))
@@ -140,9 +155,13 @@ class RunHistory:
         for step in [step for step in self.checkpoints if kept is None or step < kept]:
             del self.checkpoints[step]
 
+    def checkpoint_due(self, step: int) -> bool:
+        """Whether the run at ``step`` is to leave a checkpoint: ``checkpoint_every`` steps after the newest."""
+        return step - max(self.checkpoints, default=-self.checkpoint_every) >= self.checkpoint_every
+
     def add_checkpoint(self, step: int, session: Session | None) -> None:
-        """Keep ``session`` (a copy nobody steps: ``Session.at_step`` copies it again) as the run's state at
-        ``step`` (``None`` at step 0: the run's start, made anew from its first setup); past
+        """Keep ``session`` (a copy nobody steps: scene/model/replay.py's ``at_step`` copies it again) as the run's
+        state at ``step`` (``None`` at step 0: the run's start, made anew from its first setup); past
         :data:`MAX_CHECKPOINTS`, every other one of the older half is forgotten."""
         self.checkpoints[step] = session
         if len(self.checkpoints) > MAX_CHECKPOINTS:
@@ -170,15 +189,12 @@ class RunHistory:
     def _index(self, step: int) -> int:
         """The index of the entry holding ``step`` (which must be held)."""
         if not self.first_step <= step <= self.last_step:
-            raise IndexError(f"step {step} is not in the history (steps {self.first_step}–{self.last_step})")
+            raise IndexError(f"step {step} is not in the step record (steps {self.first_step}–{self.last_step})")
         return bisect.bisect_right(self._firsts, step) - 1
 
     def steps_until(self, step: int, count: int = 1) -> Steps:
-        """The :class:`Steps` of the ``count`` steps ending at ``step`` (fewer when the history starts later),
+        """The :class:`Steps` of the ``count`` steps ending at ``step`` (fewer when the record starts later),
         oldest first: what the run's ``latest`` was right after a call that ended at ``step``."""
-        from spinlab.scene.model.run_model import Steps
-        from spinlab.scene.model.samples import concatenated
-
         index = self._index(step)
         parts, left = [], count
         while left > 0 and index >= 0:
@@ -194,7 +210,7 @@ class RunHistory:
         return Steps(snapshots, concatenated([sample for _, sample in parts]))
 
     def snapshots_until(self, step: int, count: int) -> list[Snapshot]:
-        """The snapshots of the ``count`` steps ending at ``step`` (fewer when the history starts later), oldest
+        """The snapshots of the ``count`` steps ending at ``step`` (fewer when the record starts later), oldest
         first: :meth:`steps_until` without their samples."""
         first = max(step - count + 1, self.first_step)
         return [snapshot for entry in self.entries_between(first, step) for snapshot in entry.snapshots]
@@ -208,9 +224,9 @@ class RunHistory:
         for index in range(self._index(first), self._index(last) + 1):
             yield self.entries[index].between(first, last)
 
-    def until(self, step: int) -> RunHistory:
-        """A new history of this one up to ``step``: its entries (the last one cut) and checkpoints to there."""
-        kept = RunHistory(self.budget_bytes, self.measured)
+    def until(self, step: int) -> StepRecord:
+        """A new record of this one up to ``step``: its entries (the last one cut) and checkpoints to there."""
+        kept = StepRecord(self.budget_bytes, self.measured, checkpoint_every=self.checkpoint_every)
         for entry in self.entries_until(step):
             kept.entries.append(entry)
             kept._firsts.append(entry.first)
@@ -270,15 +286,15 @@ def _nbytes(steps: Steps) -> int:
 
 
 class Moment:
-    """``session``'s run as it was at ``step`` (held in its history), read as a session is read to draw it: its
+    """``session``'s run as it was at ``step`` (held in its step record), read as a session is read to draw it: its
     :attr:`latest` steps (the ``count`` ending at ``step``), :attr:`t`, the failures it had by then; the rest
     (the scene, the plotted rows, the views' groups, the references' flags) is the session's own."""
 
     def __init__(self, session: Session, step: int, count: int = 1) -> None:
         self.session = session
         self.step = int(step)
-        assert session.history is not None, "a moment is read from a session that keeps its history"
-        self.latest = session.history.steps_until(self.step, count)
+        assert session.record is not None, "a moment is read from a session that keeps its step record"
+        self.latest = session.record.steps_until(self.step, count)
         self.snapshot = self.latest.snapshots[-1]
 
     def __getattr__(self, name: str):
@@ -290,7 +306,7 @@ class Moment:
         return self.snapshot.t
 
     def drawable(self, snapshot=None):
-        """The moment's snapshot as it was drawn (a history holds the steps as drawn)."""
+        """The moment's snapshot as it was drawn (a step record holds the steps as drawn)."""
         return self.snapshot if snapshot is None else snapshot
 
     def failures_by_bodies(self) -> dict:

@@ -1,8 +1,8 @@
 """What the window shows of each integrator live, without ImGui: its cost (µs per body-step of its kernel, Newton
 iterations and sub-steps per body-step, the median over the last calls), its accuracy now (the largest |ΔE|/E and
-orientation error of its bodies) and the views that failed (scene/model/failures.py). :class:`LiveRun` reads the running
-:class:`~scene.model.run_model.Session` (its latest report's ``integrator_cost``, its samples, its failures);
-ui/cost_plots.py draws it, and ui/plots.py draws the frozen rows' plot lines ending in a mark."""
+orientation error of its bodies) and the views that failed (scene/model/failures.py). :class:`IntegratorTable`
+reads the running :class:`~scene.model.run_model.Session` (its latest report's ``integrator_cost``, its samples, its
+failures); ui/cost_plots.py draws it, and ui/plots.py draws the frozen rows' plot lines ending in a mark."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import numpy as np
 
 from spinlab.scene.model.palette import rgb_triple
 
-__all__ = ["LiveRun", "IntegratorRow", "WINDOW", "failure_lines", "left_out_note"]
+__all__ = ["IntegratorTable", "IntegratorRow", "WINDOW", "failure_lines", "left_out_note"]
 
 WINDOW = 15
 """Step calls (frames) each integrator's cost is the median over: steady, and blind to a call that compiled a
@@ -36,7 +36,7 @@ class IntegratorRow:
     failed: str | None
 
 
-class LiveRun:
+class IntegratorTable:
     """Each integrator of ``session`` with its plotted rows and colour (``rgb`` per plotted row, sRGB: (K, 3))."""
 
     def __init__(self, session, rgb: np.ndarray) -> None:

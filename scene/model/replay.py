@@ -1,4 +1,5 @@
-"""A run recomputed from its start, so that its numbers do not depend on when a compiled kernel arrived (issue 22).
+"""A run recomputed from its start or a checkpoint: its numbers do not depend on when a compiled kernel arrived, and
+any step it kept can be gone back to.
 
 The window starts stepping before numba has compiled the integrators' kernels (sim/compiled.py): meanwhile their
 numpy reference paths step the bodies, which agree with the kernels to a few ulps a step, not bit for bit. When the
@@ -9,18 +10,21 @@ session's step; the window then carries on with it. Every step of a run is a fun
 its step index (the wall clock only decides how many steps a frame takes), so the replayed session is, bit for bit,
 the session that would have run on the compiled kernels from the start.
 
-The same recomputation takes a run back in time (scene/running/history.py): started from a checkpoint (``start``, a copy
-of the session at an earlier step) and stopped at a ``target`` step, it gives the run's state at that step.
+The same recomputation takes a run back in time (scene/model/step_record.py, :func:`at_step`): started from a
+checkpoint (``start``, a copy of the session at an earlier step) and stopped at a ``target`` step, it gives the run's
+state at that step.
 """
 
 from __future__ import annotations
 
+import copy
 import time
 from typing import cast
 
 from spinlab.scene.model.run_model import Session
+from spinlab.sim.errors import NumericalError
 
-__all__ = ["Replay"]
+__all__ = ["Replay", "at_step"]
 
 
 class Replay:
@@ -31,7 +35,7 @@ class Replay:
     def __init__(self, live: Session, *, start: Session | None = None, target: int | None = None) -> None:
         self.live = live
         self.target = target
-        self.session = Session(live.initial_setup, history=live.history is not None) if start is None else start
+        self.session = Session(live.initial_setup, record=live.record is not None) if start is None else start
         # The kicks are the running session's own schedule (a kick added while the replay catches up is seen too).
         self.session.simulation.kicks = live.simulation.kicks
         self.error: str | None = None
@@ -72,3 +76,28 @@ class Replay:
             elif what == "divergence":
                 session.set_divergence(cast(float, value))
             self._edits_made += 1
+
+
+def at_step(session: Session, step: int) -> Session:
+    """``session``'s run as it was at ``step`` (after the edits made there), a new session whose step record ends at
+    ``step``: the record's newest checkpoint at or before ``step``, copied and stepped on with the run's later edits
+    made again at their steps (:class:`Replay`). Bit for bit the state ``session`` had at ``step``. Raises
+    :class:`ValueError` when its step record no longer holds ``step``."""
+    record = session.record
+    start = None if record is None else record.checkpoint_step(step)
+    if record is None or start is None or not record.first_step <= step <= record.last_step:
+        raise ValueError(f"step {step} is no longer in this run's step record")
+    kept = record.checkpoints[start]
+    begin = Session(session.initial_setup, sampled=session.sampled) if kept is None else kept.copy()
+    replay = Replay(session, start=begin, target=step)
+    replay.advance()
+    if replay.error is not None:
+        raise NumericalError(replay.error)
+    back = replay.session
+    # Its own kicks from now on: one struck on it (a branch) is not the run's.
+    back.simulation.kicks = copy.deepcopy(session.simulation.kicks)
+    back.record = record.until(step)
+    back.latest = back.record.steps_until(step, 1)
+    back.snapshot = back.latest.snapshots[-1]
+    back.retime_costs = session.retime_costs
+    return back

@@ -4,16 +4,16 @@ and CSV.
 Series are per plotted (dynamic) body the plots draw, in the session's order (see :class:`~scene.model.samples.Sample`;
 the window appends each call's steps, :attr:`scene.model.run_model.Session.latest`, in one batch): every one up to
 ``MAX_LINES``, else that many evenly spread with the exact references drawn (:func:`line_rows`). The window holds
-what it draws, not what it might: a history holds those rows alone (:func:`new_history`), ~0.7 MB each over
-``CAPACITY`` samples, and nothing for the other bodies of a cloud (a history of every body took 5.6 GB for 8,000).
+what it draws, not what it might: a series holds those rows alone (:func:`new_series`), ~0.7 MB each over
+``CAPACITY`` samples, and nothing for the other bodies of a cloud (a series of every body took 5.6 GB for 8,000).
 Series drawn alike share a buffer (the three errors; Newton iterations and ms per step; the four curves) with time
 as its last axis, as ImPlot takes a series, and every buffer holds each sample twice, at ``i`` and ``i + capacity``,
 so the samples in time order are always one slice, with no copy. Each plot draws at most ``MAX_POINTS`` points per
-series over time (older samples are merged into buckets, keeping the largest error of each), so a long history costs
+series over time (older samples are merged into buckets, keeping the largest error of each), so a long series costs
 no more to draw than a short one. The herpolhode and polhode keep every step's sample (a curve strided to a few
 points per loop is a polygon, and aliases at 8×): the plots thin them on screen to a quarter of a pixel. What the
 plots draw is prepared in one batch of array operations over every body and series, and kept until the next sample
-(:meth:`PlotHistory.prepared`): a frame without a new sample (paused, or slowed down) prepares nothing.
+(:meth:`PlotSeries.prepared`): a frame without a new sample (paused, or slowed down) prepares nothing.
 """
 
 from __future__ import annotations
@@ -30,13 +30,14 @@ import numpy as np
 
 from spinlab.render.look import linear_to_srgb
 from spinlab.scene.files.atomic_file import write_atomically
-from spinlab.scene.model.palette import rgb_triple
+from spinlab.scene.model.branch import Divergence
+from spinlab.scene.model.palette import PALETTE_LINEAR, rgb_triple
 from spinlab.scene.model.samples import ERROR_FLOOR, Sample, concatenated
-from spinlab.ui.cost_history import LiveRun
+from spinlab.scene.model.timeline import Follower
+from spinlab.ui.integrator_table import IntegratorTable
 
-__all__ = ["PlotHistory", "TimeLines", "CostLines", "Curves", "export_csv", "new_history", "history_until", "CAPACITY",
-           "MAX_POINTS",
-           "DASH_SAMPLES", "DASHES_PER_WINDOW"]  # fmt: skip
+__all__ = ["PlotSeries", "PlotFeed", "TimeLines", "CostLines", "Curves", "export_csv", "new_series", "series_until",
+           "CAPACITY", "MAX_POINTS", "DASH_SAMPLES", "DASHES_PER_WINDOW"]  # fmt: skip
 
 CAPACITY = 3600  # samples: one minute of steps of 1/60 s
 # The plots are ~150 px wide at 1280x720 (five in a row): 100 points is one per 1.5 px, and a curve of 150 points
@@ -77,24 +78,13 @@ def small_pages_zeros(shape: tuple[int, ...]) -> np.ndarray:
     """float64 zeros of ``shape`` whose memory the kernel makes 4 kB at a time as it is first written. numpy asks
     for 2 MB pages for a large array (madvise), and a ring buffer's first sample, one column across every row,
     then made all of them at once: ~44 MB zeroed for a comparison side by side, 30–80 ms of the frame that starts
-    the run (issue 22). Anonymous memory comes zeroed; ``np.zeros`` where the kernel has no such advice."""
+    the run, past the frame budget. Anonymous memory comes zeroed; ``np.zeros`` where the kernel has no such advice."""
     size = math.prod(shape) * 8
     if size < 2**21 or not hasattr(mmap, "MADV_NOHUGEPAGE"):
         return np.zeros(shape)
     memory = mmap.mmap(-1, size)
     memory.madvise(mmap.MADV_NOHUGEPAGE)
     return np.frombuffer(memory, dtype=np.float64).reshape(shape)
-
-
-@dataclass(frozen=True)
-class Divergence:
-    """A branch's divergence from its original (ui/branch.py), drawn in the orientation plot: per view of the branch,
-    the largest angle (rad) between a body's orientation in the two runs at each step from the branch's first, at
-    times ``t`` (S,) s: ``angle`` (G, S) rad, each view's line in ``rgb`` (G colours, its first body's)."""
-
-    t: np.ndarray
-    angle: np.ndarray
-    rgb: list[tuple[float, float, float]]
 
 
 @dataclass(frozen=True)
@@ -122,12 +112,12 @@ class Curves:
     level: np.ndarray
 
 
-class PlotHistory:
+class PlotSeries:
     """Ring buffers of ``capacity`` samples for K bodies called ``names``, drawn in ``colors`` (K, 3) sRGB.
     ``exact_rows`` are the bodies whose exact reference is drawn (one per distinct initial state). The samples
     appended have ``bodies`` columns (default K), of which it holds ``rows`` (K,), ascending (default: all): a
-    cloud's history holds the rows it draws (:func:`new_history`). Samples come in time order (a run's time only
-    advances; a restart makes a new history). ``version`` counts the samples appended."""
+    cloud's series holds the rows it draws (:func:`new_series`). Samples come in time order (a run's time only
+    advances; a restart makes a new series). ``version`` counts the samples appended."""
 
     def __init__(
         self,
@@ -163,10 +153,11 @@ class PlotHistory:
         self.count = 0
         self.version = 0
         self._prepared: tuple[tuple[int, float], dict[str, object]] | None = None
-        self.live: LiveRun | None = None  # each integrator's cost, accuracy and failure now (ui/cost_history.py)
+        # Each integrator's cost, accuracy and failure now (ui/integrator_table.py).
+        self.integrator_table: IntegratorTable | None = None
         # s: the step boundaries kicks land on (scene/files/kick_table.py), marked in plots
         self.kick_times: list[float] = []
-        self.divergence: Divergence | None = None  # a branch's from its original (ui/branch.py), set by the window
+        self.divergence: Divergence | None = None  # a branch's from its original (scene/model/branch.py)
 
     def append(self, sample: Sample, newton_per_step: np.ndarray, ms_per_step: float | np.ndarray) -> None:
         """Add one sample (fields (K, ...)) or a batch of S steps' (fields (S, K, ...), ``t`` (S,)), each with these
@@ -245,12 +236,12 @@ class PlotHistory:
         return buffer[..., start : start + self.count]
 
 
-def export_csv(history: PlotHistory, path: str | Path) -> Path:
+def export_csv(series: PlotSeries, path: str | Path) -> Path:
     """Write every plotted series to ``path`` as CSV, one row per sample, atomically. Columns: ``t`` (s),
     ``ms_per_step``, then per body held (a cloud's: those drawn) ``<measure>:<body>`` (the errors relative, but
     ``orientation_error`` in rad against the body's closed form; an error that is exactly zero is 0.0, not the plots'
     log floor); a measure that does not apply is an empty cell. Returns the path."""
-    columns: list[tuple[str, np.ndarray]] = [("t", history.t()), ("ms_per_step", history.series("ms_per_step"))]
+    columns: list[tuple[str, np.ndarray]] = [("t", series.t()), ("ms_per_step", series.series("ms_per_step"))]
     per_body = {
         "energy_error": ("energy_error",),
         "momentum_error": ("momentum_error",),
@@ -261,9 +252,9 @@ def export_csv(history: PlotHistory, path: str | Path) -> Path:
         "polhode_exact": ("polhode_exact_intermediate", "polhode_exact_other"),
         "newton_per_step": ("newton_per_step",),
     }
-    for k, body in enumerate(history.names):
-        for series, headers in per_body.items():
-            values = history.series(series)[:, k]
+    for k, body in enumerate(series.names):
+        for name, headers in per_body.items():
+            values = series.series(name)[:, k]
             for j, header in enumerate(headers):
                 columns.append((f"{header}:{body}", values if values.ndim == 1 else values[:, j]))
     text = io.StringIO()
@@ -278,7 +269,7 @@ def export_csv(history: PlotHistory, path: str | Path) -> Path:
     return path
 
 
-def new_history(session, colors_linear: np.ndarray) -> PlotHistory:
+def new_series(session, colors_linear: np.ndarray) -> PlotSeries:
     """Empty plots for ``session``'s (:class:`~scene.model.run_model.Session`) plotted bodies, in ``colors_linear`` (N,
     3) (every body's, as the renderer draws them); one exact reference per distinct initial state. It holds the rows
     the plots draw (:func:`line_rows`): all of them up to ``MAX_LINES``, else a sample."""
@@ -287,29 +278,66 @@ def new_history(session, colors_linear: np.ndarray) -> PlotHistory:
     held = {int(row): k for k, row in enumerate(rows)}
     exact = session.exact_rows if len(session.exact_rows) <= EXACT_CURVES_MAX else []
     srgb = linear_to_srgb(colors_linear[session.plotted[rows]])
-    history = PlotHistory(
+    series = PlotSeries(
         [session.names[row] for row in rows], srgb, [held[row] for row in exact], rows=rows, bodies=count
     )
-    history.live = LiveRun(session, linear_to_srgb(colors_linear[session.plotted]))
-    history.kick_times = session.simulation.kicks.times()
-    return history
+    series.integrator_table = IntegratorTable(session, linear_to_srgb(colors_linear[session.plotted]))
+    series.kick_times = session.simulation.kicks.times()
+    return series
 
 
-def history_until(session, colors_linear: np.ndarray, step: int, live: LiveRun | None = None) -> PlotHistory:
-    """The plots of ``session``'s run as they were right after its step ``step``: :func:`new_history` fed the run's
-    steps up to there (the last ``CAPACITY`` of them), call by call as they were taken (scene/running/history.py), and
+def series_until(session, colors_linear: np.ndarray, step: int, live: IntegratorTable | None = None) -> PlotSeries:
+    """The plots of ``session``'s run as they were right after its step ``step``: :func:`new_series` fed the run's
+    steps up to there (the last ``CAPACITY`` of them), call by call as they were taken (scene/model/step_record.py), and
     counting every sample appended since the start, as the plots fed live do. ``live``: the cost table to keep."""
-    plots = new_history(session, colors_linear)
+    plots = new_series(session, colors_linear)
     if live is not None:
-        plots.live = live
-    first = max(session.history.first_step, step + 1 - plots.capacity)
-    entries = list(session.history.entries_between(first, step))
+        plots.integrator_table = live
+    first = max(session.record.first_step, step + 1 - plots.capacity)
+    entries = list(session.record.entries_between(first, step))
     lengths = [len(entry.steps.snapshots) for entry in entries]
     newton = np.repeat(np.array([entry.newton_per_step for entry in entries]), lengths, axis=0)  # (S, K)
     ms = np.repeat([entry.ms_per_step for entry in entries], lengths)
     plots.append(concatenated([entry.steps.sample for entry in entries]), newton, ms)  # at once: one copy
     plots.version = step + 1
     return plots
+
+
+class PlotFeed(Follower):
+    """The plots of a timeline's run (scene/model/timeline.py), with no window: :attr:`series` made for each run it
+    starts, fed each step it takes or plays, made again from the step record for a step shown afresh; the integrator
+    table follows the run (taken back, or recomputed on the compiled kernels)."""
+
+    def __init__(self) -> None:
+        self._series: PlotSeries | None = None
+        self._colors: np.ndarray | None = None
+
+    @property
+    def series(self) -> PlotSeries:
+        assert self._series is not None, "made when the run started"
+        return self._series
+
+    def started(self, session, colors_linear: np.ndarray | None = None) -> None:
+        """The plots of ``session`` with its initial sample, its bodies in ``colors_linear`` (N, 3) (by default the
+        palette in turn)."""
+        if colors_linear is None:
+            colors_linear = np.resize(PALETTE_LINEAR, (len(session.scene.bodies), 3))
+        self._series, self._colors = new_series(session, colors_linear), colors_linear
+        self.stepped(session, np.zeros(len(session.plotted)), float("nan"))
+
+    def stepped(self, shown, newton_per_step: np.ndarray, ms_per_step: float) -> None:
+        self.series.append(shown.latest.sample, newton_per_step, ms_per_step)
+
+    def shown_at(self, session, step: int) -> None:
+        assert self._colors is not None, "made when the run started"
+        table = self.series.integrator_table
+        self._series = series_until(session, self._colors, step, table)
+        self.switched(session)
+
+    def switched(self, session) -> None:
+        table = self.series.integrator_table
+        if table is not None:
+            table.session = session
 
 
 def _bucketed(t: np.ndarray, values: np.ndarray, limit: int, reduce: np.ufunc) -> tuple[np.ndarray, np.ndarray]:
@@ -330,23 +358,23 @@ def _bucketed(t: np.ndarray, values: np.ndarray, limit: int, reduce: np.ufunc) -
     return t[size - 1 :: size].copy(), reduced
 
 
-def _prepare(history: PlotHistory, seconds: float) -> dict[str, object]:
-    """Every plot's data over the last ``seconds`` (see :meth:`PlotHistory.prepared`), each step batched over the
+def _prepare(series: PlotSeries, seconds: float) -> dict[str, object]:
+    """Every plot's data over the last ``seconds`` (see :meth:`PlotSeries.prepared`), each step batched over the
     series drawn alike and every body."""
-    start = history.window_start(seconds)
-    t = history.t()[start:]
+    start = series.window_start(seconds)
+    t = series.t()[start:]
     t_range = (float(t[0]), float(t[-1]))
-    rows = history.line_rows  # the rows whose lines are drawn (all but a cloud's): only theirs are reduced
-    bodies = len(history.names)
+    rows = series.line_rows  # the rows whose lines are drawn (all but a cloud's): only theirs are reduced
+    bodies = len(series.names)
     every = rows.size == bodies
-    errors = history._ordered(history._errors)[..., start:]  # (3, K, W)
+    errors = series._ordered(series._errors)[..., start:]  # (3, K, W)
     # The log plots draw an exact 0 at the floor (NaN, a measure that does not apply, stays NaN: no line).
     errors = np.maximum(errors if every else errors[:, rows], ERROR_FLOOR)  # (3, L, W)
     x, drawn_rows = _bucketed(t, errors, MAX_POINTS, np.maximum)  # (3, L, B)
     error_rows = drawn_rows if every else _rows_of_all(drawn_rows, rows, bodies)  # (3, K, B)
     # The newest point is the newest sample's; each point before it is one bucket older.
     bucket = max(1, int(np.ceil(len(t) / MAX_POINTS)))
-    level = (history.version - 1) // bucket - np.arange(len(x))[::-1]
+    level = (series.version - 1) // bucket - np.arange(len(x))[::-1]
     # Each drawn error's positive finite values: its smallest and largest.
     positive = np.isfinite(errors) & (errors > 0.0)
     low = np.where(positive, errors, np.inf).min(axis=(1, 2), initial=np.inf)  # every body kinematic: none
@@ -362,7 +390,7 @@ def _prepare(history: PlotHistory, seconds: float) -> dict[str, object]:
         )
         for j, plot in enumerate(_ERROR_PLOTS)
     }
-    cost = history._ordered(history._cost)[:, start:]  # (K + 1, W): each body's Newton iterations, then ms
+    cost = series._ordered(series._cost)[:, start:]  # (K + 1, W): each body's Newton iterations, then ms
     cost = cost if every else cost[np.append(rows, bodies)]  # (L + 1, W)
     _, cost_rows = _bucketed(t, cost, MAX_POINTS, np.add)  # bucket means
     newton, ms = cost_rows[:-1], cost_rows[-1]
@@ -378,7 +406,7 @@ def _prepare(history: PlotHistory, seconds: float) -> dict[str, object]:
         ms,
         1.25 * _percentile(finite, 95.0) if len(finite) else 1.0,
     )
-    prepared |= _curves(history, start)
+    prepared |= _curves(series, start)
     return prepared
 
 
@@ -389,17 +417,17 @@ def _rows_of_all(values: np.ndarray, rows: np.ndarray, count: int) -> np.ndarray
     return full
 
 
-def _curves(history: PlotHistory, start: int) -> dict[str, Curves | None]:
+def _curves(series: PlotSeries, start: int) -> dict[str, Curves | None]:
     """The herpolhode and polhode from sample ``start`` on: every step's sample, ending with the newest."""
-    xy = history._ordered(history._curves)[..., start:]  # (4, K, 2, W), a view: the plots copy the rows they draw
+    xy = series._ordered(series._curves)[..., start:]  # (4, K, 2, W), a view: the plots copy the rows they draw
     count = xy.shape[-1]
     # Absolute sample index of each point: the newest sample's is version − 1.
-    level = history.version - count + np.arange(count)
+    level = series.version - count + np.arange(count)
     dash = max(DASH_SAMPLES, int(np.ceil(count / (2 * DASHES_PER_WINDOW))))
-    rows = history.line_rows
+    rows = series.line_rows
     drawn = ~np.isnan(xy[:, rows]).all(axis=(2, 3))  # (4, L)
     # A cloud: a thousand white references would hide every body's line (and cost ~16 ms a frame to cut in dashes).
-    exact_rows = history.exact_rows if len(history.exact_rows) <= EXACT_CURVES_MAX else []
+    exact_rows = series.exact_rows if len(series.exact_rows) <= EXACT_CURVES_MAX else []
     prepared: dict[str, Curves | None] = {}
     for j, plot in ((0, "herpolhode"), (2, "polhode")):
         if not drawn[j].any():
@@ -413,7 +441,7 @@ def _curves(history: PlotHistory, start: int) -> dict[str, Curves | None]:
 def line_rows(count: int, exact_rows: list[int]) -> np.ndarray:
     """The rows of ``count`` bodies whose lines the plots draw: every one up to :data:`MAX_LINES` and the drawn
     exact references, else :data:`MAX_LINES` evenly spread from the first to the last, with the rows of drawn exact
-    references (ascending, unique). Of the rows it gives, it gives every one (a history of them draws them all)."""
+    references (ascending, unique). Of the rows it gives, it gives every one (a series of them draws them all)."""
     exact = exact_rows if len(exact_rows) <= EXACT_CURVES_MAX else []
     if count <= MAX_LINES + len(exact):
         return np.arange(count)

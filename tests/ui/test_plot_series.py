@@ -1,4 +1,4 @@
-"""The plots' data (ui/plot_history.py): ring buffers, CSV export, and each plot's data prepared for ImPlot.
+"""The plots' data (ui/plot_series.py): ring buffers, CSV export, and each plot's data prepared for ImPlot.
 
 Reference for the prepared data: the window, buckets and strides computed the plain way from the raw series (a
 mask over time, numpy reductions over a reshaped axis, ``np.percentile``).
@@ -13,19 +13,19 @@ import pytest
 from spinlab.scene.files.scene_file import load_scene
 from spinlab.scene.model.run_model import Session, Setup, default_integrators
 from spinlab.scene.model.samples import ERROR_FLOOR, Sample
-from spinlab.ui.plot_history import (
+from spinlab.ui.plot_series import (
     DASH_SAMPLES,
     DASHES_PER_WINDOW,
     MAX_POINTS,
     CostLines,
     Curves,
-    PlotHistory,
+    PlotSeries,
     TimeLines,
     _bucketed,
     _dashes,
     _percentile,
     export_csv,
-    new_history,
+    new_series,
 )
 
 BODIES = ("a", "b", "c")
@@ -55,7 +55,7 @@ def sample(t, rng):
 def filled(count, capacity=100, seed=1):
     rng = np.random.default_rng(seed)
     colors = np.array([[1.0, 0.5, 0.2], [0.2, 0.5, 1.0], [0.5, 0.5, 0.5]])
-    history = PlotHistory(list(BODIES), colors, [0], capacity=capacity)
+    history = PlotSeries(list(BODIES), colors, [0], capacity=capacity)
     for i in range(count):
         history.append(sample(i / 60.0, rng), np.array([0.0, 2.0, float(i % 3)]), 0.1 + i)
     return history
@@ -265,7 +265,7 @@ def test_an_exact_zero_is_written_as_zero_and_drawn_at_the_floor(tmp_path):
     # |ΔE|/E of exactly 0: the CSV says 0.0, and only the log plot puts it at its floor.
     scene = load_scene("t_handle")
     session = Session(Setup(scene, default_integrators(scene), True, ("exact",), scene.h))
-    history = new_history(session, np.ones((len(session.scene.bodies), 3)))
+    history = new_series(session, np.ones((len(session.scene.bodies), 3)))
     history.append(session.sample(), np.zeros(len(session.plotted)), 0.0)
     with open(export_csv(history, tmp_path / "plots.csv"), newline="") as file:
         rows = list(csv.DictReader(file))
@@ -285,7 +285,7 @@ def test_a_new_histories_first_sample_makes_only_the_pages_it_writes():
     (on a kernel without 2 MB pages both ways pass)."""
     scene = load_scene("compare")
     session = Session(Setup(scene, default_integrators(scene), True))
-    history = new_history(session, np.ones((len(session.scene.bodies), 3)))
+    history = new_series(session, np.ones((len(session.scene.bodies), 3)))
     reserved = sum(buffer.nbytes for buffer in (history._errors, history._curves, history._cost))
     assert reserved > 30e6, "a side-by-side comparison's rings"
     before = _resident_bytes()

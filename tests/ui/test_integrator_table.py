@@ -1,9 +1,9 @@
-"""ui/cost_history.py: the cost table's median, taken without numpy, is numpy's."""
+"""ui/integrator_table.py: the cost table's median, taken without numpy, is numpy's."""
 
 import numpy as np
 import pytest
 
-from spinlab.ui.cost_history import WINDOW, _median
+from spinlab.ui.integrator_table import WINDOW, _median
 
 
 @pytest.mark.parametrize("size", range(1, WINDOW + 1))

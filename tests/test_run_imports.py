@@ -36,7 +36,6 @@ SCENES = {
 
 NOT_OURS = [
     "spinlab.scene.files.trace",  # no --trace
-    "spinlab.scene.model.run_model",  # no family of integrators
     "spinlab.render",
     "spinlab.ui",
     "spinlab.benchmarks",

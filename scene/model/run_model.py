@@ -18,6 +18,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -35,7 +36,7 @@ from spinlab.scene.running.kicks import renamed_kicks
 from spinlab.scene.running.simulation import DEFAULT_INTEGRATOR, Simulation, Snapshot
 from spinlab.sim.errors import NumericalError
 from spinlab.sim.integrators import CLAIMS, METHODS
-from spinlab.sim.integrators.state import rotational_energy
+from spinlab.sim.integrators.state import StepCost, rotational_energy
 
 if TYPE_CHECKING:
     from spinlab.scene.running.history import Moment
@@ -52,6 +53,7 @@ __all__ = [
     "view_groups",
     "view_labels",
     "default_integrators",
+    "scene_integrators",
     "compared_integrators",
     "integrators_for",
     "check_scene_runs",
@@ -118,6 +120,14 @@ class StepReport:
 def default_integrators(scene: SceneSpec) -> tuple[str | None, ...]:
     """Each body's integrator as the scene gives it (the simulation's default when it names none)."""
     return tuple(None if body.kinematic else (body.integrator or DEFAULT_INTEGRATOR) for body in scene.bodies)
+
+
+def scene_integrators(scene: SceneSpec, integrator: str | None) -> tuple[str | None, ...]:
+    """Each body's integrator with ``integrator`` for every dynamic body (``None``: the scene's own,
+    :func:`default_integrators`); ``None`` for a kinematic body."""
+    if integrator is None:
+        return default_integrators(scene)
+    return tuple(None if body.kinematic else integrator for body in scene.bodies)
 
 
 def check_scene_runs(scene: SceneSpec) -> None:
@@ -248,9 +258,12 @@ class Session:
     kept in :attr:`history` (scene/running/history.py, bounded), with checkpoints that :meth:`at_step` goes back from. A
     ``sampled`` run (by default a run with ``history``) measures only a sample of a scene of more than
     ``ALL_MEASURED_MAX`` plotted bodies against their closed forms (scene/model/samples.py): the others' orientation
-    errors, curves, flips and exact ghosts are NaN."""
+    errors, curves, flips and exact ghosts are NaN. With ``stop_at_failure`` (``run``) a failing body ends the run, as
+    in a run of one view, instead of freezing its view."""
 
-    def __init__(self, setup: Setup, *, history: bool = False, sampled: bool | None = None) -> None:
+    def __init__(
+        self, setup: Setup, *, history: bool = False, sampled: bool | None = None, stop_at_failure: bool = False
+    ) -> None:
         self.setup = setup
         self.initial_setup = setup
         self.edits: list[tuple[int, str, object]] = []
@@ -281,6 +294,8 @@ class Session:
         ]
         self._draw_limits = tuple(DRAW_LIMIT * max(value, 1e-3) for value in largest)
         self.watch = Watch(self.groups, self.rows, len(self.plotted), setup.divergence)
+        if stop_at_failure:  # ``run``: a failing body ends the run (and its exit status), frozen views are the window's
+            self.watch.enabled = False
         self.latest = self._measured([self.snapshot], [self._potential_energy()])
         self.cost_meter = CostMeter([body.integrator for body in bodies])
         self.integrator_cost: dict[str, IntegratorCost] = {}  # the last step call's, per integrator
@@ -387,18 +402,32 @@ class Session:
         )
         return start + self.scene.changes + switches
 
-    def step(self, count: int, budget_s: float = float("inf")) -> StepReport:
+    def step(
+        self,
+        count: int,
+        budget_s: float = float("inf"),
+        *,
+        each: Callable[[StepCost], None] | None = None,
+        last_only: bool = False,
+    ) -> StepReport:
         """Take up to ``count`` steps of ``h``, stopping early once ``budget_s`` wall seconds are spent, and measure
         each step (in one batch afterwards) into :attr:`latest`. A step that would end past the budget, by what a
         step and its measuring cost in the last call, is not begun (the first always is): a frame whose steps are
         dear (numpy paths while the kernels compile) takes one, not two. A numerical failure stops it too (a
         :class:`NumericalError`, or an arithmetic or linear-algebra error from the numerics): the state stays the
-        last good one and the report carries the message (which names the body and why)."""
+        last good one and the report carries the message (which names the body and why).
+
+        ``each(cost)`` is called after every step with its cost per body (file order): ``run`` writes its trace
+        there. ``last_only`` measures the last step alone, against the state after the last kick (a session
+        without history: ``run``'s table reads the end), at one measurement's cost whatever ``count``; the flip
+        counts then count at the measured steps only."""
+        assert not (last_only and self.history is not None), "a history keeps every step's measures"
         newton = np.zeros(len(self.scene.bodies))
         first = self.simulation.step_index + 1
         steps, error = 0, None
         snapshots, potentials = [], []
         parts = [(0, self.references)]  # (first snapshot, the references it and those after it are measured with)
+        kicked = None  # last_only: the state after the latest kick, which the references start from once measured
         self.cost_meter.reset()
         frozen_before = set(self.watch.failures)
         start = time.perf_counter()
@@ -419,20 +448,36 @@ class Session:
             newton += cost.newton_iterations
             self.cost_meter.add(self.simulation.world.group_seconds, cost)
             steps += 1
-            snapshots.append(self.simulation.snapshot())
-            potentials.append(self._potential_energy())
-            if self.simulation.kicks.due(self.simulation.step_index):
-                # Measured from here on against the state after the kick (References.rebased).
-                self.references = self.references.rebased(self.scene, snapshots[-1], potentials[-1])
-                parts.append((len(snapshots) - 1, self.references))
-            if self.watch.enabled:
-                error = self._froze_diverged(snapshots[-1], potentials[-1])
-                if error is not None:
-                    break
+            if each is not None:
+                each(cost)
+            due = self.simulation.kicks.due(self.simulation.step_index)
+            if not last_only or due or self.watch.enabled:
+                snapshot, potential = self.simulation.snapshot(), self._potential_energy()
+                if last_only:
+                    snapshots, potentials = [snapshot], [potential]
+                    kicked = (snapshot, potential) if due else kicked
+                else:
+                    snapshots.append(snapshot)
+                    potentials.append(potential)
+                    if due:  # measured from here on against the state after the kick (References.rebased)
+                        self.references = self.references.rebased(self.scene, snapshot, potential)
+                        parts.append((len(snapshots) - 1, self.references))
+                if self.watch.enabled:
+                    if kicked is not None:
+                        self.references, kicked = self.references.rebased(self.scene, *kicked), None
+                    error = self._froze_diverged(snapshot, potential)
+                    if error is not None:
+                        break
             if time.perf_counter() - start > budget_s:
                 break
         stepped = time.perf_counter()
         elapsed = stepped - start
+        if steps and last_only:
+            if kicked is not None:
+                self.references = self.references.rebased(self.scene, *kicked)
+            if not snapshots or snapshots[-1].t != self.t:  # the last step's state, unless taken at a kick
+                snapshots, potentials = [self.simulation.snapshot()], [self._potential_energy()]
+            parts = [(0, self.references)]
         if steps:
             self.snapshot = snapshots[-1]
             self.latest = self._measured(snapshots, potentials, parts)
@@ -488,6 +533,11 @@ class Session:
     def sample(self) -> Sample:
         """The latest step's measurements (see :class:`~scene.model.samples.Sample`, without the S axis)."""
         return self.latest.sample.latest()
+
+    def energy(self) -> np.ndarray:
+        """(N,) J, file order: every body's energy at the latest snapshot as the measures count it, kinetic plus the
+        potential where it counts (scene/model/measures.py)."""
+        return self.snapshot.energy + self._potential_energy()
 
     def _potential_energy(self) -> np.ndarray:
         """(N,) J: the potential energy where it counts (pivoted bodies), else 0."""

@@ -159,6 +159,10 @@ class References:
         )
         self.has_reference = np.zeros(count, dtype=bool)
         self.has_reference[self.measured] = self.closed_forms.has_reference[self.owner]
+        notes = np.full(count, None, dtype=object)
+        notes[self.measured] = np.array(self.closed_forms.notes, dtype=object)[self.owner]
+        self.notes: tuple[str | None, ...] = tuple(notes.tolist())
+        """Each row's note where it has no closed form for a reason worth telling (scene/model/measures.py)."""
         self.exact_rows = [
             int(self.measured[first]) for first, solved in zip(firsts, self.closed_forms.has_reference, strict=True)
             if solved and self.torque_free[self.measured[first]]

@@ -19,16 +19,7 @@ import numpy as np
 
 from spinlab.scene.files.limits import MAX_STEP_INDEX, MAX_STEPS, MAX_TRACE_ROWS, check_count
 from spinlab.scene.files.scene_file import SceneSpec
-from spinlab.scene.model.measures import (
-    ClosedForms,
-    energy_error,
-    energy_scale,
-    momentum_error,
-    orientation_error,
-    potential_counts,
-    reference_solutions,
-    torque_free,
-)
+from spinlab.scene.model.run_model import Session, Setup, scene_integrators
 from spinlab.scene.process.kernels import load_kernels
 from spinlab.scene.running.kicks import kick_step
 from spinlab.scene.running.simulation import Simulation
@@ -36,6 +27,7 @@ from spinlab.sim import compiled
 from spinlab.sim.errors import InputError, NumericalError
 from spinlab.sim.integrators import CLAIMS
 from spinlab.sim.integrators.kernel_twins import SCALAR_BODIES
+from spinlab.sim.integrators.state import StepCost
 
 if TYPE_CHECKING:
     from spinlab.scene.files.trace import TraceWriter
@@ -142,66 +134,48 @@ def run_scene(
 ) -> list[BodySummary]:
     """Step ``scene`` for ``duration`` s in steps of ``h``; write the trace (atomically) if ``trace_path`` is given.
 
-    ``integrator`` overrides every body's (``None`` keeps the scene's). Raises :class:`sim.errors.NumericalError`
-    when a step fails; no trace file is left behind then.
+    The run is the window's run model (scene/model/run_model.py's :class:`Session`): its steps, kicks, changes and
+    measures, the last step measured against the state after the last kick. ``integrator`` overrides every body's
+    (``None`` keeps the scene's). Raises :class:`sim.errors.NumericalError` when a step fails; no trace file is left
+    behind then.
     """
     steps = step_count(duration, h)
     if trace_path is not None:
         rows = (steps + 1) * len(scene.bodies)
         check_count(rows, MAX_TRACE_ROWS, "rows of trace (steps + 1) × bodies", where=str(trace_path))
-    simulation = Simulation(scene, integrator=integrator, h=h, gyroscopic=gyroscopic)
-    start = simulation.snapshot()
-    pivoted = potential_counts(simulation.scene)
-    base = _Base.of(simulation, start, simulation.potential_energy(), pivoted)
-    kicked = None  # (the snapshot just after the last kick, its potential energies): the base at the end
-    iterations = np.zeros(len(simulation.names), dtype=np.int64)
+    setup = Setup(scene, scene_integrators(scene, integrator), h=h, gyroscopic=gyroscopic)
+    session = Session(setup, stop_at_failure=True)
+    simulation = session.simulation
+    start = session.snapshot
+    check_finite(simulation, start, session.energy())
     substeps = np.ones(len(simulation.names), dtype=np.int64)
+    with _kernels(session, steps), _maybe_trace(trace_path) as trace:
+        wall_start = time.perf_counter()  # the stepping alone: the kernels are loaded
 
-    kernels: contextlib.AbstractContextManager[None]
-    # A change may switch the term off mid-run (scene/running/changes.py): numba then, as for a run without it.
-    without_term = not gyroscopic or any(not change.gyroscopic for change in scene.changes)
-    nodes = int(np.count_nonzero(simulation.graph.parent >= 0))
-    if steps_without_numba(simulation.integrators, steps, gyroscopic=not without_term, graph_nodes=nodes):
-        # The kernels' bits on numpy, numba never imported: the trace's bytes are those of the compiled path.
-        kernels = compiled.gated(stand_in="twin")
-    else:
-        load_kernels(scene, dict.fromkeys(name for name in simulation.integrators if name is not None))
-        kernels = contextlib.nullcontext()
-    wall_start = time.perf_counter()  # the stepping alone: the kernels are loaded
-    with kernels, _maybe_trace(trace_path) as trace:
-        if trace is not None:
-            trace.write(0.0, simulation.names, start.q, start.omega_world, start.L_world, start.energy)
-        for index in range(steps):
-            cost = simulation.step()
-            iterations += cost.newton_iterations
+        def each(cost: StepCost) -> None:
             np.maximum(substeps, cost.substeps, out=substeps)
             if trace is not None:
                 now = simulation.snapshot()
                 check_finite(simulation, now)
-                trace.write(simulation.t, simulation.names, now.q, now.omega_world, now.L_world, now.energy)
-            if simulation.kicks.due(simulation.step_index):
-                # From a kick on, measured against the state just after it, as the window's plots and labels are
-                # (scene/model/samples.py's References.rebased): a kick changes E and L by design. Only the last kick's
-                # state matters to the table: its closed forms are solved once, at the end.
-                kicked = simulation.snapshot(), simulation.potential_energy()
+                trace.write(now.t, simulation.names, now.q, now.omega_world, now.L_world, now.energy)
             if progress is not None:
-                progress(index + 1, steps)
-        end = simulation.snapshot()
-        end_energy = end.energy + np.where(pivoted, simulation.potential_energy(), 0.0)
-        check_finite(simulation, end, end_energy)
-    wall = time.perf_counter() - wall_start
-    if kicked is not None:
-        base = _Base.of(simulation, *kicked, pivoted)
+                progress(simulation.step_index, steps)
 
-    energy = np.abs(energy_error(end_energy, base.energy, base.energy_scale))
-    momentum = momentum_error(end.L_world, base.L_world)
-    orientation = _final_orientation_errors(end, base)
-    free = np.array([torque_free(simulation.scene, body) for body in simulation.scene.bodies], dtype=bool)
-    energy_figures, momentum_figures, orientation_figures = (
-        _figures(energy), _figures(np.where(free, momentum, np.nan)), _figures(orientation)
-    )  # fmt: skip
-    average_iterations = (iterations / steps).tolist()
-    notes = _kick_notes(simulation, steps, base.references.notes)
+        if trace is not None:
+            trace.write(0.0, simulation.names, start.q, start.omega_world, start.L_world, start.energy)
+        report = session.step(steps, each=each, last_only=True)
+        if report.error is not None:
+            raise NumericalError(report.error)
+        check_finite(simulation, session.snapshot, session.energy())
+    wall = time.perf_counter() - wall_start
+    sample, plotted = session.latest.sample.latest(), session.plotted
+    figures = [np.full(len(simulation.names), np.nan) for _ in range(4)]
+    measures = (sample.energy_error, sample.momentum_error, sample.orientation_error, report.newton_per_step)
+    for figure, measure in zip(figures, measures, strict=True):
+        figure[plotted] = measure
+    energy, momentum, orientation, newton = figures
+    notes = np.full(len(simulation.names), None, dtype=object)
+    notes[plotted] = np.array(session.references.notes, dtype=object)
     return [
         BodySummary(
             body=name,
@@ -209,60 +183,49 @@ def run_scene(
             energy_error=energy_figure,
             momentum_error=momentum_figure,
             orientation_error=orientation_figure,
-            newton_per_step=newton,
+            newton_per_step=newton_figure,
             max_substeps=substep,
             wall_seconds=wall,
             note=note,
         )
-        for name, integrator, energy_figure, momentum_figure, orientation_figure, newton, substep, note in zip(
+        for name, integrator, energy_figure, momentum_figure, orientation_figure, newton_figure, substep, note in zip(
             simulation.names,
             simulation.body_integrators,
-            energy_figures,
-            momentum_figures,
-            orientation_figures,
-            average_iterations,
+            _figures(energy),
+            _figures(momentum),
+            _figures(orientation),
+            np.nan_to_num(newton).tolist(),
             substeps.tolist(),
-            notes,
+            _kick_notes(session.scene, h, steps, simulation.names, notes.tolist()),
             strict=True,
         )
     ]
 
 
-@dataclass(frozen=True)
-class _Base:
-    """What a run's errors are measured against: the state at the start, or just after the last kick (at ``t0`` s):
-    its energy (with the potential about a pivot) and the energy's scale (scene/model/measures.py), world L, and the
-    closed forms started from it."""
-
-    t0: float
-    energy: np.ndarray
-    energy_scale: np.ndarray
-    L_world: np.ndarray
-    references: ClosedForms
-
-    @classmethod
-    def of(cls, simulation: Simulation, snapshot, potential_energy: np.ndarray, pivoted: np.ndarray) -> _Base:
-        """The base at ``snapshot`` (with each body's ``potential_energy`` J then, counted where ``pivoted``)."""
-        potential = np.where(pivoted, potential_energy, 0.0)
-        energy = snapshot.energy + potential
-        check_finite(simulation, snapshot, energy)
-        rows = np.arange(len(pivoted))
-        references = reference_solutions(simulation.scene, rows, snapshot.q, snapshot.omega_world)
-        return cls(snapshot.t, energy, energy_scale(snapshot.energy, potential), snapshot.L_world, references)
+def _kernels(session: Session, steps: int) -> contextlib.AbstractContextManager[None]:
+    """What ``session``'s ``steps`` steps run on: the kernels' bits on numpy, numba never imported, when that is
+    cheaper (:func:`steps_without_numba`; the trace's bytes are those of the compiled path), else the compiled
+    kernels, loaded here."""
+    scene, simulation = session.scene, session.simulation
+    # A change may switch the term off mid-run (scene/running/changes.py): numba then, as for a run without it.
+    without_term = not session.setup.gyroscopic or any(not change.gyroscopic for change in scene.changes)
+    nodes = int(np.count_nonzero(simulation.graph.parent >= 0))
+    if steps_without_numba(simulation.integrators, steps, gyroscopic=not without_term, graph_nodes=nodes):
+        return compiled.gated(stand_in="twin")
+    load_kernels(scene, dict.fromkeys(name for name in simulation.integrators if name is not None))
+    return contextlib.nullcontext()
 
 
-def _kick_notes(simulation: Simulation, steps: int, notes) -> list[str | None]:
-    """``notes`` with, for each body kicked within the run, a word that its errors are measured from the state just
-    after the run's last kick (scene/running/kicks.py: a kick changes L and E by design)."""
-    landed = [(kick.body, kick_step(kick.time, simulation.h)) for kick in simulation.scene.kicks]
-    landed = [(body, step) for body, step in landed if step <= steps]
-    counts = {body: sum(1 for other, _ in landed if other == body) for body, _ in landed}
-    since = (
-        f"measured from t = {max((step for _, step in landed), default=0) * simulation.h:.4g} s, after the last kick"
-    )
-    words = [
-        None if name not in counts else f"kicked {counts[name]}× (scene file): {since}" for name in simulation.names
-    ]
+def _kick_notes(scene: SceneSpec, h: float, steps: int, names: list[str], notes: list) -> list[str | None]:
+    """``notes`` (one a body of ``names``) with, for each body kicked within the run, a word that its errors are
+    measured from the state just after the run's last kick (scene/running/kicks.py: a kick changes L and E by
+    design). Counted in one pass over the kicks."""
+    landed = [(kick.body, step) for kick in scene.kicks if (step := kick_step(kick.time, h)) <= steps]
+    if not landed:
+        return notes
+    counts = Counter(body for body, _ in landed)
+    since = f"measured from t = {max(step for _, step in landed) * h:.4g} s, after the last kick"
+    words = [None if name not in counts else f"kicked {counts[name]}× (scene file): {since}" for name in names]
     return [
         note if word is None else (word if note is None else f"{note}; {word}")
         for note, word in zip(notes, words, strict=True)
@@ -295,15 +258,6 @@ def check_finite(simulation: Simulation, snapshot, energy: np.ndarray | None = N
                 f"(it overflowed float64)",
                 bodies=np.array([i]),
             )
-
-
-def _final_orientation_errors(end, base: _Base) -> np.ndarray:
-    """(N,) rad: each body's angle from its reference (started at ``base``) at the end; NaN without a reference or
-    where it is not finite."""
-    with np.errstate(all="ignore"):
-        q_exact, _ = base.references.orientation_and_omega_body(np.float64(end.t - base.t0))
-        error = orientation_error(end.q, q_exact)
-    return np.where(np.isfinite(error), error, np.nan)
 
 
 class _maybe_trace:

@@ -132,26 +132,15 @@ class References:
         self.every_row = len(self.measured) == count
         # Torque-free bodies conserve L and have an invariable plane.
         self.torque_free = np.array([torque_free(scene, scene.bodies[i]) for i in rows], dtype=bool).reshape(count)
-        # Bodies with equal initial states (and, for a heavy top, equal tops under equal gravity) share one closed
-        # form: the first of them represents the others.
-        groups: dict[int, list[int]] = {}
         measured_bodies = np.asarray(rows, dtype=np.intp)[self.measured]
+        bodies = [scene.bodies[i] for i in measured_bodies.tolist()]
         q0s, omega0s = initial.q[measured_bodies], initial.omega_world[measured_bodies]
-        inertia = np.array([scene.bodies[i].inertia_body for i in measured_bodies.tolist()]).reshape(-1, 3, 3)
+        inertia = np.array([body.inertia_body for body in bodies]).reshape(-1, 3, 3)
         self.plane_axes = plane_axes_of(initial.L_world[measured_bodies], omega0s)
         self.polhode_axes = polhode_axes_of(inertia, q0s, omega0s)
-        for position, i in enumerate(measured_bodies.tolist()):
-            body = scene.bodies[i]
-            q0, omega0 = initial.q[i], initial.omega_world[i]
-            state: tuple[Any, ...] = (body.inertia_body.tobytes(), q0.tobytes(), omega0.tobytes())
-            heavy_top = body.pivot is not None and not self.torque_free[self.measured[position]]
-            if heavy_top:  # its mass, pivot and gravity too
-                state += (float(body.mass), body.pivot.tobytes(), np.asarray(scene.gravity, dtype=float).tobytes())
-            groups.setdefault(hash(state), []).append(position)
-        firsts = np.array([served[0] for served in groups.values()], dtype=np.intp)  # positions among the measured
-        self.owner = np.empty(len(self.measured), dtype=np.intp)  # each measured row's representative (in firsts)
-        for number, served in enumerate(groups.values()):
-            self.owner[served] = number
+        # Bodies with equal initial states (and, for a heavy top, equal tops: the scene has one gravity) share one
+        # closed form: the first of them represents the others. ``firsts``: positions among the measured.
+        firsts, self.owner = _first_of_equals(inertia, q0s, omega0s, self._heavy_tops(bodies))
         # The closed forms of the representatives, solved together (scene/model/measures.py, sim/exact_batch.py).
         represented = measured_bodies[firsts]
         self.closed_forms = reference_solutions(
@@ -169,6 +158,15 @@ class References:
         ]  # fmt: skip
         speeds = np.linalg.norm(initial.omega_world[measured_bodies], axis=1).reshape(-1)
         self.flip_counters = FlipCounter.for_speeds(speeds), FlipCounter.for_speeds(speeds)
+
+    def _heavy_tops(self, bodies: list) -> np.ndarray:
+        """(M, 4): each measured body's mass and pivot (3,) m when it is a heavy top (pivoted, under a torque), which
+        its closed form depends on too; zeros for the others."""
+        tops = np.zeros((len(bodies), 4))
+        pivoted = np.array([body.pivot is not None for body in bodies], dtype=bool).reshape(-1)
+        for k in np.flatnonzero(pivoted & ~self.torque_free[self.measured]):
+            tops[k] = (bodies[k].mass, *bodies[k].pivot)
+        return tops
 
     def rebased(self, scene: SceneSpec, state: Snapshot, potential: np.ndarray) -> References:
         """References that start again from ``state`` (a run's state just after a kick, scene/running/kicks.py): a kick
@@ -223,6 +221,31 @@ class References:
         return Sample(t, finite(error), finite(momentum), finite(orientation), finite(herpolhode),
                       finite(herpolhode_exact), finite(polhode), finite(polhode_exact), finite(q_exact),
                       finite(omega_body_exact), flips, flips_exact)  # fmt: skip
+
+
+def _first_of_equals(*columns: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Rows equal bit for bit across ``columns`` (each (M, ...) float64): the first row of each set of equals,
+    ascending, and each row's set (an index into those firsts). Sorted by a hash of each row's bits (equal rows
+    hash alike), then checked against the rows themselves: two rows that differ under one hash are sorted by
+    their bytes instead."""
+    count = len(columns[0])
+    if count == 0:
+        return np.zeros(0, dtype=np.intp), np.zeros(0, dtype=np.intp)
+    bits = np.ascontiguousarray(np.concatenate([np.reshape(column, (count, -1)) for column in columns], axis=1))
+    words = bits.view(np.uint64)
+    mixed = words * np.uint64(0xBF58476D1CE4E5B9)  # each word's bits spread (splitmix64's), so that sign bits
+    mixed ^= mixed >> np.uint64(31)  # flipped in two places do not cancel in the sum
+    odd = np.arange(1, 2 * words.shape[1], 2, dtype=np.uint64) * np.uint64(0x9E3779B97F4A7C15)
+    _, firsts, inverse = np.unique(mixed @ odd, return_index=True, return_inverse=True)
+    inverse = np.reshape(inverse, count)
+    if not np.array_equal(words, words[firsts[inverse]]):
+        keys = bits.view(np.dtype((np.void, bits.shape[1] * bits.itemsize))).reshape(count)
+        _, firsts, inverse = np.unique(keys, return_index=True, return_inverse=True)
+        inverse = np.reshape(inverse, count)
+    order = np.argsort(firsts)
+    rank = np.empty_like(order)
+    rank[order] = np.arange(order.size)
+    return firsts[order], rank[inverse]
 
 
 def measured_rows(count: int) -> np.ndarray:

@@ -66,7 +66,7 @@ def run_command(args: argparse.Namespace) -> int:
 def _run(args: argparse.Namespace) -> int:
     from spinlab.scene.files.atomic_file import refuse_overwriting
     from spinlab.scene.files.scene_file import load_scene
-    from spinlab.scene.running.runner import run_scene, step_count
+    from spinlab.scene.model.runner import run_scene, step_count
     from spinlab.sim.integrators import FAMILIES
 
     scene = load_scene(args.scene)

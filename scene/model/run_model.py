@@ -28,7 +28,6 @@ from spinlab.scene.files.scene_file import BodySpec, SceneSpec
 from spinlab.scene.model.failures import DEFAULT_DIVERGENCE, CostMeter, Failure, IntegratorCost, Watch, failure_reason
 from spinlab.scene.model.flips import flip_text
 from spinlab.scene.model.measures import potential_counts
-from spinlab.scene.model.palette import integrator_color
 from spinlab.scene.model.samples import ERROR_FLOOR, References, Sample, concatenated, measured_rows
 from spinlab.scene.running.changes import ChangeSpec
 from spinlab.scene.running.history import RunHistory, checkpoint_interval
@@ -164,6 +163,8 @@ def run_layout(setup: Setup) -> tuple[SceneSpec, tuple[Group, ...]]:
     """
     scene = setup.scene
     if setup.side_by_side:
+        from spinlab.scene.model.palette import integrator_color  # the copies' colours (not run's: ~1 ms of its start)
+
         copies: list[BodySpec] = []
         copy_groups: list[Group] = []
         for number, integrator in enumerate(compared_integrators(setup)):

@@ -31,10 +31,8 @@ import numpy as np
 
 from spinlab.scene.files.limits import MAX_BODIES, MAX_STEP_INDEX, check_count
 from spinlab.scene.files.validation import TableReader, did_you_mean, fail
-from spinlab.sim import dynamic_transform as dt
 from spinlab.sim.integrators.state import omega_world_from_momentum
 from spinlab.sim.quaternion import quat_exp, quat_mul, quat_rotate
-from spinlab.sim.transform import Transform
 from spinlab.sim.vector import cross
 
 __all__ = ["KickSpec", "KickSchedule", "KICK_KEYS", "BEYOND_ANY_RUN", "kick_step", "read_kicks", "renamed_kicks"]
@@ -208,6 +206,9 @@ class KickSchedule:
         """Give each kinematic child of the nodes in ``change`` (node → the world Δω it got) the local change that
         takes back what it inherits (seed 000): ``Δω₁ = R₂ᵀ (−Δω₃)`` with ``Δω₃ = Δω₂``, re-basing its prescribed
         rotation ``exp(t ω₁) q₀`` so it is continuous at ``t``."""
+        from spinlab.sim import dynamic_transform as dt  # a kick that counteracts only (~1 ms of any run's start)
+        from spinlab.sim.transform import Transform
+
         parents = np.array(list(change), dtype=np.intp)
         children = np.flatnonzero(np.isin(self._parent, parents) & graph.kinematic)
         if children.size == 0:

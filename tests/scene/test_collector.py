@@ -6,8 +6,8 @@ import gc
 import pytest
 
 from spinlab.scene.files.scene_file import load_scene
+from spinlab.scene.model.runner import run_scene
 from spinlab.scene.process.collector import collector_paused
-from spinlab.scene.running.runner import run_scene
 
 
 def _cycles_left_by(scene, steps: int, tmp_path) -> int:
@@ -24,7 +24,7 @@ def test_a_run_makes_no_reference_cycle_per_step_nor_per_run(preset, tmp_path):
     # None per run either: `run --integrator all` runs the scene once per integrator with the collector paused.
     scene = load_scene(preset)
     # The first runs compile and cache, or import numba: their objects live on. A short run steps without numba and
-    # a long one with it (scene/running/runner.py's steps_without_numba): each path's first run is made here.
+    # a long one with it (scene/model/runner.py's steps_without_numba): each path's first run is made here.
     _cycles_left_by(scene, 2, tmp_path)
     _cycles_left_by(scene, 200, tmp_path)
     few, many = _cycles_left_by(scene, 5, tmp_path), _cycles_left_by(scene, 200, tmp_path)

@@ -3,10 +3,10 @@ scene's step, and before a run's first step, so that its wall time is the steppi
 
 import pytest
 
-import spinlab.scene.running.runner as runner
+import spinlab.scene.model.runner as runner
 from spinlab.scene.files.scene_file import load_scene
+from spinlab.scene.model.runner import run_scene
 from spinlab.scene.process.kernels import load_kernels
-from spinlab.scene.running.runner import run_scene
 from spinlab.scene.running.simulation import Simulation
 from spinlab.sim.integrators import INTEGRATORS
 

@@ -1,4 +1,4 @@
-"""A small run steps without numba (scene/running/runner.py's ``steps_without_numba``), and its trace is the compiled
+"""A small run steps without numba (scene/model/runner.py's ``steps_without_numba``), and its trace is the compiled
 path's bytes all the same."""
 
 import subprocess
@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-import spinlab.scene.running.runner as runner
+import spinlab.scene.model.runner as runner
 from spinlab.scene.files.scene_file import load_scene
-from spinlab.scene.running.runner import run_scene, steps_without_numba
+from spinlab.scene.model.runner import run_scene, steps_without_numba
 from spinlab.sim import compiled
 
 ROOT = Path(__file__).resolve().parents[2]

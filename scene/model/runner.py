@@ -1,8 +1,10 @@
-"""Headless runs: step a scene for a duration, write its trace, and measure each body against what must hold.
+"""Headless runs (``run``): a scene stepped for a duration through the run model the window and ``record`` share
+(scene/model/run_model.py's :class:`Session`), its trace written as it goes, each body's measures read at the end.
 
-Per body, a run reports the final measures of scene/model/measures.py (shown as magnitudes): the relative energy error,
-the relative change of world angular momentum ``|ΔL|/|L|`` for torque-free bodies, the orientation error against
-the body's closed-form motion where one exists, and the Newton iterations and sub-steps the integrator needed.
+Per body, a run reports the run model's measures at its last step (scene/model/measures.py, as magnitudes, from the
+state after the last kick): the relative energy error, the relative change of world angular momentum ``|ΔL|/|L|``
+for torque-free bodies, the orientation error against the body's closed-form motion where one exists, and the Newton
+iterations and sub-steps the integrator needed. A kinematic body has none of the three: its motion is prescribed.
 """
 
 from __future__ import annotations
@@ -21,7 +23,6 @@ from spinlab.scene.files.scene_file import SceneSpec
 from spinlab.scene.model.run_model import Session, Setup, scene_integrators
 from spinlab.scene.process.kernels import load_kernels
 from spinlab.scene.running.kicks import kick_step
-from spinlab.scene.running.simulation import Simulation
 from spinlab.sim import compiled
 from spinlab.sim.errors import InputError, NumericalError
 from spinlab.sim.integrators import CLAIMS
@@ -30,6 +31,7 @@ from spinlab.sim.integrators.state import StepCost
 
 if TYPE_CHECKING:
     from spinlab.scene.files.trace import TraceWriter
+    from spinlab.scene.running.simulation import Simulation
 
 __all__ = ["BodySummary", "run_scene", "step_count", "check_finite", "steps_without_numba"]
 

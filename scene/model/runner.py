@@ -168,36 +168,18 @@ def run_scene(
             raise NumericalError(report.error)
         check_finite(simulation, session.snapshot, session.energy())
     wall = report.ms_per_step * report.steps / 1e3  # the stepping alone (the kernels are loaded), not the measuring
-    sample, plotted = session.latest.sample.latest(), session.plotted
-    figures = [np.full(len(simulation.names), np.nan) for _ in range(4)]
-    measures = (sample.energy_error, sample.momentum_error, sample.orientation_error, report.newton_per_step)
-    for figure, measure in zip(figures, measures, strict=True):
-        figure[plotted] = measure
-    energy, momentum, orientation, newton = figures
-    notes = np.full(len(simulation.names), None, dtype=object)
-    notes[plotted] = np.array(session.references.notes, dtype=object)
+    sample, plotted, count = session.latest.sample.latest(), session.plotted, len(simulation.names)
+    figures = np.full((4, count), np.nan)  # the plotted (dynamic) bodies' measures; NaN: none (kinematic)
+    figures[:, plotted] = (sample.energy_error, sample.momentum_error, sample.orientation_error, report.newton_per_step)
+    closed_form_notes = np.full(count, None, dtype=object)
+    closed_form_notes[plotted] = np.array(session.references.notes, dtype=object)
+    notes = _kick_notes(session.scene, h, steps, simulation.names, closed_form_notes.tolist())
+    energy, momentum, orientation = map(_figures, figures[:3])
+    columns = (energy, momentum, orientation, np.nan_to_num(figures[3]).tolist(), substeps.tolist(), notes)
     return [
-        BodySummary(
-            body=name,
-            integrator=integrator or "kinematic",
-            energy_error=energy_figure,
-            momentum_error=momentum_figure,
-            orientation_error=orientation_figure,
-            newton_per_step=newton_figure,
-            max_substeps=substep,
-            wall_seconds=wall,
-            note=note,
-        )
-        for name, integrator, energy_figure, momentum_figure, orientation_figure, newton_figure, substep, note in zip(
-            simulation.names,
-            simulation.body_integrators,
-            _figures(energy),
-            _figures(momentum),
-            _figures(orientation),
-            np.nan_to_num(newton).tolist(),
-            substeps.tolist(),
-            _kick_notes(session.scene, h, steps, simulation.names, notes.tolist()),
-            strict=True,
+        BodySummary(name, integrator or "kinematic", e, m, o, newton, substep, wall, note)
+        for name, integrator, e, m, o, newton, substep, note in zip(
+            simulation.names, simulation.body_integrators, *columns, strict=True
         )
     ]
 

@@ -167,14 +167,17 @@ class ClosedForms:
         return q, omega
 
 
-def reference_solutions(scene: SceneSpec, rows: np.ndarray, q0: np.ndarray, omega_world0: np.ndarray) -> ClosedForms:
+def reference_solutions(
+    scene: SceneSpec, rows: np.ndarray, q0: np.ndarray, omega_world0: np.ndarray, free: np.ndarray | None = None
+) -> ClosedForms:
     """:func:`reference_solution` of the bodies ``rows`` (K,) of ``scene`` from their initial ``q0`` (K, 4) and
     ``omega_world0`` (K, 3), the torque-free ones solved together (sim/exact_batch.py: the same closed form, to
-    rounding)."""
+    rounding). ``free``: :func:`torque_free` of each, when the caller has it."""
     rows = np.asarray(rows, dtype=np.intp)
     count = rows.size
-    bodies = [scene.bodies[i] for i in rows]
-    free = np.array([torque_free(scene, body) for body in bodies], dtype=bool).reshape(count)
+    bodies = [scene.bodies[i] for i in rows.tolist()]
+    if free is None:
+        free = np.array([torque_free(scene, body) for body in bodies], dtype=bool).reshape(count)
     inertia = np.array([body.inertia_body for body in bodies]).reshape(count, 3, 3)
     q0, omega_world0 = np.asarray(q0, dtype=float), np.asarray(omega_world0, dtype=float)
     moving = ~np.all(np.abs(omega_world0) <= 1e-8, axis=-1)  # np.allclose(ω, 0) of reference_solution

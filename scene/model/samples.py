@@ -131,20 +131,23 @@ class References:
         self.measured = np.arange(count) if measured is None else np.asarray(measured, dtype=np.intp)
         self.every_row = len(self.measured) == count
         # Torque-free bodies conserve L and have an invariable plane.
-        self.torque_free = np.array([torque_free(scene, scene.bodies[i]) for i in rows], dtype=bool).reshape(count)
+        bodies = scene.bodies
+        free_rows = [torque_free(scene, bodies[i]) for i in np.asarray(rows).tolist()]
+        self.torque_free = np.array(free_rows, dtype=bool).reshape(count)
         measured_bodies = np.asarray(rows, dtype=np.intp)[self.measured]
-        bodies = [scene.bodies[i] for i in measured_bodies.tolist()]
+        measured_specs = [bodies[i] for i in measured_bodies.tolist()]
         q0s, omega0s = initial.q[measured_bodies], initial.omega_world[measured_bodies]
-        inertia = np.array([body.inertia_body for body in bodies]).reshape(-1, 3, 3)
+        inertia = np.array([body.inertia_body for body in measured_specs]).reshape(-1, 3, 3)
         self.plane_axes = plane_axes_of(initial.L_world[measured_bodies], omega0s)
         self.polhode_axes = polhode_axes_of(inertia, q0s, omega0s)
         # Bodies with equal initial states (and, for a heavy top, equal tops: the scene has one gravity) share one
         # closed form: the first of them represents the others. ``firsts``: positions among the measured.
-        firsts, self.owner = _first_of_equals(inertia, q0s, omega0s, self._heavy_tops(bodies))
+        firsts, self.owner = _first_of_equals(inertia, q0s, omega0s, self._heavy_tops(measured_specs))
         # The closed forms of the representatives, solved together (scene/model/measures.py, sim/exact_batch.py).
         represented = measured_bodies[firsts]
+        free = self.torque_free[self.measured[firsts]]
         self.closed_forms = reference_solutions(
-            scene, represented, initial.q[represented], initial.omega_world[represented]
+            scene, represented, initial.q[represented], initial.omega_world[represented], free
         )
         self.has_reference = np.zeros(count, dtype=bool)
         self.has_reference[self.measured] = self.closed_forms.has_reference[self.owner]
@@ -152,10 +155,7 @@ class References:
         notes[self.measured] = np.array(self.closed_forms.notes, dtype=object)[self.owner]
         self.notes: tuple[str | None, ...] = tuple(notes.tolist())
         """Each row's note where it has no closed form for a reason worth telling (scene/model/measures.py)."""
-        self.exact_rows = [
-            int(self.measured[first]) for first, solved in zip(firsts, self.closed_forms.has_reference, strict=True)
-            if solved and self.torque_free[self.measured[first]]
-        ]  # fmt: skip
+        self.exact_rows: list[int] = self.measured[firsts[self.closed_forms.has_reference & free]].tolist()
         speeds = np.linalg.norm(initial.omega_world[measured_bodies], axis=1).reshape(-1)
         self.flip_counters = FlipCounter.for_speeds(speeds), FlipCounter.for_speeds(speeds)
 

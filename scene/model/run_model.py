@@ -284,10 +284,10 @@ class Session:
         self.initial = self.snapshot
         bodies = self.scene.bodies
         self.plotted = np.array([i for i, body in enumerate(bodies) if not body.kinematic], dtype=np.intp)
-        self.rows = {int(index): k for k, index in enumerate(self.plotted)}
+        self.rows = dict(zip(self.plotted.tolist(), range(len(self.plotted)), strict=True))
         # Side by side with one body per copy, a series is best named by its integrator alone.
         single = setup.side_by_side and len(setup.scene.bodies) == 1
-        self.names = [bodies[i].integrator if single else bodies[i].name for i in self.plotted]
+        self.names = [bodies[i].integrator if single else bodies[i].name for i in self.plotted.tolist()]
         self._potential = potential_counts(self.scene)
         # A window's run (``sampled``, by default with ``history``) measures a large scene's sample against the
         # closed forms: the rows its plots draw (scene/model/samples.py's measured_rows).

@@ -147,7 +147,7 @@ class References:
         represented = measured_bodies[firsts]
         free = self.torque_free[self.measured[firsts]]
         self.closed_forms = reference_solutions(
-            scene, represented, initial.q[represented], initial.omega_world[represented], free
+            scene, represented, initial.q[represented], initial.omega_world[represented], free, inertia[firsts]
         )
         self.has_reference = np.zeros(count, dtype=bool)
         self.has_reference[self.measured] = self.closed_forms.has_reference[self.owner]
@@ -226,19 +226,25 @@ class References:
 def _first_of_equals(*columns: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Rows equal bit for bit across ``columns`` (each (M, ...) float64): the first row of each set of equals,
     ascending, and each row's set (an index into those firsts). Sorted by a hash of each row's bits (equal rows
-    hash alike), then checked against the rows themselves: two rows that differ under one hash are sorted by
-    their bytes instead."""
+    hash alike); a row that shares its hash with an earlier one is checked against it, and when two differ, the
+    rows are sorted by their bytes instead."""
     count = len(columns[0])
     if count == 0:
         return np.zeros(0, dtype=np.intp), np.zeros(0, dtype=np.intp)
-    bits = np.ascontiguousarray(np.concatenate([np.reshape(column, (count, -1)) for column in columns], axis=1))
-    words = bits.view(np.uint64)
-    mixed = words * np.uint64(0xBF58476D1CE4E5B9)  # each word's bits spread (splitmix64's), so that sign bits
-    mixed ^= mixed >> np.uint64(31)  # flipped in two places do not cancel in the sum
-    odd = np.arange(1, 2 * words.shape[1], 2, dtype=np.uint64) * np.uint64(0x9E3779B97F4A7C15)
-    _, firsts, inverse = np.unique(mixed @ odd, return_index=True, return_inverse=True)
+    rows = [np.ascontiguousarray(column, dtype=float).reshape(count, -1).view(np.uint64) for column in columns]
+    width = sum(words.shape[1] for words in rows)
+    odd = np.arange(1, 2 * width, 2, dtype=np.uint64) * np.uint64(0x9E3779B97F4A7C15)
+    key, start = np.zeros(count, dtype=np.uint64), 0
+    for words in rows:
+        mixed = words * np.uint64(0xBF58476D1CE4E5B9)  # each word's bits spread (splitmix64's), so that sign bits
+        mixed ^= mixed >> np.uint64(31)  # flipped in two places do not cancel in the sum
+        key += mixed @ odd[start : start + words.shape[1]]
+        start += words.shape[1]
+    _, firsts, inverse = np.unique(key, return_index=True, return_inverse=True)
     inverse = np.reshape(inverse, count)
-    if not np.array_equal(words, words[firsts[inverse]]):
+    shared = np.flatnonzero(firsts[inverse] != np.arange(count))
+    if not all(np.array_equal(words[shared], words[firsts[inverse[shared]]]) for words in rows):
+        bits = np.concatenate(rows, axis=1)
         keys = bits.view(np.dtype((np.void, bits.shape[1] * bits.itemsize))).reshape(count)
         _, firsts, inverse = np.unique(keys, return_index=True, return_inverse=True)
         inverse = np.reshape(inverse, count)

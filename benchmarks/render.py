@@ -31,9 +31,9 @@ from typing import Any
 
 import numpy as np
 
-from spinlab.commands.record import record_scene
 from spinlab.render.offscreen import OffscreenTarget, create_offscreen_context
 from spinlab.render.renderer import Renderer, RenderOptions
+from spinlab.render.video_file import record_scene
 from spinlab.scene.files.scene_file import SceneSpec, load_scene
 from spinlab.scene.running.simulation import Snapshot
 from spinlab.sim.integrators.state import rotational_energy

@@ -1,4 +1,4 @@
-"""A scene's video frames rendered offscreen, for ``python main.py record`` (commands/record.py encodes them).
+"""A scene's video frames rendered offscreen, for ``python main.py record`` (render/video_file.py encodes them).
 
 Simulation time advances in the scene's own fixed steps ``h``, independent of the video's frame rate: frame ``k``
 shows the state at the step nearest ``k / fps`` (several steps per frame when ``h`` is small, the same step

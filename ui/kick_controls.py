@@ -17,9 +17,9 @@ import dataclasses
 import numpy as np
 import numpy.typing as npt
 
+from spinlab.scene.files.kick_table import KickSpec
 from spinlab.scene.files.scene_file import SceneSpec
 from spinlab.scene.model.run_model import Setup, run_layout
-from spinlab.scene.running.kicks import KickSpec
 from spinlab.sim.quaternion import quat_conj, quat_rotate
 
 __all__ = [

@@ -164,7 +164,7 @@ class PlotHistory:
         self.version = 0
         self._prepared: tuple[tuple[int, float], dict[str, object]] | None = None
         self.live: LiveRun | None = None  # each integrator's cost, accuracy and failure now (ui/cost_history.py)
-        # s: the step boundaries kicks land on (scene/running/kicks.py), marked in plots
+        # s: the step boundaries kicks land on (scene/files/kick_table.py), marked in plots
         self.kick_times: list[float] = []
         self.divergence: Divergence | None = None  # a branch's from its original (ui/branch.py), set by the window
 

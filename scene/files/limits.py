@@ -19,7 +19,7 @@ Why these figures (2 cores, 24 GiB; a body costs ~7 KB and a step ~1–20 µs a 
 Step indices: whatever the limits, no run takes more than ``MAX_STEP_INDEX`` (2⁵²) steps, the last count float64
 holds by ones: the clock reads ``t = k h`` and a kick lands on the first ``k`` with ``k h >= time``, which beyond it
 cannot be told from ``k ± 1``. A run asking for more is refused (even with the limits lifted: it would never end),
-and a kick beyond it lands on ``MAX_STEP_INDEX``, where no run goes (scene/running/kicks.py).
+and a kick beyond it lands on ``MAX_STEP_INDEX``, where no run goes (scene/files/kick_table.py).
 
 Numbers: every value a scene gives has magnitude at most ``MAX_MAGNITUDE`` (10⁵⁰), and every one that must be
 positive (masses, sizes, moments of inertia, the time step) at least ``MIN_POSITIVE`` (10⁻⁵⁰). A product of up to

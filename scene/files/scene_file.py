@@ -35,8 +35,8 @@ Keys (design.md's contract, then this module's extensions, marked +):
 
 A kinematic body takes none of angular_velocity, body_angular_velocity, integrator or pivot.
 
-+ ``[[kick]]`` tables strike dynamic bodies at given times (scene/running/kicks.py, docs/scene_files.md).
-+ ``[[change]]`` tables switch the gyroscopic term at given times (scene/running/changes.py, docs/scene_files.md).
++ ``[[kick]]`` tables strike dynamic bodies at given times (scene/files/kick_table.py, docs/scene_files.md).
++ ``[[change]]`` tables switch the gyroscopic term at given times (scene/files/change_table.py, docs/scene_files.md).
 """
 
 from __future__ import annotations
@@ -51,6 +51,8 @@ import numpy as np
 
 from spinlab.assets import asset_dir
 from spinlab.scene.files.body_columns import QUAT_MIN_NORM, frozen, read_columns, shared_rows
+from spinlab.scene.files.change_table import ChangeSpec, read_changes
+from spinlab.scene.files.kick_table import KickSpec, read_kicks
 from spinlab.scene.files.limits import MAX_BODIES, check_count
 from spinlab.scene.files.toml_file import FAST_PARSE_BYTES, body_pieces, parse_toml, read_text
 from spinlab.scene.files.validation import (
@@ -63,8 +65,6 @@ from spinlab.scene.files.validation import (
     in_range,
 )
 from spinlab.scene.process.collector import collector_paused
-from spinlab.scene.running.changes import ChangeSpec, read_changes
-from spinlab.scene.running.kicks import KickSpec, read_kicks
 from spinlab.sim.errors import InputError
 from spinlab.sim.inertia import SHAPES, SIZE_DEFAULTS, check_inertia, parallel_axis
 from spinlab.sim.integrators import INTEGRATORS
@@ -126,8 +126,8 @@ class BodySpec:
 @dataclass(frozen=True, eq=False)
 class SceneSpec:
     """A validated scene: ``gravity`` (3,) m/s² world frame, time step ``h`` s, bodies in file order, and the
-    ``kicks`` struck on them (scene/running/kicks.py) and the ``changes`` of the gyroscopic term
-    (scene/running/changes.py), each in file order."""
+    ``kicks`` struck on them (scene/files/kick_table.py) and the ``changes`` of the gyroscopic term
+    (scene/files/change_table.py), each in file order."""
 
     path: Path
     gravity: np.ndarray

@@ -20,9 +20,9 @@ from pathlib import Path
 import numpy as np
 
 from spinlab.scene.files.atomic_file import check_output_place, write_atomically
+from spinlab.scene.files.change_table import ChangeSpec
+from spinlab.scene.files.kick_table import KickSpec
 from spinlab.scene.files.scene_file import DEFAULT_DT, BodySpec, SceneSpec, load_scene
-from spinlab.scene.running.changes import ChangeSpec
-from spinlab.scene.running.kicks import KickSpec
 from spinlab.sim.errors import InputError
 
 __all__ = ["scene_to_toml", "save_scene", "check_body"]
@@ -75,7 +75,7 @@ def _body(body: BodySpec, integrator: str | None) -> list[str]:
 
 
 def _kick(kick: KickSpec) -> list[str]:
-    """A ``[[kick]]`` table (scene/running/kicks.py): only the keys the kick gives beyond their defaults."""
+    """A ``[[kick]]`` table (scene/files/kick_table.py): only the keys the kick gives beyond their defaults."""
     lines = ["[[kick]]", f"body = {_string(kick.body)}", f"time = {_number(kick.time)}"]
     if kick.impulse is None or np.any(kick.angular_impulse != 0.0):
         lines.append(f"angular_impulse = {_vector(kick.angular_impulse)}")
@@ -89,7 +89,7 @@ def _kick(kick: KickSpec) -> list[str]:
 
 
 def _change(change: ChangeSpec) -> list[str]:
-    """A ``[[change]]`` table (scene/running/changes.py)."""
+    """A ``[[change]]`` table (scene/files/change_table.py)."""
     return ["[[change]]", f"time = {_number(change.time)}", f"gyroscopic = {'true' if change.gyroscopic else 'false'}"]
 
 

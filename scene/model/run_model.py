@@ -24,14 +24,14 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from spinlab.scene.files.change_table import ChangeSpec
+from spinlab.scene.files.kick_table import renamed_kicks
 from spinlab.scene.files.scene_file import BodySpec, SceneSpec
 from spinlab.scene.model.failures import DEFAULT_DIVERGENCE, CostMeter, Failure, IntegratorCost, Watch, failure_reason
 from spinlab.scene.model.flips import flip_text
 from spinlab.scene.model.measures import potential_counts
 from spinlab.scene.model.samples import ERROR_FLOOR, References, Sample, concatenated, measured_rows
-from spinlab.scene.running.changes import ChangeSpec
 from spinlab.scene.running.history import RunHistory, checkpoint_interval
-from spinlab.scene.running.kicks import renamed_kicks
 from spinlab.scene.running.simulation import DEFAULT_INTEGRATOR, Simulation, Snapshot
 from spinlab.sim.errors import NumericalError
 from spinlab.sim.integrators import CLAIMS, METHODS
@@ -414,7 +414,7 @@ class Session:
         self.simulation.world.gyroscopic = bool(on)
 
     def scripted_changes(self) -> tuple[ChangeSpec, ...]:
-        """The run's changes of the gyroscopic term as a scene file writes them (scene/running/changes.py), so that
+        """The run's changes of the gyroscopic term as a scene file writes them (scene/files/change_table.py), so that
         the file gives this run again, bit for bit: off at t = 0 when the run started without it, then the scene's
         own changes, then each switch made while it ran (a branch's too), at its step's time."""
         start = () if self.initial_setup.gyroscopic else (ChangeSpec(0.0, False),)

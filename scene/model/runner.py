@@ -18,11 +18,11 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from spinlab.scene.files.kick_table import kick_step
 from spinlab.scene.files.limits import MAX_STEP_INDEX, MAX_STEPS, MAX_TRACE_ROWS, check_count
 from spinlab.scene.files.scene_file import SceneSpec
 from spinlab.scene.model.run_model import Session, Setup, scene_integrators
 from spinlab.scene.process.kernels import load_kernels
-from spinlab.scene.running.kicks import kick_step
 from spinlab.sim import compiled
 from spinlab.sim.errors import InputError, NumericalError
 from spinlab.sim.integrators import CLAIMS

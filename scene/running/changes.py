@@ -1,66 +1,15 @@
-"""Scripted changes: a scene file's ``[[change]]`` tables switch the gyroscopic term at given times (issue 24).
-
-A change lands as a kick does (scene/running/kicks.py): on the first step boundary ``t_k = k h >= time``, after the
-step that reaches it and after that boundary's kicks, so the steps from ``t_k`` on are taken with it. It is what the
-window's gyroscopic switch does at step ``k`` (``Session.set_gyroscopic``), written down: a run saved from the window
-(a branch too) keeps its switches as changes, and loading the file gives the same run, bit for bit.
-
-    key          type        meaning
-    time         s, >= 0     required; when the change lands
-    gyroscopic   bool        required; the gyroscopic term ω × Iω on (true) or off (false) from then on
-
-Changes act on the whole world (every body, every side-by-side copy): the term is one switch of the world's. The
-command line's ``--no-gyroscopic`` sets the term at the start; the file's changes switch it at their times.
+"""Scripted changes applied: the gyroscopic term of a scene file's ``[[change]]`` tables (scene/files/change_table.py)
+by the step index each lands on, as the simulation reads it after each step.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
-from spinlab.scene.files.limits import MAX_BODIES, check_count
-from spinlab.scene.files.validation import TableReader, fail
-from spinlab.scene.running.kicks import kick_step
+from spinlab.scene.files.change_table import ChangeSpec
+from spinlab.scene.files.kick_table import kick_step
 
-__all__ = ["CHANGE_KEYS", "ChangeSpec", "ChangeSchedule", "read_changes"]
-
-CHANGE_KEYS = ("time", "gyroscopic")
-
-
-@dataclass(frozen=True)
-class ChangeSpec:
-    """The gyroscopic term switched on or off (``gyroscopic``) at ``time`` s."""
-
-    time: float
-    gyroscopic: bool
-
-
-def read_changes(entries: object, where: str) -> tuple[ChangeSpec, ...]:
-    """The ``[[change]]`` tables of a scene file, in file order: one :class:`~sim.errors.InputError` naming
-    ``change[i].key`` and the value for the first mistake."""
-    if not isinstance(entries, list):
-        fail(where, "change", "must be an array of tables, written [[change]]", entries)
-    check_count(len(entries), MAX_BODIES, "changes", where=where, key="change")
-    return tuple(_read_change(entry, index, where) for index, entry in enumerate(entries))
-
-
-def _read_change(entry: object, index: int, where: str) -> ChangeSpec:
-    label = f"change[{index}]"
-    if not isinstance(entry, dict):
-        fail(where, label, "must be a table, written [[change]]", entry)
-    change = TableReader(entry, where, label)
-    change.check_keys(CHANGE_KEYS)
-    if not change.has("time"):
-        change.fail("time", "is required (s; the change lands on the first step boundary at or after it)")
-    time = change.number("time", 0.0)
-    if time < 0.0:
-        change.fail("time", "must be at least 0 s", entry["time"])
-    if not change.has("gyroscopic"):
-        change.fail("gyroscopic", "is required: true switches the gyroscopic term on, false off")
-    gyroscopic = entry["gyroscopic"]
-    if not isinstance(gyroscopic, bool):
-        change.fail("gyroscopic", "must be true or false", gyroscopic)
-    return ChangeSpec(time, gyroscopic)
+__all__ = ["ChangeSchedule"]
 
 
 class ChangeSchedule:

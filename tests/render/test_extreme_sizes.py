@@ -5,10 +5,10 @@ recorded: their bounds are float64 (render/meshes.py's ``bounding_radius``; a fl
 import numpy as np
 import pytest
 
-from spinlab.commands.record import record_scene
 from spinlab.render import meshes
 from spinlab.render.body_layout import BodyLayout
 from spinlab.render.video import read_video_info
+from spinlab.render.video_file import record_scene
 from spinlab.scene.files.scene_file import load_scene
 
 SCALES = [1e-50, 1e-45, 1e-20, 1.0, 1e20, 1e45, 1e50]

@@ -7,11 +7,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from spinlab.commands.record import record_scene
 from spinlab.render.grid import GAP_PX
 from spinlab.render.look import SEPARATOR_SRGB
 from spinlab.render.record import parse_size, render_frames
 from spinlab.render.video import decode_frames, read_video_info
+from spinlab.render.video_file import record_scene
 from spinlab.scene.files.scene_file import load_scene
 from spinlab.sim.errors import InputError
 

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from spinlab.commands.record import record_scene
 from spinlab.render.record import MAX_FPS, MIN_FPS, frame_count
 from spinlab.render.video import read_video_info
+from spinlab.render.video_file import record_scene
 from spinlab.scene.files.limits import MAX_FRAMES, NO_LIMITS_VARIABLE
 from spinlab.scene.files.scene_file import load_scene
 from spinlab.sim.errors import InputError

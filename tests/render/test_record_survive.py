@@ -7,9 +7,9 @@ from pathlib import Path
 
 import numpy as np
 
-from spinlab.commands.record import record_scene
 from spinlab.render.grid import grid_columns, grid_viewports
 from spinlab.render.video import decode_frames, read_video_info
+from spinlab.render.video_file import record_scene
 from spinlab.scene.files.scene_file import load_scene
 from spinlab.scene.model.run_model import integrators_for
 from spinlab.sim.integrators import METHODS

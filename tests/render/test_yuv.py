@@ -5,7 +5,8 @@ import numpy as np
 import pytest
 from av.video.reformatter import VideoReformatter
 
-from spinlab.render.yuv import KB, KR, rgb_to_yuv420p_bt709
+from spinlab.render.bt709 import KB, KR
+from spinlab.render.yuv import rgb_to_yuv420p_bt709
 
 
 def _planes(width, height):

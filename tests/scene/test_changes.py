@@ -1,17 +1,17 @@
-"""Scripted changes (scene/running/changes.py): [[change]] tables switch the gyroscopic term at a step boundary, as
-the window's switch does at that step, bit for bit; they are checked, written back, and a session's switches are
-saved as changes that give its run again."""
+"""Scripted changes (scene/files/change_table.py, scene/running/changes.py): [[change]] tables switch the gyroscopic
+term at a step boundary, as the window's switch does at that step, bit for bit; they are checked, written back, and
+a session's switches are saved as changes that give its run again."""
 
 import dataclasses
 
 import numpy as np
 import pytest
 
+from spinlab.scene.files.change_table import ChangeSpec
 from spinlab.scene.files.scene_file import load_scene
 from spinlab.scene.files.scene_toml import scene_to_toml
 from spinlab.scene.model.run_model import Session, Setup, default_integrators
 from spinlab.scene.model.runner import run_scene
-from spinlab.scene.running.changes import ChangeSpec
 from spinlab.scene.running.simulation import Simulation
 from spinlab.sim.errors import InputError
 from tests.scene.test_kicks import FREE as KICKED_FREE

@@ -11,11 +11,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from spinlab.scene.files.kick_table import BEYOND_ANY_RUN, KickSpec, kick_step
 from spinlab.scene.files.scene_file import load_scene
 from spinlab.scene.files.scene_toml import scene_to_toml
 from spinlab.scene.model.run_model import Session, Setup, default_integrators
 from spinlab.scene.model.runner import run_scene
-from spinlab.scene.running.kicks import BEYOND_ANY_RUN, KickSpec, kick_step
 from spinlab.scene.running.simulation import Simulation
 from spinlab.sim.errors import InputError
 from spinlab.sim.integrators import CLAIMS

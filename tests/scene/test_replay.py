@@ -7,11 +7,11 @@ import hashlib
 import numpy as np
 import pytest
 
+from spinlab.scene.files.kick_table import KickSpec
 from spinlab.scene.files.scene_file import load_scene
 from spinlab.scene.files.trace import TraceWriter
 from spinlab.scene.model.run_model import Session, Setup
 from spinlab.scene.model.runner import step_count
-from spinlab.scene.running.kicks import KickSpec
 from spinlab.scene.running.replay import Replay
 from spinlab.sim import compiled
 from tests.test_trace_digest import DIGESTS, DURATION_S

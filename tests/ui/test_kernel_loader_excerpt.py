@@ -3,8 +3,8 @@ torques and hierarchy at a small world's cost."""
 
 import dataclasses
 
+from spinlab.scene.files.kick_table import KickSpec
 from spinlab.scene.files.scene_file import load_scene
-from spinlab.scene.running.kicks import KickSpec
 from spinlab.ui.kernel_loader import EXCERPT_BODIES, excerpt
 
 

@@ -13,7 +13,6 @@ from spinlab.commands.arguments import (
     writable_path,
 )
 from spinlab.commands.progress import ProgressBar
-from spinlab.render.video_file import record_scene
 from spinlab.scene.process.interrupts import EXIT_INTERRUPTED
 from spinlab.sim.errors import InputError, printable
 
@@ -22,6 +21,7 @@ __all__ = ["add_parser", "record_command"]
 
 def record_command(args: argparse.Namespace) -> int:
     from spinlab.render.record import first_frame, parse_size
+    from spinlab.render.video_file import record_scene  # not at the top: every command's parser is built from here
     from spinlab.scene.files.scene_file import load_scene
     from spinlab.scene.model.run_model import integrators_for
     from spinlab.sim.integrators import FAMILIES

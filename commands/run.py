@@ -66,7 +66,8 @@ def run_command(args: argparse.Namespace) -> int:
 def _run(args: argparse.Namespace) -> int:
     from spinlab.scene.files.atomic_file import refuse_overwriting
     from spinlab.scene.files.scene_file import load_scene
-    from spinlab.scene.running.runner import run_scene, step_count
+    from spinlab.scene.model.run_model import integrators_for
+    from spinlab.scene.model.runner import run_scene, step_count
     from spinlab.sim.integrators import FAMILIES
 
     scene = load_scene(args.scene)
@@ -75,8 +76,6 @@ def _run(args: argparse.Namespace) -> int:
     family = FAMILIES.get(args.integrator)
     if family is not None:
         # Every integrator of the family in turn: one that refuses the scene's torque is left out, not a failure.
-        from spinlab.scene.model.run_model import integrators_for  # the window's model: only a family needs it
-
         names = list(integrators_for(scene, family))
         left_out = [f"{name} (it takes no torque, and this scene has one)" for name in family if name not in names]
     traces = {name: args.trace for name in names}
@@ -85,7 +84,7 @@ def _run(args: argparse.Namespace) -> int:
     # The path given is refused when it is the scene, even where each integrator's trace gets a name of its own.
     for trace in {args.trace, *traces.values()}:
         refuse_overwriting(trace, scene.path, "--trace")
-    step_count(args.duration, h)  # too many steps: refused before any work
+    steps = step_count(args.duration, h)  # too many steps: refused before any work
     rows, failures = [], []
     for name in names:
         trace = traces[name]
@@ -108,7 +107,6 @@ def _run(args: argparse.Namespace) -> int:
             continue
         if trace is not None:
             print(f"trace written to {printable(str(trace))}", file=sys.stderr)
-    steps = step_count(args.duration, h)
     gyro = "off" if args.no_gyroscopic else "on"
     print(f"{scene.name}: {steps} steps of h = {h:.6g} s ({steps * h:.6g} s simulated), gyroscopic term {gyro}")
     print(format_summary(rows))

@@ -38,8 +38,8 @@ from spinlab.render.video import even_size
 from spinlab.scene.files.limits import MAX_FRAMES, check_count
 from spinlab.scene.files.scene_file import SceneSpec
 from spinlab.scene.model.run_model import Session, Setup, default_integrators
+from spinlab.scene.model.runner import check_finite
 from spinlab.scene.running.pacing import steps_to
-from spinlab.scene.running.runner import check_finite
 from spinlab.sim.errors import InputError, NumericalError
 from spinlab.sim.integrators import FAMILIES
 

@@ -73,8 +73,8 @@ def record_scene(
     from spinlab.render.record import first_frame, frame_count, render_frames
     from spinlab.render.video import VideoWriter, even_size
     from spinlab.scene.files.atomic_file import refuse_overwriting
+    from spinlab.scene.model.runner import step_count
     from spinlab.scene.process.interrupts import deferred_interrupts
-    from spinlab.scene.running.runner import step_count
 
     refuse_overwriting(out, scene.path, "--out")
     followed = None if follow is None else followed_body(scene, follow)

@@ -36,7 +36,6 @@ SCENES = {
 
 NOT_OURS = [
     "spinlab.scene.files.trace",  # no --trace
-    "spinlab.scene.model.run_model",  # no family of integrators
     "spinlab.render",
     "spinlab.ui",
     "spinlab.benchmarks",
@@ -68,7 +67,7 @@ def test_a_short_run_imports_only_what_it_needs(tmp_path, name):
     scene.write_text(SCENES[name], encoding="utf-8")
     loaded = _run_modules(scene)
     baseline = _modules("import numpy, argparse")
-    assert "spinlab.scene.running.runner" in loaded  # the probe sees the run's modules
+    assert "spinlab.scene.model.runner" in loaded  # the probe sees the run's modules
     assert sorted(module for module in NOT_OURS if module in loaded) == []
     assert sorted(module for module in NOT_STANDARD if module in loaded and module not in baseline) == []
     # the heavy top's closed form is tried on a body under a torque only

@@ -18,6 +18,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -28,13 +29,12 @@ from spinlab.scene.files.scene_file import BodySpec, SceneSpec
 from spinlab.scene.model.failures import DEFAULT_DIVERGENCE, CostMeter, Failure, IntegratorCost, Watch, failure_reason
 from spinlab.scene.model.flips import flip_text
 from spinlab.scene.model.measures import potential_counts
-from spinlab.scene.model.palette import integrator_color
 from spinlab.scene.model.samples import ERROR_FLOOR, References, Sample, concatenated, measured_rows
 from spinlab.scene.model.step_record import Moment, StepRecord, Steps, checkpoint_interval
 from spinlab.scene.running.simulation import DEFAULT_INTEGRATOR, Simulation, Snapshot
 from spinlab.sim.errors import NumericalError
 from spinlab.sim.integrators import CLAIMS, METHODS
-from spinlab.sim.integrators.state import rotational_energy
+from spinlab.sim.integrators.state import StepCost, rotational_energy
 
 __all__ = [
     "ERROR_FLOOR",
@@ -48,6 +48,7 @@ __all__ = [
     "view_groups",
     "view_labels",
     "default_integrators",
+    "scene_integrators",
     "compared_integrators",
     "integrators_for",
     "check_scene_runs",
@@ -106,6 +107,14 @@ def default_integrators(scene: SceneSpec) -> tuple[str | None, ...]:
     return tuple(None if body.kinematic else (body.integrator or DEFAULT_INTEGRATOR) for body in scene.bodies)
 
 
+def scene_integrators(scene: SceneSpec, integrator: str | None) -> tuple[str | None, ...]:
+    """Each body's integrator with ``integrator`` for every dynamic body (``None``: the scene's own,
+    :func:`default_integrators`); ``None`` for a kinematic body."""
+    if integrator is None:
+        return default_integrators(scene)
+    return tuple(None if body.kinematic else integrator for body in scene.bodies)
+
+
 def check_scene_runs(scene: SceneSpec) -> None:
     """Start ``scene`` as the window would and take one step, on a throwaway session: a scene that loads but cannot
     start or fails on its first step raises here (:class:`NumericalError`), before a window opens or the panel
@@ -140,6 +149,8 @@ def run_layout(setup: Setup) -> tuple[SceneSpec, tuple[Group, ...]]:
     """
     scene = setup.scene
     if setup.side_by_side:
+        from spinlab.scene.model.palette import integrator_color  # the copies' colours (not run's: ~1 ms of its start)
+
         copies: list[BodySpec] = []
         copy_groups: list[Group] = []
         for number, integrator in enumerate(compared_integrators(setup)):
@@ -160,7 +171,7 @@ def run_layout(setup: Setup) -> tuple[SceneSpec, tuple[Group, ...]]:
         kicks = tuple(kick for group in copy_groups for kick in renamed_kicks(scene.kicks, _copy_name(group.label)))
         return dataclasses.replace(scene, bodies=tuple(copies), kicks=kicks), tuple(copy_groups)
     bodies = tuple(  # a body whose integrator is the one it had is not copied (10^5 bodies: ~20 MB)
-        body if body.integrator == name else dataclasses.replace(body, integrator=name)
+        body if body.integrator == name else _with_integrator(body, name)
         for body, name in zip(scene.bodies, setup.integrators, strict=True)
     )
     run_scene = dataclasses.replace(scene, bodies=bodies)
@@ -173,6 +184,14 @@ def run_layout(setup: Setup) -> tuple[SceneSpec, tuple[Group, ...]]:
         )
         return run_scene, groups
     return run_scene, (_whole_scene(run_scene),)
+
+
+def _with_integrator(body: BodySpec, name: str | None) -> BodySpec:
+    """``dataclasses.replace(body, integrator=name)`` at a seventh of its cost (10^5 bodies: 0.35 s of every run
+    with an integrator named): a body is a frozen dataclass of plain fields, copied as they are."""
+    copied = object.__new__(BodySpec)
+    copied.__dict__.update(vars(body), integrator=name)
+    return copied
 
 
 def _copy_name(integrator: str):
@@ -234,9 +253,12 @@ class Session:
     kept in :attr:`record` (scene/model/step_record.py, bounded), with checkpoints that scene/model/replay.py's
     ``at_step`` goes back from. A ``sampled`` run (by default a run with a ``record``) measures only a sample of a
     scene of more than ``ALL_MEASURED_MAX`` plotted bodies against their closed forms (scene/model/samples.py): the
-    others' orientation errors, curves, flips and exact ghosts are NaN."""
+    others' orientation errors, curves, flips and exact ghosts are NaN. With ``stop_at_failure`` (``run``) a failing
+    body ends the run, as in a run of one view, instead of freezing its view."""
 
-    def __init__(self, setup: Setup, *, record: bool = False, sampled: bool | None = None) -> None:
+    def __init__(
+        self, setup: Setup, *, record: bool = False, sampled: bool | None = None, stop_at_failure: bool = False
+    ) -> None:
         self.setup = setup
         self.initial_setup = setup
         self.edits: list[tuple[int, str, object]] = []
@@ -248,18 +270,17 @@ class Session:
         self.initial = self.snapshot
         bodies = self.scene.bodies
         self.plotted = np.array([i for i, body in enumerate(bodies) if not body.kinematic], dtype=np.intp)
-        self.rows = {int(index): k for k, index in enumerate(self.plotted)}
+        self.rows = dict(zip(self.plotted.tolist(), range(len(self.plotted)), strict=True))
         # Side by side with one body per copy, a series is best named by its integrator alone.
         single = setup.side_by_side and len(setup.scene.bodies) == 1
-        self.names = [bodies[i].integrator if single else bodies[i].name for i in self.plotted]
+        self.names = [bodies[i].integrator if single else bodies[i].name for i in self.plotted.tolist()]
         self._potential = potential_counts(self.scene)
         # A window's run (``sampled``, by default with a ``record``) measures a large scene's sample against the
         # closed forms: the rows its plots draw (scene/model/samples.py's measured_rows).
         self.sampled = record if sampled is None else sampled
         measured = measured_rows(len(self.plotted)) if self.sampled else None
-        self.references = References(
-            self.scene, self.initial, self._potential_energy(), self.plotted, measured=measured
-        )
+        self._initial_potential = self._potential_energy()
+        self.references = References(self.scene, self.initial, self._initial_potential, self.plotted, measured=measured)
         self.exact_rows = self.references.exact_rows
         largest = [
             np.linalg.norm(v[self.plotted], axis=1).max(initial=0.0)
@@ -267,7 +288,9 @@ class Session:
         ]
         self._draw_limits = tuple(DRAW_LIMIT * max(value, 1e-3) for value in largest)
         self.watch = Watch(self.groups, self.rows, len(self.plotted), setup.divergence)
-        self.latest = self._measured([self.snapshot], [self._potential_energy()])
+        if stop_at_failure:  # ``run``: a failing body ends the run (and its exit status), frozen views are the window's
+            self.watch.enabled = False
+        self._latest: Steps | None = None  # the initial state's, measured when first asked for (latest)
         self.cost_meter = CostMeter([body.integrator for body in bodies])
         self.integrator_cost: dict[str, IntegratorCost] = {}  # the last step call's, per integrator
         self._step_seconds = (0.0, 0.0)  # wall s a step and its measuring took in the last call (step's budget)
@@ -280,13 +303,26 @@ class Session:
             self.record.append(0, self.latest, np.zeros(len(self.plotted)), float("nan"))
             self.record.add_checkpoint(0, None)  # the start: a new session of the first setup (replay.at_step)
 
+    @property
+    def latest(self) -> Steps:
+        """What the last call to :meth:`step` stepped, measured; before any, the initial state, measured when first
+        asked for (a run that measures its end alone, ``step(last_only=True)``, never asks)."""
+        if self._latest is None:
+            self._latest = self._measured([self.initial], [self._initial_potential])
+        return self._latest
+
+    @latest.setter
+    def latest(self, steps: Steps) -> None:
+        self._latest = steps
+
     def copy(self) -> Session:
         """A copy of this session, without its step record, that steps on bit for bit as this one would: a checkpoint.
         What never changes after the start (the setups, the scene, the initial state, the plotted rows and their
         names, the views' groups: ~17 MB at 10^5 bodies) and what is replaced rather than changed (the references,
         but for their flip counters; the latest steps and snapshot) is shared."""
         shared = (self.record, self.setup, self.initial_setup, self.scene, self.initial, self.snapshot, self.latest,
-                  self.references, self.plotted, self.rows, self.names, self.groups, self._potential)  # fmt: skip
+                  self.references, self.plotted, self.rows, self.names, self.groups, self._potential,
+                  self._initial_potential)  # fmt: skip
         memo: dict[int, object] = {id(value): value for value in shared}
         memo[id(self.record)] = None
         # The references' flip counters are the one part of them that changes with every step: the copy's own.
@@ -347,18 +383,34 @@ class Session:
         )
         return start + self.scene.changes + switches
 
-    def step(self, count: int, budget_s: float = float("inf")) -> StepReport:
+    def step(
+        self,
+        count: int,
+        budget_s: float = float("inf"),
+        *,
+        each: Callable[[StepCost], None] | None = None,
+        last_only: bool = False,
+    ) -> StepReport:
         """Take up to ``count`` steps of ``h``, stopping early once ``budget_s`` wall seconds are spent, and measure
         each step (in one batch afterwards) into :attr:`latest`. A step that would end past the budget, by what a
         step and its measuring cost in the last call, is not begun (the first always is): a frame whose steps are
         dear (numpy paths while the kernels compile) takes one, not two. A numerical failure stops it too (a
         :class:`NumericalError`, or an arithmetic or linear-algebra error from the numerics): the state stays the
-        last good one and the report carries the message (which names the body and why)."""
+        last good one and the report carries the message (which names the body and why).
+
+        ``each(cost)`` is called after every step with its cost per body (file order): ``run`` writes its trace
+        there. ``last_only`` measures the last step alone, against the state after the last kick (a session
+        without a step record: ``run``'s table reads the end), at one measurement's cost whatever ``count``; the flip
+        counts then count at the measured steps only."""
+        assert not (last_only and self.record is not None), "a step record keeps every step's measures"
+        if not last_only:
+            _ = self.latest  # the initial state is measured first: the flip counts take the steps in time order
         newton = np.zeros(len(self.scene.bodies))
         first = self.simulation.step_index + 1
         steps, error = 0, None
         snapshots, potentials = [], []
         parts = [(0, self.references)]  # (first snapshot, the references it and those after it are measured with)
+        kicked = None  # last_only: the state after the latest kick, which the references start from once measured
         self.cost_meter.reset()
         frozen_before = set(self.watch.failures)
         start = time.perf_counter()
@@ -379,20 +431,36 @@ class Session:
             newton += cost.newton_iterations
             self.cost_meter.add(self.simulation.world.group_seconds, cost)
             steps += 1
-            snapshots.append(self.simulation.snapshot())
-            potentials.append(self._potential_energy())
-            if self.simulation.kicks.due(self.simulation.step_index):
-                # Measured from here on against the state after the kick (References.rebased).
-                self.references = self.references.rebased(self.scene, snapshots[-1], potentials[-1])
-                parts.append((len(snapshots) - 1, self.references))
-            if self.watch.enabled:
-                error = self._froze_diverged(snapshots[-1], potentials[-1])
-                if error is not None:
-                    break
+            if each is not None:
+                each(cost)
+            due = self.simulation.kicks.due(self.simulation.step_index)
+            if not last_only or due or self.watch.enabled:
+                snapshot, potential = self.simulation.snapshot(), self._potential_energy()
+                if last_only:
+                    snapshots, potentials = [snapshot], [potential]
+                    kicked = (snapshot, potential) if due else kicked
+                else:
+                    snapshots.append(snapshot)
+                    potentials.append(potential)
+                    if due:  # measured from here on against the state after the kick (References.rebased)
+                        self.references = self.references.rebased(self.scene, snapshot, potential)
+                        parts.append((len(snapshots) - 1, self.references))
+                if self.watch.enabled:
+                    if kicked is not None:
+                        self.references, kicked = self.references.rebased(self.scene, *kicked), None
+                    error = self._froze_diverged(snapshot, potential)
+                    if error is not None:
+                        break
             if time.perf_counter() - start > budget_s:
                 break
         stepped = time.perf_counter()
         elapsed = stepped - start
+        if steps and last_only:
+            if kicked is not None:
+                self.references = self.references.rebased(self.scene, *kicked)
+            if not snapshots or snapshots[-1].t != self.t:  # the last step's state, unless taken at a kick
+                snapshots, potentials = [self.simulation.snapshot()], [self._potential_energy()]
+            parts = [(0, self.references)]
         if steps:
             self.snapshot = snapshots[-1]
             self.latest = self._measured(snapshots, potentials, parts)
@@ -446,6 +514,11 @@ class Session:
     def sample(self) -> Sample:
         """The latest step's measurements (see :class:`~scene.model.samples.Sample`, without the S axis)."""
         return self.latest.sample.latest()
+
+    def energy(self) -> np.ndarray:
+        """(N,) J, file order: every body's energy at the latest snapshot as the measures count it, kinetic plus the
+        potential where it counts (scene/model/measures.py)."""
+        return self.snapshot.energy + self._potential_energy()
 
     def _potential_energy(self) -> np.ndarray:
         """(N,) J: the potential energy where it counts (pivoted bodies), else 0."""

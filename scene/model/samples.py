@@ -131,40 +131,42 @@ class References:
         self.measured = np.arange(count) if measured is None else np.asarray(measured, dtype=np.intp)
         self.every_row = len(self.measured) == count
         # Torque-free bodies conserve L and have an invariable plane.
-        self.torque_free = np.array([torque_free(scene, scene.bodies[i]) for i in rows], dtype=bool).reshape(count)
-        # Bodies with equal initial states (and, for a heavy top, equal tops under equal gravity) share one closed
-        # form: the first of them represents the others.
-        groups: dict[int, list[int]] = {}
+        bodies = scene.bodies
+        free_rows = [torque_free(scene, bodies[i]) for i in np.asarray(rows).tolist()]
+        self.torque_free = np.array(free_rows, dtype=bool).reshape(count)
         measured_bodies = np.asarray(rows, dtype=np.intp)[self.measured]
+        measured_specs = [bodies[i] for i in measured_bodies.tolist()]
         q0s, omega0s = initial.q[measured_bodies], initial.omega_world[measured_bodies]
-        inertia = np.array([scene.bodies[i].inertia_body for i in measured_bodies.tolist()]).reshape(-1, 3, 3)
+        inertia = np.array([body.inertia_body for body in measured_specs]).reshape(-1, 3, 3)
         self.plane_axes = plane_axes_of(initial.L_world[measured_bodies], omega0s)
         self.polhode_axes = polhode_axes_of(inertia, q0s, omega0s)
-        for position, i in enumerate(measured_bodies.tolist()):
-            body = scene.bodies[i]
-            q0, omega0 = initial.q[i], initial.omega_world[i]
-            state: tuple[Any, ...] = (body.inertia_body.tobytes(), q0.tobytes(), omega0.tobytes())
-            heavy_top = body.pivot is not None and not self.torque_free[self.measured[position]]
-            if heavy_top:  # its mass, pivot and gravity too
-                state += (float(body.mass), body.pivot.tobytes(), np.asarray(scene.gravity, dtype=float).tobytes())
-            groups.setdefault(hash(state), []).append(position)
-        firsts = np.array([served[0] for served in groups.values()], dtype=np.intp)  # positions among the measured
-        self.owner = np.empty(len(self.measured), dtype=np.intp)  # each measured row's representative (in firsts)
-        for number, served in enumerate(groups.values()):
-            self.owner[served] = number
+        # Bodies with equal initial states (and, for a heavy top, equal tops: the scene has one gravity) share one
+        # closed form: the first of them represents the others. ``firsts``: positions among the measured.
+        firsts, self.owner = _first_of_equals(inertia, q0s, omega0s, self._heavy_tops(measured_specs))
         # The closed forms of the representatives, solved together (scene/model/measures.py, sim/exact_batch.py).
         represented = measured_bodies[firsts]
+        free = self.torque_free[self.measured[firsts]]
         self.closed_forms = reference_solutions(
-            scene, represented, initial.q[represented], initial.omega_world[represented]
+            scene, represented, initial.q[represented], initial.omega_world[represented], free, inertia[firsts]
         )
         self.has_reference = np.zeros(count, dtype=bool)
         self.has_reference[self.measured] = self.closed_forms.has_reference[self.owner]
-        self.exact_rows = [
-            int(self.measured[first]) for first, solved in zip(firsts, self.closed_forms.has_reference, strict=True)
-            if solved and self.torque_free[self.measured[first]]
-        ]  # fmt: skip
+        notes = np.full(count, None, dtype=object)
+        notes[self.measured] = np.array(self.closed_forms.notes, dtype=object)[self.owner]
+        self.notes: tuple[str | None, ...] = tuple(notes.tolist())
+        """Each row's note where it has no closed form for a reason worth telling (scene/model/measures.py)."""
+        self.exact_rows: list[int] = self.measured[firsts[self.closed_forms.has_reference & free]].tolist()
         speeds = np.linalg.norm(initial.omega_world[measured_bodies], axis=1).reshape(-1)
         self.flip_counters = FlipCounter.for_speeds(speeds), FlipCounter.for_speeds(speeds)
+
+    def _heavy_tops(self, bodies: list) -> np.ndarray:
+        """(M, 4): each measured body's mass and pivot (3,) m when it is a heavy top (pivoted, under a torque), which
+        its closed form depends on too; zeros for the others."""
+        tops = np.zeros((len(bodies), 4))
+        pivoted = np.array([body.pivot is not None for body in bodies], dtype=bool).reshape(-1)
+        for k in np.flatnonzero(pivoted & ~self.torque_free[self.measured]):
+            tops[k] = (bodies[k].mass, *bodies[k].pivot)
+        return tops
 
     def rebased(self, scene: SceneSpec, state: Snapshot, potential: np.ndarray) -> References:
         """References that start again from ``state`` (a run's state just after a kick, scene/running/kicks.py): a kick
@@ -219,6 +221,37 @@ class References:
         return Sample(t, finite(error), finite(momentum), finite(orientation), finite(herpolhode),
                       finite(herpolhode_exact), finite(polhode), finite(polhode_exact), finite(q_exact),
                       finite(omega_body_exact), flips, flips_exact)  # fmt: skip
+
+
+def _first_of_equals(*columns: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Rows equal bit for bit across ``columns`` (each (M, ...) float64): the first row of each set of equals,
+    ascending, and each row's set (an index into those firsts). Sorted by a hash of each row's bits (equal rows
+    hash alike); a row that shares its hash with an earlier one is checked against it, and when two differ, the
+    rows are sorted by their bytes instead."""
+    count = len(columns[0])
+    if count == 0:
+        return np.zeros(0, dtype=np.intp), np.zeros(0, dtype=np.intp)
+    rows = [np.ascontiguousarray(column, dtype=float).reshape(count, -1).view(np.uint64) for column in columns]
+    width = sum(words.shape[1] for words in rows)
+    odd = np.arange(1, 2 * width, 2, dtype=np.uint64) * np.uint64(0x9E3779B97F4A7C15)
+    key, start = np.zeros(count, dtype=np.uint64), 0
+    for words in rows:
+        mixed = words * np.uint64(0xBF58476D1CE4E5B9)  # each word's bits spread (splitmix64's), so that sign bits
+        mixed ^= mixed >> np.uint64(31)  # flipped in two places do not cancel in the sum
+        key += mixed @ odd[start : start + words.shape[1]]
+        start += words.shape[1]
+    _, firsts, inverse = np.unique(key, return_index=True, return_inverse=True)
+    inverse = np.reshape(inverse, count)
+    shared = np.flatnonzero(firsts[inverse] != np.arange(count))
+    if not all(np.array_equal(words[shared], words[firsts[inverse[shared]]]) for words in rows):
+        bits = np.concatenate(rows, axis=1)
+        keys = bits.view(np.dtype((np.void, bits.shape[1] * bits.itemsize))).reshape(count)
+        _, firsts, inverse = np.unique(keys, return_index=True, return_inverse=True)
+        inverse = np.reshape(inverse, count)
+    order = np.argsort(firsts)
+    rank = np.empty_like(order)
+    rank[order] = np.arange(order.size)
+    return firsts[order], rank[inverse]
 
 
 def measured_rows(count: int) -> np.ndarray:

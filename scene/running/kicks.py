@@ -29,10 +29,8 @@ from collections.abc import Sequence
 import numpy as np
 
 from spinlab.scene.files.kick_table import KickSpec, kick_step
-from spinlab.sim import dynamic_transform as dt
 from spinlab.sim.integrators.state import omega_world_from_momentum
 from spinlab.sim.quaternion import quat_exp, quat_mul, quat_rotate
-from spinlab.sim.transform import Transform
 from spinlab.sim.vector import cross
 
 __all__ = ["KickSchedule"]
@@ -122,6 +120,9 @@ class KickSchedule:
         """Give each kinematic child of the nodes in ``change`` (node → the world Δω it got) the local change that
         takes back what it inherits (seed 000): ``Δω₁ = R₂ᵀ (−Δω₃)`` with ``Δω₃ = Δω₂``, re-basing its prescribed
         rotation ``exp(t ω₁) q₀`` so it is continuous at ``t``."""
+        from spinlab.sim import dynamic_transform as dt  # a kick that counteracts only (~1 ms of any run's start)
+        from spinlab.sim.transform import Transform
+
         parents = np.array(list(change), dtype=np.intp)
         children = np.flatnonzero(np.isin(self._parent, parents) & graph.kinematic)
         if children.size == 0:

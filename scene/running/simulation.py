@@ -63,16 +63,21 @@ class Simulation:
         self.names = [body.name for body in scene.bodies]
         ordered = order_parent_first(scene.bodies)
         self._graph_names = [body.name for body in ordered]
-        graph_index = {body.name: i for i, body in enumerate(ordered)}
-        # file order -> graph order, so snapshots come out in the order a person wrote the bodies.
-        self._to_file_order = np.array([graph_index[name] for name in self.names], dtype=np.intp)
+        # file order -> graph order, so snapshots come out in the order a person wrote the bodies: the same order
+        # when every body is a root (no names looked up: 10^5 bodies, ~0.1 s).
+        roots = all(body.parent is None for body in ordered)
+        graph_index = {} if roots else {body.name: i for i, body in enumerate(ordered)}
+        if roots:
+            self._to_file_order = np.arange(len(ordered), dtype=np.intp)
+        else:
+            self._to_file_order = np.array([graph_index[name] for name in self.names], dtype=np.intp)
         self.kinematic = np.array([body.kinematic for body in ordered])
         self.integrators = [
             None if body.kinematic else (integrator or body.integrator or DEFAULT_INTEGRATOR) for body in ordered
         ]
         # The same, in file order: what a person reads.
         self.body_integrators = [self.integrators[i] for i in self._to_file_order]
-        self._inertia = np.array([body.inertia_body for body in ordered])
+        self._inertia = np.array([body.inertia_body for body in ordered]).reshape(-1, 3, 3)
         self.graph = _graph_of(ordered, graph_index, self.kinematic)
         self.world = World(gravity=scene.gravity, gyroscopic=gyroscopic, integrator_options=integrator_options or {})
         self._dynamic = np.flatnonzero(~self.kinematic)
@@ -92,11 +97,11 @@ class Simulation:
         # composing the graph as if every node were kinematic gives everybody's global state at t = 0.
         as_if_kinematic = _as_if_kinematic(self.graph)
         dynamic = self._dynamic
-        bodies = [ordered[node] for node in dynamic]
+        bodies = [ordered[node] for node in dynamic.tolist()]
         self.world.add_bodies(
             q=as_if_kinematic.q[dynamic],
             omega_world=as_if_kinematic.omega_world[dynamic],
-            inertia_body=np.array([body.inertia_body for body in bodies]).reshape(-1, 3, 3),
+            inertia_body=self._inertia[dynamic],
             # A dynamic body's integrator is a name (None: a kinematic body's).
             integrator=cast(list[str], [self.integrators[node] for node in dynamic]),
             mass=np.array([body.mass for body in bodies], dtype=float),

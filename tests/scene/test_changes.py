@@ -11,7 +11,7 @@ from spinlab.scene.files.change_table import ChangeSpec
 from spinlab.scene.files.scene_file import load_scene
 from spinlab.scene.files.scene_toml import scene_to_toml
 from spinlab.scene.model.run_model import Session, Setup, default_integrators
-from spinlab.scene.running.runner import run_scene
+from spinlab.scene.model.runner import run_scene
 from spinlab.scene.running.simulation import Simulation
 from spinlab.sim.errors import InputError
 from tests.scene.test_kicks import FREE as KICKED_FREE

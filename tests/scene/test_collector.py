@@ -6,8 +6,8 @@ import gc
 import pytest
 
 from spinlab.scene.files.scene_file import load_scene
+from spinlab.scene.model.runner import run_scene
 from spinlab.scene.process.collector import collector_paused
-from spinlab.scene.running.runner import run_scene
 
 
 def _cycles_left_by(scene, steps: int, tmp_path) -> int:

@@ -3,10 +3,11 @@ scene's step, and before a run's first step, so that its wall time is the steppi
 
 import pytest
 
-import spinlab.scene.running.runner as runner
+import spinlab.scene.model.runner as runner
 from spinlab.scene.files.scene_file import load_scene
+from spinlab.scene.model.runner import run_scene
 from spinlab.scene.process.kernels import load_kernels
-from spinlab.scene.running.runner import run_scene
+from spinlab.scene.running.simulation import Simulation
 from spinlab.sim import compiled
 from spinlab.sim.integrators import INTEGRATORS
 
@@ -26,13 +27,13 @@ def test_a_run_loads_its_integrators_kernels_once_each_before_its_first_step(mon
     monkeypatch.setattr(compiled, "steps_without_numba", lambda *args, **kwargs: False)  # a run long enough for numba
     events = []
     monkeypatch.setattr(runner, "load_kernels", lambda scene, names: events.append(("load", tuple(names))))
-    step = runner.Simulation.step
+    step = Simulation.step
 
     def counted(self, *args, **kwargs):
         events.append("step")
         return step(self, *args, **kwargs)
 
-    monkeypatch.setattr(runner.Simulation, "step", counted)
+    monkeypatch.setattr(Simulation, "step", counted)
     compare = load_scene("compare")
     run_scene(compare, integrator=None, h=compare.h, duration=3 * compare.h)
     names = tuple(dict.fromkeys(body.integrator for body in compare.bodies))

@@ -12,7 +12,7 @@ from spinlab.scene.files.scene_file import load_scene
 from spinlab.scene.files.trace import TraceWriter
 from spinlab.scene.model.replay import Replay
 from spinlab.scene.model.run_model import Session, Setup
-from spinlab.scene.running.runner import step_count
+from spinlab.scene.model.runner import step_count
 from spinlab.sim import compiled
 from tests.test_trace_digest import DIGESTS, DURATION_S
 

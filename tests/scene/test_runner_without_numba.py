@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from spinlab.scene.files.scene_file import load_scene
-from spinlab.scene.running.runner import run_scene
+from spinlab.scene.model.runner import run_scene
 from spinlab.sim import compiled
 from spinlab.sim.compiled import steps_without_numba
 

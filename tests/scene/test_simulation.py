@@ -12,7 +12,7 @@ import pytest
 
 from spinlab.scene.files.scene_file import load_scene
 from spinlab.scene.files.trace import TRACE_HEADER
-from spinlab.scene.running.runner import run_scene
+from spinlab.scene.model.runner import run_scene
 from spinlab.scene.running.simulation import Simulation
 from spinlab.sim.errors import NumericalError
 from spinlab.sim.quaternion import quat_conj, quat_exp, quat_mul, quat_rotate

@@ -12,8 +12,8 @@ measured against the closed form (:class:`sim.exact.TorqueFreeSolution`):
 - ``us_per_body_step``: µs per body per step in a batch of ``COST_BODIES`` such handles (random orientations,
   rates perturbed by 0.1 rad/s), the best of ``repeats`` chained runs; ``us_per_step_one_body``: the one-body run's
   own time per step (Python call overhead included). The exact stepper's batch is ``EXACT_COST_BODIES`` bodies:
-  set when it looped over bodies in Python, kept so that the tables in docs/accuracy.md stay comparable; batched
-  since (sim/torque_free_rows.py), it costs ~10 µs a body-step at 1000 bodies (benchmarks/exact_step.py).
+  set when it looped over bodies in Python, kept so that the tables in docs/accuracy.md stay comparable; it is
+  batched now (sim/torque_free_rows.py; its cost by batch size: benchmarks/exact_step.py).
 
 MuJoCo (optional: ``pip install mujoco``) steps the same body as a free joint with ``diaginertia`` and no gravity
 (``qpos[3:7]`` is the (w, x, y, z) orientation, body → world; ``qvel[3:6]`` the body-frame ω) with its ``Euler``,
@@ -69,7 +69,8 @@ OMEGA_BODY = (0.05, 5.0, 0.05)  # rad/s
 # 1e-7, so the equal-error comparison from 1e-4 down has curves that cross it rather than all bounded by their
 # coarsest step.
 STEPS = (1 / 2, 1 / 4, 1 / 8, 1 / 15, 1 / 30, 1 / 60, 1 / 120, 1 / 240, 1 / 480, 1 / 1000, 1 / 2000)
-# The float64 floor (:func:`_rounding_floor`): the closed form re-solved every step, at these steps (~1 ms a step).
+# The float64 floor (:func:`_rounding_floor`): the closed form solved afresh every step, a slow step,
+# at these steps.
 FLOOR_STEPS = (1 / 8, 1 / 15, 1 / 30, 1 / 60, 1 / 120)
 DURATION = 60.0
 TARGET_H = 1.0 / 60.0  # the step the targets (module docstring) are judged at

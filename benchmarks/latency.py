@@ -102,7 +102,7 @@ def measure(name: str, repeats: int, calls: int = _CALLS) -> dict[str, Any]:
     def integrator_step() -> None:
         current[0] = step(current[0], params, H)[0]
 
-    if name == "exact":  # a closed-form step is some 50 µs: fewer calls
+    if name == "exact":  # a closed-form step costs a hundred kernels' steps: fewer calls
         calls = max(1, calls // 50)
     return {
         "integrator": name,

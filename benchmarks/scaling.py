@@ -264,7 +264,7 @@ def _mujoco_model(mujoco, n: int, h: float, moments: tuple[float, float, float])
 def mujoco_child(states: str, steps: int, h: float) -> dict[str, float]:
     """In the MuJoCo subprocess: build the N free bodies from the file ``states`` (``np.savez``'s: ``position`` and
     ``omega_body`` (N, 3), ``moments`` (3,)) and step them, in :data:`MUJOCO_BATCH` bodies a model
-    (compiling a model takes time quadratic in its bodies: 0.18 s at 10³, 1.5 s at 3·10³, 12 s at 10⁴ here), one
+    (compiling a model takes time quadratic in its bodies: a fraction of a second at 10³, many seconds at 10⁴), one
     ``MjData`` a batch of them, every batch one model's."""
     import mujoco
 

@@ -21,9 +21,9 @@ def asset_dir(name: str) -> Path:
 
     A package imported from a folder on disk (by the file loaders of :mod:`importlib.machinery`, as an install's
     and a checkout's are) has for its resources :mod:`importlib.resources`'s ``FileReader``, whose ``files()`` is the
-    folder of the loader's path: that folder is taken here without importing :mod:`importlib.resources`, which
-    with the ``tempfile``, ``shutil`` and ``zipfile`` it imports costs every command ~5 ms (``run``'s scene file
-    module asks at import). Any other loader asks :mod:`importlib.resources`.
+    folder of the loader's path: that folder is taken here without importing :mod:`importlib.resources`, whose
+    ``tempfile``, ``shutil`` and ``zipfile`` imports would cost every command a few milliseconds (``run``'s scene
+    file module asks at import). Any other loader asks :mod:`importlib.resources`.
     """
     loader = __spec__.loader
     if isinstance(loader, (SourceFileLoader, SourcelessFileLoader)):

@@ -12,8 +12,8 @@ measured against the closed form (:class:`sim.exact.TorqueFreeSolution`):
 - ``us_per_body_step``: µs per body per step in a batch of ``COST_BODIES`` such handles (random orientations,
   rates perturbed by 0.1 rad/s), the best of ``repeats`` chained runs; ``us_per_step_one_body``: the one-body run's
   own time per step (Python call overhead included). The exact stepper's batch is ``EXACT_COST_BODIES`` bodies:
-  set when it looped over bodies in Python, kept so that the tables in docs/accuracy.md stay comparable; batched
-  since (sim/torque_free_rows.py), it costs ~10 µs a body-step at 1000 bodies (benchmarks/exact_step.py).
+  set when it looped over bodies in Python, kept so that the tables in docs/accuracy.md stay comparable; it is
+  batched now (sim/torque_free_rows.py; its cost by batch size: benchmarks/exact_step.py).
 
 MuJoCo (optional: ``pip install mujoco``) steps the same body as a free joint with ``diaginertia`` and no gravity
 (``qpos[3:7]`` is the (w, x, y, z) orientation, body → world; ``qvel[3:6]`` the body-frame ω) with its ``Euler``,
@@ -32,7 +32,7 @@ orientation is carried as a double-double: sim/integrators/state.py ``BodyState.
 floor of this run (``rounding_floor``, :func:`_rounding_floor`: the closed form re-solved every step at
 ``FLOOR_STEPS`` from a float64 state), which those methods now get below.
 
-Targets (issue 7), at h = 1/60 s: an integrator of ours beats MuJoCo's RK4 on energy, momentum and orientation
+Targets, at h = 1/60 s: an integrator of ours beats MuJoCo's RK4 on energy, momentum and orientation
 error at no more than twice its cost per body-step; the implicit midpoint rule's energy error is at least 1000×
 smaller than MuJoCo's implicit integrator's. ``python -m spinlab.benchmarks.accuracy [--quick] [--docs]`` prints the
 table; ``--docs`` also writes ``docs/accuracy.md`` and the error-versus-cost plot ``docs/images/accuracy.png`` (the plot
@@ -69,10 +69,11 @@ OMEGA_BODY = (0.05, 5.0, 0.05)  # rad/s
 # 1e-7, so the equal-error comparison from 1e-4 down has curves that cross it rather than all bounded by their
 # coarsest step.
 STEPS = (1 / 2, 1 / 4, 1 / 8, 1 / 15, 1 / 30, 1 / 60, 1 / 120, 1 / 240, 1 / 480, 1 / 1000, 1 / 2000)
-# The float64 floor (:func:`_rounding_floor`): the closed form re-solved every step, at these steps (~1 ms a step).
+# The float64 floor (:func:`_rounding_floor`): the closed form solved afresh every step, a slow step,
+# at these steps.
 FLOOR_STEPS = (1 / 8, 1 / 15, 1 / 30, 1 / 60, 1 / 120)
 DURATION = 60.0
-TARGET_H = 1.0 / 60.0  # the step issue 7's targets are judged at
+TARGET_H = 1.0 / 60.0  # the step the targets (module docstring) are judged at
 HEAVY_TOP_STEPS = tuple(1.0 / (30.0 * 2**k) for k in range(7))  # 1/30 … 1/1920 s: RK4 down to ~1e-10 rad
 MEASURED = METHODS + AXES  # the engines' steps: benchmarks/engines.py
 STEPS_QUICK, DURATION_QUICK = (1.0 / 60.0, 1.0 / 240.0), 20.0
@@ -257,7 +258,7 @@ def format_table(result: dict[str, Any]) -> str:
     tables = [_format_t_handle(result)]
     if "heavy_top" in result:  # results written before the heavy top joined the benchmark have none
         tables.append(heavy_top_accuracy.format_table(result["heavy_top"]))
-    if "equal_error" in result:  # nor the work–precision comparison before issue 27
+    if "equal_error" in result:  # nor the work–precision comparison, in older results
         tables.append(format_equal_error(result))
     return "\n\n".join(tables)
 
@@ -269,7 +270,7 @@ def format_equal_error(result: dict[str, Any]) -> str:
         entry = result["equal_error"][body]
         parts.append(f"{title}, at equal orientation error:\n\n"
                      + work_precision.format_equal_error(entry["table"], entry["rises"], "MuJoCo RK4"))  # fmt: skip
-        if body == "t_handle" and result.get("rounding_floor"):  # results before issue 27's second session: none
+        if body == "t_handle" and result.get("rounding_floor"):  # older results have no floor
             errors = ", ".join(
                 f"{r['orientation_error']:.2g} at 1/{1.0 / r['h']:.0f}" for r in result["rounding_floor"]
             )

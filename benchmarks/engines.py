@@ -1,4 +1,4 @@
-"""The engines' verdict table (issue 25, docs/engines.md): each engine step on four bodies at h = 1/60 and 1/30 s
+"""The engines' verdict table (docs/engines.md): each engine step on four bodies at h = 1/60 and 1/30 s
 over 60 s, against the exact torque-free motion (sim.exact, Euler–Poinsot), and its cost.
 
 Bodies (moments along body x, y, z in kg m²; body rate at t = 0 in rad/s), all torque-free, gyroscopic term on:

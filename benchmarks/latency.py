@@ -1,6 +1,6 @@
 """One body's latency: µs per step at N = 1 of each integrator's compiled kernel alone, of its ``step`` and of
-``World.step``, so the overhead of the Python around the kernel is seen (issue 17: ``World.step`` within a few µs
-of its kernel).
+``World.step``, so the overhead of the Python around the kernel is seen (a one-body ``World.step`` should cost within a
+few µs of its kernel: that overhead, not the arithmetic, is what a small scene pays).
 
 The body is a torque-free T-handle (principal moments (2.5, 1.4, 1.3) kg m², body ω ≈ (0.05, 5, 0.05) rad/s, no
 pivot, gravity zero), stepped at h = 1/240 s. The kernel is called with preallocated outputs on the same inputs
@@ -102,7 +102,7 @@ def measure(name: str, repeats: int, calls: int = _CALLS) -> dict[str, Any]:
     def integrator_step() -> None:
         current[0] = step(current[0], params, H)[0]
 
-    if name == "exact":  # a closed-form step is some 50 µs: fewer calls
+    if name == "exact":  # a closed-form step costs a hundred kernels' steps: fewer calls
         calls = max(1, calls // 50)
     return {
         "integrator": name,

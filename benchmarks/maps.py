@@ -1,4 +1,4 @@
-"""Seed 003's maps over a grid of body angular momenta, reproduced (issue 16, point 4).
+"""Seed 003's maps over a grid of body angular momenta, reproduced with this project's Newton and sub-steps.
 
 The body is seed 003's T-handle, principal moments (2.5, 1.4, 1.3) kg m², at the identity orientation, torque-free,
 with its body momentum ``ℓ`` in the plane ``z = 0`` (one body per grid point, every grid stepped as one batch):

@@ -15,7 +15,7 @@ a few pixels each and take the coarsest level of detail.
 End to end: ``record`` (render/record.py: simulate, draw, read back, encode on the writer's thread) of the
 ``t_handle`` and ``compare`` presets for ``RECORD_SECONDS`` of 60 frames/s video at 1280×720, frames/s of video
 made per second of wall time (above 60 is faster than real time), the best of ``RECORD_REPEATS``: ``overall``
-includes starting the context, compiling the shaders and the encoder's flush at the end (~0.3–0.5 s); ``steady``
+includes starting the context, compiling the shaders and the encoder's flush at the end; ``steady``
 is from the first frame to the last one handed to the encoder, the rate a long recording runs at.
 """
 

@@ -58,8 +58,8 @@ MUJOCO_BATCH = 1000  # bodies a MuJoCo model holds (see mujoco_child)
 
 
 def _repeats(n: int) -> int:
-    # 9 below 10^4: with the 2 cores loaded (load 4), the best of 5 of ours and of MuJoCo's put N = 100 at 0.98x
-    # and at 1.21x in two runs minutes apart; each process takes ~0.2 s.
+    # 9 below 10^4: on 2 loaded cores the best of 5 still moved the N = 100 ratio by a fifth between two runs
+    # minutes apart; a small process is short, so the extra repeats cost little.
     return 9 if n <= 100 else 1
 
 
@@ -88,8 +88,8 @@ def _timed_child(command: list[str], stdout, cwd: pathlib.Path) -> dict[str, flo
 def started_environment() -> dict[str, str]:
     """The environment this process started with (Linux: ``/proc/self/environ``; elsewhere ``os.environ``), not
     ``os.environ`` as its imports left it: the benchmarks' imports of imgui_bundle set ``PYGLFW_LIBRARY``, with which
-    a child's ``import mujoco`` loads GLFW without searching for it, ~35 ms sooner than a MuJoCo user's script (it
-    made MuJoCo's N = 100 process 0.24 s against 0.28 s, and ours/MuJoCo 0.98x against 1.12x, same minute)."""
+    a child's ``import mujoco`` loads GLFW without the search a MuJoCo user's script makes, which would flatter
+    MuJoCo's small processes."""
     try:
         with open("/proc/self/environ", "rb") as environ:
             entries = environ.read().split(b"\0")
@@ -158,7 +158,7 @@ def _with_rates(figures: dict[str, float], n: int) -> dict[str, float]:
 def _compile_checkout() -> None:
     """Write the bytecode of a checkout's modules where it is missing or older than the source, as an install has
     it (pip compiles at install): otherwise, under ``PYTHONDONTWRITEBYTECODE=1``, every timed process compiles each
-    module edited since its bytecode was last written again (a few ms each, ~0.3 s for all of ``run``'s). Installed,
+    module edited since its bytecode was last written again (a few ms each, a large share of a short run). Installed,
     nothing to do."""
     root = checkout_root()
     if root is None:
@@ -264,7 +264,7 @@ def _mujoco_model(mujoco, n: int, h: float, moments: tuple[float, float, float])
 def mujoco_child(states: str, steps: int, h: float) -> dict[str, float]:
     """In the MuJoCo subprocess: build the N free bodies from the file ``states`` (``np.savez``'s: ``position`` and
     ``omega_body`` (N, 3), ``moments`` (3,)) and step them, in :data:`MUJOCO_BATCH` bodies a model
-    (compiling a model takes time quadratic in its bodies: 0.18 s at 10³, 1.5 s at 3·10³, 12 s at 10⁴ here), one
+    (compiling a model takes time quadratic in its bodies: a fraction of a second at 10³, many seconds at 10⁴), one
     ``MjData`` a batch of them, every batch one model's."""
     import mujoco
 

@@ -10,8 +10,9 @@ The curve is followed from the coarsest step down and stops where the error stop
 
 :func:`equal_error` compares, at each target error, the cheapest spinlab method with a reference (MuJoCo's RK4):
 the ratio of their works, > 1 where spinlab is cheaper. :func:`error_rises` names the methods whose error grows by
-more than a factor ``RISE`` as ``h`` shrinks while it is between ``FLOOR`` and ``CEILING`` rad (issue 27: it must not,
-down to 1e-12; above ``CEILING`` an orientation error is saturated, at most π, and a method is not converging yet).
+more than a factor ``RISE`` as ``h`` shrinks while it is between ``FLOOR`` and ``CEILING`` rad. None may, down to
+1e-12: a smaller step that gives a larger error is rounding piling up. Above ``CEILING`` an orientation error is
+saturated (at most π) and a method is not converging yet.
 """
 
 from __future__ import annotations

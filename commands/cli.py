@@ -29,8 +29,8 @@ class _Parser(argparse.ArgumentParser):
     "expected one argument"."""
 
     # argparse makes a formatter at every add_argument only to check the metavar against nargs, and a formatter's
-    # default width is the terminal's, which imports shutil (~3 ms of every command's start, with the compression
-    # modules it imports). That check takes a formatter of a given width; help and usage the terminal's, as before.
+    # default width is the terminal's, which imports shutil (with the compression modules it imports: a cost at every
+    # command's start). That check takes a formatter of a given width; help and usage the terminal's, as before.
     _checking_metavar = False
 
     def __init__(self, *args, **kwargs) -> None:

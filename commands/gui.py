@@ -73,7 +73,7 @@ def run_gui(scene: str | None, *, size: tuple[int, int] | None = None, fullscree
         loader.close()
         raise
     app.kernel_loader = loader
-    freeze_survivors()  # what the window imported and made, out of the collector's reach (no 85 ms collections)
+    freeze_survivors()  # what the window imported and made, out of the collector's reach (no full collection over them)
     if os.environ.get(RECORD_AT_START_VARIABLE, "") not in ("", "0"):
         app.pending.toggle_record, app.recorder.announce = True, True
     try:

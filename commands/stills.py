@@ -1,4 +1,4 @@
-"""Still pictures for the README and talks, rendered offscreen: ``python -m spinlab.commands.stills [OUT_DIR]``.
+"""Still pictures for the docs and talks, rendered offscreen: ``python -m spinlab.commands.stills [OUT_DIR]``.
 
 Writes ``t_handle.png`` (the Dzhanibekov flip half-way, with every overlay and a legend) and ``compare.png``
 (the compare preset at t = 20 s, one view per integrator) at 1280×720 with 4× MSAA into ``OUT_DIR``

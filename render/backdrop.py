@@ -1,14 +1,14 @@
 """The backdrop behind the bodies (sky gradient and floor grid, one full-screen pass) and its cache.
 
-Costs on a CPU rasteriser (llvmpipe): the backdrop shader is the dearest pass of a frame (~10 ms at 1280×720), and
-it only changes with the camera, so :class:`Backdrop` draws it into a cache framebuffer once per camera and viewport
-and copies it into the target afterwards. The cache follows the size of the framebuffer it is given, every frame.
+Costs on a CPU rasteriser (llvmpipe): the backdrop shader is the dearest pass of a frame, and it only changes with
+the camera, so :class:`Backdrop` draws it into a cache framebuffer once per camera and viewport and copies it into
+the target afterwards. The cache follows the size of the framebuffer it is given, every frame.
 
 The protocol, per viewport (or per whole frame): a backdrop asked for with the same camera twice running is shaded
 into the cache and copied from then on; a camera that moved since the last frame will likely move again, so it gets
 its backdrop shaded straight into the target (no copy, no wait for the cache). When the views fill the whole target
 (a ``background`` for the rest), the cache holds the whole frame's backdrop with the contact shadows and the caller's
-underlay (the labels' panels), copied in one memcpy (~0.1 ms). A multisampled target always gets it shaded (a blit
+underlay (the labels' panels), copied in one memcpy. A multisampled target always gets it shaded (a blit
 cannot go from one sample to several).
 """
 
@@ -232,10 +232,10 @@ class Backdrop:
         cache = self.framebuffer
         assert cache is not None, "the cache is made (_ensure) before anything is copied from it"
         if whole and target.glo != 0:
-            self.ctx.copy_framebuffer(target, cache)  # a memcpy on llvmpipe (~0.1 ms)
+            self.ctx.copy_framebuffer(target, cache)  # a memcpy on llvmpipe
             return
         # A blit into part of a framebuffer, or into the window's (texture to window system buffer), takes
-        # llvmpipe's slow path (~6 ms of CPU for 1280×720) and waits for all queued drawing; a draw that fetches
+        # llvmpipe's slow path (milliseconds of CPU a frame) and waits for all queued drawing; a draw that fetches
         # each pixel does neither.
         rects = np.zeros((MAX_VIEWS, 4), dtype=np.float32)
         for index, (x, y, width, height) in enumerate(viewports):
@@ -281,6 +281,6 @@ class Backdrop:
 
 def _digest(rows: np.ndarray) -> bytes:
     """The SHA-256 digest of ``rows``' bytes: what the cache keys the shadows by. Their bytes themselves, held as the
-    key twice (the frame's and the one asked for), took 16 MB at 10^5 bodies (84 B a row); the digest takes as long
-    as that copy did (~10 ms at 10^5, with the CPU's SHA instructions; BLAKE2 took twice as long)."""
+    key twice (the frame's and the one asked for), grow with the bodies; the digest costs about what copying them
+    did, and SHA-256, on the CPU's SHA instructions, is the quickest of hashlib's here."""
     return sha256(np.ascontiguousarray(rows).data).digest()

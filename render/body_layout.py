@@ -81,8 +81,8 @@ class BodyLayout:
         ]
         self.colors_rgba = np.column_stack([np.array(colors).reshape(count, 3), np.ones(count)])
 
-        # A part's matrix is kept once per distinct shape (a cloud of 10^5 T-handles has two; a (4, 4) per part and
-        # body took 26 MB there): ``parts[kind].which`` picks each part's row of ``parts[kind].table``.
+        # A part's matrix is kept once per distinct shape (a cloud of 10^5 T-handles has two), not a (4, 4) per
+        # part and body: ``parts[kind].which`` picks each part's row of ``parts[kind].table``.
         shapes: dict[str, tuple[tuple[tuple[str, int], ...], float]] = {}
         tables: dict[str, list[np.ndarray]] = {}
         owners: dict[str, list[int]] = {}

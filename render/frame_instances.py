@@ -31,7 +31,7 @@ MOMENTUM_THICKNESS = 0.6  # L's arrow is slimmer than ω's: ω circles the conse
 
 
 # Instance rows are computed this many at a time: their float64 temporaries ((R, 4, 4) matrices and the like, ~1 MB
-# each) stay small whatever the number of bodies (at 10^5 bodies all at once, a frame's rows peaked at ~100 MB).
+# each) stay small whatever the number of bodies.
 CHUNK_ROWS = 8192
 
 

@@ -52,8 +52,8 @@ class GpuResources:
             kind: [InstancedDraw(ctx, mesh, meshes.unit_mesh(kind, segments)) for segments in ROUND_SEGMENTS]
             for kind in meshes.UNIT_MESHES
         }
-        # A solid's fringes are drawn right after it, from the rows it uploaded (at 10^5 bodies, 17 MB more a frame
-        # for the driver to hold and copy).
+        # A solid's fringes are drawn right after it, from the rows it uploaded (no second copy of them a frame for
+        # the driver to hold and copy).
         self.edges = {
             kind: [
                 InstancedDraw(ctx, edge, meshes.unit_mesh(kind, segments), edges=True, instances=solid.instances)

@@ -2,8 +2,8 @@
 
 Shared by the text labels over rendered frames (render/text.py, a private ImGui context) and the window's panel
 and plots (ui/app.py): one vertex and index upload per draw list and one draw per command, with its scissor
-rectangle and texture. imgui-bundle's PyOpenGL renderer does the same through ~40 PyOpenGL calls a frame, which
-cost ~3 ms of Python at 60 frames/s; moderngl's calls are C.
+rectangle and texture. imgui-bundle's PyOpenGL renderer does the same through dozens of PyOpenGL calls a frame,
+each wrapped in Python; moderngl's calls are C.
 
 ImGui's textures protocol (``BackendFlags_.renderer_has_textures``): before drawing, every texture ImGui lists
 with ``want_create`` / ``want_updates`` is uploaded whole (the atlas is small) and ``want_destroy`` freed; a

@@ -76,7 +76,7 @@ class OffscreenTarget:
 
     def read_rgba(self) -> np.ndarray:
         """(height, width, 4) uint8 RGBA, rows bottom-up as GL stores them (a new array): GL's native layout, read
-        ~8x faster than :meth:`read` on llvmpipe, for a video writer that flips rows itself."""
+        several times faster than :meth:`read` on llvmpipe, for a video writer that flips rows itself."""
         self._resolve()
         pixels = np.empty((self.size[1], self.size[0], 4), dtype=np.uint8)
         self.resolved.read_into(pixels, components=4)

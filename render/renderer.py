@@ -22,8 +22,8 @@ anti-aliased silhouette fringes, then the translucent invariable planes and the 
 writes), and last the exact ghosts (render/ghost.py: their depth, then their colour blended where they are
 nearest). Several views (a grid, one per integrator) go into the same draws (:meth:`Renderer.draw_views`).
 
-Multisampling costs 2–3× on a CPU rasteriser (llvmpipe) and its resolve ~12 ms; the solids' silhouettes are the
-only hard edges of a frame (lines, disc rims, grid and text anti-alias themselves), so instead of MSAA each
+Multisampling multiplies a frame's cost on a CPU rasteriser (llvmpipe), resolve included; the solids' silhouettes are
+the only hard edges of a frame (lines, disc rims, grid and text anti-alias themselves), so instead of MSAA each
 silhouette edge gets a thin fading fringe (assets/shaders/edge.*.glsl), which shades a few pixels along the outline
 rather than every pixel again.
 """

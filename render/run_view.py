@@ -1,4 +1,4 @@
-"""One run on screen, composed once for the window, the video and the stills (issue 24).
+"""One run on screen, composed once for the window, the video and the stills, so that they show the same.
 
 A :class:`RunView` holds everything of a run that is drawn: its renderer (the bodies and, per run, their trails,
 exact ghosts and Poinsot traces), its views (one per :class:`~scene.model.run_model.Group`: one per integrator side by
@@ -6,7 +6,7 @@ side or in the compare preset), their cameras (framed at the first draw and then
 together, or moved with a body), the labels and the overlays' key, and the Poinsot view's cell. A driver feeds it a
 run's steps (:meth:`feed`, after each step call, or :meth:`show`, a past step rebuilt from the run's step record,
 scene/model/step_record.py) and draws a run, or a moment of it, into an area of a framebuffer (:meth:`draw`). The window
-(ui/app.py), ``record`` (render/record.py) and the README's stills (commands/stills.py) are such drivers: what the
+(ui/app.py), ``record`` (render/record.py) and the stills (commands/stills.py) are such drivers: what the
 window shows is what ``record`` writes because both draw through here; they differ only in the text scale they ask
 for and the background around the views.
 

@@ -2,9 +2,9 @@
 why the kept samples stay within ``error_px`` of the full polyline, are in its docstring).
 
 ``trail_keep`` runs on the GUI's main thread every frame, for the herpolhode trails and for each plot's lines. As
-numpy operations over the (P, T) batch it cost ~150 µs a call for 8 trails of 600 samples and ~65 µs for 8 lines
-of 150, mostly the overhead of some thirty small array operations; these loops do the same arithmetic in one pass
-per polyline, with the GIL released, in ~44 µs and ~13 µs. Half of that is libm's ``hypot`` (~5 ns a step).
+numpy operations over the (P, T) batch its cost was mostly the overhead of some thirty small array operations;
+these loops do the same arithmetic in one pass per polyline, with the GIL released, several times faster. About
+half of what is left is libm's ``hypot``.
 
 The result is the numpy formulation's bit for bit (tests/render/test_thinning.py compares them): the step
 lengths are libm's ``hypot``, as ``np.hypot``'s (numba's ``math.hypot`` calls it; CPython's ``math.hypot`` does

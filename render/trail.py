@@ -16,7 +16,7 @@ __all__ = ["HerpolhodeTrail", "invariable_plane", "MAX_TRAIL_SAMPLES"]
 # The trails of all the bodies together hold at most this many samples of ω (3.8 MB), however many bodies there
 # are: a few hundred bodies keep every sample asked for, a cloud a shorter trail each (the last 160 steps of 1000
 # bodies; the last 2 of 80,000 or more). Drawn, a cloud's trails are thinned to render/trail_lines.py's
-# MAX_TRAIL_SEGMENTS anyway (a 10^5-body cloud drew one segment a body); held whole, they took 14 kB a body.
+# MAX_TRAIL_SEGMENTS anyway (a 10^5-body cloud draws one segment a body), so a longer trail held is memory wasted.
 MAX_TRAIL_SAMPLES = 160_000
 
 

@@ -19,9 +19,9 @@ if TYPE_CHECKING:
 
 __all__ = ["record_scene", "RecordResult", "followed_body", "X264_PRESET", "X264_CRF"]
 
-# x264 shares the two cores with llvmpipe: ultrafast takes ~40 % less CPU a frame than veryfast at the same crf,
-# with the same PSNR against the rendered frames (43 dB t_handle, 39 dB compare, where yuv420p's chroma
-# subsampling is most of the loss), for files ~3.5x larger (~4-10 Mbit/s at 1280x720, 60 fps).
+# x264 shares the two cores with llvmpipe: ultrafast takes markedly less CPU a frame than veryfast at the same crf,
+# with the same PSNR against the rendered frames (yuv420p's chroma subsampling is most of the loss), for files a
+# few times larger.
 X264_PRESET = "ultrafast"
 X264_CRF = 18
 

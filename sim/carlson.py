@@ -1,6 +1,6 @@
 """Carlson's symmetric elliptic integrals ``R_F``, ``R_J``, ``R_C`` and the complete ``K(m)`` from ``m₁ = 1 − m``,
 vectorised over numpy arrays, for the closed forms (sim/jacobi_elliptic.py, sim/exact_batch.py,
-sim/_lagrange_top_angles.py) without scipy.special, whose import alone costs ~0.2 CPU-s (issue 22).
+sim/_lagrange_top_angles.py) without scipy.special, whose import alone would be most of a short ``run``.
 
 Method: the duplication theorem (DLMF 19.26.18, 19.36.1; B. C. Carlson, "Numerical computation of real or complex
 elliptic integrals", Numer. Algorithms 10 (1995) 13–26, for the algorithm, its stopping rule and the series).
@@ -17,9 +17,10 @@ tests/sim/test_carlson.py). Where ``longdouble`` is float64 itself (some platfor
 scipy.special's integrals instead (:data:`EXTENDED`, at the end). The wide range (to ~1e±4932) also keeps every float64
 argument, subnormals included, and the product ``(p − x)(p − y)(p − z)`` of R_J, normal.
 
-Cost: ~0.15 ms for one R_J and ~5 µs a value in a batch, against scipy's ~5 µs and ~0.3 µs (CPU, loaded 2-core
-machine): a closed form of one body evaluates one value at a time (the numpy-scalar path below); the exact
-integrator's batch (sim/torque_free_rows.py) takes the array path, whose values are the scalar path's bit for bit.
+Cost: slower than scipy's compiled integrals, by some tens of times for one value and over ten in a batch, which a
+closed form pays a few times a step: a closed form of one body evaluates one value at a time (the numpy-scalar path
+below); the exact integrator's batch (sim/torque_free_rows.py) takes the array path, whose values are the scalar
+path's bit for bit.
 
 Domain: non-negative ``x, y, z`` with at most one of them zero, ``p > 0``; ``R_C(x, y)`` for ``x ≥ 0, y > 0``.
 Where two arguments are zero the integral is infinite and ``inf`` is returned (``K(1) = R_F(0, 0, 1)``).

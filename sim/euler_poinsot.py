@@ -113,7 +113,8 @@ def _separatrix_gap(moments: np.ndarray, omega: np.ndarray) -> float:
 def _separatrix_gap_exact(moments: np.ndarray, omega: np.ndarray) -> Fraction:
     """:func:`_separatrix_gap` before its rounding: its sign chooses the branch, and ``m₁`` is made from it
     (rounded, a state within ~1e-154 of the intermediate axis makes the gap subnormal, or 0 below ~1e-162)."""
-    from fractions import Fraction  # only here and next to the axis: fractions and decimal cost ~2.6 ms to import
+    # Imported only here, next to the axis: fractions imports decimal, a cost for the rare case alone.
+    from fractions import Fraction
 
     i1, i2, i3 = (Fraction(float(x)) for x in moments)
     w1, w3 = Fraction(float(omega[0])), Fraction(float(omega[2]))

@@ -1,9 +1,10 @@
 """Correctly rounded sums of many short rows, compiled: bit for bit :func:`math.fsum` of each row.
 
-:func:`sim.exact_batch.separatrix_gaps` sums 32 exact terms a body; ``math.fsum`` over a Python list a row took
-0.23 s for 10⁵ bodies, this 5 ms. The algorithm is CPython's own (Modules/mathmodule.c, ``math_fsum``, after
-Shewchuk, "Adaptive precision floating-point arithmetic", 1997): non-overlapping partials kept exactly by two-sums,
-then added from the largest with the round-half-even correction across partials. For finite terms whose partial
+:func:`sim.exact_batch.separatrix_gaps` sums 32 exact terms a body; ``math.fsum`` over a Python list a row is a
+Python call a body, which a scene of 10⁵ bodies should not pay. The algorithm is CPython's own
+(Modules/mathmodule.c, ``math_fsum``, after Shewchuk, "Adaptive precision floating-point arithmetic", 1997):
+non-overlapping partials kept exactly by two-sums, then added from the largest with the round-half-even correction
+across partials. For finite terms whose partial
 sums stay finite it returns what ``math.fsum`` returns; a row whose sum overflows comes out non-finite (where
 ``math.fsum`` raises), and the caller takes another path for it.
 """

@@ -22,7 +22,7 @@ At ``m₁ = 0`` the functions are ``tanh`` and ``sech`` and ``K`` is infinite.
 
 Carlson's ``R_F``, ``R_J``, ``R_C`` and ``K`` are sim/carlson.py's: within ½ ulp of mpmath on the closed forms'
 own arguments and on a broad sample (tests/sim/test_carlson.py), where scipy.special's were up to 3.4, 6.7, 3.2 and
-1.6 ulps off on the same arguments, and importing it cost ~0.2 CPU-s of a one-body ``run`` (issue 22).
+1.6 ulps off on the same arguments, and importing scipy.special would be most of a one-body ``run``.
 """
 
 from __future__ import annotations

@@ -53,9 +53,9 @@ precession, 1e-5 rad from the upward vertical, hanging, swinging exactly through
 I1 = I3, general), the orientation agrees to 5e-11 rad at worst and 1e-11 typically (heavy_top: 6e-12), ``ω``
 to 2e-11 of its largest value. The worst cases are the ODE's error: against DOP853 at its tightest
 (rtol 2.5e-14) the slow top agrees to 4e-12. ``E``, ``p_φ``, ``p_ψ`` stay within 1e-14 of their values (relative
-to ``|E| + m |g| l`` and ``|L|``) over 1000 s; ``q(0) = q0`` and ``ω(0) = ω0`` to a few ulps. Evaluating 10⁴ times
-takes about 55 CPU-ms, most of it in sim/carlson.py's ``R_J`` (twice per time, in extended precision; scipy's
-took ~6 ms, a few ulps less exactly, after its ~0.2 s import).
+to ``|E| + m |g| l`` and ``|L|``) over 1000 s; ``q(0) = q0`` and ``ω(0) = ω0`` to a few ulps. An evaluation's cost
+is mostly sim/carlson.py's ``R_J`` (twice per time, in extended precision): dearer than scipy's, a few ulps more
+exact, and without scipy's import.
 
 Example::
 

@@ -3,7 +3,7 @@ the rows of one :meth:`sim.exact.TorqueFreeSolution.from_body_state` per body, f
 (sim/integrators/exact.py).
 
 The case analysis stays per body (:func:`sim.euler_poinsot.principal_frame`, :meth:`EulerPoinsot.solve` and the
-principal axes' quaternion, ~0.2 ms a body: their 3-vector products go through BLAS, whose order a batch would not
+principal axes' quaternion: their 3-vector products go through BLAS, whose order a batch would not
 keep); what a solution computes on its first evaluation is taken for all the bodies at once, in the same operations
 (sim/torque_free_rows.py): the quarter period ``K = R_F(0, m₁, 1)``, the characteristic ``n``, the complete ``G``
 (or ``Π``), ``G(u₀)``, the precession's coefficient, the Euler angles at ``t = 0`` and from them the chain

@@ -1,7 +1,7 @@
 """Small vector operations over ``(..., 3)`` arrays, written component-wise.
 
-``np.cross`` spends most of its time on axis bookkeeping (about 10 µs a call for a handful of vectors); these run
-in a fraction of that and, using only indexing, arithmetic and ``np.stack``, also on :class:`sim.dual.Dual` arrays.
+``np.cross`` spends most of its time on axis bookkeeping for a handful of vectors; these run in a fraction of its
+time and, using only indexing, arithmetic and ``np.stack``, also on :class:`sim.dual.Dual` arrays.
 """
 
 from __future__ import annotations

@@ -11,8 +11,8 @@ Three things are settled here before the rest of the program is imported, so tha
   name's undecodable byte, kept by Python as a lone surrogate) is written as its backslash escape;
 - numpy's OpenBLAS runs on one thread (``OPENBLAS_NUM_THREADS=1``, unless set): spinlab's linear algebra is on
   stacks of 3×3 matrices, which OpenBLAS never splits over threads, but its threads start with numpy's import and
-  spin there (numpy's import 0.15 → 0.09 CPU-s, a 100-body ``run`` 1.14× → 1.38× MuJoCo's process), and beside
-  the window's frames on 2 cores. The kernels' own threads are numba's (sim/integrators/threads.py).
+  spin there, a large share of a short run's CPU time, and beside the window's frames on 2 cores. The kernels' own
+  threads are numba's (sim/integrators/threads.py).
 """
 
 from __future__ import annotations

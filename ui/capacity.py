@@ -1,14 +1,13 @@
 """How much the window holds: the most bodies it opens, and how many body-steps it measures in one call.
 
-The window holds what it draws (issue 26): the plots a sample of 64 bodies (ui/plot_series.py), the trails a
-bounded number of samples (render/trail.py), the renderer ~360 B a body and ~660 B more at a frame's peak
-(tests/render/test_renderer_memory.py). What grows with the bodies is then the scene as read (~835 B a body,
-~1.3 kB while it is read in pieces: scene/files/scene_file.py), the run (scene/model/run_model.py's ``Session``: the
-world's state and layout, its views, the references of the rows it measures: ~1.6 kB a body) and the history of its
-steps (~290 B a body-step: the snapshot and the measures, within scene/model/step_record.py's 64 MB). A 10^5-body
-cloud, the most the window opens, peaks at ~0.8 GB RSS through its first frames (~0.95 GB once every integrator's
-compiled kernels are loaded, ~120 MB at any size; 1.4 GB before issue 26). Beyond :data:`WINDOW_MAX_BODIES` the
-window refuses a scene in one line, naming the limit (``run`` and ``record`` take up to 10^6).
+The window holds what it draws, not everything it could: the plots a sample of 64 bodies (ui/plot_series.py), the
+trails a bounded number of samples (render/trail.py), the renderer a few hundred bytes a body
+(tests/render/test_renderer_memory.py bounds it). What grows with the bodies is then the scene as read
+(scene/files/scene_file.py), the run (scene/model/run_model.py's ``Session``: the world's state and layout, its
+views, the references of the rows it measures) and the history of its steps (the snapshot and the measures of each,
+within scene/model/step_record.py's budget), each some hundreds of bytes to a kilobyte or two a body, so a 10^5-body
+cloud, the most the window opens, fits in about a gigabyte. Beyond :data:`WINDOW_MAX_BODIES` the window refuses a
+scene in one line, naming the limit (``run`` and ``record`` take up to 10^6).
 """
 
 from __future__ import annotations
@@ -24,7 +23,7 @@ __all__ = ["WINDOW_MAX_BODIES", "STEP_CALL_BODY_STEPS", "check_window_holds", "s
 
 WINDOW_MAX_BODIES = 100_000
 # Each step of each body costs ~0.7 kB until the window has recorded it (the snapshot and the measures of
-# scene/model/run_model.py's Session.step, and their history entry; 682 B measured at 12,000 bodies): the window asks
+# scene/model/run_model.py's Session.step, and their history entry): the window asks
 # for at most this many body-steps in one call, ~70 MB (10^5 bodies: one step a call; a thousand: a hundred).
 STEP_CALL_BODY_STEPS = 100_000
 

@@ -1,8 +1,8 @@
 """The window's ImGui backend: input from imgui-bundle's pyglet backend, drawing by moderngl.
 
 imgui-bundle's pyglet renderer feeds ImGui the window's keys, mouse, text and clipboard, and draws through
-PyOpenGL: about 40 wrapped GL calls a frame, ~3 ms of Python at 1280×720 with the plots shown. Here the input
-half is kept and the drawing (and ImGui's font textures) is :class:`render.imgui_draw.ImGuiDraw`'s.
+PyOpenGL: dozens of GL calls a frame, each wrapped in Python. Here the input half is kept and the drawing (and
+ImGui's font textures) is :class:`render.imgui_draw.ImGuiDraw`'s.
 """
 
 from __future__ import annotations

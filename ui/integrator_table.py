@@ -93,8 +93,8 @@ class IntegratorTable:
 
 
 def _median(values: tuple[float, ...]) -> float:
-    """``np.median`` of a few numbers (NaN if one is), without its ~0.3 ms of array machinery a call: the table is
-    remade every frame that stepped, for every integrator."""
+    """``np.median`` of a few numbers (NaN if one is), without its array machinery, dearer than the median itself:
+    the table is remade every frame that stepped, for every integrator."""
     if any(value != value for value in values):
         return float("nan")
     ordered, middle = sorted(values), len(values) // 2

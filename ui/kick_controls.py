@@ -1,4 +1,4 @@
-"""The maths behind the panel's kick and initial-state controls, pure and window-free (issue 15, points 2 and 3).
+"""The maths behind the panel's kick and initial-state controls, pure and window-free, so the tests need no window.
 
 * ``ω`` as (|ω|, angle off a principal axis, azimuth about it) and back: the "Initial state" drags.
 * Which bodies of a comparison started alike: an edit of one's initial state applies to all of them.

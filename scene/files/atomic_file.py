@@ -86,7 +86,7 @@ def _remove_live_temporaries() -> None:
 def create_temporary(path: str | os.PathLike[str], suffix: str = ".tmp") -> Path:
     """An empty temporary file ``.<name>.<random><suffix>`` beside ``path`` (same directory, so the rename is
     atomic), with the umask's permissions. Raises :class:`OutputError` when it cannot be created."""
-    import tempfile  # here: with the shutil and random it imports, ~4 ms of every command, most of which write nothing
+    import tempfile  # here: it imports shutil and random, a cost every command would pay, most of which write nothing
 
     target = Path(path)
     directory = target.parent if str(target.parent) else Path(".")

@@ -14,7 +14,7 @@ Why these figures (2 cores, 24 GiB; a body costs ~7 KB and a step ~1–20 µs a 
 - ``MAX_DEPTH`` 10⁵ levels of parents: the scene graph is walked without recursion, in time linear in its size.
 - ``MAX_FRAMES`` 10⁶ video frames: 4.6 h at 60 frames/s.
 - ``MAX_SCENE_BYTES`` 32 MiB of scene file: 10⁵ bodies with every key written out take ~20 MB; TOML parsing
-  takes ~0.25 s and ~12 MB of memory a MB (measured: 60 MB in 14 s and 700 MB).
+  takes ~0.25 s and ~12 MB of memory a MB.
 
 Step indices: whatever the limits, no run takes more than ``MAX_STEP_INDEX`` (2⁵²) steps, the last count float64
 holds by ones: the clock reads ``t = k h`` and a kick lands on the first ``k`` with ``k h >= time``, which beyond it

@@ -1,6 +1,6 @@
 """PNG files from RGB arrays, with zlib alone (no imaging library, no GL): the one encoder spinlab has.
 
-The window's screenshots (ui/) and the README stills (commands/stills.py) are written here. The format is the
+The window's screenshots (ui/) and the docs' stills (commands/stills.py) are written here. The format is the
 smallest valid PNG: 8-bit truecolour, one IDAT chunk, filter type 0 (none) on every row, no interlace
 (PNG specification, 2nd ed., §11.2). Files are written atomically (:mod:`scene.files.atomic_file`).
 """

@@ -1,7 +1,7 @@
 """A scene file's text and its TOML: the file's kind and size checked before reading, then parsed.
 
-Files over ``RTOML_BYTES`` are parsed by ``rtoml`` (Rust, ~3× tomllib's speed: 10⁵ bodies, 18 MB, in ~1 s
-instead of ~3 s) when it is installed; whenever it refuses a file, tomllib parses it, so a syntax error is
+Files over ``RTOML_BYTES`` are parsed by ``rtoml`` (Rust, a few times tomllib's speed on a large file) when it
+is installed; whenever it refuses a file, tomllib parses it, so a syntax error is
 always reported in tomllib's words. Both give equal documents, the types of every value included (tested on
 every preset and on generated scenes); the caller re-reads with tomllib before reporting a mistake in a
 document rtoml gave, so that every message quotes values exactly as it always has.
@@ -30,11 +30,11 @@ __all__ = ["read_text", "parse_toml", "body_pieces", "FAST_PARSE_BYTES", "RTOML_
 # Files over this are read in pieces (scene/files/scene_file.py).
 FAST_PARSE_BYTES = 1 << 20
 # Files over this take rtoml: below it tomllib takes well under a millisecond and there is nothing to gain (rtoml is
-# imported anyway); at 16 kB, the cloud's first 100 bodies, rtoml parses in 1.6 ms where tomllib takes 5.8.
+# imported anyway); above it rtoml is the faster.
 RTOML_BYTES = 4 << 10
 # A large scene file is parsed in pieces of about this many bytes (:func:`body_pieces`), each read into bodies and
-# freed before the next: the parsed document of 10^5 bodies held ~2 kB a body of Python objects (and rtoml as much
-# again while making them), ~700 MB at its peak.
+# freed before the next: a whole parsed document holds kilobytes of Python objects a body (and rtoml as much again
+# while making them), most of a gigabyte at 10^5 bodies.
 PIECE_BYTES = 2 << 20
 _HEADER = "\n[[body]]"
 

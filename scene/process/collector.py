@@ -3,8 +3,8 @@ process.
 
 Reading a scene of 10⁵ bodies makes ~10⁶ container objects (the TOML document's dicts and lists, the bodies'
 specs), none in a reference cycle. CPython's cyclic collector runs a full collection each time the survivors
-grow by a quarter, and each traverses every tracked object: 9 of them while such a file loads, about half of its
-2.7 s. Paused, nothing is lost: the objects made are freed by reference counting as ever, and a cycle made
+grow by a quarter, and each traverses every tracked object: a large file's load spent about half its time in them.
+Paused, nothing is lost: the objects made are freed by reference counting as ever, and a cycle made
 meanwhile is collected at the next collection after it.
 """
 
@@ -35,9 +35,9 @@ def collector_paused(*, freeze_after: bool = False) -> Iterator[None]:
 
 def freeze_survivors() -> None:
     """Move every object alive now out of the collector's reach (``gc.freeze``): the modules, classes and functions
-    the window imported (~194,000 objects, ~34,000 more once numba is loaded). A full collection traversed them
-    all, 85 ms on the window's thread whenever CPython ran one (and in every switch away from a large scene,
-    ui/capacity.py); frozen, it takes a millisecond. They are freed by reference counting as before; only a cycle
+    the window imported (some 200,000 objects). A full collection traversed them all, several frames' time on the
+    window's thread whenever CPython ran one (and in every switch away from a large scene, ui/capacity.py); frozen,
+    they are skipped. They are freed by reference counting as before; only a cycle
     among them would never be, and what the window has made by then holds none it leaves (a run is freed by
     reference counting: tested)."""
     gc.freeze()

@@ -236,6 +236,11 @@ class RunView:
             ROW_LEGEND_SIZE * text_scale / scale if roomy else LEGEND_SIZE,
             planes=bool(self.renderer.layout.torque_free.any()),  # an invariable plane to name
         )
+        if key.lines and place.row:
+            # The key keeps its size and goes on over more lines where the strip is narrow (beside the Poinsot
+            # view): the strip grows to hold them.
+            strip = math.ceil(self.text.panel_rects(size, [key], scale)[0][3] + margin)
+            place = dataclasses.replace(place, grid=(area[0], area[1] + strip, area[2], max(area[3] - strip, 1)))
         if key.lines and place.grid != tuple(area):
             self.key_strip_px = place.grid[1] - area[1]
             self.viewports = grid_viewports_in(place.grid, cells, grid_columns(cells, *place.grid[2:]))

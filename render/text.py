@@ -161,7 +161,8 @@ class TextOverlay:
         # Each line's place from the text's corner: one under another, or in a row entries side by side (each after
         # its dot, a pad apart), going on below when the next would pass the room's width.
         room = box.max_width_px - 2 * pad if box.row else math.inf
-        places, x, y, content, line_height = [], 0.0, 0.0, 0.0, 0.0
+        places: list[tuple[float, float]] = []
+        x, y, content, line_height = 0.0, 0.0, 0.0, 0.0
         for width, height in sizes:
             if places and (not box.row or x + indent + width > room):
                 x, y, line_height = 0.0, y + line_height + gap, 0.0

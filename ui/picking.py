@@ -118,9 +118,9 @@ def body_at(
     for viewport, camera, rows in zip(viewports, cameras, group_rows, strict=True):
         x0, y0, width, height = viewport
         if width > 0 and height > 0 and x0 <= x < x0 + width and y0 <= y < y0 + height:
-            rows = np.asarray(rows, dtype=np.intp)
-            row = _nearest_hit(*pixel_ray(viewport, camera, x, y), rows, layout, snapshot)
-            return None if row is None else (row, int(np.flatnonzero(rows == row)[0]))
+            shown = np.asarray(rows, dtype=np.intp)
+            row = _nearest_hit(*pixel_ray(viewport, camera, x, y), shown, layout, snapshot)
+            return None if row is None else (row, int(np.flatnonzero(shown == row)[0]))
     return None
 
 

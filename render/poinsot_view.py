@@ -56,6 +56,7 @@ REACH = 1.25  # m: a construction (ellipsoid, plane, herpolhode) lies within thi
 FRAME_DROP = 0.2  # m: the camera frames a sphere of REACH about each centre this far down (the plane is below)
 HERPOLHODE_ROOM = 0.85  # the wheel magnifies a herpolhode until it reaches this share of REACH from the room's middle
 MIN_SCALE, MAX_SCALE = 0.3, 40.0  # the wheel's magnification, at most and at least
+FIRST_SCALE_MAX = 2.0  # the default camera's magnification at most: the ellipsoid's lower half stays in view
 MAX_TRACE_POINTS = 1500  # per trace: the history is thinned to at most this many points
 PLANE_MARGIN = 1.25  # the disc reaches this far beyond the herpolhode (and at least the ellipsoid's reach)
 PLANE_ALPHA = 0.22
@@ -89,11 +90,16 @@ class PoinsotCamera(OrbitCamera):
         self.scale = float(np.clip(self.scale / 0.9**steps, MIN_SCALE, MAX_SCALE))
 
 
-def poinsot_camera(aspect: float, top_clear: float = 0.0) -> PoinsotCamera:
+def poinsot_camera(aspect: float, top_clear: float = 0.0, traces: PoinsotTraces | None = None) -> PoinsotCamera:
     """The view's default camera: from the front and a little above, both constructions (:func:`poinsot_centres`)
-    as large as the viewport of ``aspect`` holds them below the top ``top_clear`` of its height (its label)."""
+    as large as the viewport of ``aspect`` holds them below the top ``top_clear`` of its height (its label). With
+    ``traces``, magnified half way (in ratio) from the whole ellipsoids to herpolhodes that fill the view
+    (:func:`zoom_limit`), at most :data:`FIRST_SCALE_MAX`: a herpolhode runs close round the contact, small beside
+    its ellipsoid, and a video has no wheel to bring it closer."""
     camera = PoinsotCamera(azimuth_deg=-90.0, elevation_deg=28.0)
     camera.fit_spheres(poinsot_centres(aspect) - [0.0, 0.0, FRAME_DROP], np.full(2, REACH), aspect, top_clear)
+    if traces is not None and traces.latest:
+        camera.scale = min(float(np.sqrt(zoom_limit(traces, aspect))), FIRST_SCALE_MAX)
     return camera
 
 
@@ -101,7 +107,9 @@ def poinsot_camera(aspect: float, top_clear: float = 0.0) -> PoinsotCamera:
 class Construction:
     """One construction as drawn, display space (m): ``ellipsoid`` (4, 4) unit sphere → the ellipsoid, ``contact``
     (3,), the plane's ``middle`` (3,), unit ``normal`` (3,) and disc ``radius``, the ``polhode`` and ``herpolhode``
-    (T, 3) (NaN rows: no sample), and the body's ``centre`` (3,)."""
+    (T, 3) (NaN rows: no sample), the body's ``centre`` (3,), and ``reach``, how far from the middle the herpolhode
+    runs (as traced, or over the whole motion as the closed form of this E and L says: PoinsotGeometry's
+    ``herpolhode_reach``, known from the first step on)."""
 
     ellipsoid: np.ndarray
     contact: np.ndarray
@@ -111,6 +119,7 @@ class Construction:
     polhode: np.ndarray
     herpolhode: np.ndarray
     centre: np.ndarray
+    reach: float
 
 
 def constructions(traces: PoinsotTraces, aspect: float, scale: float = 1.0) -> dict[str, Construction]:
@@ -140,7 +149,8 @@ def constructions(traces: PoinsotTraces, aspect: float, scale: float = 1.0) -> d
         normal = to_display @ geometry.normal
         normal /= np.linalg.norm(normal)
         finite = herpolhode[np.all(np.isfinite(herpolhode), axis=1)] - anchor
-        reach = np.linalg.norm(finite - np.outer(finite @ normal, normal), axis=1).max(initial=0.0)
+        traced = np.linalg.norm(finite - np.outer(finite @ normal, normal), axis=1).max(initial=0.0)
+        reach = max(float(traced), scale * unit * geometry.herpolhode_reach())
         made[which] = Construction(
             ellipsoid=rigid_matrices((to_display @ geometry.axes * geometry.semi_axes)[None], centre_drawn[None])[0],
             contact=centre_drawn + to_display @ geometry.contact,
@@ -150,6 +160,7 @@ def constructions(traces: PoinsotTraces, aspect: float, scale: float = 1.0) -> d
             polhode=centre_drawn + (to_display @ rotation_now @ body_omega.T).T,
             herpolhode=herpolhode,
             centre=centre_drawn,
+            reach=reach,
         )
     return made
 
@@ -162,8 +173,7 @@ def zoom_limit(traces: PoinsotTraces, aspect: float) -> float:
     limit = MAX_SCALE
     room = HERPOLHODE_ROOM * REACH
     for construction in constructions(traces, aspect).values():
-        finite = construction.herpolhode[np.all(np.isfinite(construction.herpolhode), axis=1)]
-        reach = float(np.linalg.norm(finite - construction.middle, axis=1).max(initial=0.0))
+        reach = construction.reach
         offset = float(np.linalg.norm(construction.middle - construction.centre + [0.0, 0.0, FRAME_DROP]))
         discriminant = room * room - 4.0 * reach * offset
         if reach > 0.0 and discriminant >= 0.0:

@@ -276,7 +276,7 @@ class RunView:
         label = poinsot_label(self.renderer.scene.bodies[traces.body].integrator or "integrator", aspect)
         if self.poinsot_camera is None:
             clear = 0.0 if self.text is None else label_clearance(len(label), scale, viewport[3])
-            self.poinsot_camera = poinsot_camera(aspect, clear)
+            self.poinsot_camera = poinsot_camera(aspect, clear, traces)
         self.renderer.draw_poinsot(framebuffer, viewport, self.poinsot_camera)
         if self.text is not None:
             margin = LABEL_MARGIN_PX * scale

@@ -22,18 +22,17 @@ SIZE = (1280, 720)
 @pytest.fixture(scope="module")
 def video(gl_context):
     """A 1280 × 720 video's run of the T-handle with the Poinsot view, 20 s in, drawn; and a draw of it."""
-    with gl_context:  # current, whatever window a test before made its own current
-        text, target = TextOverlay(gl_context), OffscreenTarget(gl_context, *SIZE)
-        run = VideoRun(gl_context, video_setup(load_scene("t_handle"), None, True), None, True, True, None, text)
-        run.advance_to(0.0)
-        for _ in range(2):  # the Poinsot view is placed from the second frame
-            run.draw(target.framebuffer, SIZE)
-        run.advance_to(20.0)
+    text, target = TextOverlay(gl_context), OffscreenTarget(gl_context, *SIZE)
+    run = VideoRun(gl_context, video_setup(load_scene("t_handle"), None, True), None, True, True, None, text)
+    run.advance_to(0.0)
+    for _ in range(2):  # the Poinsot view is placed from the second frame
         run.draw(target.framebuffer, SIZE)
-        yield run, lambda: run.draw(target.framebuffer, SIZE)
-        run.release()
-        text.release()
-        target.release()
+    run.advance_to(20.0)
+    run.draw(target.framebuffer, SIZE)
+    yield run, lambda: run.draw(target.framebuffer, SIZE)
+    run.release()
+    text.release()
+    target.release()
 
 
 def _herpolhodes_drawn(run) -> np.ndarray:
@@ -66,10 +65,25 @@ def test_unmagnified_the_constructions_are_the_closed_forms_at_their_centres(vid
     np.testing.assert_allclose(made["exact"].normal, [0.0, 0.0, -1.0], atol=1e-12)  # the plane is a floor
 
 
+def test_a_video_frames_the_herpolhodes_from_its_first_frame(video):
+    """``record --poinsot`` has no wheel: from its first frame its view is magnified (from the herpolhodes' reach in
+    closed form: at t = 0 they are a point each) so that, small beside their ellipsoids, they are drawn large enough
+    to read, a tenth of the view's width at least (6 % unmagnified), and in view below the label."""
+    run, _ = video
+    width = run.view.poinsot_viewport[2]
+    assert run.view.poinsot_camera.scale > 1.0
+    drawn = _herpolhodes_drawn(run)
+    assert _in_view(run, drawn)
+    halves = drawn[: len(drawn) // 2], drawn[len(drawn) // 2 :]  # the integrator's and the exact one
+    assert min(np.ptp(half[:, 0]) for half in halves) > 0.1 * width
+
+
 def test_the_wheel_magnifies_about_the_herpolhodes_and_keeps_them_in_view(video):
     run, draw = video
     x, y, width, height = run.view.poinsot_viewport
     assert isinstance(run.view.poinsot_camera, PoinsotCamera)
+    run.view.poinsot_camera.scale = 1.0  # the whole ellipsoids in view
+    draw()
     before = _herpolhodes_drawn(run)
     assert _in_view(run, before)
     distance = run.view.poinsot_camera.distance

@@ -16,11 +16,10 @@ LAYOUTS = [((0, 0, 1280, 720), 1.0), ((0, 200, 940, 460), 0.85)]
 
 @pytest.fixture(scope="module")
 def drawn(gl_context):
-    with gl_context:  # current, whatever window a test before made its own current
-        text, target = TextOverlay(gl_context), OffscreenTarget(gl_context, *SIZE)
-        yield lambda *args: _draw(gl_context, text, target, *args)
-        text.release()
-        target.release()
+    text, target = TextOverlay(gl_context), OffscreenTarget(gl_context, *SIZE)
+    yield lambda *args: _draw(gl_context, text, target, *args)
+    text.release()
+    target.release()
 
 
 def _draw(ctx, text, target, preset, poinsot, area, text_scale):

@@ -585,7 +585,7 @@ class App:
         original.view.draw(
             screen, (width, height), first, original.shown, text_scale=scale,
             labels=original_labels(original, self.view.groups), background=BACKGROUND_SRGB, shares_target=True,
-            key=span is None,
+            key=span is None, key_span=span,
         )  # fmt: skip
         draw_branch()
         return area

@@ -159,8 +159,9 @@ class TextOverlay:
         sizes = [self._text_size(line, font, pixels) for line, (font, pixels, _) in zip(box.lines, styles, strict=True)]
         step = PANEL_WIDTH_STEP_PX * scale
         # Each line's place from the text's corner: one under another, or in a row entries side by side (each after
-        # its dot, a pad apart), going on below when the next would pass the room's width.
-        room = box.max_width_px - 2 * pad if box.row else math.inf
+        # its dot, a pad apart), going on below when the next would pass the room's width (less the step a panel's
+        # width is rounded up by).
+        room = box.max_width_px - 2 * pad - step if box.row else math.inf
         places: list[tuple[float, float]] = []
         x, y, content, line_height = 0.0, 0.0, 0.0, 0.0
         for width, height in sizes:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from types import SimpleNamespace
 
 from spinlab.render.grid import grid_columns, grid_viewports
 from spinlab.render.look import MOMENTUM_LINEAR, OMEGA_LINEAR, PLANE_LINEAR, TRAIL_LINEAR, linear_to_srgb
@@ -14,7 +15,15 @@ from spinlab.render.meshes import AXES_LINEAR
 from spinlab.render.text import TextBox, row_height_px
 from spinlab.scene.model.palette import rgb_triple
 
-__all__ = ["legend_box", "legend_entries", "GHOST_SRGB", "KeyPlace", "key_place", "WIDE_CELL_ASPECT"]
+__all__ = [
+    "legend_box",
+    "legend_entries",
+    "GHOST_SRGB",
+    "EVERY_OVERLAY",
+    "KeyPlace",
+    "key_place",
+    "WIDE_CELL_ASPECT",
+]
 
 # A cell at least this much wider than high frames its bodies in its middle and leaves its bottom-right corner
 # free for the key (a single view in the window: 940 × 460 px); narrower cells of a full grid have none.
@@ -28,21 +37,27 @@ def _srgb(linear) -> tuple[float, float, float]:
     return rgb_triple(linear_to_srgb(linear))
 
 
+# (the option that shows it, its line, its short name along an edge, its sRGB colour)
+_ENTRIES = [
+    ("show_omega", "ω  angular velocity", "ω  angular velocity", _srgb(OMEGA_LINEAR)),
+    ("show_momentum", "L  angular momentum", "L  angular momentum", _srgb(MOMENTUM_LINEAR)),
+    ("show_herpolhode", "herpolhode: the path of ω's tip", "herpolhode", _srgb(TRAIL_LINEAR)),
+    ("show_invariable_plane", "invariable plane  ω·L/|L| = 2E/|L|", "invariable plane", _srgb(PLANE_LINEAR)),
+    ("show_axes", "axis of least moment", "least axis", _srgb(AXES_LINEAR[0])),
+    ("show_axes", "axis of middle moment", "middle axis", _srgb(AXES_LINEAR[1])),
+    ("show_axes", "axis of greatest moment", "greatest axis", _srgb(AXES_LINEAR[2])),
+    ("show_ghost", "exact solution (ghost)", "exact (ghost)", GHOST_SRGB),
+]
+# Options with every overlay on: the key at its largest, whose room a strip keeps (so that turning an overlay on or
+# off does not move the views).
+EVERY_OVERLAY = SimpleNamespace(**{name: True for name, *_ in _ENTRIES})
+
+
 def legend_entries(options, planes: bool = True, short: bool = False) -> list[tuple[str, tuple[float, float, float]]]:
     """``(line, sRGB colour)`` of every overlay ``options`` shows, in the legend's order; ``planes``: whether
     any body has an invariable plane (a torque-free one) to show; ``short``: the names a key along an edge
     takes. An option the renderer does not have (yet) counts as off (``show_ghost``, the exact ghost)."""
-    entries = [
-        ("show_omega", "ω  angular velocity", "ω  angular velocity", _srgb(OMEGA_LINEAR)),
-        ("show_momentum", "L  angular momentum", "L  angular momentum", _srgb(MOMENTUM_LINEAR)),
-        ("show_herpolhode", "herpolhode: the path of ω's tip", "herpolhode", _srgb(TRAIL_LINEAR)),
-        ("show_invariable_plane", "invariable plane  ω·L/|L| = 2E/|L|", "invariable plane", _srgb(PLANE_LINEAR)),
-        ("show_axes", "axis of least moment", "least axis", _srgb(AXES_LINEAR[0])),
-        ("show_axes", "axis of middle moment", "middle axis", _srgb(AXES_LINEAR[1])),
-        ("show_axes", "axis of greatest moment", "greatest axis", _srgb(AXES_LINEAR[2])),
-        ("show_ghost", "exact solution (ghost)", "exact (ghost)", GHOST_SRGB),
-    ]
-    shown = [entry for entry in entries if getattr(options, entry[0], False)]
+    shown = [entry for entry in _ENTRIES if getattr(options, entry[0], False)]
     return [
         (brief if short else line, color)
         for name, line, brief, color in shown

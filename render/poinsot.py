@@ -57,6 +57,25 @@ class PoinsotGeometry:
         """(3, 3) I_w = 2E · A diag(1/aᵢ²) Aᵀ, the quadratic form of the ellipsoid ``x·I_w x = 2E``."""
         return 2.0 * self.energy * (self.axes / self.semi_axes**2) @ self.axes.T
 
+    def herpolhode_reach(self) -> float:
+        """rad/s: how far from the foot of L on the plane the herpolhode runs at most, over the whole torque-free
+        motion with this E and L (the herpolhode lies in an annulus about it): ``√(max |ω|² − d²)``.
+
+        In the principal frame ``xᵢ = Ωᵢ²`` meet two linear conditions, ``Σ Iᵢ xᵢ = 2E`` and ``Σ Iᵢ² xᵢ = |L|²``:
+        a segment of x ≥ 0, along which the polhode runs from end to end (it crosses both principal planes it
+        winds between). ``|ω|² = Σ xᵢ`` is linear, so its largest value is at an end, where one ``xᵢ`` is 0."""
+        moments = 2.0 * self.energy / self.semi_axes**2
+        largest = float(self.contact @ self.contact)
+        for zero in range(3):
+            i, j = (k for k in range(3) if k != zero)
+            system = np.array([[moments[i], moments[j]], [moments[i] ** 2, moments[j] ** 2]])
+            if abs(np.linalg.det(system)) <= 1e-12 * float(np.abs(system).max()) ** 2:
+                continue  # two equal moments: the end is where the other is
+            squares = np.linalg.solve(system, [2.0 * self.energy, float(self.momentum @ self.momentum)])
+            if squares.min() >= -1e-9 * largest:
+                largest = max(largest, float(squares.sum()))
+        return float(np.sqrt(max(largest - self.distance**2, 0.0)))
+
 
 def poinsot_geometry(inertia_body: np.ndarray, q: np.ndarray, omega_world: np.ndarray) -> PoinsotGeometry:
     """The construction of a body of inertia ``inertia_body`` (3, 3) kg·m² (body frame) at orientation ``q`` (4,)

@@ -24,7 +24,7 @@ import numpy as np
 
 from spinlab.render.camera import CameraFollower, OrbitCamera
 from spinlab.render.grid import grid_columns, grid_viewports_in, split_side_view
-from spinlab.render.legend import key_place
+from spinlab.render.legend import EVERY_OVERLAY, key_place
 from spinlab.render.look import SEPARATOR_SRGB, linear_to_srgb
 from spinlab.render.poinsot import PoinsotTraces
 from spinlab.render.poinsot_view import poinsot_camera, poinsot_label
@@ -178,7 +178,7 @@ class RunView:
         draws beside it (a branch and its original), and only ``area`` is drawn. ``snapshot``: the bodies drawn, if
         not ``shown``'s own. Two runs side by side show one key: the one without (``key`` False) keeps the strip the
         key would take, so that their views are alike, and the other's key along a strip runs across ``key_span``
-        (both their areas; drawn after the other)."""
+        (both their areas, given to both; drawn after the other)."""
         x0, y0, width, height = area
         if width < MIN_VIEW_PX or height < MIN_VIEW_PX:
             return
@@ -231,11 +231,17 @@ class RunView:
         if place.row and span is not None:
             right, room = span[0] + span[2] - margin, max(span[2] - 2.0 * margin, 1.0)
             place = dataclasses.replace(place, x_px=right, max_width_px=room)
+        planes = bool(self.renderer.layout.torque_free.any())  # an invariable plane to name
         key = place.box(
-            self.renderer.options,
-            ROW_LEGEND_SIZE * text_scale / scale if roomy else LEGEND_SIZE,
-            planes=bool(self.renderer.layout.torque_free.any()),  # an invariable plane to name
+            self.renderer.options, ROW_LEGEND_SIZE * text_scale / scale if roomy else LEGEND_SIZE, planes=planes
         )
+        if key.lines and place.row:
+            # The key keeps its size and goes on over more lines where the strip is narrow (beside the Poinsot
+            # view): the strip grows to hold them, all of them, so that the views stay where they are as overlays are
+            # turned on and off.
+            largest = place.box(EVERY_OVERLAY, key.size, planes=planes)  # the strip's room whatever is shown
+            strip = math.ceil(self.text.panel_rects(size, [largest], scale)[0][3] + margin)
+            place = dataclasses.replace(place, grid=(area[0], area[1] + strip, area[2], max(area[3] - strip, 1)))
         if key.lines and place.grid != tuple(area):
             self.key_strip_px = place.grid[1] - area[1]
             self.viewports = grid_viewports_in(place.grid, cells, grid_columns(cells, *place.grid[2:]))
@@ -271,7 +277,7 @@ class RunView:
         label = poinsot_label(self.renderer.scene.bodies[traces.body].integrator or "integrator", aspect)
         if self.poinsot_camera is None:
             clear = 0.0 if self.text is None else label_clearance(len(label), scale, viewport[3])
-            self.poinsot_camera = poinsot_camera(aspect, clear)
+            self.poinsot_camera = poinsot_camera(aspect, clear, traces)
         self.renderer.draw_poinsot(framebuffer, viewport, self.poinsot_camera)
         if self.text is not None:
             margin = LABEL_MARGIN_PX * scale

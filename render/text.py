@@ -130,15 +130,24 @@ class TextOverlay:
             _restore_context(previous)
 
     def _measure(self, box: TextBox, scale: float) -> tuple[tuple[float, float, float, float], list, list, float]:
-        """``(panel (x, y, width, height), line styles, line sizes, scale)`` of ``box``: ``scale`` times its size,
-        and smaller for a box larger than its ``max_width_px`` or ``max_height_px``."""
+        """``(panel (x, y, width, height), line styles, each line's (x, y) from the panel's corner, scale)`` of
+        ``box``: ``scale`` times its size, and smaller for a box larger than its ``max_width_px`` or
+        ``max_height_px`` (a row's entries first go on as many lines as its width needs)."""
         scale *= box.size
-        panel, styles, sizes = self._measure_at(box, scale)
+        panel, styles, places = self._measure_at(box, scale)
         shrink = min(box.max_width_px / panel[2], box.max_height_px / panel[3])
         if shrink < 1.0:
             scale *= shrink * (1.0 - 1e-3)  # the panel's width is rounded up to a whole step
-            panel, styles, sizes = self._measure_at(box, scale)
-        return panel, styles, sizes, scale
+            panel, styles, places = self._measure_at(box, scale)
+        return panel, styles, places, scale
+
+    def drawn_scale(self, size: tuple[int, int], box: TextBox, scale: float = 1.0) -> float:
+        """The scale ``box``'s text is drawn at over a target of ``size`` (body text is ``BODY_PX`` times it): the
+        overlay's ``scale`` times the box's size, less when the box is made smaller to fit its room."""
+        with self._frame(size):
+            drawn = self._measure(box, scale)[3]
+            imgui.end_frame()
+        return drawn
 
     def _measure_at(self, box: TextBox, scale: float) -> tuple[tuple[float, float, float, float], list, list]:
         pad, swatch, gap = PADDING_PX * scale, SWATCH_PX * scale, 0.2 * PADDING_PX * scale
@@ -149,19 +158,26 @@ class TextOverlay:
         indent = 1.6 * swatch if any(accent is not None for accent in box.accents) else 0.0
         sizes = [self._text_size(line, font, pixels) for line, (font, pixels, _) in zip(box.lines, styles, strict=True)]
         step = PANEL_WIDTH_STEP_PX * scale
-        if box.row:  # entries side by side, each after its dot, a pad apart
-            content = sum(indent + size[0] for size in sizes) + pad * (len(sizes) - 1)
-            height = 2 * pad + max((size[1] for size in sizes), default=0.0)
-        else:
-            content = indent + max(size[0] for size in sizes)
-            height = 2 * pad + sum(size[1] for size in sizes) + gap * (len(sizes) - 1)
+        # Each line's place from the text's corner: one under another, or in a row entries side by side (each after
+        # its dot, a pad apart), going on below when the next would pass the room's width (less the step a panel's
+        # width is rounded up by).
+        room = box.max_width_px - 2 * pad - step if box.row else math.inf
+        places: list[tuple[float, float]] = []
+        x, y, content, line_height = 0.0, 0.0, 0.0, 0.0
+        for width, height in sizes:
+            if places and (not box.row or x + indent + width > room):
+                x, y, line_height = 0.0, y + line_height + gap, 0.0
+            places.append((x, y))
+            content, line_height = max(content, x + indent + width), max(line_height, height)
+            x += indent + width + pad
+        height = 2 * pad + y + line_height
         # A panel's width is its text's alone, so that a past moment of a run is drawn again as it was first
         # (scene/model/step_record.py); in whole steps, and Roboto's digits are all as wide, so a label whose numbers
         # change from frame to frame keeps one panel, which a cache of the panels can then keep too.
         width = math.ceil((2 * pad + content) / step) * step
         x = box.x_px - (width if box.anchor.endswith("right") else 0.0)
         y = box.y_px - (height if box.anchor.startswith("bottom") else 0.0)
-        return (float(x), float(y), float(width), float(height)), styles, sizes
+        return (float(x), float(y), float(width), float(height)), styles, places
 
     def _text_size(self, line: str, font: imgui.ImFont, pixels: float) -> tuple[float, float]:
         """``line``'s (width, height) in pixels in ``font`` at ``pixels`` (inside a frame of the private context)."""
@@ -177,8 +193,8 @@ class TextOverlay:
         return size
 
     def _layout(self, draw_list: imgui.ImDrawList, box: TextBox, scale: float, panel: bool, text: bool) -> None:
-        (x, y, width, height), styles, sizes, scale = self._measure(box, scale)
-        pad, swatch, gap = PADDING_PX * scale, SWATCH_PX * scale, 0.2 * PADDING_PX * scale
+        (x, y, width, height), styles, places, scale = self._measure(box, scale)
+        pad, swatch = PADDING_PX * scale, SWATCH_PX * scale
         accents = [*box.accents, *[None] * len(box.lines)][: len(box.lines)]
         indent = 1.6 * swatch if any(accent is not None for accent in accents) else 0.0
         if panel:
@@ -187,16 +203,12 @@ class TextOverlay:
             )
         if not text:
             return
-        left, cursor = x + pad, y + pad
-        for line, (font, pixels, rgba), accent, size in zip(box.lines, styles, accents, sizes, strict=True):
+        for line, (font, pixels, rgba), accent, (dx, dy) in zip(box.lines, styles, accents, places, strict=True):
+            left, top = x + pad + dx, y + pad + dy
             if accent is not None:
-                center = imgui.ImVec2(left + 0.5 * swatch, cursor + 0.5 * size[1])
-                draw_list.add_circle_filled(center, 0.5 * swatch, _u32((*accent, 1.0)), 24)
-            draw_list.add_text(font, pixels, imgui.ImVec2(round(left + indent), round(cursor)), _u32(rgba), line)
-            if box.row:
-                left += indent + size[0] + pad
-            else:
-                cursor += size[1] + gap
+                centre = imgui.ImVec2(left + 0.5 * swatch, top + 0.5 * self._text_size(line, font, pixels)[1])
+                draw_list.add_circle_filled(centre, 0.5 * swatch, _u32((*accent, 1.0)), 24)
+            draw_list.add_text(font, pixels, imgui.ImVec2(round(left + indent), round(top)), _u32(rgba), line)
 
     def release(self) -> None:
         """Free the GL objects and the private ImGui context."""

@@ -66,7 +66,7 @@ class OriginalView:
         view.cameras, view.poinsot_camera = branch.cameras, branch.poinsot_camera
         view.draw(
             screen, size, first, original.shown, text_scale=text_scale, labels=original_labels(original, branch.groups),
-            background=background, shares_target=True, key=span is None,
+            background=background, shares_target=True, key=span is None, key_span=span,
         )  # fmt: skip
         draw_branch()
 

@@ -32,6 +32,7 @@ from spinlab.ui.edits import body_texts, edited_body, parse_time_step, parse_vec
 from spinlab.ui.files import timestamped_path
 from spinlab.ui.integrator_table import failure_lines
 from spinlab.ui.kick_controls import AXES, alike_bodies, live_kicks, omega_from_polar
+from spinlab.ui.picking import default_body
 from spinlab.ui.plot_series import PlotFeed, export_csv
 
 __all__ = ["Controller", "Host", "Display", "failure_text", "step_text", "KEYS", "KEY_HELP_KEYS", "MAX_MESSAGE"]
@@ -132,7 +133,7 @@ class Controller:
         choices.gyroscopic, choices.paused = True, False
         form.h_text, form.h_error = step_text(scene.h), None
         form.save_text, form.save_confirm = f"{scene.name}-edited.toml", None
-        self.select_body(0)
+        self.select_body(default_body(scene))
 
     def select_body(self, index: int) -> None:
         self.choices.selected_body = index

@@ -14,7 +14,7 @@ import numpy as np
 from imgui_bundle import imgui
 
 from spinlab.ui.kick_controls import drag_kick
-from spinlab.ui.picking import Circles, body_circles, body_under
+from spinlab.ui.picking import Circles, body_at, body_circles
 
 __all__ = ["ViewMouse", "CLICK_SLOP_PX", "ARROW_RGBA", "RING_RGBA"]
 
@@ -92,14 +92,20 @@ class ViewMouse:
         else:
             view_rows, viewports, cameras = [group.bodies for group in view.groups], view.viewports, view.cameras
         # The positions as drawn are the snapshot's (drawable() clamps only the ω and L arrows): no copy made.
-        positions, radii = app.timeline.session.snapshot.position, app.renderer.layout.radius
+        positions, radii = app.timeline.shown.snapshot.position, app.renderer.layout.radius
         return body_circles(viewports, cameras, view_rows, positions, radii, only_index)
 
     def body_at(self, x: float, y: float) -> int | None:
-        """The scene index of the body drawn under the window point ``(x, y)``, or ``None``."""
-        ratio = self._pixel_ratio()
-        hit = body_under(x * ratio, y * ratio, self.circles())
-        return None if hit is None else hit.index
+        """The scene index of the body drawn under the window point ``(x, y)`` in the last frame (ui/picking.py's
+        rays against the drawn parts), or ``None``."""
+        view, app, ratio = self.app.view, self.app, self._pixel_ratio()
+        if view is None or not view.cameras or len(view.cameras) != len(view.viewports):
+            return None
+        rows = [group.bodies for group in view.groups]
+        hit = body_at(
+            x * ratio, y * ratio, view.viewports, view.cameras, rows, app.renderer.layout, app.timeline.shown.snapshot
+        )
+        return None if hit is None else hit[1]
 
     def _pixel_ratio(self) -> float:
         window = self.app.window

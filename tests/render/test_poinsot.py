@@ -165,3 +165,16 @@ def test_record_adds_the_poinsot_view_when_asked():
     side_with, side_without = frames[True][-1][:, x : x + width], frames[False][-1][:, x : x + width]
     assert (np.abs(side_with - side_without).sum(axis=2) > 30).mean() > 0.3
     assert side_with.std() > 10.0
+
+
+@pytest.mark.parametrize("omega0", [OMEGA0, [2.5, 0.3, 0.2], [0.1, 0.2, 3.0], [1.0, 1.0, 1.0]])
+def test_the_herpolhode_stays_within_its_reach_and_comes_to_it(omega0):
+    """The closed form's herpolhode, sampled over several of its periods, against the reach known at t = 0."""
+    solution = TorqueFreeSolution.from_state(INERTIA, Q0, np.asarray(omega0, dtype=float))
+    times = np.linspace(0.0, 60.0, 6001)
+    omega = solution.omega_world(times)
+    first = poinsot_geometry(INERTIA, Q0, omega[0])
+    across = omega - np.outer(omega @ first.normal, first.normal)
+    reach = first.herpolhode_reach()
+    assert np.linalg.norm(across, axis=1).max() <= reach * (1.0 + 1e-9)
+    assert np.linalg.norm(across, axis=1).max() >= reach * (1.0 - 1e-3)

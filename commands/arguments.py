@@ -6,35 +6,53 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import stat
 from pathlib import Path
 
-from spinlab.sim.errors import quoted
+from spinlab.sim.errors import InputError, quoted
 
-__all__ = ["writable_path", "positive_float", "nonnegative_float", "integrator_name", "add_scene_arguments",
-           "DEFAULT_DURATION_S"]  # fmt: skip
+__all__ = ["writable_path", "check_writable", "positive_float", "nonnegative_float", "integrator_name",
+           "add_scene_arguments", "DEFAULT_DURATION_S"]  # fmt: skip
 
 DEFAULT_DURATION_S = 10.0
 
 
 def writable_path(text: str) -> Path:
-    """An argparse type: a path whose directory exists and is writable, checked before any work is done."""
+    """An argparse type: a path a file can be written at, checked before any work is done: its directory exists
+    and is writable, its name is one the file system takes, and a file already there is a regular file that is not
+    read-only (scene/files/atomic_file.py's ``read_only``: a protected file is refused, not replaced)."""
+    from spinlab.scene.files.atomic_file import READ_ONLY, read_only
+
     if not text:
         raise argparse.ArgumentTypeError("an empty path is not a file")
     path = Path(text)
     directory = path.parent if str(path.parent) else Path(".")
     shown, shown_directory = quoted(text), quoted(str(directory))
     try:
-        if path.is_dir():
-            raise argparse.ArgumentTypeError(f"{shown} is a directory, not a file")
-        if not directory.is_dir():
-            raise argparse.ArgumentTypeError(f"directory {shown_directory} of {shown} does not exist")
-        if not os.access(directory, os.W_OK):
-            raise argparse.ArgumentTypeError(f"directory {shown_directory} of {shown} is not writable")
-        os.stat(path) if path.exists() else None  # a name too long, a NUL byte: an OSError or ValueError now
+        status = os.stat(path)  # a name too long, a NUL byte: an OSError or ValueError now
+    except (FileNotFoundError, NotADirectoryError):
+        status = None
     except (OSError, ValueError) as error:
         reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
         raise argparse.ArgumentTypeError(f"{shown} cannot be used: {reason}") from None
+    if status is not None and stat.S_ISDIR(status.st_mode):
+        raise argparse.ArgumentTypeError(f"{shown} is a directory, not a file")
+    if not directory.is_dir():
+        raise argparse.ArgumentTypeError(f"directory {shown_directory} of {shown} does not exist")
+    if not os.access(directory, os.W_OK):
+        raise argparse.ArgumentTypeError(f"directory {shown_directory} of {shown} is not writable")
+    if status is not None and stat.S_ISREG(status.st_mode) and read_only(path, status):
+        raise argparse.ArgumentTypeError(f"{shown} {READ_ONLY}")
     return path
+
+
+def check_writable(path: Path, option: str) -> None:
+    """:func:`writable_path`'s checks for a name the program makes from one given (``run --integrator all``'s
+    trace per integrator): :class:`InputError` naming ``option`` and the name, before any work."""
+    try:
+        writable_path(str(path))
+    except argparse.ArgumentTypeError as error:
+        raise InputError(str(error), where=option) from None
 
 
 def positive_float(text: str) -> float:

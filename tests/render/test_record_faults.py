@@ -59,7 +59,7 @@ def _run(*args: str, **options) -> subprocess.CompletedProcess:
 
 
 def _leftovers(folder: Path) -> list[str]:
-    """Temporary files (``.<name>.<random>.tmp…``) in ``folder``."""
+    """Temporary files (``.spinlab-<pid>-<random>.tmp…``) in ``folder``."""
     return sorted(name for name in os.listdir(folder) if name.startswith(".") and ".tmp" in name)
 
 

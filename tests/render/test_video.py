@@ -127,7 +127,7 @@ def test_the_file_appears_only_on_close_and_replaces_the_old_one(tmp_path):
     path, video = _writer_over_an_old_file(tmp_path, 10)
     assert path.read_bytes() == b"previous video"
     [temp_name] = _temp_files(tmp_path)
-    assert temp_name.startswith(".out.mp4.")
+    assert temp_name.startswith(f".spinlab-{os.getpid()}-")
     video.close()
     assert _temp_files(tmp_path) == []
     assert read_video_info(path)[0] == 10

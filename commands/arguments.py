@@ -7,12 +7,13 @@ import argparse
 import math
 import os
 import stat
+from collections.abc import Callable
 from pathlib import Path
 
 from spinlab.sim.errors import InputError, quoted
 
 __all__ = ["writable_path", "check_writable", "positive_float", "nonnegative_float", "integrator_name",
-           "add_scene_arguments", "DEFAULT_DURATION_S"]  # fmt: skip
+           "add_scene_arguments", "lazy_epilog", "DEFAULT_DURATION_S"]  # fmt: skip
 
 DEFAULT_DURATION_S = 10.0
 
@@ -101,8 +102,7 @@ def add_scene_arguments(command: argparse.ArgumentParser, integrator_help: str) 
     )
     command.add_argument("--integrator", type=integrator_name, metavar="NAME", help=integrator_help)
     command.add_argument("--no-gyroscopic", action="store_true", help="drop the gyroscopic term ω × L, as games do")
-    command.epilog = INTEGRATORS_HEADING  # the list itself is made only when the help is shown
-    command.formatter_class = _EpilogFormatter
+    lazy_epilog(command, INTEGRATORS_HEADING, integrators_epilog)
 
 
 INTEGRATORS_HEADING = "integrators (from their claims, sim/integrators):"
@@ -117,11 +117,23 @@ def integrators_epilog() -> str:
     return "\n".join([INTEGRATORS_HEADING, *(f"  {name:<{width}}  {describe(c)}" for name, c in CLAIMS.items())])
 
 
+_LAZY_EPILOGS: dict[str, Callable[[], str]] = {}
+
+
+def lazy_epilog(command: argparse.ArgumentParser, heading: str, make: Callable[[], str]) -> None:
+    """Give ``command`` the epilog ``make()`` (which starts with ``heading``), made only when its help is shown and
+    printed with its lines as they are: a list drawn from where the program defines it (the integrators, the
+    window's keys), which importing costs time a command line that only fails to parse should not pay."""
+    _LAZY_EPILOGS[heading] = make
+    command.epilog = heading
+    command.formatter_class = _EpilogFormatter
+
+
 class _EpilogFormatter(argparse.HelpFormatter):
-    """argparse's formatter, but the integrators' list (made here: importing the integrators costs ~0.3 s, which
-    a command line that only fails to parse should not pay) keeps its lines."""
+    """argparse's formatter, but an epilog of :func:`lazy_epilog` is made here and keeps its lines."""
 
     def _fill_text(self, text: str, width: int, indent: str) -> str:
-        if text == INTEGRATORS_HEADING:
-            return "".join(indent + line for line in integrators_epilog().splitlines(keepends=True))
+        make = _LAZY_EPILOGS.get(text)
+        if make is not None:
+            return "".join(indent + line for line in make().splitlines(keepends=True))
         return super()._fill_text(text, width, indent)

@@ -10,6 +10,7 @@ __all__ = ["HANG_S", "hang_message"]
 HANG_S = 600.0
 
 
-def hang_message(what: str) -> str:
-    """The failure of a watchdog that fired: ``what`` did not finish, and why that is a hang, not slowness."""
-    return f"{what} gave no answer within {HANG_S:g} s: a hang (a watchdog, far past any run on a busy machine)"
+def hang_message(what: str, seconds: float = HANG_S) -> str:
+    """The failure of a watchdog that fired after ``seconds``: ``what`` did not finish, and why that is a hang, not
+    slowness."""
+    return f"{what} gave no answer within {seconds:g} s: a hang (a watchdog, far past any run on a busy machine)"

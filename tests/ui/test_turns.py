@@ -8,6 +8,7 @@ import time
 import pytest
 
 from spinlab.ui.turns import Turns, turn_seconds
+from tests.hang import HANG_S
 
 
 class Counting:
@@ -20,7 +21,7 @@ class Counting:
         self.started = threading.Event()
         self.thread = threading.Thread(target=self._run, daemon=True)
         self.thread.start()
-        assert self.started.wait(10.0), "the counting thread started"
+        assert self.started.wait(HANG_S), "the counting thread started"
 
     def _run(self) -> None:
         with self.turns.taking():
@@ -34,7 +35,7 @@ class Counting:
     def finish(self) -> None:
         self.stop = True
         self.turns.end()
-        self.thread.join(10.0)
+        self.thread.join(HANG_S)
         assert not self.thread.is_alive(), "the counting thread ended"
 
 
@@ -67,7 +68,7 @@ def test_closed_the_background_runs_no_python_and_lent_it_does():
 def test_a_frame_stuck_longer_than_the_limit_lets_the_background_run_on():
     # The window may be stuck waiting for a lock the background thread holds (an import's): no deadlock.
     with counting_closed(stuck_s=0.05) as (counting, closed_at):
-        deadline = time.monotonic() + 10.0
+        deadline = time.monotonic() + HANG_S
         while counting.count == closed_at and time.monotonic() < deadline:
             time.sleep(0.01)
         assert counting.count > closed_at
@@ -90,8 +91,8 @@ def test_lend_waits_for_the_background_only_while_it_works():
     worker = threading.Thread(target=work, daemon=True)
     worker.start()
     turns.lend(30.0)  # returns as the work ends, long before 30 s
-    assert done.wait(10.0)
-    worker.join(10.0)
+    assert done.wait(HANG_S)
+    worker.join(HANG_S)
     assert not turns.busy
 
 
@@ -108,7 +109,7 @@ def test_the_hook_is_the_background_threads_alone_and_removed_after():
 
     worker = threading.Thread(target=work)
     worker.start()
-    worker.join(10.0)
+    worker.join(HANG_S)
     assert seen == [True, True]
     assert sys.getprofile() is None  # this (the window's) thread was never hooked
 
@@ -204,16 +205,16 @@ def _window_imports_while_parked_in_an_import(turns: Turns, background_module: s
 
     background = threading.Thread(target=_import_in_turns, args=(turns, background_module), daemon=True)
     background.start()
-    deadline = time.monotonic() + 10.0
+    deadline = time.monotonic() + HANG_S
     while turns.lent and time.monotonic() < deadline:
         time.sleep(0.005)
     time.sleep(0.05)  # the background thread parks
     window = threading.Thread(target=importlib.import_module, args=(window_module,), daemon=True)
     window.start()
-    window.join(10.0)
+    window.join(HANG_S)
     assert not window.is_alive(), "the window's import waited for the parked background thread"
     turns.end()
-    background.join(10.0)
+    background.join(HANG_S)
     assert not background.is_alive()
 
 

@@ -6,35 +6,54 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import stat
+from collections.abc import Callable
 from pathlib import Path
 
-from spinlab.sim.errors import quoted
+from spinlab.sim.errors import InputError, quoted
 
-__all__ = ["writable_path", "positive_float", "nonnegative_float", "integrator_name", "add_scene_arguments",
-           "DEFAULT_DURATION_S"]  # fmt: skip
+__all__ = ["writable_path", "check_writable", "positive_float", "nonnegative_float", "integrator_name",
+           "add_scene_arguments", "lazy_epilog", "DEFAULT_DURATION_S"]  # fmt: skip
 
 DEFAULT_DURATION_S = 10.0
 
 
 def writable_path(text: str) -> Path:
-    """An argparse type: a path whose directory exists and is writable, checked before any work is done."""
+    """An argparse type: a path a file can be written at, checked before any work is done: its directory exists
+    and is writable, its name is one the file system takes, and a file already there is a regular file that is not
+    read-only (scene/files/atomic_file.py's ``read_only``: a protected file is refused, not replaced)."""
+    from spinlab.scene.files.atomic_file import READ_ONLY, read_only
+
     if not text:
         raise argparse.ArgumentTypeError("an empty path is not a file")
     path = Path(text)
     directory = path.parent if str(path.parent) else Path(".")
     shown, shown_directory = quoted(text), quoted(str(directory))
     try:
-        if path.is_dir():
-            raise argparse.ArgumentTypeError(f"{shown} is a directory, not a file")
-        if not directory.is_dir():
-            raise argparse.ArgumentTypeError(f"directory {shown_directory} of {shown} does not exist")
-        if not os.access(directory, os.W_OK):
-            raise argparse.ArgumentTypeError(f"directory {shown_directory} of {shown} is not writable")
-        os.stat(path) if path.exists() else None  # a name too long, a NUL byte: an OSError or ValueError now
+        status = os.stat(path)  # a name too long, a NUL byte: an OSError or ValueError now
+    except (FileNotFoundError, NotADirectoryError):
+        status = None
     except (OSError, ValueError) as error:
         reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
         raise argparse.ArgumentTypeError(f"{shown} cannot be used: {reason}") from None
+    if status is not None and stat.S_ISDIR(status.st_mode):
+        raise argparse.ArgumentTypeError(f"{shown} is a directory, not a file")
+    if not directory.is_dir():
+        raise argparse.ArgumentTypeError(f"directory {shown_directory} of {shown} does not exist")
+    if not os.access(directory, os.W_OK):
+        raise argparse.ArgumentTypeError(f"directory {shown_directory} of {shown} is not writable")
+    if status is not None and stat.S_ISREG(status.st_mode) and read_only(path, status):
+        raise argparse.ArgumentTypeError(f"{shown} {READ_ONLY}")
     return path
+
+
+def check_writable(path: Path, option: str) -> None:
+    """:func:`writable_path`'s checks for a name the program makes from one given (``run --integrator all``'s
+    trace per integrator): :class:`InputError` naming ``option`` and the name, before any work."""
+    try:
+        writable_path(str(path))
+    except argparse.ArgumentTypeError as error:
+        raise InputError(str(error), where=option) from None
 
 
 def positive_float(text: str) -> float:
@@ -83,8 +102,7 @@ def add_scene_arguments(command: argparse.ArgumentParser, integrator_help: str) 
     )
     command.add_argument("--integrator", type=integrator_name, metavar="NAME", help=integrator_help)
     command.add_argument("--no-gyroscopic", action="store_true", help="drop the gyroscopic term ω × L, as games do")
-    command.epilog = INTEGRATORS_HEADING  # the list itself is made only when the help is shown
-    command.formatter_class = _EpilogFormatter
+    lazy_epilog(command, INTEGRATORS_HEADING, integrators_epilog)
 
 
 INTEGRATORS_HEADING = "integrators (from their claims, sim/integrators):"
@@ -99,11 +117,23 @@ def integrators_epilog() -> str:
     return "\n".join([INTEGRATORS_HEADING, *(f"  {name:<{width}}  {describe(c)}" for name, c in CLAIMS.items())])
 
 
+_LAZY_EPILOGS: dict[str, Callable[[], str]] = {}
+
+
+def lazy_epilog(command: argparse.ArgumentParser, heading: str, make: Callable[[], str]) -> None:
+    """Give ``command`` the epilog ``make()`` (which starts with ``heading``), made only when its help is shown and
+    printed with its lines as they are: a list drawn from where the program defines it (the integrators, the
+    window's keys), which importing costs time a command line that only fails to parse should not pay."""
+    _LAZY_EPILOGS[heading] = make
+    command.epilog = heading
+    command.formatter_class = _EpilogFormatter
+
+
 class _EpilogFormatter(argparse.HelpFormatter):
-    """argparse's formatter, but the integrators' list (made here: importing the integrators costs ~0.3 s, which
-    a command line that only fails to parse should not pay) keeps its lines."""
+    """argparse's formatter, but an epilog of :func:`lazy_epilog` is made here and keeps its lines."""
 
     def _fill_text(self, text: str, width: int, indent: str) -> str:
-        if text == INTEGRATORS_HEADING:
-            return "".join(indent + line for line in integrators_epilog().splitlines(keepends=True))
+        make = _LAZY_EPILOGS.get(text)
+        if make is not None:
+            return "".join(indent + line for line in make().splitlines(keepends=True))
         return super()._fill_text(text, width, indent)

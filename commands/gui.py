@@ -17,6 +17,7 @@ import sys
 import threading
 from typing import TYPE_CHECKING
 
+from spinlab.commands.arguments import lazy_epilog
 from spinlab.scene.process.interrupts import EXIT_INTERRUPTED, STOP_SIGNALS, interrupted_message
 from spinlab.sim.errors import printable
 
@@ -137,15 +138,28 @@ def gui_command(args: argparse.Namespace) -> int:
     return run_gui(args.scene, size=parse_size(args.size), fullscreen=args.fullscreen)
 
 
+KEYS_HEADING = "keys and mouse in the window:"
+
+
+def keys_epilog() -> str:
+    """Every key and mouse gesture of the window, one a line: ui/help_texts.py's ``KEY_HELP``, the list the window's
+    key-help overlay shows (and a test holds to the keys the controller handles), so the two cannot differ."""
+    from spinlab.ui.help_texts import KEY_HELP
+
+    width = max(len(key) for key, _ in KEY_HELP)
+    return "\n".join([KEYS_HEADING, *(f"  {key:<{width}}  {action}" for key, action in KEY_HELP)])
+
+
 def add_parser(commands) -> None:
     """Add ``gui`` to the ``commands`` of main.py's parser."""
     gui = commands.add_parser(
         "gui",
         help="open the window (the default command)",
         description="Open the spinlab window on SCENE (a preset name or a .toml path; default: compare, one "
-        "T-handle per integrator). Space pauses, the right arrow steps, R resets, F12 saves a screenshot; drag to "
-        "orbit, right-drag to pan, wheel to zoom.",
+        "T-handle per integrator). Its keys and mouse gestures are listed below; F1 or ? in the window shows the same "
+        "list.",
     )
+    lazy_epilog(gui, KEYS_HEADING, keys_epilog)
     gui.add_argument("scene", nargs="?", metavar="SCENE", help="a preset name or a .toml path (default: compare)")
     gui.add_argument("--size", default="1280x720", metavar="WxH", help="window pixels (default: 1280x720)")
     gui.add_argument("--fullscreen", action="store_true", help="open the window full screen (--size is then ignored)")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from spinlab.commands.arguments import add_scene_arguments, positive_float, writable_path
+from spinlab.commands.arguments import add_scene_arguments, check_writable, positive_float, writable_path
 from spinlab.commands.progress import ProgressBar
 from spinlab.sim.errors import NumericalError, printable
 
@@ -81,6 +81,8 @@ def _run(args: argparse.Namespace) -> int:
     traces = {name: args.trace for name in names}
     if args.trace is not None and family is not None:
         traces = {name: args.trace.with_name(f"{args.trace.stem}.{name}{args.trace.suffix}") for name in names}
+        for trace in traces.values():  # a name made longer than the one given, or a read-only file: refused now
+            check_writable(trace, "--trace")
     # The path given is refused when it is the scene, even where each integrator's trace gets a name of its own.
     for trace in {args.trace, *traces.values()}:
         refuse_overwriting(trace, scene.path, "--trace")

@@ -43,7 +43,7 @@ from spinlab.scene.running.pacing import steps_to
 from spinlab.sim.errors import InputError, NumericalError
 from spinlab.sim.integrators import FAMILIES
 
-__all__ = ["render_frames", "parse_size", "frame_count", "first_frame", "video_setup", "VideoRun",
+__all__ = ["render_frames", "parse_size", "frame_count", "first_frame", "frame_range", "video_setup", "VideoRun",
            "MIN_FPS", "MAX_FPS"]  # fmt: skip
 
 MSAA_SAMPLES = 0  # the renderer anti-aliases the solids' silhouettes itself, far cheaper on llvmpipe (renderer.py)
@@ -68,33 +68,49 @@ def parse_size(text: str) -> tuple[int, int]:
 
 
 def frame_count(duration: float, fps: float) -> int:
-    """The video's frame count, ``round(fps · duration)`` and at least 1, for ``duration`` seconds at ``fps``.
+    """The video's frame count, ``round(fps · duration)`` and at least 1, for ``duration`` seconds at ``fps``:
+    :func:`frame_range` from t = 0 (the same checks)."""
+    return len(frame_range(0.0, duration, fps))
+
+
+def first_frame(start: float, duration: float, fps: float) -> int:
+    """The index of the first frame of a video of ``duration`` seconds at ``fps`` that starts at ``start`` seconds
+    (``record --from``): :func:`frame_range`'s start (the same checks)."""
+    return frame_range(start, duration, fps).start
+
+
+def frame_range(start: float, duration: float, fps: float) -> range:
+    """The indices of the frames a video to ``duration`` seconds at ``fps`` writes from ``start`` seconds on
+    (``record --from``): frame ``k`` shows t = k / fps, a whole video has ``round(fps · duration)`` of them (at
+    least 1), and one from ``start`` begins at ``round(fps · start)``, the frame a whole recording shows then.
 
     Raises :class:`InputError` naming ``--fps`` when the rate is not in [``MIN_FPS``, ``MAX_FPS``], ``--duration``
-    when it is not a finite positive number, and both when the count is more than ``scene.files.limits.MAX_FRAMES``
-    (unless ``SPINLAB_NO_LIMITS`` is set): cheap, so callers check it before loading anything.
+    when it is not a finite positive number, ``--from`` unless it is a finite time before the end whose span holds
+    a frame, and the span when the frames written are more than ``scene.files.limits.MAX_FRAMES`` (unless
+    ``SPINLAB_NO_LIMITS`` is set; the frames before ``start`` are stepped through, not drawn, and the steps have a
+    limit of their own): cheap, so callers check it before loading anything.
     """
     if not (isinstance(fps, int | float) and MIN_FPS <= fps <= MAX_FPS):
         raise InputError(f"must be between {MIN_FPS:g} and {MAX_FPS:g} frames per second", where="--fps", value=fps)
     if not (isinstance(duration, int | float) and 0.0 < duration < math.inf):
         raise InputError("must be a finite number of seconds > 0", where="--duration", value=duration)
-    frames = max(1, round(float(fps) * float(duration)))
-    shown = frames if frames < 10**15 else float(frames)  # a count past any limit is shown as 1e+20, not 21 digits
-    check_count(shown, MAX_FRAMES, "video frames", where="--duration × --fps", value=f"{duration:g} s × {fps:g} fps")
-    return frames
-
-
-def first_frame(start: float, duration: float, fps: float) -> int:
-    """The index of the first frame of a video of ``duration`` seconds at ``fps`` that starts at ``start`` seconds
-    (``record --from``): ``round(fps · start)``, the frame a whole recording shows at that time. Raises
-    :class:`InputError` naming ``--from`` unless it is a finite time before the end."""
     if not (isinstance(start, int | float) and 0.0 <= start < math.inf):
         raise InputError("must be a finite number of seconds >= 0", where="--from", value=start)
-    frames = frame_count(duration, fps)
+    frames = max(1, round(float(fps) * float(duration)))
     first = round(float(fps) * float(start))
+    if first >= frames and start < duration:
+        raise InputError(
+            f"{start:g} s to the end at {duration:g} s holds no frame at {fps:g} fps (one every {1.0 / fps:.3g} s): "
+            "end the video later or raise --fps",
+            where="--from",
+        )
     if first >= frames:
         raise InputError(f"must come before the end of the video ({duration:g} s)", where="--from", value=start)
-    return first
+    written = frames - first
+    shown = written if written < 10**15 else float(written)  # a count past any limit is shown as 1e+20, not 21 digits
+    span = f"{duration:g} s" if first == 0 else f"({duration:g} − {start:g}) s"
+    check_count(shown, MAX_FRAMES, "video frames", where="--duration × --fps", value=f"{span} × {fps:g} fps")
+    return range(first, frames)
 
 
 def video_setup(scene: SceneSpec, integrator: str | None, gyroscopic: bool) -> Setup:
@@ -195,8 +211,8 @@ def render_frames(
     data prepared, and only then is frame k read back: on llvmpipe the rasteriser's threads finish frame k while
     Python works on the next one. The GL objects are released when the generator is closed or exhausted.
     """
-    frames = frame_count(duration, fps)
-    first = first_frame(start, duration, fps)
+    written = frame_range(start, duration, fps)
+    frames, first = written.stop, written.start
     width, height = even_size(*size)
     ctx = create_offscreen_context()
     target = OffscreenTarget(ctx, width, height, samples=MSAA_SAMPLES)

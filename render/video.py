@@ -2,10 +2,11 @@
 
 Frames are ``(H, W, 3)`` uint8 RGB arrays with rows top-down (flip a GL read-back, which is bottom-up, first).
 Frame ``i`` is stamped ``pts = i`` in time base ``1/fps``, so the file holds exactly the frames written, at exactly
-``fps``. The encoder writes ``.<name>.<random>.tmp.mp4`` beside the target (scene/files/atomic_file.py: the umask's
-permissions), and the file appears at ``path`` only when :meth:`VideoWriter.close` succeeds, so a reader never sees
-a half-written video. A fault the OS reports while writing (disk full, a file-size limit, permission) is raised as
-:class:`sim.errors.OutputError` naming ``path``, and leaves no temporary file and any old file at ``path`` as it was.
+``fps``. The encoder writes ``.spinlab-<pid>-<random>.tmp.mp4`` beside the target (scene/files/atomic_file.py:
+the umask's permissions), and the file appears at ``path`` only when :meth:`VideoWriter.close` succeeds, so a
+reader never sees a half-written video. A fault the OS reports while writing (disk full, a file-size limit,
+permission) is raised as :class:`sim.errors.OutputError` naming ``path``, and leaves no temporary file and any
+old file at ``path`` as it was.
 
 The encoder is libx264 through PyAV (stack.md §4): yuv420p, BT.709 limited range (what players assume for HD, and
 tagged in the stream so they need not guess), ``thread_type="FRAME"``, ``movflags=+faststart`` so the index sits at

@@ -66,11 +66,13 @@ def record_scene(
     cannot be written (no file is left then, and a file already at ``out`` is kept). ``ghost`` False leaves out
     the exact ghosts (render/ghost.py); ``poinsot`` adds the Poinsot view (render/poinsot_view.py); ``follow`` (a
     body's name) moves each view's camera with its copy of that body (:class:`InputError` for a name not in the
-    scene). ``start`` s (``--from``): the video holds the frames of the whole recording from that time on, bit for
-    bit (render/record.py's :func:`render_frames`), and ``duration`` is then the time it ends at; ``catch_up``
+    scene). ``start`` s (``--from``): the video holds the frames of the whole recording from that time on, the same
+    images before encoding, bit for bit (render/record.py's :func:`render_frames`), though not the same bytes once
+    encoded (the encoder starts afresh there: decoded, they differ slightly, PSNR ~50 dB); ``duration`` is then the
+    time it ends at; ``catch_up``
     (done, total) follows the frames stepped through before it, which are not written.
     """
-    from spinlab.render.record import first_frame, frame_count, render_frames
+    from spinlab.render.record import frame_range, render_frames
     from spinlab.render.video import VideoWriter, even_size
     from spinlab.scene.files.atomic_file import refuse_overwriting
     from spinlab.scene.model.runner import step_count
@@ -78,7 +80,7 @@ def record_scene(
 
     refuse_overwriting(out, scene.path, "--out")
     followed = None if follow is None else followed_body(scene, follow)
-    total = frame_count(duration, fps) - first_frame(start, duration, fps)
+    total = len(frame_range(start, duration, fps))
     step_count(duration, scene.h)
     width, height = even_size(*size)
     interrupted, simulated = False, 0.0

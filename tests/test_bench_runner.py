@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from spinlab.benchmarks.runner import MAX_REPORT_BYTES, _read_results
+from tests.hang import HANG_S
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -38,7 +39,7 @@ def test_a_fifo_or_a_device_is_never_read(tmp_path):
         "from pathlib import Path; from spinlab.benchmarks.runner import _read_results as r; "
         f"print(r(Path({str(fifo)!r})), r(Path('/dev/zero')))"  # the FIFO first: the old reader waited there
     )
-    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, timeout=30)
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, timeout=HANG_S)
     assert result.stdout == "{} {}\n", result.stderr
 
 

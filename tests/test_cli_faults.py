@@ -23,6 +23,7 @@ from spinlab.scene.files.limits import MAX_SCENE_BYTES
 from spinlab.scene.files.scene_file import load_scene
 from spinlab.scene.files.validation import check_names_and_parents
 from spinlab.sim.errors import InputError
+from tests.hang import HANG_S
 
 ROOT = Path(__file__).resolve().parents[1]
 TRACE_HEADER = "t,body,qw,qx,qy,qz,wx,wy,wz,Lx,Ly,Lz,energy"
@@ -38,7 +39,7 @@ def _main(*args: str, cwd: Path = ROOT, env: dict | None = None, **kwargs) -> su
         text=True,
         cwd=cwd,
         env={**os.environ, **(env or {})},
-        timeout=120,
+        timeout=HANG_S,
         **kwargs,
     )
 
@@ -347,7 +348,7 @@ def test_a_closed_pipe_is_one_line_and_exit_1():
     )
     process.stdout.close()  # the reader goes away before the table is printed (as `| head -0` would)
     stderr = process.stderr.read()
-    assert process.wait(timeout=120) == 1, stderr
+    assert process.wait(timeout=HANG_S) == 1, stderr
     assert stderr.strip().splitlines() == ["spinlab run: stopped: the output was closed (broken pipe)"], stderr
 
 
@@ -365,12 +366,12 @@ def test_a_signal_stops_a_run_like_ctrl_c_and_leaves_no_trace(tmp_path, signum):
         text=True,
         cwd=ROOT,
     )
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + HANG_S
     while not _leftovers(tmp_path) and time.monotonic() < deadline:  # the run has started writing
         time.sleep(0.05)
     assert _leftovers(tmp_path), "the run never started its trace"
     process.send_signal(signum)
-    _, stderr = process.communicate(timeout=30)
+    _, stderr = process.communicate(timeout=HANG_S)
     assert process.returncode == 130, stderr
     assert stderr.strip().splitlines()[-1].startswith("spinlab run: interrupted"), stderr
     assert "Traceback" not in stderr
@@ -414,7 +415,7 @@ try:
 except Interrupted as stop:
     print("stopped:", stop)
 """
-    result = subprocess.run([sys.executable, "-c", script, str(ROOT)], capture_output=True, text=True, timeout=120)
+    result = subprocess.run([sys.executable, "-c", script, str(ROOT)], capture_output=True, text=True, timeout=HANG_S)
     assert result.stdout.splitlines() == ["went on after the callback", "stopped: SIGTERM"], result
     assert result.stderr == "", result.stderr
 
@@ -449,7 +450,7 @@ def test_no_display_names_the_display_not_none(display):
     if display is not None:
         env["DISPLAY"] = display
     result = subprocess.run([sys.executable, str(ROOT / "main.py"), "gui", "t_handle"], capture_output=True,
-                            text=True, cwd=ROOT, env=env, timeout=120)  # fmt: skip
+                            text=True, cwd=ROOT, env=env, timeout=HANG_S)  # fmt: skip
     _assert_one_line(result, 1, "no display", "DISPLAY is not set" if display is None else "DISPLAY=':4321'")
     assert "None" not in result.stderr
 

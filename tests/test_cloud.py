@@ -23,6 +23,7 @@ from spinlab.benchmarks.cloud import (
 )
 from spinlab.scene.files.scene_file import load_scene
 from spinlab.scene.model.palette import flip_colors
+from tests.hang import HANG_S
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -93,7 +94,7 @@ def test_run_steps_the_cloud():
         cwd=ROOT,
         capture_output=True,
         text=True,
-        timeout=300,
+        timeout=HANG_S,
     )
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
@@ -153,7 +154,7 @@ def test_record_draws_the_cloud_in_its_two_colours(tmp_path):
         cwd=ROOT,
         capture_output=True,
         text=True,
-        timeout=300,
+        timeout=HANG_S,
     )
     assert done.returncode == 0, done.stderr
     with av.open(str(out)) as container:

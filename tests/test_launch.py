@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.hang import HANG_S
+
 ROOT = Path(__file__).resolve().parents[1]
 RUN = ["run", "t_handle", "--duration", "0.05"]
 
@@ -53,7 +55,7 @@ runpy.run_path(main, run_name="__main__")
 def test_ctrl_c_during_the_first_imports_is_one_line_and_130(module):
     # Before launch.py, Python's own Ctrl-C met the command line's import and printed the import's traceback.
     script = [sys.executable, "-c", _SIGNAL_DURING_IMPORT, module, str(ROOT / "main.py"), *RUN]
-    result = subprocess.run(script, capture_output=True, text=True, cwd=ROOT, timeout=120)
+    result = subprocess.run(script, capture_output=True, text=True, cwd=ROOT, timeout=HANG_S)
     _assert_interrupted(result.returncode, result.stderr)
     assert result.stdout == ""
 
@@ -79,7 +81,7 @@ def test_ctrl_c_twice_at_random_moments_ends_in_one_line_and_130(tmp_path, entry
         time.sleep(second)
         if process.poll() is None:
             process.send_signal(signal.SIGINT)
-        _, stderr = process.communicate(timeout=60)
+        _, stderr = process.communicate(timeout=HANG_S)
         _assert_interrupted(process.returncode, stderr)
         assert list(tmp_path.iterdir()) == [], f"nothing written (signals at {first:.3f} s, +{second:.3f} s)"
 
@@ -99,7 +101,7 @@ def test_the_output_is_the_same_utf8_in_any_locale(environment, entry):
     def run(extra: dict) -> subprocess.CompletedProcess:
         env = {key: value for key, value in os.environ.items() if key not in ("LC_ALL", "LANG", "PYTHONIOENCODING")}
         return subprocess.run(
-            [*_command(entry), *RUN], capture_output=True, cwd=ROOT, env={**env, **extra}, timeout=120
+            [*_command(entry), *RUN], capture_output=True, cwd=ROOT, env={**env, **extra}, timeout=HANG_S
         )
 
     reference, result = run({"LC_ALL": "C.UTF-8", "PYTHONUTF8": "1"}), run(environment)
@@ -113,7 +115,7 @@ def test_an_error_message_is_utf8_in_any_locale(tmp_path):
     scene = tmp_path / "ω.toml"
     scene.write_text('[[body]]\nname = "Δ"\nshape = "box"\nmass = -1\n', encoding="utf-8")
     env = {**os.environ, "LC_ALL": "C", "PYTHONUTF8": "0", "PYTHONCOERCECLOCALE": "0", "PYTHONIOENCODING": "ascii"}
-    result = subprocess.run([*_command("main.py"), "run", str(scene)], capture_output=True, env=env, timeout=120)
+    result = subprocess.run([*_command("main.py"), "run", str(scene)], capture_output=True, env=env, timeout=HANG_S)
     assert result.returncode == 2
     line = result.stderr.decode("utf-8")
     assert line.count("\n") == 1 and "ω.toml" in line and "Traceback" not in line, line

@@ -36,6 +36,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tests.hang import HANG_S
+
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN_DIR = Path(__file__).resolve().parent / "data"
 DURATION_S = "1"
@@ -70,7 +72,7 @@ def _run_traces(folder: Path, cases) -> dict[tuple[str, str | None], Path]:
         running[scene, integrator] = (path, process)
     paths = {}
     for case, (path, process) in running.items():
-        _, stderr = process.communicate(timeout=300)
+        _, stderr = process.communicate(timeout=HANG_S)
         assert process.returncode == 0, f"{case}: {stderr.decode(errors='replace')}"
         paths[case] = path
     return paths

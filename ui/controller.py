@@ -28,7 +28,7 @@ from spinlab.sim.errors import InputError, SpinlabError, printable
 from spinlab.sim.integrators import INTEGRATORS, METHODS
 from spinlab.ui.capacity import check_window_holds, steps_per_call
 from spinlab.ui.controller_state import Choices, Form, PanelEdits, next_text_scale
-from spinlab.ui.edits import body_texts, edited_body, parse_time_step, parse_vector
+from spinlab.ui.edits import body_texts, edited_body, parse_impulse, parse_time_step
 from spinlab.ui.files import timestamped_path
 from spinlab.ui.integrator_table import failure_lines
 from spinlab.ui.kick_controls import AXES, alike_bodies, live_kicks, omega_from_polar
@@ -394,12 +394,11 @@ class Controller:
         if choices.scene.bodies[index].kinematic:
             form.kick_error = "a kinematic body's motion is prescribed: select a dynamic body to kick"
             return
-        if impulse is None:
-            try:
-                impulse = tuple(parse_vector(form.kick_text, 3))
-            except InputError as error:
-                form.kick_error = failure_text(error)
-                return
+        try:
+            impulse = parse_impulse(form.kick_text if impulse is None else impulse)
+        except InputError as error:
+            form.kick_error = failure_text(error)
+            return
         setup = choices.setup()
         bodies = alike_bodies(setup, index, "omega_body")
         self._go_on_from_shown()  # struck at the step shown

@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import re
+from collections.abc import Sequence
 from fractions import Fraction
 
 import numpy as np
@@ -22,7 +23,16 @@ from spinlab.sim.errors import InputError, quoted
 from spinlab.sim.inertia import check_inertia, parallel_axis
 from spinlab.sim.quaternion import quat_conj, quat_rotate
 
-__all__ = ["EditError", "parse_vector", "parse_time_step", "body_texts", "edited_body", "BODY_FIELDS", "MAX_STEP_S"]
+__all__ = [
+    "EditError",
+    "parse_vector",
+    "parse_impulse",
+    "parse_time_step",
+    "body_texts",
+    "edited_body",
+    "BODY_FIELDS",
+    "MAX_STEP_S",
+]
 
 MAX_STEP_S = 1.0
 # The fields of a body the panel edits: label, number of values, what they are.
@@ -60,13 +70,35 @@ def parse_vector(text: str, count: int, *, any_magnitude: bool = False) -> np.nd
     if len(parts) != count:
         raise EditError(f"give {count} numbers separated by commas (got {len(parts)})")
     values = np.array([_number(part) for part in parts])
-    if not any_magnitude:
-        magnitudes = np.abs(values)
-        if np.any(magnitudes > MAX_MAGNITUDE):
-            raise EditError(f"numbers here are at most {MAX_MAGNITUDE:g} in magnitude")
-        if np.any((magnitudes > 0.0) & (magnitudes < MIN_POSITIVE)):
-            raise EditError(f"a number here is 0 or at least {MIN_POSITIVE:g} in magnitude")
+    return values if any_magnitude else _in_range(values)
+
+
+def _in_range(values: np.ndarray) -> np.ndarray:
+    """``values``, each 0 or of a magnitude a scene file accepts; else :class:`EditError`."""
+    magnitudes = np.abs(values)
+    if np.any(magnitudes > MAX_MAGNITUDE):
+        raise EditError(f"numbers here are at most {MAX_MAGNITUDE:g} in magnitude")
+    if np.any((magnitudes > 0.0) & (magnitudes < MIN_POSITIVE)):
+        raise EditError(f"a number here is 0 or at least {MIN_POSITIVE:g} in magnitude")
     return values
+
+
+def parse_impulse(value: str | Sequence[float]) -> tuple[float, float, float]:
+    """A kick's angular impulse (N·m·s, world frame), typed (three numbers, as :func:`parse_vector` reads them) or
+    given as numbers (a Ctrl+drag's): each finite and 0 or of a magnitude a scene file's ``[[kick]]`` accepts.
+    Whichever way it came, a value that fails is refused here, beside the kick's field, before any arithmetic
+    (where a NaN or an overflow would reach numpy's warnings and the run)."""
+    if isinstance(value, str):
+        values = parse_vector(value, 3)
+    else:
+        values = np.array(value, dtype=float).ravel()
+        if values.shape != (3,):
+            raise EditError(f"give 3 numbers separated by commas (got {values.size})")
+        if not np.all(np.isfinite(values)):
+            raise EditError(f"the impulse ({', '.join(f'{v:g}' for v in values)}) is not finite")
+        _in_range(values)
+    x, y, z = (float(v) for v in values)
+    return x, y, z
 
 
 def parse_time_step(text: str) -> float:

@@ -43,7 +43,7 @@ TOOLTIPS = {
     "integrator": "The integrator that advances this body.",
     "every_integrator": "One integrator for every dynamic body.",
     "h": "The time step in seconds (a number or a fraction, e.g. 1/120). Enter applies it and restarts.",
-    "gyroscopic": "Include the ω × L term of Euler's equations (untick to see L drift and the flip vanish).",
+    "gyroscopic": "Include the ω × L term of Euler's equations (untick: L drifts, no flip, a top falls instead).",
     # initial state
     "body": "The body whose initial state is edited below.",
     "omega_body": "Initial angular velocity in the body frame, rad/s (x, y, z). Enter applies and restarts.",

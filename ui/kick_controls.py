@@ -1,4 +1,4 @@
-"""The maths behind the panel's kick and initial-state controls, pure and window-free, so the tests need no window.
+"""The maths behind the panel's kick and initial-state controls, pure and window-free.
 
 * ``ω`` as (|ω|, angle off a principal axis, azimuth about it) and back: the "Initial state" drags.
 * Which bodies of a comparison started alike: an edit of one's initial state applies to all of them.
@@ -159,6 +159,9 @@ def drag_kick(cameras, session, choices, dx_px: float, dy_px: float, height_px: 
     right, up, toward_viewer = cameras[0].view()[:3, :3]
     index = choices.selected_body if index is None else index
     # Body i of the scene is the run's body i (side by side: its first copy's).
-    scale = kick_scale(session.snapshot.L_world[index], choices.scene.bodies[index].inertia_com)
-    impulse = drag_impulse(toward_viewer, right, up, dx_px, dy_px, height_px, scale)
+    # A body whose |L| is past a double's range makes a non-finite impulse: quietly here, refused beside the kick's
+    # field by the controller (ui/edits.py's parse_impulse), as a typed one is.
+    with np.errstate(all="ignore"):
+        scale = kick_scale(session.snapshot.L_world[index], choices.scene.bodies[index].inertia_com)
+        impulse = drag_impulse(toward_viewer, right, up, dx_px, dy_px, height_px, scale)
     return (index, tuple(float(v) for v in impulse)) if impulse.any() else None

@@ -31,7 +31,10 @@ NOTE_RGBA = imgui.ImVec4(0.62, 0.66, 0.72, 1.0)
 GOOD_RGBA = imgui.ImVec4(0.55, 0.85, 0.55, 1.0)
 NOTES_MAX = 3  # integrators in use described under the list; more get a hint to hover instead
 BODY_LIST_MAX = 24  # more bodies than this get one integrator choice for all of them (a cloud of 1000 handles)
-GYROSCOPIC_NOTE = "The ω × L term of Euler's equations: without it L is not conserved and the T-handle never flips."
+GYROSCOPIC_NOTE = (
+    "The ω × L term of Euler's equations: it makes a top precess and a body spun near its middle axis flip. "
+    "Without it ω changes only by torque, and L is not conserved."
+)
 RENDER_LABELS = {
     "show_omega": "ω arrow",
     "show_momentum": "L arrow",

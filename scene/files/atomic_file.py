@@ -9,6 +9,9 @@ Every file spinlab writes for a person (traces, videos, JSON, images) goes throu
   window's whole-file writes, :func:`write_atomically`, take a regular file only)
 - a symbolic link at the target is written through: the file it points to is replaced, the link kept (``--trace
   out.csv`` where out.csv links elsewhere writes there, as ``>`` in a shell would);
+- leaves nothing behind even when killed outright (SIGKILL, a power cut): the temporary file is named
+  ``.spinlab-<pid>-<random>.tmp…`` and the next write to that directory removes those whose process is gone; its
+  name is short, so any name the target can have, the temporary file can have too;
 - gets ordinary permissions, ``0o666`` less the process's umask, like any file a program creates (``mkstemp``
   alone would give ``0o600``);
 - turns an OS fault (disk full, file too large, permission, a closed pipe) into one :class:`OutputError` naming
@@ -24,6 +27,7 @@ import atexit
 import contextlib
 import errno
 import os
+import re
 import signal
 import stat
 import threading
@@ -38,6 +42,7 @@ __all__ = [
     "atomic_output",
     "write_atomically",
     "create_temporary",
+    "remove_stale_temporaries",
     "commit_temporary",
     "discard_temporary",
     "output_error",
@@ -45,6 +50,8 @@ __all__ = [
     "ignore_file_size_signal",
     "refuse_overwriting",
     "check_output_place",
+    "read_only",
+    "READ_ONLY",
 ]
 
 
@@ -83,15 +90,24 @@ def _remove_live_temporaries() -> None:
         discard_temporary(temporary)
 
 
+TEMPORARY_PREFIX = ".spinlab-"
+"""Every temporary file is ``.spinlab-<pid>-<random><suffix>``: short, so it fits wherever the target's name
+does (a name of 255 bytes, the most most file systems take, included), and naming the process that writes it."""
+_TEMPORARY_NAME = re.compile(r"\.spinlab-([0-9]+)-[^/]*\.tmp(\.[A-Za-z0-9]+)?")
+
+
 def create_temporary(path: str | os.PathLike[str], suffix: str = ".tmp") -> Path:
-    """An empty temporary file ``.<name>.<random><suffix>`` beside ``path`` (same directory, so the rename is
-    atomic), with the umask's permissions. Raises :class:`OutputError` when it cannot be created."""
-    import tempfile  # here: it imports shutil and random, a cost every command would pay, most of which write nothing
+    """An empty temporary file ``.spinlab-<pid>-<random><suffix>`` beside ``path`` (same directory, so the rename
+    is atomic), with the umask's permissions. The temporary files a killed process left in that directory go
+    first (:func:`remove_stale_temporaries`). Raises :class:`OutputError` when it cannot be created."""
+    import tempfile  # here: with the shutil and random it imports, a cost every command would pay, most of which write nothing
 
     target = Path(path)
     directory = target.parent if str(target.parent) else Path(".")
+    remove_stale_temporaries(directory)
     try:
-        handle, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=suffix, dir=directory)
+        prefix = f"{TEMPORARY_PREFIX}{os.getpid()}-"
+        handle, name = tempfile.mkstemp(prefix=prefix, suffix=suffix, dir=directory)
     except OSError as error:
         raise output_error(error, target) from None
     _LIVE.add(Path(name))
@@ -100,6 +116,38 @@ def create_temporary(path: str | os.PathLike[str], suffix: str = ".tmp") -> Path
     finally:
         os.close(handle)
     return Path(name)
+
+
+def remove_stale_temporaries(directory: str | os.PathLike[str]) -> list[Path]:
+    """Remove the temporary files in ``directory`` whose process is gone (a SIGKILL, a power cut: nothing of that
+    process was left to clean up); return them. A file of a live process is kept (a writer at work, in this
+    process or another), as is every file not named as :func:`create_temporary` names them. Never raises."""
+    removed = []
+    with contextlib.suppress(OSError), os.scandir(directory) as entries:
+        for entry in entries:
+            match = _TEMPORARY_NAME.fullmatch(entry.name) if entry.name.startswith(TEMPORARY_PREFIX) else None
+            if match is None or Path(entry.path) in _LIVE or _process_alive(int(match[1])):
+                continue
+            with contextlib.suppress(OSError):
+                if entry.is_file(follow_symlinks=False):
+                    os.unlink(entry.path)
+                    removed.append(Path(entry.path))
+    return removed
+
+
+def _process_alive(pid: int) -> bool:
+    """Whether process ``pid`` exists. This process's own id counts as gone: :func:`remove_stale_temporaries`
+    keeps the files it holds, so one with its id that it does not hold was left by an earlier process of that id.
+    Another user's process (``EPERM``) is alive; so, to be safe, is an id out of the system's range."""
+    if pid <= 0 or pid == os.getpid():
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError):
+        return True
+    return True
 
 
 def commit_temporary(temporary: Path, path: str | os.PathLike[str]) -> None:
@@ -189,8 +237,9 @@ def write_atomically(path: str | os.PathLike[str], data: bytes) -> Path:
 
 def check_output_place(path: str | os.PathLike[str]) -> Path:
     """``path`` as a :class:`Path` when a file can be written whole there; else :class:`InputError` naming it,
-    one line whatever the OS said: a NUL character or a name too long, a directory, a missing directory, or an
-    existing FIFO, device or socket (a regular file only: a FIFO waits for a reader, ``/dev/zero`` swallows all)."""
+    one line whatever the OS said: a NUL character or a name too long, a directory, a missing directory, a
+    read-only file (:func:`read_only`), or an existing FIFO, device or socket (a regular file only: a FIFO waits
+    for a reader, ``/dev/zero`` swallows all)."""
     path = Path(path)
     where = str(path)
     try:
@@ -209,7 +258,20 @@ def check_output_place(path: str | os.PathLike[str]) -> Path:
         raise InputError("is a directory, not a file", where=where)
     elif not stat.S_ISREG(status.st_mode):
         raise InputError("is not a regular file (a FIFO, a device or a socket); choose a file name", where=where)
+    elif read_only(path, status):
+        raise InputError(READ_ONLY, where=where)
     return path
+
+
+READ_ONLY = "is read-only: a protected file is not replaced; make it writable (chmod u+w) or choose another name"
+
+
+def read_only(path: str | os.PathLike[str], status: os.stat_result) -> bool:
+    """Whether the existing file ``path`` (``status`` its ``os.stat``) is protected from writing: no write
+    permission for this user, or none for anyone (``chmod 444``: a superuser, whom permissions do not stop, is
+    stopped by that too). A write would replace it by a rename all the same, which only the directory's permission
+    governs, so writers check this first."""
+    return not (status.st_mode & 0o222) or not os.access(path, os.W_OK)
 
 
 def _is_stream(path: str | os.PathLike[str]) -> bool:

@@ -20,12 +20,12 @@ from spinlab.render.video_file import record_scene
 from spinlab.scene.files.limits import MAX_FRAMES, NO_LIMITS_VARIABLE
 from spinlab.scene.files.scene_file import load_scene
 from spinlab.sim.errors import InputError
+from tests.hang import HANG_S
 
 ROOT = Path(__file__).resolve().parents[2]
 SMALL = ("--size", "160x90")
 OLD_BYTES = b"an older file at the target name"
-# Guards against a hang only (a test that waits this long has failed anyway); nothing asserts on time.
-HANG_SECONDS = 120
+HANG_SECONDS = HANG_S  # guards against a hang only (tests/hang.py); nothing asserts on time
 INTERRUPTS = [signal.SIGINT, signal.SIGTERM, signal.SIGHUP]
 BLOW_UP_SCENE = """\
 [[body]]
@@ -59,7 +59,7 @@ def _run(*args: str, **options) -> subprocess.CompletedProcess:
 
 
 def _leftovers(folder: Path) -> list[str]:
-    """Temporary files (``.<name>.<random>.tmp…``) in ``folder``."""
+    """Temporary files (``.spinlab-<pid>-<random>.tmp…``) in ``folder``."""
     return sorted(name for name in os.listdir(folder) if name.startswith(".") and ".tmp" in name)
 
 

@@ -1,10 +1,11 @@
-"""``record --from T0 --to T1``: exactly the frames a whole recording shows from T0 on, bit for bit."""
+"""``record --from T0 --to T1``: exactly the frames a whole recording shows from T0 on, bit for bit before encoding."""
 
 import av
 import numpy as np
 import pytest
 
-from spinlab.render.record import first_frame, render_frames
+from spinlab.render.record import first_frame, frame_count, frame_range, render_frames
+from spinlab.scene.files.limits import MAX_FRAMES
 from spinlab.scene.files.scene_file import load_scene
 from spinlab.sim.errors import InputError
 
@@ -90,3 +91,34 @@ def test_from_three_to_six_seconds_is_frames_180_to_359_of_the_whole_recording()
     assert len(whole) == 360 and len(part) == 180
     for index, image in enumerate(part):
         assert np.array_equal(image, whole[180 + index]), index
+
+
+def test_a_span_shorter_than_a_frame_says_so(tmp_path, capsys):
+    # "--from 1 --to 1.001" was refused as "must come before the end of the video (1.001 s)": it does.
+    from spinlab.commands.cli import main
+
+    assert main(["record", "kick", "--from", "1", "--to", "1.001", "--out", str(tmp_path / "x.mp4")]) == 2
+    err = capsys.readouterr().err
+    assert "holds no frame at 60 fps" in err and "before the end" not in err, err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_frame_limit_counts_the_frames_written_not_those_before_the_start():
+    fps = 60.0
+    start = MAX_FRAMES / fps  # a whole recording to start + 1 s would be past the limit
+    assert frame_range(start, start + 1.0, fps) == range(MAX_FRAMES, MAX_FRAMES + 60)
+    with pytest.raises(InputError, match="limit"):
+        frame_count(start + 1.0, fps)
+    with pytest.raises(InputError, match=r"asks for 1,000,001 video frames"):
+        frame_range(1.0, 1.0 + (MAX_FRAMES + 1) / fps, fps)
+
+
+def test_the_help_says_what_is_the_same_and_what_is_not(capsys):
+    # "bit for bit" was said of the video, whose decoded frames differ (PSNR 48-51 dB): only the images before
+    # encoding are the same.
+    from spinlab.commands.cli import main
+
+    with pytest.raises(SystemExit):
+        main(["record", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "the same images before encoding, bit for bit" in text and "decoded they differ slightly" in text

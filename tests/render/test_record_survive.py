@@ -13,6 +13,7 @@ from spinlab.render.video_file import record_scene
 from spinlab.scene.files.scene_file import load_scene
 from spinlab.scene.model.run_model import integrators_for
 from spinlab.sim.integrators import METHODS
+from tests.hang import HANG_S
 
 ROOT = Path(__file__).resolve().parents[2]
 SIZE = (640, 360)
@@ -48,7 +49,7 @@ def test_the_command_lists_the_failure_and_what_was_left_out(tmp_path):
     out = tmp_path / "all.mp4"
     command = [sys.executable, "main.py", "record", "heavy_top", "--integrator", "all", "--out", str(out)]
     command += ["--duration", "1.5", "--fps", "4", "--size", "160x90"]
-    result = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, timeout=600)
+    result = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, timeout=HANG_S)
     # As `run --integrator all`: every view recorded, and a view that failed is a numerical failure (exit 1).
     assert result.returncode == 1, result.stderr
     assert result.stderr == ""

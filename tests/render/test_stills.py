@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 
 from spinlab.commands import stills
+from tests.hang import HANG_S
 from tests.scene.test_png import _decode_by_hand
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -19,7 +20,7 @@ def test_the_stills_are_written_and_show_the_labelled_scene(gl_context, tmp_path
         cwd=ROOT,
         capture_output=True,
         text=True,
-        timeout=300,
+        timeout=HANG_S,
     )
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.count("wrote ") == 2

@@ -14,6 +14,7 @@ import pytest
 
 from spinlab.render.video import VideoWriter, decode_frames, even_size, read_video_info
 from spinlab.sim.errors import InputError, OutputError
+from tests.hang import HANG_S
 
 FRAME_COUNT = 90
 FPS = 30
@@ -127,7 +128,7 @@ def test_the_file_appears_only_on_close_and_replaces_the_old_one(tmp_path):
     path, video = _writer_over_an_old_file(tmp_path, 10)
     assert path.read_bytes() == b"previous video"
     [temp_name] = _temp_files(tmp_path)
-    assert temp_name.startswith(".out.mp4.")
+    assert temp_name.startswith(f".spinlab-{os.getpid()}-")
     video.close()
     assert _temp_files(tmp_path) == []
     assert read_video_info(path)[0] == 10
@@ -223,14 +224,14 @@ def test_write_blocks_while_the_queue_is_full(tmp_path):
     producer = threading.Thread(target=lambda: [video.write(frame) for _ in range(20)])
     producer.start()
     # The encoder holds 1 frame and the queue the next 3; the 5th write waits for room.
-    deadline = time.monotonic() + 10.0
+    deadline = time.monotonic() + HANG_S
     while video.frames_written < 1 + queue_frames and time.monotonic() < deadline:
         time.sleep(0.01)
     time.sleep(0.2)
     assert video.frames_written == 1 + queue_frames and producer.is_alive()
     assert video._queue.qsize() == video._queue.maxsize == queue_frames
     release.set()
-    producer.join(timeout=10.0)
+    producer.join(timeout=HANG_S)
     assert video.frames_written == 20
     video.abort()
     assert os.listdir(tmp_path) == []
@@ -388,7 +389,7 @@ def test_the_encoder_and_x264s_threads_run_at_the_niceness_asked_and_the_caller_
     try:
         for frame in _synthetic_frames(4, 320, 180):
             video.write(frame)
-        deadline = time.monotonic() + 10.0
+        deadline = time.monotonic() + HANG_S
         while video._frames_encoded < 4 and time.monotonic() < deadline:
             time.sleep(0.01)
         started = set(os.listdir("/proc/self/task")) - before

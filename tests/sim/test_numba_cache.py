@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.hang import HANG_S
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -42,7 +44,7 @@ def test_a_read_only_install_and_home_still_run(tmp_path):
             env["HOME"] = str(tmp_path / "ro_home")
             result = subprocess.run(
                 [sys.executable, "main.py", "run", "t_handle", "--duration", "0.05", "--integrator", "euler"],
-                cwd=tmp_path / "ro_tree", env=env, capture_output=True, text=True, timeout=300,
+                cwd=tmp_path / "ro_tree", env=env, capture_output=True, text=True, timeout=HANG_S,
             )  # fmt: skip
         finally:
             subprocess.run(["umount", str(tmp_path / "ro_home")])

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.hang import HANG_S
+
 ROOT = Path(__file__).resolve().parents[2]
 
 COUNTED = r"""
@@ -29,7 +31,11 @@ def run_counted(script: str, *arguments: str) -> dict:
     """``script`` after :data:`COUNTED` in a fresh Python at the checkout's root, with ``arguments``; the JSON it
     prints last."""
     result = subprocess.run(
-        [sys.executable, "-c", COUNTED + script, *arguments], capture_output=True, text=True, cwd=ROOT, timeout=900
+        [sys.executable, "-c", COUNTED + script, *arguments],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=2 * HANG_S,
     )
     assert result.returncode == 0, result.stderr[-3000:]
     return json.loads(result.stdout.strip().splitlines()[-1])

@@ -1,31 +1,31 @@
-"""The window tests' fixtures: an X display (a private Xvfb when it is installed, else the session's
-``DISPLAY``) and one real :class:`~ui.app.App` window per test module; and an ImGui frame without any window.
+"""The window tests' fixtures: a private X display (Xvfb, ui/xvfb.py) and one real :class:`~ui.app.App` window per
+test module; and an ImGui frame without any window.
 
-Tests skip, saying why, only when no X display can be had. ``.ci/run`` installs Xvfb with
-``apt-get install -y xvfb xauth``.
+A window test never uses the caller's display: its screen size, its other windows and its person's work are no
+test's to use, and a window test there once ran on a desktop. Without Xvfb the window tests skip, saying why;
+``.ci/run`` installs it with ``apt-get install -y xvfb xauth``.
 """
-
-import os
 
 import pytest
 from imgui_bundle import imgui, implot
 
 from spinlab.ui.xvfb import virtual_display, xvfb_available
 
+NO_XVFB = "no private X display for the window tests (never the caller's): install Xvfb (apt-get install -y xvfb xauth)"
+
 
 @pytest.fixture(scope="session")
 def x_display():
-    """``DISPLAY`` of a running X server for the whole session."""
+    """The name of a private Xvfb, ``DISPLAY`` pointing at it, for the whole session."""
     if not xvfb_available():
-        if not os.environ.get("DISPLAY"):
-            pytest.skip("no X display for the window tests: install Xvfb (apt-get install -y xvfb xauth)")
-        yield os.environ["DISPLAY"]
-        return
+        pytest.skip(NO_XVFB)
+    display = virtual_display()
     try:
-        with virtual_display() as name:
-            yield name
+        name = display.__enter__()
     except RuntimeError as error:
-        pytest.skip(f"no X display for the window tests: {error}")
+        pytest.skip(f"{NO_XVFB}: {error}")
+    yield name
+    display.__exit__(None, None, None)
 
 
 @pytest.fixture(scope="module")

@@ -14,6 +14,7 @@ from spinlab.sim.integrators import INTEGRATORS, METHODS
 from spinlab.sim.quaternion import quat_conj, quat_rotate
 from spinlab.ui.controller import KEYS, step_text
 from spinlab.ui.controller_state import PanelEdits
+from tests.hang import HANG_S
 from tests.ui.headless_host import headless_controller
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -42,7 +43,7 @@ def test_the_controller_needs_no_gl_no_window_and_no_imgui():
     )
     environment = {key: value for key, value in os.environ.items() if key != "DISPLAY"}
     result = subprocess.run(
-        [sys.executable, "-c", code], cwd=ROOT, env=environment, capture_output=True, text=True, timeout=120
+        [sys.executable, "-c", code], cwd=ROOT, env=environment, capture_output=True, text=True, timeout=HANG_S
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "[]"

@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.hang import HANG_S
+
 ROOT = Path(__file__).resolve().parents[2]
 CHECK = """
 from spinlab.scene.files.scene_file import load_scene
@@ -27,7 +29,7 @@ def test_the_window_can_open_full_screen(x_display, tmp_path):
     env = {**os.environ, "DISPLAY": x_display, "PYTHONPATH": str(ROOT)}
     result = subprocess.run(
         [sys.executable, "-c", CHECK.format(out=str(tmp_path))],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=HANG_S,
     )  # fmt: skip
     assert result.returncode == 0, result.stderr[-3000:]
     assert "drawn (1920, 1080)" in result.stdout

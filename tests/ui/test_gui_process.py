@@ -22,9 +22,9 @@ from spinlab.render.video import decode_frames, read_video_info
 from spinlab.scene.files.scene_file import load_scene
 from spinlab.sim.errors import InputError
 from spinlab.ui.xvfb import start_xvfb, stop_xvfb, xvfb_available
+from tests.hang import HANG_S
 
 MAIN = Path(__file__).resolve().parents[2] / "main.py"
-HANG_S = 60.0  # a process that has not done its part by then hangs: the test fails (not a timing assertion)
 
 BAD_FILES = {
     "syntax.toml": b"[[body]\nshape = 'box'\n",

@@ -145,3 +145,22 @@ def test_under_gravity_the_panel_gives_the_order_a_method_keeps_there(drawn):
         "implicit midpoint rule · order 2 ·"
     )
     assert "2 here" not in help_texts.integrator_line("im6")  # torque-free, its own order
+
+
+def test_gui_help_lists_every_key_and_gesture_the_window_shows(capsys):
+    # `gui --help` named four keys of the fifteen, from a sentence of its own.
+    from spinlab.commands.cli import main
+
+    with pytest.raises(SystemExit):
+        main(["gui", "--help"])
+    lines = [line.strip() for line in capsys.readouterr().out.splitlines()]
+    for key, action in help_texts.KEY_HELP:
+        assert any(line.startswith(key) and line.endswith(action) for line in lines), (key, action)
+
+
+def test_the_gyroscopic_term_is_explained_for_any_body():
+    # The panel said "the T-handle never flips" on every scene, the heavy top's among them.
+    from spinlab.ui.panel import GYROSCOPIC_NOTE
+
+    for text in (GYROSCOPIC_NOTE, help_texts.tooltip("gyroscopic")):
+        assert "handle" not in text.lower() and "top" in text, text

@@ -3,6 +3,8 @@ now" and a drag's kick, on every copy of a comparison at the same step, replayed
 tables that a run of the saved file reproduces; ω's (|ω|, angle, azimuth) drags and an edit shared by the copies
 that started alike; the pure maths of ui/kick_controls.py."""
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -213,3 +215,31 @@ def test_an_orientation_edit_in_the_compare_preset_goes_to_every_copy(tmp_path):
     np.testing.assert_array_equal(
         controller.timeline.session.snapshot.q[0], orientations[0]
     )  # the run restarted from it
+
+
+@pytest.mark.parametrize(
+    "kick, why",
+    [
+        ("nan, 0, 0", "not a finite number"),
+        ("1e400, 0, 0", "not a finite number"),
+        ((float("nan"), 0.0, 0.0), "not finite"),  # numbers, as a Ctrl+drag gives them
+        ((float("inf"), 1.0, 0.0), "not finite"),
+        ((1e300, 0.0, 0.0), "at most 1e+50"),
+    ],
+)
+def test_a_kick_that_is_not_a_finite_number_is_refused_beside_its_field_without_a_warning(tmp_path, kick, why):
+    # A NaN, infinite or overflowing impulse given as numbers reached the kicks and numpy's RuntimeWarning.
+    controller, _ = headless_controller("t_handle", str(tmp_path))
+    controller.timeline.step(3)
+    before = controller.timeline.session.snapshot.L_world.copy()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        if isinstance(kick, str):
+            apply(controller, kick_text=kick)
+            apply(controller, kick=(0, None))
+        else:
+            apply(controller, kick=(0, kick))
+        controller.timeline.step(3)
+    assert why in controller.form.kick_error
+    assert controller.choices.scene.kicks == () and not controller.timeline.session.simulation.kicks.kicks
+    assert np.array_equal(controller.timeline.session.snapshot.L_world, before), "nothing struck"

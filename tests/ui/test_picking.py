@@ -163,7 +163,7 @@ def test_in_the_window_a_click_on_the_far_wheel_selects_it(app):
     bodies = app.state.scene.bodies
     assert not bodies[app.state.selected_body].kinematic
     camera, viewport = app.view.cameras[0], app.view.viewports[0]
-    position = app.shown.snapshot.position
+    position = app.timeline.shown.snapshot.position
     far = max((i for i, body in enumerate(bodies) if body.name in ("wheel_east", "wheel_west")),
               key=lambda i: np.linalg.norm(position[i] - camera.eye()))  # fmt: skip
     ratio = app.window.get_framebuffer_size()[0] / app.window.width

@@ -13,6 +13,7 @@ from spinlab.render.look import BACKGROUND_BOTTOM_SRGB, BACKGROUND_TOP_SRGB, GRI
 from spinlab.ui.capture import read_pixels
 from spinlab.ui.view3d import to_viewport
 from spinlab.ui.xvfb import SCREEN
+from tests.hang import HANG_S
 
 FRAME_S = 1.0 / 60.0
 ROOT = Path(__file__).resolve().parents[2]
@@ -108,7 +109,7 @@ def test_gui_refuses_a_bad_size_before_any_window(size):
         cwd=ROOT,
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=HANG_S,
         env={"PATH": "/usr/bin:/bin"},
     )
     assert result.returncode == 2

@@ -3,7 +3,6 @@ empty cell, at its top left, when the grid has one (clear of the PAUSED badge at
 bottom-right corner of a single wide view; else on a strip below a full grid, which no cell covers."""
 
 import dataclasses
-import os
 
 import pytest
 
@@ -16,7 +15,6 @@ from spinlab.ui.controller_state import PanelEdits
 def window(x_display, tmp_path):
     from spinlab.ui.app import App
 
-    os.environ["DISPLAY"] = x_display
     made = []
 
     def open_app(preset):  # one window at a time: the one before is closed

@@ -100,7 +100,7 @@ def create_temporary(path: str | os.PathLike[str], suffix: str = ".tmp") -> Path
     """An empty temporary file ``.spinlab-<pid>-<random><suffix>`` beside ``path`` (same directory, so the rename
     is atomic), with the umask's permissions. The temporary files a killed process left in that directory go
     first (:func:`remove_stale_temporaries`). Raises :class:`OutputError` when it cannot be created."""
-    import tempfile  # here: with the shutil and random it imports, a cost every command would pay, most of which write nothing
+    import tempfile  # here: it imports shutil and random, a cost every command would pay, most write nothing
 
     target = Path(path)
     directory = target.parent if str(target.parent) else Path(".")

@@ -1,4 +1,4 @@
-"""``run`` imports what its run needs (issue 22, point 3): a short run of one body without a trace loads neither
+"""``run`` imports what its run needs: a short run of one body without a trace loads neither
 the trace writer, nor the window's model, nor the other commands' machinery, nor the standard library's modules
 that only a mistake, a written file, a help text or numba's cache look needs (each a few milliseconds of a process
 that MuJoCo's whole takes ~0.25 s for: benchmarks/scaling.py).

@@ -1,4 +1,4 @@
-"""How many steps a frame takes: the one rule by which the window and a video pace a run (issue 24).
+"""How many steps a frame takes: the one rule by which the window and a video pace a run.
 
 Simulation time is the step index times ``h`` (scene/running/simulation.py); the wall clock never enters a step, only
 how many steps a frame takes. A video's frame ``k`` shows the step nearest ``k / fps`` (:func:`steps_to`). The window

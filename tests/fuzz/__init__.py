@@ -1,4 +1,4 @@
-"""Property-based fuzzing of the command line (issue 13, point 8): generated scene files and arguments, each
+"""Property-based fuzzing of the command line: generated scene files and arguments, each
 run through ``run``, ``record`` or ``gui``, and every result checked against the contract: exit status 0, 1 or 2;
 no traceback, warning or internal error; one line on stderr for a refusal; every number written finite; a trace
 any CSV reader reads back; nothing left in the output folder but what was asked for.

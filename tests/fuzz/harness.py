@@ -9,7 +9,7 @@ exception it is, so a failure shows its traceback. A watchdog (tests/hang.py) tu
 work of each case is bounded by its inputs (steps × bodies, tests/fuzz/cases.py), never by the clock.
 :func:`invoke_subprocess` runs the real ``python main.py`` for comparison and for the GUI.
 
-:func:`problems` checks an :class:`Outcome` against the contract (design.md, issue 13) and returns
+:func:`problems` checks an :class:`Outcome` against the contract (design.md) and returns
 ``(class, detail)`` pairs; an empty list means the input was handled well.
 """
 

@@ -1,4 +1,4 @@
-"""What the renderer holds per body (issue 26, point 3): the trails of every body together hold at most
+"""What the renderer holds per body: the trails of every body together hold at most
 render/trail.py's MAX_TRAIL_SAMPLES (they took 14 kB a body whether drawn or not), the layout and a frame's
 instance rows a few hundred bytes. Measured with tracemalloc over two cloud sizes (what does not grow with the
 bodies cancels out), through EGL; the plots' share is tests/ui/test_window_memory.py's."""

@@ -1,4 +1,4 @@
-"""What the live measures do at a kick (issue 15): a kick starts a new motion with a new energy and L, so the
+"""What the live measures do at a kick: a kick starts a new motion with a new energy and L, so the
 window's and the video's measures start again from the state just after it, and a comparison struck mid-run does
 not read the kick as a divergence (which would freeze every view)."""
 

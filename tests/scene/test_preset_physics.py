@@ -1,4 +1,4 @@
-"""The presets do what they promise, under implicit midpoint at h = 1/60 over 60 s (issue 4's acceptance)."""
+"""The presets do what they promise, under implicit midpoint at h = 1/60 over 60 s."""
 
 import numpy as np
 import pytest

@@ -1,5 +1,5 @@
 """scene/model/replay.py: a run that stepped on the numpy paths while its kernel compiled, then switched, is the run
-of the compiled kernel from its start, bit for bit (issue 22): the pinned trace of tests/test_trace_digest.py, and the
+of the compiled kernel from its start, bit for bit: the pinned trace of tests/test_trace_digest.py, and the
 same session as one that never waited, edits made mid-run included."""
 
 import hashlib

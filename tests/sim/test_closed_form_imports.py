@@ -1,4 +1,4 @@
-"""The closed forms need no scipy (issue 22): their elliptic integrals are sim/carlson.py's, so neither importing
+"""The closed forms need no scipy: their elliptic integrals are sim/carlson.py's, so neither importing
 nor evaluating them imports scipy.special (~0.17 CPU-s of ``run``'s ~0.49 at N = 1; benchmarks/scaling.py). The
 integrators take ``principal_frame`` from sim/euler_poinsot.py."""
 

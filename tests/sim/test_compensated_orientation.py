@@ -1,4 +1,4 @@
-"""The orientation carried as a double-double, ``q + q_low`` (sim/integrators/state.py ``BodyState.q_low``; issue 27).
+"""The orientation carried as a double-double, ``q + q_low`` (sim/integrators/state.py ``BodyState.q_low``).
 
 Each step's rotation is added to the orientation as a small increment by compensated summation
 (:func:`sim.integrators._kernels.compensated_step`), so the rounding of ``q`` no longer piles up with the number of
@@ -105,7 +105,7 @@ def test_a_quaternion_given_off_unit_length_is_normalised_and_its_low_part_dropp
 
 def _t_handle_error(name: str, h: float, duration: float, *, keep_low: bool = True) -> float:
     """The final orientation error (rad) of ``name`` on the T-handle; ``keep_low=False`` drops the orientation's
-    low part after every step (float64 as before issue 27, but for the one rounding a step)."""
+    low part after every step (float64, as before the double-double, but for the one rounding a step)."""
     inertia = np.diag(T_HANDLE_MOMENTS)[None]
     state = BodyState.from_omega_body(quat_identity((1,)), np.array([T_HANDLE_OMEGA_BODY]), inertia)
     params = BodyParams.from_inertia(inertia)
@@ -121,7 +121,7 @@ def _t_handle_error(name: str, h: float, duration: float, *, keep_low: bool = Tr
 
 @pytest.mark.parametrize("name", ["axes6", "axes8"])
 def test_on_the_t_handle_the_error_does_not_rise_as_the_step_shrinks(name):
-    """60 s (six flips), 14,400 … 60,000 steps: before issue 27 the error at h = 1/240 … 1/1000 was 1.2e-12 …
+    """60 s (six flips), 14,400 … 60,000 steps: in float64 alone the error at h = 1/240 … 1/1000 was 1.2e-12 …
     7.6e-12 rad; with the low part dropped after each step, 0.5e-12 … 2.2e-12 (measured)."""
     steps = (1 / 240, 1 / 480, 1 / 1000)
     errors = [_t_handle_error(name, h, 60.0) for h in steps]

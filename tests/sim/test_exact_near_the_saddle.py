@@ -1,4 +1,4 @@
-"""The closed form next to the intermediate axis (issue 27): a body spun within 1e-150 … 1e-300 of it (Ω's other
+"""The closed form next to the intermediate axis: a body spun within 1e-150 … 1e-300 of it (Ω's other
 components that small: only the library API reaches them, scene files stop at 1e-50) has a finite, conserving
 motion, where it was NaN from ~1.5e-154 on (``m₁ = 1 − m`` subnormal: scipy's Carlson integrals of a subnormal
 argument are inf) and the separatrix below ~1e-162 (``m₁`` rounded to 0). Near the saddle ``R_F`` and ``R_J`` are

@@ -1,4 +1,4 @@
-"""The closed form for a nearly symmetric body circulating about one of its two near-equal axes (issue 27, point 2).
+"""The closed form for a nearly symmetric body circulating about one of its two near-equal axes.
 
 There ``n = −I_c |I2 − I_e| / (I_e |I_c − I2|)`` is large and negative and ``λ ∝ √|I_c − I2|`` small: the plain form
 ``φ = |L| t / I_e + coefficient (G(u) − G(u₀))`` carried the absolute rounding of ``u`` into ``φ`` multiplied by

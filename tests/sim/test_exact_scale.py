@@ -1,4 +1,4 @@
-"""The closed form at any rate (issue 27, point 2): ``Ω`` is scaled by a power of two before it is squared where its
+"""The closed form at any rate: ``Ω`` is scaled by a power of two before it is squared where its
 largest component is beyond 2^±200 (sim/euler_poinsot.py), so that a body turning at 1e-300 or 1e300 rad/s moves as
 the one at 5 rad/s does, in time scaled. Before: 2.7e-13 off at 1e-155 rad/s, 1.4e-3 at 1e-160, ZeroDivisionError
 below ~1e-165 (p underflowed to 0), OverflowError from 1e154 up (|L|² and the exact gap overflowed)."""

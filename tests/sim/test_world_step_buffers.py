@@ -1,4 +1,4 @@
-"""The world's cheap step (issue 17: one body within a few µs of its kernel) is the step that rebuilds everything,
+"""The world's cheap step (one body within a few µs of its kernel) is the step that rebuilds everything,
 bit for bit: the layout kept while the entity store's count of edits stands (sim/contiguous_list.py's
 ``watched_edits``), the state views kept with it, the integrators writing into each group's buffers (``out=``).
 Compared with :func:`tests.sim.world_reference.reference_step`, which calls every integrator directly."""

@@ -1,4 +1,4 @@
-"""The plots that explain themselves (issue 15, part 6): the herpolhode and polhode from every step's sample (no
+"""The plots that explain themselves: the herpolhode and polhode from every step's sample (no
 cap of 150 points a curve), the herpolhode with equal axes, time tick labels that never overlap (also right after
 a reset), the exact reference named in the legend row and a tooltip per plot. ImGui without a window."""
 

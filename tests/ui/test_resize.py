@@ -1,4 +1,4 @@
-"""The window resized (issue 14, point 3): every frame is drawn at the window's framebuffer size, the backdrop
+"""The window resized: every frame is drawn at the window's framebuffer size, the backdrop
 cache follows it, and the 3D view is covered to its last pixel at 1600×1000, 1920×1080, back at 1280×720 and
 at 800×600 (Xvfb's screen is 1920×1080, ui/xvfb.py). Also ``gui --size`` and ``gui --fullscreen``."""
 

@@ -1,4 +1,4 @@
-"""What the window holds per body (issue 26, point 3): the plots hold the rows they draw, not a history of every
+"""What the window holds per body: the plots hold the rows they draw, not a history of every
 body (ui/plot_series.py's ``new_series``; a history of every body took ~0.7 MB each: 5.6 GB for 8,000 bodies);
 the run measures against the closed forms only the rows the plots draw (scene/model/samples.py's ``measured_rows``); the
 scene file is read in pieces, never held whole (scene/files/toml_file.py's ``body_pieces``).

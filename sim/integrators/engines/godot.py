@@ -50,7 +50,7 @@ STEPS = (
             order=None,
             conserves_momentum=False,
             gyroscopic=False,
-            method="Godot Physics: no gyroscopic term at all — ω stays constant, the handle never flips",
+            method="Godot Physics: no gyroscopic term at all — ω constant: a free body never flips",
         ),
         "#bcbd22",
     ),

@@ -82,7 +82,7 @@ STEPS = (
             order=None,
             conserves_momentum=False,
             gyroscopic=False,
-            method="Jolt default: no gyroscopic term — ω stays constant, never flips; |ω| ≤ 47 rad/s",
+            method="Jolt default: no gyroscopic term — ω constant: a free body never flips; |ω| ≤ 47 rad/s",
         ),
         "#f7b6d2",
     ),

@@ -74,7 +74,7 @@ STEPS = (
             order=None,
             conserves_momentum=False,
             gyroscopic=False,
-            method="PhysX default: no gyroscopic term — ω stays constant, the handle never flips; |ω| ≤ 100 rad/s",
+            method="PhysX default: no gyroscopic term — ω constant: a free body never flips; |ω| ≤ 100 rad/s",
         ),
         "#2ca02c",
     ),

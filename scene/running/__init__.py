@@ -1,2 +1,2 @@
-"""A scene in motion: the simulation and its scene graph, kicks, headless runs, a run's history and replay, and the
-pacing of steps to frames."""
+"""A scene in motion: the simulation and its scene graph, kicks and changes applied at their steps, and the pacing of
+steps to frames."""

@@ -12,6 +12,8 @@ import sys
 from graphlib import CycleError, TopologicalSorter
 from pathlib import Path
 
+from tests.hang import HANG_S
+
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = "spinlab.sim.integrators"
 
@@ -91,6 +93,10 @@ def test_a_stop_signal_while_the_kernels_load_stops_the_step():
     # Reached through a lazily loaded module, the import swallowed it (CPython clears an error raised while it reads
     # a module's __spec__), and the step went on to "cannot import name 'euler_kernel'" from the half-run module.
     done = subprocess.run(
-        [sys.executable, "-c", _SIGNAL_DURING_THE_KERNELS_IMPORT], cwd=ROOT, capture_output=True, text=True, timeout=120
+        [sys.executable, "-c", _SIGNAL_DURING_THE_KERNELS_IMPORT],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=HANG_S,
     )
     assert done.stdout.strip() == "interrupted SIGINT", done.stderr

@@ -14,6 +14,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.hang import HANG_S
+
 ROOT = Path(__file__).resolve().parents[2]
 NAME = "lie_euler"
 
@@ -70,7 +72,7 @@ def _copy_with_one_module(folder: Path) -> Path:
 
 def _run(copy: Path, *arguments: str) -> str:
     done = subprocess.run(
-        [sys.executable, *arguments], cwd=copy, capture_output=True, text=True, timeout=300, check=False
+        [sys.executable, *arguments], cwd=copy, capture_output=True, text=True, timeout=HANG_S, check=False
     )
     assert done.returncode == 0, done.stderr
     return done.stdout

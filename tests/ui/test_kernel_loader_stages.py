@@ -4,6 +4,7 @@ alone and side by side under every family, and every method and axes splitting c
 colour stage against the frames a recording reads back from GL (read-only arrays, a signature of their own for
 numba, which the encoder's thread compiled at the window's first recording: 0.2 s gaps)."""
 
+from tests.hang import HANG_S
 from tests.ui.compile_count import run_counted
 
 _CHILD = r"""
@@ -78,7 +79,7 @@ def test_the_loader_loads_each_stage_the_worker_has_cached():
 
     loader = KernelLoader("t_handle", load_scene("t_handle"))
     try:
-        assert loader.wait(600.0), f"{loader.stages_done} of {len(loader.stages)} stages loaded"
+        assert loader.wait(HANG_S), f"{loader.stages_done} of {len(loader.stages)} stages loaded"
     finally:
         loader.close()
     assert not loader.load_ready()  # nothing more to load

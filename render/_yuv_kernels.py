@@ -8,9 +8,9 @@ changing one there, touch this file.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from spinlab.render.bt709 import C_OFFSET, SHIFT, U_COEFFICIENTS, V_COEFFICIENTS, Y_COEFFICIENTS, Y_OFFSET
+from spinlab.sim.jit import njit
 
 __all__ = ["convert", "convert_rgba"]
 

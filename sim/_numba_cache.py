@@ -4,17 +4,29 @@ numba writes its cache beside the sources (``__pycache__``), else in the user's 
 ``RuntimeError: cannot cache function`` at the first call when it can write neither (a read-only install run by a
 user whose home is read-only too). Then the cache goes to a new temporary folder instead, removed at exit: the
 kernels compile on each start (about 10 s), but everything works. A ``NUMBA_CACHE_DIR`` the person set is left
-alone.
+alone. The folder is named ``spinlab-numba-<pid>-<random>``: one a killed process left (SIGKILL: no exit to remove
+it at) is removed by the next process that makes one, once that pid is gone (sim/processes.py).
+
+What numba reads back is checked (:func:`checked_cache`, the cache of every spinlab kernel, sim/jit.py): a cache
+file cut short, emptied or garbled (a full disk, a killed writer, a bad sector) reads as no entry, and the kernel
+is compiled and saved again, where numba's own loader raised ``EOFError`` or ``UnpicklingError`` at every call
+until the file was deleted by hand, or handed a garbled object code to LLVM.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from functools import cache
 from pathlib import Path
+from typing import Any
 
-__all__ = ["ensure_numba_cache", "is_cached"]
+__all__ = ["ensure_numba_cache", "is_cached", "remove_stale_folders", "checked_cache"]
+
+TEMPORARY_PREFIX = "spinlab-numba-"
+_TEMPORARY_NAME = re.compile(r"spinlab-numba-([0-9]+)-[^/]+")
 
 # numba caches a kernel in the __pycache__ beside its module when it can: sim/'s stands for them all.
 KERNEL_CACHE_DIR = Path(__file__).resolve().parent / "__pycache__"
@@ -58,18 +70,40 @@ def ensure_numba_cache() -> None:
     if _can_write_in(KERNEL_CACHE_DIR) or _can_write_in(_user_cache_dir()):
         return
     # A folder of this process's own (a shared, predictable one could be planted with code by another user),
-    # removed at exit.
+    # removed at exit; those of killed processes first.
     import atexit
     import shutil
     import tempfile
 
-    folder = tempfile.mkdtemp(prefix="spinlab-numba-")
+    remove_stale_folders(tempfile.gettempdir())
+    folder = tempfile.mkdtemp(prefix=f"{TEMPORARY_PREFIX}{os.getpid()}-")
     atexit.register(shutil.rmtree, folder, ignore_errors=True)
     os.environ["NUMBA_CACHE_DIR"] = folder
     if "numba" in sys.modules:  # imported already: its configuration is read again
         from numba.core import config
 
         config.reload_config()
+
+
+def remove_stale_folders(directory: str | os.PathLike[str]) -> list[Path]:
+    """Remove the temporary cache folders in ``directory`` whose process is gone, and return them; a live
+    process's folder is kept, as is anything not named as :func:`ensure_numba_cache` names them (a symbolic link
+    among them). Never raises."""
+    import contextlib
+    import shutil
+
+    from spinlab.sim.processes import process_alive
+
+    removed = []
+    with contextlib.suppress(OSError), os.scandir(directory) as entries:
+        for entry in entries:
+            match = _TEMPORARY_NAME.fullmatch(entry.name) if entry.name.startswith(TEMPORARY_PREFIX) else None
+            if match is None or not entry.is_dir(follow_symlinks=False) or process_alive(int(match[1])):
+                continue
+            shutil.rmtree(entry.path, ignore_errors=True)
+            if not os.path.lexists(entry.path):
+                removed.append(Path(entry.path))
+    return removed
 
 
 def _cache_folders(source: Path) -> list[Path]:
@@ -107,3 +141,63 @@ def _modified(path: Path) -> float:
         return path.stat().st_mtime
     except OSError:
         return float("-inf")
+
+
+# What unpickling a damaged index raises: pickle's own errors for data cut short or garbled (EOFError,
+# UnpicklingError, and, for bytes that happen to parse, AttributeError, ImportError, IndexError, as the pickle
+# module documents), and ValueError or TypeError when what parsed is not the (stamp, overloads) pair numba wrote.
+_DAMAGED_INDEX = (EOFError, AttributeError, ImportError, IndexError, ValueError, TypeError)
+_DIGEST_BYTES = 16
+
+
+def _digest(payload: bytes) -> bytes:
+    import hashlib  # here: only a process that loads numba's cache needs it (see _cache_folders)
+
+    return hashlib.blake2b(payload, digest_size=_DIGEST_BYTES).digest()
+
+
+def checked_cache(py_func: Callable[..., Any]) -> Any:
+    """numba's cache of ``py_func`` (a ``FunctionCache``, as ``@njit(cache=True)`` makes) whose damaged files read
+    as absent (module docstring): an index that does not unpickle, or a data file whose digest does not match its
+    bytes. Each data file is written led by a digest of its bytes (16 bytes of BLAKE2b), which numba's format
+    lacks: a file written by numba alone fails the check once, and is compiled and written again."""
+    return _checked_cache_class()(py_func)
+
+
+@cache
+def _checked_cache_class() -> type:
+    import pickle
+
+    from numba.core.caching import FunctionCache, IndexDataCacheFile
+
+    class CheckedFile(IndexDataCacheFile):
+        def _load_index(self) -> dict:
+            try:
+                overloads = super()._load_index()
+            except (pickle.UnpicklingError, *_DAMAGED_INDEX):
+                return {}  # and a save writes a whole new index
+            return overloads if isinstance(overloads, dict) else {}
+
+        def _save_data(self, name: str, data: Any) -> None:
+            payload = self._dump(data)
+            with self._open_for_write(self._data_path(name)) as file:
+                file.write(_digest(payload) + payload)
+
+        def _load_data(self, name: str) -> Any:
+            with open(self._data_path(name), "rb") as file:
+                stored = file.read()
+            payload = stored[_DIGEST_BYTES:]
+            if stored[:_DIGEST_BYTES] != _digest(payload):
+                return None  # compiled, and saved over it
+            return pickle.loads(payload)
+
+    class CheckedCache(FunctionCache):
+        def __init__(self, py_func: Callable[..., Any]) -> None:
+            super().__init__(py_func)
+            self._cache_file = CheckedFile(
+                cache_path=self._cache_path,
+                filename_base=self._impl.filename_base,
+                source_stamp=self._impl.locator.get_source_stamp(),
+            )
+
+    return CheckedCache

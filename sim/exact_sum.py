@@ -12,7 +12,8 @@ sums stay finite it returns what ``math.fsum`` returns; a row whose sum overflow
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from spinlab.sim.jit import njit
 
 __all__ = ["fsum_rows"]
 

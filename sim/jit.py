@@ -24,14 +24,20 @@ _PLAIN = "__spinlab_plain__"  # set in a plain copy's namespace before its code 
 
 def njit(**options: Any) -> Callable[[Function], Function]:
     """numba's ``njit(**options)``, but in a :func:`plain` copy of a module, where the function is left as written.
-    Importing a module that uses it compiled imports numba."""
+    Importing a module that uses it compiled imports numba. With ``cache=True`` the cache is numba's with its
+    files checked when read (sim/_numba_cache.py's ``checked_cache``): a damaged one is compiled again."""
 
     def decorate(function: Function) -> Function:
         if function.__globals__.get(_PLAIN, False):
             return function
         from numba import njit as numba_njit
 
-        return numba_njit(**options)(function)
+        dispatcher = numba_njit(**{**options, "cache": False})(function)
+        if options.get("cache"):
+            from spinlab.sim._numba_cache import checked_cache
+
+            dispatcher._cache = checked_cache(dispatcher.py_func)  # what numba's enable_caching sets
+        return dispatcher
 
     return decorate
 

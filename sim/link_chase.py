@@ -4,7 +4,8 @@ its slots' order); in a module of its own so that importing the list does not im
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from spinlab.sim.jit import njit
 
 __all__ = ["chase"]
 

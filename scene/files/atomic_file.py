@@ -37,6 +37,7 @@ from typing import IO
 
 from spinlab.scene.process.interrupts import deferred_interrupts
 from spinlab.sim.errors import InputError, OutputError, quoted
+from spinlab.sim.processes import process_alive
 
 __all__ = [
     "atomic_output",
@@ -121,33 +122,19 @@ def create_temporary(path: str | os.PathLike[str], suffix: str = ".tmp") -> Path
 def remove_stale_temporaries(directory: str | os.PathLike[str]) -> list[Path]:
     """Remove the temporary files in ``directory`` whose process is gone (a SIGKILL, a power cut: nothing of that
     process was left to clean up); return them. A file of a live process is kept (a writer at work, in this
-    process or another), as is every file not named as :func:`create_temporary` names them. Never raises."""
+    process or another; sim/processes.py's ``process_alive``), as is every file not named as :func:`create_temporary`
+    names them. Never raises."""
     removed = []
     with contextlib.suppress(OSError), os.scandir(directory) as entries:
         for entry in entries:
             match = _TEMPORARY_NAME.fullmatch(entry.name) if entry.name.startswith(TEMPORARY_PREFIX) else None
-            if match is None or Path(entry.path) in _LIVE or _process_alive(int(match[1])):
+            if match is None or Path(entry.path) in _LIVE or process_alive(int(match[1])):
                 continue
             with contextlib.suppress(OSError):
                 if entry.is_file(follow_symlinks=False):
                     os.unlink(entry.path)
                     removed.append(Path(entry.path))
     return removed
-
-
-def _process_alive(pid: int) -> bool:
-    """Whether process ``pid`` exists. This process's own id counts as gone: :func:`remove_stale_temporaries`
-    keeps the files it holds, so one with its id that it does not hold was left by an earlier process of that id.
-    Another user's process (``EPERM``) is alive; so, to be safe, is an id out of the system's range."""
-    if pid <= 0 or pid == os.getpid():
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except (PermissionError, OverflowError):
-        return True
-    return True
 
 
 def commit_temporary(temporary: Path, path: str | os.PathLike[str]) -> None:

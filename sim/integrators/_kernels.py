@@ -47,8 +47,10 @@ the size of the lowest set bit of the position reached (in units of ``h / 2^max_
 exactly as recursive halving would. Newton converges when ``|residual| ≤ tolerance |v|``, or, without
 evaluating the residual, when an update ``Δv`` has ``curvature |Δv|² ≤ tolerance |v|`` (the bound of
 :func:`sim.integrators.newton.newton_curvature` on the next residual), and a piece is
-accepted only if ``|v|² ≤ max_step_angle_sq`` (see :mod:`sim.integrators.newton`). ``status_out[n]``: 0 success,
-1 Newton failed at the deepest level, 2 the given or the new state is not finite.
+accepted only if ``|v|² ≤ max_step_angle_sq`` (see :mod:`sim.integrators.newton`). A step (each stage of a
+composition) tries at most ``max_pieces`` pieces, converged or not: the work a step may take is bounded, at most
+``max_pieces (max_iterations + 1)`` residuals. ``status_out[n]``: 0 success, 1 Newton failed at the deepest level,
+2 the given or the new state is not finite, 3 the step was not done after ``max_pieces`` pieces.
 
 The implicit kernels and ``axes_kernel`` carry the orientation as a double-double, ``q + q_low`` (``q_low`` in
 after ``q``, ``q_low_out`` last; :class:`sim.integrators.state.BodyState`): each piece's (or step's) turn is added
@@ -61,7 +63,7 @@ from math import cos, factorial, isfinite, sin, sqrt
 
 import numpy as np
 
-from spinlab.sim.integrators.checks import STATUS_NON_FINITE, STATUS_NOT_CONVERGED, STATUS_OK
+from spinlab.sim.integrators.checks import STATUS_NON_FINITE, STATUS_NOT_CONVERGED, STATUS_OK, STATUS_TOO_MANY_PIECES
 from spinlab.sim.jit import njit
 from spinlab.sim.taylor import TAYLOR_BRANCH_ANGLE_SQ
 
@@ -619,15 +621,20 @@ def newton_curvature(M, L, torque, h):
 
 
 @njit(cache=True, error_model="numpy")
-def _advance(method, qn, q_low, omega, L, M, torque, h, tolerance, max_iterations, max_depth, max_step_angle_sq):
+def _advance(method, qn, q_low, omega, L, M, torque, h, tolerance, max_iterations, max_depth, max_step_angle_sq,
+             max_pieces):  # fmt: skip
     """One body's step of ``h`` in pieces (module docstring): ``(q, q_low, ω, L, iterations, substeps, status)``.
     The orientation is the double-double ``q + q_low``; each piece's turn is added to it by
     :func:`compensated_step`."""
     pieces = 1 << max_depth
-    position, size, iterations, substeps, status = 0, pieces, 0, 0, STATUS_OK
+    position, size, iterations, substeps, status, tried = 0, pieces, 0, 0, STATUS_OK, 0
     if not is_finite_state(qn, omega, L):
         status, position = STATUS_NON_FINITE, pieces  # reported as such, not as a Newton failure
     while position < pieces:
+        if tried == max_pieces:
+            status = STATUS_TOO_MANY_PIECES
+            break
+        tried += 1
         h_piece = h * (size / pieces)
         converged, piece_iterations, v = _attempt(
             method, qn, omega, L, M, torque, h_piece, tolerance, max_iterations, max_step_angle_sq
@@ -670,7 +677,7 @@ def _write_implicit(n, qn, omega, L, iterations, substeps, status, q_out, omega_
 
 @njit(cache=True, error_model="numpy", nogil=True)
 def implicit_kernel(method, q, q_low, omega_world, L_world, inertia_inv, torque_world, h, tolerance, max_iterations,
-                    max_depth, max_step_angle_sq, q_out, omega_out, L_out, iterations_out, substeps_out,
+                    max_depth, max_step_angle_sq, max_pieces, q_out, omega_out, L_out, iterations_out, substeps_out,
                     status_out, q_low_out):  # fmt: skip
     """Step every body; see the module docstring. Inputs (N, 4), (N, 4), (N, 3), (N, 3), (N, 3, 3), (N, 3)."""
     for n in range(q.shape[0]):
@@ -678,7 +685,7 @@ def implicit_kernel(method, q, q_low, omega_world, L_world, inertia_inv, torque_
         M, torque = matrix(inertia_inv, n), row(torque_world, n)
         qn, low, omega, L, iterations, substeps, status = _advance(
             method, qn, low, row(omega_world, n), row(L_world, n), M, torque, h, tolerance, max_iterations,
-            max_depth, max_step_angle_sq,
+            max_depth, max_step_angle_sq, max_pieces,
         )  # fmt: skip
         _write_implicit(n, qn, omega, L, iterations, substeps, status, q_out, omega_out, L_out, iterations_out,
                         substeps_out, status_out)  # fmt: skip
@@ -687,7 +694,7 @@ def implicit_kernel(method, q, q_low, omega_world, L_world, inertia_inv, torque_
 
 @njit(cache=True, error_model="numpy", nogil=True)
 def composed_kernel(method, coefficients, q, q_low, omega_world, L_world, inertia_inv, torque_world, h, tolerance,
-                    max_iterations, max_depth, max_step_angle_sq, q_out, omega_out, L_out, iterations_out,
+                    max_iterations, max_depth, max_step_angle_sq, max_pieces, q_out, omega_out, L_out, iterations_out,
                     substeps_out, status_out, q_low_out):  # fmt: skip
     """Step every body by the composition of ``method`` with ``coefficients`` (K,), as
     :func:`sim.integrators.composition.step_composed` does with one :func:`implicit_kernel` call per stage, all
@@ -704,7 +711,7 @@ def composed_kernel(method, coefficients, q, q_low, omega_world, L_world, inerti
         for stage in range(coefficients.shape[0]):
             qn, low, omega, L, stage_iterations, stage_substeps, status = _advance(
                 method, qn, low, omega, L, M, torque, coefficients[stage] * h, tolerance, max_iterations, max_depth,
-                max_step_angle_sq,
+                max_step_angle_sq, max_pieces,
             )  # fmt: skip
             iterations += stage_iterations
             substeps = max(substeps, stage_substeps)
@@ -732,7 +739,7 @@ def _kick(qn, omega, L, M, torque, lever, force, length, gyroscopic):
 
 @njit(cache=True, error_model="numpy", nogil=True)
 def split_kernel(coefficients, kicks, q, q_low, omega_world, L_world, inertia, inertia_inv, torque_world, lever_body,
-                 force_world, h, gyroscopic, tolerance, max_iterations, max_depth, max_step_angle_sq, q_out,
+                 force_world, h, gyroscopic, tolerance, max_iterations, max_depth, max_step_angle_sq, max_pieces, q_out,
                  omega_out, L_out, iterations_out, substeps_out, status_out, q_low_out):  # fmt: skip
     """Strang stages ``K ∘ F_{γ_i h} ∘ K`` with merged kicks (:mod:`sim.integrators.splitting`): kick ``i`` lasts
     ``kicks[i] h`` (``kicks`` (K + 1,)), free flow ``i`` is a midpoint step of ``coefficients[i] h`` with zero torque
@@ -759,7 +766,7 @@ def split_kernel(coefficients, kicks, q, q_low, omega_world, L_world, inertia, i
                 continue
             qn, low, omega, L, stage_iterations, stage_substeps, status = _advance(
                 MIDPOINT, qn, low, omega, L, M, zero, stage_h, tolerance, max_iterations, max_depth,
-                max_step_angle_sq,
+                max_step_angle_sq, max_pieces,
             )  # fmt: skip
             iterations += stage_iterations
             substeps = max(substeps, stage_substeps)

@@ -15,6 +15,7 @@ __all__ = [
     "STATUS_OK",
     "STATUS_NOT_CONVERGED",
     "STATUS_NON_FINITE",
+    "STATUS_TOO_MANY_PIECES",
     "MAX_STEP_ANGLE",
     "BACKENDS",
     "check_backend",
@@ -23,7 +24,7 @@ __all__ = [
     "raise_on_failure",
 ]
 
-STATUS_OK, STATUS_NOT_CONVERGED, STATUS_NON_FINITE = 0, 1, 2
+STATUS_OK, STATUS_NOT_CONVERGED, STATUS_NON_FINITE, STATUS_TOO_MANY_PIECES = 0, 1, 2, 3
 BACKENDS = ("numba", "numpy")
 JACOBIANS = ("analytic", "dual")
 MAX_STEP_ANGLE = np.pi
@@ -61,9 +62,16 @@ def _describe(indices: np.ndarray) -> str:
 
 
 def raise_on_failure(
-    name: str, status: np.ndarray, h: float, max_substep_depth: int = 0, max_step_angle: float = MAX_STEP_ANGLE
+    name: str,
+    status: np.ndarray,
+    h: float,
+    max_substep_depth: int = 0,
+    max_step_angle: float = MAX_STEP_ANGLE,
+    max_pieces: int = 0,
 ) -> None:
-    """Raise :class:`NumericalError` if any body's status is not ``STATUS_OK``; ``name`` is the integrator."""
+    """Raise :class:`NumericalError` if any body's status is not ``STATUS_OK``; ``name`` is the integrator, the
+    options those of Newton's method and the sub-stepping it ran with (:class:`~sim.integrators.newton.NewtonOptions`),
+    which the message quotes."""
     if not np.count_nonzero(status):  # a tenth of status.any()'s cost on a small batch
         return
     reasons = []
@@ -73,6 +81,12 @@ def raise_on_failure(
         reasons.append(
             f"{_describe(not_converged)}: Newton's method did not converge to a step that turns by at most "
             f"{max_step_angle:.6g} rad ({pieces})"
+        )
+    too_many = np.flatnonzero(status == STATUS_TOO_MANY_PIECES)
+    if too_many.size:
+        reasons.append(
+            f"{_describe(too_many)}: the step was given up after {max_pieces} pieces, Newton's method converging "
+            "only on short ones (a step too long for this spin: a shorter one takes fewer pieces)"
         )
     non_finite = np.flatnonzero(status == STATUS_NON_FINITE)
     if non_finite.size:

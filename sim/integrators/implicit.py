@@ -29,6 +29,7 @@ import numpy as np
 from spinlab.sim.integrators.checks import (
     STATUS_NOT_CONVERGED,
     STATUS_OK,
+    STATUS_TOO_MANY_PIECES,
     check_jacobian,
     non_finite_status,
     raise_on_failure,
@@ -104,11 +105,15 @@ def _advance_in_pieces(method, state, params, h, jacobian, newton):
     size = np.full(n_bodies, pieces, dtype=np.int64)
     iterations = np.zeros(n_bodies, dtype=np.int64)
     substeps = np.zeros(n_bodies, dtype=np.int64)
+    tried = np.zeros(n_bodies, dtype=np.int64)
     status = non_finite_status(q, omega_world, L_world)  # a non-finite body is reported as such, not stepped
     while True:
-        active = np.flatnonzero((position < pieces) & (status == STATUS_OK))
+        unfinished = (position < pieces) & (status == STATUS_OK)
+        status[unfinished & (tried == newton.max_pieces)] = STATUS_TOO_MANY_PIECES
+        active = np.flatnonzero(unfinished & (tried < newton.max_pieces))
         if active.size == 0:
             break
+        tried[active] += 1
         piece_state = BodyState(q[active], omega_world[active], L_world[active], q_low[active])
         h_piece = h * (size[active] / pieces)
         piece_params = params[active]
@@ -137,9 +142,9 @@ def _twin_step(method, state, params, h, newton):
     return new_state, StepCost.of_arrays(iterations, substeps), status
 
 
-def kernel_newton_arguments(newton: NewtonOptions) -> tuple[float, int, int, float]:
-    """The kernels' Newton arguments: tolerance, max iterations, max sub-step depth, squared max step angle (made
-    once, with the options)."""
+def kernel_newton_arguments(newton: NewtonOptions) -> tuple[float, int, int, float, int]:
+    """The kernels' Newton arguments: tolerance, max iterations, max sub-step depth, squared max step angle, max
+    pieces (made once, with the options)."""
     return newton._kernel_arguments
 
 
@@ -190,7 +195,7 @@ def step_implicit(
     else:
         with np.errstate(all="ignore"):  # failures are detected per body and raised below
             new_state, cost, status = _advance_in_pieces(method, state, params, np.float64(h), jacobian, newton)
-    raise_on_failure(method.name, status, h, newton.max_substep_depth, newton.max_step_angle)
+    raise_on_failure(method.name, status, h, newton.max_substep_depth, newton.max_step_angle, newton.max_pieces)
     return new_state, cost
 
 

@@ -71,25 +71,25 @@ def _implicit_outputs(n: int) -> tuple:
 
 
 def implicit_step(method, q, q_low, omega_world, L_world, inertia_inv, torque_world, h, tolerance, max_iterations,
-                  max_depth, max_step_angle_sq):  # fmt: skip
+                  max_depth, max_step_angle_sq, max_pieces):  # fmt: skip
     """``_kernels.implicit_kernel`` over the batch, plain: ``(q, ω, L, iterations, substeps, status, q_low)``, the
     arrays the kernel would write. Arguments as the kernel's, but ``method`` by name (``_kernels.KERNEL_METHODS``)."""
     outputs = _implicit_outputs(len(q))
     code = plain(_KERNELS_SOURCE).KERNEL_METHODS[method]
     _run("implicit_kernel", (code, q, q_low, omega_world, L_world, inertia_inv, torque_world, np.float64(h),
-                             tolerance, max_iterations, max_depth, max_step_angle_sq), outputs)  # fmt: skip
+                             tolerance, max_iterations, max_depth, max_step_angle_sq, max_pieces), outputs)  # fmt: skip
     return outputs
 
 
 def split_step(coefficients, kicks, q, q_low, omega_world, L_world, inertia_inv, torque_world, lever_body,
-               force_world, h, tolerance, max_iterations, max_depth, max_step_angle_sq):  # fmt: skip
+               force_world, h, tolerance, max_iterations, max_depth, max_step_angle_sq, max_pieces):  # fmt: skip
     """``_kernels.split_kernel`` with the gyroscopic term over the batch, plain: ``(q, ω, L, iterations, substeps,
     status, q_low)``. Arguments as the kernel's, less ``inertia`` (with the gyroscopic term the kernel never reads
     it: ``inertia_inv`` stands for it) and ``gyroscopic``."""
     outputs = _implicit_outputs(len(q))
     _run("split_kernel", (np.asarray(coefficients), np.asarray(kicks), q, q_low, omega_world, L_world, inertia_inv,
                           inertia_inv, torque_world, lever_body, force_world, np.float64(h), True, tolerance,
-                          max_iterations, max_depth, max_step_angle_sq), outputs)  # fmt: skip
+                          max_iterations, max_depth, max_step_angle_sq, max_pieces), outputs)  # fmt: skip
     return outputs
 
 

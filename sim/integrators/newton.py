@@ -55,6 +55,11 @@ class NewtonOptions:
     - ``max_substep_depth`` (0 … ``MAX_SUBSTEP_DEPTH``): how many times a failed body's step may be halved, only
       for that body and with the torque held (0: never); then the step raises
       :class:`sim.errors.NumericalError` naming it.
+    - ``max_pieces`` (≥ 1): the pieces a body's step (each stage of a composition) may try, converged or not; a
+      step not done then is hopeless, and raises :class:`sim.errors.NumericalError` naming it. It bounds a step's
+      work at ``max_pieces (max_iterations + 1)`` residuals, where the depth alone let a step turning thousands of
+      radians take 2^16 pieces and minutes. The default is far above what a step of any preset needs (a few
+      dozen pieces at most): a step that reaches it turns so far that a shorter step would be cheaper.
 
     Invalid values raise ``ValueError`` when the options are made.
     """
@@ -63,8 +68,9 @@ class NewtonOptions:
     max_iterations: int = 12
     max_step_angle: float = MAX_STEP_ANGLE
     max_substep_depth: int = 16
+    max_pieces: int = 1024
     # The compiled kernels' arguments, set by __post_init__ (sim.integrators.implicit.kernel_newton_arguments).
-    _kernel_arguments: tuple[float, int, int, float] = field(init=False, repr=False, compare=False)
+    _kernel_arguments: tuple[float, int, int, float, int] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not self.tolerance > 0.0:
@@ -77,12 +83,15 @@ class NewtonOptions:
         depth = self.max_substep_depth
         if int(depth) != depth or not 0 <= depth <= MAX_SUBSTEP_DEPTH:
             raise ValueError(f"max_substep_depth must be an integer in 0..{MAX_SUBSTEP_DEPTH}, got {depth!r}")
+        if int(self.max_pieces) != self.max_pieces or self.max_pieces < 1:
+            raise ValueError(f"max_pieces must be a positive integer, got {self.max_pieces!r}")
         # The compiled kernels' arguments, made once (sim.integrators.implicit.kernel_newton_arguments).
         kernel_arguments = (
             float(self.tolerance),
             int(self.max_iterations),
             int(depth),
             float(self.max_step_angle) ** 2,
+            int(self.max_pieces),
         )
         object.__setattr__(self, "_kernel_arguments", kernel_arguments)
 
@@ -135,8 +144,9 @@ def newton_solve(
 
     ``args``: per-body arrays with leading axis n (the residual broadcasts over them). ``jacobian``: the
     hand-written ``(n, 3, 3)`` Jacobian ``∂F/∂v``, or ``None`` for dual numbers. ``options``: the tolerance, the
-    iteration limit and the step-angle limit (``max_substep_depth`` is the caller's). ``curvature``: (n,) bound on
-    ``½ |F''|`` for the convergence test after an update (module docstring), or ``None`` for none. Returns
+    iteration limit and the step-angle limit (``max_substep_depth`` and ``max_pieces`` are the caller's).
+    ``curvature``: (n,) bound on ``½ |F''|`` for the convergence test after an update (module docstring), or
+    ``None`` for none. Returns
     ``(v, converged, iterations)``: (n, 3), (n,) bool, (n,) int64 Newton updates made.
     """
     tolerance, max_iterations, max_step_angle = options.tolerance, options.max_iterations, options.max_step_angle

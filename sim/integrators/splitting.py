@@ -159,7 +159,7 @@ def _run_kernel(name, coefficients, kicks, state, params, h, orientation_torque,
         params.gyroscopic, *newton._kernel_arguments, new.q, new.omega_world, new.L_world, iterations, substeps,
         status, q_low,
     )  # fmt: skip
-    raise_on_failure(name, status, h, newton.max_substep_depth, newton.max_step_angle)
+    raise_on_failure(name, status, h, newton.max_substep_depth, newton.max_step_angle, newton.max_pieces)
     new = BodyState.of_float_arrays(new.q, new.omega_world, new.L_world, q_low)
     return new, StepCost.of_arrays(iterations, substeps)
 
@@ -174,7 +174,7 @@ def _run_twin(name, coefficients, kicks, state, params, h, orientation_torque, n
         coefficients, kicks, state.q, low_part(state), state.omega_world, state.L_world, params.inertia_body_inv,
         params.torque_world, lever, force, float(h), *newton._kernel_arguments,
     )  # fmt: skip
-    raise_on_failure(name, status, h, newton.max_substep_depth, newton.max_step_angle)
+    raise_on_failure(name, status, h, newton.max_substep_depth, newton.max_step_angle, newton.max_pieces)
     # The twin's outputs are fresh C-ordered float64 arrays: no copies to make.
     return BodyState.of_float_arrays(q, omega_world, L_world, q_low), StepCost.of_arrays(iterations, substeps)
 

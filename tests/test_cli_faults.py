@@ -218,6 +218,19 @@ def test_a_blow_up_is_reported_and_nothing_non_finite_is_written(tmp_path, integ
     assert not trace.exists() and _leftovers(tmp_path) == []
 
 
+# The heavy top preset spun 10^5 times faster: at h = 1/120 s a step turns it 2·10^4 rad, which the implicit
+# methods could take only in ~2^16 pieces (minutes a run on the plain kernels, ending 'ok').
+FAST_TOP = (ROOT / "assets" / "scenes" / "heavy_top.toml").read_text().replace("[0.0, 0.0, 25.0]", "[0.0, 0.0, 2.5e6]")
+
+
+@pytest.mark.parametrize("integrator", ["im4", "im6"])
+def test_a_hopeless_implicit_step_is_reported_not_ground_through(tmp_path, integrator):
+    scene = tmp_path / "fast_top.toml"
+    scene.write_text(FAST_TOP)
+    result = _main("run", str(scene), "--integrator", integrator, "--duration", "0.25")
+    _assert_one_line(result, 1, "at t = 0 s", "'top'", integrator, "given up after 1024 pieces")
+
+
 # Found by the fuzzer: at 1e50 rad/s a Newton Jacobian is singular in floating point, and the kernels' numpy twins
 # (a short run steps on them) divided by its zero determinant with numpy's warning on stderr.
 SINGULAR_JACOBIAN = """\

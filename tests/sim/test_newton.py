@@ -257,6 +257,82 @@ def test_a_step_newton_cannot_take_is_sub_stepped_and_otherwise_raises(name, bac
             INTEGRATORS[name](state, params, 0.5, backend=backend, newton=NewtonOptions(max_substep_depth=depth))
 
 
+# A T-handle turning 3000 rad in a step of 0.5 s: ~1000 pieces of at most π rad each, within the default depth.
+HOPELESS_OMEGA_BODY = (0.3, 6000.0, 0.2)
+FEW_PIECES = 16
+
+
+def _counting(monkeypatch, backend: str) -> list[int]:
+    """The Newton iterations every solve of ``backend``'s step makes from now on, appended to the list returned:
+    the plain kernel's ``_attempt`` (``"twin"``, the steps ``run`` takes without numba) or the reference's
+    :func:`newton_solve` (``"numpy"``), wrapped."""
+    counts: list[int] = []
+    if backend == "twin":
+        from spinlab.sim.integrators.kernel_twins import _KERNELS_SOURCE
+        from spinlab.sim.jit import plain
+
+        kernels = plain(_KERNELS_SOURCE)
+        attempt = kernels._attempt
+
+        def counted_attempt(*arguments):
+            converged, iterations, v = attempt(*arguments)
+            counts.append(iterations)
+            return converged, iterations, v
+
+        monkeypatch.setattr(kernels, "_attempt", counted_attempt)
+    else:
+        from spinlab.sim.integrators import implicit
+
+        def counted_solve(*arguments, **options):
+            v, converged, iterations = newton_solve(*arguments, **options)
+            counts.append(int(iterations.sum()))
+            return v, converged, iterations
+
+        monkeypatch.setattr(implicit, "newton_solve", counted_solve)
+    return counts
+
+
+@pytest.mark.parametrize("backend", ["twin", "numpy"])
+@pytest.mark.parametrize("name", ["implicit_midpoint", "im4"])
+def test_a_hopeless_step_is_given_up_after_max_pieces_within_bounded_newton_iterations(name, backend, monkeypatch):
+    """A step that would take ~1000 pieces is reported after ``max_pieces`` of them (each stage of a composition),
+    its Newton iterations at most ``max_pieces · max_iterations`` a stage, instead of ending 'ok' minutes later."""
+    inertia = np.diag(T_HANDLE_MOMENTS)[None]
+    state = BodyState.from_omega_body(quat_identity((1,)), np.array([HOPELESS_OMEGA_BODY]), inertia)
+    params = BodyParams.from_inertia(inertia)
+    options = NewtonOptions(max_pieces=FEW_PIECES)
+    counts = _counting(monkeypatch, backend)
+    with pytest.raises(NumericalError, match=f"failed for body 0: the step was given up after {FEW_PIECES} pieces"):
+        INTEGRATORS[name](state, params, 0.5, backend=backend, newton=options)
+    stages = 1 if name == "implicit_midpoint" else 3
+    assert len(counts) <= stages * FEW_PIECES  # pieces tried (the numpy reference's solves are one a piece here)
+    assert 0 < sum(counts) <= stages * FEW_PIECES * options.max_iterations
+    counts.clear()
+    with pytest.raises(NumericalError, match="given up after 1024 pieces"):  # the default, as run and the window
+        INTEGRATORS[name](state, params, 0.5, backend=backend)
+    assert sum(counts) <= stages * 1024 * options.max_iterations
+
+
+def test_the_compiled_kernels_give_up_a_hopeless_step_as_their_twins_do():
+    inertia = np.broadcast_to(np.diag(T_HANDLE_MOMENTS), (2, 3, 3))
+    state = BodyState.from_omega_body(
+        quat_identity((2,)), np.array([T_HANDLE_OMEGA_BODY, HOPELESS_OMEGA_BODY]), inertia
+    )
+    params = BodyParams.from_inertia(inertia)
+    for name in ("implicit_midpoint", "im6", "split4"):
+        with pytest.raises(NumericalError, match=f"for body 1: the step was given up after {FEW_PIECES} pieces"):
+            INTEGRATORS[name](state, params, 0.5, newton=NewtonOptions(max_pieces=FEW_PIECES))
+        # Enough pieces: the same step is taken, each piece as before.
+        new, cost = INTEGRATORS[name](state, params, 0.5, newton=NewtonOptions(max_pieces=4096))
+        assert cost.substeps[1] > FEW_PIECES and np.isfinite(new.q).all()
+
+
+def test_max_pieces_must_be_a_positive_integer():
+    for bad in (0, -1, 2.5):
+        with pytest.raises(ValueError, match="max_pieces"):
+            NewtonOptions(max_pieces=bad)
+
+
 @pytest.mark.parametrize("name", MODULES)
 def test_sub_stepping_agrees_between_backends(name):
     inertia = np.broadcast_to(np.diag(T_HANDLE_MOMENTS), (2, 3, 3))

@@ -92,6 +92,15 @@ def test_a_blow_up_pauses_the_run_with_the_reason_and_raises_nothing(app):
     assert app.choices.error is None and app.timeline.session.t == 0.0
 
 
+def test_a_hopeless_implicit_step_pauses_the_run_with_the_reason(app):
+    """A spin the implicit methods could step only in ~2^16 pieces a step (minutes a frame on the plain kernels)
+    is given up after max_pieces pieces: the run pauses on its last good state with the reason, as on a blow-up."""
+    apply(app, integrator=(0, "im4"), body_text=("omega_body", "0.05, 1e6, 0.05"), apply_body="omega_body")
+    apply(app, step=True)
+    assert app.choices.paused and "'handle' (im4)" in app.choices.error
+    assert "given up after 1024 pieces" in app.choices.error and app.timeline.session.t == 0.0
+
+
 @pytest.mark.parametrize(
     "failure",
     [

@@ -124,7 +124,7 @@ def main(how: str, frames: int, scene: str) -> int:
     def draw_then_lose_x(self: App) -> None:
         recording = self.recorder.recording
         if recording is not None and recording.frames == frames and not getattr(self, "x_taken", False):
-            self.x_taken = True  # type: ignore[attr-defined]  # once: the window may draw on (old code did)
+            self.x_taken = True  # type: ignore[attr-defined]  # once: a window that goes on draws more frames
             loader = self.kernel_loader
             loaded = f"{loader.stages_done} of {len(loader.stages)}" if loader is not None else "no"
             print(f"taking X away: {frames} frames recorded, {loaded} kernel stages loaded", flush=True)

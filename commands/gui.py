@@ -4,7 +4,9 @@
 A scene that would not run is refused before the window opens; an interrupt (Ctrl-C, or SIGTERM and SIGHUP, which
 main.py raises as ``KeyboardInterrupt``), the window going from outside (ui/window.py) and any unexpected error in
 the frame loop all end the same way: a recording in progress is finalised as a playable MP4, the window is closed,
-and one line says why (exit status 130, 1, 1). pyglet, moderngl and imgui are imported only when the window opens.
+and one line says why (exit status 130, 1, 1). The window going from outside ends the process where the loss is
+found, often inside the GL driver (:func:`_end_at_once`): it is not closed then, nor is anything freed. pyglet,
+moderngl and imgui are imported only when the window opens.
 """
 
 from __future__ import annotations
@@ -15,7 +17,8 @@ import os
 import signal
 import sys
 import threading
-from typing import TYPE_CHECKING
+from functools import partial
+from typing import TYPE_CHECKING, NoReturn
 
 from spinlab.commands.arguments import lazy_epilog
 from spinlab.scene.process.interrupts import EXIT_INTERRUPTED, STOP_SIGNALS, interrupted_message
@@ -24,12 +27,13 @@ from spinlab.sim.errors import printable
 if TYPE_CHECKING:
     from spinlab.ui.app import App
 
-__all__ = ["add_parser", "gui_command", "run_gui", "DEFAULT_SCENE", "RECORD_AT_START_VARIABLE"]
+__all__ = ["add_parser", "gui_command", "run_gui", "DEFAULT_SCENE", "RECORD_AT_START_VARIABLE", "EXIT_WINDOW_GONE"]
 
 DEFAULT_SCENE = "compare"
 # Set (to anything but "" or "0"), the window starts recording at once and, when the first frame is in the video,
 # prints "recording to PATH" on stdout: a way to record from the first frame, and the tests' way to know when.
 RECORD_AT_START_VARIABLE = "SPINLAB_GUI_RECORD"
+EXIT_WINDOW_GONE = 1  # the window went from outside (its recording finalised): as any failure the command reports
 
 
 def run_gui(scene: str | None, *, size: tuple[int, int] | None = None, fullscreen: bool = False) -> int:
@@ -43,13 +47,14 @@ def run_gui(scene: str | None, *, size: tuple[int, int] | None = None, fullscree
     :class:`~sim.errors.SpinlabError`. Once the
     window is open nothing escapes as a traceback: closing the window returns 0; an interrupt finalises a recording
     in progress, closes the window, says so on stderr and returns 130; the window going from outside finalises
-    likewise and raises :class:`WindowGone` (exit 1); any other error finalises likewise and is raised again for the
-    command line to report in one line.
+    likewise, says so and ends the process with :data:`EXIT_WINDOW_GONE` there and then (:func:`_end_at_once`;
+    :class:`WindowGone` if the frame loop noticed first); any other error finalises likewise and is raised again for
+    the command line to report in one line.
     """
     from spinlab.scene.files.scene_file import load_scene
     from spinlab.ui.app import WINDOW_SIZE, App
     from spinlab.ui.capacity import check_window_holds
-    from spinlab.ui.window import WindowGone, window_gone
+    from spinlab.ui.window import WindowGone, end_when_gone, window_gone
 
     spec = load_scene(scene or DEFAULT_SCENE)
     check_window_holds(spec)  # before any run of it is made
@@ -74,6 +79,7 @@ def run_gui(scene: str | None, *, size: tuple[int, int] | None = None, fullscree
         loader.close()
         raise
     app.kernel_loader = loader
+    end_when_gone(app.window, partial(_end_at_once, app))
     freeze_survivors()  # what the window imported and made, out of the collector's reach (no full collection over them)
     if os.environ.get(RECORD_AT_START_VARIABLE, "") not in ("", "0"):
         app.pending.toggle_record, app.recorder.announce = True, True
@@ -106,6 +112,24 @@ def _close_after_failure(app: App) -> str | None:
     with contextlib.suppress(Exception):
         app.release()
     return note
+
+
+def _end_at_once(app: App, why: str) -> NoReturn:
+    """The window went from outside (``why``), found inside an X call (ui/window.py's :func:`end_when_gone`):
+    finalise the recording, end the kernels' worker, say so in one line and end the process with
+    :data:`EXIT_WINDOW_GONE`, without returning. Returning would hand the GL driver a failed request on a window
+    that is not there (it then sizes the window's buffers from uninitialised memory), and an ordinary exit would
+    free GL objects and the window on a display that is gone: neither happens."""
+    try:
+        with _interrupts_held():
+            note = app.finish_recording()
+            if app.kernel_loader is not None:
+                app.kernel_loader.close()
+        _say(why + (f"; {note}" if note else ""))
+        with contextlib.suppress(OSError, ValueError):
+            sys.stdout.flush()
+    finally:
+        os._exit(EXIT_WINDOW_GONE)
 
 
 def _say(message: str) -> None:

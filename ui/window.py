@@ -18,6 +18,14 @@ another program destroys the window. Xlib's default answer to a lost connection 
 destruction, so that :func:`window_gone` can tell the frame loop, which finalises and stops. After a lost
 connection nothing may touch the display again (pyglet's close waits for an event that never comes):
 :func:`close_window` then leaves the window alone.
+
+The loss is often found inside a GL call, not by the frame loop: Mesa's GLX asks the X server for the window's size
+(``XGetGeometry``) at a frame's first draw and sends each frame with ``XShmPutImage``; when that request fails (no
+connection, or ``BadDrawable``: the window is gone), Mesa goes on with the size read from uninitialised memory and
+sizes the window's buffers by it: a gigapixel frame drawn for seconds, or a crash in the driver. A flag cannot help
+there, since the call returns into Mesa first. :func:`end_when_gone` therefore has a function called inside the
+X call that found the loss, from Xlib's I/O error exit handler or its error handler (a ``BadWindow`` or
+``BadDrawable`` naming the window), which finalises what must be and ends the process without returning.
 """
 
 from __future__ import annotations
@@ -27,6 +35,7 @@ import ctypes.util
 import os
 import sys
 import weakref
+from collections.abc import Callable
 
 import moderngl
 
@@ -39,6 +48,7 @@ __all__ = [
     "window_framebuffer",
     "watch_window",
     "window_gone",
+    "end_when_gone",
     "WindowGone",
     "DISPLAY_LOST",
     "WINDOW_DESTROYED",
@@ -50,6 +60,7 @@ LLVMPIPE_MAX_THREADS = 16
 DISPLAY_LOST = "the display connection was lost"
 WINDOW_DESTROYED = "the window was destroyed from outside"
 _DESTROY_NOTIFY = 17  # X.h
+_BAD_WINDOW, _BAD_DRAWABLE = 3, 9  # X.h's error codes of a request on a window that is not there
 
 
 class WindowGone(SpinlabError):
@@ -61,7 +72,22 @@ _lost_displays: set[int] = set()
 _destroyed_windows: weakref.WeakSet = weakref.WeakSet()
 _X_IO_ERROR_HANDLER = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p)
 _X_IO_ERROR_EXIT_HANDLER = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p)
+_X_ERROR_HANDLER = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p)  # (Display*, XErrorEvent*)
 _handlers: list = []  # the C callbacks, kept alive as long as Xlib may call them
+# What ends the process when a window goes from outside (end_when_gone), by window.
+_ends: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+class _XErrorEvent(ctypes.Structure):
+    _fields_ = [
+        ("type", ctypes.c_int),
+        ("display", ctypes.c_void_p),
+        ("resourceid", ctypes.c_ulong),
+        ("serial", ctypes.c_ulong),
+        ("error_code", ctypes.c_ubyte),
+        ("request_code", ctypes.c_ubyte),
+        ("minor_code", ctypes.c_ubyte),
+    ]
 
 
 def open_window(size: tuple[int, int], *, visible: bool = True, vsync: bool = True, fullscreen: bool = False):
@@ -109,6 +135,7 @@ def close_window(window) -> None:
     After a lost connection (:data:`DISPLAY_LOST`) the display is not touched: only Python's side is dropped."""
     import pyglet.gl
 
+    _ends.pop(window, None)  # closed on purpose: its X window is destroyed now, and its errors are expected
     if window_gone(window) == DISPLAY_LOST:
         return
     window.close()
@@ -146,8 +173,14 @@ def watch_window(window) -> None:
         return
     # Xlib prints its own message before calling the exit handler: the app says it in one line instead.
     quiet = _X_IO_ERROR_HANDLER(lambda _display: 0)
-    on_exit = _X_IO_ERROR_EXIT_HANDLER(lambda lost, _data: _lost_displays.add(int(lost or 0)))
-    _handlers.extend([libx11, quiet, on_exit])
+    on_exit = _X_IO_ERROR_EXIT_HANDLER(lambda lost, _data: _display_lost(int(lost or 0)))
+    libx11.XSetErrorHandler.argtypes = [_X_ERROR_HANDLER]
+    libx11.XSetErrorHandler.restype = ctypes.c_void_p
+    previous: list = []  # the handler that was there (pyglet's, which ignores X errors): called after this one
+    on_error = _X_ERROR_HANDLER(lambda display, event: _x_error(display, event, *previous))
+    address = libx11.XSetErrorHandler(on_error)
+    previous.append(_X_ERROR_HANDLER(address) if address else None)
+    _handlers.extend([libx11, quiet, on_exit, on_error])
     if not hasattr(libx11, "XSetIOErrorExitHandler"):
         return  # libX11 older than 1.7: a lost connection still ends the process, as Xlib always did
     libx11.XSetIOErrorHandler.argtypes = [_X_IO_ERROR_HANDLER]
@@ -158,17 +191,55 @@ def watch_window(window) -> None:
     _set_exit_handler(display)
 
 
+def end_when_gone(window, end: Callable[[str], object]) -> None:
+    """From now on, ``window`` going from outside calls ``end(why)`` (``why``: :data:`DISPLAY_LOST` or
+    :data:`WINDOW_DESTROYED`) at once, inside the X call that found it: dispatching events, the swap, or a GL call
+    whose driver asked the X server about the window (module docstring). ``end`` must not return: it finalises
+    what must be (no GL, no X) and ends the process (``os._exit``). :func:`close_window` disarms it."""
+    _ends[window] = end
+
+
+def _gone(window, why: str) -> None:
+    """``window`` went from outside: the flag :func:`window_gone` reads, and ``end_when_gone``'s end if armed."""
+    if why == WINDOW_DESTROYED:
+        _destroyed_windows.add(window)
+    end = _ends.pop(window, None)
+    if end is not None:
+        end(why)
+
+
+def _display_lost(display: int) -> None:
+    _lost_displays.add(display)
+    for window in [window for window in _ends if _display_address(window) == display]:
+        _gone(window, DISPLAY_LOST)
+
+
+def _x_error(display, event, previous) -> int:
+    """Xlib's error handler: a request on a window that is no longer there (``BadWindow``, ``BadDrawable``) names
+    the window gone; every error then goes on to the handler that was there before (pyglet's)."""
+    error = ctypes.cast(event, ctypes.POINTER(_XErrorEvent)).contents
+    if error.error_code in (_BAD_WINDOW, _BAD_DRAWABLE):
+        for window in [window for window in _ends if error.resourceid in _x_windows(window)]:
+            _gone(window, WINDOW_DESTROYED)
+    return previous(display, event) if previous is not None else 0
+
+
+def _x_windows(window) -> tuple[int, ...]:
+    """The X windows of a pyglet window: its top-level one and the view inside it that GL draws into."""
+    return tuple(int(getattr(window, name, None) or 0) for name in ("_window", "_view"))
+
+
 def _destroy_handler(window_ref):
     def on_destroyed(_event) -> None:
         window = window_ref()
         if window is not None:
-            _destroyed_windows.add(window)
+            _gone(window, WINDOW_DESTROYED)
 
     return on_destroyed
 
 
 def _set_exit_handler(display: int) -> None:
-    libx11, _, on_exit = _handlers
+    libx11, on_exit = _handlers[0], _handlers[2]
     if hasattr(libx11, "XSetIOErrorExitHandler"):
         libx11.XSetIOErrorExitHandler(display, on_exit, None)
 

@@ -5,8 +5,6 @@ The window is started recording at once (``SPINLAB_GUI_RECORD``), and says so on
 in the video; only then is it stopped. Each test runs its own Xvfb, which some of them kill.
 """
 
-import ctypes
-import ctypes.util
 import os
 import select
 import signal
@@ -17,12 +15,13 @@ from pathlib import Path
 
 import pytest
 
-from spinlab.commands.gui import RECORD_AT_START_VARIABLE
+from spinlab.commands.gui import EXIT_WINDOW_GONE, RECORD_AT_START_VARIABLE
 from spinlab.render.video import decode_frames, read_video_info
 from spinlab.scene.files.scene_file import load_scene
 from spinlab.sim.errors import InputError
 from spinlab.ui.xvfb import start_xvfb, stop_xvfb, xvfb_available
 from tests.hang import HANG_S
+from tests.ui.x_loss_driver import DRIVER, X_WATCH_LINE, build_x_watch
 
 MAIN = Path(__file__).resolve().parents[2] / "main.py"
 
@@ -109,20 +108,26 @@ needs_xvfb = pytest.mark.skipif(not xvfb_available(), reason="no Xvfb (apt-get i
 
 
 class _Window:
-    """``main.py gui t_handle`` on a private Xvfb, recording into ``folder`` from its first frame."""
+    """``main.py gui t_handle`` (or ``command``, a Python script and its arguments, with ``changes`` to the
+    environment) on a private Xvfb, recording into ``folder`` from its first frame."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, command: list[str] | None = None, **changes: str) -> None:
         self.folder = folder
         self.display, self.server = start_xvfb()
-        environment = _environment(DISPLAY=self.display, **{RECORD_AT_START_VARIABLE: "1"})
+        environment = _environment(
+            DISPLAY=self.display, XVFB_PID=str(self.server.pid), **{RECORD_AT_START_VARIABLE: "1"}, **changes
+        )
+        self.stdout = ""
         self.process = subprocess.Popen(
-            [sys.executable, str(MAIN), "gui", "t_handle"],
+            [sys.executable, *(command or [str(MAIN), "gui", "t_handle"])],
             cwd=folder,
             env=environment,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
         )
+        if command is not None:
+            return  # the driver takes X away itself
         ready, _, _ = select.select([self.process.stdout], [], [], HANG_S)
         line = self.process.stdout.readline() if ready else ""
         if not line.startswith("recording to "):
@@ -132,20 +137,22 @@ class _Window:
     def end(self) -> tuple[int, str]:
         """Wait for the process to end; its exit status and stderr."""
         try:
-            _, stderr = self.process.communicate(timeout=HANG_S)
+            self.stdout, stderr = self.process.communicate(timeout=HANG_S)
         finally:
             if self.process.poll() is None:
                 self.process.kill()
             stop_xvfb(self.server)
         return self.process.returncode, stderr
 
-    def assert_video_finalised(self, line: str) -> None:
+    def assert_video_finalised(self, line: str) -> int:
+        """The one video in the folder is whole, and ``line`` names it; its frames."""
         files = sorted(self.folder.iterdir())
         assert len(files) == 1 and files[0].suffix == ".mp4", f"a temporary file was left: {files}"
         frames, width, height, fps = read_video_info(files[0])
         assert frames >= 1 and fps == 60 and width > 0 and height > 0
         assert decode_frames(files[0], [frames - 1])[0].shape == (height, width, 3)
         assert f"video saved to {files[0].name} ({frames} frames" in line
+        return frames
 
 
 @needs_xvfb
@@ -160,76 +167,43 @@ def test_a_signal_finalises_the_recording_and_exits_130(tmp_path, signal_name):
     window.assert_video_finalised(line)
 
 
-def _top_level_windows(display: str):
-    """(libX11, Display*, the root's children) on ``display``, through Xlib."""
-    libx11 = ctypes.CDLL(ctypes.util.find_library("X11") or "libX11.so.6")
-    libx11.XOpenDisplay.restype = ctypes.c_void_p
-    libx11.XDefaultRootWindow.argtypes = [ctypes.c_void_p]
-    libx11.XDefaultRootWindow.restype = ctypes.c_ulong
-    libx11.XQueryTree.argtypes = [ctypes.c_void_p, ctypes.c_ulong] + [ctypes.c_void_p] * 4
-    connection = libx11.XOpenDisplay(display.encode())
-    root, parent = ctypes.c_ulong(), ctypes.c_ulong()
-    children, count = ctypes.POINTER(ctypes.c_ulong)(), ctypes.c_uint()
-    libx11.XQueryTree(
-        connection,
-        libx11.XDefaultRootWindow(connection),
-        ctypes.byref(root),
-        ctypes.byref(parent),
-        ctypes.byref(children),
-        ctypes.byref(count),
-    )
-    return libx11, connection, [children[i] for i in range(count.value)]
+@pytest.fixture(scope="module")
+def x_watch(tmp_path_factory):
+    """tests/ui/x_loss_driver.py's X_WATCH_C built, or ``None`` without a C compiler."""
+    return build_x_watch(tmp_path_factory.mktemp("x_watch"))
 
 
-_X_ERROR_HANDLER = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p)
-
-
-def _from_outside(display: str, request: str) -> None:
-    """Destroy every top-level window (``XDestroyWindow``) or kill their client (``XKillClient`` on the first, as
-    xkill does: they are all the window's). An X error this causes here is ignored, not Xlib's exit."""
-    libx11, connection, windows = _top_level_windows(display)
-    function = getattr(libx11, request)
-    function.argtypes = [ctypes.c_void_p, ctypes.c_ulong]
-    libx11.XSync.argtypes = [ctypes.c_void_p, ctypes.c_int]
-    libx11.XCloseDisplay.argtypes = [ctypes.c_void_p]
-    libx11.XSetErrorHandler.argtypes = [_X_ERROR_HANDLER]
-    libx11.XSetErrorHandler.restype = ctypes.c_void_p
-    ignore = _X_ERROR_HANDLER(lambda _display, _event: 0)
-    previous = libx11.XSetErrorHandler(ignore)
-    try:
-        for window in windows[:1] if request == "XKillClient" else windows:
-            function(connection, window)
-        libx11.XSync(connection, 0)
-        libx11.XCloseDisplay(connection)
-    finally:
-        libx11.XSetErrorHandler(ctypes.cast(previous, _X_ERROR_HANDLER) if previous else None)
+# At the draw after this many recorded frames: the first frames, while the kernels' stages still load (one a frame),
+# and a recording some way in.
+FIRST_FRAMES, MID_RECORDING = 1, 40
 
 
 @needs_xvfb
 @pytest.mark.parametrize(
-    "how, why",
+    "how, frames, why",
     [
-        ("server stops", "the display connection was lost"),
-        ("XKillClient", "the display connection was lost"),
-        pytest.param(
-            "XDestroyWindow",
-            "the window was destroyed from outside",
-            marks=pytest.mark.xfail(
-                strict=False,
-                reason="known defect: under CPU load the destroy can land while a frame is being drawn, and Mesa's "
-                "llvmpipe then crashes (SIGSEGV in a draw call) or hangs drawing into the gone drawable, about 1 "
-                "run in 40 here; passes every time on an idle machine",
-            ),
-        ),
+        ("server stops", FIRST_FRAMES, "the display connection was lost"),
+        ("server stops", MID_RECORDING, "the display connection was lost"),
+        ("XKillClient", MID_RECORDING, "the display connection was lost"),
+        ("XDestroyWindow", FIRST_FRAMES, "the window was destroyed from outside"),
+        ("XDestroyWindow", MID_RECORDING, "the window was destroyed from outside"),
     ],
 )
-def test_a_window_gone_from_outside_finalises_the_recording_and_exits_1(tmp_path, how, why):
-    window = _Window(tmp_path)
-    if how == "server stops":
-        stop_xvfb(window.server)
-    else:
-        _from_outside(window.display, how)
+def test_a_window_gone_from_outside_finalises_the_recording_and_exits_1(tmp_path, x_watch, how, frames, why):
+    """X taken away between a frame's swap and its draw (tests/ui/x_loss_driver.py): the window ends where the loss
+    is found, the GL driver never handed a failed request on the window (X_WATCH_LINE, when it could be built), with
+    one line, exit status 1 and the video of the frames recorded before."""
+    environment = {"PYTHONPATH": str(MAIN.parent)}
+    if x_watch is not None:
+        environment["LD_PRELOAD"] = str(x_watch)
+    window = _Window(tmp_path, [str(DRIVER), how, str(frames), "t_handle"], **environment)
     status, stderr = window.end()
+    assert X_WATCH_LINE not in stderr, f"the GL driver went on after the loss: {stderr}"
     line = _assert_one_line(stderr)
-    assert status == 1 and why in line
-    window.assert_video_finalised(line)
+    assert status == EXIT_WINDOW_GONE and why in line
+    recording, taken = window.stdout.splitlines()
+    assert recording.startswith("recording to ") and taken.startswith(f"taking X away: {frames} frames recorded, ")
+    if frames == FIRST_FRAMES:
+        loaded, _, stages = taken.split(", ")[1].split()[:3]
+        assert int(loaded) < int(stages), f"the kernels had all loaded: {taken}"
+    assert window.assert_video_finalised(line) == frames

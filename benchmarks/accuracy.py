@@ -264,14 +264,13 @@ def format_table(result: dict[str, Any]) -> str:
 
 
 HEAVY_TOP_FLOOR = (
-    "Under gravity the floor is most likely the angular momentum's: the orientation is a double-double "
-    "(q + q_low), but L is plain float64 and every kick of the torque rounds it, so its rounding piles up with the "
-    "number of steps and is amplified into the orientation over the run. Its size depends on the machine's "
-    "rounding, not on the method: this machine's axes8 errors stay at 1e-14 … 1e-12 rad for h = 1/120 … 1/1920, "
-    "another x86-64 machine measured axes8's error (its runs compared with each other) rising 3.4e-12 → 9.5e-12 → "
-    "1.6e-11 rad as h halved, and one ulp of relative noise added to L each step here gives 5.4e-12, 1.2e-11, "
-    "2.2e-11, 4.5e-11 rad at h = 1/240 … 1/1920 (5 s): below ~1e-11 rad the heavy top's errors are rounding, and "
-    "a rise there is the number of steps, not the method."
+    "Below ~1e-11 rad the heavy top's errors are rounding, and how they grow with the number of steps depends on "
+    "the machine: on the one that ran this, axes8's error stays between 1e-14 and 2.5e-12 rad for h = 1/120 … "
+    "1/30720 (5 s; runs at h and h/2 part by ≤ 1.7e-12 rad), where another x86-64 machine measured it (runs "
+    "compared with each other) rising 3.4e-12 → 9.5e-12 → 1.6e-11 rad as h halved. The orientation is a "
+    "double-double (q + q_low) but the angular momentum is plain float64, rounded at every kick of the torque: one "
+    "ulp of relative noise added to L each step here gives 5.4e-12, 1.2e-11, 2.2e-11, 4.5e-11 rad at h = 1/240 … "
+    "1/1920, an error of that size and trend. A rise there is the number of steps, not the method."
 )
 """What the heavy top's equal-error table says of the errors near the rounding floor (docs/accuracy.md)."""
 

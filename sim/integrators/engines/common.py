@@ -125,7 +125,8 @@ def _numpy_step(
     evaluates it (the module: at the start of the step, or handed to a kernel with ``torque_at_stages``) and the
     other ``options`` passed on (a kernel refuses one it does not take, ``TypeError``), checks the new state for
     finiteness (raising :class:`sim.errors.NumericalError` naming the bodies) and reports one Newton iteration a
-    body when ``claims`` say the step is implicit and the gyroscopic term (the one it solves for) is on."""
+    body when ``claims`` say the step is implicit and the gyroscopic term (the one it solves for) is on, none for
+    the bodies a ``pivoted=`` option marks (where a pivot-aware step solves nothing)."""
 
     def step(
         state: BodyState,
@@ -146,7 +147,13 @@ def _numpy_step(
         with np.errstate(all="ignore"):  # a non-finite state is reported by body in finish_explicit
             q_new, omega_new = kernel(state, params, float(h), **options)
         new, cost = finish_explicit(name, h, q_new, omega_new, params)
-        return new, (one_newton_cost(len(new)) if claims.implicit and params.gyroscopic else cost)
+        if not (claims.implicit and params.gyroscopic):
+            return new, cost
+        pivoted = options.get("pivoted")
+        if pivoted is None or not np.any(pivoted):
+            return new, one_newton_cost(len(new))
+        # A pivoted body of a pivot-aware step solves nothing (MuJoCo's implicitfast on a ball joint is Euler's).
+        return new, StepCost(np.where(pivoted, 0, 1).astype(np.int64), cost.substeps)
 
     step.__name__ = f"{name}_step"
     step.__doc__ = f"Advance N bodies by ``h`` seconds with the ``{name}`` engine step ({claims.method})."

@@ -263,6 +263,24 @@ def format_table(result: dict[str, Any]) -> str:
     return "\n\n".join(tables)
 
 
+HEAVY_TOP_FLOOR = (
+    "Below ~1e-11 rad the heavy top's errors are rounding, and how they grow with the number of steps depends on "
+    "the machine: on the one that ran this, axes8's error stays between 1e-14 and 2.5e-12 rad for h = 1/120 … "
+    "1/30720 (5 s; runs at h and h/2 part by ≤ 1.7e-12 rad), where another x86-64 machine measured it (runs "
+    "compared with each other) rising 3.4e-12 → 9.5e-12 → 1.6e-11 rad as h halved. The orientation is a "
+    "double-double (q + q_low) but the angular momentum is plain float64, rounded at every kick of the torque: one "
+    "ulp of relative noise added to L each step here gives 5.4e-12, 1.2e-11, 2.2e-11, 4.5e-11 rad at h = 1/240 … "
+    "1/1920, an error of that size and trend. A rise there is the number of steps, not the method."
+)
+"""What the heavy top's equal-error table says of the errors near the rounding floor (docs/accuracy.md)."""
+
+RATIO_SPREAD = (
+    "The ratios against MuJoCo RK4 are the machine's that ran the benchmark, its costs' ratio: another x86-64 "
+    "machine measured 10–105× for the torque-free ratios one run here put at 21–179× (1e-4 … 1e-10 rad)."
+)
+"""How far the equal-error ratios move from one machine to another (docs/accuracy.md)."""
+
+
 def format_equal_error(result: dict[str, Any]) -> str:
     """The work–precision tables (:mod:`benchmarks.work_precision`), torque-free then under gravity."""
     parts = []
@@ -279,6 +297,8 @@ def format_equal_error(result: dict[str, Any]) -> str:
                           f"growing with the number of steps. The axes splittings and the implicit methods get "
                           f"below it: they carry the orientation as a double-double (q + q_low, each step's turn "
                           f"added by compensated summation), so its rounding does not pile up.")  # fmt: skip
+        if body == "heavy_top":
+            parts[-1] += f" {HEAVY_TOP_FLOOR}"
     return "\n\n".join(parts)
 
 
@@ -372,14 +392,15 @@ def write_docs(result: dict[str, Any], root: pathlib.Path | None = None) -> str:
         heavy_top = f"![error against cost, heavy top](images/accuracy_heavy_top.png)\n\n{heavy_top}"
     text = (
         f"# Accuracy against cost\n\nWritten by `python -m spinlab.benchmarks.accuracy --docs` (see its docstring and "
-        f"benchmarks/heavy_top_accuracy.py's for what each column measures). Errors are deterministic; the costs "
+        f"benchmarks/heavy_top_accuracy.py's for what each column measures). Errors are deterministic on one machine "
+        f"(near the rounding floor, below ~1e-11 rad, they move with the CPU and its maths library); the costs "
         f"are wall times on the machine that ran it, and move by tens of percent with its load. In the plots, "
         f"cost is per simulated second (µs per body-step / h), so methods are compared at equal work rather "
         f"than equal h.{'' if plotted else ' (matplotlib is not installed: no plots.)'}\n\n"
         f"## Equal error: the cost of the cheapest method against MuJoCo RK4\n\nWork is µs per body per simulated "
         f"second in a batch (µs per body-step / h), interpolated in log–log between the steps run; '≤' marks a "
         f"target the method's coarsest step already beats (its work there is an upper bound), '—' one never "
-        f"reached (benchmarks/work_precision.py).\n\n{format_equal_error(result)}\n\n"
+        f"reached (benchmarks/work_precision.py). {RATIO_SPREAD}\n\n{format_equal_error(result)}\n\n"
         f"## Torque-free: the T-handle\n\n{t_handle}\n\n## Under torque: the heavy top\n\n{heavy_top}\n"
     )
     (root / "docs").mkdir(exist_ok=True)

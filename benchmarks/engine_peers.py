@@ -18,7 +18,7 @@ from spinlab.sim.integrators.state import BodyParams, BodyState, to_world
 from spinlab.sim.quaternion import quat_normalize
 
 __all__ = ["N_STEPS", "PAIRS", "BODIES", "start", "spinlab_run", "mujoco_run", "pybullet_run", "difference",
-           "agreement_figures", "import_mujoco"]  # fmt: skip
+           "agreement_figures", "import_mujoco", "pybullet_top_run"]  # fmt: skip
 
 N_STEPS = 600
 
@@ -110,6 +110,50 @@ def pybullet_run(pybullet, q0, omega_body, moments, h: float, *, maximal: bool) 
     finally:
         pybullet.disconnect(client)
     return np.array([w, x, y, z]), np.array(omega)
+
+
+def pybullet_top_run(pybullet, top, h: float, n_steps: int) -> tuple[np.ndarray, np.ndarray]:
+    """A heavy top (:class:`benchmarks.heavy_top_body.HeavyTop`, its inertia about the centre of mass diagonal in
+    the body frame) stepped ``n_steps`` times by pybullet's multibody on a spherical joint at the pivot, from
+    ``top.q0`` and ``top.omega_body0``: its end orientation (w, x, y, z) and body rate Ω (rad/s)."""
+    inertia_com = top.inertia_com
+    if np.any(inertia_com != np.diag(np.diag(inertia_com))):
+        raise ValueError("pybullet_top_run takes a top whose inertia about its centre of mass is diagonal")
+    client = pybullet.connect(pybullet.DIRECT)
+    try:
+        pybullet.setGravity(*map(float, top.gravity_world), physicsClientId=client)
+        pybullet.setTimeStep(h, physicsClientId=client)
+        shape = pybullet.createCollisionShape(pybullet.GEOM_SPHERE, radius=0.05, physicsClientId=client)
+        body = pybullet.createMultiBody(
+            baseMass=0.0,  # a fixed base at the world origin: the pivot
+            linkMasses=[top.mass],
+            linkCollisionShapeIndices=[shape],
+            linkVisualShapeIndices=[-1],
+            linkPositions=[[0.0, 0.0, 0.0]],
+            linkOrientations=[[0.0, 0.0, 0.0, 1.0]],
+            linkInertialFramePositions=[list(map(float, top.com_from_pivot_body))],
+            linkInertialFrameOrientations=[[0.0, 0.0, 0.0, 1.0]],
+            linkParentIndices=[0],
+            linkJointTypes=[pybullet.JOINT_SPHERICAL],
+            linkJointAxis=[[0.0, 0.0, 1.0]],
+            physicsClientId=client,
+        )
+        moments = list(map(float, np.diag(inertia_com)))
+        pybullet.changeDynamics(body, 0, localInertiaDiagonal=moments, linearDamping=0.0, angularDamping=0.0,
+                                jointDamping=0.0, physicsClientId=client)  # fmt: skip
+        pybullet.setCollisionFilterGroupMask(body, 0, 0, 0, physicsClientId=client)
+        pybullet.setJointMotorControlMultiDof(body, 0, pybullet.POSITION_CONTROL, targetPosition=[0.0, 0.0, 0.0, 1.0],
+                                              force=[0.0, 0.0, 0.0], physicsClientId=client)  # fmt: skip
+        w, x, y, z = map(float, top.q0)
+        rate = list(map(float, top.omega_body0))  # a spherical joint's velocity is the link's body rate
+        pybullet.resetJointStateMultiDof(body, 0, targetValue=[x, y, z, w], targetVelocity=rate,
+                                         physicsClientId=client)  # fmt: skip
+        for _ in range(n_steps):
+            pybullet.stepSimulation(physicsClientId=client)
+        (x, y, z, w), omega_body, *_ = pybullet.getJointStateMultiDof(body, 0, physicsClientId=client)
+    finally:
+        pybullet.disconnect(client)
+    return np.array([w, x, y, z]), np.array(omega_body)
 
 
 def difference(q_peer: np.ndarray, omega_world_peer: np.ndarray, state: BodyState) -> tuple[float, float]:

@@ -123,6 +123,6 @@ def format_equal_error(table: list[dict[str, Any]], rises: dict[str, list[float]
     lines.append("")
     lines.append(
         f"Errors that rise by more than {RISE:g}× as h shrinks, from between {FLOOR:g} and {CEILING:g} rad: "
-        f"{listed or 'none'}."
+        f"{listed or 'none on the machine that ran it'}."
     )
     return "\n".join(lines)

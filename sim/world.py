@@ -15,10 +15,13 @@ step's midpoint instead: a predictor step with the starting torque gives the end
 evaluated on the geodesic midpoint between the two, and the step is taken again from the start with it. That
 costs a second step, only when some body has a pivot under gravity, and restores second order — but no more:
 im4, im6, ot4 and rkmk4 are second order under torque too. The integrators of
-:data:`sim.integrators.ORIENTATION_TORQUE` (the splittings ``split2``, ``split4``, ``split6``) instead get the
-torque as the function of the orientation it is, ``τ(q) = (O c) × m g``
-(:class:`sim.integrators.torque.LeverTorque`), evaluate it at each of their stages and keep their order; they
-take no predictor step.
+:data:`sim.integrators.ORIENTATION_TORQUE` instead get the torque as the function of the orientation it is,
+``τ(q) = (O c) × m g`` (:class:`sim.integrators.torque.LeverTorque`), and take no predictor step: the splittings
+(``split2`` … ``split6``, ``axes2`` … ``axes8``) evaluate it at each of their stages and keep their order; the
+engines' steps (sim/integrators/engines/) evaluate it where their engine does, once at the start of the step (a
+one-stage engine: first order under it, as the engine is) or at each of MuJoCo RK4's four stages (fourth order).
+MuJoCo's implicitfast (:data:`sim.integrators.PIVOT_AWARE`) is also told which bodies have a pivot: MuJoCo adds the
+gyroscopic derivative to a free joint only, not to a ball joint.
 
 A body whose position the scene graph prescribes (a child of a moving parent) is ``pinned``: the world
 integrates its rotation only.
@@ -367,6 +370,8 @@ class World:
         options = self.integrator_options.get(group.name, _NO_OPTIONS)
         if not compiled.is_ready(group.name):  # its kernel is not loaded: a numpy path (sim/compiled.py)
             options = {**options, "backend": compiled.stand_in(group.name, len(group.bodies))}
+        if group.pivoted is not None:
+            options = {**options, "pivoted": group.pivoted}
         if group.orientation_torque:
             if lever_torque is not None:
                 options = {**options, "orientation_torque": lever_torque[slots]}

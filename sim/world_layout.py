@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from spinlab.sim.integrators import INTEGRATORS, ORIENTATION_TORQUE
+from spinlab.sim.integrators import INTEGRATORS, ORIENTATION_TORQUE, PIVOT_AWARE
 from spinlab.sim.integrators.state import BodyParams, StepBuffers
 
 __all__ = ["INTEGRATOR_NAMES", "Group", "Layout", "Slots", "build_layout"]
@@ -28,7 +28,9 @@ class Group:
     that fail), and their parameters under zero torque, without and with the gyroscopic term (indexed by it),
     holding copies of their inertia and its inverse (K, 3, 3). ``orientation_torque``: whether the integrator
     takes the torque as a function of the orientation (:data:`sim.integrators.ORIENTATION_TORQUE`). ``out``: the
-    buffers its integrator writes into. ``every_body``: whether ``slots`` are all the world's rows."""
+    buffers its integrator writes into. ``every_body``: whether ``slots`` are all the world's rows. ``pivoted``:
+    for an integrator of :data:`sim.integrators.PIVOT_AWARE`, which of its bodies turn about a pivot, (K,) bool,
+    its ``pivoted=`` option; ``None`` for the others."""
 
     name: str
     slots: Slots
@@ -37,6 +39,7 @@ class Group:
     orientation_torque: bool
     out: StepBuffers
     every_body: bool
+    pivoted: np.ndarray | None = None
 
 
 @dataclass(frozen=True, eq=False)
@@ -58,7 +61,7 @@ class Layout:
 
 def build_layout(key: tuple[bytes, ...], values) -> Layout:
     """The layout of the bodies whose :data:`sim.world.LAYOUT_FIELDS` are ``values(name)`` (with bytes ``key``)."""
-    codes, frozen = values("integrator"), values("frozen")
+    codes, frozen, has_pivot = values("integrator"), values("frozen"), values("has_pivot")
     size = codes.size
     stepped = ~frozen
     groups = []
@@ -82,6 +85,7 @@ def build_layout(key: tuple[bytes, ...], values) -> Layout:
                 name in ORIENTATION_TORQUE,
                 StepBuffers.empty(bodies.size),
                 bodies.size == size,
+                has_pivot[bodies] if name in PIVOT_AWARE else None,
             )
         )
     pivoted, pinned = values("has_pivot"), values("pinned")

@@ -19,6 +19,7 @@ from spinlab.sim.integrators.registry import (
     INTEGRATORS,
     METHODS,
     ORIENTATION_TORQUE,
+    PIVOT_AWARE,
     RECORDS,
 )
 
@@ -27,6 +28,7 @@ __all__ = [
     "CLAIMS",
     "RECORDS",
     "ORIENTATION_TORQUE",
+    "PIVOT_AWARE",
     "ENGINE_STEPS",
     "AXES",
     "METHODS",

@@ -24,6 +24,13 @@ class Claims:
     - ``orientation_torque``: ``step`` takes the keyword ``orientation_torque=τ(q)``
       (:mod:`sim.integrators.torque`) and evaluates it at its own stages, keeping ``order`` under it; ``False``:
       the keyword is not accepted (``TypeError``), and a torque that depends on the orientation is held.
+    - ``torque_at``: where the step evaluates a torque ``τ(q)`` that depends on the orientation, and the order
+      that leaves under it, in a few words (an engine's step: at the start of the step, or at each stage); empty:
+      not said — the splittings evaluate it at each kick and keep ``order`` (``orientation_torque``), the others
+      get it held at the step's midpoint from the world (sim/world.py).
+    - ``pivot_aware``: ``step`` takes the keyword ``pivoted`` ((N,) bool: the bodies that turn about a fixed pivot,
+      a ball joint, rather than freely) and steps those as its engine steps a ball joint (MuJoCo's implicitfast
+      adds the gyroscopic derivative to a free joint only); ``False``: the keyword is not accepted.
     - ``implicit``: the step solves an equation by Newton's method (its ``StepCost`` counts iterations > 0);
       ``False``: explicit, no iterations.
     - ``relative_cost``: the time per body-step relative to ``euler``'s (numba, 100 000 bodies, as
@@ -42,6 +49,8 @@ class Claims:
     conserves_momentum: bool
     accepts_torque: bool = True
     orientation_torque: bool = False
+    torque_at: str = ""
+    pivot_aware: bool = False
     implicit: bool = False
     relative_cost: float | None = None
     method: str = ""
@@ -53,6 +62,8 @@ class Claims:
             raise ValueError(f"order must be a positive integer or None, got {self.order!r}")
         if self.orientation_torque and not self.accepts_torque:
             raise ValueError("an integrator that takes orientation_torque accepts a torque")
+        if self.torque_at and not self.orientation_torque:
+            raise ValueError("torque_at says where orientation_torque is evaluated: the step must take it")
         if self.precision not in ("float64", "float32"):
             raise ValueError(f"precision must be 'float64' or 'float32', got {self.precision!r}")
 
@@ -71,6 +82,8 @@ def describe(claims: Claims, *, under_torque: bool = False) -> str:
     keeps = "keeps L" if claims.conserves_momentum else "drifts L"
     if not claims.accepts_torque:
         keeps += ", torque-free only"
+    elif claims.torque_at:
+        keeps += f", {claims.torque_at}"
     elif claims.orientation_torque:
         keeps += ", order kept under gravity"
     kind = "implicit (Newton)" if claims.implicit else "explicit"

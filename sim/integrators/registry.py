@@ -35,6 +35,7 @@ __all__ = [
     "AXES",
     "ENGINE_STEPS",
     "ORIENTATION_TORQUE",
+    "PIVOT_AWARE",
     "FALLBACK",
     "COMPILE_ORDER",
     "discover",
@@ -103,6 +104,9 @@ ENGINE_STEPS = frozenset(FAMILIES["engines"]) | frozenset(FAMILIES["engines_f32"
 
 ORIENTATION_TORQUE = frozenset(name for name, claims in CLAIMS.items() if claims.orientation_torque)
 """The integrators that take ``orientation_torque=τ(q)`` and evaluate it at their own stages."""
+
+PIVOT_AWARE = frozenset(name for name, claims in CLAIMS.items() if claims.pivot_aware)
+"""The integrators that take ``pivoted=`` (N,) bool and step a body about a pivot apart from a free one."""
 
 FALLBACK: dict[str, frozenset[str]] = {
     kind: frozenset(name for name, record in RECORDS.items() if record.fallback == kind) for kind in FALLBACKS

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from spinlab.sim.integrators import CLAIMS, INTEGRATORS
+from spinlab.sim.integrators import CLAIMS, ENGINE_STEPS, INTEGRATORS
 from spinlab.sim.integrators.claims import Claims, describe
 from spinlab.sim.integrators.state import BodyParams, BodyState
 from spinlab.sim.quaternion import quat_identity
@@ -59,3 +59,12 @@ def test_description_changes_with_each_claim():
         describe(Claims(order=2, conserves_momentum=True, implicit=True, relative_cost=9.0, method="m")),
     }
     assert len(lines) == 5
+
+
+@pytest.mark.parametrize("name", sorted(ENGINE_STEPS))
+def test_an_engine_steps_description_says_when_it_takes_the_torque(name):
+    """Each engine step takes a torque τ(q) where its engine evaluates its forces: once, at the step's start, or at
+    each of MuJoCo RK4's stages; its line says which, under gravity and without."""
+    line = describe(CLAIMS[name])
+    when = "at each of the four stages" if name == "mujoco_rk4" else "at the step's start"
+    assert CLAIMS[name].orientation_torque and when in line and line == describe(CLAIMS[name], under_torque=True)

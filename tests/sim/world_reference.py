@@ -5,14 +5,15 @@ boolean masks, with nothing kept from one step to the next, so whatever was edit
 inertia, flags, bodies added or removed or frozen) is seen by construction. Each integrator is called directly,
 without the world's buffers. Frozen bodies are left as they are (zero cost); the integrators of
 :data:`sim.integrators.ORIENTATION_TORQUE` get gravity's torque about a pivot as the function of the orientation
-(:class:`sim.integrators.torque.LeverTorque`) and take no second pass.
+(:class:`sim.integrators.torque.LeverTorque`) and take no second pass; those of
+:data:`sim.integrators.PIVOT_AWARE` are told which of their bodies turn about a pivot.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from spinlab.sim.integrators import INTEGRATORS, ORIENTATION_TORQUE
+from spinlab.sim.integrators import INTEGRATORS, ORIENTATION_TORQUE, PIVOT_AWARE
 from spinlab.sim.integrators.state import BodyParams, BodyState, StepCost
 from spinlab.sim.integrators.torque import LeverTorque
 from spinlab.sim.quaternion import quat_midpoint, quat_rotate
@@ -76,6 +77,8 @@ def _step_groups(world: World, h: float, torque: np.ndarray, lever: LeverTorque 
         name, slots = INTEGRATOR_NAMES[int(code)], np.flatnonzero((codes == code) & stepped)
         state = BodyState(q[slots], omega[slots], L[slots], q_low[slots])
         options = dict(world.integrator_options.get(name, {}))
+        if name in PIVOT_AWARE:
+            options["pivoted"] = values("has_pivot")[slots]
         if name in ORIENTATION_TORQUE:
             group_torque = np.zeros((slots.size, 3))
             if lever is not None:

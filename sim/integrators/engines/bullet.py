@@ -34,7 +34,13 @@ from __future__ import annotations
 import numpy as np
 
 from spinlab.sim.integrators.claims import Claims
-from spinlab.sim.integrators.engines.common import EngineStep, engine_variants, gyroscopic_newton_step, world_inertia
+from spinlab.sim.integrators.engines.common import (
+    TORQUE_AT_START,
+    EngineStep,
+    engine_variants,
+    gyroscopic_newton_step,
+    world_inertia,
+)
 from spinlab.sim.integrators.state import BodyParams, BodyState, omega_world_from_momentum, to_body, to_world
 from spinlab.sim.quaternion import quat_mul, quat_normalize, quat_to_matrix
 from spinlab.sim.vector import cross, dot
@@ -117,6 +123,8 @@ STEPS = (
         Claims(
             order=1,
             conserves_momentum=False,
+            orientation_torque=True,
+            torque_at=TORQUE_AT_START,
             method=f"Bullet, BT_ENABLE_GYROSCOPIC_FORCE_EXPLICIT: explicit ω × Iω (≤ 100 N m), exp map, {_CLAMP}",
         ),
         "#d55e00",
@@ -127,6 +135,8 @@ STEPS = (
         Claims(
             order=1,
             conserves_momentum=False,
+            orientation_torque=True,
+            torque_at=TORQUE_AT_START,
             implicit=True,
             method=f"Bullet, GYROSCOPIC_FORCE_IMPLICIT_WORLD: one Newton step of implicit Euler, exp map, {_CLAMP}",
         ),
@@ -138,6 +148,8 @@ STEPS = (
         Claims(
             order=1,
             conserves_momentum=False,
+            orientation_torque=True,
+            torque_at=TORQUE_AT_START,
             implicit=True,
             method=f"Bullet default (GYROSCOPIC_FORCE_IMPLICIT_BODY): one Newton step, body frame, exp map, {_CLAMP}",
         ),

@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from spinlab.sim.integrators.claims import Claims
-from spinlab.sim.integrators.engines.common import EngineStep, engine_variants, gyroscopic_newton_step
+from spinlab.sim.integrators.engines.common import TORQUE_AT_START, EngineStep, engine_variants, gyroscopic_newton_step
 from spinlab.sim.integrators.euler import euler_orientation
 from spinlab.sim.integrators.state import BodyParams, BodyState, omega_world_from_momentum, to_body, to_world
 
@@ -44,6 +44,8 @@ STEPS = (
         Claims(
             order=1,
             conserves_momentum=False,
+            orientation_torque=True,
+            torque_at=TORQUE_AT_START,
             implicit=True,
             method="Catto 2015: implicit Euler on ω × Iω, one Newton step, body frame; q by semi-implicit Euler",
         ),

@@ -8,6 +8,13 @@ the same numpy code (the world may pick either while kernels compile), and ``out
 An engine step is explicit in the sense of :mod:`sim.integrators.explicit`: it advances ``ω`` and derives
 ``L' = O' I O'ᵀ ω'``. Those that take one Newton step for the gyroscopic term report one iteration a body.
 
+A torque that depends on the orientation (gravity about a pivot, ``orientation_torque=τ(q)``,
+:mod:`sim.integrators.torque`) is taken as the engine takes it: the one-stage engines (Bullet, PhysX, Jolt, Godot,
+Catto, MuJoCo's Euler and implicitfast) evaluate their forces once, from the state at the start of the step, so
+``τ(q₀)`` is added to ``params.torque_world`` before their kernel runs; a kernel with stages of its own (MuJoCo's
+RK4, :attr:`EngineStep.torque_at_stages`) is handed ``τ`` and evaluates it at each stage, as MuJoCo's
+``mj_RungeKutta`` calls ``mj_forward`` at each.
+
 Frames: ``q`` (w, x, y, z) body → world, ``omega_world`` rad/s, ``inertia_body`` kg m² (N, 3, 3), as in
 :mod:`sim.integrators.state`. The engines store a diagonal (principal) body inertia; the formulas below are
 written for the full symmetric tensor, which is the same method in the principal frame.
@@ -26,12 +33,14 @@ from spinlab.sim.integrators.claims import Claims
 from spinlab.sim.integrators.explicit import explicit_cost, finish_explicit
 from spinlab.sim.integrators.record import Integrator
 from spinlab.sim.integrators.state import BodyParams, BodyState, StepBuffers, StepCost, matvec
+from spinlab.sim.integrators.torque import OrientationTorque
 from spinlab.sim.quaternion import quat_normalize
 from spinlab.sim.vector import cross, dot
 
 __all__ = [
     "EngineStep",
     "engine_variants",
+    "TORQUE_AT_START",
     "FLOAT32_SUFFIX",
     "one_newton_cost",
     "matmul3",
@@ -44,19 +53,25 @@ __all__ = [
     "axis_angle_quat",
 ]
 
-Kernel = Callable[[BodyState, BodyParams, float], tuple[np.ndarray, np.ndarray]]
-"""``kernel(state, params, h) -> (q', ω')``: one engine's step in numpy."""
+Kernel = Callable[..., tuple[np.ndarray, np.ndarray]]
+"""``kernel(state, params, h, **options) -> (q', ω')``: one engine's step in numpy; ``options`` are the step's
+keyword options it takes (``orientation_torque`` for a kernel with stages, ``pivoted`` for MuJoCo's implicitfast)."""
+
+TORQUE_AT_START = "τ(q) at the step's start: first order under gravity"
+"""The torque timing of a one-stage engine step (:attr:`Claims.torque_at`)."""
 
 
 @dataclass(frozen=True)
 class EngineStep:
     """One engine mode as its module writes it: its name, the numpy ``kernel`` it runs, its claims and its colour
-    side by side (``"#rrggbb"``)."""
+    side by side (``"#rrggbb"``). ``torque_at_stages``: the kernel takes ``orientation_torque=τ(q)`` and evaluates
+    it at its own stages; otherwise ``τ`` is evaluated once, at the state the step starts from (the module)."""
 
     name: str
     kernel: Kernel
     claims: Claims
     colour: str
+    torque_at_stages: bool = False
 
 
 FLOAT32_SUFFIX = "_f32"
@@ -72,7 +87,8 @@ def engine_variants(*steps: EngineStep, place: int, float32: bool) -> tuple[Inte
     base's, with ``precision="float32"`` (the contract tests take "to rounding" as float32's) and the method saying
     so. No engine step has a compiled kernel: each runs its numpy code whatever the backend."""
     records = [
-        Integrator(step.name, _numpy_step(step.name, step.kernel, step.claims), step.claims, family="engines",
+        Integrator(step.name, _numpy_step(step.name, step.kernel, step.claims, step.torque_at_stages), step.claims,
+                   family="engines",
                    place=place + number, colour=step.colour)
         for number, step in enumerate(steps)
     ]  # fmt: skip
@@ -81,7 +97,8 @@ def engine_variants(*steps: EngineStep, place: int, float32: bool) -> tuple[Inte
         claims = replace(
             step.claims, precision="float32", method=f"{step.claims.method}; in float32, as the engine stores it"
         )
-        records.append(Integrator(name, _numpy_step(name, _in_float32(step.kernel), claims), claims,
+        records.append(Integrator(name, _numpy_step(name, _in_float32(step.kernel), claims, step.torque_at_stages),
+                                  claims,
                                   family="engines_f32", place=place + number, colour=step.colour))  # fmt: skip
     return tuple(records)
 
@@ -89,31 +106,54 @@ def engine_variants(*steps: EngineStep, place: int, float32: bool) -> tuple[Inte
 def _in_float32(kernel: Kernel) -> Kernel:
     """``kernel`` run on float32 copies of the state and parameters, its results widened back to float64."""
 
-    def single(state: BodyState, params: BodyParams, h: float) -> tuple[np.ndarray, np.ndarray]:
+    def single(state: BodyState, params: BodyParams, h: float, **options) -> tuple[np.ndarray, np.ndarray]:
         state32 = BodyState.of_float_arrays(
             *(a.astype(np.float32) for a in (state.q, state.omega_world, state.L_world))
         )
-        q, omega = kernel(state32, params.astype(np.float32), h)
+        q, omega = kernel(state32, params.astype(np.float32), h, **options)
         # Widened, q is unit to float32's rounding (~6e-8): normalised again in float64, as the world keeps it.
         return quat_normalize(q.astype(np.float64)), omega.astype(np.float64)
 
     return single
 
 
-def _numpy_step(name: str, kernel: Kernel, claims: Claims) -> Callable[..., tuple[BodyState, StepCost]]:
-    """``step(state, params, h, *, backend, out)`` that checks the backend, runs the numpy ``kernel`` for both
-    (there is no compiled one), checks the new state for finiteness (raising :class:`sim.errors.NumericalError`
-    naming the bodies) and reports one Newton iteration a body when ``claims`` say the step is implicit and the
-    gyroscopic term (the one it solves for) is on."""
+def _numpy_step(
+    name: str, kernel: Kernel, claims: Claims, torque_at_stages: bool
+) -> Callable[..., tuple[BodyState, StepCost]]:
+    """``step(state, params, h, *, backend, out, orientation_torque, **options)`` that checks the backend, runs the
+    numpy ``kernel`` for both (there is no compiled one) with the torque ``τ(q)`` evaluated where the engine
+    evaluates it (the module: at the start of the step, or handed to a kernel with ``torque_at_stages``) and the
+    other ``options`` passed on (a kernel refuses one it does not take, ``TypeError``), checks the new state for
+    finiteness (raising :class:`sim.errors.NumericalError` naming the bodies) and reports one Newton iteration a
+    body when ``claims`` say the step is implicit and the gyroscopic term (the one it solves for) is on, none for
+    the bodies a ``pivoted=`` option marks (where a pivot-aware step solves nothing)."""
 
     def step(
-        state: BodyState, params: BodyParams, h: float, *, backend: str = "numba", out: StepBuffers | None = None
+        state: BodyState,
+        params: BodyParams,
+        h: float,
+        *,
+        backend: str = "numba",
+        out: StepBuffers | None = None,
+        orientation_torque: OrientationTorque | None = None,
+        **options,
     ) -> tuple[BodyState, StepCost]:
         check_backend(backend)
+        if orientation_torque is not None:
+            if torque_at_stages:
+                options["orientation_torque"] = orientation_torque
+            else:
+                params = replace(params, torque_world=params.torque_world + orientation_torque(state.q))
         with np.errstate(all="ignore"):  # a non-finite state is reported by body in finish_explicit
-            q_new, omega_new = kernel(state, params, float(h))
+            q_new, omega_new = kernel(state, params, float(h), **options)
         new, cost = finish_explicit(name, h, q_new, omega_new, params)
-        return new, (one_newton_cost(len(new)) if claims.implicit and params.gyroscopic else cost)
+        if not (claims.implicit and params.gyroscopic):
+            return new, cost
+        pivoted = options.get("pivoted")
+        if pivoted is None or not np.any(pivoted):
+            return new, one_newton_cost(len(new))
+        # A pivoted body of a pivot-aware step solves nothing (MuJoCo's implicitfast on a ball joint is Euler's).
+        return new, StepCost(np.where(pivoted, 0, 1).astype(np.int64), cost.substeps)
 
     step.__name__ = f"{name}_step"
     step.__doc__ = f"Advance N bodies by ``h`` seconds with the ``{name}`` engine step ({claims.method})."

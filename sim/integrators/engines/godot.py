@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from spinlab.sim.integrators.claims import Claims
-from spinlab.sim.integrators.engines.common import EngineStep, axis_angle_quat, engine_variants
+from spinlab.sim.integrators.engines.common import TORQUE_AT_START, EngineStep, axis_angle_quat, engine_variants
 from spinlab.sim.integrators.state import BodyParams, BodyState, omega_world_from_momentum
 from spinlab.sim.quaternion import quat_mul, quat_normalize
 from spinlab.sim.vector import dot
@@ -49,6 +49,8 @@ STEPS = (
         Claims(
             order=None,
             conserves_momentum=False,
+            orientation_torque=True,
+            torque_at=TORQUE_AT_START,
             gyroscopic=False,
             method="Godot Physics: no gyroscopic term at all — ω constant: a free body never flips",
         ),

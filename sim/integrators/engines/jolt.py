@@ -31,6 +31,7 @@ import numpy as np
 
 from spinlab.sim.integrators.claims import Claims
 from spinlab.sim.integrators.engines.common import (
+    TORQUE_AT_START,
     EngineStep,
     axis_angle_quat,
     clamp_speed,
@@ -81,6 +82,8 @@ STEPS = (
         Claims(
             order=None,
             conserves_momentum=False,
+            orientation_torque=True,
+            torque_at=TORQUE_AT_START,
             gyroscopic=False,
             method="Jolt default: no gyroscopic term — ω constant: a free body never flips; |ω| ≤ 47 rad/s",
         ),
@@ -92,6 +95,8 @@ STEPS = (
         Claims(
             order=1,
             conserves_momentum=False,
+            orientation_torque=True,
+            torque_at=TORQUE_AT_START,
             method="Jolt mApplyGyroscopicForce: explicit Euler on body momentum, |ℓ| restored; |ω| ≤ 47 rad/s",
         ),
         "#e15759",

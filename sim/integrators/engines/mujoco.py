@@ -1,5 +1,5 @@
-"""MuJoCo's step of a free body's rotation, under its Euler, implicitfast and RK4 integrators (docs/engines.md
-§MuJoCo).
+"""MuJoCo's step of a free body's rotation, and of a body on a ball joint, under its Euler, implicitfast and RK4
+integrators (docs/engines.md §MuJoCo).
 
 Source: MuJoCo's engine (google-deepmind/mujoco, commit a725507, 2026-08-22, after 3.12), checked against the
 ``mujoco`` 4.0.0 wheel (tests/sim/test_engines_against_peers.py):
@@ -23,6 +23,17 @@ the bias is ``Ω × I Ω``, so in the body frame (``Ω = Oᵀ ω``, ``τ_b = O�
     rk4 (4.0.0):   Kᵢ = dexp⁻¹(θᵢ, Ωᵢ),  θᵢ = h Σⱼ aᵢⱼ Kⱼ,  qᵢ = q ⊗ exp(θᵢ),  Ωᵢ = Ω + h Σⱼ aᵢⱼ αⱼ,
                    αᵢ = I⁻¹ (Oᵢᵀ τ − Ωᵢ × I Ωᵢ),   Ω' = Ω + h Σ bᵢ αᵢ,   q' = q ⊗ exp(h Σ bᵢ Kᵢ)
 
+Under a torque that depends on the orientation (gravity about a pivot: ``τ(q) = (O c) × m g``), the pivoted body is
+MuJoCo's body on a ``ball`` joint at the pivot, ``I`` its inertia about the pivot and ``Oᵀ τ(q)`` gravity's part of
+``qfrc_bias`` (benchmarks/heavy_top_mujoco.py; tests/sim/test_engine_torque.py):
+
+- Euler and implicitfast evaluate it once, at the start of the step (``mj_forward`` before ``mj_Euler``): ``τ`` is
+  ``τ(q₀)`` above;
+- RK4 evaluates it at each stage's orientation, ``τ = τ(qᵢ)`` in ``αᵢ`` (``mj_RungeKutta`` runs ``mj_forward`` at
+  each), so it stays fourth order under gravity;
+- implicitfast's derivative comes from ``mjd_freeMhat``, which is for free joints only: on a ball joint the matrix
+  is ``M = I`` and the step is Euler's, to the bit (the ``pivoted=`` option).
+
 The RK4 of the source cited above (and of MuJoCo ≤ 3.12) turns ``q`` by the plain weighted sum ``h Σ bᵢ Ωᵢ``
 (second order in ``q``). The ``mujoco`` 4.0.0 wheel does not: its orientation after one step differs from that sum
 by ``(h²/12) Ω₁ × Ω'`` to leading order, and equals, to the last bit on the T-handle, the Runge–Kutta–Munthe-Kaas
@@ -42,6 +53,7 @@ import numpy as np
 
 from spinlab.sim.integrators.claims import Claims
 from spinlab.sim.integrators.engines.common import (
+    TORQUE_AT_START,
     EngineStep,
     axis_angle_quat,
     engine_variants,
@@ -50,6 +62,7 @@ from spinlab.sim.integrators.engines.common import (
     solve3_cramer,
 )
 from spinlab.sim.integrators.state import BodyParams, BodyState, matvec, to_body, to_world
+from spinlab.sim.integrators.torque import OrientationTorque
 from spinlab.sim.quaternion import quat_mul, quat_normalize
 from spinlab.sim.vector import cross, dot
 
@@ -72,9 +85,9 @@ def quat_integrate(q: np.ndarray, omega_body: np.ndarray, h: float) -> np.ndarra
     return quat_mul(quat_normalize(q), rotation)
 
 
-def _acceleration(q: np.ndarray, omega_body: np.ndarray, params: BodyParams) -> np.ndarray:
-    """``qacc``'s rotational part, ``I⁻¹ (Oᵀ τ − g Ω × I Ω)`` (rad/s², body frame)."""
-    force = to_body(q, params.torque_world)
+def _acceleration(q: np.ndarray, omega_body: np.ndarray, params: BodyParams, torque_world: np.ndarray) -> np.ndarray:
+    """``qacc``'s rotational part, ``I⁻¹ (Oᵀ τ − g Ω × I Ω)`` (rad/s², body frame), ``τ`` = ``torque_world``."""
+    force = to_body(q, torque_world)
     if params.gyroscopic:
         force = force - cross(omega_body, matvec(params.inertia_body, omega_body))
     return matvec(params.inertia_body_inv, force)
@@ -88,21 +101,28 @@ def _world_rate(state: BodyState, q_new: np.ndarray, omega_body: np.ndarray, ome
 
 def _euler(state: BodyState, params: BodyParams, h: float) -> tuple[np.ndarray, np.ndarray]:
     omega_body = to_body(state.q, state.omega_world)
-    omega_body_new = omega_body + h * _acceleration(state.q, omega_body, params)
+    omega_body_new = omega_body + h * _acceleration(state.q, omega_body, params, params.torque_world)
     q_new = quat_integrate(state.q, omega_body_new, h)
     return q_new, _world_rate(state, q_new, omega_body, omega_body_new)
 
 
-def _implicitfast(state: BodyState, params: BodyParams, h: float) -> tuple[np.ndarray, np.ndarray]:
+def _implicitfast(
+    state: BodyState, params: BodyParams, h: float, *, pivoted: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """``pivoted`` (N,) bool: the bodies on a ball joint, which ``mjd_freeMhat`` leaves alone (it adds the bias'
+    derivative to a free joint only): their step is ``mujoco_euler``'s, bit for bit. ``None``: every body free."""
     omega_body = to_body(state.q, state.omega_world)
-    if params.gyroscopic:
+    euler = omega_body + h * _acceleration(state.q, omega_body, params, params.torque_world)
+    if not params.gyroscopic or (pivoted is not None and np.all(pivoted)):
+        omega_body_new = euler  # no bias derivative: A = M = I, mujoco_euler's step
+    else:
         # mjd_freeMhat: A = M − h ∂qfrc_smooth/∂qvel = I + h ([Ω] I − [I Ω]), the bias' derivative; qacc = A⁻¹ qfrc.
         momentum = matvec(params.inertia_body, omega_body)
         matrix = params.inertia_body + h * (matmul3(skew(omega_body), params.inertia_body) - skew(momentum))
         force = to_body(state.q, params.torque_world) - cross(omega_body, momentum)
         omega_body_new = omega_body + h * solve3_cramer(matrix, force)
-    else:  # no bias, no derivative: A = I, mujoco_euler's step
-        omega_body_new = omega_body + h * _acceleration(state.q, omega_body, params)
+        if pivoted is not None:
+            omega_body_new = np.where(np.asarray(pivoted, dtype=bool)[..., None], euler, omega_body_new)
     q_new = quat_integrate(state.q, omega_body_new, h)
     return q_new, _world_rate(state, q_new, omega_body, omega_body_new)
 
@@ -122,27 +142,36 @@ def _dexp_inv(theta: np.ndarray, omega_body: np.ndarray) -> np.ndarray:
     return omega_body + 0.5 * theta_x_omega + coefficient[..., None] * cross(theta, theta_x_omega)
 
 
-def _rk4(state: BodyState, params: BodyParams, h: float) -> tuple[np.ndarray, np.ndarray]:
+def _rk4(
+    state: BodyState, params: BodyParams, h: float, *, orientation_torque: OrientationTorque | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """``orientation_torque``: ``τ(q)`` evaluated at each stage's orientation ``qᵢ`` (added to the constant
+    ``params.torque_world``), as ``mj_RungeKutta`` runs ``mj_forward`` at each stage: fourth order under it."""
     q0 = state.q
     omega_body = to_body(q0, state.omega_world)
+
+    def acceleration(q: np.ndarray, rate: np.ndarray) -> np.ndarray:
+        torque = params.torque_world if orientation_torque is None else params.torque_world + orientation_torque(q)
+        return _acceleration(q, rate, params, torque)
+
     slopes = [omega_body]  # Kᵢ = dexp⁻¹(θᵢ, Ωᵢ); θ₁ = 0
-    accelerations = [_acceleration(q0, omega_body, params)]
+    accelerations = [acceleration(q0, omega_body)]
     for row in _RK4_A:
         theta = np.zeros_like(omega_body)
         d_acceleration = np.zeros_like(omega_body)
-        for weight, slope, acceleration in zip(row, slopes, accelerations, strict=False):
+        for weight, slope, stage_acceleration in zip(row, slopes, accelerations, strict=False):
             theta = theta + weight * slope
-            d_acceleration = d_acceleration + weight * acceleration
+            d_acceleration = d_acceleration + weight * stage_acceleration
         theta = h * theta
         q_stage = quat_integrate(q0, theta, 1.0)
         rate_stage = omega_body + h * d_acceleration
         slopes.append(_dexp_inv(theta, rate_stage))
-        accelerations.append(_acceleration(q_stage, rate_stage, params))
+        accelerations.append(acceleration(q_stage, rate_stage))
     theta = np.zeros_like(omega_body)
     d_acceleration = np.zeros_like(omega_body)
-    for weight, slope, acceleration in zip(_RK4_B, slopes, accelerations, strict=True):
+    for weight, slope, stage_acceleration in zip(_RK4_B, slopes, accelerations, strict=True):
         theta = theta + weight * slope
-        d_acceleration = d_acceleration + weight * acceleration
+        d_acceleration = d_acceleration + weight * stage_acceleration
     omega_body_new = omega_body + h * d_acceleration
     q_new = quat_integrate(q0, h * theta, 1.0)
     return q_new, _world_rate(state, q_new, omega_body, omega_body_new)
@@ -155,6 +184,8 @@ STEPS = (
         Claims(
             order=1,
             conserves_momentum=False,
+            orientation_torque=True,
+            torque_at=TORQUE_AT_START,
             method="MuJoCo Euler (default): explicit ω × Iω, body frame, symplectic: q turned by the new Ω",
         ),
         "#17becf",
@@ -165,8 +196,12 @@ STEPS = (
         Claims(
             order=1,
             conserves_momentum=False,
+            orientation_torque=True,
+            torque_at=TORQUE_AT_START,
+            pivot_aware=True,
             implicit=True,
-            method="MuJoCo implicitfast: one Newton step of implicit Euler on ω × Iω (free bodies, 3.11+), body frame",
+            method="MuJoCo implicitfast: one Newton step of implicit Euler on ω × Iω (free bodies, 3.11+; Euler's "
+            "step about a pivot), body frame",
         ),
         "#aec7e8",
     ),
@@ -176,9 +211,12 @@ STEPS = (
         Claims(
             order=4,
             conserves_momentum=False,
+            orientation_torque=True,
+            torque_at="τ(q) at each of the four stages: order 4 under gravity",
             method="MuJoCo RK4 (4.0): classic Runge–Kutta on Ω, Munthe-Kaas (RKMK4) on q, body frame",
         ),
         "#9467bd",
+        torque_at_stages=True,
     ),
 )
 VARIANTS = engine_variants(*STEPS, place=20, float32=False)

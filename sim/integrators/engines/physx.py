@@ -27,6 +27,7 @@ import numpy as np
 
 from spinlab.sim.integrators.claims import Claims
 from spinlab.sim.integrators.engines.common import (
+    TORQUE_AT_START,
     EngineStep,
     axis_angle_quat,
     clamp_speed,
@@ -73,6 +74,8 @@ STEPS = (
         Claims(
             order=None,
             conserves_momentum=False,
+            orientation_torque=True,
+            torque_at=TORQUE_AT_START,
             gyroscopic=False,
             method="PhysX default: no gyroscopic term — ω constant: a free body never flips; |ω| ≤ 100 rad/s",
         ),
@@ -84,6 +87,8 @@ STEPS = (
         Claims(
             order=1,
             conserves_momentum=False,
+            orientation_torque=True,
+            torque_at=TORQUE_AT_START,
             method="PhysX eENABLE_GYROSCOPIC_FORCES: explicit Euler on body momentum, |ℓ| restored; ≤ 100 rad/s",
         ),
         "#98df8a",

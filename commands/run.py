@@ -87,7 +87,7 @@ def _run(args: argparse.Namespace) -> int:
     for trace in {args.trace, *traces.values()}:
         refuse_overwriting(trace, scene.path, "--trace")
     steps = step_count(args.duration, h)  # too many steps: refused before any work
-    rows, failures = [], []
+    rows, failures, frozen = [], [], []
     for name in names:
         trace = traces[name]
         label = f"{scene.name} ({name or 'scene integrators'})"
@@ -100,6 +100,7 @@ def _run(args: argparse.Namespace) -> int:
                 gyroscopic=not args.no_gyroscopic,
                 trace_path=trace,
                 progress=ProgressBar(label),
+                failures=frozen,
             )
         except NumericalError as error:
             if family is None:
@@ -117,6 +118,8 @@ def _run(args: argparse.Namespace) -> int:
             print(f"note: {printable(row.body)} ({row.integrator}): {row.note}")
     for name in left_out:
         print(f"left out: {name}")
+    # As the window and `record`: a view frozen when it failed or diverged (scene/model/failures.py).
+    failures += [f"{view}: {failure.label()}" for view, failure in frozen]
     for failure in failures:
         print(f"failed: {printable(failure)}")
     return 1 if failures else 0

@@ -66,6 +66,7 @@ def run_command(args: argparse.Namespace) -> int:
 def _run(args: argparse.Namespace) -> int:
     from spinlab.scene.files.atomic_file import refuse_overwriting
     from spinlab.scene.files.scene_file import load_scene
+    from spinlab.scene.model.failures import Failure
     from spinlab.scene.model.run_model import integrators_for
     from spinlab.scene.model.runner import run_scene, step_count
     from spinlab.sim.integrators import FAMILIES
@@ -87,7 +88,8 @@ def _run(args: argparse.Namespace) -> int:
     for trace in {args.trace, *traces.values()}:
         refuse_overwriting(trace, scene.path, "--trace")
     steps = step_count(args.duration, h)  # too many steps: refused before any work
-    rows, failures, frozen = [], [], []
+    rows, failures = [], []
+    frozen: list[tuple[str, Failure]] = []  # the views a run of several froze, (label, why)
     for name in names:
         trace = traces[name]
         label = f"{scene.name} ({name or 'scene integrators'})"

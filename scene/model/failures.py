@@ -26,6 +26,7 @@ __all__ = [
     "DEFAULT_DIVERGENCE",
     "diverged",
     "damping_text",
+    "gained_text",
     "Failure",
     "Watch",
     "IntegratorCost",
@@ -57,6 +58,12 @@ def diverged(energy, energy0, scale, threshold: float) -> np.ndarray:
     with np.errstate(over="ignore", invalid="ignore"):
         gained = ((energy - energy0) > threshold * scale) & (scale > 0.0)
         return gained | ~np.isfinite(energy)
+
+
+def gained_text(threshold: float) -> str:
+    """Why a view diverged past the ``threshold`` (:func:`diverged`), with the sign: ``"ΔE/E passed +0.5 (energy
+    gained)"`` (a non-finite energy passes it too)."""
+    return f"ΔE/E passed +{threshold:g} (energy gained)"
 
 
 def damping_text(change: float, threshold: float) -> str:

@@ -34,6 +34,7 @@ from spinlab.scene.model.failures import (
     Watch,
     damping_text,
     failure_reason,
+    gained_text,
 )
 from spinlab.scene.model.flips import flip_text
 from spinlab.scene.model.measures import potential_counts
@@ -520,11 +521,11 @@ class Session:
         energy = snapshot.energy[rows] + potential[rows]
         numbers = self.watch.diverged_groups(energy, references.energy0, references.energy_scale)
         for number in numbers:
-            self.watch.freeze([number], Failure(self.t, f"|ΔE|/E passed {self.watch.threshold:g}", diverged=True))
+            self.watch.freeze([number], Failure(self.t, gained_text(self.watch.threshold), diverged=True))
         if numbers:
             self.simulation.freeze(self.watch.bodies_of(numbers))
         if numbers and not self.watch.live:
-            return f"at t = {self.t:.6g} s: every view diverged (|ΔE|/E > {self.watch.threshold:g})"
+            return f"at t = {self.t:.6g} s: every view diverged ({gained_text(self.watch.threshold)})"
         return None
 
     def sample(self) -> Sample:

@@ -45,7 +45,8 @@ so the view stops on a state still worth looking at, with its label saying why."
 def diverged(energy, energy0, scale, threshold: float) -> np.ndarray:
     """The one rule for "diverged", elementwise: whether a body's total energy ``energy`` (J; kinetic, plus the
     potential where it counts, scene/model/measures.py) has blown up from ``energy0`` (J), ``scale`` = ``|T₀| + |V₀|``
-    (J) its denominator. The window's frozen views and ``run``'s notes both come from it (:class:`Watch`).
+    (J) its denominator. The views the window, ``record`` and ``run`` freeze as diverged all come from it, through
+    :class:`Watch` in the run model's ``Session``; ``run``'s damping notes and the labels' from :func:`damping_text`.
 
     A body has diverged when ``energy`` is not finite, or when it has **gained** more than ``threshold`` of its
     scale: ``(E − E₀) / (|T₀| + |V₀|) > threshold``. A loss never diverges, however large: ``T ≥ 0`` and
@@ -104,7 +105,8 @@ def failure_reason(error: NumericalError) -> str:
 
 class Watch:
     """The failures of a run's views. ``groups``: each view's body indices (snapshot order); ``rows``: a body's row
-    among the K plotted ones; ``threshold``: the divergence |ΔE|/E (``inf``: none). A run of one view is never
+    among the K plotted ones; ``threshold``: the energy gain ΔE/E past which a view diverges (:func:`diverged`;
+    ``inf``: only a non-finite energy does). A run of one view is never
     frozen: it stops on a failure as before."""
 
     def __init__(self, groups, rows: dict[int, int], plotted: int, threshold: float) -> None:

@@ -84,7 +84,8 @@ class Setup:
     h: float = 1.0 / 60.0
     gyroscopic: bool = True
     divergence: float = DEFAULT_DIVERGENCE
-    """|ΔE|/E beyond which a view of a run with several views is frozen as diverged (``inf``: never)."""
+    """The energy gain ΔE/E past which a view of a run with several views is frozen as diverged
+    (scene/model/failures.py's ``diverged``: a loss never is; ``inf``: only a non-finite energy)."""
 
 
 @dataclass(frozen=True)
@@ -349,7 +350,7 @@ class Session:
         return copy.deepcopy(self, memo)
 
     def set_divergence(self, threshold: float) -> None:
-        """Freeze views beyond ``threshold`` |ΔE|/E from the next step on (frozen ones stay frozen)."""
+        """Freeze views past an energy gain ``threshold`` ΔE/E from the next step on (frozen ones stay frozen)."""
         self.edits.append((self.simulation.step_index, "divergence", float(threshold)))
         self.setup = dataclasses.replace(self.setup, divergence=float(threshold))
         self.watch.threshold = float(threshold)

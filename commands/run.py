@@ -66,6 +66,7 @@ def run_command(args: argparse.Namespace) -> int:
 def _run(args: argparse.Namespace) -> int:
     from spinlab.scene.files.atomic_file import refuse_overwriting
     from spinlab.scene.files.scene_file import load_scene
+    from spinlab.scene.model.failures import Failure
     from spinlab.scene.model.run_model import integrators_for
     from spinlab.scene.model.runner import run_scene, step_count
     from spinlab.sim.integrators import FAMILIES
@@ -88,6 +89,7 @@ def _run(args: argparse.Namespace) -> int:
         refuse_overwriting(trace, scene.path, "--trace")
     steps = step_count(args.duration, h)  # too many steps: refused before any work
     rows, failures = [], []
+    frozen: list[tuple[str, Failure]] = []  # the views a run of several froze, (label, why)
     for name in names:
         trace = traces[name]
         label = f"{scene.name} ({name or 'scene integrators'})"
@@ -100,6 +102,7 @@ def _run(args: argparse.Namespace) -> int:
                 gyroscopic=not args.no_gyroscopic,
                 trace_path=trace,
                 progress=ProgressBar(label),
+                failures=frozen,
             )
         except NumericalError as error:
             if family is None:
@@ -117,6 +120,8 @@ def _run(args: argparse.Namespace) -> int:
             print(f"note: {printable(row.body)} ({row.integrator}): {row.note}")
     for name in left_out:
         print(f"left out: {name}")
+    # As the window and `record`: a view frozen when it failed or diverged (scene/model/failures.py).
+    failures += [f"{view}: {failure.label()}" for view, failure in frozen]
     for failure in failures:
         print(f"failed: {printable(failure)}")
     return 1 if failures else 0

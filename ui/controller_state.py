@@ -56,7 +56,7 @@ class Choices:
     output_dir: str = "."
     render: Any = None
     plots: Any = None
-    divergence: float = DEFAULT_DIVERGENCE  # |ΔE|/E beyond which a view of a comparison is frozen
+    divergence: float = DEFAULT_DIVERGENCE  # the energy gain ΔE/E past which a view of a comparison is frozen
     initial_axis: str = "intermediate"  # the principal axis the panel measures ω's angle from (ui/kick_controls.py)
     show_key_help: bool = False  # the key-help overlay over the 3D view (F1 or ?)
     follow: bool = False  # each view's camera follows its copy of the selected body (F)

@@ -40,7 +40,7 @@ def draw_comparison(choices: Choices, form: Form, edits: PanelEdits) -> None:
     value = min(max(choices.divergence, low), high) if math.isfinite(choices.divergence) else high
     imgui.set_next_item_width(-1.0)
     changed, value = imgui.slider_float(
-        "##divergence", value, low, high, "freeze beyond |ΔE|/E = %.3g", imgui.SliderFlags_.logarithmic
+        "##divergence", value, low, high, "freeze past a gain ΔE/E = %.3g", imgui.SliderFlags_.logarithmic
     )
     imgui.set_item_tooltip(tooltip("divergence"))
     if changed:

@@ -22,8 +22,9 @@ TOOLTIPS = {
     "omega_angle": "The angle of ω off the chosen principal axis, degrees: 0 spins about the axis exactly.",
     "omega_azimuth": "The direction of ω's tilt about the chosen axis, degrees.",
     "divergence": (
-        "A view of a comparison whose largest |ΔE|/E passes this is frozen at that step, its label saying why;\n"
-        "so is one whose integrator fails (a non-finite state, Newton not converging). The others go on.\n"
+        "A view of a comparison whose energy grows by more than this (ΔE/E, a gain) is frozen at that step, its\n"
+        "label saying why; so is one whose integrator fails (a non-finite state, Newton not converging). The others\n"
+        "go on. A loss is bounded (damping): past this its label says 'ΔE −51 % (damping)', and the view goes on.\n"
         "At the right end the check is off."
     ),
     # status and run

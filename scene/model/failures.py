@@ -1,8 +1,9 @@
 """Comparisons that survive: which views of a run have failed, and what each integrator costs, live.
 
 A run with several views (side by side, or the compare preset) goes on when one view's bodies fail: a
-:class:`~sim.errors.NumericalError` naming them (a non-finite state, Newton not converging) or a divergence, the
-largest relative energy error of a view's bodies beyond ``Setup.divergence``. :class:`Watch` says which views
+:class:`~sim.errors.NumericalError` naming them (a non-finite state, Newton not converging) or a divergence
+(:func:`diverged`: a body's energy not finite, or gained beyond ``Setup.divergence`` of it; a loss, however large,
+is damping and shown as such, :func:`damping_text`). :class:`Watch` says which views
 fail, records each :class:`Failure` (the time of the state kept and why), and masks the frozen views' samples
 after that time with NaN, so their plot lines end there. The run model (scene/model/run_model.py) freezes their bodies
 (:meth:`scene.running.simulation.Simulation.freeze`) and retries the step; the others go on bit for bit.
@@ -21,13 +22,58 @@ import numpy as np
 from spinlab.scene.model.samples import Sample
 from spinlab.sim.errors import NumericalError
 
-__all__ = ["DEFAULT_DIVERGENCE", "Failure", "Watch", "IntegratorCost", "CostMeter", "failure_reason"]
+__all__ = [
+    "DEFAULT_DIVERGENCE",
+    "diverged",
+    "damping_text",
+    "gained_text",
+    "Failure",
+    "Watch",
+    "IntegratorCost",
+    "CostMeter",
+    "failure_reason",
+]
 
 DEFAULT_DIVERGENCE = 0.5
-"""|ΔE|/E beyond which a view of a comparison is frozen as diverged. Half the energy gone or gained is no longer a
-model of the same motion, yet it is far above anything a working integrator reaches at the presets' steps (their
-errors stay below ~1e-2 over minutes); an unstable one (``euler_body``) grows geometrically and passes 0.5 a few
-steps before it overflows, so the view stops on a state still worth looking at, with its label saying why."""
+"""The energy gain, as a fraction of ``|T₀| + |V₀|``, beyond which a view of a comparison is frozen as diverged
+(:func:`diverged`). Half the energy again is no longer a model of the same motion, yet far above anything a working
+integrator reaches at the presets' steps (their errors stay below ~1e-2 over minutes); an unstable one
+(``euler_body``, the engines' explicit steps) grows geometrically and passes 0.5 a few steps before it overflows,
+so the view stops on a state still worth looking at, with its label saying why."""
+
+
+def diverged(energy, energy0, scale, threshold: float) -> np.ndarray:
+    """The one rule for "diverged", elementwise: whether a body's total energy ``energy`` (J; kinetic, plus the
+    potential where it counts, scene/model/measures.py) has blown up from ``energy0`` (J), ``scale`` = ``|T₀| + |V₀|``
+    (J) its denominator. The views the window, ``record`` and ``run`` freeze as diverged all come from it, through
+    :class:`Watch` in the run model's ``Session``; ``run``'s damping notes and the labels' from :func:`damping_text`.
+
+    A body has diverged when ``energy`` is not finite, or when it has **gained** more than ``threshold`` of its
+    scale: ``(E − E₀) / (|T₀| + |V₀|) > threshold``. A loss never diverges, however large: ``T ≥ 0`` and
+    ``V = −m g·x`` is bounded below on a pivot's sphere (0 for a free body, where ``ΔE/E ≥ −1``), so a step that
+    loses energy stays bounded and finite; it is a damping step (Bullet's implicit steps, MuJoCo's implicitfast,
+    Catto's, docs/engines.md) and its label says so (:func:`damping_text`). A gain has no bound: an explicit step
+    pumps energy in geometrically until it overflows. A body with no relative error (scale 0) diverges only when
+    its energy is not finite. Compared without the division (no overflow)."""
+    energy, energy0, scale = (np.asarray(value, dtype=float) for value in (energy, energy0, scale))
+    with np.errstate(over="ignore", invalid="ignore"):
+        gained = ((energy - energy0) > threshold * scale) & (scale > 0.0)
+        return gained | ~np.isfinite(energy)
+
+
+def gained_text(threshold: float) -> str:
+    """Why a view diverged past the ``threshold`` (:func:`diverged`), with the sign: ``"ΔE/E passed +0.5 (energy
+    gained)"`` (a non-finite energy passes it too)."""
+    return f"ΔE/E passed +{threshold:g} (energy gained)"
+
+
+def damping_text(change: float, threshold: float) -> str:
+    """A bounded loss past the divergence ``threshold``, in words: ``"ΔE −51 % (damping)"`` for a signed relative
+    energy error ``change`` = ΔE/E below ``−threshold`` (:func:`diverged`: a loss is not a divergence); ``""``
+    otherwise (within the threshold, a gain, or NaN: nothing to say beyond the error itself)."""
+    if not change < -threshold:
+        return ""
+    return f"ΔE \N{MINUS SIGN}{abs(100.0 * change):.0f} % (damping)"
 
 
 @dataclass(frozen=True)
@@ -59,7 +105,8 @@ def failure_reason(error: NumericalError) -> str:
 
 class Watch:
     """The failures of a run's views. ``groups``: each view's body indices (snapshot order); ``rows``: a body's row
-    among the K plotted ones; ``threshold``: the divergence |ΔE|/E (``inf``: none). A run of one view is never
+    among the K plotted ones; ``threshold``: the energy gain ΔE/E past which a view diverges (:func:`diverged`;
+    ``inf``: only a non-finite energy does). A run of one view is never
     frozen: it stops on a failure as before."""
 
     def __init__(self, groups, rows: dict[int, int], plotted: int, threshold: float) -> None:
@@ -81,13 +128,8 @@ class Watch:
         return [number for number in sorted(self.live) if named.intersection(self.groups[number])]
 
     def diverged_groups(self, energy: np.ndarray, energy0: np.ndarray, scale: np.ndarray) -> list[int]:
-        """The live views whose largest |ΔE|/E of total ``energy`` (K,) J exceeds the threshold."""
-        if not self.threshold < np.inf:
-            return []
-        # |E − E₀| > threshold · scale is |ΔE|/E > threshold (scene/model/measures.py's energy_error) without the
-        # division; a body with no relative error (scale 0) or a NaN energy is never beyond.
-        with np.errstate(over="ignore", invalid="ignore"):
-            beyond = (np.abs(energy - energy0) > self.threshold * scale) & (scale > 0.0)
+        """The live views with a body whose total ``energy`` (K,) J has :func:`diverged`."""
+        beyond = diverged(energy, energy0, scale, self.threshold)
         if not beyond.any():
             return []
         return sorted({int(g) for g in self._row_group[beyond] if int(g) in self.live})

@@ -58,10 +58,14 @@ class FlipCounter:
         return counts
 
 
-def flip_text(flips: float, exact: float) -> str:
+def flip_text(flips, exact) -> str:
     """A view's flip line: ``"flips 7 (exact 7)"``, or ``"flips 7"`` when ``exact`` is NaN (no closed form); ``""``
-    when ``flips`` is NaN (no count for this body)."""
-    if not np.isfinite(flips):
+    when ``flips`` is NaN (no count for this body). For a view of several bodies, ``flips`` and ``exact`` hold one
+    count each, in the view's order: ``"flips 6 · 3 (exact 6 · 9)"`` (no exact part unless every body has one)."""
+    counts, exact_counts = np.atleast_1d(np.asarray(flips, dtype=float)), np.atleast_1d(np.asarray(exact, dtype=float))
+    if not np.isfinite(counts).all():
         return ""
-    text = f"flips {int(flips)}"
-    return text if not np.isfinite(exact) else f"{text} (exact {int(exact)})"
+    text = "flips " + " · ".join(str(int(count)) for count in counts)
+    if not np.isfinite(exact_counts).all():
+        return text
+    return f"{text} (exact {' · '.join(str(int(count)) for count in exact_counts)})"

@@ -26,7 +26,16 @@ import numpy as np
 from spinlab.scene.files.change_table import ChangeSpec
 from spinlab.scene.files.kick_table import renamed_kicks
 from spinlab.scene.files.scene_file import BodySpec, SceneSpec
-from spinlab.scene.model.failures import DEFAULT_DIVERGENCE, CostMeter, Failure, IntegratorCost, Watch, failure_reason
+from spinlab.scene.model.failures import (
+    DEFAULT_DIVERGENCE,
+    CostMeter,
+    Failure,
+    IntegratorCost,
+    Watch,
+    damping_text,
+    failure_reason,
+    gained_text,
+)
 from spinlab.scene.model.flips import flip_text
 from spinlab.scene.model.measures import potential_counts
 from spinlab.scene.model.samples import ERROR_FLOOR, References, Sample, concatenated, measured_rows
@@ -75,7 +84,8 @@ class Setup:
     h: float = 1.0 / 60.0
     gyroscopic: bool = True
     divergence: float = DEFAULT_DIVERGENCE
-    """|ΔE|/E beyond which a view of a run with several views is frozen as diverged (``inf``: never)."""
+    """The energy gain ΔE/E past which a view of a run with several views is frozen as diverged
+    (scene/model/failures.py's ``diverged``: a loss never is; ``inf``: only a non-finite energy)."""
 
 
 @dataclass(frozen=True)
@@ -213,36 +223,47 @@ def view_groups(session: Session, split: bool) -> tuple[Group, ...]:
 def view_labels(session: Session | Moment, groups: tuple[Group, ...]) -> list[tuple[str, ...]]:
     """Each view's label lines, the window's and the video's alike: its group's label, then the time of the
     latest step and the largest magnitude of its bodies' relative energy error (scene/model/measures.py), e.g.
-    ``("implicit_midpoint", "t = 2.50 s    |ΔE|/E = 1.2e-05")``, and for a view of one body its flip count
-    (:func:`_flip_line`); a frozen view's say when and why instead,
-    ``("euler_body", "diverged at t = 7.85 s", "Newton did not converge")``. ``session`` may be a moment of one
-    (scene/model/step_record.py), read as a session is."""
+    ``("implicit_midpoint", "t = 2.50 s    |ΔE|/E = 1.2e-05")``; when that is a loss past the divergence threshold, a
+    line saying it is damping, not a divergence (scene/model/failures.py's ``damping_text``, ``"ΔE −51 % (damping)"``);
+    and for a view of a few bodies their flip counts against their closed forms' (:func:`_flip_line`). A frozen
+    view's say when and why instead, ``("euler_body", "diverged at t = 7.85 s", "Newton did not converge")``.
+    ``session`` may be a moment of one (scene/model/step_record.py), read as a session is."""
     sample, row = session.latest.sample, session.rows
-    errors = sample.energy_error[-1]
+    errors, change = sample.energy_error[-1], sample.latest().energy_change()
     labels: list[tuple[str, ...]] = []
     failures = session.failures_by_bodies()
     for group in groups:
-        mine = [errors[row[i]] for i in group.bodies if i in row]
-        detail = f"t = {session.t:.2f} s"
-        if mine:
-            largest = max(mine)
-            detail += f"    |ΔE|/E = {largest:.1e}" if largest else "    |ΔE|/E = 0"
+        rows = [row[i] for i in group.bodies if i in row]
+        detail, damping = f"t = {session.t:.2f} s", ""
+        if rows:
+            largest = max(rows, key=lambda k: errors[k])
+            detail += f"    |ΔE|/E = {errors[largest]:.1e}" if errors[largest] else "    |ΔE|/E = 0"
+            if change is not None:
+                damping = damping_text(change[largest], session.setup.divergence)
         failure = failures.get(group.bodies)
         if failure is not None:
             labels.append((group.label, *failure.label_lines()))
         else:
-            labels.append((group.label, detail, *_flip_line(sample, [row[i] for i in group.bodies if i in row])))
+            labels.append((group.label, detail, *((damping,) if damping else ()), *_flip_line(sample, rows)))
     return labels
 
 
+FLIP_LINE_BODIES = 3
+"""A view of at most this many bodies shows their flip counts (the engines preset's views: a T-handle and a racket)."""
+
+
 def _flip_line(sample: Sample, rows: list[int]) -> tuple[str, ...]:
-    """A third label line for a view of one plotted body ``rows``: its flip count and its closed form's
-    (scene/model/flips.py), e.g. ``"flips 7 (exact 7)"``; none for a view of several bodies, nor for a body without a
-    torque-free closed form (a heavy top's sign changes count its nutation, not flips)."""
+    """A label line for a view of up to :data:`FLIP_LINE_BODIES` plotted bodies ``rows``: their flip counts and their
+    closed forms' over the same time (scene/model/flips.py), e.g. ``"flips 7 (exact 7)"``, or in the view's body
+    order ``"flips 6 · 3 (exact 6 · 9)"``; none for a view of more, nor when a body has no torque-free closed form
+    (a heavy top's sign changes count its nutation, not flips) or is not measured against it."""
     flips, flips_exact = sample.flips, sample.flips_exact
-    if flips is None or flips_exact is None or len(rows) != 1 or not np.isfinite(flips_exact[-1][rows[0]]):
+    if flips is None or flips_exact is None or not 0 < len(rows) <= FLIP_LINE_BODIES:
         return ()
-    text = flip_text(flips[-1][rows[0]], flips_exact[-1][rows[0]])
+    counts, exact = flips[-1][rows], flips_exact[-1][rows]
+    if not np.isfinite(exact).all():
+        return ()
+    text = flip_text(counts, exact)
     return (text,) if text else ()
 
 
@@ -253,12 +274,11 @@ class Session:
     kept in :attr:`record` (scene/model/step_record.py, bounded), with checkpoints that scene/model/replay.py's
     ``at_step`` goes back from. A ``sampled`` run (by default a run with a ``record``) measures only a sample of a
     scene of more than ``ALL_MEASURED_MAX`` plotted bodies against their closed forms (scene/model/samples.py): the
-    others' orientation errors, curves, flips and exact ghosts are NaN. With ``stop_at_failure`` (``run``) a failing
-    body ends the run, as in a run of one view, instead of freezing its view."""
+    others' orientation errors, curves, flips and exact ghosts are NaN. A view that fails or diverges is frozen and
+    the others go on (scene/model/failures.py), in the window, ``record`` and ``run`` alike; a run of one view stops
+    instead."""
 
-    def __init__(
-        self, setup: Setup, *, record: bool = False, sampled: bool | None = None, stop_at_failure: bool = False
-    ) -> None:
+    def __init__(self, setup: Setup, *, record: bool = False, sampled: bool | None = None) -> None:
         self.setup = setup
         self.initial_setup = setup
         self.edits: list[tuple[int, str, object]] = []
@@ -288,8 +308,6 @@ class Session:
         ]
         self._draw_limits = tuple(DRAW_LIMIT * max(value, 1e-3) for value in largest)
         self.watch = Watch(self.groups, self.rows, len(self.plotted), setup.divergence)
-        if stop_at_failure:  # ``run``: a failing body ends the run (and its exit status), frozen views are the window's
-            self.watch.enabled = False
         self._latest: Steps | None = None  # the initial state's, measured when first asked for (latest)
         self.cost_meter = CostMeter([body.integrator for body in bodies])
         self.integrator_cost: dict[str, IntegratorCost] = {}  # the last step call's, per integrator
@@ -332,7 +350,7 @@ class Session:
         return copy.deepcopy(self, memo)
 
     def set_divergence(self, threshold: float) -> None:
-        """Freeze views beyond ``threshold`` |ΔE|/E from the next step on (frozen ones stay frozen)."""
+        """Freeze views past an energy gain ``threshold`` ΔE/E from the next step on (frozen ones stay frozen)."""
         self.edits.append((self.simulation.step_index, "divergence", float(threshold)))
         self.setup = dataclasses.replace(self.setup, divergence=float(threshold))
         self.watch.threshold = float(threshold)
@@ -504,11 +522,11 @@ class Session:
         energy = snapshot.energy[rows] + potential[rows]
         numbers = self.watch.diverged_groups(energy, references.energy0, references.energy_scale)
         for number in numbers:
-            self.watch.freeze([number], Failure(self.t, f"|ΔE|/E passed {self.watch.threshold:g}", diverged=True))
+            self.watch.freeze([number], Failure(self.t, gained_text(self.watch.threshold), diverged=True))
         if numbers:
             self.simulation.freeze(self.watch.bodies_of(numbers))
         if numbers and not self.watch.live:
-            return f"at t = {self.t:.6g} s: every view diverged (|ΔE|/E > {self.watch.threshold:g})"
+            return f"at t = {self.t:.6g} s: every view diverged ({gained_text(self.watch.threshold)})"
         return None
 
     def sample(self) -> Sample:

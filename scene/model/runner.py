@@ -5,6 +5,10 @@ Per body, a run reports the run model's measures at its last step (scene/model/m
 state after the last kick): the relative energy error, the relative change of world angular momentum ``|ΔL|/|L|``
 for torque-free bodies, the orientation error against the body's closed-form motion where one exists, and the Newton
 iterations and sub-steps the integrator needed. A kinematic body has none of the three: its motion is prescribed.
+
+A scene of several views (one per integrator, as the engines and compare presets) is the window's comparison: a view
+that fails or diverges (scene/model/failures.py's one rule) is frozen and the others go on, and ``run`` lists it as
+the label does; a body that lost more energy than the threshold is noted as damping, as the label says too.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ import numpy as np
 from spinlab.scene.files.kick_table import kick_step
 from spinlab.scene.files.limits import MAX_STEP_INDEX, MAX_STEPS, MAX_TRACE_ROWS, check_count
 from spinlab.scene.files.scene_file import SceneSpec
+from spinlab.scene.model.failures import damping_text
 from spinlab.scene.model.run_model import Session, Setup, scene_integrators
 from spinlab.scene.process.kernels import load_kernels
 from spinlab.sim import compiled
@@ -31,7 +36,7 @@ if TYPE_CHECKING:
     from spinlab.scene.files.trace import TraceWriter
     from spinlab.scene.running.simulation import Simulation
 
-__all__ = ["BodySummary", "run_scene", "step_count", "check_finite"]
+__all__ = ["BodySummary", "run_scene", "step_count", "check_finite", "damping_notes"]
 
 
 @dataclass(frozen=True)
@@ -78,20 +83,23 @@ def run_scene(
     gyroscopic: bool = True,
     trace_path: Path | None = None,
     progress: Callable[[int, int], None] | None = None,
+    failures: list | None = None,
 ) -> list[BodySummary]:
     """Step ``scene`` for ``duration`` s in steps of ``h``; write the trace (atomically) if ``trace_path`` is given.
 
     The run is the window's run model (scene/model/run_model.py's :class:`Session`): its steps, kicks, changes and
     measures, the last step measured against the state after the last kick. ``integrator`` overrides every body's
-    (``None`` keeps the scene's). Raises :class:`sim.errors.NumericalError` when a step fails; no trace file is left
-    behind then.
+    (``None`` keeps the scene's). A scene of several views freezes a view that fails or diverges, as the window
+    does; ``failures``, when given, receives ``(view label, Failure)`` for each. Raises
+    :class:`sim.errors.NumericalError` when a step fails otherwise (a run of one view; every view); no trace file is
+    left behind then.
     """
     steps = step_count(duration, h)
     if trace_path is not None:
         rows = (steps + 1) * len(scene.bodies)
         check_count(rows, MAX_TRACE_ROWS, "rows of trace (steps + 1) × bodies", where=str(trace_path))
     setup = Setup(scene, scene_integrators(scene, integrator), h=h, gyroscopic=gyroscopic)
-    session = Session(setup, stop_at_failure=True)
+    session = Session(setup)
     simulation = session.simulation
     start = session.snapshot
     check_finite(simulation, start, session.energy())
@@ -112,6 +120,8 @@ def run_scene(
         report = session.step(steps, each=each, last_only=True)
         if report.error is not None:
             raise NumericalError(report.error)
+        if failures is not None:
+            failures += [(session.groups[number].label, failure) for number, failure in session.failures.items()]
         check_finite(simulation, session.snapshot, session.energy())
     wall = report.ms_per_step * report.steps / 1e3  # the stepping alone (the kernels are loaded), not the measuring
     sample, plotted, count = session.latest.sample.latest(), session.plotted, len(simulation.names)
@@ -120,6 +130,7 @@ def run_scene(
     closed_form_notes = np.full(count, None, dtype=object)
     closed_form_notes[plotted] = np.array(session.references.notes, dtype=object)
     notes = _kick_notes(session.scene, h, steps, simulation.names, closed_form_notes.tolist())
+    notes = _joined(notes, damping_notes(session))
     energy, momentum, orientation = map(_figures, figures[:3])
     columns = (energy, momentum, orientation, np.nan_to_num(figures[3]).tolist(), substeps.tolist(), notes)
     return [
@@ -154,10 +165,27 @@ def _kick_notes(scene: SceneSpec, h: float, steps: int, names: list[str], notes:
     counts = Counter(body for body, _ in landed)
     since = f"measured from t = {max(step for _, step in landed) * h:.4g} s, after the last kick"
     words = [None if name not in counts else f"kicked {counts[name]}× (scene file): {since}" for name in names]
+    return _joined(notes, words)
+
+
+def _joined(notes: list[str | None], words: list[str | None]) -> list[str | None]:
+    """Each body's ``notes`` with its ``words`` after them (either may be ``None``)."""
     return [
         note if word is None else (word if note is None else f"{note}; {word}")
         for note, word in zip(notes, words, strict=True)
     ]
+
+
+def damping_notes(session: Session) -> list[str | None]:
+    """Each body's note at ``session``'s latest step (file order) when its energy loss is past the divergence
+    threshold, as the window's view label says it (scene/model/failures.py's ``damping_text``: ``"ΔE −51 %
+    (damping)"``, not a divergence); ``None`` for the others."""
+    words: list[str | None] = [None] * len(session.scene.bodies)
+    change, threshold = session.latest.sample.latest().energy_change(), session.setup.divergence
+    if change is not None:
+        for row in np.flatnonzero(change < -threshold).tolist():  # damping_text's words, where it has any
+            words[int(session.plotted[row])] = damping_text(change[row], threshold)
+    return words
 
 
 def _figures(values: np.ndarray) -> list[float | None]:

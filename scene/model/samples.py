@@ -70,7 +70,9 @@ class Sample:
     Besides: ``q_exact`` (S, K, 4) the closed form's orientation, body → world (w, x, y, z), and ``omega_body_exact``
     (S, K, 3) rad/s its body ω, NaN without a closed form (ω NaN for a heavy top too); ``flips`` and
     ``flips_exact`` (S, K), the running flip counts of the body and of its closed form (scene/model/flips.py), NaN where
-    there is none to count. ``None`` in a sample made without them."""
+    there is none to count; ``energy_lost`` (S, K) bool, where the energy is below the initial one (the sign of the
+    energy error, which the labels say: scene/model/failures.py's ``damping_text``). ``None`` in a sample made without
+    them."""
 
     t: np.ndarray | float
     energy_error: np.ndarray
@@ -84,6 +86,14 @@ class Sample:
     omega_body_exact: np.ndarray | None = None
     flips: np.ndarray | None = None
     flips_exact: np.ndarray | None = None
+    energy_lost: np.ndarray | None = None
+
+    def energy_change(self) -> np.ndarray | None:
+        """The relative energy error with its sign, ``(E − E₀) / (|T₀| + |V₀|)`` (S, K) or (K,); ``None`` in a sample
+        made without ``energy_lost``."""
+        if self.energy_lost is None:
+            return None
+        return np.where(self.energy_lost, -self.energy_error, self.energy_error)
 
     def latest(self) -> Sample:
         """The newest step's sample (no S axis)."""
@@ -98,7 +108,7 @@ class Sample:
 
 
 _FIELDS = ("energy_error", "momentum_error", "orientation_error", "herpolhode", "herpolhode_exact", "polhode",
-           "polhode_exact", "q_exact", "omega_body_exact", "flips", "flips_exact")  # fmt: skip
+           "polhode_exact", "q_exact", "omega_body_exact", "flips", "flips_exact", "energy_lost")  # fmt: skip
 
 
 class References:
@@ -182,17 +192,18 @@ class References:
         counts). Without numpy's warnings: a state that overflowed is reported by the run, not warned about."""
         with np.errstate(over="ignore", invalid="ignore", divide="ignore", under="ignore"):
             t = np.asarray(t, dtype=float)
-            error = _magnitude(energy_error(energy, self.energy0, self.energy_scale))
+            change = energy_error(energy, self.energy0, self.energy_scale)
+            error, lost = _magnitude(change), change < 0.0
             # NaN (L₀ = 0) counts as no drift.
             momentum = np.where(self.torque_free, _magnitude(momentum_error(L_world, self.L0)), np.nan)
             if self.every_row:
-                return self._measure(t, q, omega_world, error, momentum)
+                return self._measure(t, q, omega_world, error, momentum, lost)
             # Only the measured rows against the closed forms; NaN in the others' columns.
             rows = self.measured
-            measured = self._measure(t, q[:, rows], omega_world[:, rows], error[:, rows], momentum[:, rows])
-            return _widened(measured, rows, len(self.rows), error, momentum)
+            measured = self._measure(t, q[:, rows], omega_world[:, rows], error[:, rows], momentum[:, rows], None)
+            return _widened(measured, rows, len(self.rows), error, momentum, lost)
 
-    def _measure(self, t, q, omega_world, error, momentum) -> Sample:
+    def _measure(self, t, q, omega_world, error, momentum, lost) -> Sample:
         steps, count = q.shape[:2]
         free = self.torque_free[self.measured]
         # The exact motion of each distinct initial state at the S times; NaN for the bodies under a torque. A heavy
@@ -220,7 +231,7 @@ class References:
         finite = _finite_or_nan
         return Sample(t, finite(error), finite(momentum), finite(orientation), finite(herpolhode),
                       finite(herpolhode_exact), finite(polhode), finite(polhode_exact), finite(q_exact),
-                      finite(omega_body_exact), flips, flips_exact)  # fmt: skip
+                      finite(omega_body_exact), flips, flips_exact, lost)  # fmt: skip
 
 
 def _first_of_equals(*columns: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -263,11 +274,11 @@ def measured_rows(count: int) -> np.ndarray:
     return np.unique(np.round(np.linspace(0, count - 1, SAMPLED_ROWS)).astype(np.intp))
 
 
-def _widened(sample: Sample, rows: np.ndarray, count: int, error: np.ndarray, momentum: np.ndarray) -> Sample:
-    """``sample`` of the measured ``rows`` as a sample of all ``count`` rows: the energy and momentum errors
-    (S, K) of every row, the other measures NaN outside ``rows``."""
-    fields = {"energy_error": _finite_or_nan(error), "momentum_error": _finite_or_nan(momentum)}
-    for name in _FIELDS[2:]:
+def _widened(sample: Sample, rows: np.ndarray, count: int, error: np.ndarray, momentum: np.ndarray, lost) -> Sample:
+    """``sample`` of the measured ``rows`` as a sample of all ``count`` rows: the energy and momentum errors and
+    the energy's sign (S, K) of every row, the other measures NaN outside ``rows``."""
+    fields = {"energy_error": _finite_or_nan(error), "momentum_error": _finite_or_nan(momentum), "energy_lost": lost}
+    for name in _FIELDS[2:-1]:  # the measures against the closed forms
         values = getattr(sample, name)
         wide = np.full((values.shape[0], count, *values.shape[2:]), np.nan)
         wide[:, rows] = values

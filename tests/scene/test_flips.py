@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -80,3 +82,24 @@ def test_flip_text():
     assert flip_text(7.0, 7.0) == "flips 7 (exact 7)"
     assert flip_text(3.0, np.nan) == "flips 3"
     assert flip_text(np.nan, 1.0) == ""
+    assert flip_text([6.0, 3.0], [6.0, 9.0]) == "flips 6 · 3 (exact 6 · 9)"
+    assert flip_text([6.0, 3.0], [6.0, np.nan]) == "flips 6 · 3"
+
+
+def test_engine_views_show_their_flips_against_the_exact_count():
+    """The engines preset's views hold two bodies each (a T-handle, a racket): each view's label counts both bodies'
+    flips against their closed forms' over the same time. Two of its views (four bodies) keep the test short."""
+    scene = load_scene("engines")
+    kept = ("mujoco_rk4", "physx")  # on its ghost; no gyroscopic term, never flips
+    scene = dataclasses.replace(scene, bodies=tuple(body for body in scene.bodies if body.integrator in kept))
+    session = Session(Setup(scene, tuple(body.integrator for body in scene.bodies), h=scene.h))
+    assert session.step(round(12.0 / scene.h)).error is None
+    sample = session.latest.sample
+    exact = sample.flips_exact[-1].astype(int).tolist()  # handle, handle, racket, racket
+    assert exact[0] == exact[1] >= 1 and exact[2] == exact[3] > exact[0]  # the racket flips faster
+    labels = {lines[0]: lines[-1] for lines in view_labels(session, session.groups)}
+    handle, racket = exact[0], exact[2]
+    assert labels == {
+        "mujoco_rk4": f"flips {handle} · {racket} (exact {handle} · {racket})",
+        "physx": f"flips 0 · 0 (exact {handle} · {racket})",
+    }

@@ -30,7 +30,7 @@ TOOLTIPS = {
     "pause": "Pause or run the simulation (Space).",
     "step": "Pause and advance one time step h (Right arrow).",
     "reset": "Start again from the initial state (R).",
-    "reset_error": "The run stopped on a numerical failure: start again from the initial state.",
+    "reset_error": "The run stopped on a numerical failure: Reset starts it again from the initial state.",
     "key_help": "Show or hide every key and mouse gesture over the 3D view (F1 or ?).",
     "speed": "Simulated seconds per wall second, 1/32× to 8×. Drag, or Ctrl+click to type.",
     # scene

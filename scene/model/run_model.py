@@ -468,7 +468,7 @@ class Session:
         per_step = newton[self.plotted] / max(steps, 1)
         failed = tuple(sorted(set(self.watch.failures) - frozen_before))
         ms = 1e3 * elapsed / steps if steps else float("nan")
-        if self.retime_costs and steps and self._calls % RETIME_CALLS == 0:
+        if self.retime_costs and steps and (self._calls % RETIME_CALLS == 0 or self.cost_meter.untimed()):
             self.cost_meter.retime(self.simulation.world, self.h)
         self._calls += 1
         self.integrator_cost = self.cost_meter.costs()

@@ -45,7 +45,7 @@ RENDER_LABELS = {
     "show_ghost": "exact ghost",
     "show_poinsot": "Poinsot view",
 }
-KEYS_BUTTON = "Keys and mouse (F1)"
+KEYS_BUTTON = "Keys (F1)"
 RECORD_LABEL_WIDEST = "Stop (0000.0 s)"  # the record button's width: its widest label below 10⁴ s
 
 

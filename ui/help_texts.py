@@ -38,7 +38,10 @@ TOOLTIPS = {
     "scene_path": "Type the path of a scene .toml file and press Enter to load it.",
     # integration
     "per_body": "Each body runs with the integrator chosen beside it, all in one view.",
-    "side_by_side": "One copy of the scene per ticked integrator, in lock step from the same initial state.",
+    "side_by_side": (
+        "One copy of the scene per ticked integrator, in lock step from the same initial state; bodies that would "
+        "move alike (the compare preset's handles) are copied once."
+    ),
     "compare": "Run this integrator's copy side by side.",
     "integrator": "The integrator that advances this body.",
     "every_integrator": "One integrator for every dynamic body.",

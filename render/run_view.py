@@ -79,6 +79,7 @@ class RunView:
         self.key_strip_px = 0  # the strip the overlays' key took at the bottom of the area
         self._key: tuple[tuple[int, int], TextBox, float] | None = None  # (target size, key, scale) last drawn
         self.follower = CameraFollower()  # the cameras moved with a body (the window's follow, record --follow)
+        self.place = session.place  # a scene body's place among each view's bodies
         self.set_groups(session.groups if groups is None else groups)
 
     def set_groups(self, groups: Sequence[Group]) -> None:
@@ -114,11 +115,13 @@ class RunView:
         self.follower.reset()
 
     def follow(self, snapshot: Snapshot, body: int | None) -> None:
-        """Move each view's camera with its copy of the scene's body ``body`` (``None``: follow nothing): by the
+        """Move each view's camera with its copy of the scene's body ``body`` (``None``: follow nothing; side by side,
+        the copy of the body that stands for it, scene/model/run_model.py's ``stand_ins``): by the
         body's displacement since the last call (render/camera.py's :class:`CameraFollower`)."""
         if body is None or self.cameras is None or len(self.cameras) != len(self.groups):
             self.follower.reset()
             return
+        body = self.place(body)
         rows = [group.bodies[body] if body < len(group.bodies) else -1 for group in self.groups]
         positions = np.where(np.array(rows)[:, None] >= 0, snapshot.position[rows], np.nan)
         self.follower.follow(self.cameras, positions)

@@ -49,6 +49,8 @@ __all__ = [
     "start_on_numpy",
     "gated",
     "stand_in",
+    "step_path",
+    "COMPILED_KERNEL",
     "loading",
     "mark_ready",
     "is_ready",
@@ -169,6 +171,21 @@ def stand_in(name: str, bodies: int = 1) -> str:
     """The ``backend`` that steps a group of ``bodies`` bodies of ``name`` while its kernel is not ready: ``"twin"``
     for the :data:`TWINS` where the gate lets that many step plain, else ``"numpy"``."""
     return "twin" if name in TWINS and bodies < _state["plain_below"] else "numpy"
+
+
+COMPILED_KERNEL = "compiled kernel"
+
+
+def step_path(name: str, bodies: int = 1) -> str:
+    """What steps a group of ``bodies`` bodies of ``name`` now, in a few words (the window's cost column says it
+    beside each figure): :data:`COMPILED_KERNEL`; ``"numpy"`` for an integrator with no kernel (the closed form, the
+    engines: a call's fixed cost, ~0.1 ms, then spread over its bodies); while its kernel is not ready, its stand-in
+    (:func:`stand_in`), ``"plain kernel, compiling"`` or ``"numpy, compiling"``, dearer by tens of times."""
+    if RECORDS[name].kernel is None:
+        return "numpy"
+    if is_ready(name):
+        return COMPILED_KERNEL
+    return "plain kernel, compiling" if stand_in(name, bodies) == "twin" else "numpy, compiling"
 
 
 def mark_ready(names: Iterable[str]) -> None:

@@ -44,12 +44,13 @@ arrays, which change only once every group has stepped.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import partial
 from time import perf_counter
 
 import numpy as np
 import numpy.typing as npt
 
-from spinlab.sim import compiled
+from spinlab.sim import compiled, timing
 from spinlab.sim.contiguous_list import ContiguousList, Handle
 from spinlab.sim.errors import NumericalError
 from spinlab.sim.integrators import INTEGRATORS
@@ -283,13 +284,14 @@ class World:
         return LeverTorque(values("com_from_pivot_body"), values("mass")[:, None] * self.gravity)
 
     def time_groups(self, h: float, repeats: int = 3) -> dict[str, float]:
-        """Wall seconds per body-step of each integrator's group stepping the current state by ``h`` on its own, the
-        best of ``repeats`` calls: the step's cost on warm caches, apart from whatever ran before it (a frame's
-        drawing, the other groups), as ``bench --only latency`` measures a step. A measurement only: nothing is
-        written to the world (the groups' scratch buffers aside), and a group that cannot take the step is left out,
-        as is one whose kernel is still compiling (sim/compiled.py: its numpy path is not the step the cost column
-        names, and timing it took the window's frame 0.14 s on compare side by side). Under gravity each group steps
-        with the torque at the current state."""
+        """Wall seconds per body-step of each integrator's group stepping the current state by ``h`` on its own: one
+        call first (the first after a frame's drawing runs on cold caches), then the best of ``repeats`` calls,
+        timed by sim/timing.py's ``best_seconds_per_call`` as ``bench --only latency`` times its ``step`` column: the
+        step's cost on warm caches, apart from whatever ran before it (a frame's drawing, the other groups). A
+        measurement only: nothing is written to the world (the groups' scratch buffers aside), and a group that
+        cannot take the step is left out, as is one whose kernel is still compiling (sim/compiled.py: timing its
+        numpy path took the window's frame 0.14 s on compare side by side; its cost is the frame's own, said as
+        such, :func:`sim.compiled.step_path`). Under gravity each group steps with the torque at the current state."""
         layout = self._current_layout()
         q, omega_world, L_world, _, _, q_low = self._state
         torque = None if layout.pivoted is None else self.torque_world(q)
@@ -298,12 +300,9 @@ class World:
         self.group_seconds = {}  # _step_group adds its time here: kept apart from the last step's
         try:
             for group in (group for group in layout.groups if compiled.is_ready(group.name)):
-                best = float("inf")
-                for _ in range(repeats):
-                    start = perf_counter()
-                    self._step_group(h, group, q, omega_world, L_world, q_low, torque, lever_torque)
-                    best = min(best, perf_counter() - start)
-                seconds[group.name] = best / max(len(group.bodies), 1)
+                call = partial(self._step_group, h, group, q, omega_world, L_world, q_low, torque, lever_torque)
+                call()
+                seconds[group.name] = timing.best_seconds_per_call(call, repeats, 1) / max(len(group.bodies), 1)
         except NumericalError:
             pass  # what was timed before the failure stands
         finally:

@@ -1,11 +1,11 @@
 """The plots of each integrator's cost and of the views that failed (ImPlot), from ui/integrator_table.py's
 :class:`~ui.integrator_table.IntegratorTable`.
 
-:func:`integrators_plot`: a live accuracy-versus-cost scatter (x: µs of kernel per body-step, y: the largest
+:func:`integrators_plot`: a live accuracy-versus-cost scatter (x: µs of its step per body-step, y: the largest
 |ΔE|/E of the integrator's bodies now, both log; one point per integrator in its colour, like
 docs/images/accuracy.png). :func:`cost_table` (in the panel): each integrator's µs per body-step, Newton iterations
-and sub-steps per body-step (a frozen view's row says it failed). :func:`mark_frozen_ends`: a cross where a frozen
-row's plot line ends, drawn inside the time plots.
+and sub-steps per body-step (a frozen view's row says it failed), and what the µs time. :func:`mark_frozen_ends`: a
+cross where a frozen row's plot line ends, drawn inside the time plots.
 """
 
 from __future__ import annotations
@@ -16,15 +16,16 @@ import numpy as np
 from imgui_bundle import imgui, implot
 
 from spinlab.scene.model.samples import ERROR_FLOOR
-from spinlab.ui.integrator_table import IntegratorRow, IntegratorTable
+from spinlab.ui.integrator_table import COST_CAPTION, IntegratorRow, IntegratorTable, cost_text
 from spinlab.ui.plot_titles import AXES_LABELS_PX, fitted_title
 
 __all__ = ["integrators_plot", "cost_table", "mark_frozen_ends", "decade_ticks", "TABLE_ROWS_MAX"]
 
 TABLE_ROWS_MAX = 14  # every integrator; a scene's own integrators are fewer
 FAILED_RGBA = (1.0, 0.42, 0.4, 1.0)
+CAPTION_RGBA = (0.62, 0.66, 0.72, 1.0)
 SCATTER_TIP = (
-    "Each live integrator now: its kernel's wall time per body-step (x) against the largest |ΔE|/E of its\n"
+    "Each live integrator now: its step's wall time per body-step (x) against the largest |ΔE|/E of its\n"
     "bodies (y), log-log. Lower left is better: accurate and cheap."
 )
 
@@ -108,31 +109,39 @@ def _name_nearest(table: list[IntegratorRow]) -> None:
     if near is None:
         imgui.set_tooltip(SCATTER_TIP)
     else:
-        imgui.set_tooltip(f"{near.name}: {near.us:.3g} µs/body-step, |ΔE|/E = {near.energy_error:.2g}")
+        imgui.set_tooltip(f"{cost_text(near)[1]}; |ΔE|/E = {near.energy_error:.2g}")
 
 
 def cost_table(table: list[IntegratorRow]) -> None:
-    """Each integrator's µs per body-step, Newton iterations and sub-steps per body-step (a frozen one: why)."""
+    """Each integrator's µs per body-step (on what, in its tooltip), Newton iterations and sub-steps per body-step
+    (a frozen one: why), with :data:`~ui.integrator_table.COST_CAPTION` under them."""
     flags = imgui.TableFlags_.row_bg | imgui.TableFlags_.sizing_stretch_prop
     if not imgui.begin_table("integrator cost", 4, flags):
         return
-    for title, weight in (("integrator", 2.4), ("µs/step", 1.0), ("Newton", 1.0), ("sub-steps", 1.0)):
+    for title, weight in (("integrator", 2.4), ("µs", 1.0), ("Newton", 1.0), ("sub-steps", 1.0)):
         imgui.table_setup_column(title, imgui.TableColumnFlags_.width_stretch, weight)
     imgui.table_headers_row()
     for row in table[:TABLE_ROWS_MAX]:
         imgui.table_next_row()
         imgui.table_next_column()
         imgui.text_colored(_vec(row.rgb), row.name)
+        imgui.table_next_column()
         if row.failed:
-            imgui.table_next_column()
             imgui.text_colored(_vec(FAILED_RGBA), "frozen")
             if imgui.is_item_hovered():
                 imgui.set_tooltip(row.failed)
             continue
-        for value, text in ((row.us, "{:.3g}"), (row.newton, "{:.1f}"), (row.substeps, "{:.1f}")):
+        cell, tip = cost_text(row)
+        imgui.text(cell)
+        if imgui.is_item_hovered():
+            imgui.set_tooltip(tip)
+        for value in (row.newton, row.substeps):
             imgui.table_next_column()
-            imgui.text("–" if not np.isfinite(value) else text.format(value))
+            imgui.text("–" if not np.isfinite(value) else f"{value:.1f}")
     imgui.end_table()
+    imgui.push_style_color(imgui.Col_.text, imgui.ImVec4(*CAPTION_RGBA))
+    imgui.text_wrapped(COST_CAPTION)
+    imgui.pop_style_color()
 
 
 def mark_frozen_ends(series, lines) -> None:

@@ -1,4 +1,4 @@
-"""The panel's part of comparisons that survive: the frozen views listed under the run buttons, the divergence
+"""The panel's part of comparisons that survive: the colour of the frozen views' line (ui/panel.py), the divergence
 threshold a person can drag, the note saying what side by side leaves out, and each integrator's cost now
 (ui/panel.py calls these)."""
 
@@ -13,19 +13,11 @@ from spinlab.ui.cost_plots import cost_table
 from spinlab.ui.help_texts import tooltip
 from spinlab.ui.integrator_table import left_out_note
 
-__all__ = ["draw_failures", "draw_comparison", "DIVERGENCE_RANGE"]
+__all__ = ["draw_comparison", "DIVERGENCE_RANGE", "FROZEN_RGBA"]
 
 DIVERGENCE_RANGE = (1e-4, 10.0)  # |ΔE|/E; the slider is logarithmic
 FROZEN_RGBA = imgui.ImVec4(1.0, 0.68, 0.35, 1.0)
 NOTE_RGBA = imgui.ImVec4(0.62, 0.66, 0.72, 1.0)
-
-
-def draw_failures(form: Form) -> None:
-    """The frozen views, one line each (the run goes on)."""
-    for line in form.failures:
-        imgui.push_style_color(imgui.Col_.text, FROZEN_RGBA)
-        imgui.text_wrapped(f"frozen: {line}")
-        imgui.pop_style_color()
 
 
 def draw_comparison(choices: Choices, form: Form, edits: PanelEdits) -> None:

@@ -31,7 +31,7 @@ TOOLTIPS = {
     "pause": "Pause or run the simulation (Space).",
     "step": "Pause and advance one time step h (Right arrow).",
     "reset": "Start again from the initial state (R).",
-    "reset_error": "The run stopped on a numerical failure: start again from the initial state.",
+    "reset_error": "The run stopped on a numerical failure: Reset starts it again from the initial state.",
     "key_help": "Show or hide every key and mouse gesture over the 3D view (F1 or ?).",
     "speed": "Simulated seconds per wall second, 1/32× to 8×. Drag, or Ctrl+click to type.",
     # scene
@@ -39,7 +39,10 @@ TOOLTIPS = {
     "scene_path": "Type the path of a scene .toml file and press Enter to load it.",
     # integration
     "per_body": "Each body runs with the integrator chosen beside it, all in one view.",
-    "side_by_side": "One copy of the scene per ticked integrator, in lock step from the same initial state.",
+    "side_by_side": (
+        "One copy of the scene per ticked integrator, in lock step from the same initial state; bodies that would "
+        "move alike (the compare preset's handles) are copied once."
+    ),
     "compare": "Run this integrator's copy side by side.",
     "integrator": "The integrator that advances this body.",
     "every_integrator": "One integrator for every dynamic body.",

@@ -1,8 +1,9 @@
-"""What the window shows of each integrator live, without ImGui: its cost (µs per body-step of its kernel, Newton
-iterations and sub-steps per body-step, the median over the last calls), its accuracy now (the largest |ΔE|/E and
-orientation error of its bodies) and the views that failed (scene/model/failures.py). :class:`IntegratorTable`
-reads the running :class:`~scene.model.run_model.Session` (its latest report's ``integrator_cost``, its samples, its
-failures); ui/cost_plots.py draws it, and ui/plots.py draws the frozen rows' plot lines ending in a mark."""
+"""What the window shows of each integrator live, without ImGui: its cost (µs per body-step of its step, on the path
+that steps it now, Newton iterations and sub-steps per body-step, the median over the last calls on that path), its
+accuracy now (the largest |ΔE|/E and orientation error of its bodies) and the views that failed
+(scene/model/failures.py). :class:`IntegratorTable` reads the running :class:`~scene.model.run_model.Session` (its
+latest report's ``integrator_cost``, its samples, its failures); ui/cost_plots.py draws it, and ui/plots.py draws the
+frozen rows' plot lines ending in a mark."""
 
 from __future__ import annotations
 
@@ -12,19 +13,27 @@ from dataclasses import dataclass
 import numpy as np
 
 from spinlab.scene.model.palette import rgb_triple
+from spinlab.sim.compiled import COMPILED_KERNEL
 
-__all__ = ["IntegratorTable", "IntegratorRow", "WINDOW", "failure_lines", "left_out_note"]
+__all__ = ["IntegratorTable", "IntegratorRow", "WINDOW", "COST_CAPTION", "cost_text", "failure_lines", "left_out_note"]
 
 WINDOW = 15
 """Step calls (frames) each integrator's cost is the median over: steady, and blind to a call that compiled a
 kernel or was preempted."""
+
+COST_CAPTION = (
+    "µs per body-step: each integrator's step alone on warm caches, as bench --only latency times its step "
+    "column; * not a compiled kernel (still compiling, or numpy alone): hover a figure"
+)
+"""What the cost column's figures time, said under it (one text whatever the figures: nothing below it moves)."""
 
 
 @dataclass(frozen=True)
 class IntegratorRow:
     """One integrator's line of the table and its point in the scatter: ``rgb`` (sRGB, of its first body),
     ``us`` µs per body-step, ``newton`` and ``substeps`` per body-step, ``energy_error`` the largest |ΔE|/E of
-    its bodies now and ``orientation_error`` rad (NaN without a closed form), ``failed`` its view's failure line."""
+    its bodies now and ``orientation_error`` rad (NaN without a closed form), ``failed`` its view's failure line;
+    ``path`` what the cost was timed on (sim/compiled.py's ``step_path``) and ``bodies`` the bodies a call steps."""
 
     name: str
     rgb: tuple[float, float, float]
@@ -34,6 +43,8 @@ class IntegratorRow:
     energy_error: float
     orientation_error: float
     failed: str | None
+    path: str = COMPILED_KERNEL
+    bodies: int = 1
 
 
 class IntegratorTable:
@@ -45,6 +56,7 @@ class IntegratorTable:
         self.rows = {name: np.flatnonzero(np.array(names, dtype=object) == name) for name in dict.fromkeys(names)}
         self.rgb = {name: rgb_triple(rgb[rows[0]]) for name, rows in self.rows.items()}
         self._recent: dict[str, deque] = {name: deque(maxlen=WINDOW) for name in self.rows}
+        self._path: dict[str, tuple[str, int]] = {}  # each integrator's path and bodies a call, as last stepped
         self._seen: tuple | None = None  # (the session's latest steps, its failure count) the table was made for
         self._table: list[IntegratorRow] = []
 
@@ -64,6 +76,9 @@ class IntegratorTable:
             for name, cost in session.integrator_cost.items():
                 recent = self._recent.get(name)
                 if recent is not None:
+                    if self._path.get(name, (cost.path,))[0] != cost.path:
+                        recent.clear()  # a stand-in's figures are not the compiled kernel's
+                    self._path[name] = (cost.path, cost.bodies)
                     recent.append((cost.us_per_body_step, cost.newton_per_body_step, cost.substeps_per_body_step))
         self._seen = key
         self._table = self._rows()
@@ -87,9 +102,21 @@ class IntegratorTable:
                 IntegratorRow(
                     name, self.rgb[name], float(us), float(newton), float(substeps),
                     _largest(energy[rows]), _largest(orientation[rows]), failure,
+                    *self._path.get(name, (COMPILED_KERNEL, len(rows))),
                 )
             )  # fmt: skip
         return table
+
+
+def cost_text(row: IntegratorRow) -> tuple[str, str]:
+    """The cost column's cell for ``row`` (``"5.2"``; ``"130*"`` when not timed on a compiled kernel) and its
+    tooltip, saying what was timed: ``"5.2 µs per body-step of euler's step, compiled kernel, 1 body a call"``."""
+    if not np.isfinite(row.us):
+        return "–", f"{row.name} has not stepped yet"
+    figure = f"{row.us:.3g}"
+    bodies = f"{row.bodies} body a call" if row.bodies == 1 else f"{row.bodies} bodies a call"
+    tip = f"{figure} µs per body-step of {row.name}'s step, {row.path}, {bodies}"
+    return (figure if row.path == COMPILED_KERNEL else figure + "*"), tip
 
 
 def _median(values: tuple[float, ...]) -> float:

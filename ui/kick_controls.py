@@ -19,7 +19,7 @@ import numpy.typing as npt
 
 from spinlab.scene.files.kick_table import KickSpec
 from spinlab.scene.files.scene_file import SceneSpec
-from spinlab.scene.model.run_model import Setup, run_layout
+from spinlab.scene.model.run_model import Setup, run_layout, stand_ins
 from spinlab.sim.quaternion import quat_conj, quat_rotate
 
 __all__ = [
@@ -88,13 +88,16 @@ def _initial(body, field: str) -> np.ndarray:
 
 
 def alike_bodies(setup: Setup, index: int, field: str) -> list[int]:
-    """The bodies an edit of body ``index``'s ``field`` applies to: in a comparison (:func:`is_comparison`, not side
-    by side, whose copies share the base scene already), every dynamic body of the same shape and inertia whose old
-    value of the field equals body ``index``'s (the copies that started alike); otherwise ``[index]``. Only the
-    initial state (``omega_body``, ``orientation``) is shared."""
+    """The bodies an edit of body ``index``'s ``field`` applies to: in a comparison (:func:`is_comparison`), every
+    dynamic body of the same shape and inertia whose old value of the field equals body ``index``'s (the copies that
+    started alike); side by side, the bodies copied once with it (scene/model/run_model.py's ``stand_ins``: they stay
+    one body per view); otherwise ``[index]``. Only the initial state (``omega_body``, ``orientation``) is shared."""
     bodies = setup.scene.bodies
-    if field not in ("omega_body", "orientation") or setup.side_by_side or not is_comparison(setup):
+    if field not in ("omega_body", "orientation") or not is_comparison(setup):
         return [index]
+    if setup.side_by_side:
+        stand_in = stand_ins(setup.scene)
+        return [i for i, other in enumerate(stand_in) if other == stand_in[index]]
     edited = bodies[index]
     value = _initial(edited, field)
     return [
@@ -158,10 +161,9 @@ def drag_kick(cameras, session, choices, dx_px: float, dy_px: float, height_px: 
         return None
     right, up, toward_viewer = cameras[0].view()[:3, :3]
     index = choices.selected_body if index is None else index
-    # Body i of the scene is the run's body i (side by side: its first copy's).
     # A body whose |L| is past a double's range makes a non-finite impulse: quietly here, refused beside the kick's
     # field by the controller (ui/edits.py's parse_impulse), as a typed one is.
     with np.errstate(all="ignore"):
-        scale = kick_scale(session.snapshot.L_world[index], choices.scene.bodies[index].inertia_com)
+        scale = kick_scale(session.snapshot.L_world[session.row(index)], choices.scene.bodies[index].inertia_com)
         impulse = drag_impulse(toward_viewer, right, up, dx_px, dy_px, height_px, scale)
     return (index, tuple(float(v) for v in impulse)) if impulse.any() else None

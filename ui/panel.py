@@ -17,7 +17,7 @@ from imgui_bundle import imgui
 from spinlab.render.renderer import RenderOptions
 from spinlab.ui.controller_state import TEXT_SCALES, Choices, Form, PanelEdits
 from spinlab.ui.edits import BODY_FIELDS
-from spinlab.ui.failures_panel import draw_comparison, draw_failures
+from spinlab.ui.failures_panel import FROZEN_RGBA, draw_comparison
 from spinlab.ui.help_texts import PLOT_TOOLTIPS, integrator_line, tooltip
 from spinlab.ui.kick_panel import kick_section, omega_drags
 from spinlab.ui.plots import FIXED_WINDOW, PLOT_TITLES
@@ -45,7 +45,7 @@ RENDER_LABELS = {
     "show_ghost": "exact ghost",
     "show_poinsot": "Poinsot view",
 }
-KEYS_BUTTON = "Keys and mouse (F1)"
+KEYS_BUTTON = "Keys (F1)"
 RECORD_LABEL_WIDEST = "Stop (0000.0 s)"  # the record button's width: its widest label below 10⁴ s
 
 
@@ -95,9 +95,10 @@ def _note(text: str, color: imgui.ImVec4 = NOTE_RGBA) -> None:
     imgui.pop_style_color()
 
 
-def _one_line(text: str, color: imgui.ImVec4 = NOTE_RGBA) -> None:
+def _one_line(text: str, color: imgui.ImVec4 = NOTE_RGBA, tip: str | None = None) -> None:
     """``text`` on exactly one line, whatever it says (an empty one too): cut to the panel's width with "…", the
-    whole of it in a tooltip. A line that appears, vanishes or wraps would move every control below it."""
+    whole of it (or ``tip``) in a tooltip. A line that appears, vanishes or wraps would move every control below
+    it."""
     room = imgui.get_content_region_avail().x
     shown = text
     if imgui.calc_text_size(shown).x > room:
@@ -107,8 +108,8 @@ def _one_line(text: str, color: imgui.ImVec4 = NOTE_RGBA) -> None:
     imgui.push_style_color(imgui.Col_.text, color)
     imgui.text(shown)
     imgui.pop_style_color()
-    if shown != text:
-        imgui.set_item_tooltip(text)
+    if tip is not None or shown != text:
+        imgui.set_item_tooltip(text if tip is None else tip)
 
 
 def _text_field(
@@ -139,12 +140,6 @@ def _status(choices: Choices, form: Form, edits: PanelEdits) -> None:
         _one_line(f"stepping lags: {status.speed_ratio:.0%} of {speed}", ERROR_RGBA)
     else:
         _one_line("paused" if choices.paused else f"stepping keeps up with {speed}")
-    if choices.error:
-        _note(f"Stopped: {choices.error}", ERROR_RGBA)
-        if imgui.button("Reset to the initial state"):
-            edits.reset = True
-        _tip("reset_error")
-    draw_failures(form)
     imgui.spacing()
     label = "Run" if choices.paused else "Pause"
     if imgui.button(f"{label}##pause", imgui.ImVec2(70, 0)):
@@ -157,7 +152,7 @@ def _status(choices: Choices, form: Form, edits: PanelEdits) -> None:
     imgui.same_line()
     if imgui.button("Reset"):
         edits.reset = True
-    _tip("reset")
+    _tip("reset_error" if choices.error else "reset")
     imgui.same_line()
     imgui.set_next_item_width(-1.0)
     low, high = TIME_SCALE_EXPONENTS
@@ -167,12 +162,48 @@ def _status(choices: Choices, form: Form, edits: PanelEdits) -> None:
     if changed:
         edits.time_scale_exp = exponent
     _tip("speed")
+    _capture_buttons(form, edits)
     if imgui.small_button(KEYS_BUTTON):
         edits.toggle_key_help = True
     _tip("key_help")
-    # What the last action did, or why it failed, under the buttons: always in sight, whatever is folded away, and
-    # always one line (empty when there is nothing to say), so that no control moves when a message comes or goes.
+    # What the last action did, or why it failed, then why the run stopped or which views froze: under the buttons,
+    # always in sight whatever is folded away, and each always one line (empty when there is nothing to say, the
+    # whole of it in a tooltip), so that no control moves when a message, a failure or a frozen view comes or goes
+    # (a Stop click once landed on the header below it, the recording going on).
     _one_line(form.message or "", ERROR_RGBA if form.message_is_error else GOOD_RGBA)
+    faults_line(choices.error, form.failures)
+
+
+def faults_line(error: str | None, frozen: Sequence[str]) -> None:
+    """One line, always: why the run stopped (red), else the views frozen (``frozen``: ui/integrator_table.py's
+    ``failure_lines``, the run goes on), else nothing; each frozen view on its own line of the tooltip."""
+    if error:
+        _one_line(f"Stopped: {error}", ERROR_RGBA, f"Stopped: {error}\n{tooltip('reset_error')}")
+    elif frozen:
+        _one_line(f"frozen: {'; '.join(frozen)}", FROZEN_RGBA, "\n".join(f"frozen: {line}" for line in frozen))
+    else:
+        _one_line("")
+
+
+def _capture_buttons(form: Form, edits: PanelEdits) -> None:
+    """Record (Stop while recording) and Screenshot, at the top of the panel where nothing above them comes or
+    goes: a recording is stopped by a click that lands on the button it aimed at."""
+    # One identity ("###record") and one width whatever the label says: a press and its release land on the same
+    # button while the running seconds change its label (ImGui drops a click whose button changed identity).
+    width = imgui.calc_text_size(RECORD_LABEL_WIDEST).x + 2.0 * imgui.get_style().frame_padding.x
+    if form.recording:
+        imgui.push_style_color(imgui.Col_.button, ERROR_FRAME_RGBA)
+        edits.toggle_record = imgui.button(f"Stop ({form.record_seconds:.1f} s)###record", imgui.ImVec2(width, 0))
+        imgui.pop_style_color()
+        _tip("stop_record")
+    else:
+        edits.toggle_record = imgui.button("Record###record", imgui.ImVec2(width, 0))
+        _tip("record")
+    imgui.same_line()
+    if imgui.button("Screenshot"):
+        edits.screenshot = True
+    _tip("screenshot")
+    imgui.same_line()
 
 
 def _scene(choices: Choices, form: Form, edits: PanelEdits) -> None:
@@ -360,22 +391,6 @@ def _capture(choices: Choices, form: Form, edits: PanelEdits) -> None:
     changed, text, _ = _text_field("##output", choices.output_dir, None, tip="output_dir")
     if changed:
         edits.output_dir = text
-    if imgui.button("Screenshot"):
-        edits.screenshot = True
-    _tip("screenshot")
-    imgui.same_line()
-    # One identity ("###record") and one width whatever the label says: a press and its release land on the same
-    # button while the running seconds change its label (ImGui drops a click whose button changed identity).
-    width = imgui.calc_text_size(RECORD_LABEL_WIDEST).x + 2.0 * imgui.get_style().frame_padding.x
-    if form.recording:
-        imgui.push_style_color(imgui.Col_.button, ERROR_FRAME_RGBA)
-        edits.toggle_record = imgui.button(f"Stop ({form.record_seconds:.1f} s)###record", imgui.ImVec2(width, 0))
-        imgui.pop_style_color()
-        _tip("stop_record")
-    else:
-        edits.toggle_record = imgui.button("Record###record", imgui.ImVec2(width, 0))
-        _tip("record")
-    imgui.same_line()
     if imgui.button("Export CSV"):
         edits.export_csv = True
     _tip("export_csv")

@@ -42,8 +42,9 @@ def default_body(scene: SceneSpec) -> int:
 @dataclass(frozen=True)
 class Circles:
     """Bodies as drawn, one entry each, (M,) arrays: snapshot ``row``, ``view``, place ``index`` among the view's
-    bodies (the scene's body ``index``: side by side each view is a copy of the scene's bodies in file order, else
-    one view holds them all), centre ``x``, ``y`` and ``radius`` px (framebuffer, GL origin)."""
+    bodies (side by side each view is a copy of the scene's bodies in file order, those that move alike copied
+    once: scene/model/run_model.py's ``Session.place``; else one view holds them all), centre ``x``, ``y`` and
+    ``radius`` px (framebuffer, GL origin)."""
 
     row: np.ndarray
     view: np.ndarray

@@ -5,7 +5,6 @@ step taken or played, shown afresh at a step looked back at."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -90,10 +89,7 @@ class RunDisplay(Follower):
         """The body the exact ghosts and the Poinsot traces of ``session`` follow: the one selected in the panel
         (side by side, its first copy)."""
         selected = self._choices().selected_body
-        bodies: Sequence[int] = range(len(session.setup.scene.bodies))
-        if session.setup.side_by_side:
-            bodies = session.groups[0].bodies
-        return bodies[selected] if selected < len(bodies) else None
+        return session.row(selected) if selected < len(session.setup.scene.bodies) else None
 
     def prepare(self, timeline: Timeline) -> None:
         """The views at ``timeline``'s step shown, their instance data made (no GL): a branch's original too, its

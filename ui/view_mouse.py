@@ -105,7 +105,7 @@ class ViewMouse:
         hit = body_at(
             x * ratio, y * ratio, view.viewports, view.cameras, rows, app.renderer.layout, app.timeline.shown.snapshot
         )
-        return None if hit is None else hit[1]
+        return None if hit is None else app.timeline.session.scene_body(hit[0])
 
     def _pixel_ratio(self) -> float:
         window = self.app.window
@@ -122,7 +122,7 @@ class ViewMouse:
         groups = app.view.groups if app.view is not None else ()
         if any(len(group.bodies) > 1 for group in groups):
             color = imgui.get_color_u32(imgui.ImVec4(*RING_RGBA))
-            rings = self.circles(only_index=app.state.selected_body)
+            rings = self.circles(only_index=app.timeline.session.place(app.state.selected_body))
             for x, y, radius in zip(rings.x, rings.y, rings.radius, strict=True):
                 centre = imgui.ImVec2(float(x) / ratio, height - float(y) / ratio)
                 draw_list.add_circle(centre, max(float(radius) / ratio, 6.0), color, 0, 1.5)

@@ -8,18 +8,21 @@ fail, records each :class:`Failure` (the time of the state kept and why), and ma
 after that time with NaN, so their plot lines end there. The run model (scene/model/run_model.py) freezes their bodies
 (:meth:`scene.running.simulation.Simulation.freeze`) and retries the step; the others go on bit for bit.
 
-:class:`CostMeter` sums, per integrator, the wall time of its kernel calls (sim/world.py's ``group_seconds``), the
-body-steps it took, its Newton iterations and its sub-steps, into an :class:`IntegratorCost` per step call.
+:class:`CostMeter` sums, per integrator, the wall time of its step calls (sim/world.py's ``group_seconds``), the
+body-steps it took, its Newton iterations and its sub-steps, into an :class:`IntegratorCost` per step call, with the
+path that stepped it (compiled kernel, or its stand-in while that compiles: sim/compiled.py's ``step_path``).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import math
 from dataclasses import dataclass
 
 import numpy as np
 
 from spinlab.scene.model.samples import Sample
+from spinlab.sim import compiled
 from spinlab.sim.errors import NumericalError
 
 __all__ = [
@@ -162,33 +165,52 @@ class Watch:
 
 @dataclass(frozen=True)
 class IntegratorCost:
-    """One integrator's cost over a step call: wall µs per body-step of its kernel calls, Newton iterations and
-    sub-steps per body-step, and the ``body_steps`` they are averaged over."""
+    """One integrator's cost over a step call: wall µs per body-step of its step, Newton iterations and sub-steps
+    per body-step, and the ``body_steps`` they are averaged over; ``path``, what stepped it (sim/compiled.py's
+    ``step_path``), and ``bodies``, how many one call steps (the call's fixed cost is spread over them)."""
 
     us_per_body_step: float
     newton_per_body_step: float
     substeps_per_body_step: float
     body_steps: int
+    path: str = compiled.COMPILED_KERNEL
+    bodies: int = 1
 
 
 class CostMeter:
     """Sums each integrator's cost over the steps of one call. ``integrators``: the integrator (or ``None``) of
     each body, file order, as the world's cost arrays are.
 
-    The wall time per body-step is the one :meth:`retime` measured last, when it has (each integrator's step alone
-    on warm caches, as ``bench --only latency`` times it), else the call's own: a step timed inside a frame pays
-    for the caches the frame's drawing emptied, unevenly across the integrators."""
+    The wall time per body-step is the one :meth:`retime` measured last on the path that steps it now (each
+    integrator's step alone on warm caches, as ``bench --only latency`` times its ``step`` column), else the call's
+    own: a step timed inside a frame pays for the caches the frame's drawing emptied, unevenly across the
+    integrators. A figure timed on a stand-in is never shown for the compiled kernel that replaced it."""
 
     def __init__(self, integrators) -> None:
         names = np.array([name or "" for name in integrators], dtype=object)
         self._members = {name: np.flatnonzero(names == name) for name in dict.fromkeys(names) if name}
         self._size = len(names)
-        self._warm_us: dict[str, float] = {}
+        self._warm_us: dict[str, tuple[str, float]] = {}  # name: (the path timed, µs per body-step)
         self.reset()
+
+    def path(self, name: str) -> str:
+        """What steps ``name``'s bodies now (sim/compiled.py's ``step_path``)."""
+        return compiled.step_path(name, len(self._members[name]))
 
     def retime(self, world, h: float) -> None:
         """Time each integrator's step of ``world`` (sim/world.py) by ``h`` alone (``World.time_groups``)."""
-        self._warm_us.update({name: 1e6 * seconds for name, seconds in world.time_groups(h).items()})
+        timed = world.time_groups(h)  # NaN: stepped, yet not timed (it failed there); the call's own then
+        tried = {name: math.nan for name in self._seconds if compiled.is_ready(name)}
+        self._warm_us.update({name: (self.path(name), 1e6 * us) for name, us in {**tried, **timed}.items()})
+
+    def untimed(self) -> bool:
+        """Whether an integrator stepped by the last call runs on a path :meth:`retime` has not tried (its kernel
+        just loaded)."""
+        return any(
+            self._warm_us.get(name, ("", 0.0))[0] != self.path(name)
+            for name in self._seconds
+            if compiled.is_ready(name)
+        )
 
     def reset(self) -> None:
         self._seconds: dict[str, float] = {}
@@ -213,6 +235,9 @@ class CostMeter:
             n = int(self._body_steps[members].sum())
             if n and name in self._seconds:
                 newton, substeps = self._newton[members].sum(), self._substeps[members].sum()
-                us = self._warm_us.get(name, 1e6 * self._seconds[name] / n)
-                costs[name] = IntegratorCost(us, newton / n, substeps / n, n)
+                path = self.path(name)
+                timed_path, us = self._warm_us.get(name, (path, 1e6 * self._seconds[name] / n))
+                if timed_path != path or math.isnan(us):
+                    us = 1e6 * self._seconds[name] / n
+                costs[name] = IntegratorCost(us, newton / n, substeps / n, n, path, len(members))
         return costs

@@ -9,8 +9,10 @@ one batch after the stepping. Its :attr:`Session.latest` (a :class:`Steps`) is w
 appends it to the plots and both the window and the video push its states to the 3D trails; :func:`view_labels` gives
 each view's label lines.
 
-"All side by side" copies every body once per integrator into one scene, so all integrators step in lock step
-from the same initial state, batched by the world in one call per integrator; each copy gets its own view.
+"All side by side" copies the scene once per integrator into one scene, so all integrators step in lock step
+from the same initial state, batched by the world in one call per integrator; each copy gets its own view. Bodies
+that would move alike under one integrator (the compare preset's one T-handle per integrator) are copied once
+(:func:`stand_ins`): one body per integrator, not every body of the scene in every view.
 """
 
 from __future__ import annotations
@@ -54,6 +56,7 @@ __all__ = [
     "Steps",
     "Sample",
     "run_layout",
+    "stand_ins",
     "view_groups",
     "view_labels",
     "default_integrators",
@@ -161,12 +164,16 @@ def run_layout(setup: Setup) -> tuple[SceneSpec, tuple[Group, ...]]:
     if setup.side_by_side:
         from spinlab.scene.model.palette import integrator_color  # the copies' colours (not run's: ~1 ms of its start)
 
+        stand_in = stand_ins(scene)
+        copied = [body for index, body in enumerate(scene.bodies) if stand_in[index] == index]
+        # A kick on a body copied once with others is struck on the body that stands for them.
+        kicked = {body.name: scene.bodies[stand_in[index]].name for index, body in enumerate(scene.bodies)}
         copies: list[BodySpec] = []
         copy_groups: list[Group] = []
         for number, integrator in enumerate(compared_integrators(setup)):
             first = len(copies)
             color = integrator_color(integrator, number)
-            for body in scene.bodies:
+            for body in copied:
                 copies.append(
                     dataclasses.replace(
                         body,
@@ -178,7 +185,9 @@ def run_layout(setup: Setup) -> tuple[SceneSpec, tuple[Group, ...]]:
                 )
             copy_groups.append(Group(integrator, tuple(range(first, len(copies)))))
         # Every copy gets the scene's kicks, on its own bodies: the same kick at the same step.
-        kicks = tuple(kick for group in copy_groups for kick in renamed_kicks(scene.kicks, _copy_name(group.label)))
+        kicks = tuple(
+            kick for group in copy_groups for kick in renamed_kicks(scene.kicks, _copy_name(group.label, kicked))
+        )
         return dataclasses.replace(scene, bodies=tuple(copies), kicks=kicks), tuple(copy_groups)
     bodies = tuple(  # a body whose integrator is the one it had is not copied (10^5 bodies: ~20 MB)
         body if body.integrator == name else _with_integrator(body, name)
@@ -196,6 +205,33 @@ def run_layout(setup: Setup) -> tuple[SceneSpec, tuple[Group, ...]]:
     return run_scene, (_whole_scene(run_scene),)
 
 
+def stand_ins(scene: SceneSpec) -> tuple[int, ...]:
+    """For each body of ``scene``, the index of the body whose copy stands for it side by side: the first of those
+    it would move alike with under one integrator, or itself. Bodies move alike when they are dynamic roots without
+    children that differ only in name, integrator, colour and place (the compare preset's T-handles): copied each,
+    every view would show the same motion once per body (the compare preset: 14 views of 8 handles)."""
+    parents = {body.parent for body in scene.bodies}
+    first: dict[tuple, int] = {}
+    stand_in = []
+    for index, body in enumerate(scene.bodies):
+        if body.kinematic or body.parent is not None or body.name in parents:
+            stand_in.append(index)
+            continue
+        arrays = (body.inertia_body, body.inertia_com, body.com_offset, body.orientation, body.omega_parent)
+        pivot = None if body.pivot is None else body.pivot.tobytes()
+        key = (body.shape, repr(body.sizes), body.mass, pivot, *(array.tobytes() for array in arrays))
+        stand_in.append(first.setdefault(key, index))
+    return tuple(stand_in)
+
+
+def copied_bodies(setup: Setup) -> tuple[int, ...] | None:
+    """Side by side, the scene's bodies copied into each view, in the order of each copy (:func:`stand_ins`);
+    ``None`` otherwise."""
+    if not setup.side_by_side:
+        return None
+    return tuple(index for index, stand_in in enumerate(stand_ins(setup.scene)) if stand_in == index)
+
+
 def _with_integrator(body: BodySpec, name: str | None) -> BodySpec:
     """``dataclasses.replace(body, integrator=name)`` at a seventh of its cost (10^5 bodies: 0.35 s of every run
     with an integrator named): a body is a frozen dataclass of plain fields, copied as they are."""
@@ -204,9 +240,10 @@ def _with_integrator(body: BodySpec, name: str | None) -> BodySpec:
     return copied
 
 
-def _copy_name(integrator: str):
-    """The name of a body's copy side by side, as :func:`run_layout` gives it: ``"name [integrator]"``."""
-    return lambda name: f"{name} [{integrator}]"
+def _copy_name(integrator: str, stand_in: dict[str, str]) -> Callable[[str], str]:
+    """The name of a body's copy side by side, as :func:`run_layout` gives it: ``"name [integrator]"``, ``name``
+    the body's that stands for it (``stand_in``, by name)."""
+    return lambda name: f"{stand_in[name]} [{integrator}]"
 
 
 def _whole_scene(scene: SceneSpec) -> Group:
@@ -285,6 +322,8 @@ class Session:
         """The run's edits after its start, (step index, what, value), in order: what a replay of the run from its
         start (scene/model/replay.py) makes again at the same steps."""
         self.scene, self.groups = run_layout(setup)
+        self._copied = copied_bodies(setup)
+        self._stand_ins = None if self._copied is None else stand_ins(setup.scene)
         self.simulation = Simulation(self.scene, h=setup.h, gyroscopic=setup.gyroscopic)
         self.snapshot = self.simulation.snapshot()
         self.initial = self.snapshot
@@ -292,7 +331,7 @@ class Session:
         self.plotted = np.array([i for i, body in enumerate(bodies) if not body.kinematic], dtype=np.intp)
         self.rows = dict(zip(self.plotted.tolist(), range(len(self.plotted)), strict=True))
         # Side by side with one body per copy, a series is best named by its integrator alone.
-        single = setup.side_by_side and len(setup.scene.bodies) == 1
+        single = self._copied is not None and len(self._copied) == 1
         self.names = [bodies[i].integrator if single else bodies[i].name for i in self.plotted.tolist()]
         self._potential = potential_counts(self.scene)
         # A window's run (``sampled``, by default with a ``record``) measures a large scene's sample against the
@@ -354,6 +393,21 @@ class Session:
         self.edits.append((self.simulation.step_index, "divergence", float(threshold)))
         self.setup = dataclasses.replace(self.setup, divergence=float(threshold))
         self.watch.threshold = float(threshold)
+
+    def place(self, index: int) -> int:
+        """The place among a view's bodies of the scene's body ``index`` (side by side, of the body copied for it:
+        :func:`stand_ins`); in a view of the whole run, its first copy's."""
+        if self._copied is None or self._stand_ins is None:
+            return index
+        return self._copied.index(self._stand_ins[index])
+
+    def row(self, index: int) -> int:
+        """The snapshot row of the scene's body ``index``: itself, or side by side its first copy's."""
+        return self.groups[0].bodies[self.place(index)] if self._copied is not None else index
+
+    def scene_body(self, row: int) -> int:
+        """The scene's body a snapshot ``row`` shows (side by side, the body its copy was made of)."""
+        return row if self._copied is None else self._copied[row % len(self._copied)]
 
     @property
     def failures(self) -> dict[int, Failure]:
@@ -486,7 +540,7 @@ class Session:
         per_step = newton[self.plotted] / max(steps, 1)
         failed = tuple(sorted(set(self.watch.failures) - frozen_before))
         ms = 1e3 * elapsed / steps if steps else float("nan")
-        if self.retime_costs and steps and self._calls % RETIME_CALLS == 0:
+        if self.retime_costs and steps and (self._calls % RETIME_CALLS == 0 or self.cost_meter.untimed()):
             self.cost_meter.retime(self.simulation.world, self.h)
         self._calls += 1
         self.integrator_cost = self.cost_meter.costs()

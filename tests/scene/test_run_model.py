@@ -1,9 +1,12 @@
 """Runs as the window and the video make them (scene/model/run_model.py), without a window: layouts, the side-by-side
 copies, and what the plots measure."""
 
+import dataclasses
+
 import numpy as np
 import pytest
 
+from spinlab.scene.files.kick_table import KickSpec
 from spinlab.scene.files.scene_file import load_scene
 from spinlab.scene.model.measures import orientation_error, reference_solution
 from spinlab.scene.model.run_model import (
@@ -13,6 +16,7 @@ from spinlab.scene.model.run_model import (
     check_scene_runs,
     default_integrators,
     run_layout,
+    stand_ins,
 )
 from spinlab.scene.model.samples import plane_axes, polhode_axes
 from spinlab.sim.errors import NumericalError
@@ -49,6 +53,37 @@ def test_the_compare_preset_gets_a_view_per_integrator_and_one_scene_a_single_vi
     assert len(groups) == len(load_scene("compare").bodies)
     _, groups = run_layout(setup("hierarchy"))
     assert len(groups) == 1
+
+
+def test_the_compare_preset_side_by_side_shows_one_body_per_integrator():
+    """Its eight handles differ only in name, integrator, colour and place: under one integrator they move alike,
+    so each integrator's view holds one of them, not eight (14 views × 8 handles before)."""
+    base = load_scene("compare")
+    session = Session(setup("compare", side_by_side=True))
+    assert [group.label for group in session.groups] == list(METHODS)
+    assert [len(group.bodies) for group in session.groups] == [1] * len(METHODS)
+    assert [body.name for body in session.scene.bodies] == [f"{base.bodies[0].name} [{name}]" for name in METHODS]
+    assert session.names == list(METHODS)
+    # Every handle of the scene is the one body each view shows: selected, followed, struck, picked.
+    second = session.groups[1].bodies[0]
+    assert [session.place(i) for i in range(len(base.bodies))] == [0] * len(base.bodies)
+    assert session.row(5) == 0 and session.scene_body(second) == 0
+    assert stand_ins(base) == (0,) * len(base.bodies)
+
+
+def test_side_by_side_strikes_a_kick_on_a_handle_copied_once_on_the_copy():
+    base = load_scene("compare")
+    kicked = dataclasses.replace(base, kicks=(KickSpec("magnus", 0.5, np.array([0.0, 0.0, 1.0])),))
+    scene, groups = run_layout(Setup(kicked, default_integrators(kicked), side_by_side=True))
+    assert [kick.body for kick in scene.kicks] == [f"euler [{group.label}]" for group in groups]
+
+
+def test_bodies_that_move_differently_are_each_copied():
+    base = load_scene("compare")
+    spun = tuple(dataclasses.replace(body, omega_parent=2.0 * body.omega_parent) if k == 3 else body
+                 for k, body in enumerate(base.bodies))  # fmt: skip
+    assert stand_ins(dataclasses.replace(base, bodies=spun)) == (0, 0, 0, 3, 0, 0, 0, 0)
+    assert stand_ins(load_scene("hierarchy")) == tuple(range(len(load_scene("hierarchy").bodies)))
 
 
 def test_the_exact_integrator_follows_the_exact_reference():

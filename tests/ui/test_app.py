@@ -72,6 +72,18 @@ def test_screenshot_shows_the_panel_the_view_and_the_plots(app):
     assert not np.all(np.abs(view.astype(int) - panel_bg) <= PANEL_COLOR_TOLERANCE, axis=2).mean() > 0.5
 
 
+def test_the_compare_preset_side_by_side_draws_one_handle_per_integrator(app):
+    from spinlab.sim.integrators import METHODS
+
+    fresh(app, "compare")
+    ask(app, side_by_side=True)
+    run_frames(app, 3)
+    assert [(group.label, len(group.bodies)) for group in app.view.groups] == [(name, 1) for name in METHODS]
+    assert len(app.view.viewports) == len(METHODS)
+    assert len(app.renderer.layout.colors_rgba) == len(METHODS), "the renderer holds one body a view"
+    ask(app, side_by_side=False)
+
+
 def test_the_view_from_the_backdrop_cache_is_the_shaded_one(app):
     """The window's framebuffer takes the cached backdrop by a draw over the views' area (a blit into it is
     llvmpipe's slow path): the same pixels as shading it. (One view: the labels' panels, baked into the cache, are

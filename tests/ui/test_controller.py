@@ -223,3 +223,15 @@ def test_a_body_edit_restarts_from_the_new_initial_state(controller):
     assert controller.timeline.session.t == 0.0 and not controller.form.body_errors
     np.testing.assert_allclose(omega_body_y(controller.timeline.session), 4.0, rtol=1e-12)
     assert controller.timeline.session.setup.scene is controller.choices.scene
+
+
+def test_the_compare_preset_side_by_side_stays_one_body_per_view_through_an_edit(tmp_path):
+    controller, _ = headless_controller("compare", str(tmp_path))
+    apply(controller, side_by_side=True)
+    groups = controller.timeline.session.groups
+    assert [(group.label, len(group.bodies)) for group in groups] == [(name, 1) for name in METHODS]
+    apply(controller, select_body=3)  # implicit_midpoint's handle: the one handle each view shows
+    apply(controller, body_text=("omega_body", "0.1, 4, 0"), apply_body="omega_body")
+    session = controller.timeline.session
+    assert [len(group.bodies) for group in session.groups] == [1] * len(METHODS), "every handle got the edit"
+    np.testing.assert_allclose(omega_body_y(session, session.row(3)), 4.0, rtol=1e-12)

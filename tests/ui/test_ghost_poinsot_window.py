@@ -80,11 +80,11 @@ def test_the_poinsot_view_shows_the_body_selected_in_the_panel(app):
     assert traces.body == 3 and app.timeline.session.scene.bodies[3].integrator == "implicit_midpoint"
     app.controller.step(10)
     assert app.renderer.poinsot_traces is traces and traces.count >= 10  # kept while the selection stays
-    # Side by side: the selected body's first copy (the first integrator's view).
+    # Side by side: the first copy of the handle that stands for every handle (one a view, the first integrator's).
     ask(app, side_by_side=True)
     app.controller.step(2)
-    first_copies = app.timeline.session.groups[0].bodies
-    assert app.renderer.poinsot_traces.body == first_copies[3]
+    first_copy = app.timeline.session.groups[0].bodies
+    assert first_copy == (0,) and app.renderer.poinsot_traces.body == first_copy[0]
     ask(app, side_by_side=False, render=dataclasses.replace(app.state.render, show_poinsot=False))
 
 

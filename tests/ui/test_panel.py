@@ -165,3 +165,26 @@ def test_save_says_overwrite_when_its_file_exists(frames):
     form.save_confirm = "t_handle-edited.toml"
     _, buttons_then = frames(choices, form)
     assert buttons_then["save"] == buttons["save"], "one identity and one place for Save and Overwrite"
+
+
+def test_no_button_moves_when_views_freeze_or_the_run_stops_while_recording(frames):
+    choices, form = base_state()
+    form.recording, form.record_seconds, choices.paused = True, 3.0, True  # paused: "Run", as a stopped run says
+    frames(choices, form)
+    _, calm = frames(choices, form)
+    form.failures = [f"view {k}: diverged at t = {k}.00 s: |ΔE|/E passed 0.5" for k in range(7)]
+    frames(choices, form)
+    _, frozen = frames(choices, form)
+    choices.error = "at t = 15 s, body 'handle' (euler): the state is not finite"
+    frames(choices, form)
+    _, stopped = frames(choices, form)
+    for after in (frozen, stopped):
+        assert after.keys() == calm.keys()
+        moved = {label: (calm[label], after[label]) for label in calm if calm[label] != after[label]}
+        assert not moved, moved
+    assert calm["record"][1][1] < min(rect[0][1] for label, rect in calm.items() if label not in TOP_BUTTONS), (
+        "Stop is above every section, where nothing that comes or goes is drawn above it"
+    )
+
+
+TOP_BUTTONS = ("Run##pause", "Step", "Reset", "record", "Screenshot")

@@ -118,3 +118,27 @@ def test_every_click_acts_on_the_control_under_it(app, monkeypatch, scene):
         app.window.dispatch_event("on_mouse_scroll", 100, 300, 0, -4)
         frame(app, spy, scroll)
     assert len(clicked) >= 25, sorted(clicked)
+
+
+def test_stop_stays_put_when_views_freeze_while_recording(app, monkeypatch):
+    """The compare preset recording while its views freeze one after another (a threshold every integrator but
+    the exact one soon passes): the frozen views are said on the panel's one faults line, and the Stop button keeps
+    its rectangle, so a click aimed at it stops the recording."""
+    from tests.ui.test_app import ask, run_frames
+
+    fresh(app, "compare")
+    spy = ControlSpy(monkeypatch)
+    app.window.dispatch_event("on_mouse_scroll", 100, 300, 0, 40)  # the panel at its top
+    ask(app, toggle_record=True)
+    assert app.form.recording
+    before = visible_controls(app, spy, app.window.height)["record"]
+    ask(app, divergence=1e-4)
+    for _ in range(240):  # frames, each a 60th of a second of the run: the views freeze within a few
+        if len(app.form.failures) >= 2:
+            break
+        run_frames(app, 1)
+    assert len(app.form.failures) >= 2, "views froze"
+    after = visible_controls(app, spy, app.window.height)["record"]
+    assert after == before, "the Stop button moved when the frozen views were listed"
+    assert click(app, spy, after, HOLD_FRAMES[0], 1) == ["record"]
+    assert not app.form.recording

@@ -29,6 +29,7 @@ from spinlab.scene.files.scene_file import BodySpec, SceneSpec
 from spinlab.scene.model.failures import DEFAULT_DIVERGENCE, CostMeter, Failure, IntegratorCost, Watch, failure_reason
 from spinlab.scene.model.flips import flip_text
 from spinlab.scene.model.measures import potential_counts
+from spinlab.scene.model.run_changes import change_caption
 from spinlab.scene.model.samples import ERROR_FLOOR, References, Sample, concatenated, measured_rows
 from spinlab.scene.model.step_record import Moment, StepRecord, Steps, checkpoint_interval
 from spinlab.scene.running.simulation import DEFAULT_INTEGRATOR, Simulation, Snapshot
@@ -214,13 +215,16 @@ def view_labels(session: Session | Moment, groups: tuple[Group, ...]) -> list[tu
     """Each view's label lines, the window's and the video's alike: its group's label, then the time of the
     latest step and the largest magnitude of its bodies' relative energy error (scene/model/measures.py), e.g.
     ``("implicit_midpoint", "t = 2.50 s    |ΔE|/E = 1.2e-05")``, and for a view of one body its flip count
-    (:func:`_flip_line`); a frozen view's say when and why instead,
+    (:func:`_flip_line`), and for a few seconds after the gyroscopic term was switched a line saying so
+    (scene/model/run_changes.py's :func:`change_caption`); a frozen view's say when and why instead,
     ``("euler_body", "diverged at t = 7.85 s", "Newton did not converge")``. ``session`` may be a moment of one
     (scene/model/step_record.py), read as a session is."""
     sample, row = session.latest.sample, session.rows
     errors = sample.energy_error[-1]
     labels: list[tuple[str, ...]] = []
     failures = session.failures_by_bodies()
+    caption = change_caption(session, session.t)
+    changed = () if caption is None else (caption,)
     for group in groups:
         mine = [errors[row[i]] for i in group.bodies if i in row]
         detail = f"t = {session.t:.2f} s"
@@ -231,7 +235,8 @@ def view_labels(session: Session | Moment, groups: tuple[Group, ...]) -> list[tu
         if failure is not None:
             labels.append((group.label, *failure.label_lines()))
         else:
-            labels.append((group.label, detail, *_flip_line(sample, [row[i] for i in group.bodies if i in row])))
+            flips = _flip_line(sample, [row[i] for i in group.bodies if i in row])
+            labels.append((group.label, detail, *flips, *changed))
     return labels
 
 

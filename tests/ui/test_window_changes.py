@@ -1,0 +1,88 @@
+"""A scripted change in the real window (Xvfb): the panel's gyroscopic box follows the term the run takes at the step
+shown, past the change and looking back before it; the plots mark it; and in a branch the orientation plot keeps its
+title, whole or short, never cut, at 100 % and 200 % text."""
+
+import pytest
+from imgui_bundle import imgui, implot
+
+from spinlab.ui.controller_state import PanelEdits
+from spinlab.ui.plot_titles import SHORT_TITLES, fitted_text
+from spinlab.ui.plots import PLOT_TITLES
+from tests.scene.test_run_changes import changed_scene
+from tests.ui.window_frames import run_frames, start_running
+
+BOX = "gyroscopic term"
+
+
+@pytest.fixture
+def drawn(monkeypatch):
+    """What the window draws, frame by frame: the gyroscopic box's value, the change markers' times and the plot
+    titles shown (title: text)."""
+    seen: dict = {"box": [], "changes": [], "titles": {}}
+    checkbox, inf_lines = imgui.checkbox, implot.plot_inf_lines
+
+    def spy_checkbox(label, value, *args):
+        if label == BOX:
+            seen["box"].append(value)
+        return checkbox(label, value, *args)
+
+    def spy_inf_lines(label, values, *args):
+        if label.startswith("gyroscopic term##"):
+            seen["changes"].append(list(values))
+        return inf_lines(label, values, *args)
+
+    def spy_title(title, width, **options):
+        seen["titles"][title] = fitted_text(title, width, **options)
+        return seen["titles"][title]
+
+    from spinlab.ui import plot_titles, plots
+
+    monkeypatch.setattr(imgui, "checkbox", spy_checkbox)
+    monkeypatch.setattr(implot, "plot_inf_lines", spy_inf_lines)
+    monkeypatch.setattr(plot_titles, "fitted_text", spy_title)
+    monkeypatch.setattr(plots, "fitted_text", spy_title)
+    return seen
+
+
+def test_the_gyroscopic_box_follows_a_scripted_change(app, drawn, tmp_path):
+    start_running(app, str(changed_scene(tmp_path, "\n[[change]]\ntime = 1.0\ngyroscopic = false\n").path))
+    run_frames(app, 1)
+    assert drawn["box"][-1] is True
+    while app.timeline.session.t < 1.5:  # 8 steps a frame
+        run_frames(app, 1)
+    app.state.paused = True
+    run_frames(app, 1)
+    assert app.timeline.session.simulation.world.gyroscopic is False
+    assert drawn["box"][-1] is False, "past the change the box is unticked"
+    assert drawn["changes"][-1] == [1.0], "the time plots mark it"
+    app.pending = PanelEdits(seek=30)  # t = 0.5 s, before the change
+    run_frames(app, 1)
+    assert drawn["box"][-1] is True
+    app.pending = PanelEdits(to_present=True)
+    run_frames(app, 1)
+    assert drawn["box"][-1] is False
+    assert app.state.error is None and not app.form.message_is_error
+
+
+@pytest.mark.parametrize("text_scale", [1.0, 2.0])
+def test_a_branch_keeps_the_orientation_plots_title(app, drawn, tmp_path, text_scale):
+    start_running(app, "t_handle")
+    while app.timeline.session.t < 2.0:
+        run_frames(app, 1)
+    app.pending = PanelEdits(seek=60)
+    run_frames(app, 1)
+    app.pending = PanelEdits(gyroscopic=False)  # looking back: a branch
+    run_frames(app, 1)
+    assert app.timeline.original is not None
+    app.state.text_scale, app.state.plots.focus = text_scale, "orientation" if text_scale > 1.0 else ""
+    drawn["titles"].clear()
+    run_frames(app, 2)
+    try:
+        title = PLOT_TITLES["orientation"]
+        assert drawn["titles"][title] in (title, SHORT_TITLES[title]), drawn["titles"]
+        assert set(drawn["titles"]) <= set(PLOT_TITLES.values()) | {"accuracy vs cost"}
+        assert app.plots.series.original is not None and app.plots.series.divergence is not None
+    finally:
+        app.state.text_scale, app.state.plots.focus = 1.0, ""
+        app.pending = PanelEdits(reset=True)
+        run_frames(app, 1)

@@ -69,10 +69,11 @@ def test_a_branch_keeps_the_orientation_plots_title(app, drawn, tmp_path, text_s
     start_running(app, "t_handle")
     while app.timeline.session.t < 2.0:
         run_frames(app, 1)
-    app.pending = PanelEdits(seek=60)
+    app.pending = PanelEdits(seek=60, branch=True)
     run_frames(app, 1)
-    app.pending = PanelEdits(gyroscopic=False)  # looking back: a branch
-    run_frames(app, 1)
+    app.pending = PanelEdits(gyroscopic=False)
+    app.state.paused = False
+    run_frames(app, 4)
     assert app.timeline.original is not None
     app.state.text_scale, app.state.plots.focus = text_scale, "orientation" if text_scale > 1.0 else ""
     drawn["titles"].clear()

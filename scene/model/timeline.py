@@ -4,7 +4,8 @@ Every step of a run is a function of its setup, its edits and its step index (sc
 a person does with time is a handful of operations on one :class:`Timeline`: step the run now; show a past step
 (:meth:`~Timeline.seek`) and play its recorded steps on from there (:meth:`~Timeline.play`); go on from the step
 shown as the run (:meth:`~Timeline.go_on_from_shown`: its later steps forgotten), or beside it as a branch
-(:meth:`~Timeline.branch`, scene/model/branch.py); restart; and recompute the run on the compiled kernels once they
+(:meth:`~Timeline.branch`, scene/model/branch.py), ended keeping either run (:meth:`~Timeline.end_branch`,
+:meth:`~Timeline.back_to_original`); restart; and recompute the run on the compiled kernels once they
 are ready (:meth:`~Timeline.switch_to_compiled`, scene/model/replay.py). The window, its tests and any other driver
 call these; what draws the run (the 3D views, the plots) is a :class:`Follower`, told of every step taken or shown.
 

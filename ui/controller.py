@@ -340,8 +340,8 @@ class Controller:
                 check_window_holds(scene)
                 check_scene_runs(scene)
             form.scene_error = None
-            switched = [what for what, was in (("gyroscopic term on again", not choices.gyroscopic),
-                                               ("running", choices.paused)) if was]  # fmt: skip
+            off = not self.timeline.in_force.gyroscopic  # as the panel's box shows it
+            switched = [what for what, was in (("gyroscopic term on again", off), ("running", choices.paused)) if was]
             self.load(scene)
             self.start(edits.loaded)
             self.tell(f"loaded {scene.name}" + (f" ({', '.join(switched)}, as the scene sets up)" if switched else ""))

@@ -110,3 +110,14 @@ def test_in_a_branch_an_edit_made_looking_back_says_what_it_forgets(tmp_path):
         "changed at t = 1.5 s: the branch's 0.5 s after it are forgotten (the original keeps its own)"
     )
     assert controller.form.in_force.divergence == 0.01
+
+
+def test_a_reset_after_a_scripted_change_runs_the_scene_as_its_file_says(tmp_path):
+    controller, _ = controller_on(changed_scene(tmp_path, OFF_AT_1_S), tmp_path)
+    controller.step(90)
+    controller.apply(PanelEdits(seek=75, branch=True))  # branched past the change: the term is off there
+    assert controller.form.in_force.gyroscopic is False
+    controller.apply(PanelEdits(reset=True))
+    assert controller.timeline.original is None and controller.form.in_force.gyroscopic is True
+    controller.step(90)
+    assert [change.step for change in controller.timeline.changes] == [60] and not controller.form.in_force.gyroscopic

@@ -1,6 +1,7 @@
 """A scripted change in the real window (Xvfb): the panel's gyroscopic box follows the term the run takes at the step
 shown, past the change and looking back before it; the plots mark it; and in a branch the orientation plot keeps its
-title, whole or short, never cut, at 100 % and 200 % text."""
+title, whole or short, never cut, at 100 % and 200 % text; a click on the box looking back branches, and
+"end branch…", "keep the original" undoes it."""
 
 import pytest
 from imgui_bundle import imgui, implot
@@ -87,3 +88,39 @@ def test_a_branch_keeps_the_orientation_plots_title(app, drawn, tmp_path, text_s
         app.state.text_scale, app.state.plots.focus = 1.0, ""
         app.pending = PanelEdits(reset=True)
         run_frames(app, 1)
+
+
+def test_a_click_on_the_box_looking_back_branches_and_keep_the_original_undoes_it(app, monkeypatch):
+    from tests.ui.test_panel_clicks import ControlSpy
+
+    start_running(app, "t_handle")
+    while app.timeline.session.t < 2.0:
+        run_frames(app, 1)
+    was, present = app.timeline.session, app.timeline.session.simulation.step_index
+    app.pending = PanelEdits(seek=60)
+    run_frames(app, 1)
+    spy = ControlSpy(monkeypatch)
+    mouse_click(app, spy, BOX)
+    assert app.timeline.original is not None and app.timeline.original.session is was
+    assert app.form.message.startswith("changed at t = 1 s as a branch") and app.form.in_force.gyroscopic is False
+    mouse_click(app, spy, "branch")  # "end branch…": asks which run to keep
+    mouse_click(app, spy, "keep the original: the branch is undone")
+    assert app.timeline.original is None and app.timeline.session is was and app.timeline.shown_step == 60
+    assert was.record.last_step == present and app.form.in_force.gyroscopic is True
+    assert app.form.message == "back to the original at t = 1 s: the branch is gone"
+
+
+def mouse_click(app, spy, control: str) -> None:
+    """Move onto ``control`` (as the last frame drew it), press, hold a few frames and release, as a mouse does."""
+    from pyglet.window import mouse
+
+    spy.take()
+    run_frames(app, 1)
+    rect = next(rect for name, rect, _ in spy.take() if name == control)
+    x, y = 0.5 * (rect[0] + rect[2]), app.window.height - 0.5 * (rect[1] + rect[3])
+    app.window.dispatch_event("on_mouse_motion", x, y, 0, 0)
+    run_frames(app, 1)
+    app.window.dispatch_event("on_mouse_press", x, y, mouse.LEFT, 0)
+    run_frames(app, 3)
+    app.window.dispatch_event("on_mouse_release", x, y, mouse.LEFT, 0)
+    run_frames(app, 2)

@@ -33,7 +33,7 @@ from spinlab.ui.files import timestamped_path
 from spinlab.ui.integrator_table import failure_lines
 from spinlab.ui.kick_controls import AXES, alike_bodies, live_kicks, omega_from_polar
 from spinlab.ui.picking import default_body
-from spinlab.ui.plot_series import PlotFeed, export_csv
+from spinlab.ui.plot_series import PlotFeed, export_csv, marked
 
 __all__ = ["Controller", "Host", "Display", "failure_text", "step_text", "KEYS", "KEY_HELP_KEYS", "MAX_MESSAGE"]
 
@@ -116,7 +116,7 @@ class Controller:
         # preset runs them).
         self.choices = Choices(scene, list(default_integrators(scene)), compared=list(METHODS), h=scene.h)
         self.choices.output_dir = output_dir
-        self.form = Form(presets=list_presets(), integrator_names=names)
+        self.form = Form(presets=list_presets(), integrator_names=names, run=self.timeline)
         self.pending = PanelEdits()  # what keys asked for since the last frame
         self.runs = 0  # runs started
         self.load(scene)
@@ -163,17 +163,40 @@ class Controller:
             self.form.failures = failure_lines(timeline.session)
         return stepped.steps
 
-    def _go_on_from_shown(self) -> None:
-        """Looking back, the run goes back to the step shown first (an edit applies from there)."""
-        if self.timeline.go_on_from_shown():
+    def _go_on_from_shown(self) -> str | None:
+        """Looking back, the run goes on from the step shown first (an edit applies from there) and its later steps
+        stay there to go back to: it becomes a branch from there, beside the run as it was (the original, its
+        future and all). Already branched, the branch goes back there, its later steps forgotten (the original
+        keeps its own). What it did, in a line for the panel (``None``: the run now, nothing to do)."""
+        timeline = self.timeline
+        if timeline.moment is None:
+            return None
+        h = timeline.session.h
+        t, later = f"{timeline.shown_step * h:.4g}", f"{(timeline.record.last_step - timeline.shown_step) * h:.4g}"
+        if timeline.original is not None:
+            timeline.go_on_from_shown()
             self._took_back()
+            return f"changed at t = {t} s: the branch's {later} s after it are forgotten (the original keeps its own)"
+        timeline.branch()
+        self._took_back()
+        return (
+            f"changed at t = {t} s as a branch: the run as it was, {later} s further, goes on beside it (left); "
+            "'end branch…', 'keep the original' undoes it"
+        )
 
     def _took_back(self) -> None:
-        """The choices as the run taken back has them there."""
-        session, choices = self.timeline.session, self.choices
-        choices.gyroscopic, choices.divergence = session.simulation.world.gyroscopic, session.watch.threshold
-        choices.error = None
-        self.form.failures = failure_lines(session)
+        """The run taken back goes on from its state there (the panel shows its switches in force there)."""
+        self.choices.error = None
+        self.form.failures = failure_lines(self.timeline.session)
+
+    def _back_to_original(self) -> None:
+        """Branched, go on with the original alone, the branch forgotten."""
+        timeline = self.timeline
+        if timeline.original is None:
+            return
+        timeline.back_to_original()
+        self._took_back()
+        self.tell(f"back to the original at t = {timeline.shown_step * timeline.session.h:.4g} s: the branch is gone")
 
     def _branch(self) -> None:
         """Go on from the step shown as a second run beside the original (scene/model/branch.py); branched
@@ -195,6 +218,10 @@ class Controller:
     def tell(self, message: str, *, error: bool = False) -> None:
         """Show ``message`` at the top of the panel (red when ``error``)."""
         self.form.message, self.form.message_is_error = message, error
+
+    def _tell_if(self, message: str | None) -> None:
+        if message is not None:
+            self.tell(message)
 
     def attempt(self, action, *args, failed: str = "not done") -> bool:
         """Run ``action(*args)``, the one place where what is done while a frame is drawn can fail: anything it
@@ -313,8 +340,8 @@ class Controller:
                 check_window_holds(scene)
                 check_scene_runs(scene)
             form.scene_error = None
-            switched = [what for what, was in (("gyroscopic term on again", not choices.gyroscopic),
-                                               ("running", choices.paused)) if was]  # fmt: skip
+            off = not self.timeline.in_force.gyroscopic  # as the panel's box shows it
+            switched = [what for what, was in (("gyroscopic term on again", off), ("running", choices.paused)) if was]
             self.load(scene)
             self.start(edits.loaded)
             self.tell(f"loaded {scene.name}" + (f" ({', '.join(switched)}, as the scene sets up)" if switched else ""))
@@ -401,29 +428,31 @@ class Controller:
             return
         setup = choices.setup()
         bodies = alike_bodies(setup, index, "omega_body")
-        self._go_on_from_shown()  # struck at the step shown
+        branched = self._go_on_from_shown()  # struck at the step shown
         simulation = self.timeline.session.simulation
         choices.scene, run_kicks = live_kicks(setup, bodies, impulse, simulation.step_index, simulation.h)
         for kick in run_kicks:
             simulation.kicks.add(kick)
-        self.display.plots.series.kick_times = simulation.kicks.times()
+        marked(self.display.plots.series, self.timeline.session)
         form.kick_error = None
         shown = ", ".join(f"{value:.3g}" for value in impulse)
         where = f"{len(run_kicks)} bodies" if len(run_kicks) > 1 else f"'{choices.scene.bodies[index].name}'"
-        self.tell(f"kick [{shown}] N·m·s on {where} at t = {run_kicks[0].time:.4g} s")
+        kicked = f"kick [{shown}] N·m·s on {where} at t = {run_kicks[0].time:.4g} s"
+        self.tell(kicked if branched is None else f"{branched}; {kicked}")
 
     def _apply_run_edits(self, edits: PanelEdits) -> None:
         """The run's switches (from the step shown: looking back, the run goes back there first), pause, and
         moving through its step record."""
         choices, timeline = self.choices, self.timeline
         if edits.gyroscopic is not None:
-            self._go_on_from_shown()
+            self._tell_if(self._go_on_from_shown())
             choices.gyroscopic = edits.gyroscopic
             timeline.session.set_gyroscopic(edits.gyroscopic)
+            marked(self.display.plots.series, timeline.session)
         if edits.time_scale_exp is not None:
             choices.time_scale_exp = edits.time_scale_exp
         if edits.divergence is not None:  # the run goes on; views beyond it are frozen from the next step
-            self._go_on_from_shown()
+            self._tell_if(self._go_on_from_shown())
             choices.divergence = edits.divergence
             timeline.session.set_divergence(edits.divergence)
         if edits.seek is not None or edits.step_back:
@@ -433,6 +462,8 @@ class Controller:
             timeline.seek(timeline.session.simulation.step_index)
         if edits.branch:
             self._branch()
+        if edits.back_to_original:
+            self._back_to_original()
         if edits.toggle_pause and not choices.error:
             choices.paused = not choices.paused
         if edits.step:

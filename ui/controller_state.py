@@ -16,6 +16,7 @@ from typing import Any
 
 from spinlab.scene.files.scene_file import SceneSpec
 from spinlab.scene.model.failures import DEFAULT_DIVERGENCE
+from spinlab.scene.model.run_changes import InForce
 from spinlab.scene.model.run_model import Setup
 
 __all__ = ["Choices", "Form", "PanelEdits", "Status", "TEXT_SCALES", "next_text_scale"]
@@ -44,7 +45,7 @@ class Choices:
     compared: list[str]
     h: float
     side_by_side: bool = False
-    gyroscopic: bool = True
+    gyroscopic: bool = True  # the term a restart starts with (the panel shows the run's in force: Form.in_force)
     time_scale_exp: int = 0
     paused: bool = False
     error: str | None = None
@@ -122,6 +123,14 @@ class Form:
     kick_text: str = "0, 2, 0"  # the "Kick" section's angular impulse, N·m·s world, as typed
     kick_error: str | None = None
     omega_polar_drag: tuple[float, float, float] | None = None  # (|ω| rad/s, angle °, azimuth °) while dragged
+    run: Any = None  # the run shown (scene/model/timeline.py's Timeline), whose switches in force the panel shows
+
+    @property
+    def in_force(self) -> InForce | None:
+        """The gyroscopic term and the divergence threshold the run takes the step after the one shown with
+        (scene/model/run_changes.py: its setup, its scripted changes and its switches), looking back too; ``None``
+        without a run."""
+        return None if self.run is None else self.run.in_force
 
 
 @dataclass
@@ -144,6 +153,7 @@ class PanelEdits:
     seek: int | None = None  # show the run at this step (the timeline), paused
     to_present: bool = False  # show the run now again (End)
     branch: bool = False  # go on from the step shown as a second run beside the original (B); again: end it
+    back_to_original: bool = False  # branched: go on with the original alone, the branch forgotten
     reset: bool = False
     select_body: int | None = None
     body_text: tuple[str, str] | None = None  # (field, text) being typed

@@ -29,7 +29,8 @@ def draw_comparison(choices: Choices, form: Form, edits: PanelEdits) -> None:
             imgui.text_wrapped(note)
             imgui.pop_style_color()
     low, high = DIVERGENCE_RANGE
-    value = min(max(choices.divergence, low), high) if math.isfinite(choices.divergence) else high
+    threshold = choices.divergence if form.in_force is None else form.in_force.divergence  # the run's at the step shown
+    value = min(max(threshold, low), high) if math.isfinite(threshold) else high
     imgui.set_next_item_width(-1.0)
     changed, value = imgui.slider_float(
         "##divergence", value, low, high, "freeze past a gain ΔE/E = %.3g", imgui.SliderFlags_.logarithmic

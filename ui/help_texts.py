@@ -97,7 +97,8 @@ PLOT_TOOLTIPS = {
     ),
     "momentum": "World angular momentum error |L − L(0)| / |L(0)|, log scale; torque-free bodies only.",
     "orientation": "Angle (rad) from the closed-form orientation to the body's, log scale. Branched, a thick pale\n"
-    "line per view: the angle between the branch's bodies and the original's at each step since the branch.",
+    "line per view: the angle between the branch's bodies and the original's at each step since the branch\n"
+    "(in every time plot the original's own lines are drawn faint under the branch's).",
     "herpolhode": "ω in the invariable plane (equal axes): each step's sample, the exact solution dashed.",
     "polhode": "Body ω on the middle axis against the other: each step's sample, the exact solution dashed.",
     "cost": "Newton iterations per step (left axis, per integrator) and milliseconds per step (right axis).",

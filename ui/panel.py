@@ -270,7 +270,9 @@ def _integration(choices: Choices, form: Form, edits: PanelEdits) -> None:
     if changed:
         edits.h_text = text
     edits.apply_h = applied
-    changed, on = imgui.checkbox("gyroscopic term", choices.gyroscopic)
+    # The term the run takes at the step shown (its scripted changes and switches), not the last one clicked.
+    in_force = form.in_force
+    changed, on = imgui.checkbox("gyroscopic term", choices.gyroscopic if in_force is None else in_force.gyroscopic)
     if changed:
         edits.gyroscopic = on
     _tip("gyroscopic")

@@ -30,8 +30,9 @@ import numpy as np
 
 from spinlab.render.look import linear_to_srgb
 from spinlab.scene.files.atomic_file import write_atomically
-from spinlab.scene.model.branch import Divergence
+from spinlab.scene.model.branch import Divergence, Original
 from spinlab.scene.model.palette import PALETTE_LINEAR, rgb_triple
+from spinlab.scene.model.run_changes import Change, run_changes
 from spinlab.scene.model.samples import ERROR_FLOOR, Sample, concatenated
 from spinlab.scene.model.timeline import Follower
 from spinlab.ui.integrator_table import IntegratorTable
@@ -157,7 +158,10 @@ class PlotSeries:
         self.integrator_table: IntegratorTable | None = None
         # s: the step boundaries kicks land on (scene/files/kick_table.py), marked in plots
         self.kick_times: list[float] = []
+        # The run's switches of the gyroscopic term (scene/model/run_changes.py), marked in plots
+        self.changes: tuple[Change, ...] = ()
         self.divergence: Divergence | None = None  # a branch's from its original (scene/model/branch.py)
+        self.original: PlotSeries | None = None  # a branch's original's plots, drawn faded under its own
 
     def append(self, sample: Sample, newton_per_step: np.ndarray, ms_per_step: float | np.ndarray) -> None:
         """Add one sample (fields (K, ...)) or a batch of S steps' (fields (S, K, ...), ``t`` (S,)), each with these
@@ -282,8 +286,14 @@ def new_series(session, colors_linear: np.ndarray) -> PlotSeries:
         [session.names[row] for row in rows], srgb, [held[row] for row in exact], rows=rows, bodies=count
     )
     series.integrator_table = IntegratorTable(session, linear_to_srgb(colors_linear[session.plotted]))
-    series.kick_times = session.simulation.kicks.times()
+    marked(series, session)
     return series
+
+
+def marked(series: PlotSeries, session) -> None:
+    """``series`` marks ``session``'s kicks and switches of the gyroscopic term (when one is made, too)."""
+    series.kick_times = session.simulation.kicks.times()
+    series.changes = run_changes(session)
 
 
 def series_until(session, colors_linear: np.ndarray, step: int, live: IntegratorTable | None = None) -> PlotSeries:
@@ -303,14 +313,22 @@ def series_until(session, colors_linear: np.ndarray, step: int, live: Integrator
     return plots
 
 
+def _played_on(plots: PlotSeries, session, first: int, last: int) -> None:
+    """``plots`` fed ``session``'s recorded steps ``first`` to ``last``, call by call as they were taken."""
+    for entry in session.record.entries_between(first, last):
+        plots.append(entry.steps.sample, entry.newton_per_step, entry.ms_per_step)
+
+
 class PlotFeed(Follower):
     """The plots of a timeline's run (scene/model/timeline.py), with no window: :attr:`series` made for each run it
     starts, fed each step it takes or plays, made again from the step record for a step shown afresh; the integrator
-    table follows the run (taken back, or recomputed on the compiled kernels)."""
+    table follows the run (taken back, or recomputed on the compiled kernels). Branched, the original's plots too
+    (:attr:`PlotSeries.original`), at the original's step as the timeline moves it."""
 
     def __init__(self) -> None:
         self._series: PlotSeries | None = None
         self._colors: np.ndarray | None = None
+        self._original: tuple[Original, int, PlotSeries] | None = None  # a branch's original, its step, its plots
 
     @property
     def series(self) -> PlotSeries:
@@ -323,6 +341,7 @@ class PlotFeed(Follower):
         if colors_linear is None:
             colors_linear = np.resize(PALETTE_LINEAR, (len(session.scene.bodies), 3))
         self._series, self._colors = new_series(session, colors_linear), colors_linear
+        self._original = None
         self.stepped(session, np.zeros(len(session.plotted)), float("nan"))
 
     def stepped(self, shown, newton_per_step: np.ndarray, ms_per_step: float) -> None:
@@ -338,6 +357,23 @@ class PlotFeed(Follower):
         table = self.series.integrator_table
         if table is not None:
             table.session = session
+
+    def original_moved(self, original: Original | None) -> None:
+        """The original's plots at its step: fed the steps it moved on through, or made again where it went back."""
+        kept = self._original
+        if original is None:
+            self._original = self.series.original = None
+            return
+        step, session = original.step, original.session
+        if kept is not None and kept[0] is original and kept[1] <= step:
+            plots = kept[2]
+            if step > kept[1]:
+                _played_on(plots, session, kept[1] + 1, step)
+        else:
+            assert self._colors is not None, "made when the run started"
+            plots = series_until(session, self._colors, step)
+        self._original = (original, step, plots)
+        self.series.original = plots
 
 
 def _bucketed(t: np.ndarray, values: np.ndarray, limit: int, reduce: np.ufunc) -> tuple[np.ndarray, np.ndarray]:

@@ -26,7 +26,8 @@ from spinlab.ui.help_texts import PLOT_TOOLTIPS
 from spinlab.ui.plot_focus import ALL_PLOTS, arrangement, plot_tabs
 from spinlab.ui.plot_series import CostLines, Curves, Divergence, PlotSeries, TimeLines, export_csv
 from spinlab.ui.plot_titles import AXES_LABELS_PX, fitted_text, fitted_title
-from spinlab.ui.timeline import draw_timeline
+from spinlab.ui.theme import PANEL_BG_RGB
+from spinlab.ui.timeline import CHANGE_RGBA, draw_timeline
 
 __all__ = [
     "PlotSeries",
@@ -47,6 +48,12 @@ EXACT_TIP = (
 )
 MS_RGB = (0.75, 0.77, 0.8)
 KICK_RGBA = (1.0, 0.78, 0.25, 0.8)  # the vertical marker of a kick
+# A branch's original (ui/branch.py) drawn under the branch's lines: each body's colour, faint and thin.
+ORIGINAL_ALPHA = 0.45
+ORIGINAL_WEIGHT = 1.25
+CHANGE_LEGEND = "gyro on/off"
+ORIGINAL_LEGEND = "faint: original"
+DIVERGENCE_LEGEND = "thick: Δθ"
 NO_INVARIANT = ("L is not conserved", "under a torque")
 NO_REFERENCE = ("no closed form", "for this motion")
 NO_REFERENCE_NOTE = "no reference:"
@@ -82,8 +89,8 @@ PLOT_TITLES = {
     "cost": "cost per step",
     "integrators": "integrators",  # accuracy vs cost, and each integrator's cost (ui/cost_plots.py)
 }
-# Branched (ui/branch.py): the orientation plot also draws each view's divergence from the original, thick and pale.
-BRANCH_TITLE = "orientation error · thick: Δθ branch–original"
+# Branched (ui/branch.py): the orientation plot also draws each view's divergence from the original, thick and pale
+# (the legend row says so: the plot keeps its title).
 DIVERGENCE_WEIGHT = 3.5
 DIVERGENCE_POINTS = 1500
 _CURVE_LABELS = {
@@ -112,7 +119,7 @@ def draw_plots_window(rect, edits, timeline, series: PlotSeries, options: PlotOp
         record = timeline.record
         draw_timeline(
             edits, record.first_step, timeline.shown_step, record.last_step, timeline.session.h,
-            branched=timeline.original is not None,
+            branched=timeline.original is not None, changes=timeline.changes,
         )  # fmt: skip
         available = imgui.get_content_region_avail()
         series.divergence = timeline.divergence(groups, series.rgb)
@@ -134,11 +141,13 @@ def draw_plots(series: PlotSeries, options: PlotOptions, size: tuple[float, floa
     chosen = plot_tabs(shown, drawn, fits) if len(drawn) < len(shown) else None
     width = (size[0] - spacing * (len(drawn) - 1)) / len(drawn)
     height = max(size[1] - (imgui.get_cursor_pos_y() - top), 80.0)
+    original = series.original if series.original is not None and series.original.count else None
     for index, name in enumerate(drawn):
         if index:
             imgui.same_line()
         corner = imgui.get_cursor_screen_pos()
-        _PLOTTERS[name](series, series.prepared(name, options.seconds), (width, height))
+        faded = None if original is None else original.prepared(name, options.seconds)
+        _PLOTTERS[name](series, series.prepared(name, options.seconds), (width, height), faded)
         if _title_clicked(name, corner, width, enlarged=len(drawn) == 1 and len(shown) > 1):
             chosen = ALL_PLOTS if len(drawn) == 1 else name
     return chosen
@@ -186,6 +195,10 @@ def _legend_row(series: PlotSeries, room: float) -> None:
         imgui.text(name)
     if series.exact_rows:
         _exact_entry(draw_list, line, gap, right)
+    if series.original is not None:
+        _branch_entries(series, draw_list, line, gap, right)
+    if series.changes or (series.original is not None and series.original.changes):
+        _legend_entry(CHANGE_LEGEND, CHANGE_RGBA, 0.0, draw_list, line, gap, right)
 
 
 def _legend_width(names, radius: float, gap: float) -> float:
@@ -217,6 +230,40 @@ def _exact_entry(draw_list, line: float, gap: float, right: float) -> None:
     imgui.same_line(spacing=0.4 * line)
     imgui.text(EXACT_LEGEND)
     imgui.set_item_tooltip(EXACT_TIP)
+
+
+def _branch_entries(series: PlotSeries, draw_list, line: float, gap: float, right: float) -> None:
+    """Branched, the legend's last entries: the original's lines, faint, and the divergence's, thick (their own
+    colours: the first body's)."""
+    rgb = series.rgb[0] if series.rgb else (0.8, 0.8, 0.8)
+    _legend_entry(ORIGINAL_LEGEND, (*rgb, ORIGINAL_ALPHA), ORIGINAL_WEIGHT, draw_list, line, gap, right)
+    if series.divergence is not None:
+        _legend_entry(DIVERGENCE_LEGEND, (*_pale(rgb), 1.0), DIVERGENCE_WEIGHT, draw_list, line, gap, right)
+
+
+def _legend_entry(text: str, rgba: tuple, weight: float, draw_list, line: float, gap: float, right: float) -> None:
+    """A legend entry after the others (on the next line when the row is full): a line of ``rgba`` drawn
+    ``weight`` px thick (0: upright, a marker across the time axis), then ``text``."""
+    width = 1.4 * line + imgui.calc_text_size(text).x
+    imgui.same_line(spacing=gap)
+    if imgui.get_cursor_screen_pos().x + width > right:
+        imgui.new_line()
+    position = imgui.get_cursor_screen_pos()
+    color = imgui.get_color_u32(imgui.ImVec4(*rgba))
+    if weight:
+        y = position.y + 0.5 * line
+        draw_list.add_line(imgui.ImVec2(position.x, y), imgui.ImVec2(position.x + line, y), color, weight)
+    else:
+        x = position.x + 0.5 * line
+        draw_list.add_line(imgui.ImVec2(x, position.y), imgui.ImVec2(x, position.y + line), color, 1.5)
+    imgui.dummy(imgui.ImVec2(1.0 * line, line))
+    imgui.same_line(spacing=0.4 * line)
+    imgui.text(text)
+
+
+def _pale(rgb: tuple[float, ...]) -> tuple[float, float, float]:
+    """A view's colour, paler: its divergence from the original, apart from its errors."""
+    return (0.45 * rgb[0] + 0.55, 0.45 * rgb[1] + 0.55, 0.45 * rgb[2] + 0.55)
 
 
 def _color_u32(rgb: tuple[float, float, float]) -> int:
@@ -284,11 +331,17 @@ def _begin_time_plot(
     return True
 
 
-def _draw_lines(series: PlotSeries, lines: TimeLines, log: bool) -> None:
+def _draw_lines(series: PlotSeries, lines: TimeLines, log: bool, faded: TimeLines | None = None) -> None:
     """Each body's row of ``lines`` (bodies without data are left out), thinned on screen (``log``: the y axis
-    is logarithmic)."""
+    is logarithmic), over a branch's original's (``faded``), the kicks and switches marked."""
     names, rgb, drawn = series.names, series.rgb, lines.drawn
     _kick_markers(series, lines)
+    _change_markers(series, lines)
+    if faded is not None and faded.drawn:
+        x = np.broadcast_to(faded.x, (len(faded.drawn), len(faded.x)))
+        for k, keep in zip(faded.drawn, _kept(x, faded.y[faded.drawn], faded.level, log), strict=True):
+            implot.plot_line(f"{names[k]} (original)##original{k}", faded.x[keep], faded.y[k, keep],
+                             _spec((*rgb[k], ORIGINAL_ALPHA), ORIGINAL_WEIGHT))  # fmt: skip
     x = np.broadcast_to(lines.x, (len(drawn), len(lines.x)))
     for k, keep in zip(drawn, _kept(x, lines.y[drawn], lines.level, log), strict=True):
         implot.plot_line(names[k], lines.x[keep], lines.y[k, keep], _spec(rgb[k]))
@@ -302,6 +355,40 @@ def _kick_markers(series: PlotSeries, lines: TimeLines) -> None:
     shown = times[(times >= first) & (times <= last)]
     if shown.size:
         implot.plot_inf_lines("kick##kicks", shown, _spec(KICK_RGBA, 1.0))
+
+
+def _change_markers(series: PlotSeries, lines: TimeLines) -> None:
+    """A vertical line at each switch of the gyroscopic term (scene/model/run_changes.py) within the plot's time
+    window, "off" or "on" beside it at the top; a branch's original's own, faint."""
+    first, last = lines.t_range
+    shown = [change for change in series.changes if first <= change.t <= last]
+    if series.original is not None:
+        theirs = [change.t for change in series.original.changes if first <= change.t <= last]
+        theirs = [t for t in theirs if all(t != change.t for change in shown)]
+        if theirs:
+            implot.plot_inf_lines("gyroscopic term, original##original changes", np.array(theirs),
+                                  _spec((*CHANGE_RGBA[:3], ORIGINAL_ALPHA), ORIGINAL_WEIGHT))  # fmt: skip
+    if not shown:
+        return
+    implot.plot_inf_lines("gyroscopic term##changes", np.array([change.t for change in shown]), _spec(CHANGE_RGBA))
+    corner, size = implot.get_plot_pos(), implot.get_plot_size()
+    color, draw_list = imgui.get_color_u32(imgui.ImVec4(*CHANGE_RGBA)), implot.get_plot_draw_list()
+    shade = imgui.get_color_u32(imgui.ImVec4(*PANEL_BG_RGB, 0.75))  # the tag over the lines, readable
+    implot.push_plot_clip_rect()
+    for change in shown:
+        x, tag = implot.plot_to_pixels(change.t, 1.0).x, change_tag(change)
+        width = imgui.calc_text_size(tag).x
+        # Right of the line, or left of it where the plot ends first.
+        left = x + 3.0 if x + 3.0 + width <= corner.x + size.x else x - 3.0 - width
+        top, height = corner.y + 2.0, imgui.get_text_line_height()
+        draw_list.add_rect_filled(imgui.ImVec2(left - 1.0, top), imgui.ImVec2(left + width + 1.0, top + height), shade)
+        draw_list.add_text(imgui.ImVec2(left, top), color, tag)
+    implot.pop_plot_clip_rect()
+
+
+def change_tag(change) -> str:
+    """What a plot writes beside a switch's line: ``"off"`` (the legend row says of what)."""
+    return "on" if change.gyroscopic else "off"
 
 
 def _kept(x: np.ndarray, y: np.ndarray, level: np.ndarray, log: bool) -> np.ndarray:
@@ -344,21 +431,28 @@ def _centered(line: str, show) -> None:
     show(line)
 
 
-def _energy_plot(series: PlotSeries, lines: TimeLines, size) -> None:
-    if _begin_time_plot(PLOT_TITLES["energy"], lines, size, "", log=True):
-        _draw_lines(series, lines, log=True)
+def _energy_plot(series: PlotSeries, lines: TimeLines, size, faded: TimeLines | None = None) -> None:
+    if _begin_time_plot(PLOT_TITLES["energy"], _with_faded(lines, faded), size, "", log=True):
+        _draw_lines(series, lines, log=True, faded=faded)
         implot.end_plot()
 
 
-def _momentum_plot(series: PlotSeries, lines: TimeLines, size) -> None:
+def _momentum_plot(series: PlotSeries, lines: TimeLines, size, faded: TimeLines | None = None) -> None:
     if not lines.drawn:
         _empty_plot(PLOT_TITLES["momentum"], size)
-    elif _begin_time_plot(PLOT_TITLES["momentum"], lines, size, "", log=True):
-        _draw_lines(series, lines, log=True)
+    elif _begin_time_plot(PLOT_TITLES["momentum"], _with_faded(lines, faded), size, "", log=True):
+        _draw_lines(series, lines, log=True, faded=faded)
         implot.end_plot()
 
 
-def _orientation_plot(series: PlotSeries, lines: TimeLines, size) -> None:
+def _with_faded(lines: TimeLines, faded: TimeLines | None) -> TimeLines:
+    """``lines`` whose y range takes in a branch's original's (``faded``) too."""
+    if faded is None or faded.y_range is None:
+        return lines
+    return dataclasses.replace(lines, y_range=_joined_range(lines.y_range, np.array(faded.y_range)))
+
+
+def _orientation_plot(series: PlotSeries, lines: TimeLines, size, faded: TimeLines | None = None) -> None:
     divergence = series.divergence
     if not lines.drawn and divergence is None:
         _empty_plot(PLOT_TITLES["orientation"], size, NO_REFERENCE)
@@ -366,11 +460,11 @@ def _orientation_plot(series: PlotSeries, lines: TimeLines, size) -> None:
     missing = _missing(series, lines)
     notes = _note_lines(missing)
     bottom = (len(notes) * imgui.get_text_line_height() + 4.0) if notes else 0.0
-    title = PLOT_TITLES["orientation"] if divergence is None else BRANCH_TITLE
+    lines = _with_faded(lines, faded)
     if divergence is not None:
         lines = dataclasses.replace(lines, y_range=_joined_range(lines.y_range, divergence.angle))
-    if _begin_time_plot(title, lines, size, "rad", log=True, bottom_px=bottom):
-        _draw_lines(series, lines, log=True)
+    if _begin_time_plot(PLOT_TITLES["orientation"], lines, size, "rad", log=True, bottom_px=bottom):
+        _draw_lines(series, lines, log=True, faded=faded)
         if divergence is not None:
             _divergence_lines(divergence, lines.t_range)
         _note_missing(notes, missing)
@@ -396,9 +490,8 @@ def _divergence_lines(divergence: Divergence, t_range: tuple[float, float]) -> N
     kept = np.unique(np.append(inside[::stride], inside[-1]))
     for view, rgb in enumerate(divergence.rgb):
         apart = kept[divergence.angle[view, kept] > 0.0]  # from the first step the two runs differ (log axis)
-        pale = tuple(0.45 * channel + 0.55 for channel in rgb)  # the view's colour, paler: apart from its errors
         implot.plot_line(f"Δθ from the original##divergence{view}", divergence.t[apart], divergence.angle[view, apart],
-                         _spec(pale, DIVERGENCE_WEIGHT))  # fmt: skip
+                         _spec(_pale(rgb), DIVERGENCE_WEIGHT))  # fmt: skip
 
 
 def _missing(series: PlotSeries, lines: TimeLines) -> list[str]:
@@ -440,7 +533,8 @@ def _note_missing(notes: list[str], missing: list[str]) -> None:
         imgui.set_tooltip(NO_REFERENCE_TIP + ", ".join(missing))
 
 
-def _cost_plot(series: PlotSeries, cost: CostLines, size) -> None:
+def _cost_plot(series: PlotSeries, cost: CostLines, size, faded: CostLines | None = None) -> None:
+    """Newton iterations and ms per step (a branch's original's costs are its own: not drawn)."""
     if not _begin_time_plot(PLOT_TITLES["cost"], cost.newton, size, "Newton iterations", log=False, y_axes=2):
         return
     implot.setup_axis_limits(implot.ImAxis_.y1, -0.2, max(cost.newton_top, 1.0) + 0.5, imgui.Cond_.always)
@@ -452,7 +546,8 @@ def _cost_plot(series: PlotSeries, cost: CostLines, size) -> None:
     implot.end_plot()
 
 
-def _curve_plot(series: PlotSeries, curves: Curves | None, size, name: str) -> None:
+def _curve_plot(series: PlotSeries, curves: Curves | None, size, name: str, faded: Curves | None = None) -> None:
+    """The herpolhode or polhode (``name``), over a branch's original's (``faded``)."""
     title = PLOT_TITLES[name]
     if curves is None:
         _empty_plot(title, size)
@@ -464,6 +559,11 @@ def _curve_plot(series: PlotSeries, curves: Curves | None, size, name: str) -> N
     names, rgb, xy, drawn = series.names, series.rgb, curves.xy, curves.drawn
     xs, ys = xy[drawn, 0], xy[drawn, 1]  # (L, P) each, contiguous: copied once for the ticks and the thinning
     _curve_ticks(xs, ys, size)
+    if faded is not None and faded.drawn:
+        old = faded.xy[faded.drawn]
+        for k, keep in zip(faded.drawn, _kept(old[:, 0], old[:, 1], faded.level, log=False), strict=True):
+            implot.plot_line(f"{names[k]} (original)##original{k}", faded.xy[k, 0, keep], faded.xy[k, 1, keep],
+                             _spec((*rgb[k], ORIGINAL_ALPHA), ORIGINAL_WEIGHT))  # fmt: skip
     for k, keep in zip(drawn, _kept(xs, ys, curves.level, log=False), strict=True):
         implot.plot_line(names[k], xy[k, 0, keep], xy[k, 1, keep], _spec(rgb[k]))
     dashed = _spec(EXACT_RGBA, 1.2, implot.LineFlags_.segments | implot.ItemFlags_.no_fit)
@@ -492,8 +592,8 @@ _PLOTTERS = {
     "energy": _energy_plot,
     "momentum": _momentum_plot,
     "orientation": _orientation_plot,
-    "herpolhode": lambda series, curves, size: _curve_plot(series, curves, size, "herpolhode"),
-    "polhode": lambda series, curves, size: _curve_plot(series, curves, size, "polhode"),
+    "herpolhode": lambda series, curves, size, faded: _curve_plot(series, curves, size, "herpolhode", faded),
+    "polhode": lambda series, curves, size, faded: _curve_plot(series, curves, size, "polhode", faded),
     "cost": _cost_plot,
-    "integrators": integrators_plot,
+    "integrators": lambda series, live, size, faded: integrators_plot(series, live, size),
 }

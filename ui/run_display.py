@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from spinlab.render.run_view import RunView
+from spinlab.scene.model.branch import Original
 from spinlab.scene.model.run_model import Session, view_groups
 from spinlab.scene.model.step_record import Moment
 from spinlab.scene.model.timeline import Follower, Timeline
@@ -84,6 +85,9 @@ class RunDisplay(Follower):
 
     def switched(self, session: Session) -> None:
         self.plots.switched(session)
+
+    def original_moved(self, original: Original | None) -> None:
+        self.plots.original_moved(original)
 
     def _poinsot_body(self, session: Session | Moment) -> int | None:
         """The body the exact ghosts and the Poinsot traces of ``session`` follow: the one selected in the panel

@@ -40,6 +40,7 @@ from spinlab.scene.model.failures import (
 )
 from spinlab.scene.model.flips import flip_text
 from spinlab.scene.model.measures import potential_counts
+from spinlab.scene.model.run_changes import change_caption
 from spinlab.scene.model.samples import ERROR_FLOOR, References, Sample, concatenated, measured_rows
 from spinlab.scene.model.step_record import Moment, StepRecord, Steps, checkpoint_interval
 from spinlab.scene.running.simulation import DEFAULT_INTEGRATOR, Simulation, Snapshot
@@ -262,13 +263,17 @@ def view_labels(session: Session | Moment, groups: tuple[Group, ...]) -> list[tu
     latest step and the largest magnitude of its bodies' relative energy error (scene/model/measures.py), e.g.
     ``("implicit_midpoint", "t = 2.50 s    |ΔE|/E = 1.2e-05")``; when that is a loss past the divergence threshold, a
     line saying it is damping, not a divergence (scene/model/failures.py's ``damping_text``, ``"ΔE −51 % (damping)"``);
-    and for a view of a few bodies their flip counts against their closed forms' (:func:`_flip_line`). A frozen
-    view's say when and why instead, ``("euler_body", "diverged at t = 7.85 s", "Newton did not converge")``.
-    ``session`` may be a moment of one (scene/model/step_record.py), read as a session is."""
+    for a view of a few bodies their flip counts against their closed forms' (:func:`_flip_line`); and for a few
+    seconds after the gyroscopic term was switched a line saying so (scene/model/run_changes.py's
+    :func:`change_caption`). A frozen view's say when and why instead,
+    ``("euler_body", "diverged at t = 7.85 s", "Newton did not converge")``. ``session`` may be a moment of one
+    (scene/model/step_record.py), read as a session is."""
     sample, row = session.latest.sample, session.rows
     errors, change = sample.energy_error[-1], sample.latest().energy_change()
     labels: list[tuple[str, ...]] = []
     failures = session.failures_by_bodies()
+    caption = change_caption(session, session.t)
+    changed = () if caption is None else (caption,)
     for group in groups:
         rows = [row[i] for i in group.bodies if i in row]
         detail, damping = f"t = {session.t:.2f} s", ""
@@ -281,7 +286,7 @@ def view_labels(session: Session | Moment, groups: tuple[Group, ...]) -> list[tu
         if failure is not None:
             labels.append((group.label, *failure.label_lines()))
         else:
-            labels.append((group.label, detail, *((damping,) if damping else ()), *_flip_line(sample, rows)))
+            labels.append((group.label, detail, *((damping,) if damping else ()), *_flip_line(sample, rows), *changed))
     return labels
 
 

@@ -4,7 +4,8 @@ Every step of a run is a function of its setup, its edits and its step index (sc
 a person does with time is a handful of operations on one :class:`Timeline`: step the run now; show a past step
 (:meth:`~Timeline.seek`) and play its recorded steps on from there (:meth:`~Timeline.play`); go on from the step
 shown as the run (:meth:`~Timeline.go_on_from_shown`: its later steps forgotten), or beside it as a branch
-(:meth:`~Timeline.branch`, scene/model/branch.py); restart; and recompute the run on the compiled kernels once they
+(:meth:`~Timeline.branch`, scene/model/branch.py), ended keeping either run (:meth:`~Timeline.end_branch`,
+:meth:`~Timeline.back_to_original`); restart; and recompute the run on the compiled kernels once they
 are ready (:meth:`~Timeline.switch_to_compiled`, scene/model/replay.py). The window, its tests and any other driver
 call these; what draws the run (the 3D views, the plots) is a :class:`Follower`, told of every step taken or shown.
 
@@ -32,6 +33,7 @@ import numpy as np
 
 from spinlab.scene.model.branch import Divergence, Original, branch_labels
 from spinlab.scene.model.replay import Replay, at_step
+from spinlab.scene.model.run_changes import Change, InForce, in_force, run_changes
 from spinlab.scene.model.run_model import Group, Session, Setup, view_labels
 from spinlab.scene.model.step_record import Moment, StepRecord
 from spinlab.sim import compiled
@@ -60,6 +62,10 @@ class Follower(Protocol):
 
     def switched(self, session: Session) -> None:
         """The run goes on as ``session``, its same steps recomputed (on the compiled kernels)."""
+        return None
+
+    def original_moved(self, original: Original | None) -> None:
+        """A branch's ``original`` is shown at its step (``original.step``) now; ``None``: no branch any more."""
         return None
 
 
@@ -113,6 +119,17 @@ class Timeline:
     @property
     def shown_step(self) -> int:
         return self.session.simulation.step_index if self.moment is None else self.moment.step
+
+    @property
+    def in_force(self) -> InForce:
+        """The switches the run takes the step after the one shown with (scene/model/run_changes.py): what the panel
+        shows, looking back too."""
+        return in_force(self.session, self.shown_step)
+
+    @property
+    def changes(self) -> tuple[Change, ...]:
+        """The run's switches of the gyroscopic term, scripted and made, that the timeline and the plots mark."""
+        return run_changes(self.session)
 
     def view_labels(self, groups: tuple[Group, ...]) -> list[tuple[str, ...]]:
         """The labels of the views of ``groups`` at the step shown (a branch's with its divergence from the
@@ -210,7 +227,8 @@ class Timeline:
 
     def go_on_from_shown(self) -> bool:
         """Looking back, go on from the step shown: the run goes back to it, bit for bit, and its later steps are
-        forgotten; the gyroscopic switch and the divergence threshold are the run's there. Whether it went back."""
+        forgotten; the gyroscopic switch and the divergence threshold are the run's there. Whether it went back.
+        (A change made looking back branches instead, keeping them: ui/controller.py.)"""
         if self.moment is None:
             return False
         self._take_back(self.moment.step)
@@ -222,11 +240,24 @@ class Timeline:
         step, original = self.shown_step, self.session
         self._take_back(step)
         self.original = Original(original, step)
+        self._follow_original()
         return self.original
 
     def end_branch(self) -> None:
         """Go on with the branch's run alone."""
         self.original = None
+        self.follower.original_moved(None)
+
+    def back_to_original(self) -> None:
+        """Go on with the original alone, the branch forgotten: the run it was, its recorded future and all, shown
+        at the step the branch showed (within what the original holds)."""
+        original = self.original
+        assert original is not None, "branched"
+        session, step = original.session, original.step
+        self._session, self.original, self._replay = session, None, None
+        self.moment = None if step >= self.record.last_step else Moment(session, step)
+        self.follower.shown_at(session, step)
+        self.follower.original_moved(None)
 
     def _take_back(self, step: int) -> None:
         session = at_step(self.session, step)
@@ -238,3 +269,4 @@ class Timeline:
         """The original at the branch's step shown, stepped on past what it had recorded."""
         if self.original is not None:
             self.original.go_to(self.shown_step)
+            self.follower.original_moved(self.original)

@@ -23,3 +23,7 @@ class ChangeSchedule:
     def gyroscopic_at(self, step: int) -> bool | None:
         """The gyroscopic term from step ``step`` on, when a change lands there (``None`` when none does)."""
         return self._by_step.get(step)
+
+    def by_step(self) -> list[tuple[int, bool]]:
+        """Every change as (step it lands on, the gyroscopic term from then on), in step order."""
+        return sorted(self._by_step.items())

@@ -108,7 +108,7 @@ def compare(
 
     >>> comparison = compare("t_handle", ["rkmk4", "euler"], h=0.01, duration=1.0)
     >>> list(comparison), comparison.failures
-    (["rkmk4", "euler"], {})
+    (['rkmk4', 'euler'], {})
     """
     from spinlab.scene.model.run_model import Session, Setup, compared_integrators, default_integrators
     from spinlab.sim.integrators import FAMILIES

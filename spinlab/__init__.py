@@ -27,14 +27,17 @@ if TYPE_CHECKING:  # the API's names for a type checker; at run time they load o
         IntegratorInfo,
         Kick,
         Run,
+        RunSettings,
         Scene,
+        Video,
         compare,
         integrators,
         simulate,
     )
 
 __all__ = ["checkout_root", "checkout_folder", "simulate", "compare", "integrators", "IntegratorInfo", "Scene", "Body",
-           "Kick", "Change", "Run", "Comparison", "Errors", "Exact", "Failure", "InputError"]  # fmt: skip
+           "Kick", "Change", "Run", "Comparison", "Errors", "Exact", "Failure", "RunSettings", "Video",
+           "InputError"]  # fmt: skip
 
 API = frozenset(__all__[2:])
 """The Python API (spinlab/api.py), offered here as ``spinlab.simulate`` and so on."""

@@ -26,6 +26,8 @@ spinlab.sim.errors.InputError: integrator: unknown integrator 'leapfrog' (choose
 
 from __future__ import annotations
 
+__docformat__ = "restructuredtext"  # pdoc: the ``literals`` and :class:`roles` of the docstrings
+
 import argparse
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -34,6 +36,7 @@ from typing import Any
 from spinlab.runs import Comparison, Errors, Exact, Failure, Run, RunSettings, runs_of
 from spinlab.scenes import Body, Change, Kick, Scene, SceneLike, scene_spec
 from spinlab.sim.errors import InputError
+from spinlab.videos import Video
 
 __all__ = [
     "simulate",
@@ -49,6 +52,8 @@ __all__ = [
     "Errors",
     "Exact",
     "Failure",
+    "RunSettings",
+    "Video",
     "InputError",
     "DEFAULT_INTEGRATOR",
 ]

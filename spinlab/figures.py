@@ -7,6 +7,8 @@ the window's palette (scene/model/palette.py) on the window's dark plots. matplo
 
 from __future__ import annotations
 
+__docformat__ = "restructuredtext"  # pdoc: the ``literals`` and :class:`roles` of the docstrings
+
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 

@@ -9,6 +9,8 @@ comparison). World frame, SI units; quaternions ``(w, x, y, z)`` body → world.
 
 from __future__ import annotations
 
+__docformat__ = "restructuredtext"  # pdoc: the ``literals`` and :class:`roles` of the docstrings
+
 import os
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass

@@ -8,6 +8,8 @@ The fields are a scene file's keys (docs/scene_files.md): SI units, vectors as s
 
 from __future__ import annotations
 
+__docformat__ = "restructuredtext"  # pdoc: the ``literals`` and :class:`roles` of the docstrings
+
 import dataclasses
 import os
 from collections.abc import Mapping, Sequence

@@ -4,6 +4,8 @@ Jupyter shows inline as a player."""
 
 from __future__ import annotations
 
+__docformat__ = "restructuredtext"  # pdoc: the ``literals`` and :class:`roles` of the docstrings
+
 import base64
 import dataclasses
 import os

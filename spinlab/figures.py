@@ -68,7 +68,11 @@ def plot_runs(runs: Mapping[str, Run], what: Sequence[str] | None = None, *, bod
         _styled(ax, PLOTS[name], "ω₁" if name == "herpolhode" else "t (s)", "ω₂" if name == "herpolhode" else "")
         if name == "herpolhode":
             ax.set_aspect("equal", adjustable="datalim")
-    axes[0].legend(facecolor=BACKGROUND, edgecolor="#40444b", labelcolor=FOREGROUND, fontsize=8)
+    legend = {}  # one entry per line label, across the axes (the exact herpolhode's too), beside them
+    for ax in axes:
+        legend.update((label, handle) for handle, label in zip(*ax.get_legend_handles_labels(), strict=True))
+    figure.legend(list(legend.values()), list(legend), loc="outside right upper", facecolor=BACKGROUND,
+                  edgecolor="#40444b", labelcolor=FOREGROUND, fontsize=8)  # fmt: skip
     return figure
 
 

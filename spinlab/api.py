@@ -31,12 +31,15 @@ __docformat__ = "restructuredtext"  # pdoc: the ``literals`` and :class:`roles` 
 import argparse
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from spinlab.runs import Comparison, Errors, Exact, Failure, Run, RunSettings, runs_of
 from spinlab.scenes import Body, Change, Kick, Scene, SceneLike, scene_spec
 from spinlab.sim.errors import InputError
 from spinlab.videos import Video
+
+if TYPE_CHECKING:
+    from spinlab.scene.model.run_model import Session
 
 __all__ = [
     "simulate",
@@ -178,13 +181,17 @@ def integrators() -> list[IntegratorInfo]:
     ]
 
 
-def _stepped(session: Any, steps: int, settings: RunSettings, *, side_by_side: bool) -> list[Run]:
+def _stepped(session: Session, steps: int, settings: RunSettings, *, side_by_side: bool) -> list[Run]:
     """Take ``steps`` steps of ``session`` on the kernels ``run`` takes them on (scene/model/runner.py), keeping
-    every step's state, and read its runs."""
+    every step's state, and read its runs. A run keeps as many rows as ``run --trace`` writes, and is refused past
+    the same limit (scene/files/limits.py), before any work."""
+    from spinlab.scene.files.limits import MAX_TRACE_ROWS, check_count
     from spinlab.scene.model.runner import check_finite, run_kernels
     from spinlab.sim.errors import NumericalError
 
     simulation = session.simulation
+    rows = (steps + 1) * len(simulation.names)
+    check_count(rows, MAX_TRACE_ROWS, "states kept, (steps + 1) × bodies", where="duration")
     initial = session.latest.sample  # the initial state measured first: the flip counts take the steps in order
     snapshots = [session.snapshot]
     with run_kernels(session, steps):

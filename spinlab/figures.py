@@ -17,6 +17,7 @@ import numpy as np
 from spinlab.sim.errors import InputError
 
 if TYPE_CHECKING:
+    from matplotlib.artist import Artist
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
@@ -68,7 +69,7 @@ def plot_runs(runs: Mapping[str, Run], what: Sequence[str] | None = None, *, bod
         _styled(ax, PLOTS[name], "ω₁" if name == "herpolhode" else "t (s)", "ω₂" if name == "herpolhode" else "")
         if name == "herpolhode":
             ax.set_aspect("equal", adjustable="datalim")
-    legend = {}  # one entry per line label, across the axes (the exact herpolhode's too), beside them
+    legend: dict[str, Artist] = {}  # one entry a line label, across the axes (the exact herpolhode's too)
     for ax in axes:
         legend.update((label, handle) for handle, label in zip(*ax.get_legend_handles_labels(), strict=True))
     figure.legend(list(legend.values()), list(legend), loc="outside right upper", facecolor=BACKGROUND,

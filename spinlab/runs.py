@@ -11,6 +11,7 @@ from __future__ import annotations
 
 __docformat__ = "restructuredtext"  # pdoc: the ``literals`` and :class:`roles` of the docstrings
 
+import dataclasses
 import os
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -273,6 +274,7 @@ def runs_of(
                       mine["flips_exact"])  # fmt: skip
         errors = Errors(mine["energy_error"], mine["momentum_error"], mine["orientation_error"])
         suffix = f" [{label}]" if side_by_side else ""
+        run_settings = dataclasses.replace(settings, integrator=label) if side_by_side else settings
         run_names = tuple(names[i].removesuffix(suffix) for i in members)
         runs.append(
             Run(
@@ -289,7 +291,7 @@ def runs_of(
                 mine["flips"],
                 mine["herpolhode"],
                 failure,
-                settings,
+                run_settings,
             )
         )
     return runs

@@ -100,6 +100,13 @@ def test_a_comparison_freezes_and_names_a_diverging_integrator_and_the_others_go
     np.testing.assert_array_equal(comparison["implicit_midpoint"].q, alone.q)
 
 
+def test_a_comparisons_run_is_of_its_integrator_and_a_run_too_long_to_keep_is_refused_before_any_work():
+    comparison = spinlab.compare("t_handle", ["rkmk4", "euler"], h=0.05, duration=0.5)
+    assert [run.settings.integrator for run in comparison.values()] == ["rkmk4", "euler"]
+    with pytest.raises(spinlab.InputError, match="^duration: .*states kept"):
+        spinlab.simulate("cloud", h=1e-3, duration=100.0)
+
+
 def test_a_family_compares_its_integrators_and_a_torque_leaves_exact_out():
     comparison = spinlab.compare("heavy_top", "all", h=0.05, duration=0.2)
     assert "exact" not in comparison and comparison.left_out == ("exact",)

@@ -74,6 +74,7 @@ __all__ = [
     "BodySpec",
     "SceneSpec",
     "load_scene",
+    "scene_from_document",
     "resolve_scene_path",
     "list_presets",
     "order_parent_first",
@@ -188,6 +189,15 @@ def load_scene(scene: str | os.PathLike[str]) -> SceneSpec:
     """Load, validate and resolve a scene: a preset name (e.g. ``"t_handle"``) or a path to a .toml file."""
     with collector_paused():  # ~10⁶ objects for 10⁵ bodies, no cycles among them (scene/process/collector.py)
         return _load_scene(scene)
+
+
+def scene_from_document(document: dict[str, Any], where: str, path: Path) -> SceneSpec:
+    """The scene a parsed scene document describes (the tables a scene file holds, as Python values: ``scene``,
+    ``body``, ``kick``, ``change``), validated as a file is: an :class:`InputError` naming ``where``, the key and the
+    value for the first mistake. ``path`` is the scene's (its stem is its name). The Python API's scenes built in
+    code come through here (spinlab/scenes.py)."""
+    with collector_paused():
+        return _scene_from(path, where, document)
 
 
 def _load_scene(scene: str | os.PathLike[str]) -> SceneSpec:

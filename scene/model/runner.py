@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from spinlab.scene.files.trace import TraceWriter
     from spinlab.scene.running.simulation import Simulation
 
-__all__ = ["BodySummary", "run_scene", "step_count", "check_finite", "damping_notes"]
+__all__ = ["BodySummary", "run_scene", "run_kernels", "step_count", "check_finite", "damping_notes"]
 
 
 @dataclass(frozen=True)
@@ -104,7 +104,7 @@ def run_scene(
     start = session.snapshot
     check_finite(simulation, start, session.energy())
     substeps = np.ones(len(simulation.names), dtype=np.int64)
-    with _kernels(session, steps), _maybe_trace(trace_path) as trace:
+    with run_kernels(session, steps), _maybe_trace(trace_path) as trace:
 
         def each(cost: StepCost) -> None:
             np.maximum(substeps, cost.substeps, out=substeps)
@@ -141,7 +141,7 @@ def run_scene(
     ]
 
 
-def _kernels(session: Session, steps: int) -> contextlib.AbstractContextManager[None]:
+def run_kernels(session: Session, steps: int) -> contextlib.AbstractContextManager[None]:
     """What ``session``'s ``steps`` steps run on: the kernels' bits without numba, never imported, when that is
     cheaper (:func:`sim.compiled.steps_without_numba`; the trace's bytes are those of the compiled path), else the
     compiled kernels, loaded here."""

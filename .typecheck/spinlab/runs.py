@@ -1,0 +1,1 @@
+../../spinlab/runs.py

@@ -93,8 +93,7 @@ def simulate(
     spec = scene_spec(scene, kicks, changes)
     step, steps = _steps(spec.h if h is None else h, duration)
     settings = RunSettings(spec, name, step, duration, bool(gyroscopic))
-    session = Session(Setup(spec, scene_integrators(spec, name), h=step, gyroscopic=bool(gyroscopic)),
-                      stop_at_failure=True)  # fmt: skip
+    session = Session(Setup(spec, scene_integrators(spec, name), h=step, gyroscopic=bool(gyroscopic)))
     return _stepped(session, steps, settings, side_by_side=False)[0]
 
 

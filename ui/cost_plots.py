@@ -16,6 +16,7 @@ import numpy as np
 from imgui_bundle import imgui, implot
 
 from spinlab.scene.model.samples import ERROR_FLOOR
+from spinlab.ui import tips
 from spinlab.ui.integrator_table import COST_CAPTION, IntegratorRow, IntegratorTable, cost_text
 from spinlab.ui.plot_titles import AXES_LABELS_PX, fitted_title
 
@@ -107,9 +108,9 @@ def _name_nearest(table: list[IntegratorRow]) -> None:
         k = int(np.argmin(log_distance))
         near = table[k] if log_distance[k] < 0.5 else None
     if near is None:
-        imgui.set_tooltip(SCATTER_TIP)
+        tips.tip(SCATTER_TIP)
     else:
-        imgui.set_tooltip(f"{cost_text(near)[1]}; |ΔE|/E = {near.energy_error:.2g}")
+        tips.tip(f"{cost_text(near)[1]}; |ΔE|/E = {near.energy_error:.2g}")
 
 
 def cost_table(table: list[IntegratorRow]) -> None:
@@ -129,12 +130,12 @@ def cost_table(table: list[IntegratorRow]) -> None:
         if row.failed:
             imgui.text_colored(_vec(FAILED_RGBA), "frozen")
             if imgui.is_item_hovered():
-                imgui.set_tooltip(row.failed)
+                tips.tip(row.failed)
             continue
-        cell, tip = cost_text(row)
+        cell, explained = cost_text(row)
         imgui.text(cell)
         if imgui.is_item_hovered():
-            imgui.set_tooltip(tip)
+            tips.tip(explained)
         for value in (row.newton, row.substeps):
             imgui.table_next_column()
             imgui.text("–" if not np.isfinite(value) else f"{value:.1f}")

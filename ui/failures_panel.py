@@ -8,6 +8,7 @@ import math
 
 from imgui_bundle import imgui
 
+from spinlab.ui import tips
 from spinlab.ui.controller_state import Choices, Form, PanelEdits
 from spinlab.ui.cost_plots import cost_table
 from spinlab.ui.help_texts import tooltip
@@ -35,7 +36,7 @@ def draw_comparison(choices: Choices, form: Form, edits: PanelEdits) -> None:
     changed, value = imgui.slider_float(
         "##divergence", value, low, high, "freeze past a gain ΔE/E = %.3g", imgui.SliderFlags_.logarithmic
     )
-    imgui.set_item_tooltip(tooltip("divergence"))
+    tips.item_tip(tooltip("divergence"))
     if changed:
         edits.divergence = float(value)
     if form.integrator_table is not None:

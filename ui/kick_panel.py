@@ -13,6 +13,7 @@ import numpy as np
 from imgui_bundle import imgui
 
 from spinlab.sim.quaternion import quat_conj, quat_rotate
+from spinlab.ui import tips
 from spinlab.ui.controller_state import Choices, Form, PanelEdits
 from spinlab.ui.help_texts import tooltip
 from spinlab.ui.kick_controls import AXES, omega_to_polar
@@ -35,14 +36,14 @@ def kick_section(choices: Choices, form: Form, edits: PanelEdits, text_field, no
     imgui.same_line()
     imgui.begin_disabled(body.kinematic)
     kick_now = imgui.button("Kick now")
-    imgui.set_item_tooltip(tooltip("kick_now"))
+    tips.item_tip(tooltip("kick_now"))
     if kick_now or applied:
         edits.kick = (choices.selected_body, None)
     imgui.end_disabled()
     count = len(choices.scene.kicks)
     imgui.begin_disabled(count == 0)
     clear = imgui.button("Clear kicks")
-    imgui.set_item_tooltip(tooltip("clear_kicks"))
+    tips.item_tip(tooltip("clear_kicks"))
     if clear:
         edits.clear_kicks = True
     imgui.end_disabled()
@@ -60,7 +61,7 @@ def omega_drags(choices: Choices, form: Form, edits: PanelEdits, note) -> None:
     imgui.set_next_item_width(-1.0)
     current = AXES.index(choices.initial_axis)
     changed, index = imgui.combo("##axis", current, [f"off the {axis} axis" for axis in AXES])
-    imgui.set_item_tooltip(tooltip("initial_axis"))
+    tips.item_tip(tooltip("initial_axis"))
     if changed:
         edits.initial_axis = AXES[index]
     omega_body = quat_rotate(quat_conj(body.orientation), body.omega_parent)
@@ -76,7 +77,7 @@ def omega_drags(choices: Choices, form: Form, edits: PanelEdits, note) -> None:
     ):
         imgui.set_next_item_width(-96.0)
         moved, values[i] = imgui.drag_float(label, float(shown[i]), speed, low, high, text)
-        imgui.set_item_tooltip(tooltip(tip))
+        tips.item_tip(tooltip(tip))
         released = released or imgui.is_item_deactivated_after_edit()
         if moved:
             edits.omega_polar_drag = (values[0], values[1], values[2])

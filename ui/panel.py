@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from imgui_bundle import imgui
 
 from spinlab.render.renderer import RenderOptions
+from spinlab.ui import tips
 from spinlab.ui.controller_state import TEXT_SCALES, Choices, Form, PanelEdits
 from spinlab.ui.edits import BODY_FIELDS
 from spinlab.ui.failures_panel import FROZEN_RGBA, draw_comparison
@@ -86,7 +87,7 @@ def draw_panel(choices: Choices, form: Form) -> PanelEdits:
 
 def _tip(key: str) -> None:
     """The last item's tooltip, from ui/help_texts.py."""
-    imgui.set_item_tooltip(tooltip(key))
+    tips.item_tip(tooltip(key))
 
 
 def _note(text: str, color: imgui.ImVec4 = NOTE_RGBA) -> None:
@@ -109,7 +110,7 @@ def _one_line(text: str, color: imgui.ImVec4 = NOTE_RGBA, tip: str | None = None
     imgui.text(shown)
     imgui.pop_style_color()
     if tip is not None or shown != text:
-        imgui.set_item_tooltip(text if tip is None else tip)
+        tips.item_tip(text if tip is None else tip)
 
 
 def _text_field(
@@ -242,7 +243,7 @@ def _integration(choices: Choices, form: Form, edits: PanelEdits) -> None:
                 changed, on = imgui.checkbox(name, name in choices.compared)
                 if changed:
                     edits.compare = (name, on)
-                imgui.set_item_tooltip(f"{tooltip('compare')}\n{integrator_line(name, torque)}")
+                tips.item_tip(f"{tooltip('compare')}\n{integrator_line(name, torque)}")
             imgui.end_table()
         _note("Hover a name for its order, what it conserves, explicit or implicit, and its cost.")
     elif len(choices.body_names) > BODY_LIST_MAX:
@@ -260,7 +261,7 @@ def _integration(choices: Choices, form: Form, edits: PanelEdits) -> None:
             elif imgui.begin_combo("##integrator", integrator):  # the list is built only while it is open
                 _integrator_items(names, integrator, lambda name, index=index: (index, name), edits, torque)
             if integrator is not None:
-                imgui.set_item_tooltip(f"{tooltip('integrator')}\n{integrator_line(integrator, torque)}")
+                tips.item_tip(f"{tooltip('integrator')}\n{integrator_line(integrator, torque)}")
             imgui.pop_id()
         _integrator_notes(choices.integrators, torque)
     imgui.align_text_to_frame_padding()
@@ -288,7 +289,7 @@ def _integrator_items(
     for name in names:
         if imgui.selectable(name, name == current)[0] and name != current:
             edits.integrator = target(name)
-        imgui.set_item_tooltip(integrator_line(name, under_torque))
+        tips.item_tip(integrator_line(name, under_torque))
     imgui.end_combo()
 
 
@@ -385,7 +386,7 @@ def _view(choices: Choices, form: Form, edits: PanelEdits) -> None:
         changed, on = imgui.checkbox(title, choices.plots.shown[name])
         if changed:
             edits.plot_shown = (name, on)
-        imgui.set_item_tooltip(PLOT_TOOLTIPS[name])
+        tips.item_tip(PLOT_TOOLTIPS[name])
 
 
 def _capture(choices: Choices, form: Form, edits: PanelEdits) -> None:
@@ -398,7 +399,7 @@ def _capture(choices: Choices, form: Form, edits: PanelEdits) -> None:
     _tip("export_csv")
     imgui.begin_disabled(form.recording)
     changed, whole = imgui.checkbox("record the whole window", choices.record_window)
-    imgui.set_item_tooltip(tooltip("record_window"))
+    tips.item_tip(tooltip("record_window"))
     imgui.end_disabled()
     if changed:
         edits.record_window = whole

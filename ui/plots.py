@@ -21,6 +21,7 @@ from imgui_bundle import imgui, implot
 
 from spinlab.render.overlays import trail_keep
 from spinlab.scene.model.samples import ERROR_FLOOR
+from spinlab.ui import tips
 from spinlab.ui.cost_plots import integrators_plot, mark_frozen_ends
 from spinlab.ui.help_texts import PLOT_TOOLTIPS
 from spinlab.ui.plot_focus import ALL_PLOTS, arrangement, plot_tabs
@@ -161,7 +162,7 @@ def _title_clicked(name: str, corner: imgui.ImVec2, width: float, enlarged: bool
     low, high = corner, imgui.ImVec2(corner.x + width, corner.y + title_height)
     if not (imgui.is_window_hovered() and imgui.is_mouse_hovering_rect(low, high)):
         return False
-    imgui.set_tooltip(
+    tips.tip(
         PLOT_TOOLTIPS[name] + ("\n(Click the title: all plots.)" if enlarged else "\n(Click the title to enlarge.)")
     )
     return imgui.is_mouse_clicked(imgui.MouseButton_.left)
@@ -177,7 +178,7 @@ def _legend_row(series: PlotSeries, room: float) -> None:
     if series.bodies > LEGEND_MAX or _legend_width(series.names, radius, gap) > LEGEND_LINES * room:
         imgui.text_disabled(_cloud_legend(series.bodies, len(series.line_rows)))
         if series.bodies <= LEGEND_MAX:
-            imgui.set_item_tooltip(", ".join(series.names))
+            tips.item_tip(", ".join(series.names))
         return
     draw_list = imgui.get_window_draw_list()
     right = imgui.get_cursor_screen_pos().x + room
@@ -229,7 +230,7 @@ def _exact_entry(draw_list, line: float, gap: float, right: float) -> None:
     imgui.dummy(imgui.ImVec2(1.0 * line, line))
     imgui.same_line(spacing=0.4 * line)
     imgui.text(EXACT_LEGEND)
-    imgui.set_item_tooltip(EXACT_TIP)
+    tips.item_tip(EXACT_TIP)
 
 
 def _branch_entries(series: PlotSeries, draw_list, line: float, gap: float, right: float) -> None:
@@ -530,7 +531,7 @@ def _note_missing(notes: list[str], missing: list[str]) -> None:
         draw_list.add_text(imgui.ImVec2(x, y), color, text)
     implot.pop_plot_clip_rect()
     if implot.is_plot_hovered():
-        imgui.set_tooltip(NO_REFERENCE_TIP + ", ".join(missing))
+        tips.tip(NO_REFERENCE_TIP + ", ".join(missing))
 
 
 def _cost_plot(series: PlotSeries, cost: CostLines, size, faded: CostLines | None = None) -> None:

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from imgui_bundle import imgui
 
 from spinlab.scene.model.run_changes import Change
+from spinlab.ui import tips
 from spinlab.ui.controller_state import PanelEdits
 
 __all__ = ["draw_timeline", "TIMELINE_HELP", "tick_fractions", "CHANGE_RGBA"]
@@ -120,4 +121,4 @@ def _ticks(fractions: list[float]) -> None:
 
 def _tooltip(text: str) -> None:
     if imgui.is_item_hovered(imgui.HoveredFlags_.allow_when_disabled):
-        imgui.set_tooltip(text)
+        tips.tip(text)

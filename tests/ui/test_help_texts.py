@@ -12,6 +12,7 @@ from spinlab.render.renderer import RenderOptions
 from spinlab.scene.files.scene_file import load_scene
 from spinlab.sim.integrators import CLAIMS, INTEGRATORS
 from spinlab.ui import help_texts
+from spinlab.ui import tips as ui_tips
 from spinlab.ui.controller import KEY_HELP_KEYS, KEYS
 from spinlab.ui.controller_state import PanelEdits
 from spinlab.ui.key_help import badge_text, draw_key_help, draw_state_badge
@@ -21,7 +22,7 @@ from spinlab.ui.view3d import Rect
 from tests.ui.headless_host import headless_controller
 from tests.ui.test_panel import SECTIONS, STATES, base_state
 
-# The ImGui calls that draw a control a person can use; set_item_tooltip is what explains the last one.
+# The ImGui calls that draw a control a person can use; ui/tips.py's item_tip is what explains the last one.
 CONTROLS = ("button", "small_button", "checkbox", "radio_button", "slider_int", "begin_combo", "combo",
             "input_text_with_hint")  # fmt: skip
 
@@ -40,8 +41,8 @@ def drawn(imgui_window, monkeypatch):
             return _original(label, *args, **kwargs)
 
         monkeypatch.setattr(imgui, name, control)
-    tip = imgui.set_item_tooltip
-    monkeypatch.setattr(imgui, "set_item_tooltip", lambda text: (log.append(("tip", text)), tip(text))[1])
+    tip = ui_tips.item_tip
+    monkeypatch.setattr(ui_tips, "item_tip", lambda text: (log.append(("tip", text)), tip(text))[1])
     return log
 
 

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 from imgui_bundle import imgui, implot
 
+from spinlab.ui import tips as ui_tips
 from spinlab.ui.help_texts import PLOT_TOOLTIPS
 from spinlab.ui.plots import CHAR_PX, EXACT_LEGEND, MIN_TIME_SPAN_S, TICK_GAP_PX, PlotOptions, draw_plots, linear_ticks
 from tests.ui.test_plot_series import filled
@@ -37,7 +38,7 @@ def test_the_curves_draw_every_step_of_a_busy_window_not_150_points(imgui_window
 def test_the_legend_row_names_the_exact_reference(imgui_window, monkeypatch):
     texts, tips = [], []
     monkeypatch.setattr(imgui, "text", lambda text: texts.append(text))
-    monkeypatch.setattr(imgui, "set_item_tooltip", lambda text: tips.append(text))
+    monkeypatch.setattr(ui_tips, "item_tip", lambda text: tips.append(text))
     with plots_window():
         draw_plots(filled(30), PlotOptions(), (1260.0, 280.0))
     assert EXACT_LEGEND in texts and any("closed form" in tip for tip in tips)
@@ -47,7 +48,7 @@ def test_each_plot_has_its_tooltip_over_its_title(imgui_window, monkeypatch):
     shown = []
     monkeypatch.setattr(imgui, "is_mouse_hovering_rect", lambda low, high: True)
     monkeypatch.setattr(imgui, "is_window_hovered", lambda *flags: True)
-    monkeypatch.setattr(imgui, "set_tooltip", lambda text: shown.append(text))
+    monkeypatch.setattr(ui_tips, "tip", lambda text: shown.append(text))
     with plots_window():
         draw_plots(filled(30), PlotOptions(), (1260.0, 280.0))
     # Each plot's own text, then how to enlarge it (ui/plot_focus.py).

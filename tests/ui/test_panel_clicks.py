@@ -121,8 +121,8 @@ def test_every_click_acts_on_the_control_under_it(app, monkeypatch, scene):
 
 
 def test_stop_stays_put_when_views_freeze_while_recording(app, monkeypatch):
-    """The compare preset recording while its views freeze one after another (a threshold every integrator but
-    the exact one soon passes): the frozen views are said on the panel's one faults line, and the Stop button keeps
+    """The compare preset recording while its views freeze one after another (a threshold a view gaining energy
+    soon passes): the frozen views are said on the panel's one faults line, and the Stop button keeps
     its rectangle, so a click aimed at it stops the recording."""
     from tests.ui.test_app import ask, run_frames
 
@@ -133,11 +133,11 @@ def test_stop_stays_put_when_views_freeze_while_recording(app, monkeypatch):
     assert app.form.recording
     before = visible_controls(app, spy, app.window.height)["record"]
     ask(app, divergence=1e-4)
-    for _ in range(240):  # frames, each a 60th of a second of the run: the views freeze within a few
-        if len(app.form.failures) >= 2:
+    for _ in range(240):  # frames, each a 60th of a second of the run: a view that gains energy freezes in a few
+        if app.form.failures:
             break
         run_frames(app, 1)
-    assert len(app.form.failures) >= 2, "views froze"
+    assert app.form.failures, "a view froze"
     after = visible_controls(app, spy, app.window.height)["record"]
     assert after == before, "the Stop button moved when the frozen views were listed"
     assert click(app, spy, after, HOLD_FRAMES[0], 1) == ["record"]

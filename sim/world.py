@@ -78,9 +78,10 @@ BODY_FIELDS = {
     "integrator": (np.int16, ()),
     "frozen": (np.bool_, ()),
     "q_low": (np.float64, (4,)),
+    "gyroscopic_set": (np.int8, ()),
 }
 
-LAYOUT_FIELDS = ("integrator", "inertia_body", "inertia_body_inv", "has_pivot", "pinned", "frozen")
+LAYOUT_FIELDS = ("integrator", "inertia_body", "inertia_body_inv", "has_pivot", "pinned", "frozen", "gyroscopic_set")
 """The per-body constants a step's layout is derived from; a change to any of their bytes rebuilds it."""
 
 _NO_OPTIONS: dict = {}
@@ -92,8 +93,9 @@ method carries the orientation as ``q + q_low``); what sets ``q`` from outside m
 
 @dataclass
 class World:
-    """Dynamic rigid bodies under constant gravity. ``gyroscopic`` switches the gyroscopic term for every body;
-    ``integrator_options`` maps an integrator name to the keyword options of its ``step``."""
+    """Dynamic rigid bodies under constant gravity. ``gyroscopic`` switches the gyroscopic term for every body
+    whose own switch is not set (the ``gyroscopic_set`` field: 0 as the world, +1 on, −1 off; see
+    :meth:`set_gyroscopic`); ``integrator_options`` maps an integrator name to the keyword options of its ``step``."""
 
     gravity: np.ndarray = field(default_factory=lambda: np.zeros(3))
     gyroscopic: bool = True
@@ -216,6 +218,17 @@ class World:
         integrator's group and the centre-of-mass update, and the other bodies step bit for bit as before."""
         frozen = self.bodies.values("frozen")
         frozen[np.asarray(slots, dtype=np.intp)] = True
+
+    def set_gyroscopic(self, on: bool, slots=None) -> None:
+        """Switch the gyroscopic term: for every body (``slots`` ``None``: the world's term, and every body's own
+        switch cleared), or for the bodies at world ``slots`` alone (their own switch, whatever the world's)."""
+        own = self.bodies.peek("gyroscopic_set")
+        if slots is None:
+            self.gyroscopic = bool(on)
+            if own.any():  # leave the layout alone when no body has a switch of its own
+                self.bodies.values("gyroscopic_set")[:] = 0
+            return
+        self.bodies.values("gyroscopic_set")[np.asarray(slots, dtype=np.intp)] = 1 if on else -1
 
     def set_integrator(self, handle: Handle, integrator: str) -> None:
         self.bodies.set(handle, "integrator", INTEGRATOR_NAMES.index(integrator))
@@ -365,7 +378,7 @@ class World:
         or under ``lever_torque`` (``None``: none) if the group takes the torque as a function of the orientation;
         a failure names the world slots."""
         slots = group.slots
-        params = group.torque_free_params[bool(self.gyroscopic)]
+        params = group.torque_free_params[bool(self.gyroscopic if group.gyroscopic is None else group.gyroscopic)]
         options = self.integrator_options.get(group.name, _NO_OPTIONS)
         if not compiled.is_ready(group.name):  # its kernel is not loaded: a numpy path (sim/compiled.py)
             options = {**options, "backend": compiled.stand_in(group.name, len(group.bodies))}

@@ -1,7 +1,7 @@
 """The world's layout (sim/world.py): what a step needs besides the state, derived from the bytes of the fields in
 :data:`sim.world.LAYOUT_FIELDS` alone, kept by the world while they are unchanged: one group of bodies per
-integrator in use (their slots, their inertia, the buffers their integrator writes into) and which bodies fall
-freely, turn about a pivot or are frozen.
+integrator in use, and per gyroscopic switch of the bodies' own (``World.set_gyroscopic``), with their slots, their
+inertia, the buffers their integrator writes into; and which bodies fall freely, turn about a pivot or are frozen.
 """
 
 from __future__ import annotations
@@ -40,6 +40,7 @@ class Group:
     out: StepBuffers
     every_body: bool
     pivoted: np.ndarray | None = None
+    gyroscopic: bool | None = None
 
 
 @dataclass(frozen=True, eq=False)
@@ -67,8 +68,11 @@ def build_layout(key: tuple[bytes, ...], values) -> Layout:
     groups = []
     # The sorted distinct codes; with return_counts, np.unique sorts instead of hashing, and the hashing path of
     # numpy 2.4 imports numpy.ma (a visible share of a short run) to ask whether the array is masked.
-    for code in np.unique(codes[stepped], return_counts=True)[0]:
-        bodies = np.flatnonzero((codes == code) & stepped)
+    # One group per integrator and gyroscopic switch of a body's own (0: the world's, +1 on, -1 off).
+    kinds = codes.astype(np.int32) * 4 + values("gyroscopic_set").astype(np.int32) + 1
+    for kind in np.unique(kinds[stepped], return_counts=True)[0]:
+        code, own = divmod(int(kind), 4)
+        bodies = np.flatnonzero((kinds == kind) & stepped)
         # Index arrays copy: the layout does not depend on the store's buffers (which an append can replace).
         inertia, inertia_inv = values("inertia_body")[bodies], values("inertia_body_inv")[bodies]
         torque_free = (
@@ -86,6 +90,7 @@ def build_layout(key: tuple[bytes, ...], values) -> Layout:
                 StepBuffers.empty(bodies.size),
                 bodies.size == size,
                 has_pivot[bodies] if name in PIVOT_AWARE else None,
+                None if own == 1 else own == 2,
             )
         )
     pivoted, pinned = values("has_pivot"), values("pinned")

@@ -78,14 +78,17 @@ class Kick:
 
 @dataclass(frozen=True)
 class Change:
-    """A scripted change, as a ``[[change]]`` table: the gyroscopic term switched on or off at ``time`` s."""
+    """A scripted change, as a ``[[change]]`` table: the gyroscopic term switched on or off at ``time`` s, for every
+    body or for the body named ``body`` alone."""
 
     time: float
     gyroscopic: bool
+    body: str | None = None
 
     def table(self) -> dict[str, Any]:
         """The ``[[change]]`` table this change is."""
-        return {"time": self.time, "gyroscopic": self.gyroscopic}
+        table: dict[str, Any] = {"time": self.time, "gyroscopic": self.gyroscopic}
+        return table if self.body is None else {**table, "body": self.body}
 
 
 @dataclass(frozen=True)
@@ -136,7 +139,7 @@ def scene_spec(
         raise InputError("must be a preset's name, a path to a .toml file or a spinlab.Scene", where="scene",
                          value=scene)  # fmt: skip
     added_kicks = read_kicks([_table(kick) for kick in kicks], "kicks", spec.bodies) if kicks else ()
-    added_changes = read_changes([_table(change) for change in changes], "changes") if changes else ()
+    added_changes = read_changes([_table(change) for change in changes], "changes", spec.bodies) if changes else ()
     if not added_kicks and not added_changes:
         return spec
     return dataclasses.replace(spec, kicks=spec.kicks + added_kicks, changes=spec.changes + added_changes)

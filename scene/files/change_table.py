@@ -8,41 +8,49 @@ window's gyroscopic switch does at step ``k`` (``Session.set_gyroscopic``), writ
     key          type        meaning
     time         s, >= 0     required; when the change lands
     gyroscopic   bool        required; the gyroscopic term ω × Iω on (true) or off (false) from then on
+    body         name        optional; the term switched for this dynamic body alone
 
-Changes act on the whole world (every body, every side-by-side copy): the term is one switch of the world's. The
-command line's ``--no-gyroscopic`` sets the term at the start; the file's changes switch it at their times.
+A change without ``body`` acts on the whole world (every body, every side-by-side copy) and clears every body's own
+switch; one with ``body`` switches that body alone (each side-by-side copy of it), whatever the world's term, until
+a change of the whole world: two copies of one body, one switched, show both futures side by side. The command
+line's ``--no-gyroscopic`` sets the term at the start; the file's changes switch it at their times.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from spinlab.scene.files.limits import MAX_BODIES, check_count
-from spinlab.scene.files.validation import TableReader, fail
+from spinlab.scene.files.validation import TableReader, did_you_mean, fail
 
 __all__ = ["CHANGE_KEYS", "ChangeSpec", "read_changes"]
 
-CHANGE_KEYS = ("time", "gyroscopic")
+CHANGE_KEYS = ("time", "gyroscopic", "body")
 
 
 @dataclass(frozen=True)
 class ChangeSpec:
-    """The gyroscopic term switched on or off (``gyroscopic``) at ``time`` s."""
+    """The gyroscopic term switched on or off (``gyroscopic``) at ``time`` s, for every body (``body`` ``None``) or
+    for the body named ``body`` alone."""
 
     time: float
     gyroscopic: bool
+    body: str | None = None
 
 
-def read_changes(entries: object, where: str) -> tuple[ChangeSpec, ...]:
-    """The ``[[change]]`` tables of a scene file, in file order: one :class:`~sim.errors.InputError` naming
-    ``change[i].key`` and the value for the first mistake."""
+def read_changes(entries: object, where: str, bodies: Sequence) -> tuple[ChangeSpec, ...]:
+    """The ``[[change]]`` tables of a scene file, in file order, checked against its ``bodies`` (BodySpec): one
+    :class:`~sim.errors.InputError` naming ``change[i].key`` and the value for the first mistake."""
     if not isinstance(entries, list):
         fail(where, "change", "must be an array of tables, written [[change]]", entries)
     check_count(len(entries), MAX_BODIES, "changes", where=where, key="change")
-    return tuple(_read_change(entry, index, where) for index, entry in enumerate(entries))
+    named = any(isinstance(entry, dict) and "body" in entry for entry in entries)
+    by_name = {body.name: body for body in bodies} if named else {}
+    return tuple(_read_change(entry, index, where, by_name) for index, entry in enumerate(entries))
 
 
-def _read_change(entry: object, index: int, where: str) -> ChangeSpec:
+def _read_change(entry: object, index: int, where: str, by_name: dict) -> ChangeSpec:
     label = f"change[{index}]"
     if not isinstance(entry, dict):
         fail(where, label, "must be a table, written [[change]]", entry)
@@ -58,4 +66,13 @@ def _read_change(entry: object, index: int, where: str) -> ChangeSpec:
     gyroscopic = entry["gyroscopic"]
     if not isinstance(gyroscopic, bool):
         change.fail("gyroscopic", "must be true or false", gyroscopic)
-    return ChangeSpec(time, gyroscopic)
+    if not change.has("body"):
+        return ChangeSpec(time, gyroscopic)
+    name = change.string("body")
+    body = by_name.get(name)
+    if body is None:
+        shown = ", ".join(list(by_name)[:10]) + (", …" if len(by_name) > 10 else "")
+        change.fail("body", f"unknown body (bodies: {shown}){did_you_mean(name, by_name)}", name)
+    if body.kinematic:
+        change.fail("body", "is a kinematic body, whose motion is prescribed: it has no gyroscopic term", name)
+    return ChangeSpec(time, gyroscopic, name)

@@ -270,7 +270,7 @@ def _scene_from(
         bodies = _read_bodies(entries, where)
     check_names_and_parents([(body.name, body.parent) for body in bodies], where)
     kicks = read_kicks(document["kick"], where, bodies) if "kick" in document else ()
-    changes = read_changes(document["change"], where) if "change" in document else ()
+    changes = read_changes(document["change"], where, bodies) if "change" in document else ()
     return SceneSpec(path, frozen(gravity), h, bodies, description, kicks, changes)
 
 

@@ -90,7 +90,10 @@ def _kick(kick: KickSpec) -> list[str]:
 
 def _change(change: ChangeSpec) -> list[str]:
     """A ``[[change]]`` table (scene/files/change_table.py)."""
-    return ["[[change]]", f"time = {_number(change.time)}", f"gyroscopic = {'true' if change.gyroscopic else 'false'}"]
+    lines = ["[[change]]", f"time = {_number(change.time)}", f"gyroscopic = {'true' if change.gyroscopic else 'false'}"]
+    if change.body is not None:
+        lines.append(f"body = {_string(change.body)}")
+    return lines
 
 
 def scene_to_toml(scene: SceneSpec, integrators: tuple[str | None, ...], h: float) -> str:

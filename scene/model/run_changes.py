@@ -25,17 +25,19 @@ CAPTION_S = 3.0  # simulated seconds a change's caption stays in the views' labe
 @dataclass(frozen=True)
 class Change:
     """The gyroscopic term switched to ``gyroscopic`` at step ``step`` (``t`` s): the steps from there on take it;
-    ``scripted`` when a scene file's ``[[change]]`` did it, else a switch made while the run ran."""
+    ``scripted`` when a scene file's ``[[change]]`` did it, else a switch made while the run ran; ``body`` names the
+    body whose own term it switched (``None``: the whole world's)."""
 
     step: int
     t: float
     gyroscopic: bool
     scripted: bool
+    body: str | None = None
 
     @property
     def text(self) -> str:
-        """What it did, in a few words: ``"gyroscopic term off"``."""
-        return f"gyroscopic term {'on' if self.gyroscopic else 'off'}"
+        """What it did, in a few words: ``"gyroscopic term off"`` (``"… off for handle"``: one body's own)."""
+        return f"gyroscopic term {'on' if self.gyroscopic else 'off'}" + (f" for {self.body}" if self.body else "")
 
     @property
     def caption(self) -> str:
@@ -52,8 +54,8 @@ class InForce:
 
 
 def run_changes(session: Session | Moment) -> tuple[Change, ...]:
-    """Every switch of the gyroscopic term in ``session``'s run (a moment's: its session's), in step order, those
-    that changed it: a change to the value already in force is none."""
+    """Every switch of the gyroscopic term in ``session``'s run (a moment's: its session's), in step order: those of
+    the whole world that changed it (a change to the value already in force is none), and each body's own."""
     h = session.simulation.h
     made = [(step, 0, value) for step, value in session.simulation.changes.by_step()]
     made += [(step, 1, bool(value)) for step, what, value in session.edits if what == "gyroscopic"]
@@ -63,7 +65,10 @@ def run_changes(session: Session | Moment) -> tuple[Change, ...]:
         if value != on:
             changes.append(Change(step, step * h, value, scripted=not by_person))
             on = value
-    return tuple(changes)
+    if not session.simulation.changes.own_by_step():
+        return tuple(changes)
+    own = [Change(step, step * h, value, True, name) for step, name, value in session.simulation.changes.own_by_step()]
+    return tuple(sorted(changes + own, key=lambda change: change.step))  # stable: the world's first at a step
 
 
 def in_force(session: Session | Moment, step: int) -> InForce:
@@ -72,7 +77,8 @@ def in_force(session: Session | Moment, step: int) -> InForce:
     for change in run_changes(session):
         if change.step > step:
             break
-        gyroscopic = change.gyroscopic
+        if change.body is None:
+            gyroscopic = change.gyroscopic
     divergence = session.initial_setup.divergence
     for at, what, value in session.edits:
         if what == "divergence" and at <= step:

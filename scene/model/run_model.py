@@ -185,11 +185,18 @@ def run_layout(setup: Setup) -> tuple[SceneSpec, tuple[Group, ...]]:
                     )
                 )
             copy_groups.append(Group(integrator, tuple(range(first, len(copies)))))
-        # Every copy gets the scene's kicks, on its own bodies: the same kick at the same step.
+        # Every copy gets the scene's kicks, on its own bodies: the same kick at the same step; and so a body's own
+        # switch of the gyroscopic term (a change of the whole world is the world's, once).
         kicks = tuple(
             kick for group in copy_groups for kick in renamed_kicks(scene.kicks, _copy_name(group.label, kicked))
         )
-        return dataclasses.replace(scene, bodies=tuple(copies), kicks=kicks), tuple(copy_groups)
+        changes = tuple(change for change in scene.changes if change.body is None) + tuple(
+            dataclasses.replace(change, body=_copy_name(group.label, kicked)(change.body))
+            for group in copy_groups
+            for change in scene.changes
+            if change.body is not None
+        )
+        return dataclasses.replace(scene, bodies=tuple(copies), kicks=kicks, changes=changes), tuple(copy_groups)
     bodies = tuple(  # a body whose integrator is the one it had is not copied (10^5 bodies: ~20 MB)
         body if body.integrator == name else _with_integrator(body, name)
         for body, name in zip(scene.bodies, setup.integrators, strict=True)
@@ -210,8 +217,9 @@ def stand_ins(scene: SceneSpec) -> tuple[int, ...]:
     """For each body of ``scene``, the index of the body whose copy stands for it side by side: the first of those
     it would move alike with under one integrator, or itself. Bodies move alike when they are dynamic roots without
     children that differ only in name, integrator, colour and place (the compare preset's T-handles): copied each,
-    every view would show the same motion once per body (the compare preset: 14 views of 8 handles)."""
-    parents = {body.parent for body in scene.bodies}
+    every view would show the same motion once per body (the compare preset: 14 views of 8 handles). A body with a
+    gyroscopic switch of its own (a ``[[change]]`` naming it) stands for itself."""
+    parents = {body.parent for body in scene.bodies} | {change.body for change in scene.changes}
     first: dict[tuple, int] = {}
     stand_in = []
     for index, body in enumerate(scene.bodies):
@@ -448,7 +456,7 @@ class Session:
     def set_gyroscopic(self, on: bool) -> None:
         """Switch the gyroscopic term from the next step on (the run goes on from where it is)."""
         self.edits.append((self.simulation.step_index, "gyroscopic", bool(on)))
-        self.simulation.world.gyroscopic = bool(on)
+        self.simulation.world.set_gyroscopic(bool(on))
 
     def scripted_changes(self) -> tuple[ChangeSpec, ...]:
         """The run's changes of the gyroscopic term as a scene file writes them (scene/files/change_table.py), so that

@@ -165,7 +165,10 @@ class Simulation:
             self._composed = None
         gyroscopic = self.changes.gyroscopic_at(self.step_index)
         if gyroscopic is not None:
-            self.world.gyroscopic = gyroscopic
+            self.world.set_gyroscopic(gyroscopic)
+        for name, on in self.changes.own_at(self.step_index).items():
+            node = self._graph_names.index(name)  # a body's own switch: a few per run, not per step
+            self.world.set_gyroscopic(on, np.searchsorted(self._dynamic, [node]))
 
     @property
     def _poses(self):

@@ -122,7 +122,9 @@ class RunDisplay(Follower):
     ) -> None:
         """The views of ``timeline``'s step shown into ``area`` of ``screen`` (beside the original's, branched)."""
         choices, shown, view = self._choices(), timeline.shown, self.view
-        view.follow(shown.drawable(), choices.selected_body if choices.follow else None)
+        snapshot = shown.drawable()
+        view.follow(snapshot, choices.selected_body if choices.follow else None)
+        view.steer(snapshot, shown.t, None if choices.follow else choices.camera)  # a followed body wins
         if self.original_view is None:
             # The rest of the screen is the windows' colour: the renderer may fill it (one copy of its backdrop
             # cache).

@@ -150,6 +150,8 @@ class RunView:
     def _copy_at(self, snapshot: Snapshot, name: str, view: int) -> np.ndarray | None:
         """Where view ``view``'s copy of the scene's body ``name`` is in ``snapshot`` (``None``: it has none)."""
         rows = self._copies.get(name)
+        if rows is None and name not in self._index:  # keys of a scene loaded since, for a frame
+            return None
         if rows is None:
             stand_in = self._scene_body(self._row(self._index[name]))
             rows = [next((row for row in group.bodies if self._scene_body(row) == stand_in), -1)

@@ -137,8 +137,9 @@ class RunView:
     def steer(self, snapshot: Snapshot, t: float, director: CameraDirector | None) -> None:
         """Set every view's camera (not the Poinsot view's) as ``director``'s camera keys say at ``t`` s
         (scene/model/camera_path.py), from each view's own framing, a body target each view's copy of the body
-        (a view without one keeps its own target); nothing when ``None``, not playing, or held by a person. Before
-        the first draw the cameras are set as they are framed."""
+        (in a view without one, its body in the same place among its view's bodies; else its own target); nothing
+        when ``None``, not playing, or held by a person. Before the first draw the cameras are set as they are
+        framed."""
         self._steering = director, t
         if director is None or self.cameras is None or len(self._framed) != len(self.cameras):
             return
@@ -156,6 +157,12 @@ class RunView:
             stand_in = self._scene_body(self._row(self._index[name]))
             rows = [next((row for row in group.bodies if self._scene_body(row) == stand_in), -1)
                     for group in self.groups]  # fmt: skip
+            # A view without a copy (the compare preset's: a body per integrator) aims at its body in the place the
+            # named body has in its own view: each view at its own T-handle, alike.
+            place = next((group.bodies.index(row) for group, row in zip(self.groups, rows, strict=True) if row >= 0),
+                         None)  # fmt: skip
+            rows = [row if row >= 0 or place is None or place >= len(group.bodies) else group.bodies[place]
+                    for group, row in zip(self.groups, rows, strict=True)]  # fmt: skip
             self._copies[name] = rows
         return None if rows[view] < 0 else snapshot.position[rows[view]]
 

@@ -139,3 +139,18 @@ def apart(a: np.ndarray, b: np.ndarray) -> float:
     coloured line is halved) differs by more than a codec's loss, 30 of 255."""
     luma = np.array([0.2126, 0.7152, 0.0722])
     return float(np.mean(np.abs(a.astype(float) @ luma - b.astype(float) @ luma) > 30.0))
+
+
+def test_in_the_compare_grid_each_view_aims_at_its_own_body(gl_context, target):
+    keys = (CameraKey(0.0, azimuth=10.0, distance=2.0, target="magnus"),)
+    run = VideoRun(gl_context, video_setup(dataclasses.replace(load_scene("compare"), camera=keys), None, True))
+    try:
+        run.advance_to(0.25)
+        run.draw(target.framebuffer, SIZE)
+        positions = run.session.drawable().position
+        assert len(run.view.groups) > 1 and all(len(group.bodies) == 1 for group in run.view.groups)
+        for group, camera in zip(run.view.groups, run.view.cameras, strict=True):
+            assert camera.target.tolist() == positions[group.bodies[0]].tolist(), group.label
+            assert (camera.azimuth_deg, camera.distance) == (10.0, 2.0)
+    finally:
+        run.release()

@@ -117,7 +117,10 @@ class RunView:
     # -- the cameras ---------------------------------------------------------------------------------------------
 
     def reset_cameras(self) -> None:
-        """Frame every view again at the next draw (the default view)."""
+        """Frame every view again at the next draw (the default view), and give the cameras back to the camera keys
+        if a person held them."""
+        if self._steering[0] is not None:
+            self._steering[0].let_go()
         self.cameras = None
         self.poinsot_camera = None
         self.follower.reset()

@@ -15,7 +15,8 @@ points as they are at time ``t``: a body's moves with the body, so a camera aime
 
 **Who holds the cameras.** A :class:`CameraDirector` plays a path when ``playing`` (the window's toggle); a person
 who turns, pans or zooms the cameras holds them (:meth:`CameraDirector.grab`) from the key before until the next
-key, where the keys take them again: the person's framing is kept until the story moves on.
+key, where the keys take them again: the person's framing is kept until the story moves on. Framing the views
+again (the window's "Reset view") gives them back to the keys at once.
 """
 
 from __future__ import annotations
@@ -147,6 +148,10 @@ class CameraDirector:
         """A person moved the cameras at ``t`` s: the keys let go of them until the next key after ``t``."""
         if self.path:
             self._held = (self.path.key_before(t), self.path.key_after(t))
+
+    def let_go(self) -> None:
+        """The person gives the cameras back to the keys (the window's "Reset view")."""
+        self._held = None
 
     def held(self, t: float) -> bool:
         """Whether a person holds the cameras at ``t`` s (looking back before the hold, or past its key, lets go)."""

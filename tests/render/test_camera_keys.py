@@ -80,6 +80,13 @@ def test_a_drag_holds_the_cameras_until_the_next_key(gl_context, target):
         assert state_of(run.view.cameras[0]) == key_values(KEYS[1], aim)
         run.advance_to(0.75)
         assert state_of(run.view.cameras[0]) != key_values(KEYS[1], aim), "and moves them on"
+        run.advance_to(1.0)
+        run.view.zoom(2.0)  # the wheel holds them too, past the last key for good, until "Reset view"
+        run.advance_to(1.2)
+        assert state_of(run.view.cameras[0])[2] == pytest.approx(KEYS[2].distance * 0.81)
+        run.view.reset_cameras()
+        run.draw(target.framebuffer, SIZE)
+        assert state_of(run.view.cameras[0]) == key_values(KEYS[2], KEYS[2].target)
     finally:
         run.release()
 

@@ -22,12 +22,13 @@ from dataclasses import dataclass, field
 import numpy as np
 from pyrr import matrix44
 
+from spinlab.scene.files.camera_table import ELEVATION_RANGE
 from spinlab.scene.model.camera_path import CameraState
 
 __all__ = ["OrbitCamera", "CameraFollower", "project"]
 
-# Elevation stays this far from ±90° so that the view direction never lines up with world up.
-ELEVATION_LIMIT_DEG = 89.0
+# Elevation stays this far from ±90° so that the view direction never lines up with world up (a camera key's too).
+ELEVATION_LIMIT_DEG = ELEVATION_RANGE[1]
 MIN_DISTANCE_M = 1e-3
 # Near and far planes in units of the distance: tight enough for depth precision, far enough for the floor grid.
 NEAR_FRACTION = 0.02

@@ -207,11 +207,11 @@ def render_frames(
     ``raw`` the image is (H, W, 4) RGBA with rows bottom-up, as GL reads it fastest (for the video writer).
     ``ghost`` False: no exact ghosts; ``poinsot``: the Poinsot view beside the views; ``follow``: the scene's body
     each view's camera moves with (render/camera.py's :class:`CameraFollower`; else the scene's camera keys move
-    the cameras). ``start`` s > 0 (``record
-    --from``) yields only the frames from :func:`first_frame` on, bit for bit those of the whole video: the run is
-    stepped and its trails fed from t = 0 all the same, and the first frame drawn (the cameras are framed on it), but
-    the frames before ``start`` are neither drawn nor read back; ``skipped(done, first)`` is told of each (a
-    progress bar: stepping to ``start`` takes time with nothing to show).
+    the cameras). ``start`` s > 0 (``record --from``) yields only the frames from :func:`first_frame` on, bit for
+    bit those of the whole video: the run is stepped and its trails fed from t = 0 all the same, and the first frame
+    drawn (the cameras are framed on it), but the frames before ``start`` are neither drawn nor read back;
+    ``skipped(done, first)`` is told of each (a progress bar: stepping to ``start`` takes time with nothing to
+    show).
 
     Offscreen (EGL). Frame k's drawing is flushed to the driver, then frame k + 1 is simulated and its instance
     data prepared, and only then is frame k read back: on llvmpipe the rasteriser's threads finish frame k while

@@ -103,7 +103,7 @@ def add_parser(commands) -> None:
         "--follow",
         metavar="BODY",
         help="move each view's camera with this body (its copy in each view of a comparison), as the window's "
-        "'follow the selected body' does",
+        "'follow the selected body' does; the scene's camera keys ([[camera]]) are then not played",
     )
     record.add_argument(
         "--from",

@@ -22,10 +22,13 @@ from dataclasses import dataclass, field
 import numpy as np
 from pyrr import matrix44
 
+from spinlab.scene.files.camera_table import ELEVATION_RANGE
+from spinlab.scene.model.camera_path import CameraState
+
 __all__ = ["OrbitCamera", "CameraFollower", "project"]
 
-# Elevation stays this far from ±90° so that the view direction never lines up with world up.
-ELEVATION_LIMIT_DEG = 89.0
+# Elevation stays this far from ±90° so that the view direction never lines up with world up (a camera key's too).
+ELEVATION_LIMIT_DEG = ELEVATION_RANGE[1]
 MIN_DISTANCE_M = 1e-3
 # Near and far planes in units of the distance: tight enough for depth precision, far enough for the floor grid.
 NEAR_FRACTION = 0.02
@@ -79,6 +82,16 @@ class OrbitCamera:
         if self._memo is None or self._memo[0] != key:
             self._memo = key, self.projection(aspect) @ self.view()
         return self._memo[1].copy()
+
+    def state(self) -> CameraState:
+        """The camera's values, as camera keys ease them (scene/model/camera_path.py)."""
+        target = np.array(self.target, dtype=float)
+        return CameraState(self.azimuth_deg, self.elevation_deg, self.distance, target, self.fov_y_deg)
+
+    def set_state(self, state: CameraState) -> None:
+        """Take ``state``'s values (a camera key's, or eased between keys)."""
+        self.azimuth_deg, self.elevation_deg, self.fov_y_deg = state.azimuth, state.elevation, state.fov
+        self.distance, self.target = state.distance, np.array(state.target, dtype=float)
 
     def orbit(self, delta_azimuth_deg: float, delta_elevation_deg: float) -> None:
         """Turn about the target (a horizontal drag changes the azimuth, a vertical one the elevation)."""

@@ -20,7 +20,9 @@ same setup. A scene whose bodies use different integrators
 (``compare``) is drawn one view per integrator; ``integrator`` ``"all"`` runs every integrator side by side in lock
 step from the same initial state, one view each (``exact`` left out in a scene with torque, where the closed form
 does not hold); anything else is one view of the whole scene. Cameras are framed on the first frame and then held,
-so the picture does not breathe as the bodies turn.
+so the picture does not breathe as the bodies turn, unless the scene's camera keys move them (``[[camera]]``,
+scene/model/camera_path.py), in every view alike. ``follow`` (``record --follow``) is a person's choice of camera
+and wins: the cameras move with the body and the keys are not played.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from spinlab.render.text import TextOverlay
 from spinlab.render.video import even_size
 from spinlab.scene.files.limits import MAX_FRAMES, check_count
 from spinlab.scene.files.scene_file import SceneSpec
+from spinlab.scene.model.camera_path import CameraDirector
 from spinlab.scene.model.run_model import Session, Setup, default_integrators
 from spinlab.scene.model.runner import check_finite
 from spinlab.scene.running.pacing import steps_to
@@ -132,15 +135,16 @@ class VideoRun:
     :class:`~render.run_view.RunView` (labelled with ``text``; none when ``None``). Every step is fed to the view as it
     is taken, as the window does. ``ghost`` False leaves out the exact ghosts the renderer draws by default
     (render/ghost.py); ``poinsot`` adds the Poinsot view beside the views (render/poinsot_view.py); ``follow``, a
-    scene's body index, moves each view's camera with its copy of it. The cameras are framed at the first :meth:`draw`
-    and held."""
+    scene's body index, moves each view's camera with its copy of it; else the scene's camera keys move the cameras.
+    The cameras are framed at the first :meth:`draw`."""
 
     def __init__(
         self, ctx, setup: Setup, failures: list | None = None, ghost: bool = True, poinsot: bool = False,
         follow: int | None = None, text: TextOverlay | None = None,
     ):  # fmt: skip
         self.session = Session(setup)
-        self.follow = follow  # the scene's body the cameras move with (None: they stay)
+        self.follow = follow  # the scene's body the cameras move with (None: they stay, or the keys move them)
+        self.director = CameraDirector(setup.scene.camera) if follow is None else None
         self.failures = failures
         options = RenderOptions.for_bodies(len(self.session.scene.bodies))
         options.show_ghost = options.show_ghost and ghost
@@ -172,6 +176,7 @@ class VideoRun:
         check_finite(session.simulation, session.snapshot)  # a label or a matrix made of an overflowed state
         snapshot = session.drawable()
         self.view.follow(snapshot, self.follow)
+        self.view.steer(snapshot, session.t, self.director)
         self.view.prepare(snapshot)
 
     def draw(self, framebuffer, size: tuple[int, int]) -> None:
@@ -201,11 +206,12 @@ def render_frames(
     """The video's frames, :func:`frame_count` of them: ``(image (H, W, 3) uint8 top-down, simulated t)``; with
     ``raw`` the image is (H, W, 4) RGBA with rows bottom-up, as GL reads it fastest (for the video writer).
     ``ghost`` False: no exact ghosts; ``poinsot``: the Poinsot view beside the views; ``follow``: the scene's body
-    each view's camera moves with (render/camera.py's :class:`CameraFollower`). ``start`` s > 0 (``record
-    --from``) yields only the frames from :func:`first_frame` on, bit for bit those of the whole video: the run is
-    stepped and its trails fed from t = 0 all the same, and the first frame drawn (the cameras are framed on it), but
-    the frames before ``start`` are neither drawn nor read back; ``skipped(done, first)`` is told of each (a
-    progress bar: stepping to ``start`` takes time with nothing to show).
+    each view's camera moves with (render/camera.py's :class:`CameraFollower`; else the scene's camera keys move
+    the cameras). ``start`` s > 0 (``record --from``) yields only the frames from :func:`first_frame` on, bit for
+    bit those of the whole video: the run is stepped and its trails fed from t = 0 all the same, and the first frame
+    drawn (the cameras are framed on it), but the frames before ``start`` are neither drawn nor read back;
+    ``skipped(done, first)`` is told of each (a progress bar: stepping to ``start`` takes time with nothing to
+    show).
 
     Offscreen (EGL). Frame k's drawing is flushed to the driver, then frame k + 1 is simulated and its instance
     data prepared, and only then is frame k read back: on llvmpipe the rasteriser's threads finish frame k while

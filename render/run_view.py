@@ -3,7 +3,8 @@
 A :class:`RunView` holds everything of a run that is drawn: its renderer (the bodies and, per run, their trails,
 exact ghosts and Poinsot traces), its views (one per :class:`~scene.model.run_model.Group`: one per integrator side by
 side or in the compare preset), their cameras (framed at the first draw and then held; turned, panned and zoomed
-together, or moved with a body), the labels and the overlays' key, and the Poinsot view's cell. A driver feeds it a
+together, moved with a body, or set by a scene's camera keys: :meth:`steer`), the labels and the overlays' key, and
+the Poinsot view's cell. A driver feeds it a
 run's steps (:meth:`feed`, after each step call, or :meth:`show`, a past step rebuilt from the run's step record,
 scene/model/step_record.py) and draws a run, or a moment of it, into an area of a framebuffer (:meth:`draw`). The window
 (ui/app.py), ``record`` (render/record.py) and the stills (commands/stills.py) are such drivers: what the
@@ -16,6 +17,7 @@ Areas and viewports are framebuffer pixels with GL's bottom-left origin.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 from collections.abc import Sequence
 
@@ -39,6 +41,7 @@ from spinlab.render.viewports import (
     push_trails,
     show_history,
 )
+from spinlab.scene.model.camera_path import CameraDirector, CameraState
 from spinlab.scene.model.palette import rgb_triple
 from spinlab.scene.model.run_model import Group, Session, view_labels
 from spinlab.scene.running.simulation import Snapshot
@@ -80,6 +83,10 @@ class RunView:
         self._key: tuple[tuple[int, int], TextBox, float] | None = None  # (target size, key, scale) last drawn
         self.follower = CameraFollower()  # the cameras moved with a body (the window's follow, record --follow)
         self.place = session.place  # a scene body's place among each view's bodies
+        self._row, self._scene_body = session.row, session.scene_body
+        self._index = {body.name: index for index, body in enumerate(session.setup.scene.bodies)}
+        self._steering: tuple[CameraDirector | None, float] = (None, 0.0)  # the camera keys and the time shown
+        self._framed: list[CameraState] = []  # each view's own framing, where the keys start from
         self.set_groups(session.groups if groups is None else groups)
 
     def set_groups(self, groups: Sequence[Group]) -> None:
@@ -87,6 +94,7 @@ class RunView:
         self.groups = tuple(groups)
         colors = self.renderer.layout.colors_rgba
         self.accents = [rgb_triple(linear_to_srgb(colors[group.bodies[0], :3])) for group in self.groups]
+        self._copies: dict[str, list[int]] = {}  # a body's copy in each view (-1: none), by name
         self.reset_cameras()
 
     def release(self) -> None:
@@ -109,7 +117,10 @@ class RunView:
     # -- the cameras ---------------------------------------------------------------------------------------------
 
     def reset_cameras(self) -> None:
-        """Frame every view again at the next draw (the default view)."""
+        """Frame every view again at the next draw (the default view), and give the cameras back to the camera keys
+        if a person held them."""
+        if self._steering[0] is not None:
+            self._steering[0].let_go()
         self.cameras = None
         self.poinsot_camera = None
         self.follower.reset()
@@ -126,13 +137,53 @@ class RunView:
         positions = np.where(np.array(rows)[:, None] >= 0, snapshot.position[rows], np.nan)
         self.follower.follow(self.cameras, positions)
 
+    def steer(self, snapshot: Snapshot, t: float, director: CameraDirector | None) -> None:
+        """Set every view's camera (not the Poinsot view's) as ``director``'s camera keys say at ``t`` s
+        (scene/model/camera_path.py), from each view's own framing, a body target each view's copy of the body
+        (in a view without one, its body in the same place among its view's bodies; else its own target); nothing
+        when ``None``, not playing, or held by a person. Before the first draw the cameras are set as they are
+        framed."""
+        self._steering = director, t
+        if director is None or self.cameras is None or len(self._framed) != len(self.cameras):
+            return
+        if not director.steers(t):
+            return
+        for view, (camera, start) in enumerate(zip(self.cameras, self._framed, strict=True)):
+            camera.set_state(director.path.at(t, start, functools.partial(self._copy_at, snapshot, view=view)))
+
+    def _copy_at(self, snapshot: Snapshot, name: str, view: int) -> np.ndarray | None:
+        """Where view ``view``'s copy of the scene's body ``name`` is in ``snapshot`` (``None``: it has none)."""
+        rows = self._copies.get(name)
+        if rows is None and name not in self._index:  # keys of a scene loaded since, for a frame
+            return None
+        if rows is None:
+            stand_in = self._scene_body(self._row(self._index[name]))
+            rows = [next((row for row in group.bodies if self._scene_body(row) == stand_in), -1)
+                    for group in self.groups]  # fmt: skip
+            # A view without a copy (the compare preset's: a body per integrator) aims at its body in the place the
+            # named body has in its own view: each view at its own T-handle, alike.
+            place = next((group.bodies.index(row) for group, row in zip(self.groups, rows, strict=True) if row >= 0),
+                         None)  # fmt: skip
+            rows = [row if row >= 0 or place is None or place >= len(group.bodies) else group.bodies[place]
+                    for group, row in zip(self.groups, rows, strict=True)]  # fmt: skip
+            self._copies[name] = rows
+        return None if rows[view] < 0 else snapshot.position[rows[view]]
+
+    def _grab(self) -> None:
+        """A person moved the cameras: the camera keys let go of them until the next key."""
+        director, t = self._steering
+        if director is not None:
+            director.grab(t)
+
     def orbit(self, degrees_x: float, degrees_y: float) -> None:
         """Turn every camera (the Poinsot view's too) by these angles."""
+        self._grab()
         for camera in [*(self.cameras or []), *([self.poinsot_camera] if self.poinsot_camera else [])]:
             camera.orbit(degrees_x, degrees_y)
 
     def pan(self, dx_px: float, dy_px: float) -> None:
         """Move the grid's cameras for a drag of (dx, dy) framebuffer pixels."""
+        self._grab()
         for camera, viewport in zip(self.cameras or [], self.viewports, strict=False):
             camera.pan(dx_px, dy_px, viewport[3])
 
@@ -144,6 +195,7 @@ class RunView:
             if x <= at[0] < x + width and y <= at[1] < y + height:
                 self.poinsot_camera.zoom(steps)
                 return
+        self._grab()
         for camera in self.cameras or []:
             camera.zoom(steps)
 
@@ -204,6 +256,8 @@ class RunView:
                 )
                 for group, viewport, lines in zip(self.groups, self.viewports, labels, strict=True)
             ]  # fmt: skip
+            self._framed = [camera.state() for camera in self.cameras]
+            self.steer(snapshot, self._steering[1], self._steering[0])
         draw_labelled_views(
             self.renderer, framebuffer, size, snapshot, self.viewports, self.cameras, self._bodies(),
             self.text if boxes else None, boxes, scale, None if shares_target else background,

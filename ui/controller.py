@@ -131,6 +131,7 @@ class Controller:
         choices, form = self.choices, self.form
         choices.scene, choices.integrators, choices.h = scene, list(default_integrators(scene)), scene.h
         choices.gyroscopic, choices.paused = True, False
+        choices.camera.load(scene.camera)
         form.h_text, form.h_error = step_text(scene.h), None
         form.save_text, form.save_confirm = f"{scene.name}-edited.toml", None
         self.select_body(default_body(scene))
@@ -494,6 +495,8 @@ class Controller:
             self.display.show_views(edits.split_views)
         if edits.follow is not None:
             choices.follow = edits.follow
+        if edits.camera_keys is not None:
+            choices.camera.playing = edits.camera_keys
         if edits.text_scale is not None:
             choices.text_scale = next_text_scale(edits.text_scale, 0)
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from spinlab.scene.files.scene_file import SceneSpec
+from spinlab.scene.model.camera_path import CameraDirector
 from spinlab.scene.model.failures import DEFAULT_DIVERGENCE
 from spinlab.scene.model.run_changes import InForce
 from spinlab.scene.model.run_model import Setup
@@ -61,6 +62,8 @@ class Choices:
     initial_axis: str = "intermediate"  # the principal axis the panel measures ω's angle from (ui/kick_controls.py)
     show_key_help: bool = False  # the key-help overlay over the 3D view (F1 or ?)
     follow: bool = False  # each view's camera follows its copy of the selected body (F)
+    # The scene's camera keys, played (a toggle) unless a person holds the cameras (scene/model/camera_path.py).
+    camera: CameraDirector = field(default_factory=CameraDirector)
     text_scale: float = 1.0  # the panel's and plots' text size, for a projector (+ and −; one of TEXT_SCALES)
 
     @property
@@ -164,6 +167,7 @@ class PanelEdits:
     show_plots: bool | None = None
     split_views: bool | None = None
     follow: bool | None = None
+    camera_keys: bool | None = None  # play the scene's camera keys, or not
     text_scale: float | None = None
     reset_view: bool = False
     output_dir: str | None = None

@@ -71,6 +71,8 @@ TOOLTIPS = {
     "reset_view": "Frame every body again (V).",
     "text_scale": "The panel's and plots' text size: larger for a projector (+ and −).",
     "follow": "Each view's camera moves with its copy of the selected body, keeping your framing (F).",
+    "camera_keys": "The scene's camera keys move the cameras, in every view alike. A drag or the wheel holds the "
+    "cameras until the next key (Reset view gives them back); following a body holds them while it lasts.",
     "show_plots": "Show the plots along the bottom (P).",
     "plot": "Show this plot.",
     # capture and files

@@ -365,6 +365,11 @@ def _view(choices: Choices, form: Form, edits: PanelEdits) -> None:
     if changed:
         edits.follow = on
     _tip("follow")
+    if choices.camera.path:
+        changed, on = imgui.checkbox("play the camera keys", choices.camera.playing)
+        if changed:
+            edits.camera_keys = on
+        _tip("camera_keys")
     if imgui.button("Reset view"):
         edits.reset_view = True
     _tip("reset_view")

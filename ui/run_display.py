@@ -96,8 +96,9 @@ class RunDisplay(Follower):
         return session.row(selected) if selected < len(session.setup.scene.bodies) else None
 
     def prepare(self, timeline: Timeline) -> None:
-        """The views at ``timeline``'s step shown, their instance data made (no GL): a branch's original too, its
-        view made once branched and released once the branch ends."""
+        """The views at ``timeline``'s step shown, their cameras where the camera keys put them and their instance
+        data made (no GL): a branch's original too, its view made once branched and released once the branch
+        ends."""
         original, shown = timeline.original, self.original_view
         if shown is not None and shown.original is not original:
             shown.release()
@@ -109,7 +110,10 @@ class RunDisplay(Follower):
                                groups=self.view.groups)  # fmt: skip
                 self.original_view = shown = OriginalView(view, original, body)
             shown.follow(body)
-        self.view.prepare(timeline.shown.drawable())
+        # The scene's camera keys set the cameras before the frame is prepared with them (a followed body wins).
+        snapshot, choices = timeline.shown.drawable(), self._choices()
+        self.view.steer(snapshot, timeline.shown.t, None if choices.follow else choices.camera)
+        self.view.prepare(snapshot)
 
     def draw(
         self,

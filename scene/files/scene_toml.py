@@ -2,10 +2,10 @@
 scene/files/scene_file.py. The window's "Save" uses it, and so does the check of a body edited in the panel.
 
 The text uses the contract's keys plus scene_file.py's extensions (``dt``, ``description``, ``color``, ``pivot``,
-``[body.kinematic]``, ``[[kick]]`` and ``[[change]]`` tables: docs/scene_files.md). Floats are written as the
-shortest text that reads back to the same double, so a saved scene loads to exactly the state that was shown. Before the
-file is replaced, the text is loaded and validated by :func:`scene.files.scene_file.load_scene` from a temporary copy: a
-file that would not load is never written.
+``[body.kinematic]``, ``[[kick]]``, ``[[change]]`` and ``[[camera]]`` tables: docs/scene_files.md). Floats are written
+as the shortest text that reads back to the same double, so a saved scene loads to exactly the state that was shown.
+Before the file is replaced, the text is loaded and validated by :func:`scene.files.scene_file.load_scene` from a
+temporary copy: a file that would not load is never written.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from spinlab.scene.files.atomic_file import check_output_place, write_atomically
+from spinlab.scene.files.camera_table import CameraKey
 from spinlab.scene.files.change_table import ChangeSpec
 from spinlab.scene.files.kick_table import KickSpec
 from spinlab.scene.files.scene_file import DEFAULT_DT, BodySpec, SceneSpec, load_scene
@@ -96,6 +97,18 @@ def _change(change: ChangeSpec) -> list[str]:
     return lines
 
 
+def _camera(key: CameraKey) -> list[str]:
+    """A ``[[camera]]`` table (scene/files/camera_table.py): only the values the key gives."""
+    lines = ["[[camera]]", f"time = {_number(key.time)}"]
+    for name in ("azimuth", "elevation", "distance", "fov"):
+        value = getattr(key, name)
+        if value is not None:
+            lines.append(f"{name} = {_number(value)}")
+    if key.target is not None:
+        lines.append(f"target = {_string(key.target) if isinstance(key.target, str) else _vector(key.target)}")
+    return lines
+
+
 def scene_to_toml(scene: SceneSpec, integrators: tuple[str | None, ...], h: float) -> str:
     """The text of a scene file for ``scene`` with one integrator per body (``None``: leave it out) and time step
     ``h`` s. Angular velocities are written in the parent's frame (``angular_velocity``), as the scene holds them."""
@@ -115,6 +128,8 @@ def scene_to_toml(scene: SceneSpec, integrators: tuple[str | None, ...], h: floa
         lines += ["", *_kick(kick)]
     for change in scene.changes:
         lines += ["", *_change(change)]
+    for key in scene.camera:
+        lines += ["", *_camera(key)]
     return "\n".join(lines) + "\n"
 
 

@@ -266,6 +266,24 @@ def _change(draw, spoil: Spoil):
 
 
 @st.composite
+def _camera(draw, spoil: Spoil, names: list, time: float):
+    """A ``[[camera]]`` table (scene/files/camera_table.py) at ``time`` s, mostly valid: some of its values, a target
+    a body's name or a point."""
+    key: dict = {"time": time if not spoil.numbers or draw(st.integers(0, 3)) else draw(_number(spoil))}
+    ranges = {"azimuth": (-3600.0, 3600.0), "elevation": (-89.0, 89.0), "distance": (1e-3, 1e3), "fov": (5.0, 120.0)}
+    for name, (low, high) in ranges.items():
+        if draw(st.booleans()):
+            key[name] = draw(st.floats(low, high)) if not spoil.numbers else draw(_number(spoil))
+    if names and _sometimes(draw, 2):
+        key["target"] = draw(st.sampled_from(names)) if draw(st.booleans()) else draw(_vector(spoil, 3))
+    if spoil.types and _sometimes(draw, 1, 4):
+        key[draw(st.sampled_from(("time", "fov", "target")))] = draw(_junk())
+    if spoil.structure and _sometimes(draw, 1, 4):
+        key[draw(st.sampled_from(("zoom", "at", "camera")))] = 1.0
+    return key
+
+
+@st.composite
 def scene_documents(draw):
     """A scene as a document for :func:`to_toml`, with the names of its bodies (``None`` where missing)."""
     # About half the documents are valid, so that runs get past loading and their outputs are checked.
@@ -324,8 +342,12 @@ def scene_documents(draw):
         document["kick"] = Tables([draw(_kick(spoil, names)) for _ in range(draw(st.integers(1, 3)))])
     if _sometimes(draw, 2):
         document["change"] = Tables([draw(_change(spoil)) for _ in range(draw(st.integers(1, 3)))])
+    if _sometimes(draw, 2):
+        known = [name for name in names if isinstance(name, str)]
+        times = sorted(draw(st.lists(st.floats(0.0, 5.0), min_size=1, max_size=3, unique=True)))
+        document["camera"] = Tables([draw(_camera(spoil, known, time)) for time in times])
     if spoil.structure and _sometimes(draw, 1, 4):
-        document[draw(st.sampled_from(("kick", "change", "bodies", "Body", "scenes")))] = Tables([{"t": 1.0}])
+        document[draw(st.sampled_from(("kick", "change", "camera", "bodies", "Body", "scenes")))] = Tables([{"t": 1.0}])
     if spoil.structure and _sometimes(draw, 1, 6):
         document["extra"] = draw(_number(spoil))
     return document, [b.get("name", f"body{i}") if isinstance(b, dict) else None for i, b in enumerate(bodies)]

@@ -8,7 +8,9 @@ import pytest
 from imgui_bundle import imgui, implot
 
 from spinlab.render.renderer import RenderOptions
+from spinlab.scene.files.camera_table import CameraKey
 from spinlab.scene.files.scene_file import list_presets, load_scene
+from spinlab.scene.model.camera_path import CameraDirector
 from spinlab.sim.integrators import INTEGRATORS
 from spinlab.ui.controller_state import Choices, Form
 from spinlab.ui.panel import BODY_LIST_MAX, PanelEdits, draw_panel, time_scale_text
@@ -33,6 +35,7 @@ def base_state():
 CHOICES = {
     "stopped": {"error": "at t = 15 s, body 'handle' (euler): the state is not finite", "paused": True},
     "side by side": {"side_by_side": True, "time_scale_exp": -5},
+    "camera keys": {"camera": CameraDirector((CameraKey(0.0, azimuth=30.0), CameraKey(1.0, fov=50.0)))},
 }
 FORMS = {
     "invalid": {"h_error": "h must be > 0", "scene_error": "no such file", "body_errors": {"moments": "triangle"}},

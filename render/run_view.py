@@ -23,6 +23,7 @@ import moderngl
 import numpy as np
 
 from spinlab.render.camera import CameraFollower, OrbitCamera
+from spinlab.render.captions import CaptionLayer, PointedView
 from spinlab.render.grid import grid_columns, grid_viewports_in, split_side_view
 from spinlab.render.legend import EVERY_OVERLAY, key_place
 from spinlab.render.look import SEPARATOR_SRGB, linear_to_srgb
@@ -39,6 +40,7 @@ from spinlab.render.viewports import (
     push_trails,
     show_history,
 )
+from spinlab.scene.model.captions import captions_at
 from spinlab.scene.model.palette import rgb_triple
 from spinlab.scene.model.run_model import Group, Session, view_labels
 from spinlab.scene.running.simulation import Snapshot
@@ -72,6 +74,7 @@ class RunView:
     ) -> None:
         self.renderer = Renderer(ctx, session.scene, options=options)
         self.text = text
+        self.captions = None if text is None else CaptionLayer(ctx, text)  # the scene's, when options show them
         self.cameras: list[OrbitCamera] | None = None
         self.viewports: list[Viewport] = []
         self.poinsot_camera: OrbitCamera | None = None
@@ -91,6 +94,8 @@ class RunView:
 
     def release(self) -> None:
         self.renderer.release()
+        if self.captions is not None:
+            self.captions.release()
 
     # -- the run's steps ------------------------------------------------------------------------------------------
 
@@ -210,6 +215,35 @@ class RunView:
         )  # fmt: skip
         if self.poinsot_viewport is not None:
             self._draw_poinsot(framebuffer, size, min(text_scale, self.poinsot_viewport[2] / POINSOT_LABEL_WIDTH_PX))
+        if self.captions is not None and self.renderer.options.show_captions:
+            self._draw_captions(framebuffer, size, area, shown, snapshot, boxes, scale, text_scale)
+
+    def _draw_captions(
+        self, framebuffer: moderngl.Framebuffer, size: tuple[int, int], area: Viewport, shown, snapshot: Snapshot,
+        boxes: list[TextBox], scale: float, text_scale: float,
+    ) -> None:  # fmt: skip
+        """The captions shown at ``shown``'s step (scene/model/captions.py) over ``area``, clear of the labels and
+        key (``boxes`` at ``scale``); one naming a body beside its copy in each view (side by side, the copy of the
+        body copied for it, as :meth:`follow` finds it)."""
+        captions = captions_at(shown)
+        if not captions or self.captions is None or self.cameras is None:
+            return
+        side_by_side = shown.setup.side_by_side
+        rows_of: dict[int, list[int | None]] = {}
+        for body in {caption.body for caption in captions if caption.body is not None}:
+            place = self.place(body)
+            rows_of[body] = [
+                (group.bodies[place] if place < len(group.bodies) else None)
+                if side_by_side
+                else (body if body in group.bodies else None)
+                for group in self.groups
+            ]
+        views = [PointedView(viewport, camera) for viewport, camera in zip(self.viewports, self.cameras, strict=True)]
+        avoid = self.text.panel_rects(size, boxes, scale) if self.text is not None and boxes else ()
+        self.captions.draw(
+            framebuffer, size, area, captions, text_scale, avoid=avoid, bottom_clear_px=self.key_strip_px,
+            views=views, rows_of=rows_of, positions=snapshot.position, radii=self.renderer.layout.radius,
+        )  # fmt: skip
 
     def _layout(
         self, area: Viewport, size: tuple[int, int], labels, text_scale: float, shown_key: bool, span: Viewport | None

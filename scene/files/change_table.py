@@ -8,6 +8,7 @@ window's gyroscopic switch does at step ``k`` (``Session.set_gyroscopic``), writ
     key          type        meaning
     time         s, >= 0     required; when the change lands
     gyroscopic   bool        required; the gyroscopic term ω × Iω on (true) or off (false) from then on
+    caption      string      optional; words shown when it lands (scene/files/caption_table.py)
 
 Changes act on the whole world (every body, every side-by-side copy): the term is one switch of the world's. The
 command line's ``--no-gyroscopic`` sets the term at the start; the file's changes switch it at their times.
@@ -17,20 +18,22 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from spinlab.scene.files.caption_table import read_caption_text
 from spinlab.scene.files.limits import MAX_BODIES, check_count
 from spinlab.scene.files.validation import TableReader, fail
 
 __all__ = ["CHANGE_KEYS", "ChangeSpec", "read_changes"]
 
-CHANGE_KEYS = ("time", "gyroscopic")
+CHANGE_KEYS = ("time", "gyroscopic", "caption")
 
 
 @dataclass(frozen=True)
 class ChangeSpec:
-    """The gyroscopic term switched on or off (``gyroscopic``) at ``time`` s."""
+    """The gyroscopic term switched on or off (``gyroscopic``) at ``time`` s, with the ``caption`` shown then."""
 
     time: float
     gyroscopic: bool
+    caption: str | None = None
 
 
 def read_changes(entries: object, where: str) -> tuple[ChangeSpec, ...]:
@@ -58,4 +61,4 @@ def _read_change(entry: object, index: int, where: str) -> ChangeSpec:
     gyroscopic = entry["gyroscopic"]
     if not isinstance(gyroscopic, bool):
         change.fail("gyroscopic", "must be true or false", gyroscopic)
-    return ChangeSpec(time, gyroscopic)
+    return ChangeSpec(time, gyroscopic, read_caption_text(change, "caption"))

@@ -1,0 +1,260 @@
+"""Captions over a run's views (scene/model/captions.py says which, at the step drawn), in the window and in a video
+alike: each on a translucent dark panel (render/text.py's :class:`TextBox`), its text sized with the target's
+height (a 4K frame's readable from the back of a room, a 320×180 one's still fitting), "bottom" and "top" ones centred
+across the views clear of their labels and key, and one naming a body beside that body in every view that shows
+it, a leader line from the panel to it (:class:`Pointers`).
+
+Pixels here are the target's from its top-left corner, y down, as the text's; areas and viewports are GL's
+(bottom-left origin), as render/run_view.py gives them.
+"""
+
+from __future__ import annotations
+
+import math
+import textwrap
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import moderngl
+import numpy as np
+
+from spinlab.render.camera import OrbitCamera
+from spinlab.render.shaders import load_program, uniform
+from spinlab.render.text import BODY_PX, TextBox, TextOverlay
+from spinlab.scene.model.captions import Caption
+
+__all__ = ["CaptionLayer", "PointedView", "caption_scale", "CAPTION_SIZE", "WRAP_CHARS"]
+
+CAPTION_SIZE = 1.3  # a caption's text against the labels' body text at the same scale
+MIN_CAPTION_PX = 9.0  # the smallest caption text, px: legible on a 320×180 frame
+WRAP_CHARS = 56  # a longer line goes on below, at a space
+MARGIN_PX = 14.0  # from the views' edges and between captions, at scale 1
+WIDTH_SHARE = 0.92  # of the views' width a caption's panel takes at most (then its text is made smaller)
+POINTER_RGBA = (1.0, 0.85, 0.4, 0.95)  # the leader line and its dot: warm, unlike every overlay's colour
+HALO_RGBA = (0.0, 0.0, 0.0, 0.55)  # under the line: it reads over a light body and the dark sky alike
+LINE_PX, HALO_PX, DOT_PX = 2.0, 4.0, 3.5  # widths and the dot's radius at scale 1
+GAP = 0.85  # the panel's corner this many of the body's on-screen (bounding) radii from its centre
+REACH = 0.3  # the leader line's end this many from it: on the body, whatever its shape
+DOT_SEGMENTS = 16
+Rect = tuple[float, float, float, float]  # x, y, width, height from the top-left
+
+
+@dataclass(frozen=True)
+class PointedView:
+    """A view a caption may point into: its ``viewport`` (GL's) and ``camera``."""
+
+    viewport: tuple[int, int, int, int]
+    camera: OrbitCamera
+
+
+def caption_scale(text_scale: float) -> float:
+    """The scale (render/text.py's) captions are drawn at over views labelled at ``text_scale``."""
+    return max(CAPTION_SIZE * text_scale, MIN_CAPTION_PX / BODY_PX)
+
+
+def wrapped(lines: Sequence[str]) -> tuple[str, ...]:
+    """``lines`` with each longer than :data:`WRAP_CHARS` broken at spaces."""
+    return tuple(part for line in lines for part in (textwrap.wrap(line, WRAP_CHARS) or [""]))
+
+
+class CaptionLayer:
+    """Draws captions with ``text`` on ``ctx``; its GL objects (the leader lines') are made at the first pointer."""
+
+    def __init__(self, ctx: moderngl.Context, text: TextOverlay) -> None:
+        self.ctx, self.text = ctx, text
+        self._pointers: Pointers | None = None
+
+    def draw(
+        self,
+        framebuffer: moderngl.Framebuffer,
+        size: tuple[int, int],
+        area: tuple[int, int, int, int],
+        captions: Sequence[Caption],
+        text_scale: float,
+        *,
+        avoid: Sequence[Rect] = (),
+        bottom_clear_px: float = 0.0,
+        views: Sequence[PointedView] = (),
+        rows_of: dict[int, Sequence[int | None]] | None = None,
+        positions: np.ndarray | None = None,
+        radii: np.ndarray | None = None,
+    ) -> None:
+        """``captions`` over ``area`` of ``framebuffer`` (``size`` pixels): the placed ones clear of the ``avoid``
+        panels (the labels, the key) and of a strip ``bottom_clear_px`` high at the bottom; one pointing at a body
+        beside it in each of ``views``, at the snapshot row ``rows_of[body][view]`` (``None``: not in that view), at
+        ``positions`` (N, 3) m world, of bounding radius ``radii`` (N,) m."""
+        if not captions:
+            return
+        scale = caption_scale(text_scale)
+        margin = MARGIN_PX * scale
+        boxes: list[TextBox] = []
+        lines: list[tuple[tuple[float, float], tuple[float, float]]] = []
+        x0, y0, width, height = area
+        top, bottom = size[1] - (y0 + height), size[1] - y0 - bottom_clear_px
+        placed = {place: [c for c in captions if c.position == place] for place in ("top", "bottom")}
+        room = WIDTH_SHARE * width
+        taken = list(avoid)
+        y = top + margin
+        for caption in placed["top"]:
+            box, (_, _, box_width, box_height) = self._measured(caption, size, scale, room, room)
+            y = _clear_below(x0 + 0.5 * (width - box_width), y, box_width, box_height, taken, margin)
+            boxes.append(_moved(box, x0 + 0.5 * (width - box_width), y))
+            taken.append((x0 + 0.5 * (width - box_width), y, box_width, box_height))
+            y += box_height + margin
+        y = bottom - margin
+        for caption in reversed(placed["bottom"]):
+            box, (_, _, box_width, box_height) = self._measured(caption, size, scale, room, room)
+            y = _clear_above(x0 + 0.5 * (width - box_width), y, box_width, box_height, taken, margin)
+            boxes.append(_moved(box, x0 + 0.5 * (width - box_width), y - box_height))
+            taken.append((x0 + 0.5 * (width - box_width), y - box_height, box_width, box_height))
+            y -= box_height + margin
+        if positions is not None and radii is not None and rows_of is not None:
+            for caption in captions:
+                if caption.body is None:
+                    continue
+                for view, row in zip(views, rows_of.get(caption.body, ()), strict=False):
+                    if row is not None:
+                        self._beside(caption, view, int(row), size, scale, positions, radii, boxes, lines)
+        if lines:
+            if self._pointers is None:
+                self._pointers = Pointers(self.ctx)
+            self._pointers.draw(framebuffer, size, lines, scale)
+        self.text.draw(framebuffer, size, boxes, scale)
+
+    def _measured(
+        self, caption: Caption, size: tuple[int, int], scale: float, max_width: float, max_height: float
+    ) -> tuple[TextBox, Rect]:
+        """``caption``'s box at the origin and its panel there (made smaller to fit ``max_width`` × ``max_height``)."""
+        box = TextBox(0.0, 0.0, wrapped(caption.lines), title=False, max_width_px=max_width, max_height_px=max_height)
+        return box, self.text.panel_rects(size, [box], scale)[0]
+
+    def _beside(
+        self, caption: Caption, view: PointedView, row: int, size: tuple[int, int], scale: float,
+        positions: np.ndarray, radii: np.ndarray, boxes: list[TextBox], lines: list,
+    ) -> None:  # fmt: skip
+        """``caption``'s panel beside body ``row`` in ``view`` (up and to the right of it, else where it fits) with a
+        leader line from the panel's nearest corner to the body's edge; nothing when the body is behind the eye."""
+        vx, vy, vw, vh = view.viewport
+        if vw <= 0 or vh <= 0:
+            return
+        clip = np.append(positions[row], 1.0) @ view.camera.view_projection(vw / vh).T
+        if not clip[3] > 0.0 or not np.all(np.isfinite(clip)):
+            return
+        centre_x = vx + (clip[0] / clip[3] + 1.0) * 0.5 * vw
+        centre_y = size[1] - (vy + (clip[1] / clip[3] + 1.0) * 0.5 * vh)
+        radius = float(radii[row]) * view.camera.projection(vw / vh)[1, 1] * 0.5 * vh / clip[3]
+        margin = MARGIN_PX * scale
+        left, top, right, bottom = vx + margin, size[1] - vy - vh + margin, vx + vw - margin, size[1] - vy - margin
+        box, (_, _, box_width, box_height) = self._measured(
+            caption, size, scale, max(right - left, 1.0), max(bottom - top, 1.0)
+        )
+        offset = GAP * radius / math.sqrt(2.0) + margin
+        x = centre_x + offset if centre_x + offset + box_width <= right else centre_x - offset - box_width
+        y = centre_y - offset - box_height if centre_y - offset - box_height >= top else centre_y + offset
+        x, y = min(max(x, left), right - box_width), min(max(y, top), bottom - box_height)
+        boxes.append(_moved(box, x, y))
+        corner = (min(max(centre_x, x), x + box_width), min(max(centre_y, y), y + box_height))
+        reach = math.hypot(corner[0] - centre_x, corner[1] - centre_y)
+        edge = REACH * radius
+        if reach > edge + margin:
+            along = edge / reach
+            end = (centre_x + along * (corner[0] - centre_x), centre_y + along * (corner[1] - centre_y))
+            lines.append((corner, end))
+
+    def release(self) -> None:
+        if self._pointers is not None:
+            self._pointers.release()
+
+
+def _moved(box: TextBox, x: float, y: float) -> TextBox:
+    return TextBox(x, y, box.lines, title=False, max_width_px=box.max_width_px, max_height_px=box.max_height_px)
+
+
+def _overlaps(a: Rect, b: Rect) -> bool:
+    return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]
+
+
+def _clear_below(x: float, y: float, width: float, height: float, taken: Sequence[Rect], margin: float) -> float:
+    """The least ``y`` ≥ the given one where a panel (``x``, ``width``, ``height``) overlaps none of ``taken``."""
+    for _ in range(len(taken) + 1):
+        hit = [rect for rect in taken if _overlaps((x, y, width, height), rect)]
+        if not hit:
+            break
+        y = max(rect[1] + rect[3] for rect in hit) + margin
+    return y
+
+
+def _clear_above(x: float, y: float, width: float, height: float, taken: Sequence[Rect], margin: float) -> float:
+    """The greatest bottom edge ≤ ``y`` where a panel (``x``, ``width``, ``height``) overlaps none of ``taken``."""
+    for _ in range(len(taken) + 1):
+        hit = [rect for rect in taken if _overlaps((x, y - height, width, height), rect)]
+        if not hit:
+            break
+        y = min(rect[1] for rect in hit) - margin
+    return y
+
+
+class Pointers:
+    """Leader lines, each a dark halo under a warm line ending in a dot, drawn as triangles with render/text.py's
+    program (pixels from the top-left, y down) over a white texture."""
+
+    def __init__(self, ctx: moderngl.Context) -> None:
+        self.ctx = ctx
+        self._program = load_program(ctx, "text")
+        self._white = ctx.texture((1, 1), 4, bytes([255, 255, 255, 255]))
+        self._vertices = ctx.buffer(reserve=1 << 12)
+        self._vao = ctx.vertex_array(self._program, [(self._vertices, "2f 2f 4f1", "in_position", "in_uv", "in_color")])
+
+    def draw(self, framebuffer: moderngl.Framebuffer, size: tuple[int, int], lines, scale: float) -> None:
+        """``lines`` ((x, y) start, (x, y) end, pixels) over ``framebuffer`` of ``size``, ``scale`` thick; blending
+        on while drawing, the depth test on after."""
+        parts = []
+        for (start, end), (width, rgba) in ((line, style) for style in _STYLES for line in lines):
+            parts.append(_segment(start, end, width * scale, rgba))
+            radius = (DOT_PX + 0.5 * (width - LINE_PX)) * scale
+            parts.append(_dot(end, radius, rgba))
+        vertices = np.concatenate(parts)
+        if vertices.nbytes > self._vertices.size:
+            self._vertices.orphan(2 * vertices.nbytes)
+        self._vertices.write(vertices.tobytes())
+        framebuffer.use()
+        framebuffer.viewport = (0, 0, *size)
+        self.ctx.enable_only(moderngl.BLEND)
+        self.ctx.blend_func = moderngl.SRC_ALPHA, moderngl.ONE_MINUS_SRC_ALPHA
+        uniform(self._program, "u_size").value = (float(size[0]), float(size[1]))
+        self._white.use(location=0)
+        self._vao.render(moderngl.TRIANGLES, vertices=len(vertices))
+        self.ctx.enable_only(moderngl.DEPTH_TEST)
+
+    def release(self) -> None:
+        for thing in (self._vao, self._vertices, self._white, self._program):
+            thing.release()
+
+
+_STYLES = ((HALO_PX, HALO_RGBA), (LINE_PX, POINTER_RGBA))  # the halo first, the line over it
+_VERTEX = np.dtype([("position", np.float32, 2), ("uv", np.float32, 2), ("color", np.uint8, 4)])
+
+
+def _vertices(points: np.ndarray, rgba: tuple[float, ...]) -> np.ndarray:
+    made = np.zeros(len(points), dtype=_VERTEX)
+    made["position"], made["uv"] = points, 0.5
+    made["color"] = np.round(255.0 * np.clip(rgba, 0.0, 1.0)).astype(np.uint8)
+    return made
+
+
+def _segment(start, end, width: float, rgba) -> np.ndarray:
+    """Two triangles covering the segment ``start``–``end`` ``width`` pixels wide."""
+    a, b = np.asarray(start, dtype=float), np.asarray(end, dtype=float)
+    along = b - a
+    normal = np.array([-along[1], along[0]]) / max(float(np.hypot(*along)), 1e-9) * 0.5 * width
+    corners = np.array([a - normal, a + normal, b + normal, a - normal, b + normal, b - normal])
+    return _vertices(corners, rgba)
+
+
+def _dot(centre, radius: float, rgba) -> np.ndarray:
+    """A disc of ``radius`` pixels about ``centre``, as a fan of triangles."""
+    angles = np.linspace(0.0, 2.0 * math.pi, DOT_SEGMENTS + 1)
+    rim = np.asarray(centre, dtype=float) + radius * np.stack([np.cos(angles), np.sin(angles)], axis=1)
+    triangles = np.empty((DOT_SEGMENTS, 3, 2))
+    triangles[:, 0], triangles[:, 1], triangles[:, 2] = centre, rim[:-1], rim[1:]
+    return _vertices(triangles.reshape(-1, 2), rgba)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import moderngl
@@ -75,16 +75,16 @@ class CaptionLayer:
         avoid: Sequence[Rect] = (),
         bottom_clear_px: float = 0.0,
         views: Sequence[PointedView] = (),
-        rows_of: dict[int, Sequence[int | None]] | None = None,
+        rows_of: Mapping[int, Sequence[int | None]] | None = None,
         positions: np.ndarray | None = None,
         radii: np.ndarray | None = None,
-    ) -> None:
+    ) -> list[Rect]:
         """``captions`` over ``area`` of ``framebuffer`` (``size`` pixels): the placed ones clear of the ``avoid``
         panels (the labels, the key) and of a strip ``bottom_clear_px`` high at the bottom; one pointing at a body
         beside it in each of ``views``, at the snapshot row ``rows_of[body][view]`` (``None``: not in that view), at
-        ``positions`` (N, 3) m world, of bounding radius ``radii`` (N,) m."""
+        ``positions`` (N, 3) m world, of bounding radius ``radii`` (N,) m. Returns the placed captions' panels."""
         if not captions:
-            return
+            return []
         scale = caption_scale(text_scale)
         margin = MARGIN_PX * scale
         boxes: list[TextBox] = []
@@ -120,6 +120,7 @@ class CaptionLayer:
                 self._pointers = Pointers(self.ctx)
             self._pointers.draw(framebuffer, size, lines, scale)
         self.text.draw(framebuffer, size, boxes, scale)
+        return taken[len(avoid) :]
 
     def _measured(
         self, caption: Caption, size: tuple[int, int], scale: float, max_width: float, max_height: float

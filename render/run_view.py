@@ -81,6 +81,7 @@ class RunView:
         self.poinsot_viewport: Viewport | None = None  # where the Poinsot view went last (None: not shown)
         self.key_strip_px = 0  # the strip the overlays' key took at the bottom of the area
         self._key: tuple[tuple[int, int], TextBox, float] | None = None  # (target size, key, scale) last drawn
+        self.caption_rects: list[tuple[float, float, float, float]] = []  # the placed captions' panels last drawn
         self.follower = CameraFollower()  # the cameras moved with a body (the window's follow, record --follow)
         self.place = session.place  # a scene body's place among each view's bodies
         self.set_groups(session.groups if groups is None else groups)
@@ -215,6 +216,7 @@ class RunView:
         )  # fmt: skip
         if self.poinsot_viewport is not None:
             self._draw_poinsot(framebuffer, size, min(text_scale, self.poinsot_viewport[2] / POINSOT_LABEL_WIDTH_PX))
+        self.caption_rects = []
         if self.captions is not None and self.renderer.options.show_captions:
             self._draw_captions(framebuffer, size, area, shown, snapshot, boxes, scale, text_scale)
 
@@ -240,7 +242,7 @@ class RunView:
             ]
         views = [PointedView(viewport, camera) for viewport, camera in zip(self.viewports, self.cameras, strict=True)]
         avoid = self.text.panel_rects(size, boxes, scale) if self.text is not None and boxes else ()
-        self.captions.draw(
+        self.caption_rects = self.captions.draw(
             framebuffer, size, area, captions, text_scale, avoid=avoid, bottom_clear_px=self.key_strip_px,
             views=views, rows_of=rows_of, positions=snapshot.position, radii=self.renderer.layout.radius,
         )  # fmt: skip
@@ -301,6 +303,17 @@ class RunView:
             return None
         size, key, scale = self._key
         return self.text.panel_rects(size, [key], scale)[0]
+
+    @property
+    def clear_rect(self) -> tuple[float, float, float, float] | None:
+        """The panel that holds the overlays' key and the placed captions at the last draw (x, y, width, height;
+        pixels from the target's top left), if any: what the window's badge keeps clear of."""
+        rects = [rect for rect in (self.key_rect, *self.caption_rects) if rect is not None]
+        if not rects:
+            return None
+        left, top = min(rect[0] for rect in rects), min(rect[1] for rect in rects)
+        right, bottom = max(rect[0] + rect[2] for rect in rects), max(rect[1] + rect[3] for rect in rects)
+        return left, top, right - left, bottom - top
 
     def _bodies(self) -> list[np.ndarray]:
         return [np.array(group.bodies) for group in self.groups]

@@ -27,8 +27,8 @@ _ZERO = (0.0, 0.0, 0.0)
 @dataclass(frozen=True, eq=False)
 class KickSpec:
     """One kick: ``body`` (its name), ``time`` s >= 0, ``angular_impulse`` (3,) N·m·s world, ``impulse`` (3,) N·s
-    world at ``point`` (3,) m body frame from the centre of mass, ``counteract_children``, and the ``caption`` shown when
-    it lands (scene/files/caption_table.py). Arrays are float64."""
+    world at ``point`` (3,) m body frame from the centre of mass, ``counteract_children``, and the ``caption`` shown
+    when it lands (scene/files/caption_table.py). Arrays are float64."""
 
     body: str
     time: float

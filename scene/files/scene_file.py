@@ -196,9 +196,9 @@ def load_scene(scene: str | os.PathLike[str]) -> SceneSpec:
 
 def scene_from_document(document: dict[str, Any], where: str, path: Path) -> SceneSpec:
     """The scene a parsed scene document describes (the tables a scene file holds, as Python values: ``scene``,
-    ``body``, ``kick``, ``change``, ``caption``), validated as a file is: an :class:`InputError` naming ``where``, the key and the
-    value for the first mistake. ``path`` is the scene's (its stem is its name). The Python API's scenes built in
-    code come through here (spinlab/scenes.py)."""
+    ``body``, ``kick``, ``change``, ``caption``), validated as a file is: an :class:`InputError` naming ``where``, the
+    key and the value for the first mistake. ``path`` is the scene's (its stem is its name). The Python API's scenes
+    built in code come through here (spinlab/scenes.py)."""
     with collector_paused():
         return _scene_from(path, where, document)
 
@@ -228,8 +228,8 @@ def _scene_in_pieces(path: Path, where: str, pieces: list[str]) -> SceneSpec:
     """The scene of a large file cut by :func:`~scene.files.toml_file.body_pieces`, each piece parsed, read into bodies
     and freed before the next, so that the whole file's document is never held. Raises :class:`InputError` on any
     mistake and when the pieces' documents are not the whole file's (keys other than the ``body``, ``kick``,
-    ``change`` and ``caption`` arrays in a later piece); the caller then reads the whole file, which reports the file's first
-    mistake."""
+    ``change`` and ``caption`` arrays in a later piece); the caller then reads the whole file, which reports the
+    file's first mistake."""
     document: dict[str, Any] = {}
     bodies: list[BodySpec] = []
     arrays: dict[str, list[object]] = {"kick": [], "change": [], "caption": []}

@@ -2,10 +2,10 @@
 scene/files/scene_file.py. The window's "Save" uses it, and so does the check of a body edited in the panel.
 
 The text uses the contract's keys plus scene_file.py's extensions (``dt``, ``description``, ``color``, ``pivot``,
-``[body.kinematic]``, ``[[kick]]``, ``[[change]]`` and ``[[caption]]`` tables: docs/scene_files.md). Floats are written as the
-shortest text that reads back to the same double, so a saved scene loads to exactly the state that was shown. Before the
-file is replaced, the text is loaded and validated by :func:`scene.files.scene_file.load_scene` from a temporary copy: a
-file that would not load is never written.
+``[body.kinematic]``, ``[[kick]]``, ``[[change]]`` and ``[[caption]]`` tables: docs/scene_files.md). Floats are
+written as the shortest text that reads back to the same double, so a saved scene loads to exactly the state that was
+shown. Before the file is replaced, the text is loaded and validated by :func:`scene.files.scene_file.load_scene` from a
+temporary copy: a file that would not load is never written.
 """
 
 from __future__ import annotations

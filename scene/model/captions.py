@@ -13,6 +13,7 @@ window, looking back too, and a video show a caption on exactly the same steps. 
 from __future__ import annotations
 
 import bisect
+import functools
 import weakref
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
@@ -50,6 +51,11 @@ class Captions:
     captions: tuple[Caption, ...]
     first_steps: tuple[int, ...]
     longest: int
+
+    @functools.cached_property
+    def spans(self) -> tuple[tuple[int, int], ...]:
+        """Each caption's steps, ``(first_step, end_step)``: what the timeline marks."""
+        return tuple((caption.first_step, caption.end_step) for caption in self.captions)
 
     def at(self, step: int) -> tuple[Caption, ...]:
         """The captions shown at ``step``, at most :data:`MAX_SHOWN` in each place, in the order they started."""
@@ -92,10 +98,11 @@ def _captions(scene: SceneSpec, h: float) -> Captions:
         )
         for caption in scene.captions
     ]  # fmt: skip
-    events = [event for event in (*scene.kicks, *scene.changes) if event.caption is not None]
-    for event in events:
-        first = kick_step(event.time, h)
-        made.append(Caption(first, kick_step(first * h + CAPTION_S, h), _lines(str(event.caption))))
+    events: list[tuple[float, str | None]] = [(kick.time, kick.caption) for kick in scene.kicks if kick.caption]
+    events += [(change.time, change.caption) for change in scene.changes if change.caption]
+    for time, text in events:
+        first = kick_step(time, h)
+        made.append(Caption(first, kick_step(first * h + CAPTION_S, h), _lines(str(text))))
     # A caption shorter than a step is shown on one all the same: what a file asks for is seen.
     made = [replace(caption, end_step=max(caption.end_step, caption.first_step + 1)) for caption in made]
     made.sort(key=lambda caption: caption.first_step)  # stable: file order among equals

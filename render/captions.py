@@ -10,6 +10,7 @@ Pixels here are the target's from its top-left corner, y down, as the text's; ar
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import textwrap
 from collections.abc import Mapping, Sequence
@@ -26,6 +27,8 @@ from spinlab.scene.model.captions import Caption
 __all__ = ["CaptionLayer", "PointedView", "caption_scale", "CAPTION_SIZE", "WRAP_CHARS"]
 
 CAPTION_SIZE = 1.3  # a caption's text against the labels' body text at the same scale
+BESIDE_SIZE = 1.15  # a caption beside a body, against its view's labels' body text: a grid's views are small
+HEIGHT_SHARE = 0.45  # of the views' height a placed caption takes at most
 MIN_CAPTION_PX = 9.0  # the smallest caption text, px: legible on a 320×180 frame
 WRAP_CHARS = 56  # a longer line goes on below, at a space
 MARGIN_PX = 14.0  # from the views' edges and between captions, at scale 1
@@ -72,6 +75,7 @@ class CaptionLayer:
         captions: Sequence[Caption],
         text_scale: float,
         *,
+        label_scale: float | None = None,
         avoid: Sequence[Rect] = (),
         bottom_clear_px: float = 0.0,
         views: Sequence[PointedView] = (),
@@ -79,10 +83,12 @@ class CaptionLayer:
         positions: np.ndarray | None = None,
         radii: np.ndarray | None = None,
     ) -> list[Rect]:
-        """``captions`` over ``area`` of ``framebuffer`` (``size`` pixels): the placed ones clear of the ``avoid``
-        panels (the labels, the key) and of a strip ``bottom_clear_px`` high at the bottom; one pointing at a body
-        beside it in each of ``views``, at the snapshot row ``rows_of[body][view]`` (``None``: not in that view), at
-        ``positions`` (N, 3) m world, of bounding radius ``radii`` (N,) m. Returns the placed captions' panels."""
+        """``captions`` over ``area`` of ``framebuffer`` (``size`` pixels), sized for views labelled at
+        ``text_scale``: the placed ones clear of the ``avoid`` panels (the labels, the key) and of a strip
+        ``bottom_clear_px`` high at the bottom; one pointing at a body beside it in each of ``views`` (at the size of
+        their labels, ``label_scale``, the views' own), clear of the labels where it can be, at the snapshot row
+        ``rows_of[body][view]`` (``None``: not in that view), at ``positions`` (N, 3) m world, of bounding radius
+        ``radii`` (N,) m. Returns the placed captions' panels."""
         if not captions:
             return []
         scale = caption_scale(text_scale)
@@ -92,49 +98,66 @@ class CaptionLayer:
         x0, y0, width, height = area
         top, bottom = size[1] - (y0 + height), size[1] - y0 - bottom_clear_px
         placed = {place: [c for c in captions if c.position == place] for place in ("top", "bottom")}
-        room = WIDTH_SHARE * width
+        room, high = WIDTH_SHARE * width, HEIGHT_SHARE * height
         taken = list(avoid)
         y = top + margin
         for caption in placed["top"]:
-            box, (_, _, box_width, box_height) = self._measured(caption, size, scale, room, room)
+            box, (_, _, box_width, box_height) = self._measured(caption, size, scale, room, high)
             y = _clear_below(x0 + 0.5 * (width - box_width), y, box_width, box_height, taken, margin)
             boxes.append(_moved(box, x0 + 0.5 * (width - box_width), y))
             taken.append((x0 + 0.5 * (width - box_width), y, box_width, box_height))
             y += box_height + margin
         y = bottom - margin
         for caption in reversed(placed["bottom"]):
-            box, (_, _, box_width, box_height) = self._measured(caption, size, scale, room, room)
+            box, (_, _, box_width, box_height) = self._measured(caption, size, scale, room, high)
             y = _clear_above(x0 + 0.5 * (width - box_width), y, box_width, box_height, taken, margin)
             boxes.append(_moved(box, x0 + 0.5 * (width - box_width), y - box_height))
             taken.append((x0 + 0.5 * (width - box_width), y - box_height, box_width, box_height))
             y -= box_height + margin
+        placed_count = len(taken) - len(avoid)
+        labelled = text_scale if label_scale is None else label_scale
+        beside = max(BESIDE_SIZE * labelled, MIN_CAPTION_PX / BODY_PX) / scale
         if positions is not None and radii is not None and rows_of is not None:
             for caption in captions:
                 if caption.body is None:
                     continue
                 for view, row in zip(views, rows_of.get(caption.body, ()), strict=False):
                     if row is not None:
-                        self._beside(caption, view, int(row), size, scale, positions, radii, boxes, lines)
+                        where = (view, int(row), positions, radii)
+                        self._beside(caption, where, size, scale, beside, taken, boxes, lines)
         if lines:
             if self._pointers is None:
                 self._pointers = Pointers(self.ctx)
             self._pointers.draw(framebuffer, size, lines, scale)
         self.text.draw(framebuffer, size, boxes, scale)
-        return taken[len(avoid) :]
+        return taken[len(avoid) : len(avoid) + placed_count]
 
     def _measured(
-        self, caption: Caption, size: tuple[int, int], scale: float, max_width: float, max_height: float
+        self,
+        caption: Caption,
+        size: tuple[int, int],
+        scale: float,
+        max_width: float,
+        max_height: float,
+        relative: float = 1.0,
     ) -> tuple[TextBox, Rect]:
-        """``caption``'s box at the origin and its panel there (made smaller to fit ``max_width`` × ``max_height``)."""
-        box = TextBox(0.0, 0.0, wrapped(caption.lines), title=False, max_width_px=max_width, max_height_px=max_height)
+        """``caption``'s box at the origin, ``relative`` times ``scale``, and its panel there (made smaller to fit
+        ``max_width`` × ``max_height``)."""
+        box = TextBox(
+            0.0, 0.0, wrapped(caption.lines), title=False, size=relative, max_width_px=max_width,
+            max_height_px=max_height,
+        )  # fmt: skip
         return box, self.text.panel_rects(size, [box], scale)[0]
 
     def _beside(
-        self, caption: Caption, view: PointedView, row: int, size: tuple[int, int], scale: float,
-        positions: np.ndarray, radii: np.ndarray, boxes: list[TextBox], lines: list,
+        self, caption: Caption, where: tuple, size: tuple[int, int], scale: float, relative: float,
+        taken: list[Rect], boxes: list[TextBox], lines: list,
     ) -> None:  # fmt: skip
-        """``caption``'s panel beside body ``row`` in ``view`` (up and to the right of it, else where it fits) with a
-        leader line from the panel's nearest corner to the body's edge; nothing when the body is behind the eye."""
+        """``caption``'s panel, ``relative`` times ``scale``, beside the body at ``where`` = (view, snapshot row,
+        positions, radii): up and to the right of it, else on another side, the first clear of ``taken`` and inside
+        the view, with a leader line from the panel's nearest corner to the body; nothing when the body is behind
+        the eye."""
+        view, row, positions, radii = where
         vx, vy, vw, vh = view.viewport
         if vw <= 0 or vh <= 0:
             return
@@ -144,15 +167,25 @@ class CaptionLayer:
         centre_x = vx + (clip[0] / clip[3] + 1.0) * 0.5 * vw
         centre_y = size[1] - (vy + (clip[1] / clip[3] + 1.0) * 0.5 * vh)
         radius = float(radii[row]) * view.camera.projection(vw / vh)[1, 1] * 0.5 * vh / clip[3]
-        margin = MARGIN_PX * scale
+        margin = MARGIN_PX * scale * relative
         left, top, right, bottom = vx + margin, size[1] - vy - vh + margin, vx + vw - margin, size[1] - vy - margin
         box, (_, _, box_width, box_height) = self._measured(
-            caption, size, scale, max(right - left, 1.0), max(bottom - top, 1.0)
+            caption, size, scale, max(right - left, 1.0), max(bottom - top, 1.0), relative
         )
         offset = GAP * radius / math.sqrt(2.0) + margin
-        x = centre_x + offset if centre_x + offset + box_width <= right else centre_x - offset - box_width
-        y = centre_y - offset - box_height if centre_y - offset - box_height >= top else centre_y + offset
-        x, y = min(max(x, left), right - box_width), min(max(y, top), bottom - box_height)
+        sides = [(1, -1), (-1, -1), (1, 1), (-1, 1)]  # right and above first (y down), then the others
+        places = [
+            (
+                min(max(centre_x + offset if across > 0 else centre_x - offset - box_width, left), right - box_width),
+                min(max(centre_y + offset if down > 0 else centre_y - offset - box_height, top), bottom - box_height),
+            )
+            for across, down in sides
+        ]
+        x, y = next(
+            (place for place in places if not any(_overlaps((*place, box_width, box_height), rect) for rect in taken)),
+            places[0],
+        )
+        taken.append((x, y, box_width, box_height))
         boxes.append(_moved(box, x, y))
         corner = (min(max(centre_x, x), x + box_width), min(max(centre_y, y), y + box_height))
         reach = math.hypot(corner[0] - centre_x, corner[1] - centre_y)
@@ -168,7 +201,7 @@ class CaptionLayer:
 
 
 def _moved(box: TextBox, x: float, y: float) -> TextBox:
-    return TextBox(x, y, box.lines, title=False, max_width_px=box.max_width_px, max_height_px=box.max_height_px)
+    return dataclasses.replace(box, x_px=x, y_px=y)
 
 
 def _overlaps(a: Rect, b: Rect) -> bool:

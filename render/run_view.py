@@ -243,8 +243,9 @@ class RunView:
         views = [PointedView(viewport, camera) for viewport, camera in zip(self.viewports, self.cameras, strict=True)]
         avoid = self.text.panel_rects(size, boxes, scale) if self.text is not None and boxes else ()
         self.caption_rects = self.captions.draw(
-            framebuffer, size, area, captions, text_scale, avoid=avoid, bottom_clear_px=self.key_strip_px,
-            views=views, rows_of=rows_of, positions=snapshot.position, radii=self.renderer.layout.radius,
+            framebuffer, size, area, captions, text_scale, label_scale=scale, avoid=avoid,
+            bottom_clear_px=self.key_strip_px, views=views, rows_of=rows_of, positions=snapshot.position,
+            radii=self.renderer.layout.radius,
         )  # fmt: skip
 
     def _layout(

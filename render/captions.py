@@ -39,6 +39,7 @@ LINE_PX, HALO_PX, DOT_PX = 2.0, 4.0, 3.5  # widths and the dot's radius at scale
 GAP = 0.85  # the panel's corner this many of the body's on-screen (bounding) radii from its centre
 REACH = 0.3  # the leader line's end this many from it: on the body, whatever its shape
 DOT_SEGMENTS = 16
+MAX_PANELS = 256  # captions' panels remembered (forgotten all at once when full)
 Rect = tuple[float, float, float, float]  # x, y, width, height from the top-left
 
 
@@ -66,6 +67,8 @@ class CaptionLayer:
     def __init__(self, ctx: moderngl.Context, text: TextOverlay) -> None:
         self.ctx, self.text = ctx, text
         self._pointers: Pointers | None = None
+        # A caption's panel by what sizes it: measuring takes an ImGui frame, and a caption stays for many frames.
+        self._panels: dict[tuple, Rect] = {}
 
     def draw(
         self,
@@ -147,7 +150,12 @@ class CaptionLayer:
             0.0, 0.0, wrapped(caption.lines), title=False, size=relative, max_width_px=max_width,
             max_height_px=max_height,
         )  # fmt: skip
-        return box, self.text.panel_rects(size, [box], scale)[0]
+        key = box, size, scale
+        if key not in self._panels:
+            if len(self._panels) >= MAX_PANELS:
+                self._panels.clear()
+            self._panels[key] = self.text.panel_rects(size, [box], scale)[0]
+        return box, self._panels[key]
 
     def _beside(
         self, caption: Caption, where: tuple, size: tuple[int, int], scale: float, relative: float,

@@ -137,3 +137,15 @@ def test_a_session_shows_its_captions_side_by_side_once(tmp_path):
 def test_a_scene_without_captions_shows_none(tmp_path):
     scene = dataclasses.replace(changed_scene(tmp_path, CAPTIONS), captions=(), kicks=(), changes=())
     assert scene_captions(scene, scene.h).captions == () and scene_captions(scene, scene.h).at(10) == ()
+
+
+def test_record_refuses_a_bad_caption_in_one_line_with_exit_2(tmp_path, capsys):
+    from spinlab.commands.cli import main
+
+    scene = tmp_path / "captioned.toml"
+    bad = '\n[[caption]]\ntime = 1\nduration = -2\ntext = "a"\n'
+    scene.write_text(changed_scene(tmp_path, "").path.read_text() + bad)
+    assert main(["record", str(scene), "--out", str(tmp_path / "out.mp4"), "--duration", "1"]) == 2
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and "key 'caption[0].duration'" in error and "(got -2)" in error, error
+    assert not (tmp_path / "out.mp4").exists()

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from spinlab.scene.files.validation import TableReader, did_you_mean, fail
+from spinlab.scene.files.validation import TableReader, did_you_mean, fail, timed_table
 
 __all__ = [
     "CAPTION_KEYS",
@@ -78,16 +78,8 @@ def read_caption_text(table: TableReader, key: str) -> str | None:
 
 
 def _read_caption(entry: object, index: int, where: str, names: set[str]) -> CaptionSpec:
-    label = f"caption[{index}]"
-    if not isinstance(entry, dict):
-        fail(where, label, "must be a table, written [[caption]]", entry)
-    caption = TableReader(entry, where, label)
-    caption.check_keys(CAPTION_KEYS)
-    if not caption.has("time"):
-        caption.fail("time", "is required (s; the caption shows from the first step boundary at or after it)")
-    time = caption.number("time", 0.0)
-    if time < 0.0:
-        caption.fail("time", "must be at least 0 s", entry["time"])
+    shows = "the caption shows from the first step boundary at or after it"
+    caption, time = timed_table(entry, index, where, "caption", CAPTION_KEYS, shows)
     if not caption.has("duration"):
         caption.fail("duration", "is required (s; how long the caption shows)")
     duration = caption.number("duration", 0.0, positive=True)

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from spinlab.scene.files.caption_table import read_caption_text
 from spinlab.scene.files.limits import MAX_BODIES, check_count
-from spinlab.scene.files.validation import TableReader, fail
+from spinlab.scene.files.validation import fail, timed_table
 
 __all__ = ["CHANGE_KEYS", "ChangeSpec", "read_changes"]
 
@@ -46,19 +46,11 @@ def read_changes(entries: object, where: str) -> tuple[ChangeSpec, ...]:
 
 
 def _read_change(entry: object, index: int, where: str) -> ChangeSpec:
-    label = f"change[{index}]"
-    if not isinstance(entry, dict):
-        fail(where, label, "must be a table, written [[change]]", entry)
-    change = TableReader(entry, where, label)
-    change.check_keys(CHANGE_KEYS)
-    if not change.has("time"):
-        change.fail("time", "is required (s; the change lands on the first step boundary at or after it)")
-    time = change.number("time", 0.0)
-    if time < 0.0:
-        change.fail("time", "must be at least 0 s", entry["time"])
+    lands = "the change lands on the first step boundary at or after it"
+    change, time = timed_table(entry, index, where, "change", CHANGE_KEYS, lands)
     if not change.has("gyroscopic"):
         change.fail("gyroscopic", "is required: true switches the gyroscopic term on, false off")
-    gyroscopic = entry["gyroscopic"]
+    gyroscopic = change.table["gyroscopic"]
     if not isinstance(gyroscopic, bool):
         change.fail("gyroscopic", "must be true or false", gyroscopic)
     return ChangeSpec(time, gyroscopic, read_caption_text(change, "caption"))

@@ -2,7 +2,7 @@
 alike: each on a translucent dark panel (render/text.py's :class:`TextBox`), its text sized with the target's
 height (a 4K frame's readable from the back of a room, a 320×180 one's still fitting), "bottom" and "top" ones centred
 across the views clear of their labels and key, and one naming a body beside that body in every view that shows
-it, a leader line from the panel to it (:class:`Pointers`).
+it, a leader line from the panel to it (render/leader_lines.py).
 
 Pixels here are the target's from its top-left corner, y down, as the text's; areas and viewports are GL's
 (bottom-left origin), as render/run_view.py gives them.
@@ -20,7 +20,7 @@ import moderngl
 import numpy as np
 
 from spinlab.render.camera import OrbitCamera
-from spinlab.render.shaders import load_program, uniform
+from spinlab.render.leader_lines import LeaderLines
 from spinlab.render.text import BODY_PX, TextBox, TextOverlay
 from spinlab.scene.model.captions import Caption
 
@@ -33,12 +33,8 @@ MIN_CAPTION_PX = 9.0  # the smallest caption text, px: legible on a 320×180 fra
 WRAP_CHARS = 56  # a longer line goes on below, at a space
 MARGIN_PX = 14.0  # from the views' edges and between captions, at scale 1
 WIDTH_SHARE = 0.92  # of the views' width a caption's panel takes at most (then its text is made smaller)
-POINTER_RGBA = (1.0, 0.85, 0.4, 0.95)  # the leader line and its dot: warm, unlike every overlay's colour
-HALO_RGBA = (0.0, 0.0, 0.0, 0.55)  # under the line: it reads over a light body and the dark sky alike
-LINE_PX, HALO_PX, DOT_PX = 2.0, 4.0, 3.5  # widths and the dot's radius at scale 1
 GAP = 0.85  # the panel's corner this many of the body's on-screen (bounding) radii from its centre
 REACH = 0.3  # the leader line's end this many from it: on the body, whatever its shape
-DOT_SEGMENTS = 16
 MAX_PANELS = 256  # captions' panels remembered (forgotten all at once when full)
 Rect = tuple[float, float, float, float]  # x, y, width, height from the top-left
 
@@ -66,7 +62,7 @@ class CaptionLayer:
 
     def __init__(self, ctx: moderngl.Context, text: TextOverlay) -> None:
         self.ctx, self.text = ctx, text
-        self._pointers: Pointers | None = None
+        self._leaders: LeaderLines | None = None
         # A caption's panel by what sizes it: measuring takes an ImGui frame, and a caption stays for many frames.
         self._panels: dict[tuple, Rect] = {}
 
@@ -129,9 +125,9 @@ class CaptionLayer:
                         where = (view, int(row), positions, radii)
                         self._beside(caption, where, size, scale, beside, taken, boxes, lines)
         if lines:
-            if self._pointers is None:
-                self._pointers = Pointers(self.ctx)
-            self._pointers.draw(framebuffer, size, lines, scale)
+            if self._leaders is None:
+                self._leaders = LeaderLines(self.ctx)
+            self._leaders.draw(framebuffer, size, lines, scale)
         self.text.draw(framebuffer, size, boxes, scale)
         return taken[len(avoid) : len(avoid) + placed_count]
 
@@ -204,8 +200,8 @@ class CaptionLayer:
             lines.append((corner, end))
 
     def release(self) -> None:
-        if self._pointers is not None:
-            self._pointers.release()
+        if self._leaders is not None:
+            self._leaders.release()
 
 
 def _moved(box: TextBox, x: float, y: float) -> TextBox:
@@ -234,69 +230,3 @@ def _clear_above(x: float, y: float, width: float, height: float, taken: Sequenc
             break
         y = min(rect[1] for rect in hit) - margin
     return y
-
-
-class Pointers:
-    """Leader lines, each a dark halo under a warm line ending in a dot, drawn as triangles with render/text.py's
-    program (pixels from the top-left, y down) over a white texture."""
-
-    def __init__(self, ctx: moderngl.Context) -> None:
-        self.ctx = ctx
-        self._program = load_program(ctx, "text")
-        self._white = ctx.texture((1, 1), 4, bytes([255, 255, 255, 255]))
-        self._vertices = ctx.buffer(reserve=1 << 12)
-        self._vao = ctx.vertex_array(self._program, [(self._vertices, "2f 2f 4f1", "in_position", "in_uv", "in_color")])
-
-    def draw(self, framebuffer: moderngl.Framebuffer, size: tuple[int, int], lines, scale: float) -> None:
-        """``lines`` ((x, y) start, (x, y) end, pixels) over ``framebuffer`` of ``size``, ``scale`` thick; blending
-        on while drawing, the depth test on after."""
-        parts = []
-        for (start, end), (width, rgba) in ((line, style) for style in _STYLES for line in lines):
-            parts.append(_segment(start, end, width * scale, rgba))
-            radius = (DOT_PX + 0.5 * (width - LINE_PX)) * scale
-            parts.append(_dot(end, radius, rgba))
-        vertices = np.concatenate(parts)
-        if vertices.nbytes > self._vertices.size:
-            self._vertices.orphan(2 * vertices.nbytes)
-        self._vertices.write(vertices.tobytes())
-        framebuffer.use()
-        framebuffer.viewport = (0, 0, *size)
-        self.ctx.enable_only(moderngl.BLEND)
-        self.ctx.blend_func = moderngl.SRC_ALPHA, moderngl.ONE_MINUS_SRC_ALPHA
-        uniform(self._program, "u_size").value = (float(size[0]), float(size[1]))
-        self._white.use(location=0)
-        self._vao.render(moderngl.TRIANGLES, vertices=len(vertices))
-        self.ctx.enable_only(moderngl.DEPTH_TEST)
-
-    def release(self) -> None:
-        for thing in (self._vao, self._vertices, self._white, self._program):
-            thing.release()
-
-
-_STYLES = ((HALO_PX, HALO_RGBA), (LINE_PX, POINTER_RGBA))  # the halo first, the line over it
-_VERTEX = np.dtype([("position", np.float32, 2), ("uv", np.float32, 2), ("color", np.uint8, 4)])
-
-
-def _vertices(points: np.ndarray, rgba: tuple[float, ...]) -> np.ndarray:
-    made = np.zeros(len(points), dtype=_VERTEX)
-    made["position"], made["uv"] = points, 0.5
-    made["color"] = np.round(255.0 * np.clip(rgba, 0.0, 1.0)).astype(np.uint8)
-    return made
-
-
-def _segment(start, end, width: float, rgba) -> np.ndarray:
-    """Two triangles covering the segment ``start``–``end`` ``width`` pixels wide."""
-    a, b = np.asarray(start, dtype=float), np.asarray(end, dtype=float)
-    along = b - a
-    normal = np.array([-along[1], along[0]]) / max(float(np.hypot(*along)), 1e-9) * 0.5 * width
-    corners = np.array([a - normal, a + normal, b + normal, a - normal, b + normal, b - normal])
-    return _vertices(corners, rgba)
-
-
-def _dot(centre, radius: float, rgba) -> np.ndarray:
-    """A disc of ``radius`` pixels about ``centre``, as a fan of triangles."""
-    angles = np.linspace(0.0, 2.0 * math.pi, DOT_SEGMENTS + 1)
-    rim = np.asarray(centre, dtype=float) + radius * np.stack([np.cos(angles), np.sin(angles)], axis=1)
-    triangles = np.empty((DOT_SEGMENTS, 3, 2))
-    triangles[:, 0], triangles[:, 1], triangles[:, 2] = centre, rim[:-1], rim[1:]
-    return _vertices(triangles.reshape(-1, 2), rgba)

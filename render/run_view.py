@@ -240,7 +240,7 @@ class RunView:
                 else (body if body in group.bodies else None)
                 for group in self.groups
             ]
-        views = [PointedView(viewport, camera) for viewport, camera in zip(self.viewports, self.cameras, strict=True)]
+        views = [PointedView(viewport, camera) for viewport, camera in zip(self.viewports, self.cameras, strict=False)]
         avoid = self.text.panel_rects(size, boxes, scale) if self.text is not None and boxes else ()
         self.caption_rects = self.captions.draw(
             framebuffer, size, area, captions, text_scale, label_scale=scale, avoid=avoid,

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 from imgui_bundle import imgui
 
-from spinlab.render.captions import POINTER_RGBA
+from spinlab.render.leader_lines import POINTER_RGBA
 from spinlab.scene.model.run_changes import Change
 from spinlab.ui import tips
 from spinlab.ui.controller_state import PanelEdits

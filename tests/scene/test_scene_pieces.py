@@ -88,6 +88,7 @@ def test_a_mistake_in_a_later_piece_is_reported_as_the_whole_file_reports_it(tmp
         ('[[kick]]\nbody = "b2"\ntime = 2.0\nangular_impulse = [0.0, 1.0, 0.0]\n', True),  # kicks anywhere
         ("[[change]]\ntime = 2.0\ngyroscopic = false\n", True),  # changes too
         ("[change.extra]\ntime = 1.0\n", False),  # a table of a change made in another piece
+        ('[[caption]]\ntime = 1.0\nduration = 2.0\ntext = "b2"\nposition = "b2"\n', True),  # captions too
     ],
 )
 def test_a_later_piece_that_reaches_into_another_reads_as_the_whole_file(tmp_path, later, monkeypatch):
@@ -103,6 +104,7 @@ def test_a_later_piece_that_reaches_into_another_reads_as_the_whole_file(tmp_pat
     else:
         _assert_same_bodies(pieces, whole)
         assert pieces.changes == whole.changes and len(pieces.changes) == later.count("[[change]]")
+        assert pieces.captions == whole.captions and len(pieces.captions) == later.count("[[caption]]")
 
 
 def test_a_file_is_cut_only_at_lines_that_are_a_body_header_and_not_in_a_multi_line_string():

@@ -165,12 +165,13 @@ class CaptionLayer:
         vx, vy, vw, vh = view.viewport
         if vw <= 0 or vh <= 0:
             return
-        clip = np.append(positions[row], 1.0) @ view.camera.view_projection(vw / vh).T
-        if not clip[3] > 0.0 or not np.all(np.isfinite(clip)):
+        with np.errstate(all="ignore"):  # a body far beyond float32's reach is not pointed at, and says nothing
+            clip = np.append(positions[row], 1.0) @ view.camera.view_projection(vw / vh).T
+            radius = float(radii[row]) * view.camera.projection(vw / vh)[1, 1] * 0.5 * vh / clip[3]
+        if not clip[3] > 0.0 or not np.all(np.isfinite(clip)) or not math.isfinite(radius):
             return
         centre_x = vx + (clip[0] / clip[3] + 1.0) * 0.5 * vw
         centre_y = size[1] - (vy + (clip[1] / clip[3] + 1.0) * 0.5 * vh)
-        radius = float(radii[row]) * view.camera.projection(vw / vh)[1, 1] * 0.5 * vh / clip[3]
         margin = MARGIN_PX * scale * relative
         left, top, right, bottom = vx + margin, size[1] - vy - vh + margin, vx + vw - margin, size[1] - vy - margin
         box, (_, _, box_width, box_height) = self._measured(

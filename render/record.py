@@ -136,11 +136,12 @@ class VideoRun:
     is taken, as the window does. ``ghost`` False leaves out the exact ghosts the renderer draws by default
     (render/ghost.py); ``poinsot`` adds the Poinsot view beside the views (render/poinsot_view.py); ``follow``, a
     scene's body index, moves each view's camera with its copy of it; else the scene's camera keys move the cameras.
-    The cameras are framed at the first :meth:`draw`."""
+    ``captions`` False leaves out the scene's captions (render/captions.py). The cameras are framed at the first
+    :meth:`draw`."""
 
     def __init__(
         self, ctx, setup: Setup, failures: list | None = None, ghost: bool = True, poinsot: bool = False,
-        follow: int | None = None, text: TextOverlay | None = None,
+        follow: int | None = None, text: TextOverlay | None = None, captions: bool = True,
     ):  # fmt: skip
         self.session = Session(setup)
         self.follow = follow  # the scene's body the cameras move with (None: they stay, or the keys move them)
@@ -149,6 +150,7 @@ class VideoRun:
         options = RenderOptions.for_bodies(len(self.session.scene.bodies))
         options.show_ghost = options.show_ghost and ghost
         options.show_poinsot = poinsot
+        options.show_captions = captions
         self.view = RunView(ctx, self.session, text, options=options)
         self.view.feed(self.session)
 
@@ -202,6 +204,7 @@ def render_frames(
     follow: int | None = None,
     start: float = 0.0,
     skipped: Callable[[int, int], None] | None = None,
+    captions: bool = True,
 ) -> Generator[tuple[np.ndarray, float], None, None]:
     """The video's frames, :func:`frame_count` of them: ``(image (H, W, 3) uint8 top-down, simulated t)``; with
     ``raw`` the image is (H, W, 4) RGBA with rows bottom-up, as GL reads it fastest (for the video writer).
@@ -211,7 +214,8 @@ def render_frames(
     bit those of the whole video: the run is stepped and its trails fed from t = 0 all the same, and the first frame
     drawn (the cameras are framed on it), but the frames before ``start`` are neither drawn nor read back;
     ``skipped(done, first)`` is told of each (a progress bar: stepping to ``start`` takes time with nothing to
-    show).
+    show). ``captions``: the scene's captions burnt in, each on the frames of its steps (render/captions.py), sized
+    with the frame's height.
 
     Offscreen (EGL). Frame k's drawing is flushed to the driver, then frame k + 1 is simulated and its instance
     data prepared, and only then is frame k read back: on llvmpipe the rasteriser's threads finish frame k while
@@ -229,7 +233,8 @@ def render_frames(
         # An overflowing state drawn on its way to the NumericalError that ends the recording (or a huge but finite
         # one, drawn as float32 infinities) is not worth numpy's warnings on stderr: the finite check reports it.
         with np.errstate(all="ignore"):
-            scenes = VideoRun(ctx, video_setup(scene, integrator, gyroscopic), failures, ghost, poinsot, follow, text)
+            setup = video_setup(scene, integrator, gyroscopic)
+            scenes = VideoRun(ctx, setup, failures, ghost, poinsot, follow, text, captions)
             scenes.advance_to(0.0)
         for frame in range(frames):
             shown = frame >= first

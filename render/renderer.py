@@ -95,6 +95,8 @@ class RenderOptions:
     show_ghost: bool = True
     # The Poinsot construction of one torque-free body (render/poinsot_view.py), in a view of its own.
     show_poinsot: bool = False
+    # The scene's captions over the views (render/captions.py), the window's and a video's.
+    show_captions: bool = True
 
     @classmethod
     def for_bodies(cls, count: int) -> RenderOptions:

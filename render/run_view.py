@@ -25,6 +25,7 @@ import moderngl
 import numpy as np
 
 from spinlab.render.camera import CameraFollower, OrbitCamera
+from spinlab.render.captions import CaptionLayer, PointedView
 from spinlab.render.grid import grid_columns, grid_viewports_in, split_side_view
 from spinlab.render.legend import EVERY_OVERLAY, key_place
 from spinlab.render.look import SEPARATOR_SRGB, linear_to_srgb
@@ -42,6 +43,7 @@ from spinlab.render.viewports import (
     show_history,
 )
 from spinlab.scene.model.camera_path import CameraDirector, CameraState
+from spinlab.scene.model.captions import captions_at
 from spinlab.scene.model.palette import rgb_triple
 from spinlab.scene.model.run_model import Group, Session, view_labels
 from spinlab.scene.running.simulation import Snapshot
@@ -75,12 +77,14 @@ class RunView:
     ) -> None:
         self.renderer = Renderer(ctx, session.scene, options=options)
         self.text = text
+        self.captions = None if text is None else CaptionLayer(ctx, text)  # the scene's, when options show them
         self.cameras: list[OrbitCamera] | None = None
         self.viewports: list[Viewport] = []
         self.poinsot_camera: OrbitCamera | None = None
         self.poinsot_viewport: Viewport | None = None  # where the Poinsot view went last (None: not shown)
         self.key_strip_px = 0  # the strip the overlays' key took at the bottom of the area
         self._key: tuple[tuple[int, int], TextBox, float] | None = None  # (target size, key, scale) last drawn
+        self.caption_rects: list[tuple[float, float, float, float]] = []  # the placed captions' panels last drawn
         self.follower = CameraFollower()  # the cameras moved with a body (the window's follow, record --follow)
         self.place = session.place  # a scene body's place among each view's bodies
         self._row, self._scene_body = session.row, session.scene_body
@@ -99,6 +103,8 @@ class RunView:
 
     def release(self) -> None:
         self.renderer.release()
+        if self.captions is not None:
+            self.captions.release()
 
     # -- the run's steps ------------------------------------------------------------------------------------------
 
@@ -264,6 +270,37 @@ class RunView:
         )  # fmt: skip
         if self.poinsot_viewport is not None:
             self._draw_poinsot(framebuffer, size, min(text_scale, self.poinsot_viewport[2] / POINSOT_LABEL_WIDTH_PX))
+        self.caption_rects = []
+        if self.captions is not None and self.renderer.options.show_captions:
+            self._draw_captions(framebuffer, size, area, shown, snapshot, boxes, scale, text_scale)
+
+    def _draw_captions(
+        self, framebuffer: moderngl.Framebuffer, size: tuple[int, int], area: Viewport, shown, snapshot: Snapshot,
+        boxes: list[TextBox], scale: float, text_scale: float,
+    ) -> None:  # fmt: skip
+        """The captions shown at ``shown``'s step (scene/model/captions.py) over ``area``, clear of the labels and
+        key (``boxes`` at ``scale``); one naming a body beside its copy in each view (side by side, the copy of the
+        body copied for it, as :meth:`follow` finds it)."""
+        captions = captions_at(shown)
+        if not captions or self.captions is None or self.cameras is None:
+            return
+        side_by_side = shown.setup.side_by_side
+        rows_of: dict[int, list[int | None]] = {}
+        for body in {caption.body for caption in captions if caption.body is not None}:
+            place = self.place(body)
+            rows_of[body] = [
+                (group.bodies[place] if place < len(group.bodies) else None)
+                if side_by_side
+                else (body if body in group.bodies else None)
+                for group in self.groups
+            ]
+        views = [PointedView(viewport, camera) for viewport, camera in zip(self.viewports, self.cameras, strict=False)]
+        avoid = self.text.panel_rects(size, boxes, scale) if self.text is not None and boxes else ()
+        self.caption_rects = self.captions.draw(
+            framebuffer, size, area, captions, text_scale, label_scale=scale, avoid=avoid,
+            bottom_clear_px=self.key_strip_px, views=views, rows_of=rows_of, positions=snapshot.position,
+            radii=self.renderer.layout.radius,
+        )  # fmt: skip
 
     def _layout(
         self, area: Viewport, size: tuple[int, int], labels, text_scale: float, shown_key: bool, span: Viewport | None
@@ -321,6 +358,17 @@ class RunView:
             return None
         size, key, scale = self._key
         return self.text.panel_rects(size, [key], scale)[0]
+
+    @property
+    def clear_rect(self) -> tuple[float, float, float, float] | None:
+        """The panel that holds the overlays' key and the placed captions at the last draw (x, y, width, height;
+        pixels from the target's top left), if any: what the window's badge keeps clear of."""
+        rects = [rect for rect in (self.key_rect, *self.caption_rects) if rect is not None]
+        if not rects:
+            return None
+        left, top = min(rect[0] for rect in rects), min(rect[1] for rect in rects)
+        right, bottom = max(rect[0] + rect[2] for rect in rects), max(rect[1] + rect[3] for rect in rects)
+        return left, top, right - left, bottom - top
 
     def _bodies(self) -> list[np.ndarray]:
         return [np.array(group.bodies) for group in self.groups]

@@ -250,13 +250,13 @@ class App:
         if layout.plots is not None:
             draw_plots_window(layout.plots, edits, self.timeline, self.plots.series, state.plots, self.view.groups)
         # The badges sit above the strip the overlays' key may take at the bottom of the view (render/run_view.py),
-        # and the state badge clear of the key in a free cell of the grid.
+        # and the state badge clear of the key in a free cell of the grid and of the captions.
         ratio = self.pixel_ratio
         strip = self.view.key_strip_px / ratio
         views = Rect(layout.view.x, layout.view.y, layout.view.width, max(layout.view.height - strip, 1.0))
         if self.recorder.recording:
             self.recorder.draw_indicator(views)
-        key = self.view.key_rect if state.paused or state.error else None  # the badge is drawn only then
+        key = self.view.clear_rect if state.paused or state.error else None  # the badge is drawn only then
         avoid = None if key is None else Rect(*(value / ratio for value in key))
         self.state_badge = draw_state_badge(views, state.paused, state.error, self.ui_scale, avoid)
         self.mouse.draw()

@@ -67,6 +67,7 @@ TOOLTIPS = {
         "the invariable plane, the polhode on the ellipsoid and the herpolhode on the plane; integrator left, exact "
         "right."
     ),
+    "show_captions": "Show the scene file's captions over the views at their times; the timeline marks each.",
     "split_views": "One 3D view per integrator (side by side), or all copies in one view.",
     "reset_view": "Frame every body again (V).",
     "text_scale": "The panel's and plots' text size: larger for a projector (+ and −).",

@@ -45,6 +45,7 @@ RENDER_LABELS = {
     "show_floor": "floor",
     "show_ghost": "exact ghost",
     "show_poinsot": "Poinsot view",
+    "show_captions": "captions",
 }
 KEYS_BUTTON = "Keys (F1)"
 RECORD_LABEL_WIDEST = "Stop (0000.0 s)"  # the record button's width: its widest label below 10⁴ s

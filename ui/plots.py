@@ -20,6 +20,7 @@ import numpy as np
 from imgui_bundle import imgui, implot
 
 from spinlab.render.overlays import trail_keep
+from spinlab.scene.model.captions import scene_captions
 from spinlab.scene.model.samples import ERROR_FLOOR
 from spinlab.ui import tips
 from spinlab.ui.cost_plots import integrators_plot, mark_frozen_ends
@@ -121,6 +122,7 @@ def draw_plots_window(rect, edits, timeline, series: PlotSeries, options: PlotOp
         draw_timeline(
             edits, record.first_step, timeline.shown_step, record.last_step, timeline.session.h,
             branched=timeline.original is not None, changes=timeline.changes,
+            captions=scene_captions(timeline.session.setup.scene, timeline.session.h).spans,
         )  # fmt: skip
         available = imgui.get_content_region_avail()
         series.divergence = timeline.divergence(groups, series.rgb)

@@ -9,6 +9,7 @@ window's gyroscopic switch does at step ``k`` (``Session.set_gyroscopic``), writ
     time         s, >= 0     required; when the change lands
     gyroscopic   bool        required; the gyroscopic term ω × Iω on (true) or off (false) from then on
     body         name        optional; the term switched for this dynamic body alone
+    caption      string      optional; words shown when it lands (scene/files/caption_table.py)
 
 A change without ``body`` acts on the whole world (every body, every side-by-side copy) and clears every body's own
 switch; one with ``body`` switches that body alone (each side-by-side copy of it), whatever the world's term, until
@@ -21,22 +22,24 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from spinlab.scene.files.caption_table import read_caption_text
 from spinlab.scene.files.limits import MAX_BODIES, check_count
-from spinlab.scene.files.validation import TableReader, did_you_mean, fail
+from spinlab.scene.files.validation import did_you_mean, fail, timed_table
 
 __all__ = ["CHANGE_KEYS", "ChangeSpec", "read_changes"]
 
-CHANGE_KEYS = ("time", "gyroscopic", "body")
+CHANGE_KEYS = ("time", "gyroscopic", "body", "caption")
 
 
 @dataclass(frozen=True)
 class ChangeSpec:
     """The gyroscopic term switched on or off (``gyroscopic``) at ``time`` s, for every body (``body`` ``None``) or
-    for the body named ``body`` alone."""
+    for the body named ``body`` alone, with the ``caption`` shown then."""
 
     time: float
     gyroscopic: bool
     body: str | None = None
+    caption: str | None = None
 
 
 def read_changes(entries: object, where: str, bodies: Sequence) -> tuple[ChangeSpec, ...]:
@@ -51,23 +54,16 @@ def read_changes(entries: object, where: str, bodies: Sequence) -> tuple[ChangeS
 
 
 def _read_change(entry: object, index: int, where: str, by_name: dict) -> ChangeSpec:
-    label = f"change[{index}]"
-    if not isinstance(entry, dict):
-        fail(where, label, "must be a table, written [[change]]", entry)
-    change = TableReader(entry, where, label)
-    change.check_keys(CHANGE_KEYS)
-    if not change.has("time"):
-        change.fail("time", "is required (s; the change lands on the first step boundary at or after it)")
-    time = change.number("time", 0.0)
-    if time < 0.0:
-        change.fail("time", "must be at least 0 s", entry["time"])
+    lands = "the change lands on the first step boundary at or after it"
+    change, time = timed_table(entry, index, where, "change", CHANGE_KEYS, lands)
     if not change.has("gyroscopic"):
         change.fail("gyroscopic", "is required: true switches the gyroscopic term on, false off")
-    gyroscopic = entry["gyroscopic"]
+    gyroscopic = change.table["gyroscopic"]
     if not isinstance(gyroscopic, bool):
         change.fail("gyroscopic", "must be true or false", gyroscopic)
+    caption = read_caption_text(change, "caption")
     if not change.has("body"):
-        return ChangeSpec(time, gyroscopic)
+        return ChangeSpec(time, gyroscopic, caption=caption)
     name = change.string("body")
     body = by_name.get(name)
     if body is None:
@@ -75,4 +71,4 @@ def _read_change(entry: object, index: int, where: str, by_name: dict) -> Change
         change.fail("body", f"unknown body (bodies: {shown}){did_you_mean(name, by_name)}", name)
     if body.kinematic:
         change.fail("body", "is a kinematic body, whose motion is prescribed: it has no gyroscopic term", name)
-    return ChangeSpec(time, gyroscopic, name)
+    return ChangeSpec(time, gyroscopic, name, caption)

@@ -14,19 +14,21 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from spinlab.scene.files.caption_table import read_caption_text
 from spinlab.scene.files.limits import MAX_BODIES, MAX_STEP_INDEX, check_count
 from spinlab.scene.files.validation import TableReader, did_you_mean, fail
 
 __all__ = ["KickSpec", "KICK_KEYS", "BEYOND_ANY_RUN", "kick_step", "read_kicks", "renamed_kicks"]
 
-KICK_KEYS = ("body", "time", "angular_impulse", "impulse", "point", "counteract_children")
+KICK_KEYS = ("body", "time", "angular_impulse", "impulse", "point", "counteract_children", "caption")
 _ZERO = (0.0, 0.0, 0.0)
 
 
 @dataclass(frozen=True, eq=False)
 class KickSpec:
     """One kick: ``body`` (its name), ``time`` s >= 0, ``angular_impulse`` (3,) N·m·s world, ``impulse`` (3,) N·s
-    world at ``point`` (3,) m body frame from the centre of mass, ``counteract_children``. Arrays are float64."""
+    world at ``point`` (3,) m body frame from the centre of mass, ``counteract_children``, and the ``caption`` shown
+    when it lands (scene/files/caption_table.py). Arrays are float64."""
 
     body: str
     time: float
@@ -34,6 +36,7 @@ class KickSpec:
     impulse: np.ndarray | None = None
     point: np.ndarray | None = None
     counteract_children: bool = False
+    caption: str | None = None
 
 
 BEYOND_ANY_RUN = MAX_STEP_INDEX
@@ -103,4 +106,4 @@ def _read_kick(entry: object, index: int, where: str, by_name: dict, parents: se
         kick.fail("counteract_children", "must be true or false", counteract)
     if counteract and name not in parents:
         kick.fail("counteract_children", f"body '{name}' has no children to counteract", counteract)
-    return KickSpec(name, time, angular, impulse, point, counteract)
+    return KickSpec(name, time, angular, impulse, point, counteract, read_caption_text(kick, "caption"))

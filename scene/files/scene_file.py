@@ -38,6 +38,7 @@ A kinematic body takes none of angular_velocity, body_angular_velocity, integrat
 + ``[[kick]]`` tables strike dynamic bodies at given times (scene/files/kick_table.py, docs/scene_files.md).
 + ``[[change]]`` tables switch the gyroscopic term at given times (scene/files/change_table.py, docs/scene_files.md).
 + ``[[camera]]`` tables are camera keys, eased between (scene/files/camera_table.py, docs/scene_files.md).
++ ``[[caption]]`` tables show text over the views for a while (scene/files/caption_table.py, docs/scene_files.md).
 """
 
 from __future__ import annotations
@@ -53,6 +54,7 @@ import numpy as np
 from spinlab.assets import asset_dir
 from spinlab.scene.files.body_columns import QUAT_MIN_NORM, frozen, read_columns, shared_rows
 from spinlab.scene.files.camera_table import CameraKey, read_camera_keys
+from spinlab.scene.files.caption_table import CaptionSpec, read_captions
 from spinlab.scene.files.change_table import ChangeSpec, read_changes
 from spinlab.scene.files.kick_table import KickSpec, read_kicks
 from spinlab.scene.files.limits import MAX_BODIES, check_count
@@ -130,7 +132,8 @@ class BodySpec:
 class SceneSpec:
     """A validated scene: ``gravity`` (3,) m/s² world frame, time step ``h`` s, bodies in file order, and the
     ``kicks`` struck on them (scene/files/kick_table.py), the ``changes`` of the gyroscopic term
-    (scene/files/change_table.py) and the ``camera`` keys (scene/files/camera_table.py), each in file order."""
+    (scene/files/change_table.py), the ``camera`` keys (scene/files/camera_table.py) and the ``captions``
+    (scene/files/caption_table.py), each in file order."""
 
     path: Path
     gravity: np.ndarray
@@ -140,6 +143,7 @@ class SceneSpec:
     kicks: tuple[KickSpec, ...] = ()
     changes: tuple[ChangeSpec, ...] = ()
     camera: tuple[CameraKey, ...] = ()
+    captions: tuple[CaptionSpec, ...] = ()
 
     @property
     def name(self) -> str:
@@ -196,9 +200,9 @@ def load_scene(scene: str | os.PathLike[str]) -> SceneSpec:
 
 def scene_from_document(document: dict[str, Any], where: str, path: Path) -> SceneSpec:
     """The scene a parsed scene document describes (the tables a scene file holds, as Python values: ``scene``,
-    ``body``, ``kick``, ``change``, ``camera``), validated as a file is: an :class:`InputError` naming ``where``, the
-    key and the value for the first mistake. ``path`` is the scene's (its stem is its name). The Python API's scenes
-    built in code come through here (spinlab/scenes.py)."""
+    ``body``, ``kick``, ``change``, ``camera``, ``caption``), validated as a file is: an :class:`InputError` naming
+    ``where``, the key and the value for the first mistake. ``path`` is the scene's (its stem is its name). The
+    Python API's scenes built in code come through here (spinlab/scenes.py)."""
     with collector_paused():
         return _scene_from(path, where, document)
 
@@ -228,11 +232,11 @@ def _scene_in_pieces(path: Path, where: str, pieces: list[str]) -> SceneSpec:
     """The scene of a large file cut by :func:`~scene.files.toml_file.body_pieces`, each piece parsed, read into bodies
     and freed before the next, so that the whole file's document is never held. Raises :class:`InputError` on any
     mistake and when the pieces' documents are not the whole file's (keys other than the ``body``, ``kick``,
-    ``change`` and ``camera`` arrays in a later piece); the caller then reads the whole file, which reports the file's
-    first mistake."""
+    ``change``, ``camera`` and ``caption`` arrays in a later piece); the caller then reads the whole file, which
+    reports the file's first mistake."""
     document: dict[str, Any] = {}
     bodies: list[BodySpec] = []
-    arrays: dict[str, list[object]] = {"kick": [], "change": [], "camera": []}
+    arrays: dict[str, list[object]] = {"kick": [], "change": [], "camera": [], "caption": []}
     for number in range(len(pieces)):
         piece, pieces[number] = pieces[number], ""
         part = parse_toml(piece, where)[0]
@@ -240,7 +244,7 @@ def _scene_in_pieces(path: Path, where: str, pieces: list[str]) -> SceneSpec:
         if number and not part.keys() <= {"body", *arrays}:
             fail(where, None, "a root key past the first [[body]] table")
         if not all(isinstance(part.get(key, []), list) for key in ("body", *arrays)):
-            fail(where, None, "body, kick, change or camera is not an array of tables")
+            fail(where, None, "body, kick, change, camera or caption is not an array of tables")
         for key, entries in arrays.items():
             entries += part.pop(key, [])
         bodies += _read_bodies(part.pop("body", []), where, first=len(bodies))
@@ -257,7 +261,7 @@ def _scene_from(
     """The scene ``document`` describes; its bodies ``bodies`` when they have been read already (then the document
     holds none)."""
     top = TableReader(document, where, "")
-    top.check_keys(("scene", "body", "kick", "change", "camera"))
+    top.check_keys(("scene", "body", "kick", "change", "camera", "caption"))
     settings = top.subtable("scene") or TableReader({}, where, "scene")
     settings.check_keys(SCENE_KEYS)
     gravity = settings.vector("gravity", 3, (0.0, 0.0, 0.0))
@@ -275,7 +279,8 @@ def _scene_from(
     kicks = read_kicks(document["kick"], where, bodies) if "kick" in document else ()
     changes = read_changes(document["change"], where, bodies) if "change" in document else ()
     camera = read_camera_keys(document["camera"], where, bodies) if "camera" in document else ()
-    return SceneSpec(path, frozen(gravity), h, bodies, description, kicks, changes, camera)
+    captions = read_captions(document["caption"], where, bodies) if "caption" in document else ()
+    return SceneSpec(path, frozen(gravity), h, bodies, description, kicks, changes, camera, captions)
 
 
 def order_parent_first(bodies: tuple[BodySpec, ...] | list[BodySpec]) -> tuple[BodySpec, ...]:

@@ -2,10 +2,10 @@
 scene/files/scene_file.py. The window's "Save" uses it, and so does the check of a body edited in the panel.
 
 The text uses the contract's keys plus scene_file.py's extensions (``dt``, ``description``, ``color``, ``pivot``,
-``[body.kinematic]``, ``[[kick]]``, ``[[change]]`` and ``[[camera]]`` tables: docs/scene_files.md). Floats are written
-as the shortest text that reads back to the same double, so a saved scene loads to exactly the state that was shown.
-Before the file is replaced, the text is loaded and validated by :func:`scene.files.scene_file.load_scene` from a
-temporary copy: a file that would not load is never written.
+``[body.kinematic]``, ``[[kick]]``, ``[[change]]``, ``[[camera]]`` and ``[[caption]]`` tables: docs/scene_files.md).
+Floats are written as the shortest text that reads back to the same double, so a saved scene loads to exactly the
+state that was shown. Before the file is replaced, the text is loaded and validated by
+:func:`scene.files.scene_file.load_scene` from a temporary copy: a file that would not load is never written.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ import numpy as np
 
 from spinlab.scene.files.atomic_file import check_output_place, write_atomically
 from spinlab.scene.files.camera_table import CameraKey
+from spinlab.scene.files.caption_table import PLACES, CaptionSpec
 from spinlab.scene.files.change_table import ChangeSpec
 from spinlab.scene.files.kick_table import KickSpec
 from spinlab.scene.files.scene_file import DEFAULT_DT, BodySpec, SceneSpec, load_scene
@@ -86,15 +87,14 @@ def _kick(kick: KickSpec) -> list[str]:
         lines.append(f"point = {_vector(kick.point)}")
     if kick.counteract_children:
         lines.append("counteract_children = true")
-    return lines
+    return lines + _caption_line(kick.caption)
 
 
 def _change(change: ChangeSpec) -> list[str]:
     """A ``[[change]]`` table (scene/files/change_table.py)."""
-    lines = ["[[change]]", f"time = {_number(change.time)}", f"gyroscopic = {'true' if change.gyroscopic else 'false'}"]
-    if change.body is not None:
-        lines.append(f"body = {_string(change.body)}")
-    return lines
+    switch = f"gyroscopic = {'true' if change.gyroscopic else 'false'}"
+    body = [] if change.body is None else [f"body = {_string(change.body)}"]
+    return ["[[change]]", f"time = {_number(change.time)}", switch, *body, *_caption_line(change.caption)]
 
 
 def _camera(key: CameraKey) -> list[str]:
@@ -107,6 +107,18 @@ def _camera(key: CameraKey) -> list[str]:
     if key.target is not None:
         lines.append(f"target = {_string(key.target) if isinstance(key.target, str) else _vector(key.target)}")
     return lines
+
+
+def _caption_line(caption: str | None) -> list[str]:
+    """A kick's or change's ``caption`` key, when it has one."""
+    return [] if caption is None else [f"caption = {_string(caption)}"]
+
+
+def _caption(caption: CaptionSpec) -> list[str]:
+    """A ``[[caption]]`` table (scene/files/caption_table.py), its position left out where it is the default."""
+    lines = ["[[caption]]", f"time = {_number(caption.time)}", f"duration = {_number(caption.duration)}"]
+    lines.append(f"text = {_string(caption.text)}")
+    return lines + ([] if caption.position == PLACES[0] else [f"position = {_string(caption.position)}"])
 
 
 def scene_to_toml(scene: SceneSpec, integrators: tuple[str | None, ...], h: float) -> str:
@@ -130,6 +142,8 @@ def scene_to_toml(scene: SceneSpec, integrators: tuple[str | None, ...], h: floa
         lines += ["", *_change(change)]
     for key in scene.camera:
         lines += ["", *_camera(key)]
+    for caption in scene.captions:
+        lines += ["", *_caption(caption)]
     return "\n".join(lines) + "\n"
 
 

@@ -18,7 +18,10 @@ import numpy as np
 from spinlab.scene.files.limits import MAX_DEPTH, MAX_MAGNITUDE, MIN_POSITIVE, check_count
 from spinlab.sim.errors import InputError
 
-__all__ = ["TableReader", "body_label", "check_names_and_parents", "did_you_mean", "fail", "in_range", "RANGE_TEXT"]
+__all__ = [
+    "TableReader", "body_label", "check_names_and_parents", "did_you_mean", "fail", "in_range", "timed_table",
+    "RANGE_TEXT",
+]  # fmt: skip
 
 _MISSING = object()
 
@@ -207,6 +210,25 @@ class TableReader:
         if abs(number) > MAX_MAGNITUDE:
             self.fail(key, f"is too large: numbers here are at most {MAX_MAGNITUDE:g} in magnitude", shown)
         self.fail(key, f"is too small: a number here is 0 or at least {MIN_POSITIVE:g} in magnitude", shown)
+
+
+def timed_table(
+    entry: object, index: int, where: str, name: str, keys: Sequence[str], when: str
+) -> tuple[TableReader, float]:
+    """The reader of ``entry``, the ``[[name]]`` table ``index`` of a file's array of them, holding only ``keys``, and
+    its required ``time`` (s, >= 0; ``when`` says what happens then, for the message naming a missing one):
+    ``(TableReader, time)``. The tables a scene holds at a time (a change, a caption) open so."""
+    label = f"{name}[{index}]"
+    if not isinstance(entry, dict):
+        fail(where, label, f"must be a table, written [[{name}]]", entry)
+    table = TableReader(entry, where, label)
+    table.check_keys(keys)
+    if not table.has("time"):
+        table.fail("time", f"is required (s; {when})")
+    time = table.number("time", 0.0)
+    if time < 0.0:
+        table.fail("time", "must be at least 0 s", entry["time"])
+    return table, time
 
 
 def check_names_and_parents(links: Sequence[tuple[str, str | None]], where: str) -> None:

@@ -5,7 +5,8 @@ person's); and the divergence threshold, set by its setup and its edits.
 
 The panel shows :func:`in_force` at the step shown (looking back too), the timeline and the plots mark
 :func:`run_changes`, and the views' labels, in the window and in a video alike, carry :func:`change_caption` for
-:data:`CAPTION_S` seconds after a change (scene/model/run_model.py's ``view_labels``).
+:data:`CAPTION_S` seconds after a change (scene/model/run_model.py's ``view_labels``). A scripted change's own words
+(its ``caption``) are shown over the views for as long (scene/model/captions.py).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ if TYPE_CHECKING:
 
 __all__ = ["Change", "InForce", "run_changes", "in_force", "change_caption", "CAPTION_S"]
 
-CAPTION_S = 3.0  # simulated seconds a change's caption stays in the views' labels
+CAPTION_S = 3.0  # simulated seconds a change's line stays in the views' labels, and a kick's or change's caption
 
 
 @dataclass(frozen=True)

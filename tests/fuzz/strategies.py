@@ -1,13 +1,13 @@
 """Hypothesis strategies for what a person (or a hostile one) gives spinlab: scene files and arguments.
 
-A scene is drawn as a document (a dict, see :mod:`tests.fuzz.toml_text`) built on the contract of design.md
-§Scene files and scene/files/scene_file.py's key table, mostly valid so that runs get past loading, then spoiled
-here and there: keys missing, unknown or foreign to the shape, values of the wrong type or length, extreme
-numbers (±0, denormals, 1e±308, nan, inf, integers beyond float64), odd strings (control characters, quotes,
-commas, line breaks, bidirectional overrides, 100 000 characters), duplicate names, parent chains and cycles,
-kinematic tables, pivots under gravity, ``[[kick]]`` and ``[[change]]`` tables (valid or spoiled), unknown tables, 20
-000 nested brackets. The text may then be mangled (byte-order mark, CRLF, truncation, junk bytes, UTF-16), or the "file"
-may be no file at all: a directory, a FIFO, a device, a missing path, a symlink loop, a preset name.
+A scene is drawn as a document (a dict, see :mod:`tests.fuzz.toml_text`) built on the contract of design.md §Scene files
+and scene/files/scene_file.py's key table, mostly valid so that runs get past loading, then spoiled here and there: keys
+missing, unknown or foreign to the shape, values of the wrong type or length, extreme numbers (±0, denormals, 1e±308,
+nan, inf, integers beyond float64), odd strings (control characters, quotes, commas, line breaks, bidirectional
+overrides, 100 000 characters), duplicate names, parent chains and cycles, kinematic tables, pivots under gravity,
+``[[kick]]``, ``[[change]]`` and ``[[caption]]`` tables (valid or spoiled), unknown tables, 20 000 nested brackets. The
+text may then be mangled (byte-order mark, CRLF, truncation, junk bytes, UTF-16), or the "file" may be no file at all: a
+directory, a FIFO, a device, a missing path, a symlink loop, a preset name.
 
 Branch choices are drawn as integers with the plain case at 0, so that Hypothesis shrinks towards it.
 """
@@ -281,6 +281,18 @@ def _camera(draw, spoil: Spoil, names: list, time: float):
     if spoil.structure and _sometimes(draw, 1, 4):
         key[draw(st.sampled_from(("zoom", "at", "camera")))] = 1.0
     return key
+def _caption(draw, spoil: Spoil, names: list[str]):
+    """A ``[[caption]]`` table (scene/files/caption_table.py), mostly valid: words over the views for a while, at the
+    bottom, the top or beside a body."""
+    time, duration = draw(_number(spoil)), draw(_number(spoil, positive=True))
+    caption = {"time": abs(time) if isinstance(time, float | int) and not spoil.numbers else time, "duration": duration}
+    caption["text"] = draw(odd_strings()) if spoil.types else draw(st.sampled_from(("Watch", "Two\nlines", "ω × L")))
+    if _sometimes(draw, 2):
+        places = ["bottom", "top", *names]
+        caption["position"] = draw(st.one_of(odd_strings(), _junk()) if spoil.types else st.sampled_from(places))
+    if spoil.structure and _sometimes(draw, 1, 4):
+        del caption[draw(st.sampled_from(("time", "duration", "text")))]
+    return caption
 
 
 @st.composite
@@ -346,6 +358,9 @@ def scene_documents(draw):
         known = [name for name in names if isinstance(name, str)]
         times = sorted(draw(st.lists(st.floats(0.0, 5.0), min_size=1, max_size=3, unique=True)))
         document["camera"] = Tables([draw(_camera(spoil, known, time)) for time in times])
+    if _sometimes(draw, 2):
+        shown = [name for name in names if isinstance(name, str)]
+        document["caption"] = Tables([draw(_caption(spoil, shown)) for _ in range(draw(st.integers(1, 3)))])
     if spoil.structure and _sometimes(draw, 1, 4):
         document[draw(st.sampled_from(("kick", "change", "camera", "bodies", "Body", "scenes")))] = Tables([{"t": 1.0}])
     if spoil.structure and _sometimes(draw, 1, 6):

@@ -89,6 +89,7 @@ def test_a_mistake_in_a_later_piece_is_reported_as_the_whole_file_reports_it(tmp
         ("[[change]]\ntime = 2.0\ngyroscopic = false\n", True),  # changes too
         ("[change.extra]\ntime = 1.0\n", False),  # a table of a change made in another piece
         ('[[camera]]\ntime = 2.0\ntarget = "b3"\n', True),  # camera keys too
+        ('[[caption]]\ntime = 1.0\nduration = 2.0\ntext = "b2"\nposition = "b2"\n', True),  # captions too
     ],
 )
 def test_a_later_piece_that_reaches_into_another_reads_as_the_whole_file(tmp_path, later, monkeypatch):
@@ -105,6 +106,7 @@ def test_a_later_piece_that_reaches_into_another_reads_as_the_whole_file(tmp_pat
         _assert_same_bodies(pieces, whole)
         assert pieces.changes == whole.changes and len(pieces.changes) == later.count("[[change]]")
         assert pieces.camera == whole.camera and len(pieces.camera) == later.count("[[camera]]")
+        assert pieces.captions == whole.captions and len(pieces.captions) == later.count("[[caption]]")
 
 
 def test_a_file_is_cut_only_at_lines_that_are_a_body_header_and_not_in_a_multi_line_string():

@@ -281,6 +281,9 @@ def _camera(draw, spoil: Spoil, names: list, time: float):
     if spoil.structure and _sometimes(draw, 1, 4):
         key[draw(st.sampled_from(("zoom", "at", "camera")))] = 1.0
     return key
+
+
+@st.composite
 def _caption(draw, spoil: Spoil, names: list[str]):
     """A ``[[caption]]`` table (scene/files/caption_table.py), mostly valid: words over the views for a while, at the
     bottom, the top or beside a body."""

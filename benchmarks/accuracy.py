@@ -61,7 +61,7 @@ from spinlab.sim.integrators import AXES, INTEGRATORS, METHODS
 from spinlab.sim.integrators.state import BodyParams, BodyState, rotational_energy
 from spinlab.sim.quaternion import quat_conj, quat_identity, quat_rotate
 
-__all__ = ["run", "format_table", "write_docs", "write_plot", "MUJOCO_INTEGRATORS"]
+__all__ = ["run", "format_table", "write_docs", "write_plot", "ours_cost_us", "mujoco_cost_us", "MUJOCO_INTEGRATORS"]
 
 MOMENTS = (2.5, 1.4, 1.3)  # kg m²
 OMEGA_BODY = (0.05, 5.0, 0.05)  # rad/s
@@ -134,20 +134,26 @@ def _ours(name: str, h: float, n_steps: int, times: np.ndarray, exact, repeats: 
         q[k], omega_world[k], L_world[k] = state.q[0], state.omega_world[0], state.L_world[0]
         iterations += int(cost.newton_iterations[0])
     one_body = (time.perf_counter() - begin) / n_steps
+    # The state's own L and E = ½ ω·L: a method that carries L exactly shows a zero momentum error.
+    energy = rotational_energy(omega_world, L_world)
+    row = _measures(q, quat_rotate(quat_conj(q), omega_world), energy, L_world, times, exact)
+    return row | {"us_per_body_step": ours_cost_us(name, h, repeats), "us_per_step_one_body": one_body * 1e6,
+                  "newton_iterations_per_step": iterations / n_steps}  # fmt: skip
+
+
+def ours_cost_us(name: str, h: float, repeats: int) -> float:
+    """µs per body-step of spinlab's ``name`` over a batch of T-handles (``EXACT_COST_BODIES`` for ``exact``,
+    else ``COST_BODIES``), the best of ``repeats``."""
+    step = INTEGRATORS[name]
     n_bodies = EXACT_COST_BODIES if name == "exact" else COST_BODIES
     q_batch, omega_batch = _batch(n_bodies)
-    batch_inertia = np.broadcast_to(inertia, (n_bodies, 3, 3))
+    batch_inertia = np.broadcast_to(np.diag(MOMENTS), (n_bodies, 3, 3))
     batch = [BodyState.from_omega_body(q_batch, omega_batch, batch_inertia), BodyParams.from_inertia(batch_inertia)]
 
     def advance() -> None:
         batch[0] = step(batch[0], batch[1], h)[0]
 
-    # The state's own L and E = ½ ω·L: a method that carries L exactly shows a zero momentum error.
-    energy = rotational_energy(omega_world, L_world)
-    row = _measures(q, quat_rotate(quat_conj(q), omega_world), energy, L_world, times, exact)
-    seconds = _best_seconds(advance, repeats)
-    return row | {"us_per_body_step": seconds / n_bodies * 1e6, "us_per_step_one_body": one_body * 1e6,
-                  "newton_iterations_per_step": iterations / n_steps}  # fmt: skip
+    return _best_seconds(advance, repeats) / n_bodies * 1e6
 
 
 def _rounding_floor(h: float, n_steps: int, exact: TorqueFreeSolution) -> float:
@@ -185,16 +191,21 @@ def _mujoco(mujoco, integrator: str, h: float, n_steps: int, times: np.ndarray, 
         mujoco.mj_step(model, data)
         q[k], omega_body[k] = data.qpos[3:7], data.qvel[3:6]
     one_body = (time.perf_counter() - begin) / n_steps
+    moments = np.array(MOMENTS)
+    energy, L_world = 0.5 * np.sum(moments * omega_body**2, axis=-1), quat_rotate(q, moments * omega_body)
+    cost = mujoco_cost_us(mujoco, integrator, h, repeats)
+    return _measures(q, omega_body, energy, L_world, times, exact) | {
+        "us_per_body_step": cost, "us_per_step_one_body": one_body * 1e6}  # fmt: skip
+
+
+def mujoco_cost_us(mujoco, integrator: str, h: float, repeats: int) -> float:
+    """µs per body-step of MuJoCo's ``integrator`` over one model of ``COST_BODIES`` free T-handles."""
     batch_model = _mujoco_model(mujoco, COST_BODIES, integrator, h)
     batch_data = mujoco.MjData(batch_model)
     q_batch, omega_batch = _batch(COST_BODIES)
     batch_data.qpos.reshape(COST_BODIES, 7)[:, 3:] = q_batch
     batch_data.qvel.reshape(COST_BODIES, 6)[:, 3:] = omega_batch
-    seconds = _best_seconds(lambda: mujoco.mj_step(batch_model, batch_data), repeats)
-    moments = np.array(MOMENTS)
-    energy, L_world = 0.5 * np.sum(moments * omega_body**2, axis=-1), quat_rotate(q, moments * omega_body)
-    return _measures(q, omega_body, energy, L_world, times, exact) | {
-        "us_per_body_step": seconds / COST_BODIES * 1e6, "us_per_step_one_body": one_body * 1e6}  # fmt: skip
+    return _best_seconds(lambda: mujoco.mj_step(batch_model, batch_data), repeats) / COST_BODIES * 1e6
 
 
 def _targets(rows: list[dict], h: float) -> dict:
@@ -281,13 +292,16 @@ RATIO_SPREAD = (
 """How far the equal-error ratios move from one machine to another (docs/accuracy.md)."""
 
 
-def format_equal_error(result: dict[str, Any]) -> str:
-    """The work–precision tables (:mod:`benchmarks.work_precision`), torque-free then under gravity."""
+def format_equal_error(result: dict[str, Any], spread: dict[str, str] | None = None) -> str:
+    """The work–precision tables (:mod:`benchmarks.work_precision`), torque-free then under gravity; after each, the
+    body's table of ``spread`` when given (benchmarks/cost_spread.py: the ratios over several passes and loads)."""
     parts = []
     for body, title in (("t_handle", "Torque-free (T-handle)"), ("heavy_top", "Under gravity (heavy top)")):
         entry = result["equal_error"][body]
         parts.append(f"{title}, at equal orientation error:\n\n"
                      + work_precision.format_equal_error(entry["table"], entry["rises"], "MuJoCo RK4"))  # fmt: skip
+        if spread and body in spread:
+            parts[-1] += f"\n\n{spread[body]}\n"
         if body == "t_handle" and result.get("rounding_floor"):  # older results have no floor
             errors = ", ".join(
                 f"{r['orientation_error']:.2g} at 1/{1.0 / r['h']:.0f}" for r in result["rounding_floor"]
@@ -378,9 +392,10 @@ def write_heavy_top_plot(result: dict[str, Any], path: pathlib.Path) -> bool:
     return True
 
 
-def write_docs(result: dict[str, Any], root: pathlib.Path | None = None) -> str:
+def write_docs(result: dict[str, Any], root: pathlib.Path | None = None, spread: dict[str, str] | None = None) -> str:
     """Write ``docs/accuracy.md`` (the tables) and ``docs/images/accuracy.png`` and ``accuracy_heavy_top.png`` (the
-    plots, if matplotlib is there) in ``root`` (default: the source checkout)."""
+    plots, if matplotlib is there) in ``root`` (default: the source checkout); ``spread``: the equal-error ratios'
+    spread by body (:func:`format_equal_error`; ``python -m spinlab.benchmarks.cost_spread --docs`` passes it)."""
     root = root if root is not None else checkout_folder()
     images = root / "docs" / "images"
     plotted = write_plot(result, images / "accuracy.png") and write_heavy_top_plot(
@@ -400,7 +415,7 @@ def write_docs(result: dict[str, Any], root: pathlib.Path | None = None) -> str:
         f"## Equal error: the cost of the cheapest method against MuJoCo RK4\n\nWork is µs per body per simulated "
         f"second in a batch (µs per body-step / h), interpolated in log–log between the steps run; '≤' marks a "
         f"target the method's coarsest step already beats (its work there is an upper bound), '—' one never "
-        f"reached (benchmarks/work_precision.py). {RATIO_SPREAD}\n\n{format_equal_error(result)}\n\n"
+        f"reached (benchmarks/work_precision.py). {RATIO_SPREAD}\n\n{format_equal_error(result, spread)}\n\n"
         f"## Torque-free: the T-handle\n\n{t_handle}\n\n## Under torque: the heavy top\n\n{heavy_top}\n"
     )
     (root / "docs").mkdir(exist_ok=True)

@@ -25,7 +25,18 @@ from typing import Any, TextIO
 import numpy as np
 
 from spinlab import checkout_root
-from spinlab.benchmarks import accuracy, contiguous_list, engines, gui, integrators, latency, maps, render, scaling
+from spinlab.benchmarks import (
+    accuracy,
+    contiguous_list,
+    cost_spread,
+    engines,
+    gui,
+    integrators,
+    latency,
+    maps,
+    render,
+    scaling,
+)
 from spinlab.benchmarks.baseline import MAX_REPORT_BYTES, read_report
 from spinlab.scene.files.atomic_file import atomic_output
 
@@ -41,6 +52,7 @@ BENCHMARKS: dict[str, ModuleType] = {
     "maps": maps,
     "scaling": scaling,
     "engines": engines,
+    "cost_spread": cost_spread,
 }
 
 

@@ -24,6 +24,7 @@ BENCHMARK_NAMES = (
     "maps",
     "scaling",
     "engines",
+    "cost_spread",
 )
 
 
@@ -66,7 +67,9 @@ def add_parser(commands) -> None:
         "MuJoCo when installed), render (frames/s offscreen and record end to end), gui (window frame time; "
         "needs Xvfb), maps (seed 003's maps of the energy change per step and Newton's convergence, docs/maps.md), "
         "scaling (body-steps/s of the whole `run` process and of its loop at N = 1 … 10⁵ T-handles, peak memory, "
-        "MuJoCo RK4 beside it when installed), latency (µs per one-body step: kernel, step, World.step).",
+        "MuJoCo RK4 beside it when installed), latency (µs per one-body step: kernel, step, World.step), "
+        "engines (the engine steps' verdict table), cost_spread (the cost ratios docs/accuracy.md and "
+        "docs/engines.md quote, over several passes and loads).",
     )
     bench.add_argument("--quick", action="store_true", help="smaller sizes and fewer repeats (a few minutes in all)")
     bench.add_argument(

@@ -102,3 +102,23 @@ def test_a_baseline_that_is_no_report_is_refused_before_any_work(tmp_path, conte
     result = _bench("--only", "latency", "--baseline", str(path))
     assert result.returncode == 2 and result.stderr.count("\n") == 1 and "is not a bench report" in result.stderr
     assert "latency" not in result.stdout
+
+
+def test_the_equal_error_ratio_of_each_pass_follows_that_passs_costs():
+    """benchmarks/cost_spread.py: the accuracy rows' errors are kept, their costs are each pass's; a pass where
+    MuJoCo RK4 costs twice as much relative to the splitting gives twice the ratio."""
+    from spinlab.benchmarks.cost_spread import equal_error_spread, format_equal_error_spread
+
+    hs = (1 / 60, 1 / 120, 1 / 240)
+    rows = [{"source": "spinlab", "integrator": "axes8", "h": h, "orientation_error": 1e-6 * (60 * h) ** 8,
+             "us_per_body_step": 9.0} for h in hs]  # fmt: skip
+    rows += [{"source": "mujoco", "integrator": "RK4", "h": h, "orientation_error": 1e-3 * (60 * h) ** 4,
+              "us_per_body_step": 9.0} for h in hs]  # fmt: skip
+    passes = [{"load": [load] * 3, "t_handle": {"spinlab axes8": 1.0, "mujoco RK4": rk4}}
+              for load, rk4 in ((0.5, 2.0), (3.0, 4.0), (1.0, 3.0))]  # fmt: skip
+    table = {r["error"]: r for r in equal_error_spread(rows, {"passes": passes}, "t_handle")}
+    ratios = table[1e-4]["ratios"]
+    assert table[1e-4]["best"] == "axes8" and ratios[1] / ratios[0] == pytest.approx(2.0, rel=1e-12)
+    assert ratios[2] / ratios[0] == pytest.approx(1.5, rel=1e-12)
+    text = format_equal_error_spread(list(table.values()), {"passes": passes})
+    assert "3 passes, load average 0.5–3.0" in text and f"{ratios[2]:.3g}× ({ratios[0]:.3g}–{ratios[1]:.3g})" in text

@@ -103,13 +103,13 @@ def _measures(q, omega_body, energy, L_world, times: np.ndarray, exact: TorqueFr
     }
 
 
-def _best_seconds(advance: Callable[[], Any], repeats: int) -> float:
-    """Best seconds per call of ``advance`` over ``repeats`` chained runs (one warm-up call first)."""
+def _best_seconds(advance: Callable[[], Any], repeats: int, clock: Callable[[], float] = time.perf_counter) -> float:
+    """Best seconds per call of ``advance`` over ``repeats`` chained runs (one warm-up call first), by ``clock``."""
     advance()
     begin = time.perf_counter()
     advance()
     calls = max(1, min(20_000, int(_SECONDS_PER_REPEAT / max(time.perf_counter() - begin, 1e-7))))
-    return best_seconds_per_call(advance, repeats, calls)
+    return best_seconds_per_call(advance, repeats, calls, clock)
 
 
 def _batch(n_bodies: int) -> tuple[np.ndarray, np.ndarray]:
@@ -141,9 +141,9 @@ def _ours(name: str, h: float, n_steps: int, times: np.ndarray, exact, repeats: 
                   "newton_iterations_per_step": iterations / n_steps}  # fmt: skip
 
 
-def ours_cost_us(name: str, h: float, repeats: int) -> float:
+def ours_cost_us(name: str, h: float, repeats: int, clock: Callable[[], float] = time.perf_counter) -> float:
     """µs per body-step of spinlab's ``name`` over a batch of T-handles (``EXACT_COST_BODIES`` for ``exact``,
-    else ``COST_BODIES``), the best of ``repeats``."""
+    else ``COST_BODIES``), the best of ``repeats``, by ``clock`` (wall time unless said)."""
     step = INTEGRATORS[name]
     n_bodies = EXACT_COST_BODIES if name == "exact" else COST_BODIES
     q_batch, omega_batch = _batch(n_bodies)
@@ -153,7 +153,7 @@ def ours_cost_us(name: str, h: float, repeats: int) -> float:
     def advance() -> None:
         batch[0] = step(batch[0], batch[1], h)[0]
 
-    return _best_seconds(advance, repeats) / n_bodies * 1e6
+    return _best_seconds(advance, repeats, clock) / n_bodies * 1e6
 
 
 def _rounding_floor(h: float, n_steps: int, exact: TorqueFreeSolution) -> float:
@@ -198,14 +198,14 @@ def _mujoco(mujoco, integrator: str, h: float, n_steps: int, times: np.ndarray, 
         "us_per_body_step": cost, "us_per_step_one_body": one_body * 1e6}  # fmt: skip
 
 
-def mujoco_cost_us(mujoco, integrator: str, h: float, repeats: int) -> float:
-    """µs per body-step of MuJoCo's ``integrator`` over one model of ``COST_BODIES`` free T-handles."""
+def mujoco_cost_us(mujoco, integrator: str, h: float, repeats: int, clock: Callable[[], float] = time.perf_counter):
+    """µs per body-step of MuJoCo's ``integrator`` over one model of ``COST_BODIES`` free T-handles, by ``clock``."""
     batch_model = _mujoco_model(mujoco, COST_BODIES, integrator, h)
     batch_data = mujoco.MjData(batch_model)
     q_batch, omega_batch = _batch(COST_BODIES)
     batch_data.qpos.reshape(COST_BODIES, 7)[:, 3:] = q_batch
     batch_data.qvel.reshape(COST_BODIES, 6)[:, 3:] = omega_batch
-    return _best_seconds(lambda: mujoco.mj_step(batch_model, batch_data), repeats) / COST_BODIES * 1e6
+    return _best_seconds(lambda: mujoco.mj_step(batch_model, batch_data), repeats, clock) / COST_BODIES * 1e6
 
 
 def _targets(rows: list[dict], h: float) -> dict:
@@ -300,8 +300,6 @@ def format_equal_error(result: dict[str, Any], spread: dict[str, str] | None = N
         entry = result["equal_error"][body]
         parts.append(f"{title}, at equal orientation error:\n\n"
                      + work_precision.format_equal_error(entry["table"], entry["rises"], "MuJoCo RK4"))  # fmt: skip
-        if spread and body in spread:
-            parts[-1] += f"\n\n{spread[body]}\n"
         if body == "t_handle" and result.get("rounding_floor"):  # older results have no floor
             errors = ", ".join(
                 f"{r['orientation_error']:.2g} at 1/{1.0 / r['h']:.0f}" for r in result["rounding_floor"]
@@ -313,6 +311,8 @@ def format_equal_error(result: dict[str, Any], spread: dict[str, str] | None = N
                           f"added by compensated summation), so its rounding does not pile up.")  # fmt: skip
         if body == "heavy_top":
             parts[-1] += f" {HEAVY_TOP_FLOOR}"
+        if spread and body in spread:
+            parts[-1] += f"\n\n{spread[body]}"
     return "\n\n".join(parts)
 
 

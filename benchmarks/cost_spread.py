@@ -1,10 +1,12 @@
 """The cost ratios docs/accuracy.md and docs/engines.md quote, each with its spread over several passes and loads.
 
-A cost is a wall time, and on a shared machine it moves by tens of percent with the load; a ratio of two costs moves
-less when both are timed in the same minute, but not nothing. So each ratio is measured in ``PASSES`` passes (quick:
-2) through the same run, every method timed once per pass, the load average read at each pass's start, and the
-tables give the median with the least and greatest of the passes. Timed per pass, µs per body-step, best of
-``REPEATS``:
+A wall time moves by tens of percent with the load on a shared machine, and a ratio of two of them moves less
+when both are timed in the same minute, but not nothing: under a load of 14 on 2 cores one run's wall-time ratios
+spread by 3× and more. So each ratio is measured in ``PASSES`` passes (quick: 2) through the same run, every method
+timed once per pass by both clocks, wall (``time.perf_counter``) and the process's CPU time (``time.process_time``:
+every thread's, so a batch split over both cores counts both; others' load inflates it far less), the load average
+read at each pass's start, and the tables give the median with the least and greatest of the passes. Timed per
+pass, µs per body-step, best of ``REPEATS``:
 
 - ``t_handle``: the axes splittings and MuJoCo RK4 on a batch of the accuracy benchmark's T-handles
   (:func:`benchmarks.accuracy.ours_cost_us`, :func:`~benchmarks.accuracy.mujoco_cost_us`), at h = 1/60 s;
@@ -23,6 +25,7 @@ from __future__ import annotations
 import os
 import statistics
 import sys
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -42,21 +45,37 @@ ENGINE_REFERENCE = "mujoco_rk4"
 _TOP_STEPS = 300  # steps before a heavy top's batch restarts from its state (benchmarks/heavy_top_body.py)
 
 
+CLOCKS = {"wall": time.perf_counter, "cpu": time.process_time}
+
+
+def _timed(mujoco, top: HeavyTop, batch, repeats: int, engine_bodies: int, clock) -> dict[str, Any]:
+    def time_call(advance, repeats):
+        return accuracy._best_seconds(advance, repeats, clock)
+
+    t_handle = {f"spinlab {name}": accuracy.ours_cost_us(name, H, repeats, clock) for name in AXES}
+    heavy = {f"spinlab {name}": 1e6 * spinlab_cost(batch, name, H, _TOP_STEPS, time_call, repeats) for name in AXES}
+    if mujoco is not None:
+        t_handle["mujoco RK4"] = accuracy.mujoco_cost_us(mujoco, "RK4", H, repeats, clock)
+        heavy["mujoco RK4"] = 1e6 * mujoco_cost(mujoco, top, "RK4", H, _TOP_STEPS, time_call, repeats)
+    engine = {name: engines._cost_us(name, repeats, engine_bodies, clock) for name in engines.ENGINES}
+    return {"t_handle": t_handle, "heavy_top": heavy, "engines": engine}
+
+
 def _pass(mujoco, top: HeavyTop, batch, repeats: int, engine_bodies: int) -> dict[str, Any]:
     load = list(os.getloadavg()) if hasattr(os, "getloadavg") else None
-    t_handle = {f"spinlab {name}": accuracy.ours_cost_us(name, H, repeats) for name in AXES}
-    heavy = {f"spinlab {name}": 1e6 * spinlab_cost(batch, name, H, _TOP_STEPS, accuracy._best_seconds, repeats)
-             for name in AXES}  # fmt: skip
-    if mujoco is not None:
-        t_handle["mujoco RK4"] = accuracy.mujoco_cost_us(mujoco, "RK4", H, repeats)
-        heavy["mujoco RK4"] = 1e6 * mujoco_cost(mujoco, top, "RK4", H, _TOP_STEPS, accuracy._best_seconds, repeats)
-    engine = {name: engines._cost_us(name, repeats, engine_bodies) for name in engines.ENGINES}
-    return {"load": load, "t_handle": t_handle, "heavy_top": heavy, "engines": engine}
+    return {"load": load} | {name: _timed(mujoco, top, batch, repeats, engine_bodies, clock)
+                             for name, clock in CLOCKS.items()}  # fmt: skip
+
+
+def by_clock(result: dict[str, Any], clock: str) -> dict[str, Any]:
+    """``result`` with each pass's costs by one clock (``"wall"`` or ``"cpu"``): ``{"passes": [{"load",
+    "t_handle", "heavy_top", "engines"}], ...}``, what the tables below read."""
+    return result | {"clock": clock, "passes": [{"load": p["load"]} | p[clock] for p in result["passes"]]}
 
 
 def run(quick: bool, *, progress: Callable[[str], None] | None = None) -> dict[str, Any]:
     """``{"h", "repeats", "mujoco" (version or None), "engine_bodies", "passes": [{"load": [1, 5, 15 min],
-    "t_handle": {"source name": µs}, "heavy_top": {...}, "engines": {name: µs}}]}``."""
+    "wall": {"t_handle": {"source name": µs}, "heavy_top": {...}, "engines": {name: µs}}, "cpu": {...}}]}``."""
     mujoco = import_mujoco()
     top = HeavyTop.load()
     batch = top_world(top, AXES[0], *top.batch(accuracy.COST_BODIES))
@@ -86,8 +105,14 @@ def _loads(result: dict[str, Any]) -> str:
 
 
 def format_table(result: dict[str, Any]) -> str:
-    """Each group's costs and their ratio to the reference's: median (least–greatest) over the passes."""
-    lines = [f"{len(result['passes'])} passes, {_loads(result)}; µs per body-step, median (least–greatest)"]
+    """Each group's costs by each clock and their ratio to the reference's: median (least–greatest) over the
+    passes."""
+    return "\n\n".join(_format_clock(by_clock(result, clock)) for clock in CLOCKS)
+
+
+def _format_clock(result: dict[str, Any]) -> str:
+    lines = [f"{result['clock']} time: {len(result['passes'])} passes, {_loads(result)}; µs per body-step, median "
+             "(least–greatest)"]  # fmt: skip
     for group, reference in (("t_handle", "mujoco RK4"), ("heavy_top", "mujoco RK4"), ("engines", ENGINE_REFERENCE)):
         lines += ["", f"| {group} | µs per body-step | / {reference} |", "|---|---:|---:|"]
         for name in result["passes"][0][group]:
@@ -113,16 +138,21 @@ def equal_error_spread(rows: list[dict[str, Any]], result: dict[str, Any], body:
     return [first | {"ratios": [t[k]["ratio"] for t in tables]} for k, first in enumerate(tables[0])]
 
 
-def format_equal_error_spread(table: list[dict[str, Any]], result: dict[str, Any]) -> str:
-    """The markdown table of :func:`equal_error_spread`: the cheapest method (of the first pass) and the ratio of
-    MuJoCo RK4's work to it, median (least–greatest) over the passes."""
-    lines = [f"| orientation error (rad) | cheapest spinlab method | MuJoCo RK4 / spinlab, median (least–greatest) of "
-             f"{len(result['passes'])} passes, {_loads(result)} |", "|---:|---|---:|"]  # fmt: skip
-    for r in table:
-        ratios = [x for x in r["ratios"] if x is not None]
-        bound = "≥ " if r["best_bound"] and not r["reference_bound"] else ""
-        shown = f"{bound}{_spread_text(ratios, '.3g', '×')}" if len(ratios) == len(r["ratios"]) else "—"
-        lines.append(f"| {r['error']:.0e} | {r['best'] or '—'} | {shown} |")
+def _ratio_text(r: dict[str, Any]) -> str:
+    ratios = [x for x in r["ratios"] if x is not None]
+    bound = "≥ " if r["best_bound"] and not r["reference_bound"] else ""
+    return f"{bound}{_spread_text(ratios, '.3g', '×')}" if ratios and len(ratios) == len(r["ratios"]) else "—"
+
+
+def format_equal_error_spread(rows: list[dict[str, Any]], result: dict[str, Any], body: str) -> str:
+    """The markdown table of :func:`equal_error_spread` by each clock: the cheapest method (of the first pass, CPU
+    time) and the ratio of MuJoCo RK4's work to it, median (least–greatest) over the passes."""
+    cpu, wall = (equal_error_spread(rows, by_clock(result, clock), body) for clock in ("cpu", "wall"))
+    lines = ["| orientation error (rad) | cheapest spinlab method | MuJoCo RK4 / spinlab by CPU time | by wall time |"]
+    lines.append("|---:|---|---:|---:|")
+    for by_cpu, by_wall in zip(cpu, wall, strict=True):
+        lines.append(f"| {by_cpu['error']:.0e} | {by_cpu['best'] or '—'} | {_ratio_text(by_cpu)} | "
+                     f"{_ratio_text(by_wall)} |")  # fmt: skip
     return "\n".join(lines)
 
 
@@ -138,12 +168,17 @@ def _machine(report: dict[str, Any]) -> str:
 
 
 def engines_table(result: dict[str, Any]) -> str:
-    """The engine steps' costs and their ratio to ``mujoco_rk4``'s: median (least–greatest) over the passes."""
-    lines = [f"| step | µs per body-step | / {ENGINE_REFERENCE} |", "|---|---:|---:|"]
-    for name in result["passes"][0]["engines"]:
-        costs = [p["engines"][name] for p in result["passes"]]
-        ratios = [p["engines"][name] / p["engines"][ENGINE_REFERENCE] for p in result["passes"]]
-        lines.append(f"| {name} | {_spread_text(costs)} | {_spread_text(ratios)} |")
+    """The engine steps' costs and their ratio to ``mujoco_rk4``'s by each clock: median (least–greatest) over the
+    passes."""
+    lines = [f"| step | CPU µs per body-step | / {ENGINE_REFERENCE} | wall µs per body-step | / {ENGINE_REFERENCE} |"]
+    lines.append("|---|---:|---:|---:|---:|")
+    cpu, wall = (by_clock(result, clock)["passes"] for clock in ("cpu", "wall"))
+    for name in cpu[0]["engines"]:
+        cells = []
+        for passes in (cpu, wall):
+            cells.append(_spread_text([p["engines"][name] for p in passes]))
+            cells.append(_spread_text([p["engines"][name] / p["engines"][ENGINE_REFERENCE] for p in passes]))
+        lines.append(f"| {name} | {' | '.join(cells)} |")
     return "\n".join(lines)
 
 
@@ -156,18 +191,19 @@ def write_docs(report: dict[str, Any], root) -> None:
     result, measured = report["benchmarks"]["cost_spread"], report["benchmarks"]["accuracy"]
     said = (f"MuJoCo RK4's work over the cheapest splitting's, re-read with the costs of each of "
             f"{len(result['passes'])} passes of `bench --only cost_spread` ({_machine(report)}, {_loads(result)}; "
-            f"benchmarks/cost_spread.py), the errors as above:")  # fmt: skip
-    spread = {
-        body: f"{said}\n\n" + format_equal_error_spread(equal_error_spread(rows, result, body), result)
-        for body, rows in (("t_handle", measured["rows"]), ("heavy_top", measured["heavy_top"]["rows"]))
-    }
+            f"benchmarks/cost_spread.py), median (least–greatest), the errors those of the table above (its run: "
+            f"{measured.get('date', 'undated')[:10]}). CPU time counts both threads where spinlab's batch is split "
+            f"over the two cores, and the load inflates it far less than wall time:")  # fmt: skip
+    bodies = (("t_handle", measured["rows"]), ("heavy_top", measured["heavy_top"]["rows"]))
+    spread = {body: f"{said}\n\n" + format_equal_error_spread(rows, result, body) for body, rows in bodies}
     accuracy.write_docs(measured, root, spread)
     path = root / "docs" / "engines.md"
     text = path.read_text(encoding="utf-8")
     head, _, rest = text.partition(ENGINES_BEGIN)
     _, _, tail = rest.partition(ENGINES_END)
     table = (f"{ENGINES_BEGIN}\n{len(result['passes'])} passes of `bench --only cost_spread` ({_machine(report)}, "
-             f"{_loads(result)}), {result['engine_bodies']} T-handles, numpy; median (least–greatest):\n\n"
+             f"{_loads(result)}), {result['engine_bodies']} T-handles, numpy; median (least–greatest); CPU time "
+             f"is the process's, wall time what a clock on the wall saw:\n\n"
              f"{engines_table(result)}\n{ENGINES_END}")  # fmt: skip
     write_atomically(path, (head + table + tail).encode("utf-8"))
 

@@ -287,7 +287,9 @@ HEAVY_TOP_FLOOR = (
 
 RATIO_SPREAD = (
     "The ratios against MuJoCo RK4 are the machine's that ran the benchmark, its costs' ratio: another x86-64 "
-    "machine measured 10–105× for the torque-free ratios one run here put at 21–179× (1e-4 … 1e-10 rad)."
+    "machine measured 10–105× for the torque-free ratios one run here put at 21–179× (1e-4 … 1e-10 rad). Below each "
+    "table, when benchmarks/cost_spread.py wrote this page, the same ratios over several passes of one run at the "
+    "loads they saw, by CPU time and by wall time, each with its spread."
 )
 """How far the equal-error ratios move from one machine to another (docs/accuracy.md)."""
 

@@ -94,6 +94,16 @@ def _accuracy(result: dict[str, Any]) -> Figures:
     yield from top(result.get("heavy_top") or {})
 
 
+def _cost_spread(result: dict[str, Any]) -> Figures:
+    """The median over the passes of each method's CPU and wall µs per body-step."""
+    passes = result.get("passes") or []
+    for clock in ("cpu", "wall"):
+        for group, costs in (passes[0].get(clock) or {}).items() if passes else ():
+            for name in costs:
+                values = sorted(p[clock][group][name] for p in passes)
+                yield f"{group} {name}", f"{clock}_us_median", _value({"us": values[len(values) // 2]}, "us")
+
+
 _FIGURES: dict[str, Callable[[dict[str, Any]], Figures]] = {
     "contiguous_list": _rows(lambda r: f"{r['operation']} {r['implementation']} n={r['n']}", ("per_element_ns",)),
     "integrators": _rows(lambda r: f"{r['integrator']} {r['backend']} N={r['n_bodies']}", ("us_per_step",)),
@@ -106,6 +116,7 @@ _FIGURES: dict[str, Callable[[dict[str, Any]], Figures]] = {
     "scaling": _rows(lambda r: f"N={r['n']}", ("spinlab.process_s", "spinlab.loop_s", "mujoco.process_s"), "rows"),
     "engines": _engines,
     "accuracy": _accuracy,
+    "cost_spread": _cost_spread,
 }
 """Each benchmark's headline figures: (what was measured, figure, value); benchmarks not named here have none."""
 

@@ -61,7 +61,7 @@ from spinlab.sim.integrators import AXES, INTEGRATORS, METHODS
 from spinlab.sim.integrators.state import BodyParams, BodyState, rotational_energy
 from spinlab.sim.quaternion import quat_conj, quat_identity, quat_rotate
 
-__all__ = ["run", "format_table", "write_docs", "write_plot", "MUJOCO_INTEGRATORS"]
+__all__ = ["run", "format_table", "write_docs", "write_plot", "ours_cost_us", "mujoco_cost_us", "MUJOCO_INTEGRATORS"]
 
 MOMENTS = (2.5, 1.4, 1.3)  # kg m²
 OMEGA_BODY = (0.05, 5.0, 0.05)  # rad/s
@@ -103,13 +103,13 @@ def _measures(q, omega_body, energy, L_world, times: np.ndarray, exact: TorqueFr
     }
 
 
-def _best_seconds(advance: Callable[[], Any], repeats: int) -> float:
-    """Best seconds per call of ``advance`` over ``repeats`` chained runs (one warm-up call first)."""
+def _best_seconds(advance: Callable[[], Any], repeats: int, clock: Callable[[], float] = time.perf_counter) -> float:
+    """Best seconds per call of ``advance`` over ``repeats`` chained runs (one warm-up call first), by ``clock``."""
     advance()
     begin = time.perf_counter()
     advance()
     calls = max(1, min(20_000, int(_SECONDS_PER_REPEAT / max(time.perf_counter() - begin, 1e-7))))
-    return best_seconds_per_call(advance, repeats, calls)
+    return best_seconds_per_call(advance, repeats, calls, clock)
 
 
 def _batch(n_bodies: int) -> tuple[np.ndarray, np.ndarray]:
@@ -134,20 +134,26 @@ def _ours(name: str, h: float, n_steps: int, times: np.ndarray, exact, repeats: 
         q[k], omega_world[k], L_world[k] = state.q[0], state.omega_world[0], state.L_world[0]
         iterations += int(cost.newton_iterations[0])
     one_body = (time.perf_counter() - begin) / n_steps
+    # The state's own L and E = ½ ω·L: a method that carries L exactly shows a zero momentum error.
+    energy = rotational_energy(omega_world, L_world)
+    row = _measures(q, quat_rotate(quat_conj(q), omega_world), energy, L_world, times, exact)
+    return row | {"us_per_body_step": ours_cost_us(name, h, repeats), "us_per_step_one_body": one_body * 1e6,
+                  "newton_iterations_per_step": iterations / n_steps}  # fmt: skip
+
+
+def ours_cost_us(name: str, h: float, repeats: int, clock: Callable[[], float] = time.perf_counter) -> float:
+    """µs per body-step of spinlab's ``name`` over a batch of T-handles (``EXACT_COST_BODIES`` for ``exact``,
+    else ``COST_BODIES``), the best of ``repeats``, by ``clock`` (wall time unless said)."""
+    step = INTEGRATORS[name]
     n_bodies = EXACT_COST_BODIES if name == "exact" else COST_BODIES
     q_batch, omega_batch = _batch(n_bodies)
-    batch_inertia = np.broadcast_to(inertia, (n_bodies, 3, 3))
+    batch_inertia = np.broadcast_to(np.diag(MOMENTS), (n_bodies, 3, 3))
     batch = [BodyState.from_omega_body(q_batch, omega_batch, batch_inertia), BodyParams.from_inertia(batch_inertia)]
 
     def advance() -> None:
         batch[0] = step(batch[0], batch[1], h)[0]
 
-    # The state's own L and E = ½ ω·L: a method that carries L exactly shows a zero momentum error.
-    energy = rotational_energy(omega_world, L_world)
-    row = _measures(q, quat_rotate(quat_conj(q), omega_world), energy, L_world, times, exact)
-    seconds = _best_seconds(advance, repeats)
-    return row | {"us_per_body_step": seconds / n_bodies * 1e6, "us_per_step_one_body": one_body * 1e6,
-                  "newton_iterations_per_step": iterations / n_steps}  # fmt: skip
+    return _best_seconds(advance, repeats, clock) / n_bodies * 1e6
 
 
 def _rounding_floor(h: float, n_steps: int, exact: TorqueFreeSolution) -> float:
@@ -185,16 +191,21 @@ def _mujoco(mujoco, integrator: str, h: float, n_steps: int, times: np.ndarray, 
         mujoco.mj_step(model, data)
         q[k], omega_body[k] = data.qpos[3:7], data.qvel[3:6]
     one_body = (time.perf_counter() - begin) / n_steps
+    moments = np.array(MOMENTS)
+    energy, L_world = 0.5 * np.sum(moments * omega_body**2, axis=-1), quat_rotate(q, moments * omega_body)
+    cost = mujoco_cost_us(mujoco, integrator, h, repeats)
+    return _measures(q, omega_body, energy, L_world, times, exact) | {
+        "us_per_body_step": cost, "us_per_step_one_body": one_body * 1e6}  # fmt: skip
+
+
+def mujoco_cost_us(mujoco, integrator: str, h: float, repeats: int, clock: Callable[[], float] = time.perf_counter):
+    """µs per body-step of MuJoCo's ``integrator`` over one model of ``COST_BODIES`` free T-handles, by ``clock``."""
     batch_model = _mujoco_model(mujoco, COST_BODIES, integrator, h)
     batch_data = mujoco.MjData(batch_model)
     q_batch, omega_batch = _batch(COST_BODIES)
     batch_data.qpos.reshape(COST_BODIES, 7)[:, 3:] = q_batch
     batch_data.qvel.reshape(COST_BODIES, 6)[:, 3:] = omega_batch
-    seconds = _best_seconds(lambda: mujoco.mj_step(batch_model, batch_data), repeats)
-    moments = np.array(MOMENTS)
-    energy, L_world = 0.5 * np.sum(moments * omega_body**2, axis=-1), quat_rotate(q, moments * omega_body)
-    return _measures(q, omega_body, energy, L_world, times, exact) | {
-        "us_per_body_step": seconds / COST_BODIES * 1e6, "us_per_step_one_body": one_body * 1e6}  # fmt: skip
+    return _best_seconds(lambda: mujoco.mj_step(batch_model, batch_data), repeats, clock) / COST_BODIES * 1e6
 
 
 def _targets(rows: list[dict], h: float) -> dict:
@@ -270,19 +281,25 @@ HEAVY_TOP_FLOOR = (
     "compared with each other) rising 3.4e-12 → 9.5e-12 → 1.6e-11 rad as h halved. The orientation is a "
     "double-double (q + q_low) but the angular momentum is plain float64, rounded at every kick of the torque: one "
     "ulp of relative noise added to L each step here gives 5.4e-12, 1.2e-11, 2.2e-11, 4.5e-11 rad at h = 1/240 … "
-    "1/1920, an error of that size and trend. A rise there is the number of steps, not the method."
+    "1/1920, an error of that size and trend. A rise there is the number of steps, not the method. L's rounding is "
+    "most of what is left here too: with L carried as L + L_low (an experiment on the step's numpy path, the kicks "
+    "summed apart and added by a two-sum), axes8's error at h = 1/240, 1/480, 1/960, 1/1920 goes from 4.3e-13, "
+    "5.5e-14, 7.1e-13, 3.6e-13 to 4.0e-14, 4.6e-14, 4.3e-14, 4.4e-14 rad; the compiled step does not carry L_low."
 )
 """What the heavy top's equal-error table says of the errors near the rounding floor (docs/accuracy.md)."""
 
 RATIO_SPREAD = (
     "The ratios against MuJoCo RK4 are the machine's that ran the benchmark, its costs' ratio: another x86-64 "
-    "machine measured 10–105× for the torque-free ratios one run here put at 21–179× (1e-4 … 1e-10 rad)."
+    "machine measured 10–105× for the torque-free ratios one run here put at 21–179× (1e-4 … 1e-10 rad). Below each "
+    "table, when benchmarks/cost_spread.py wrote this page, the same ratios over several passes of one run at the "
+    "loads they saw, by CPU time and by wall time, each with its spread."
 )
 """How far the equal-error ratios move from one machine to another (docs/accuracy.md)."""
 
 
-def format_equal_error(result: dict[str, Any]) -> str:
-    """The work–precision tables (:mod:`benchmarks.work_precision`), torque-free then under gravity."""
+def format_equal_error(result: dict[str, Any], spread: dict[str, str] | None = None) -> str:
+    """The work–precision tables (:mod:`benchmarks.work_precision`), torque-free then under gravity; after each, the
+    body's table of ``spread`` when given (benchmarks/cost_spread.py: the ratios over several passes and loads)."""
     parts = []
     for body, title in (("t_handle", "Torque-free (T-handle)"), ("heavy_top", "Under gravity (heavy top)")):
         entry = result["equal_error"][body]
@@ -299,6 +316,8 @@ def format_equal_error(result: dict[str, Any]) -> str:
                           f"added by compensated summation), so its rounding does not pile up.")  # fmt: skip
         if body == "heavy_top":
             parts[-1] += f" {HEAVY_TOP_FLOOR}"
+        if spread and body in spread:
+            parts[-1] += f"\n\n{spread[body]}"
     return "\n\n".join(parts)
 
 
@@ -378,9 +397,10 @@ def write_heavy_top_plot(result: dict[str, Any], path: pathlib.Path) -> bool:
     return True
 
 
-def write_docs(result: dict[str, Any], root: pathlib.Path | None = None) -> str:
+def write_docs(result: dict[str, Any], root: pathlib.Path | None = None, spread: dict[str, str] | None = None) -> str:
     """Write ``docs/accuracy.md`` (the tables) and ``docs/images/accuracy.png`` and ``accuracy_heavy_top.png`` (the
-    plots, if matplotlib is there) in ``root`` (default: the source checkout)."""
+    plots, if matplotlib is there) in ``root`` (default: the source checkout); ``spread``: the equal-error ratios'
+    spread by body (:func:`format_equal_error`; ``python -m spinlab.benchmarks.cost_spread --docs`` passes it)."""
     root = root if root is not None else checkout_folder()
     images = root / "docs" / "images"
     plotted = write_plot(result, images / "accuracy.png") and write_heavy_top_plot(
@@ -400,7 +420,7 @@ def write_docs(result: dict[str, Any], root: pathlib.Path | None = None) -> str:
         f"## Equal error: the cost of the cheapest method against MuJoCo RK4\n\nWork is µs per body per simulated "
         f"second in a batch (µs per body-step / h), interpolated in log–log between the steps run; '≤' marks a "
         f"target the method's coarsest step already beats (its work there is an upper bound), '—' one never "
-        f"reached (benchmarks/work_precision.py). {RATIO_SPREAD}\n\n{format_equal_error(result)}\n\n"
+        f"reached (benchmarks/work_precision.py). {RATIO_SPREAD}\n\n{format_equal_error(result, spread)}\n\n"
         f"## Torque-free: the T-handle\n\n{t_handle}\n\n## Under torque: the heavy top\n\n{heavy_top}\n"
     )
     (root / "docs").mkdir(exist_ok=True)

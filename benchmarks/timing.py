@@ -4,6 +4,7 @@ and not another."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -13,7 +14,10 @@ from spinlab.sim import timing
 __all__ = ["best_seconds_per_call"]
 
 
-def best_seconds_per_call(call: Callable[[], Any], repeats: int, calls: int) -> float:
-    """The least, over ``repeats`` runs of ``calls`` calls of ``call`` in a row, of the seconds per call."""
+def best_seconds_per_call(
+    call: Callable[[], Any], repeats: int, calls: int, clock: Callable[[], float] = time.perf_counter
+) -> float:
+    """The least, over ``repeats`` runs of ``calls`` calls of ``call`` in a row, of the seconds per call, by
+    ``clock`` (:func:`sim.timing.best_seconds_per_call`)."""
     with collector_paused():
-        return timing.best_seconds_per_call(call, repeats, calls)
+        return timing.best_seconds_per_call(call, repeats, calls, clock)

@@ -1,4 +1,5 @@
-"""``spinlab bench``: run the benchmarks, print their tables and write the results as JSON."""
+"""``spinlab bench``: run the benchmarks, print their tables and write the results as JSON, a file per run; compare
+a run with a stored baseline."""
 
 from __future__ import annotations
 
@@ -6,13 +7,13 @@ import argparse
 from pathlib import Path
 
 from spinlab import checkout_root
-from spinlab.commands.arguments import writable_path
+from spinlab.commands.arguments import positive_float, writable_path
 
-__all__ = ["add_parser", "bench_command", "BENCHMARK_NAMES", "DEFAULT_BENCH_JSON"]
+__all__ = ["add_parser", "bench_command", "BENCHMARK_NAMES", "DEFAULT_RUNS_DIR"]
 
-# In a source checkout the results go where the repository keeps them; installed, into the current folder.
+# In a source checkout each run's file goes where the repository keeps them; installed, into the current folder.
 _CHECKOUT = checkout_root()
-DEFAULT_BENCH_JSON = _CHECKOUT / "benchmarks" / "results" / "bench.json" if _CHECKOUT else Path("bench.json")
+DEFAULT_RUNS_DIR = _CHECKOUT / "benchmarks" / "results" / "runs" if _CHECKOUT else Path(".")
 BENCHMARK_NAMES = (
     "contiguous_list",
     "integrators",
@@ -23,16 +24,36 @@ BENCHMARK_NAMES = (
     "maps",
     "scaling",
     "engines",
+    "cost_spread",
 )
 
 
 def bench_command(args: argparse.Namespace) -> int:
+    from spinlab.benchmarks.baseline import format_comparison
+
+    noise = {} if args.noise is None else {"noise": args.noise / 100.0}
+    if args.compare:
+        print(format_comparison(*args.compare, **noise))
+        return 0
     from spinlab.benchmarks.runner import run_all
 
-    json_path = args.json or DEFAULT_BENCH_JSON
-    json_path.parent.mkdir(parents=True, exist_ok=True)
-    run_all(quick=args.quick, json_path=json_path, only=args.only)
+    if args.json is None:
+        DEFAULT_RUNS_DIR.mkdir(parents=True, exist_ok=True)
+    report = run_all(quick=args.quick, json_path=args.json, only=args.only, runs_dir=DEFAULT_RUNS_DIR)
+    if args.baseline is not None:
+        print("\n## against the baseline\n\n" + format_comparison(args.baseline, report, **noise))
     return 0
+
+
+def _report(text: str) -> dict:
+    """An argparse type: a bench report read now, before any work (one line when it is none)."""
+    from spinlab.benchmarks.baseline import read_report
+    from spinlab.sim.errors import quoted
+
+    report = read_report(text)
+    if report is None:
+        raise argparse.ArgumentTypeError(f"{quoted(text)} is not a bench report (a JSON file that bench wrote)")
+    return report
 
 
 def add_parser(commands) -> None:
@@ -46,7 +67,9 @@ def add_parser(commands) -> None:
         "MuJoCo when installed), render (frames/s offscreen and record end to end), gui (window frame time; "
         "needs Xvfb), maps (seed 003's maps of the energy change per step and Newton's convergence, docs/maps.md), "
         "scaling (body-steps/s of the whole `run` process and of its loop at N = 1 … 10⁵ T-handles, peak memory, "
-        "MuJoCo RK4 beside it when installed), latency (µs per one-body step: kernel, step, World.step).",
+        "MuJoCo RK4 beside it when installed), latency (µs per one-body step: kernel, step, World.step), "
+        "engines (the engine steps' verdict table), cost_spread (the cost ratios docs/accuracy.md and "
+        "docs/engines.md quote, over several passes and loads).",
     )
     bench.add_argument("--quick", action="store_true", help="smaller sizes and fewer repeats (a few minutes in all)")
     bench.add_argument(
@@ -60,7 +83,29 @@ def add_parser(commands) -> None:
         "--json",
         type=writable_path,
         metavar="OUT.json",
-        help="where to write the results (default: benchmarks/results/bench.json in a source checkout, else "
-        "bench.json in the current folder)",
+        help="write the results here, keeping the other benchmarks' results the file holds (default: a file of "
+        "this run's own, benchmarks/results/runs/<date>-<commit>-<host>.json in a source checkout, else "
+        "<date>-<commit>-<host>.json in the current folder)",
+    )
+    bench.add_argument(
+        "--baseline",
+        type=_report,
+        metavar="OLD.json",
+        help="after the run, print each headline figure beside this stored report's, their ratio and the figures "
+        "slower or faster beyond the noise (--noise)",
+    )
+    bench.add_argument(
+        "--compare",
+        type=_report,
+        nargs=2,
+        metavar=("OLD.json", "NEW.json"),
+        help="run nothing: print the table --baseline prints for two stored reports",
+    )
+    bench.add_argument(
+        "--noise",
+        type=positive_float,
+        metavar="PERCENT",
+        help="the change a figure must exceed to be flagged (default: benchmarks/baseline.py's NOISE, which the "
+        "table states; two runs of one commit on a shared 2-core machine part by up to ~20 %% as its load moves)",
     )
     bench.set_defaults(handler=bench_command)

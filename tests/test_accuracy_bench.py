@@ -16,7 +16,7 @@ RTOL_ENERGY = 1e-13
 H_TINY = 1e-4  # s: both 4th-order-or-better methods agree to ~1e-16 per step here
 
 
-def _one_call(advance, repeats: int) -> float:
+def _one_call(advance, repeats: int, clock=None) -> float:
     """A stand-in for the benchmark's timer: calls ``advance`` once, reports one microsecond."""
     advance()
     return 1e-6

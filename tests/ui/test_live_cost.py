@@ -31,9 +31,9 @@ def test_the_live_cost_and_bench_latency_time_with_one_function(monkeypatch):
     callers = []
     real = timing.best_seconds_per_call
 
-    def spy(call, repeats, calls):
+    def spy(call, repeats, calls, *clock):
         callers.append(getattr(call, "func", call).__qualname__)
-        return real(call, repeats, calls)
+        return real(call, repeats, calls, *clock)
 
     monkeypatch.setattr(timing, "best_seconds_per_call", spy)
     session = compare_session()

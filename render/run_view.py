@@ -31,6 +31,7 @@ from spinlab.render.poinsot_view import poinsot_camera, poinsot_label
 from spinlab.render.renderer import REFERENCE_HEIGHT_PX, Renderer, RenderOptions, Viewport
 from spinlab.render.text import TextBox, TextOverlay
 from spinlab.render.viewports import (
+    LABEL_LINE,
     LABEL_MARGIN_PX,
     LABEL_WIDTH_PX,
     draw_labelled_views,
@@ -250,7 +251,13 @@ class RunView:
             self.viewports = grid_viewports_in(place.grid, cells, grid_columns(cells, *place.grid[2:]))
         top = size[1]
         boxes = [
-            TextBox(viewport[0] + margin, top - viewport[1] - viewport[3] + margin, tuple(lines), (accent,))
+            TextBox(
+                viewport[0] + margin,
+                top - viewport[1] - viewport[3] + margin,
+                tuple(lines),
+                (accent,),
+                width_of=LABEL_LINE,
+            )
             for viewport, lines, accent in zip(self.viewports, labels, self.accents, strict=True)
             if lines
         ]

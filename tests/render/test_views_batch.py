@@ -227,3 +227,30 @@ def test_a_label_panel_is_as_wide_as_its_text_whatever_came_before(gl_context):
     }
     assert len(widths) == 1
     text.release()
+
+
+def test_a_label_whose_error_changes_length_keeps_the_cached_backdrop(gl_context, compare):
+    """A view's label goes from ``|ΔE|/E = 0`` to ``2.0e-16`` and back between frames (a run near round-off): its panel
+    keeps one size (render/viewports.py's ``LABEL_LINE``), so every frame's backdrop, panels included, is the cached
+    one, not shaded again per view with the panels drawn over it."""
+    from spinlab.render.run_view import RunView
+    from spinlab.render.text import TextOverlay
+    from spinlab.scene.model.run_model import Session, Setup, default_integrators
+
+    scene, snapshot = compare
+    text = TextOverlay(gl_context)
+    target = OffscreenTarget(gl_context, 640, 360, samples=0)
+    session = Session(Setup(scene, default_integrators(scene), h=scene.h))
+    view = RunView(gl_context, session, text, options=dataclasses.replace(EVERYTHING))
+    backdrop = view.renderer.backdrop
+    from_cache = []
+    for frame in range(6):
+        error = "0" if frame % 2 else "2.0e-16"
+        labels = [(group.label, f"t = 2.0{frame} s    |ΔE|/E = {error}") for group in view.groups]
+        view.draw(target.framebuffer, target.size, (0, 0, *target.size), session, text_scale=0.5, snapshot=snapshot,
+                  labels=labels)  # fmt: skip
+        from_cache.append(backdrop.whole_key is not None and backdrop.whole_key == backdrop.whole_request)
+    assert from_cache[2:] == [True] * 4
+    text.release()
+    view.release()
+    target.release()

@@ -5,31 +5,31 @@
 // winds it (4 where 2 is, 5 where 1 is, with G's normals). Where one triangle faces the eye and the other does not,
 // the edge is on the silhouette: it becomes a thin quad reaching u_fringe_px outward in screen space, shaded like
 // the front triangle's surface at the edge and fading out (edge.frag), which covers the pixels the solid's
-// staircase left out.
+// staircase left out. The surface is shaded here, at the edge's two ends, not per pixel: a fringe is a pixel wide,
+// and on a CPU rasteriser a thin quad's pixels cost the most when each runs the lighting.
 layout(triangles_adjacency) in;
 layout(triangle_strip, max_vertices = 4) out;
 #include "views.glsl"
-uniform vec3 u_eye[MAX_VIEWS];
+#include "common.glsl"
+#include "lighting.glsl"
 uniform float u_fringe_px;
 in vec3 g_world[];
 in vec3 g_normal[];
 in vec4 g_color[];
 flat in int g_view[];
-out vec3 v_world;
-out vec3 v_normal;
-out vec4 v_color;
-flat out int v_view;
+out vec3 v_srgb;
 out float v_outside_px;
 
-void corner(int index, vec2 offset_ndc, float outside_px) {
+void corner(int index, vec3 srgb, vec2 offset_ndc, float outside_px) {
     vec4 clip = gl_in[index].gl_Position;
-    v_world = g_world[index];
-    v_normal = g_normal[index];
-    v_color = g_color[index];
-    v_view = g_view[index];
+    v_srgb = srgb;
     v_outside_px = outside_px;
     gl_Position = to_target(vec4(clip.xy + offset_ndc * clip.w, clip.zw), g_view[index]);
     EmitVertex();
+}
+
+vec3 lit(int index) {
+    return linear_to_srgb(shade(g_world[index], g_normal[index], g_color[index].rgb, g_view[index]));
 }
 
 void main() {
@@ -58,9 +58,11 @@ void main() {
     vec2 outward = vec2(-along.y, along.x) / length_px;
     if (dot(outward, po - pa) > 0.0) outward = -outward;    // away from the front triangle's inside
     vec2 offset = outward * u_fringe_px / half_size;
-    corner(first, vec2(0.0), 0.0);
-    corner(first, offset, u_fringe_px);
-    corner(second, vec2(0.0), 0.0);
-    corner(second, offset, u_fringe_px);
+    vec3 first_srgb = lit(first);
+    vec3 second_srgb = lit(second);
+    corner(first, first_srgb, vec2(0.0), 0.0);
+    corner(first, first_srgb, offset, u_fringe_px);
+    corner(second, second_srgb, vec2(0.0), 0.0);
+    corner(second, second_srgb, offset, u_fringe_px);
     EndPrimitive();
 }

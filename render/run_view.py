@@ -205,9 +205,11 @@ class RunView:
                 )
                 for group, viewport, lines in zip(self.groups, self.viewports, labels, strict=True)
             ]  # fmt: skip
+        fixed = boxes[-1:] if self._key is not None else []  # the overlays' key, last when shown
         draw_labelled_views(
             self.renderer, framebuffer, size, snapshot, self.viewports, self.cameras, self._bodies(),
-            self.text if boxes else None, boxes, scale, None if shares_target else background,
+            self.text if boxes else None, boxes[: len(boxes) - len(fixed)], scale,
+            None if shares_target else background, fixed,
         )  # fmt: skip
         if self.poinsot_viewport is not None:
             self._draw_poinsot(framebuffer, size, min(text_scale, self.poinsot_viewport[2] / POINSOT_LABEL_WIDTH_PX))

@@ -254,3 +254,42 @@ def test_a_label_whose_error_changes_length_keeps_the_cached_backdrop(gl_context
     text.release()
     view.release()
     target.release()
+
+
+def test_the_overlays_key_is_drawn_once_into_the_cached_backdrop(gl_context, compare, monkeypatch):
+    """The key's text says the same frame after frame: it goes into the cached backdrop with the panels, and a
+    frame from the cache draws only the labels' text (the same picture, fewer lines of text a frame)."""
+    from spinlab.render.run_view import RunView
+    from spinlab.render.text import TextOverlay
+    from spinlab.scene.model.run_model import Session, Setup, default_integrators
+
+    scene, snapshot = compare
+    text = TextOverlay(gl_context)
+    target = OffscreenTarget(gl_context, 640, 360, samples=0)
+    session = Session(Setup(scene, default_integrators(scene), h=scene.h))
+    view = RunView(gl_context, session, text, options=dataclasses.replace(EVERYTHING))
+    labels = [(group.label, "t = 2.00 s    |ΔE|/E = 1.0e-05") for group in view.groups]
+    drawn_text: list[list[tuple[str, ...]]] = []
+    original = TextOverlay.draw
+
+    def draw(self, framebuffer, size, boxes, scale=1.0, *, panels=True, text=True):
+        if text:
+            drawn_text[-1].extend(box.lines for box in boxes)
+        return original(self, framebuffer, size, boxes, scale, panels=panels, text=text)
+
+    monkeypatch.setattr(TextOverlay, "draw", draw)
+    frames = []
+    for _ in range(4):  # drawn in full; panels and key into the cache; twice from the cache
+        drawn_text.append([])
+        view.draw(target.framebuffer, target.size, (0, 0, *target.size), session, text_scale=0.5, snapshot=snapshot,
+                  labels=labels)  # fmt: skip
+        frames.append(_image(target))
+    key_lines = [lines for lines in drawn_text[0] if lines not in labels]
+    assert len(key_lines) == 1, "the first frame draws the key's text with the labels"
+    assert drawn_text[1].count(key_lines[0]) == 1, "into the cache"
+    assert drawn_text[3] == labels, "a frame from the cache draws the labels' text alone"
+    assert np.array_equal(frames[2], frames[3])
+    monkeypatch.undo()
+    text.release()
+    view.release()
+    target.release()

@@ -76,7 +76,7 @@ class InstancedDraw:
                 content = [(self.vertices, "3f 12x", "in_position")]
             if edges:  # the mesh's edges with their triangles' far corners (meshes.edge_adjacency)
                 index_buffer = ctx.buffer(edge_adjacency(mesh).tobytes())
-                self.mode = moderngl.LINES_ADJACENCY
+                self.mode = moderngl.TRIANGLES_ADJACENCY
             else:
                 index_buffer = ctx.buffer(mesh.indices.astype(np.uint32).tobytes())
                 self.mode = moderngl.TRIANGLES

@@ -314,11 +314,13 @@ COPLANAR_TOLERANCE = 1e-9  # 1 − cos of the angle between two triangles' norma
 
 
 def edge_adjacency(mesh: Mesh, weld: float = 1e-5) -> np.ndarray:
-    """(2E, 4) uint32 ``GL_LINES_ADJACENCY`` indices, two per interior edge of ``mesh``: ``(f, a, b, g)`` where
-    ``(a, b, f)`` is a triangle as it winds (CCW outside) and ``g`` the far corner of the other triangle on the
-    edge, then the same from the other triangle's side. Vertices closer than ``weld`` count as one (a cap's rim
-    and the side it meets), so the edges where normals jump are found too; edges with other than two triangles
-    (degenerate poles) are left out, and so are edges inside a plane (which are never on a silhouette). The
+    """(E, 6) uint32 ``GL_TRIANGLES_ADJACENCY`` indices, one per interior edge of ``mesh``: ``(f, a, b, g, c, d)``
+    where ``(a, b, f)`` is a triangle F as it winds (CCW outside), ``(c, d, g)`` the other triangle G on the edge as
+    it winds (so ``c`` is where ``b`` is and ``d`` where ``a`` is, each with G's normal). The edge shader draws the
+    silhouette from whichever triangle faces the eye, with that triangle's normals: one primitive per edge, not one
+    per side (a CPU rasteriser runs the geometry shader per primitive). Vertices closer than ``weld`` count as one
+    (a cap's rim and the side it meets), so the edges where normals jump are found too; edges with other than two
+    triangles (degenerate poles) are left out, and so are edges inside a plane (which are never on a silhouette). The
     renderer's silhouette fringes are drawn from these."""
     keys = np.round(np.asarray(mesh.positions, dtype=float) / weld).astype(np.int64)
     _, welded = np.unique(keys, axis=0, return_inverse=True)
@@ -349,6 +351,4 @@ def edge_adjacency(mesh: Mesh, weld: float = 1e-5) -> np.ndarray:
     )
     folded = cosine < 1.0 - COPLANAR_TOLERANCE
     first, second = first[folded], second[folded]
-    forward = np.stack([far[first], a[first], b[first], far[second]], axis=1)
-    backward = np.stack([far[second], a[second], b[second], far[first]], axis=1)
-    return np.concatenate([forward, backward]).astype(np.uint32)
+    return np.stack([far[first], a[first], b[first], far[second], a[second], b[second]], axis=1).astype(np.uint32)

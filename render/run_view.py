@@ -34,6 +34,7 @@ from spinlab.render.poinsot_view import poinsot_camera, poinsot_label
 from spinlab.render.renderer import REFERENCE_HEIGHT_PX, Renderer, RenderOptions, Viewport
 from spinlab.render.text import TextBox, TextOverlay
 from spinlab.render.viewports import (
+    LABEL_LINE,
     LABEL_MARGIN_PX,
     LABEL_WIDTH_PX,
     draw_labelled_views,
@@ -264,9 +265,11 @@ class RunView:
             ]  # fmt: skip
             self._framed = [camera.state() for camera in self.cameras]
             self.steer(snapshot, self._steering[1], self._steering[0])
+        fixed = boxes[-1:] if self._key is not None else []  # the overlays' key, last when shown
         draw_labelled_views(
             self.renderer, framebuffer, size, snapshot, self.viewports, self.cameras, self._bodies(),
-            self.text if boxes else None, boxes, scale, None if shares_target else background,
+            self.text if boxes else None, boxes[: len(boxes) - len(fixed)], scale,
+            None if shares_target else background, fixed,
         )  # fmt: skip
         if self.poinsot_viewport is not None:
             self._draw_poinsot(framebuffer, size, min(text_scale, self.poinsot_viewport[2] / POINSOT_LABEL_WIDTH_PX))
@@ -341,7 +344,13 @@ class RunView:
             self.viewports = grid_viewports_in(place.grid, cells, grid_columns(cells, *place.grid[2:]))
         top = size[1]
         boxes = [
-            TextBox(viewport[0] + margin, top - viewport[1] - viewport[3] + margin, tuple(lines), (accent,))
+            TextBox(
+                viewport[0] + margin,
+                top - viewport[1] - viewport[3] + margin,
+                tuple(lines),
+                (accent,),
+                width_of=LABEL_LINE,
+            )
             for viewport, lines, accent in zip(self.viewports, labels, self.accents, strict=True)
             if lines
         ]

@@ -51,7 +51,9 @@ class TextBox:
     colours shown as a dot before the line of the same index (``None`` or a missing entry: no dot). ``size``
     multiplies the overlay's scale for this box. With ``row`` the lines are entries side by side on one line (a
     key along an edge). A box is made smaller as a whole when it would be wider than ``max_width_px`` or higher
-    than ``max_height_px``."""
+    than ``max_height_px``. Its panel is at least as wide as ``width_of`` in body text would need: a label whose
+    numbers change length from frame to frame (an energy error of 0, then of 2.0e-16) then keeps one panel, which
+    a cache of the panels (render/viewports.py) can keep too."""
 
     x_px: float
     y_px: float
@@ -63,6 +65,7 @@ class TextBox:
     row: bool = False
     max_width_px: float = math.inf
     max_height_px: float = math.inf
+    width_of: str = ""
 
 
 class TextOverlay:
@@ -171,9 +174,11 @@ class TextOverlay:
             content, line_height = max(content, x + indent + width), max(line_height, height)
             x += indent + width + pad
         height = 2 * pad + y + line_height
-        # A panel's width is its text's alone, so that a past moment of a run is drawn again as it was first
-        # (scene/model/step_record.py); in whole steps, and Roboto's digits are all as wide, so a label whose numbers
-        # change from frame to frame keeps one panel, which a cache of the panels can then keep too.
+        if box.width_of:
+            content = max(content, indent + self._text_size(box.width_of, body[0], body[1])[0])
+        # A panel's width is its text's alone (and its ``width_of``'s), so that a past moment of a run is drawn again
+        # as it was first (scene/model/step_record.py); in whole steps, and Roboto's digits are all as wide, so a
+        # label whose numbers change from frame to frame keeps one panel, which a cache of the panels can then keep.
         width = math.ceil((2 * pad + content) / step) * step
         x = box.x_px - (width if box.anchor.endswith("right") else 0.0)
         y = box.y_px - (height if box.anchor.startswith("bottom") else 0.0)

@@ -31,11 +31,16 @@ __all__ = [
     "draw_labelled_views",
     "LABEL_MARGIN_PX",
     "LABEL_WIDTH_PX",
+    "LABEL_LINE",
     "label_clearance",
 ]
 
 LABEL_MARGIN_PX = 14.0
 LABEL_WIDTH_PX = 330.0  # a view's widest label line at scale 1 ("t = 10.00 s    |ΔE|/E = 1.2e-05"), with margins
+# A view's usual widest label line: its label's panel is at least this wide, so it stays one size while the run's
+# numbers change length (an energy error of 0, then of 2.0e-16), and the cached backdrop that holds it stays valid
+# (it widens once at t = 10 s, and at 100 s).
+LABEL_LINE = "t = 0.00 s    |ΔE|/E = 1.2e-05"
 
 
 def label_clearance(line_count: int, scale: float, viewport_height: float) -> float:
@@ -58,25 +63,34 @@ def draw_labelled_views(
     boxes: Sequence[TextBox],
     scale: float,
     background: tuple[float, float, float] | None,
+    fixed: Sequence[TextBox] = (),
 ) -> None:
     """``renderer.draw_views`` filling the rest of ``framebuffer`` (of ``size``) with ``background`` (``None``:
-    only the viewports are drawn), then the
-    label ``boxes`` with ``text`` (none when ``None``). The labels' panels go into the renderer's cached backdrop
-    while they stay where and how large they are (``TextOverlay.panel_rects``), and only their text is drawn each
-    frame: on a CPU rasteriser the translucent panels cost more than the text over them."""
+    only the viewports are drawn), then the label ``boxes`` and the ``fixed`` boxes (whose text does not change from
+    frame to frame: the overlays' key) with ``text`` (none when ``None``). The panels, and the fixed boxes' text, go
+    into the renderer's cached backdrop while they stay where and how large they are (``TextOverlay.panel_rects``)
+    and say the same, and only the labels' text is drawn each frame: on a CPU rasteriser the translucent panels
+    cost more than the text over them, and every line of text costs."""
     underlay, key = None, None
-    if text is not None and boxes:
-        key = scale, text.panel_rects(size, boxes, scale)
-        underlay = functools.partial(_draw_panels, text, size, list(boxes), scale)
-    panels_cached = renderer.draw_views(
+    every = [*boxes, *fixed]
+    if text is not None and every:
+        key = scale, text.panel_rects(size, every, scale), tuple(box.lines for box in fixed)
+        underlay = functools.partial(_draw_underlay, text, size, list(boxes), list(fixed), scale)
+    cached = renderer.draw_views(
         framebuffer, snapshot, viewports, cameras, bodies, background=background, underlay=underlay, underlay_key=key
     )
     if text is not None and underlay is not None:
-        text.draw(framebuffer, size, boxes, scale, panels=not panels_cached)
+        if cached:
+            text.draw(framebuffer, size, boxes, scale, panels=False)
+        else:
+            text.draw(framebuffer, size, every, scale)
 
 
-def _draw_panels(text: TextOverlay, size: tuple[int, int], boxes: list[TextBox], scale: float, framebuffer) -> None:
+def _draw_underlay(
+    text: TextOverlay, size: tuple[int, int], boxes: list[TextBox], fixed: list[TextBox], scale: float, framebuffer
+) -> None:
     text.draw(framebuffer, size, boxes, scale, text=False)
+    text.draw(framebuffer, size, fixed, scale)
 
 
 def follow_session(renderer: Renderer, session: Session, preferred_body: int | None = None) -> None:

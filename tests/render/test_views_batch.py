@@ -227,3 +227,69 @@ def test_a_label_panel_is_as_wide_as_its_text_whatever_came_before(gl_context):
     }
     assert len(widths) == 1
     text.release()
+
+
+def test_a_label_whose_error_changes_length_keeps_the_cached_backdrop(gl_context, compare):
+    """A view's label goes from ``|ΔE|/E = 0`` to ``2.0e-16`` and back between frames (a run near round-off): its panel
+    keeps one size (render/viewports.py's ``LABEL_LINE``), so every frame's backdrop, panels included, is the cached
+    one, not shaded again per view with the panels drawn over it."""
+    from spinlab.render.run_view import RunView
+    from spinlab.render.text import TextOverlay
+    from spinlab.scene.model.run_model import Session, Setup, default_integrators
+
+    scene, snapshot = compare
+    text = TextOverlay(gl_context)
+    target = OffscreenTarget(gl_context, 640, 360, samples=0)
+    session = Session(Setup(scene, default_integrators(scene), h=scene.h))
+    view = RunView(gl_context, session, text, options=dataclasses.replace(EVERYTHING))
+    backdrop = view.renderer.backdrop
+    from_cache = []
+    for frame in range(6):
+        error = "0" if frame % 2 else "2.0e-16"
+        labels = [(group.label, f"t = 2.0{frame} s    |ΔE|/E = {error}") for group in view.groups]
+        view.draw(target.framebuffer, target.size, (0, 0, *target.size), session, text_scale=0.5, snapshot=snapshot,
+                  labels=labels)  # fmt: skip
+        from_cache.append(backdrop.whole_key is not None and backdrop.whole_key == backdrop.whole_request)
+    assert from_cache[2:] == [True] * 4
+    text.release()
+    view.release()
+    target.release()
+
+
+def test_the_overlays_key_is_drawn_once_into_the_cached_backdrop(gl_context, compare, monkeypatch):
+    """The key's text says the same frame after frame: it goes into the cached backdrop with the panels, and a
+    frame from the cache draws only the labels' text (the same picture, fewer lines of text a frame)."""
+    from spinlab.render.run_view import RunView
+    from spinlab.render.text import TextOverlay
+    from spinlab.scene.model.run_model import Session, Setup, default_integrators
+
+    scene, snapshot = compare
+    text = TextOverlay(gl_context)
+    target = OffscreenTarget(gl_context, 640, 360, samples=0)
+    session = Session(Setup(scene, default_integrators(scene), h=scene.h))
+    view = RunView(gl_context, session, text, options=dataclasses.replace(EVERYTHING))
+    labels = [(group.label, "t = 2.00 s    |ΔE|/E = 1.0e-05") for group in view.groups]
+    drawn_text: list[list[tuple[str, ...]]] = []
+    original = TextOverlay.draw
+
+    def draw(self, framebuffer, size, boxes, scale=1.0, *, panels=True, text=True):
+        if text:
+            drawn_text[-1].extend(box.lines for box in boxes)
+        return original(self, framebuffer, size, boxes, scale, panels=panels, text=text)
+
+    monkeypatch.setattr(TextOverlay, "draw", draw)
+    frames = []
+    for _ in range(4):  # drawn in full; panels and key into the cache; twice from the cache
+        drawn_text.append([])
+        view.draw(target.framebuffer, target.size, (0, 0, *target.size), session, text_scale=0.5, snapshot=snapshot,
+                  labels=labels)  # fmt: skip
+        frames.append(_image(target))
+    key_lines = [lines for lines in drawn_text[0] if lines not in labels]
+    assert len(key_lines) == 1, "the first frame draws the key's text with the labels"
+    assert drawn_text[1].count(key_lines[0]) == 1, "into the cache"
+    assert drawn_text[3] == labels, "a frame from the cache draws the labels' text alone"
+    assert np.array_equal(frames[2], frames[3])
+    monkeypatch.undo()
+    text.release()
+    view.release()
+    target.release()

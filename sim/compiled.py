@@ -103,9 +103,9 @@ def load_numba() -> None:
     """Import numba and ready its compiler in this process now (~0.5 s, most of it the typing and lowering
     registries it loads at its first compile or cache load), so that a kernel loaded from the cache later costs
     milliseconds: the window pays it before its first frame, not between two."""
-    from numba.core.registry import cpu_target
+    from spinlab.sim.jit import ready_numba
 
-    cpu_target.target_context.refresh()
+    ready_numba()
 
 
 def kernel_bits_without_numba(names: Iterable[str | None]) -> bool:

@@ -101,7 +101,8 @@ class TorqueFreeBatch:
     ``rate`` λ, ``phase0`` u₀, ``m``, ``m_complement``, ``quarter_period`` K, ``amplitudes``, ``L_norm``, the
     precession's ``coefficient``, ``g0``, ``complete_g``, ``characteristic`` n, ``transformed`` (bool: ``Π`` taken
     whole, see :meth:`EulerPoinsot.precession_angle`) and ``conjugate`` ``m/n``, and ``chain`` (E, 4, 4) (see
-    :attr:`TorqueFreeSolution._chain`). ``others``: ``(row, TorqueFreeSolution)`` for the other bodies."""
+    :attr:`TorqueFreeSolution._chain`), and ``start`` (E, 4) the orientation at t = 0. ``others``: ``(row,
+    TorqueFreeSolution)`` for the other bodies."""
 
     count: int
     rows: np.ndarray
@@ -123,6 +124,7 @@ class TorqueFreeBatch:
     conjugate: np.ndarray
     chain: np.ndarray
     others: tuple[tuple[int, TorqueFreeSolution], ...]
+    start: np.ndarray
 
     @classmethod
     def from_states(cls, inertia_body: np.ndarray, q0: np.ndarray, omega_world0: np.ndarray) -> TorqueFreeBatch:
@@ -159,7 +161,7 @@ class TorqueFreeBatch:
             empty = np.empty(0)
             return cls(count, rows, moments[rows], axes[rows], rows, empty, empty, empty, empty, empty,
                        np.empty((0, 3)), empty, empty, empty, empty, empty, np.zeros(0, dtype=bool), empty,
-                       np.empty((0, 4, 4)), other_solutions)  # fmt: skip
+                       np.empty((0, 4, 4)), other_solutions, np.empty((0, 4)))  # fmt: skip
         with np.errstate(all="ignore"):
             return cls._solve(count, rows, moments[rows], axes[rows], omega[rows], exponent[rows], gap[gap != 0.0],
                               q0[rows], other_solutions)  # fmt: skip
@@ -209,20 +211,23 @@ class TorqueFreeBatch:
         g0 = partial._g_reduced(half_periods, sn, cn)
         euler_axes = np.where((c == 2)[:, None], [0, 1, 2], [1, 2, 0])
         q_body_euler = quat_from_matrix(np.take_along_axis(axes, euler_axes[:, None, :], axis=-1))
-        # The Euler angles at t = 0, as TorqueFreeSolution takes them.
-        _, theta0, psi0, phi0 = partial._omega_and_angles(np.zeros(()), g0, coefficient)
+        # The Euler angles at t = 0, as TorqueFreeSolution takes them. G there is g0 (the same reduction of the
+        # same phase; where the phase is -0.0 and G's zero takes the other sign, φ = c (G − g0) is +0.0 all the same).
+        _, theta0, psi0, phi0 = partial._omega_and_angles(np.zeros(()), g0, coefficient, g=g0)
         r0 = quat_from_zxz_euler(phi0, theta0, psi0)
         q_world_invariable = quat_mul(quat_mul(q0, q_body_euler), quat_conj(r0))
         chain = quat_mul(quat_mul(q_world_invariable[:, None, :], np.eye(4)), quat_conj(q_body_euler)[:, None, :])
+        start = _chained(r0, chain)
         return cls(count, rows, moments, axes, c, rate, phase0, m, m_complement, quarter, amplitudes, L_norm,
-                   coefficient, g0, complete_g, characteristic, transformed, conjugate, chain, others)  # fmt: skip
+                   coefficient, g0, complete_g, characteristic, transformed, conjugate, chain, others,
+                   start)  # fmt: skip
 
     @classmethod
     def _partial(cls, rows, c, rate, phase0, m, m1, quarter, amplitudes, L_norm, n, transformed, conjugate,
                  complete_g, moments, axes):  # fmt: skip
         nan = np.full(len(rows), np.nan)
         return cls(0, rows, moments, axes, c, rate, phase0, m, m1, quarter, amplitudes, L_norm, nan, nan,
-                   complete_g, n, transformed, conjugate, np.empty((len(rows), 4, 4)), ())  # fmt: skip
+                   complete_g, n, transformed, conjugate, np.empty((len(rows), 4, 4)), (), nan)  # fmt: skip
 
     def _g_reduced(self, half_periods: np.ndarray, sn: np.ndarray, cn: np.ndarray) -> np.ndarray:
         """EulerPoinsot._g_reduced for every row (finite quarter periods): ``G``, or ``Π`` on transformed rows."""
@@ -237,8 +242,9 @@ class TorqueFreeBatch:
             partial[..., rows] = pi
         return partial + 2.0 * half_periods * self.complete_g
 
-    def _omega_and_angles(self, t: np.ndarray, g0=None, coefficient=None):
-        """Ω in principal axes (..., E, 3) and the Euler angles (..., E) at times ``t`` (..., 1)."""
+    def _omega_and_angles(self, t: np.ndarray, g0=None, coefficient=None, g=None):
+        """Ω in principal axes (..., E, 3) and the Euler angles (..., E) at times ``t`` (..., 1); ``g``: the
+        precession's integral there when the caller has it."""
         t = np.asarray(t, dtype=float)
         half_periods, r = _reduce(self.rate * t + self.phase0, self.quarter_period)
         sn, cn, dn = _jacobi(r, self.m, self.m_complement, self.quarter_period)
@@ -247,7 +253,7 @@ class TorqueFreeBatch:
         minor = self.spin_axis == 0
         functions = np.stack([np.where(minor, dn, cn_signed), sn_signed, np.where(minor, cn_signed, dn)], axis=-1)
         omega = self.amplitudes * functions
-        g = self._g_reduced(half_periods, sn, cn)
+        g = self._g_reduced(half_periods, sn, cn) if g is None else g
         g0 = self.g0 if g0 is None else g0
         coefficient = self.coefficient if coefficient is None else coefficient
         # |L| t over I_e (plain) or I_c (transformed): the principal index 0 or 2, from spin_axis c.
@@ -269,12 +275,7 @@ class TorqueFreeBatch:
             with np.errstate(all="ignore"):
                 omega, theta, psi, phi = self._omega_and_angles(t[..., None])
                 r = quat_from_zxz_euler(phi, theta, psi)
-                chain = self.chain
-                # Σ_k r_k chain_k in TorqueFreeSolution's order.
-                q[..., self.rows, :] = (
-                    r[..., 0:1] * chain[:, 0] + r[..., 1:2] * chain[:, 1] + r[..., 2:3] * chain[:, 2]
-                    + r[..., 3:] * chain[:, 3]
-                )  # fmt: skip
+                q[..., self.rows, :] = _chained(r, self.chain)
                 omega_body[..., self.rows, :] = np.einsum("...ej,eij->...ei", omega, self.axes_body)
         for row, solution in self.others:
             q[..., row, :], omega_body[..., row, :] = solution.orientation_and_omega_body(t)
@@ -283,6 +284,21 @@ class TorqueFreeBatch:
     def orientation(self, t) -> np.ndarray:
         """Orientation (..., K, 4) of every body at times ``t``."""
         return self.orientation_and_omega_body(t)[0]
+
+    def start_orientation(self) -> np.ndarray:
+        """:meth:`orientation` at t = 0 (K, 4), bit for bit, from the rotation the solve composed there."""
+        q = np.empty((self.count, 4))
+        q[self.rows] = self.start
+        at = np.zeros(())
+        for row, solution in self.others:
+            q[row] = solution.orientation_and_omega_body(at)[0]
+        return q
+
+
+def _chained(r: np.ndarray, chain: np.ndarray) -> np.ndarray:
+    """Σ_k r_k chain_k (..., E, 4) of the rotations ``r`` (..., E, 4) from the invariable frame, in
+    TorqueFreeSolution's order."""
+    return r[..., 0:1] * chain[:, 0] + r[..., 1:2] * chain[:, 1] + r[..., 2:3] * chain[:, 2] + r[..., 3:] * chain[:, 3]
 
 
 def _reduce(u: np.ndarray, quarter: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -9,13 +9,14 @@ with no numba imported. When that gives the compiled bits, and when it pays: sim
 from __future__ import annotations
 
 import importlib.util
+import sys
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 from types import ModuleType
 from typing import Any, TypeVar
 
-__all__ = ["njit", "plain"]
+__all__ = ["njit", "plain", "ready_numba"]
 
 Function = TypeVar("Function", bound=Callable[..., Any])
 
@@ -30,6 +31,7 @@ def njit(**options: Any) -> Callable[[Function], Function]:
     def decorate(function: Function) -> Function:
         if function.__globals__.get(_PLAIN, False):
             return function
+        ready_numba()
         from numba import njit as numba_njit
 
         dispatcher = numba_njit(**{**options, "cache": False})(function)
@@ -40,6 +42,24 @@ def njit(**options: Any) -> Callable[[Function], Function]:
         return dispatcher
 
     return decorate
+
+
+@cache
+def ready_numba() -> None:
+    """Import numba and ready its compiler (the typing and lowering registries its first compile or cache load
+    reads), with ``scipy.linalg`` kept out of it: numba imports that (~0.2 CPU s, a third of readying numba) only to
+    find BLAS for ``np.dot`` and ``np.linalg`` in compiled code, which no kernel here calls. So numba is told there is
+    none; a later ``import scipy.linalg`` in the process is not affected."""
+    hidden = "scipy.linalg" not in sys.modules
+    if hidden:
+        sys.modules["scipy.linalg"] = None  # type: ignore[assignment]  # an import of it raises ImportError
+    try:
+        from numba.core.registry import cpu_target
+
+        cpu_target.target_context.refresh()
+    finally:
+        if hidden and sys.modules.get("scipy.linalg", "") is None:
+            del sys.modules["scipy.linalg"]
 
 
 @cache

@@ -81,3 +81,25 @@ def test_a_trace_imports_its_writer(tmp_path):
     scene.write_text(SCENES["torque_free"], encoding="utf-8")
     loaded = _run_modules(scene, "--trace", str(tmp_path / "out.csv"))
     assert {"spinlab.scene.files.trace", "tempfile"} <= loaded  # written atomically through a temporary file
+
+
+def test_numba_is_readied_without_scipy_linalg():
+    # numba imports scipy.linalg (~0.2 CPU-s) only to find BLAS for np.dot in compiled code, which no kernel calls:
+    # sim/jit.py's ready_numba keeps it out, and the kernels compile or load as before.
+    probe = (
+        "import numpy as np\n"
+        "from spinlab.sim.compiled import load_numba\n"
+        "from spinlab.sim.world import World\n"
+        "load_numba()\n"
+        "world = World(gravity=np.zeros(3))\n"
+        "world.add_body(q=np.array([1.0, 0, 0, 0]), omega_world=np.array([0.05, 5.0, 0.05]),"
+        " inertia_body=np.diag([1.3, 1.4, 2.5]), integrator='implicit_midpoint')\n"
+        "world.step(1 / 240)\n"
+        "import sys\n"
+        "assert 'scipy.linalg' not in sys.modules\n"
+        "from spinlab.sim.integrators import _kernels\n"
+        "assert _kernels.implicit_kernel.signatures  # compiled, not plain\n"
+    )
+    loaded = _modules(probe)
+    assert "numba" in loaded and "scipy.linalg" not in loaded
+    assert "scipy.linalg" in _modules("from spinlab.sim.compiled import load_numba\nload_numba()\nimport scipy.linalg")

@@ -23,7 +23,17 @@ from spinlab.scene.files.validation import in_range
 from spinlab.sim.inertia import DEFINITE_RTOL, SHAPES, SIZE_DEFAULTS, TRIANGLE_RTOL, check_inertia
 from spinlab.sim.quaternion import quat_rotate
 
-__all__ = ["BodyColumns", "read_columns", "frozen", "shared_rows", "FAST_KEYS", "QUAT_MIN_NORM"]
+__all__ = [
+    "BodyColumns",
+    "BodySource",
+    "TableSource",
+    "read_columns",
+    "frozen",
+    "shared_rows",
+    "FAST_KEYS",
+    "QUAT_MIN_NORM",
+    "MISSING",
+]
 
 # An orientation shorter than this is a typo, not a rotation.
 QUAT_MIN_NORM = 1e-6
@@ -32,7 +42,8 @@ FAST_KEYS = frozenset(
     ("name", "shape", "mass", "inertia", "position", "orientation", "angular_velocity", "body_angular_velocity",
      "integrator", "parent", "color")
 )  # fmt: skip
-_MISSING = object()
+MISSING = object()  # the default of a required key
+Default = float | tuple[float, ...]  # a key's value where a table does not give it
 # Integers beyond this convert to float64 with rounding; left to the reader, which converts one at a time.
 _EXACT_INT = 2**53
 
@@ -58,33 +69,31 @@ class BodyColumns:
     colors: list[tuple[float, float, float] | None]
 
 
-def read_columns(entries: list[object], integrators: tuple[str, ...], first: int = 0) -> BodyColumns:
-    """The bodies of ``entries`` (the file's ``body`` array from its body ``first`` on) that are certainly valid and
-    usual, read as arrays."""
-    n = len(entries)
-    tables: list[dict[str, Any]] = [entry if type(entry) is dict else {} for entry in entries]
-    ok = np.fromiter((type(entry) is dict for entry in entries), bool, n)
+def read_columns(entries: list[object] | BodySource, integrators: tuple[str, ...], first: int = 0) -> BodyColumns:
+    """The bodies of ``entries`` (the file's ``body`` array from its body ``first`` on, as parsed tables, or a
+    :class:`BodySource` of them read another way) that are certainly valid and usual, read as arrays."""
+    source = entries if isinstance(entries, BodySource) else TableSource(entries)
+    n = source.count
+    ok = source.tables()
 
-    shapes = [shape if type(shape) is str and shape in SHAPES else None for shape in _strings(tables, "shape", ok)]
+    shapes = [shape if type(shape) is str and shape in SHAPES else None for shape in _strings(source, "shape", ok)]
     ok &= np.fromiter((shape is not None for shape in shapes), bool, n)
     allowed: dict[str | None, frozenset[str]] = {shape: FAST_KEYS | SIZE_DEFAULTS[shape].keys() for shape in SHAPES}
-    ok &= np.fromiter(
-        (table.keys() <= allowed.get(shape, FAST_KEYS) for table, shape in zip(tables, shapes, strict=True)), bool, n
-    )
-    names = _strings(tables, "name", ok, default=None)
+    ok &= source.keys_within(shapes, allowed)
+    names = _strings(source, "name", ok, default=None)
     names = [f"body{index}" if name is None else name for index, name in enumerate(names, start=first)]
     ok &= np.fromiter((name != "" for name in names), bool, n)
-    integrator_of = _strings(tables, "integrator", ok, default=None)
+    integrator_of = _strings(source, "integrator", ok, default=None)
     ok &= np.fromiter((name is None or (type(name) is str and name in integrators) for name in integrator_of), bool, n)
-    parents = _strings(tables, "parent", ok, default=None)
+    parents = _strings(source, "parent", ok, default=None)
 
-    mass = _numbers(tables, "mass", 1, 1.0, ok, positive=True)
-    sizes = _sizes(tables, shapes, ok)
-    given_inertia = np.fromiter(("inertia" in table for table in tables), bool, n)
-    moments = _numbers(tables, "inertia", 3, (1.0, 1.0, 1.0), ok)
+    mass = _numbers(source, "mass", 1, 1.0, ok, positive=True)
+    sizes, size_numbers = _sizes(source, shapes, ok)
+    given_inertia = source.has("inertia")
+    moments = _numbers(source, "inertia", 3, (1.0, 1.0, 1.0), ok)
     ok &= ~given_inertia | _certainly_rigid(moments)
-    position = _numbers(tables, "position", 3, (0.0, 0.0, 0.0), ok)
-    orientation = _numbers(tables, "orientation", 4, (1.0, 0.0, 0.0, 0.0), ok, any_magnitude=True)
+    position = _numbers(source, "position", 3, (0.0, 0.0, 0.0), ok)
+    orientation = _numbers(source, "orientation", 4, (1.0, 0.0, 0.0, 0.0), ok, any_magnitude=True)
     # As the reader: scaled by the largest entry, then divided by its norm (vecdot is the dot np.linalg.norm takes).
     largest = np.max(np.abs(orientation), axis=1)
     ok &= largest >= 0.5 * QUAT_MIN_NORM  # the reader's "largest * 2 < QUAT_MIN_NORM" fails, without overflow
@@ -92,17 +101,17 @@ def read_columns(entries: list[object], integrators: tuple[str, ...], first: int
     orientation[~ok] = (1.0, 0.0, 0.0, 0.0)
     orientation = orientation / largest[:, None]
     orientation = orientation / np.sqrt(np.vecdot(orientation, orientation))[:, None]
-    omega = _numbers(tables, "angular_velocity", 3, (0.0, 0.0, 0.0), ok)
-    omega_body = _numbers(tables, "body_angular_velocity", 3, (0.0, 0.0, 0.0), ok)
-    in_body = np.fromiter(("body_angular_velocity" in table for table in tables), bool, n)
-    ok &= ~(in_body & np.fromiter(("angular_velocity" in table for table in tables), bool, n))
+    omega = _numbers(source, "angular_velocity", 3, (0.0, 0.0, 0.0), ok)
+    omega_body = _numbers(source, "body_angular_velocity", 3, (0.0, 0.0, 0.0), ok)
+    in_body = source.has("body_angular_velocity")
+    ok &= ~(in_body & source.has("angular_velocity"))
     omega[in_body] = quat_rotate(orientation[in_body], omega_body[in_body])
     ok &= np.all(in_range(omega), axis=1)  # turned into the parent's frame, as the scene holds (and writes) it
-    given_color = np.fromiter(("color" in table for table in tables), bool, n)
-    color = _numbers(tables, "color", 3, (0.0, 0.0, 0.0), ok)
+    given_color = source.has("color")
+    color = _numbers(source, "color", 3, (0.0, 0.0, 0.0), ok)
     ok &= np.all((color >= 0.0) & (color <= 1.0), axis=1)
 
-    inertia, com_offset, derived_ok = _mass_properties(shapes, mass, sizes, ok)
+    inertia, com_offset, derived_ok = _mass_properties(shapes, mass, sizes, size_numbers, ok)
     ok &= given_inertia | derived_ok
     rows = np.flatnonzero(ok)
     inertia_body = np.zeros((rows.size, 3, 3))
@@ -156,15 +165,96 @@ def _interned(values: list) -> list:
     return [seen.setdefault(value, value) for value in values]
 
 
-def _strings(tables: list[dict[str, Any]], key: str, ok: np.ndarray, default: object = _MISSING) -> list[Any]:
+class BodySource:
+    """The ``[[body]]`` tables as :func:`read_columns` reads them, key by key: :class:`TableSource` for parsed tables;
+    scene/files/body_text.py's for tables read from the file's text without them."""
+
+    count: int
+
+    def tables(self) -> np.ndarray:
+        """(n,) bool: whether each entry is a table at all."""
+        raise NotImplementedError
+
+    def has(self, key: str) -> np.ndarray:
+        """(n,) bool: whether each table gives ``key``."""
+        raise NotImplementedError
+
+    def keys_within(self, shapes: list[str | None], allowed: dict[str | None, frozenset[str]]) -> np.ndarray:
+        """(n,) bool: whether each table's keys are among ``allowed[its shape]`` (``FAST_KEYS`` when it has none)."""
+        raise NotImplementedError
+
+    def strings(self, key: str, default: object) -> tuple[list[Any], np.ndarray]:
+        """The value at ``key`` of each table, ``default`` where absent, and (n,) bool: whether it is a string or
+        absent (where ``default`` is not ``MISSING``: the key is required)."""
+        raise NotImplementedError
+
+    def numbers(
+        self, key: str, length: int, default: float | tuple[float, ...]
+    ) -> tuple[np.ndarray, np.ndarray | None]:
+        """``(n, length)`` floats at ``key`` (a number when ``length`` is 1, else an array of ``length`` numbers),
+        ``default`` where absent, and which rows held such numbers exactly (``None``: all), those that did not
+        holding anything."""
+        raise NotImplementedError
+
+    def subset(self, rows: list[int]) -> BodySource:
+        """The tables ``rows``."""
+        raise NotImplementedError
+
+
+class TableSource(BodySource):
+    """Parsed ``[[body]]`` tables (a non-table entry reads as an empty table, not ok)."""
+
+    def __init__(self, entries: list[object]) -> None:
+        self.entries = entries
+        self.count = len(entries)
+        self._tables: list[dict[str, Any]] = [entry if type(entry) is dict else {} for entry in entries]
+
+    def tables(self) -> np.ndarray:
+        return np.fromiter((type(entry) is dict for entry in self.entries), bool, self.count)
+
+    def has(self, key: str) -> np.ndarray:
+        return np.fromiter((key in table for table in self._tables), bool, self.count)
+
+    def keys_within(self, shapes: list[str | None], allowed: dict[str | None, frozenset[str]]) -> np.ndarray:
+        pairs = zip(self._tables, shapes, strict=True)
+        return np.fromiter((table.keys() <= allowed.get(shape, FAST_KEYS) for table, shape in pairs), bool, self.count)
+
+    def strings(self, key: str, default: object) -> tuple[list[Any], np.ndarray]:
+        values = [table.get(key, default) for table in self._tables]
+        strings = ((type(value) is str or (value is default and value is not MISSING)) for value in values)
+        return values, np.fromiter(strings, bool, self.count)
+
+    def numbers(
+        self, key: str, length: int, default: float | tuple[float, ...]
+    ) -> tuple[np.ndarray, np.ndarray | None]:
+        values = [table.get(key, default) for table in self._tables]
+        if length == 1:  # numbers: each value is a row of one
+            plain = None if set(map(type, values)) <= {float} else [_exact_number(x) for x in values]
+            array = np.array(values if plain is None else _keep(values, plain, default), dtype=float)[:, None]
+        else:
+            shaped = [value is default or (type(value) is list and len(value) == length) for value in values]
+            if not all(shaped):
+                values = _keep(values, shaped, default)
+            floats = set(map(type, chain.from_iterable(values))) <= {float}
+            plain = None if floats else [all(_exact_number(x) for x in row) for row in values]
+            array = np.array(values if plain is None else _keep(values, plain, default), dtype=float)
+            array = array.reshape(self.count, length)
+            plain = shaped if plain is None else [a and b for a, b in zip(shaped, plain, strict=True)]
+        return array, None if plain is None else np.array(plain, dtype=bool)
+
+    def subset(self, rows: list[int]) -> TableSource:
+        return TableSource([self.entries[index] for index in rows])
+
+
+def _strings(source: BodySource, key: str, ok: np.ndarray, default: object = MISSING) -> list[Any]:
     """The string at ``key`` of each table (``default`` when absent); a row without a string is marked not ok."""
-    values = [table.get(key, default) for table in tables]
-    ok &= np.fromiter((type(value) is str or (value is default and value is not _MISSING) for value in values), bool)
+    values, strings = source.strings(key, default)
+    ok &= strings
     return values
 
 
 def _numbers(
-    tables: list[dict[str, Any]],
+    source: BodySource,
     key: str,
     length: int,
     default: float | tuple[float, ...],
@@ -175,20 +265,8 @@ def _numbers(
 ) -> np.ndarray:
     """``(n, length)`` floats at ``key`` (a number when ``length`` is 1, else an array of ``length`` numbers), the
     ``default`` where absent; a row the reader might refuse is marked not ok (and holds the default)."""
-    values = [table.get(key, default) for table in tables]
-    if length == 1:  # numbers: each value is a row of one
-        plain = None if set(map(type, values)) <= {float} else [_exact_number(x) for x in values]
-        array = np.array(values if plain is None else _keep(values, plain, default), dtype=float)[:, None]
-    else:
-        shaped = [value is default or (type(value) is list and len(value) == length) for value in values]
-        if not all(shaped):
-            values = _keep(values, shaped, default)
-        floats = set(map(type, chain.from_iterable(values))) <= {float}
-        plain = None if floats else [all(_exact_number(x) for x in row) for row in values]
-        array = np.array(values if plain is None else _keep(values, plain, default), dtype=float)
-        array = array.reshape(len(tables), length)
-        plain = shaped if plain is None else [a and b for a, b in zip(shaped, plain, strict=True)]
-    good = np.ones(len(tables), dtype=bool) if plain is None else np.array(plain, dtype=bool)
+    array, plain = source.numbers(key, length, default)
+    good = np.ones(source.count, dtype=bool) if plain is None else plain
     with np.errstate(invalid="ignore"):
         fine = np.isfinite(array)
         if not any_magnitude:
@@ -211,26 +289,44 @@ def _keep(values: list[Any], fine: list[bool], default: Any) -> list[Any]:
     return [value if good else default for value, good in zip(values, fine, strict=True)]
 
 
-def _sizes(tables: list[dict[str, Any]], shapes: list[Any], ok: np.ndarray) -> list[dict[str, Any]]:
-    """Each body's sizes as the reader gives them: its shape's size keys, floats or tuples of floats."""
-    sizes: list[dict[str, Any]] = [{} for _ in tables]
+def _sizes(source: BodySource, shapes: list[Any], ok: np.ndarray) -> tuple[list[dict[str, Any]], np.ndarray]:
+    """Each body's sizes as the reader gives them (its shape's size keys, floats or tuples of floats), bodies of
+    equal shape and sizes sharing one (never changed) dict, and the number of that dict (-1: no shape)."""
+    sizes: list[dict[str, Any]] = [{}] * source.count  # a body without a shape is not ok: its sizes are not read
+    numbers = np.full(source.count, -1, dtype=np.int64)
+    shape_of = np.array(shapes, dtype=object)
     for shape, defaults in SIZE_DEFAULTS.items():
-        members = [index for index, name in enumerate(shapes) if name == shape]
-        if not members:
+        members = np.flatnonzero(shape_of == shape)
+        if not members.size:
             continue
-        mine = [tables[index] for index in members]
+        mine = source if members.size == source.count else source.subset(members.tolist())
         mine_ok = ok[members]
-        columns = {}
-        for key, default in defaults.items():
-            length = len(default) if isinstance(default, tuple) else 1
-            column = _numbers(mine, key, length, default, mine_ok, positive=True)
-            columns[key] = [tuple(row) for row in column.tolist()] if length > 1 else column[:, 0].tolist()
+        lengths = [len(default) if isinstance(default, tuple) else 1 for default in defaults.values()]
+        columns = [
+            _numbers(mine, key, length, default, mine_ok, positive=True)
+            for (key, default), length in zip(defaults.items(), lengths, strict=True)
+        ]
         ok[members] = mine_ok
-        shared: dict[tuple, dict[str, Any]] = {}  # bodies of equal sizes share one (never changed) dict
-        for position, index in enumerate(members):
-            values = tuple(column[position] for column in columns.values())
-            sizes[index] = shared.get(values) or shared.setdefault(values, dict(zip(columns, values, strict=True)))
-    return sizes
+        distinct, inverse = _distinct_rows(np.concatenate(columns, axis=1))
+        edges = np.cumsum([0, *lengths]).tolist()
+        shared = [
+            {key: tuple(row[start:end]) if end - start > 1 else row[start] for key, start, end in
+             zip(defaults, edges[:-1], edges[1:], strict=True)}
+            for row in distinct.tolist()
+        ]  # fmt: skip
+        for index, number in zip(members.tolist(), inverse.tolist(), strict=True):
+            sizes[index] = shared[number]
+        numbers[members] = inverse + (numbers.max() + 1)
+    return sizes, numbers
+
+
+def _distinct_rows(table: np.ndarray, *, firsts: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct rows of ``table`` (k, m) (``firsts``: the index of the first of each instead) and the number of
+    each row's among them (k,): at once where all are alike, as a generated scene's mostly are."""
+    if (table == table[:1]).all():
+        return np.zeros(1, dtype=np.intp) if firsts else table[:1], np.zeros(len(table), dtype=np.intp)
+    distinct, first, inverse = np.unique(table, axis=0, return_index=True, return_inverse=True)
+    return first if firsts else distinct, inverse.ravel()
 
 
 def _certainly_rigid(moments: np.ndarray) -> np.ndarray:
@@ -242,22 +338,27 @@ def _certainly_rigid(moments: np.ndarray) -> np.ndarray:
 
 
 def _mass_properties(
-    shapes: list[str | None], mass: np.ndarray, sizes: list[dict[str, Any]], ok: np.ndarray
+    shapes: list[str | None], mass: np.ndarray, sizes: list[dict[str, Any]], numbers: np.ndarray, ok: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Each ok body's shape tensor about the COM, COM offset, and whether that tensor passes ``check_inertia``:
-    the shape's function called once per distinct (shape, mass, sizes). An ok body has a shape (``None``: not ok)."""
+    the shape's function called once per distinct (shape, mass, sizes), told apart by the mass and the number of
+    the body's sizes (:func:`_sizes`). An ok body has a shape (``None``: not ok)."""
     n = len(shapes)
     inertia = np.zeros((n, 3, 3))
     com_offset = np.zeros((n, 3))
     passes = np.zeros(n, dtype=bool)
-    masses = mass[:, 0].tolist()
-    groups: dict[tuple, list[int]] = {}
-    for index in np.flatnonzero(ok).tolist():
-        groups.setdefault((shapes[index], masses[index], *sizes[index].values()), []).append(index)
-    for (shape, body_mass, *_), members in groups.items():
-        properties = SHAPES[shape](body_mass, **sizes[members[0]])
-        inertia[members] = properties.inertia
-        com_offset[members] = properties.com_offset
+    rows = np.flatnonzero(ok)
+    if not rows.size:
+        return inertia, com_offset, passes
+    keys = np.stack([numbers[rows].astype(float), mass[rows, 0]], axis=1)
+    firsts, inverse = _distinct_rows(keys, firsts=True)
+    distinct = rows[firsts].tolist()
+    tensors, offsets = np.empty((len(distinct), 3, 3)), np.empty((len(distinct), 3))
+    fine = np.empty(len(distinct), dtype=bool)
+    for number, index in enumerate(distinct):
+        properties = SHAPES[shapes[index]](float(mass[index, 0]), **sizes[index])
+        tensors[number], offsets[number] = properties.inertia, properties.com_offset
         # The moments a scene holds are what its writer writes: in range (scene/files/validation.py), as given ones are.
-        passes[members] = check_inertia(properties.inertia) is None and bool(np.all(in_range(properties.inertia)))
+        fine[number] = check_inertia(properties.inertia) is None and bool(np.all(in_range(properties.inertia)))
+    inertia[rows], com_offset[rows], passes[rows] = tensors[inverse], offsets[inverse], fine[inverse]
     return inertia, com_offset, passes

@@ -52,7 +52,8 @@ from typing import Any
 import numpy as np
 
 from spinlab.assets import asset_dir
-from spinlab.scene.files.body_columns import QUAT_MIN_NORM, frozen, read_columns, shared_rows
+from spinlab.scene.files.body_columns import QUAT_MIN_NORM, BodyColumns, frozen, read_columns, shared_rows
+from spinlab.scene.files.body_text import PLAIN_BYTES, plain_bodies
 from spinlab.scene.files.camera_table import CameraKey, read_camera_keys
 from spinlab.scene.files.caption_table import CaptionSpec, read_captions
 from spinlab.scene.files.change_table import ChangeSpec, read_changes
@@ -211,6 +212,10 @@ def _load_scene(scene: str | os.PathLike[str]) -> SceneSpec:
     path = resolve_scene_path(scene)
     where = str(path)
     text = read_text(path, where)
+    if len(text) > PLAIN_BYTES:
+        plain = _plain_scene(path, where, text)
+        if plain is not None:
+            return plain
     if len(text) > FAST_PARSE_BYTES:
         pieces = body_pieces(text)
         if pieces is not None:
@@ -315,10 +320,18 @@ def order_parent_first(bodies: tuple[BodySpec, ...] | list[BodySpec]) -> tuple[B
 def _read_bodies(entries: list[object], where: str, first: int = 0) -> tuple[BodySpec, ...]:
     """The bodies of the file (``entries``, from its body ``first`` on): the usual ones read as arrays
     (scene.files.body_columns), the rest one at a time by :func:`_read_body`, which raises on the first mistake in file
-    order (the array reader takes no body with one). Bodies of equal inertia, COM offset or orientation share one
-    (read-only) array of it."""
-    columns = read_columns(entries, KNOWN_INTEGRATORS, first)
-    bodies: list[BodySpec | None] = [None] * len(entries)
+    order (the array reader takes no body with one)."""
+    bodies = _column_bodies(read_columns(entries, KNOWN_INTEGRATORS, first), len(entries))
+    for index, body in enumerate(bodies):
+        if body is None:
+            bodies[index] = _read_body(entries[index], first + index, where)
+    return tuple(bodies)  # type: ignore[arg-type]
+
+
+def _column_bodies(columns: BodyColumns, count: int) -> list[BodySpec | None]:
+    """The ``count`` bodies' specs made from ``columns`` (``None`` for a body it does not hold). Bodies of equal
+    inertia, COM offset or orientation share one (read-only) array of it."""
+    bodies: list[BodySpec | None] = [None] * count
     inertia = shared_rows(columns.inertia_body)  # the tensor about the COM too: no pivot in the array reader
     fields = zip(
         columns.rows.tolist(), columns.names, columns.shapes, columns.sizes, columns.masses, inertia, inertia,
@@ -331,11 +344,30 @@ def _read_bodies(entries: list[object], where: str, first: int = 0) -> tuple[Bod
             name, shape, sizes, mass, inertia_body, inertia_com, com, position, orientation, omega, integrator,
             parent, color,
         )  # fmt: skip
-    slow = np.ones(len(entries), dtype=bool)
-    slow[columns.rows] = False
-    for index in np.flatnonzero(slow).tolist():
-        bodies[index] = _read_body(entries[index], first + index, where)
-    return tuple(bodies)  # type: ignore[arg-type]
+    return bodies
+
+
+def _plain_scene(path: Path, where: str, text: str) -> SceneSpec | None:
+    """The scene of ``text`` when its bodies are all of the plain form scene/files/body_text.py reads without a TOML
+    document and all valid and usual (the array reader takes every one), else ``None``: the file is then parsed,
+    and any mistake reported from that, as always. The text before the first ``[[body]]`` line is parsed as TOML."""
+    start = 0 if text.startswith("[[body]]\n") else text.find("\n[[body]]\n") + 1
+    if not start and not text.startswith("[[body]]\n") or '"""' in text or "'''" in text:
+        return None  # no such line, or one that could be inside a multi-line string
+    source = plain_bodies(text[start:])
+    if source is None:
+        return None
+    try:
+        document = parse_toml(text[:start], where)[0]
+        if "body" in document:
+            return None
+        check_count(source.count, MAX_BODIES, "bodies", where=where, key="body")
+        columns = read_columns(source, KNOWN_INTEGRATORS)
+        if columns.rows.size < source.count:
+            return None
+        return _scene_from(path, where, document, tuple(_column_bodies(columns, source.count)))  # type: ignore[arg-type]
+    except InputError:
+        return None
 
 
 def _read_body(entry: object, index: int, where: str) -> BodySpec:

@@ -183,7 +183,7 @@ def reference_solutions(
     in_range = np.all((inputs == 0.0) | ((inputs >= _BATCH_RANGE[0]) & (inputs <= _BATCH_RANGE[1])), axis=-1)
     batched = np.flatnonzero(free & moving & in_range)
     batch = TorqueFreeBatch.from_states(inertia[batched], q0[batched], omega_world0[batched])
-    start = batch.orientation(np.zeros(()))
+    start = batch.start_orientation()
     finite = np.all(np.isfinite(start), axis=-1)
     if not finite.all():  # the closed form overflows: the single path says so
         batched = batched[finite]

@@ -129,3 +129,18 @@ def test_shapes_broadcast_and_one_row_is_the_batch_s_row():
     # The one-row path (numpy scalars) does the batch's operations: the same bits.
     assert all(carlson_rj(*row) == value for row, value in zip(rows, batch, strict=True))
     assert carlson_rf(np.zeros((2, 1)), np.ones(3), 2.0).shape == (2, 3)
+
+
+@NEEDS_EXTENDED
+def test_many_arguments_are_taken_in_pieces_with_the_same_bits(monkeypatch):
+    import spinlab.sim.carlson as carlson
+
+    rng = np.random.default_rng(9)
+    shape = (3, 1100)  # broadcast with a (1100,) and a scalar: 3300 elements, pieces of a few hundred
+    x, y, p = _log_uniform(rng, -3, 3, shape), _log_uniform(rng, -3, 3, 1100), _log_uniform(rng, -2, 2, shape)
+    x[0, :10] = 0.0
+    whole = carlson_rj(x, y, 1.0, p), carlson_rf(x, y, 1.0), carlson_rc(x, p)
+    monkeypatch.setattr(carlson, "_PIECE", 256)
+    pieces = carlson.carlson_rj(x, y, 1.0, p), carlson.carlson_rf(x, y, 1.0), carlson.carlson_rc(x, p)
+    for a, b in zip(whole, pieces, strict=True):
+        assert a.shape == shape and a.tobytes() == b.tobytes()

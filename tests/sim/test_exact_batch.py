@@ -64,3 +64,21 @@ def test_separatrix_gaps_are_the_rational_ones_bit_for_bit():
     i1, i2, i3 = 1.0, 2.0, 3.0
     on = np.array([[np.sqrt(i3 * (i3 - i2)), 0.3, np.sqrt(i1 * (i2 - i1))]])
     assert separatrix_gaps(np.array([[i1, i2, i3]]), on)[0] == _separatrix_gap(np.array([i1, i2, i3]), on[0])
+
+
+def test_the_start_orientation_is_the_orientation_at_zero_bit_for_bit(monkeypatch):
+    import spinlab.sim.exact_batch as exact_batch
+
+    inertia, q0, omega = _states(400, seed=4)
+    omega[::6, 1] = 0.0  # Ω₂ = ±0: a phase of -0.0, whose G at t = 0 may take the other zero
+    omega[1::6, 1] = -0.0
+    omega[2::9] = 0.0  # at rest
+    calls = []
+    rj = exact_batch.carlson_rj_near_saddle
+    monkeypatch.setattr(exact_batch, "carlson_rj_near_saddle", lambda *args: calls.append(1) or rj(*args))
+    batch = TorqueFreeBatch.from_states(inertia, q0, omega)
+    # R_J twice: the complete integral and G at the initial phase, not again for the angles at t = 0.
+    assert len(calls) == 2
+    start = batch.start_orientation()
+    assert len(calls) == 2
+    assert start.tobytes() == batch.orientation(np.zeros(())).tobytes()

@@ -35,7 +35,7 @@ __all__ = [
 ]
 
 LABEL_MARGIN_PX = 14.0
-LABEL_WIDTH_PX = 330.0  # a view's widest label line at scale 1 ("t = 10.00 s    |ΔE|/E = 1.2e-05"), with margins
+LABEL_WIDTH_PX = 330.0  # a view's widest label line at scale 1 ("t = 10.00 s    |ΔE|/E = 1.2e−05"), with margins
 
 
 def label_clearance(line_count: int, scale: float, viewport_height: float) -> float:

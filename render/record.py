@@ -44,7 +44,7 @@ from spinlab.sim.errors import InputError, NumericalError
 from spinlab.sim.integrators import FAMILIES
 
 __all__ = ["render_frames", "parse_size", "frame_count", "first_frame", "frame_range", "video_setup", "VideoRun",
-           "MIN_FPS", "MAX_FPS"]  # fmt: skip
+           "MIN_FPS", "MAX_FPS", "MAX_SIZE"]  # fmt: skip
 
 MSAA_SAMPLES = 0  # the renderer anti-aliases the solids' silhouettes itself, far cheaper on llvmpipe (renderer.py)
 # Frame rates: 1000 frames/s is twice the fastest displays' refresh and, played back at 60, a 16x slow motion; past
@@ -53,17 +53,23 @@ MSAA_SAMPLES = 0  # the renderer anti-aliases the solids' silhouettes itself, fa
 # denominator up to 1001) is exact there, and below 1/1001 it would round the rate to zero.
 MIN_FPS = 0.01
 MAX_FPS = 1000.0
+MAX_SIZE = (3840, 2160)  # 4K UHD, the largest frame a video site or a projector takes
 
 
 def parse_size(text: str) -> tuple[int, int]:
-    """``"1280x720"`` → ``(1280, 720)``, rounded down to even (H.264 in yuv420p needs even sizes)."""
+    """``"1280x720"`` → ``(1280, 720)``, rounded down to even (H.264 in yuv420p needs even sizes): at least 16
+    pixels a side and at most 4K UHD, :data:`MAX_SIZE` (or the same on its side, a portrait 2160x3840)."""
     try:
         width_text, height_text = text.lower().split("x")
         width, height = int(width_text), int(height_text)
     except ValueError:
         raise InputError("size must be WIDTHxHEIGHT, e.g. 1280x720", where="--size", value=text) from None
-    if not (16 <= width <= 7680 and 16 <= height <= 4320):
-        raise InputError("size must be between 16x16 and 7680x4320", where="--size", value=text)
+    longest, shortest = MAX_SIZE
+    if not (16 <= min(width, height) and max(width, height) <= longest and min(width, height) <= shortest):
+        raise InputError(
+            f"size must be from 16x16 up to {longest}x{shortest} (4K UHD; or {shortest}x{longest})", where="--size",
+            value=text,
+        )  # fmt: skip
     return even_size(width, height)
 
 

@@ -299,8 +299,8 @@ def test_bad_paths_are_input_errors_before_any_file_is_made(tmp_path, monkeypatc
     (tmp_path / "folder.mp4").mkdir()
     cases = {
         tmp_path / "folder.mp4": "is a directory",
-        tmp_path / "out.avi": r"must end in \.mp4 \(got '\.avi'\)",
-        tmp_path / "out": r"must end in \.mp4 \(got 'no extension'\)",
+        tmp_path / "out.avi": r"must end in \.mp4, \.webm, \.gif \(got '\.avi'\)",
+        tmp_path / "out": r"must end in \.mp4, \.webm, \.gif \(got 'no extension'\)",
         tmp_path / "missing" / "out.mp4": "directory '.*missing' does not exist",
     }
     for path, message in cases.items():

@@ -203,6 +203,7 @@ def render_frames(
     follow: int | None = None,
     start: float = 0.0,
     skipped: Callable[[int, int], None] | None = None,
+    buffers: Callable[[], np.ndarray | None] | None = None,
 ) -> Generator[tuple[np.ndarray, float], None, None]:
     """The video's frames, :func:`frame_count` of them: ``(image (H, W, 3) uint8 top-down, simulated t)``; with
     ``raw`` the image is (H, W, 4) RGBA with rows bottom-up, as GL reads it fastest (for the video writer).
@@ -211,7 +212,8 @@ def render_frames(
     --from``) yields only the frames from :func:`first_frame` on, bit for bit those of the whole video: the run is
     stepped and its trails fed from t = 0 all the same, and the first frame drawn (the cameras are framed on it), but
     the frames before ``start`` are neither drawn nor read back; ``skipped(done, first)`` is told of each (a
-    progress bar: stepping to ``start`` takes time with nothing to show).
+    progress bar: stepping to ``start`` takes time with nothing to show). ``buffers``: with ``raw``, where each
+    image is read into (the video writer's ``buffer``; ``None``, and without it, a new array each).
 
     Offscreen (EGL). Frame k's drawing is flushed to the driver, then frame k + 1 is simulated and its instance
     data prepared, and only then is frame k read back: on llvmpipe the rasteriser's threads finish frame k while
@@ -243,7 +245,7 @@ def render_frames(
             if not shown and skipped is not None:
                 skipped(frame + 1, first)
             if shown:
-                yield (target.read_rgba() if raw else target.read()), t
+                yield (target.read_rgba(buffers() if buffers else None) if raw else target.read()), t
     finally:
         if scenes is not None:
             scenes.release()

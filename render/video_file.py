@@ -110,8 +110,9 @@ def record_scene(
     frames = render_frames(
         scene, duration=duration, fps=fps, size=(width, height), integrator=integrator, gyroscopic=gyroscopic, raw=True,
         failures=failures, ghost=ghost, poinsot=poinsot, follow=followed, start=start, skipped=catch_up,
+        buffers=lambda: None if writer is None else writer.buffer(),  # read into the writer's own arrays
     )  # fmt: skip
-    writer = None
+    writer: VideoWriter | None = None
     try:
         first = next(frames)  # a GIF's palette is made from it (with the card): its colours are the run's
         with deferred_interrupts():  # an interrupt finds the writer (and its temporary file) in `writer`

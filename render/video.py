@@ -66,8 +66,8 @@ class VideoWriter:
     ``format``: ``"mp4"``, ``"webm"`` or ``"gif"`` (render/video_formats.py); by default the one ``path``'s suffix
     names, and it must agree with it. ``width``, ``height``: pixels, positive and even. ``fps``: frames per second,
     positive (an int, Fraction or float; a GIF's at most ``GIF_MAX_FPS``). ``crf``: libx264 quality, 0 (lossless)
-    .. 51; 18 is visually lossless. ``preset``: one of :data:`X264_PRESETS` (both MP4 only). ``palette_images``: a
-    GIF's palette is made from these (RGB(A), top-down, of the video's width), else from its first frame.
+    .. 51; 18 is visually lossless. ``preset``: one of :data:`X264_PRESETS` (both MP4 only). A GIF's palette is
+    made from its first frame, or from :meth:`palette_images`.
     ``queue_frames``: frames waiting for the encoder at most; :meth:`write` blocks while the queue is full, so
     memory stays flat however long the recording. ``niceness``: on Linux, how much lower than the
     process's the encoder thread's priority is, and that of x264's threads, which it starts (Linux keeps a niceness
@@ -96,7 +96,6 @@ class VideoWriter:
         queue_frames: int = 8,
         niceness: int = 0,
         format: str | None = None,
-        palette_images: Iterable[np.ndarray] = (),
     ) -> None:
         self.path = Path(path)
         self._niceness = niceness
@@ -116,7 +115,6 @@ class VideoWriter:
             self._tmp_path = create_temporary(self.path, suffix=f".tmp.{self.format}")
             self._container = av.open(str(self._tmp_path), "w", container_options=CONTAINER_OPTIONS[self.format])
             self._encoding = encoding_for(self.format, self._container, self.width, self.height, self.fps, crf, preset)
-            self._encoding.palette_images = [np.ascontiguousarray(image) for image in palette_images]
         except OSError as error:
             self._close_container_and_remove_file()
             raise output_error(error, self.path) from None
@@ -164,6 +162,13 @@ class VideoWriter:
         pixels = np.array(frame_rgb, order="C") if copy else np.ascontiguousarray(frame_rgb)
         self._queue.put((self.frames_written, pixels, bottom_up))
         self.frames_written += 1
+
+    def palette_images(self, images: Iterable[np.ndarray]) -> None:
+        """Make a GIF's palette from ``images`` (RGB(A) of the video's width, any row order) rather than its first
+        frame: call before the first :meth:`write`. Other formats have no palette: nothing is done."""
+        if self.frames_written:
+            raise RuntimeError("a GIF's palette is made before its first frame is written")
+        self._encoding.palette_images = [np.ascontiguousarray(image) for image in images]
 
     def buffer(self) -> np.ndarray:
         """A (height, width, 4) uint8 array to read a frame into, then :meth:`write` with ``copy=False``: one of the

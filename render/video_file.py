@@ -114,13 +114,12 @@ def record_scene(
     )  # fmt: skip
     writer: VideoWriter | None = None
     try:
-        first = next(frames)  # a GIF's palette is made from it (with the card): its colours are the run's
         with deferred_interrupts():  # an interrupt finds the writer (and its temporary file) in `writer`
-            writer = VideoWriter(
-                out, width, height, fps=_exact_fps(fps), crf=X264_CRF, preset=X264_PRESET, format=kind,
-                palette_images=[image for image in (card, first[0]) if image is not None],
-            )  # fmt: skip
+            writer = VideoWriter(out, width, height, fps=_exact_fps(fps), crf=X264_CRF, preset=X264_PRESET, format=kind)
         with writer:
+            first = next(frames)
+            # A GIF's palette is made from the run's first frame and the card (a video's encoder ignores this).
+            writer.palette_images([image for image in (card, first[0]) if image is not None])
             for index in range(card_frames):
                 assert card is not None, "made when there are card frames"
                 writer.write(card, bottom_up=True, copy=False)  # the same pixels each time, never written to

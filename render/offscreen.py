@@ -74,11 +74,12 @@ class OffscreenTarget:
         self.resolved.read_into(self._pixels, components=3)
         return self._pixels[::-1].copy()
 
-    def read_rgba(self) -> np.ndarray:
-        """(height, width, 4) uint8 RGBA, rows bottom-up as GL stores them (a new array): GL's native layout, read
-        several times faster than :meth:`read` on llvmpipe, for a video writer that flips rows itself."""
+    def read_rgba(self, into: np.ndarray | None = None) -> np.ndarray:
+        """(height, width, 4) uint8 RGBA, rows bottom-up as GL stores them (``into``, C-contiguous, else a new
+        array): GL's native layout, read several times faster than :meth:`read` on llvmpipe, for a video writer
+        that flips rows itself."""
         self._resolve()
-        pixels = np.empty((self.size[1], self.size[0], 4), dtype=np.uint8)
+        pixels = np.empty((self.size[1], self.size[0], 4), dtype=np.uint8) if into is None else into
         self.resolved.read_into(pixels, components=4)
         return pixels
 

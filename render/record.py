@@ -47,7 +47,7 @@ from spinlab.sim.errors import InputError, NumericalError
 from spinlab.sim.integrators import FAMILIES
 
 __all__ = ["render_frames", "parse_size", "frame_count", "first_frame", "frame_range", "video_setup", "VideoRun",
-           "MIN_FPS", "MAX_FPS"]  # fmt: skip
+           "MIN_FPS", "MAX_FPS", "MAX_SIZE"]  # fmt: skip
 
 MSAA_SAMPLES = 0  # the renderer anti-aliases the solids' silhouettes itself, far cheaper on llvmpipe (renderer.py)
 # Frame rates: 1000 frames/s is twice the fastest displays' refresh and, played back at 60, a 16x slow motion; past
@@ -56,17 +56,23 @@ MSAA_SAMPLES = 0  # the renderer anti-aliases the solids' silhouettes itself, fa
 # denominator up to 1001) is exact there, and below 1/1001 it would round the rate to zero.
 MIN_FPS = 0.01
 MAX_FPS = 1000.0
+MAX_SIZE = (3840, 2160)  # 4K UHD, the largest frame a video site or a projector takes
 
 
 def parse_size(text: str) -> tuple[int, int]:
-    """``"1280x720"`` → ``(1280, 720)``, rounded down to even (H.264 in yuv420p needs even sizes)."""
+    """``"1280x720"`` → ``(1280, 720)``, rounded down to even (H.264 in yuv420p needs even sizes): at least 16
+    pixels a side and at most 4K UHD, :data:`MAX_SIZE` (or the same on its side, a portrait 2160x3840)."""
     try:
         width_text, height_text = text.lower().split("x")
         width, height = int(width_text), int(height_text)
     except ValueError:
         raise InputError("size must be WIDTHxHEIGHT, e.g. 1280x720", where="--size", value=text) from None
-    if not (16 <= width <= 7680 and 16 <= height <= 4320):
-        raise InputError("size must be between 16x16 and 7680x4320", where="--size", value=text)
+    longest, shortest = MAX_SIZE
+    if not (16 <= min(width, height) and max(width, height) <= longest and min(width, height) <= shortest):
+        raise InputError(
+            f"size must be from 16x16 up to {longest}x{shortest} (4K UHD; or {shortest}x{longest})", where="--size",
+            value=text,
+        )  # fmt: skip
     return even_size(width, height)
 
 
@@ -205,6 +211,7 @@ def render_frames(
     start: float = 0.0,
     skipped: Callable[[int, int], None] | None = None,
     captions: bool = True,
+    buffers: Callable[[], np.ndarray | None] | None = None,
 ) -> Generator[tuple[np.ndarray, float], None, None]:
     """The video's frames, :func:`frame_count` of them: ``(image (H, W, 3) uint8 top-down, simulated t)``; with
     ``raw`` the image is (H, W, 4) RGBA with rows bottom-up, as GL reads it fastest (for the video writer).
@@ -215,7 +222,8 @@ def render_frames(
     drawn (the cameras are framed on it), but the frames before ``start`` are neither drawn nor read back;
     ``skipped(done, first)`` is told of each (a progress bar: stepping to ``start`` takes time with nothing to
     show). ``captions``: the scene's captions burnt in, each on the frames of its steps (render/captions.py), sized
-    with the frame's height.
+    with the frame's height. ``buffers``: with ``raw``, where each image is read into (the video writer's
+    ``buffer``; ``None``, and without it, a new array each).
 
     Offscreen (EGL). Frame k's drawing is flushed to the driver, then frame k + 1 is simulated and its instance
     data prepared, and only then is frame k read back: on llvmpipe the rasteriser's threads finish frame k while
@@ -248,7 +256,7 @@ def render_frames(
             if not shown and skipped is not None:
                 skipped(frame + 1, first)
             if shown:
-                yield (target.read_rgba() if raw else target.read()), t
+                yield (target.read_rgba(buffers() if buffers else None) if raw else target.read()), t
     finally:
         if scenes is not None:
             scenes.release()

@@ -1,16 +1,17 @@
-"""H.264 MP4 video from RGB numpy frames: written atomically, encoded on a worker thread.
+"""Video files (MP4, WebM, GIF) from RGB numpy frames: written atomically, encoded on a worker thread.
 
 Frames are ``(H, W, 3)`` uint8 RGB arrays with rows top-down (flip a GL read-back, which is bottom-up, first).
 Frame ``i`` is stamped ``pts = i`` in time base ``1/fps``, so the file holds exactly the frames written, at exactly
-``fps``. The encoder writes ``.spinlab-<pid>-<random>.tmp.mp4`` beside the target (scene/files/atomic_file.py:
+``fps``. The encoder writes ``.spinlab-<pid>-<random>.tmp.<format>`` beside the target (scene/files/atomic_file.py:
 the umask's permissions), and the file appears at ``path`` only when :meth:`VideoWriter.close` succeeds, so a
 reader never sees a half-written video. A fault the OS reports while writing (disk full, a file-size limit,
 permission) is raised as :class:`sim.errors.OutputError` naming ``path``, and leaves no temporary file and any
 old file at ``path`` as it was.
 
-The encoder is libx264 through PyAV (stack.md §4): yuv420p, BT.709 limited range (what players assume for HD, and
-tagged in the stream so they need not guess), ``thread_type="FRAME"``, ``movflags=+faststart`` so the index sits at
-the front of the file and a browser can start playing before the download ends.
+The format is the file name's suffix (or ``format``, which must agree with it), each with its codec through PyAV
+(render/video_formats.py): MP4 is libx264 (stack.md §4), yuv420p, BT.709 limited range (what players assume for HD,
+and tagged in the stream so they need not guess), ``movflags=+faststart`` so the index sits at the front of the
+file and a browser can start playing before the download ends; WebM is VP9; GIF one palette of 256 colours.
 
 Example::
 
@@ -34,12 +35,13 @@ from pathlib import Path
 
 import av
 import numpy as np
-from av.video.reformatter import ColorPrimaries, ColorRange, ColorTrc, Interpolation
+from av.video.reformatter import Interpolation
 
+from spinlab.render.video_formats import CONTAINER_OPTIONS, FORMATS, check_gif_rate, encoding_for, format_of
 from spinlab.scene.files.atomic_file import commit_temporary, create_temporary, discard_temporary, output_error
-from spinlab.sim.errors import InputError
+from spinlab.sim.errors import InputError, printable
 
-__all__ = ["VideoWriter", "X264_PRESETS", "even_size", "read_video_info", "decode_frames"]
+__all__ = ["VideoWriter", "X264_PRESETS", "even_size", "read_video_info", "decode_frames", "check_video_path"]
 
 X264_PRESETS = ("ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow")
 CRF_MAX = 51  # libx264's constant-rate-factor range is 0 (lossless) .. 51 for 8-bit video
@@ -49,7 +51,6 @@ FPS_MAX_DENOMINATOR = 1001
 # swscale's default yuv -> rgb (no horizontal chroma interpolation, fast rounding) darkens by 1-2 levels and loses
 # ~8 dB of PSNR on smooth gradients; decode_frames asks for the careful path, as a player's scaler does.
 _DECODE_INTERPOLATION = Interpolation.BILINEAR | Interpolation.ACCURATE_RND | Interpolation.FULL_CHR_H_INT
-AVCOL_SPC_BT709 = 1  # FFmpeg's AVColorSpace for BT.709; PyAV's Colorspace enum holds swscale's numbers instead
 
 _STOP = object()  # queued by close() and abort(): the encoder thread flushes (or not) and ends
 
@@ -60,12 +61,15 @@ def even_size(width: int, height: int) -> tuple[int, int]:
 
 
 class VideoWriter:
-    """Encode RGB frames to an H.264 MP4 file at ``path``, on a worker thread with a bounded queue.
+    """Encode RGB frames to a video file at ``path``, on a worker thread with a bounded queue.
 
-    ``width``, ``height``: pixels, positive and even. ``fps``: frames per second, positive (an int, Fraction or
-    float). ``crf``: libx264 quality, 0 (lossless) .. 51; 18 is visually lossless. ``preset``: one of
-    :data:`X264_PRESETS`. ``queue_frames``: frames waiting for the encoder at most; :meth:`write` blocks while the
-    queue is full, so memory stays flat however long the recording. ``niceness``: on Linux, how much lower than the
+    ``format``: ``"mp4"``, ``"webm"`` or ``"gif"`` (render/video_formats.py); by default the one ``path``'s suffix
+    names, and it must agree with it. ``width``, ``height``: pixels, positive and even. ``fps``: frames per second,
+    positive (an int, Fraction or float; a GIF's at most ``GIF_MAX_FPS``). ``crf``: libx264 quality, 0 (lossless)
+    .. 51; 18 is visually lossless. ``preset``: one of :data:`X264_PRESETS` (both MP4 only). A GIF's palette is
+    made from its first frame, or from :meth:`palette_images`.
+    ``queue_frames``: frames waiting for the encoder at most; :meth:`write` blocks while the queue is full, so
+    memory stays flat however long the recording. ``niceness``: on Linux, how much lower than the
     process's the encoder thread's priority is, and that of x264's threads, which it starts (Linux keeps a niceness
     per thread, and a new thread takes its creator's): the window's recordings take a few (ui/capture.py), so that the
     window's frames come first (x264 emptied its look-ahead on every core at a recording's stop, beside a frame).
@@ -91,26 +95,26 @@ class VideoWriter:
         preset: str = "veryfast",
         queue_frames: int = 8,
         niceness: int = 0,
+        format: str | None = None,
     ) -> None:
         self.path = Path(path)
         self._niceness = niceness
         where = str(self.path)
         _check_size(width, height, where)
-        self.fps = _check_fps(fps, where)
+        self.format = check_video_path(self.path, format)
+        self.fps = _check_fps(fps, where, self.format)
         _check_encoding(crf, preset, queue_frames, where)
-        _check_output_path(self.path)
 
         self.width, self.height = int(width), int(height)
         self.frames_written = 0
         self._frames_encoded = 0  # counted by the encoder thread: the truth once it has stopped
-        self._time_base = 1 / self.fps
         self._tmp_path: Path | None = None
         self._container: av.container.OutputContainer | None = None
         try:
-            # The temporary file keeps the .mp4 suffix, so FFmpeg picks the MP4 muxer from its name.
-            self._tmp_path = create_temporary(self.path, suffix=".tmp.mp4")
-            self._container = av.open(str(self._tmp_path), "w", container_options={"movflags": "+faststart"})
-            self._stream = _add_h264_stream(self._container, self.width, self.height, self.fps, crf, preset)
+            # The temporary file keeps the format's suffix, so FFmpeg picks the muxer from its name.
+            self._tmp_path = create_temporary(self.path, suffix=f".tmp.{self.format}")
+            self._container = av.open(str(self._tmp_path), "w", container_options=CONTAINER_OPTIONS[self.format])
+            self._encoding = encoding_for(self.format, self._container, self.width, self.height, self.fps, crf, preset)
         except OSError as error:
             self._close_container_and_remove_file()
             raise output_error(error, self.path) from None
@@ -118,6 +122,10 @@ class VideoWriter:
             self._close_container_and_remove_file()
             raise
         self._queue: queue.Queue = queue.Queue(maxsize=queue_frames)
+        # buffer()'s arrays: at most one a queued frame, the one encoding and the one being drawn.
+        self._free: queue.Queue = queue.Queue()
+        self._pooled: set[int] = set()
+        self._pool_size = queue_frames + 2
         self._error: BaseException | None = None
         self._cancel = threading.Event()
         self._stop_sent = False
@@ -154,6 +162,30 @@ class VideoWriter:
         pixels = np.array(frame_rgb, order="C") if copy else np.ascontiguousarray(frame_rgb)
         self._queue.put((self.frames_written, pixels, bottom_up))
         self.frames_written += 1
+
+    def palette_images(self, images: Iterable[np.ndarray]) -> None:
+        """Make a GIF's palette from ``images`` (RGB(A) of the video's width, any row order) rather than its first
+        frame: call before the first :meth:`write`. Other formats have no palette: nothing is done."""
+        if self.frames_written:
+            raise RuntimeError("a GIF's palette is made before its first frame is written")
+        self._encoding.palette_images = [np.ascontiguousarray(image) for image in images]
+
+    def buffer(self) -> np.ndarray:
+        """A (height, width, 4) uint8 array to read a frame into, then :meth:`write` with ``copy=False``: one of the
+        writer's own few, each back once its frame is encoded (blocking while all are out), so a recording allocates
+        none a frame (a fresh 8 MB array a 1080p frame cost its page faults, ~0.5 ms of CPU)."""
+        self._raise_if_failed()
+        if self._state != "open":
+            raise RuntimeError(f"VideoWriter for {self.path} is {self._state}; no buffer to write")
+        try:
+            return self._free.get_nowait()
+        except queue.Empty:
+            pass
+        if len(self._pooled) < self._pool_size:
+            pixels = np.empty((self.height, self.width, 4), dtype=np.uint8)
+            self._pooled.add(id(pixels))
+            return pixels
+        return self._free.get()
 
     def close(self) -> None:
         """Encode what is queued, flush the encoder, finalise the MP4 and move it onto ``path``.
@@ -210,33 +242,28 @@ class VideoWriter:
                 stopped = item is _STOP
                 if not self._cancel.is_set():
                     self._encode_frame(None if stopped else item)
+                self._recycle(item)
         except BaseException as error:
             # A write the OS refused (disk full, file too large, permission) is an output fault naming the target.
             self._error = output_error(error, self.path) if isinstance(error, OSError) else error
-            # Keep taking frames until the stop, so that a write() blocked on a full queue always wakes up.
+            # Keep taking frames until the stop, so that a write() blocked on a full queue, or a buffer() waiting
+            # for an array, always wakes up.
             while not stopped:
-                stopped = self._queue.get() is _STOP
+                item = self._queue.get()
+                stopped = item is _STOP
+                self._recycle(item)
+
+    def _recycle(self, item) -> None:
+        """Hand a queued frame's array back to :meth:`buffer` once done with, if it came from there."""
+        if item is not _STOP and id(item[1]) in self._pooled:
+            self._free.put(item[1])
 
     def _encode_frame(self, item: tuple[int, np.ndarray, bool] | None) -> None:
-        """Convert one ``(index, RGB(A) frame, bottom up)`` to BT.709 yuv420p (render/yuv.py: 2-12x faster than
-        swscale here), encode and mux it; ``None`` flushes the encoder."""
-        frame = None
-        if item is not None:
-            index, rgb, bottom_up = item
-            # Compiled once its kernels are loaded, numpy's loops until then (render/yuv.py): never numba's compiler.
-            from spinlab.render.yuv import rgb_to_yuv420p_bt709
-
-            frame = av.VideoFrame(self.width, self.height, "yuv420p")
-            # A plane has the buffer protocol (its stub does not say so).
-            planes = [
-                np.frombuffer(plane, np.uint8).reshape(plane.height, plane.line_size)  # type: ignore[call-overload]
-                for plane in frame.planes
-            ]
-            rgb_to_yuv420p_bt709(rgb, *planes, flip=bottom_up)
-            frame.pts = index
-            frame.time_base = self._time_base
+        """Encode and mux one ``(index, RGB(A) frame, bottom up)`` (render/video_formats.py); ``None`` flushes the
+        encoder."""
+        packets = self._encoding.flush() if item is None else self._encoding.encode(item[1], item[2], item[0])
         assert self._container is not None, "close() lets go of the container after this thread has ended"
-        self._container.mux(self._stream.encode(frame))
+        self._container.mux(packets)
         self._frames_encoded += item is not None
 
     def _raise_if_failed(self) -> None:
@@ -326,23 +353,34 @@ def _check_encoding(crf: float, preset: str, queue_frames: int, where: str) -> N
         raise ValueError(f"queue_frames must be a positive integer, got {queue_frames!r}")
 
 
-def _check_fps(fps: float | Fraction, where: str) -> Fraction:
+def _check_fps(fps: float | Fraction, where: str, kind: str) -> Fraction:
     if isinstance(fps, bool) or not isinstance(fps, numbers.Real) or not math.isfinite(fps) or fps <= 0:
         raise InputError("frame rate must be a positive number", where=where, key="fps", value=fps)
+    if kind == "gif":
+        check_gif_rate(fps, where, key="fps")
     return Fraction(fps).limit_denominator(FPS_MAX_DENOMINATOR)
 
 
-def _check_output_path(path: Path) -> None:
+def check_video_path(path: Path, kind: str | None = None, option: str = "format") -> str:
+    """The format of a video at ``path`` (``kind``, or the one its suffix names, which must agree), or
+    :class:`InputError` naming ``path``, or ``option`` for a ``kind`` that is wrong."""
     where = str(path)
+    suffixes = ", ".join(f".{name}" for name in FORMATS)
     if path.is_dir():
-        raise InputError("is a directory; give a file name ending in .mp4", where=where)
-    if path.suffix.lower() != ".mp4":
-        raise InputError("video file name must end in .mp4", where=where, value=path.suffix or "no extension")
+        raise InputError(f"is a directory; give a file name ending in {suffixes}", where=where)
+    named = format_of(path)
+    if kind is not None and kind not in FORMATS:
+        raise InputError(f"must be one of {', '.join(FORMATS)}", where=option, value=kind)
+    if named is None:
+        raise InputError(f"video file name must end in {suffixes}", where=where, value=path.suffix or "no extension")
+    if kind is not None and kind != named:
+        raise InputError(f"{kind}, but {printable(path.name)} ends in {path.suffix}: they must agree", where=option)
     directory = path.parent
     if not directory.is_dir():
         raise InputError(f"directory '{directory}' does not exist", where=where)
     if not os.access(directory, os.W_OK | os.X_OK):
         raise InputError(f"directory '{directory}' is not writable", where=where)
+    return named
 
 
 def _lower_this_threads_priority(niceness: int) -> None:
@@ -353,20 +391,3 @@ def _lower_this_threads_priority(niceness: int) -> None:
     thread = threading.get_native_id()
     with contextlib.suppress(OSError):
         os.setpriority(os.PRIO_PROCESS, thread, min(os.getpriority(os.PRIO_PROCESS, thread) + niceness, 19))
-
-
-def _add_h264_stream(
-    container: av.container.OutputContainer, width: int, height: int, fps: Fraction, crf: float, preset: str
-) -> av.VideoStream:
-    stream = container.add_stream("libx264", rate=fps)
-    stream.width, stream.height, stream.pix_fmt = width, height, "yuv420p"
-    codec = stream.codec_context
-    codec.time_base = 1 / fps
-    # Tag BT.709 limited range, matching the conversion in _encode_frame, so every player decodes the same colours.
-    codec.colorspace = AVCOL_SPC_BT709
-    codec.color_primaries = ColorPrimaries.BT709
-    codec.color_trc = ColorTrc.BT709
-    codec.color_range = ColorRange.MPEG
-    codec.thread_type = "FRAME"  # stack.md §4: +20-60 % on 2 cores
-    stream.options = {"crf": f"{crf:g}", "preset": preset}
-    return stream

@@ -1,10 +1,12 @@
-"""A scene recorded to a video file: render/record.py's frames encoded as H.264 MP4 by render/video.py's writer,
-whose encoder thread overlaps encoding with rendering and whose bounded queue keeps memory flat for any duration.
-The file is written atomically; an interrupt keeps a playable file of the frames written so far. ``record`` is its
-command (commands/record.py); the benchmarks time it end to end."""
+"""A scene recorded to a video file: render/record.py's frames, after a title card if asked for
+(render/title_card.py), encoded as MP4, WebM or GIF by render/video.py's writer, whose encoder thread overlaps
+encoding with rendering and whose bounded queue keeps memory flat for any duration. The file is written atomically;
+an interrupt keeps a playable file of the frames written so far. ``record`` is its command (commands/record.py); the
+benchmarks time it end to end."""
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -28,7 +30,8 @@ X264_CRF = 18
 
 @dataclass(frozen=True)
 class RecordResult:
-    """What was written: ``frames`` at ``fps`` of ``size`` pixels, simulated to ``simulated_seconds``."""
+    """What was written: ``frames`` at ``fps`` of ``size`` pixels (the title card's ``title_frames`` first), simulated
+    to ``simulated_seconds``, as ``format``."""
 
     path: Path
     frames: int
@@ -38,6 +41,8 @@ class RecordResult:
     interrupted: bool
     failures: tuple[str, ...] = ()
     """The views frozen on the way (several views only), e.g. ``"euler_body: diverged at t = 7.85 s: …"``."""
+    title_frames: int = 0
+    format: str = "mp4"
 
 
 def record_scene(
@@ -55,8 +60,13 @@ def record_scene(
     follow: str | None = None,
     start: float = 0.0,
     catch_up: Callable[[int, int], None] | None = None,
+    format: str | None = None,
+    title: str | None = None,
 ) -> RecordResult:
-    """Record ``duration`` seconds of ``scene`` to ``out`` (MP4, written atomically).
+    """Record ``duration`` seconds of ``scene`` to ``out`` (written atomically) as ``format``: ``"mp4"``, ``"webm"``
+    or ``"gif"``, by default the one ``out``'s suffix names (render/video_formats.py). ``title``: the text of a
+    title card shown for ``TITLE_SECONDS`` before the run (render/title_card.py); a GIF's palette is made from the
+    card and the run's first frame.
 
     An interrupt (Ctrl-C; SIGTERM and SIGHUP, which main.py raises as ``KeyboardInterrupt``) stops the recording
     and leaves a playable file of the frames written so far (``interrupted``); before the first frame, or if the
@@ -72,29 +82,50 @@ def record_scene(
     time it ends at; ``catch_up``
     (done, total) follows the frames stepped through before it, which are not written.
     """
+    from spinlab.render.offscreen import create_offscreen_context
     from spinlab.render.record import frame_range, render_frames
-    from spinlab.render.video import VideoWriter, even_size
+    from spinlab.render.title_card import check_title, title_card, title_frames
+    from spinlab.render.video import VideoWriter, check_video_path, even_size
     from spinlab.scene.files.atomic_file import refuse_overwriting
     from spinlab.scene.model.runner import step_count
     from spinlab.scene.process.interrupts import deferred_interrupts
 
     refuse_overwriting(out, scene.path, "--out")
+    kind = check_video_path(Path(out), format)
+    lines = None if title is None else check_title(title)
     followed = None if follow is None else followed_body(scene, follow)
-    total = len(frame_range(start, duration, fps))
+    card_frames = 0 if lines is None else title_frames(fps)
+    total = card_frames + len(frame_range(start, duration, fps))
     step_count(duration, scene.h)
     width, height = even_size(*size)
+    card = None
+    if lines is not None:
+        ctx = create_offscreen_context()
+        try:
+            card = title_card(ctx, lines, (width, height))
+        finally:
+            ctx.release()
     interrupted, simulated = False, 0.0
     failures: list[tuple[str, Failure]] = []
     frames = render_frames(
         scene, duration=duration, fps=fps, size=(width, height), integrator=integrator, gyroscopic=gyroscopic, raw=True,
         failures=failures, ghost=ghost, poinsot=poinsot, follow=followed, start=start, skipped=catch_up,
+        buffers=lambda: None if writer is None else writer.buffer(),  # read into the writer's own arrays
     )  # fmt: skip
-    writer = None
+    writer: VideoWriter | None = None
     try:
         with deferred_interrupts():  # an interrupt finds the writer (and its temporary file) in `writer`
-            writer = VideoWriter(out, width, height, fps=_exact_fps(fps), crf=X264_CRF, preset=X264_PRESET)
+            writer = VideoWriter(out, width, height, fps=_exact_fps(fps), crf=X264_CRF, preset=X264_PRESET, format=kind)
         with writer:
-            for index, (image, t) in enumerate(frames):
+            first = next(frames)
+            # A GIF's palette is made from the run's first frame and the card (a video's encoder ignores this).
+            writer.palette_images([image for image in (card, first[0]) if image is not None])
+            for index in range(card_frames):
+                assert card is not None, "made when there are card frames"
+                writer.write(card, bottom_up=True, copy=False)  # the same pixels each time, never written to
+                if progress is not None:
+                    progress(index + 1, total)
+            for index, (image, t) in enumerate(itertools.chain([first], frames), start=card_frames):
                 writer.write(image, bottom_up=True, copy=False)
                 simulated = t
                 if progress is not None:
@@ -108,7 +139,9 @@ def record_scene(
             writer.abort()  # nothing once closed; an interrupt that came before the with block leaves no file
         frames.close()
     failed = tuple(f"{label}: {failure.label()}" for label, failure in failures)
-    return RecordResult(Path(out), writer.frames_written, fps, (width, height), simulated, interrupted, failed)
+    return RecordResult(
+        Path(out), writer.frames_written, fps, (width, height), simulated, interrupted, failed, card_frames, kind
+    )
 
 
 def followed_body(scene: SceneSpec, name: str) -> int:

@@ -36,11 +36,11 @@ __all__ = [
 ]
 
 LABEL_MARGIN_PX = 14.0
-LABEL_WIDTH_PX = 330.0  # a view's widest label line at scale 1 ("t = 10.00 s    |ΔE|/E = 1.2e-05"), with margins
+LABEL_WIDTH_PX = 330.0  # a view's widest label line at scale 1 ("t = 10.00 s    |ΔE|/E = 1.2e−05"), with margins
 # A view's usual widest label line: its label's panel is at least this wide, so it stays one size while the run's
-# numbers change length (an energy error of 0, then of 2.0e-16), and the cached backdrop that holds it stays valid
-# (it widens once at t = 10 s, and at 100 s).
-LABEL_LINE = "t = 0.00 s    |ΔE|/E = 1.2e-05"
+# numbers change (the error's text keeps one width, scene/model/run_model.py's error_text, but the time's grows),
+# and the cached backdrop that holds it stays valid (it widens once at t = 10 s, and at 100 s).
+LABEL_LINE = "t = 0.00 s    |ΔE|/E = 1.2e−05"
 
 
 def label_clearance(line_count: int, scale: float, viewport_height: float) -> float:

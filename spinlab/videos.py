@@ -25,8 +25,9 @@ INLINE_MAX_BYTES = 50 * 2**20
 
 @dataclass(frozen=True)
 class Video:
-    """An MP4 file at ``path``: ``frames`` at ``fps`` of ``size`` pixels. In Jupyter it shows as a player (the file
-    embedded in the output, so the saved notebook keeps it)."""
+    """A video file at ``path`` (MP4, WebM or GIF, as its suffix says): ``frames`` at ``fps`` of ``size`` pixels. In
+    Jupyter it shows as a player, a GIF as an image (the file embedded in the output, so the saved notebook keeps
+    it)."""
 
     path: Path
     frames: int
@@ -38,9 +39,13 @@ class Video:
         if self.path.stat().st_size > INLINE_MAX_BYTES:
             return f'<a href="{self.path}">{self.path.name}</a> ({self.frames} frames)'
         data = base64.b64encode(self.path.read_bytes()).decode("ascii")
+        suffix = self.path.suffix.lower()
+        if suffix == ".gif":
+            return f'<img width="{width}" height="{height}" src="data:image/gif;base64,{data}">'
+        mime = "video/webm" if suffix == ".webm" else "video/mp4"
         return (
             f'<video width="{width}" height="{height}" controls loop>'
-            f'<source src="data:video/mp4;base64,{data}" type="video/mp4"></video>'
+            f'<source src="data:{mime};base64,{data}" type="{mime}"></video>'
         )
 
 

@@ -250,6 +250,15 @@ def test_a_runs_video_is_records_and_plays_inline(tmp_path):
     assert html.startswith('<video width="96" height="64"') and "data:video/mp4;base64," in html
 
 
+@pytest.mark.parametrize(
+    ("name", "shown"), [("t.webm", "data:video/webm;base64,"), ("t.gif", "data:image/gif;base64,")]
+)
+def test_a_runs_video_as_webm_or_gif_shows_as_such(tmp_path, name, shown):
+    pytest.importorskip("av")
+    video = spinlab.simulate("t_handle", duration=0.25).video(tmp_path / name, size=(96, 64), fps=8)
+    assert video.frames == 2 and shown in video._repr_html_()
+
+
 def test_the_api_modules_examples_run():
     failed, tried = doctest.testmod(api, optionflags=doctest.ELLIPSIS)
     assert tried >= 8 and failed == 0

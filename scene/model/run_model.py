@@ -60,6 +60,7 @@ __all__ = [
     "stand_ins",
     "view_groups",
     "view_labels",
+    "error_text",
     "default_integrators",
     "scene_integrators",
     "compared_integrators",
@@ -269,7 +270,7 @@ def view_groups(session: Session, split: bool) -> tuple[Group, ...]:
 def view_labels(session: Session | Moment, groups: tuple[Group, ...]) -> list[tuple[str, ...]]:
     """Each view's label lines, the window's and the video's alike: its group's label, then the time of the
     latest step and the largest magnitude of its bodies' relative energy error (scene/model/measures.py), e.g.
-    ``("implicit_midpoint", "t = 2.50 s    |ΔE|/E = 1.2e-05")``; when that is a loss past the divergence threshold, a
+    ``("implicit_midpoint", "t = 2.50 s    |ΔE|/E = 1.2e−05")``; when that is a loss past the divergence threshold, a
     line saying it is damping, not a divergence (scene/model/failures.py's ``damping_text``, ``"ΔE −51 % (damping)"``);
     for a view of a few bodies their flip counts against their closed forms' (:func:`_flip_line`); and for a few
     seconds after the gyroscopic term was switched a line saying so (scene/model/run_changes.py's
@@ -287,7 +288,7 @@ def view_labels(session: Session | Moment, groups: tuple[Group, ...]) -> list[tu
         detail, damping = f"t = {session.t:.2f} s", ""
         if rows:
             largest = max(rows, key=lambda k: errors[k])
-            detail += f"    |ΔE|/E = {errors[largest]:.1e}" if errors[largest] else "    |ΔE|/E = 0"
+            detail += f"    |ΔE|/E = {error_text(errors[largest])}"
             if change is not None:
                 damping = damping_text(change[largest], session.setup.divergence)
         failure = failures.get(group.bodies)
@@ -296,6 +297,15 @@ def view_labels(session: Session | Moment, groups: tuple[Group, ...]) -> list[tu
         else:
             labels.append((group.label, detail, *((damping,) if damping else ()), *_flip_line(sample, rows), *changed))
     return labels
+
+
+def error_text(error: float) -> str:
+    """A relative error in a label, ``"1.2e−05"``, ``"0.0e+00"``: two digits and an exponent with a true minus sign,
+    as wide as a plus in the labels' font (Roboto's digits are all as wide too), so that a label whose error
+    changes, even to exactly 0 and back (a method that keeps the energy does so step by step), keeps its width and
+    its panel, which the views' cached backdrop holds (render/viewports.py): a panel whose width flickers has every
+    view's backdrop shaded again with it."""
+    return f"{error:.1e}".replace("-", "−")
 
 
 FLIP_LINE_BODIES = 3

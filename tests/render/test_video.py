@@ -299,8 +299,8 @@ def test_bad_paths_are_input_errors_before_any_file_is_made(tmp_path, monkeypatc
     (tmp_path / "folder.mp4").mkdir()
     cases = {
         tmp_path / "folder.mp4": "is a directory",
-        tmp_path / "out.avi": r"must end in \.mp4 \(got '\.avi'\)",
-        tmp_path / "out": r"must end in \.mp4 \(got 'no extension'\)",
+        tmp_path / "out.avi": r"must end in \.mp4, \.webm, \.gif \(got '\.avi'\)",
+        tmp_path / "out": r"must end in \.mp4, \.webm, \.gif \(got 'no extension'\)",
         tmp_path / "missing" / "out.mp4": "directory '.*missing' does not exist",
     }
     for path, message in cases.items():
@@ -400,3 +400,20 @@ def test_the_encoder_and_x264s_threads_run_at_the_niceness_asked_and_the_caller_
     finally:
         video.close()
     assert read_video_info(tmp_path / "out.mp4")[0] == 4
+
+
+def test_frames_read_into_the_writers_own_buffers_are_each_encoded_as_written(tmp_path):
+    """buffer() hands out a few arrays again and again (no new 8 MB array a 1080p frame), and none is handed out
+    again before its frame is encoded: every frame decodes as written."""
+    frames = _synthetic_frames(24, 64, 48)
+    path = tmp_path / "pooled.mp4"
+    arrays = set()
+    with VideoWriter(path, 64, 48, FPS, queue_frames=2) as video:
+        for frame in frames:
+            pixels = video.buffer()
+            arrays.add(id(pixels))
+            pixels[..., :3], pixels[..., 3] = frame, 255
+            video.write(pixels, copy=False)
+    assert len(arrays) <= 2 + 2
+    decoded = decode_frames(path, range(len(frames)))
+    assert all(_psnr_db(d, f) > MIN_PSNR_DB[(64, 48)] for d, f in zip(decoded, frames, strict=True))

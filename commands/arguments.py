@@ -98,7 +98,7 @@ def add_scene_arguments(command: argparse.ArgumentParser, integrator_help: str) 
     """The arguments ``run`` and ``record`` share: the scene, its duration, the integrator, the gyroscopic term."""
     command.add_argument("scene", metavar="SCENE", help="a preset name (e.g. t_handle, compare) or a .toml path")
     command.add_argument(
-        "--duration", type=positive_float, default=DEFAULT_DURATION_S, metavar="T", help="seconds (default: 10)"
+        "--duration", type=positive_float, metavar="T", help="seconds (default: the scene's duration, else 10)"
     )
     command.add_argument("--integrator", type=integrator_name, metavar="NAME", help=integrator_help)
     command.add_argument("--no-gyroscopic", action="store_true", help="drop the gyroscopic term ω × L, as games do")

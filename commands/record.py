@@ -48,6 +48,9 @@ def record_command(args: argparse.Namespace) -> int:
     # A rate, a frame count or a start out of range: refused before loading anything.
     first_frame(args.start, end, fps)
     scene = load_scene(args.scene)
+    if args.to is None and args.duration is None and scene.duration is not None:
+        end = scene.duration  # the scene's own length
+        first_frame(args.start, end, fps)
     result = record_scene(
         scene,
         args.out,
@@ -85,7 +88,8 @@ def record_command(args: argparse.Namespace) -> int:
 
 
 def recorded_end(args: argparse.Namespace) -> float:
-    """The time the video ends at: ``--to``, else ``--duration`` (10 s by default); both given is refused."""
+    """The time the video ends at: ``--to``, else ``--duration`` (by default the scene's ``duration``, checked once
+    it is loaded, else 10 s); both given is refused."""
     if args.to is not None and args.duration is not None:
         raise InputError("give the end as --to or as --duration, not both", where="--to", value=args.to)
     if args.to is not None:

@@ -6,7 +6,13 @@ from __future__ import annotations
 import argparse
 import sys
 
-from spinlab.commands.arguments import add_scene_arguments, check_writable, positive_float, writable_path
+from spinlab.commands.arguments import (
+    DEFAULT_DURATION_S,
+    add_scene_arguments,
+    check_writable,
+    positive_float,
+    writable_path,
+)
 from spinlab.commands.progress import ProgressBar
 from spinlab.sim.errors import NumericalError, printable
 
@@ -87,7 +93,8 @@ def _run(args: argparse.Namespace) -> int:
     # The path given is refused when it is the scene, even where each integrator's trace gets a name of its own.
     for trace in {args.trace, *traces.values()}:
         refuse_overwriting(trace, scene.path, "--trace")
-    steps = step_count(args.duration, h)  # too many steps: refused before any work
+    duration = args.duration or scene.duration or DEFAULT_DURATION_S  # given, else the scene's own length
+    steps = step_count(duration, h)  # too many steps: refused before any work
     rows, failures = [], []
     frozen: list[tuple[str, Failure]] = []  # the views a run of several froze, (label, why)
     for name in names:
@@ -98,7 +105,7 @@ def _run(args: argparse.Namespace) -> int:
                 scene,
                 integrator=name,
                 h=h,
-                duration=args.duration,
+                duration=duration,
                 gyroscopic=not args.no_gyroscopic,
                 trace_path=trace,
                 progress=ProgressBar(label),

@@ -11,6 +11,8 @@ Keys (design.md's contract, then this module's extensions, marked +):
     scene.gravity                    [3] m/s²      [0, 0, 0]      world gravity
   + scene.dt                         s, > 0        1/60           the fixed time step h
   + scene.description                string        ""             one line saying what the scene shows
+  + scene.duration                   s, > 0        none           how long the scene's story runs: what `run` and
+                                                                  `record` take when not given --duration or --to
     body.name                        string        "body<i>"      unique; what `parent` and traces refer to
     body.shape                       string        required       box | sphere | cylinder | t_handle
     body.size / radius / length /    m, > 0        sim.inertia    the shape's size keys (design.md)
@@ -92,7 +94,7 @@ PRESET_DIR = asset_dir("scenes")
 DEFAULT_DT = 1.0 / 60.0
 KNOWN_INTEGRATORS = tuple(INTEGRATORS)
 
-SCENE_KEYS = ("gravity", "dt", "description")
+SCENE_KEYS = ("gravity", "dt", "description", "duration")
 BODY_KEYS = (
     "name", "shape", "mass", "inertia", "position", "orientation", "angular_velocity", "body_angular_velocity",
     "integrator", "parent", "color", "pivot", "kinematic",
@@ -145,6 +147,9 @@ class SceneSpec:
     changes: tuple[ChangeSpec, ...] = ()
     camera: tuple[CameraKey, ...] = ()
     captions: tuple[CaptionSpec, ...] = ()
+    duration: float | None = None
+    """How long the scene's story runs, s (``[scene] duration``): ``run``'s and ``record``'s length when not given
+    one; ``None``: theirs (10 s)."""
 
     @property
     def name(self) -> str:
@@ -272,6 +277,7 @@ def _scene_from(
     gravity = settings.vector("gravity", 3, (0.0, 0.0, 0.0))
     h = settings.number("dt", DEFAULT_DT, positive=True)
     description = settings.string("description", "")
+    duration = settings.number("duration", 1.0, positive=True) if settings.has("duration") else None
     entries = document.get("body", [])
     if not isinstance(entries, list):
         fail(where, "body", "must be an array of tables, written [[body]]", entries)
@@ -285,7 +291,7 @@ def _scene_from(
     changes = read_changes(document["change"], where, bodies) if "change" in document else ()
     camera = read_camera_keys(document["camera"], where, bodies) if "camera" in document else ()
     captions = read_captions(document["caption"], where, bodies) if "caption" in document else ()
-    return SceneSpec(path, frozen(gravity), h, bodies, description, kicks, changes, camera, captions)
+    return SceneSpec(path, frozen(gravity), h, bodies, description, kicks, changes, camera, captions, duration)
 
 
 def order_parent_first(bodies: tuple[BodySpec, ...] | list[BodySpec]) -> tuple[BodySpec, ...]:

@@ -134,6 +134,8 @@ def scene_to_toml(scene: SceneSpec, integrators: tuple[str | None, ...], h: floa
     ]
     if scene.description:
         lines.append(f"description = {_string(scene.description)}")
+    if scene.duration is not None:
+        lines.append(f"duration = {_number(scene.duration)}")
     for body, integrator in zip(scene.bodies, integrators, strict=True):
         lines += ["", *_body(body, integrator)]
     for kick in scene.kicks:

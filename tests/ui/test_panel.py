@@ -188,3 +188,20 @@ def test_no_button_moves_when_views_freeze_or_the_run_stops_while_recording(fram
 
 
 TOP_BUTTONS = ("Run##pause", "Step", "Reset", "record", "Screenshot")
+
+
+def test_the_status_says_which_part_of_the_frame_took_the_time_and_no_button_moves_for_it(frames, monkeypatch):
+    choices, form = base_state()
+    frames(choices, form)
+    _, before = frames(choices, form)  # no part timed yet: frame time and steps per frame
+    texts = []
+    real_text = imgui.text
+    monkeypatch.setattr(imgui, "text", lambda text: texts.append(text) or real_text(text))
+    form.status = dataclasses.replace(
+        form.status, frame_ms=187.1, parts_ms={"steps": 31.0, "plots": 20.0, "panel": 17.0, "views": 79.0, "gpu": 12.0}
+    )
+    frames(choices, form)
+    _, after = frames(choices, form)
+    budget = [text for text in texts if text.startswith("frame 187.1 ms: views 79, steps 31")]
+    assert budget, texts[:5]
+    assert after == before, "a button moved when the frame's budget came"

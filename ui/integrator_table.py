@@ -97,7 +97,8 @@ class IntegratorTable:
             recent = self._recent[name]
             columns = zip(*recent, strict=True)  # µs, Newton iterations, sub-steps
             us, newton, substeps = (_median(column) for column in columns) if recent else (np.nan,) * 3
-            failure = next((failed[int(session.plotted[k])] for k in rows if int(session.plotted[k]) in failed), None)
+            # Its bodies looked up only when a view froze (a cloud's integrator has thousands).
+            failure = next((failed[i] for i in session.plotted[rows].tolist() if i in failed), None) if failed else None
             table.append(
                 IntegratorRow(
                     name, self.rgb[name], float(us), float(newton), float(substeps),

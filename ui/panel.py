@@ -252,7 +252,7 @@ def _integration(choices: Choices, form: Form, edits: PanelEdits) -> None:
                 tips.item_tip(f"{tooltip('compare')}\n{integrator_line(name, torque)}")
             imgui.end_table()
         _note("Hover a name for its order, what it conserves, explicit or implicit, and its cost.")
-    elif len(choices.body_names) > BODY_LIST_MAX:
+    elif len(choices.scene.bodies) > BODY_LIST_MAX:
         _every_body_integrator(choices, form, edits)
     else:
         names = form.integrator_names
@@ -314,7 +314,7 @@ def _every_body_integrator(choices: Choices, form: Form, edits: PanelEdits) -> N
     """One integrator for every dynamic body of a scene with too many to list ("mixed" while they differ)."""
     used = list(dict.fromkeys(name for name in choices.integrators if name is not None))
     imgui.align_text_to_frame_padding()
-    imgui.text(f"all {len(choices.body_names)} bodies")
+    imgui.text(f"all {len(choices.scene.bodies)} bodies")
     imgui.same_line(imgui.get_content_region_avail().x * 0.45)
     imgui.set_next_item_width(-1.0)
     if not used:

@@ -209,7 +209,7 @@ class App:
         if video_frame and not self.state.record_window:
             self.controller.attempt(recorder.record_frame, self.ctx, area, failed="recording stopped")
         screen.use()
-        with timed("panel"):
+        with timed("ui"):
             self.imgui_renderer.render(imgui.get_draw_data(), screen)
         if video_frame and self.state.record_window:
             self.controller.attempt(recorder.record_frame, self.ctx, (0, 0, width, height), failed="recording stopped")

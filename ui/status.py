@@ -18,9 +18,10 @@ FRAME_STATS = 60  # frames over which frame time, speed and the parts' times are
 # what would make it cheaper.
 FRAME_PARTS = {
     "steps": "stepping the run and measuring each step (slower speed, fewer bodies or integrators)",
-    "plots": "laying out the plots (hide them, or show fewer)",
-    "panel": "laying out this panel and handing ImGui's triangles to OpenGL",
+    "plots": "laying out the plots (P hides them; or show fewer)",
+    "panel": "laying out this panel (H hides it)",
     "views": "the 3D views' instances and draw calls (one view, fewer overlays, no side by side)",
+    "ui": "handing the panel's and the plots' triangles to OpenGL (fewer plots)",
     "gpu": "waiting for the last frame's pixels (a smaller window, no trails or plots)",
 }
 
@@ -50,6 +51,9 @@ class StatusMeter:
         self._speed: deque[tuple[int, float, float]] = deque(maxlen=FRAME_STATS)  # steps, advanced, requested
         self.spent: dict[str, float] = {}  # s, each part's of the frame under way (:meth:`part`)
         self._parts: deque[dict[str, float]] = deque(maxlen=FRAME_STATS)
+        # Over the frames in _parts: each part's seconds and the frames that timed it, kept as frames come and go.
+        self._sums = dict.fromkeys(FRAME_PARTS, 0.0)
+        self._timed = dict.fromkeys(FRAME_PARTS, 0)
         self._timers = {name: _Part(self, name) for name in FRAME_PARTS}
 
     def advanced(self, steps: int, seconds: float, requested: float) -> None:
@@ -67,7 +71,7 @@ class StatusMeter:
         now = time.perf_counter()
         if self._last is not None:
             self._frame_s.append(now - self._last)
-            self._parts.append(self.spent)
+            self._count_parts(self.spent)
         self.spent = {}
         self._last = now
         status.sim_t = sim_t
@@ -76,12 +80,19 @@ class StatusMeter:
         steps, advanced, requested = recent.sum(axis=0)
         status.speed_ratio = advanced / requested if requested > 0 else 1.0
         status.steps_per_frame = steps / len(recent)
-        count = len(self._parts)
-        status.parts_ms = {
-            name: 1e3 * sum(frame.get(name, 0.0) for frame in self._parts) / count
-            for name in FRAME_PARTS
-            if any(name in frame for frame in self._parts)
-        }
+        count = max(len(self._parts), 1)
+        status.parts_ms = {name: 1e3 * max(self._sums[name], 0.0) / count for name in FRAME_PARTS if self._timed[name]}
+
+    def _count_parts(self, spent: dict[str, float]) -> None:
+        """A frame's ``spent`` into the last frames' sums, the oldest frame's out once there are enough."""
+        if len(self._parts) == self._parts.maxlen:
+            for name, seconds in self._parts[0].items():
+                self._sums[name] -= seconds
+                self._timed[name] -= 1
+        self._parts.append(spent)
+        for name, seconds in spent.items():
+            self._sums[name] += seconds
+            self._timed[name] += 1
 
 
 def budget_line(status: Status) -> tuple[str, str]:

@@ -1,4 +1,5 @@
-"""Frame time of the real window at 1280×720: the compare demo with every plot on, and variations.
+"""Frame time of the real window at 1280×720 and 1920×1080 (or the sizes asked for: ``bench --only gui --size WxH``):
+the compare demo with every plot on, and variations.
 
 The window runs under a private Xvfb when it is installed (else on ``DISPLAY``), so on a machine without a GPU
 Mesa's llvmpipe rasterises on the CPU and the numbers scale with cores (and with whatever else is running).
@@ -18,7 +19,7 @@ from __future__ import annotations
 import os
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 
@@ -28,9 +29,9 @@ from spinlab.scene.files.scene_file import load_scene
 from spinlab.ui.panel import PanelEdits
 from spinlab.ui.xvfb import virtual_display, xvfb_available
 
-__all__ = ["run", "format_table", "WORKLOADS", "TARGET_MS"]
+__all__ = ["run", "format_table", "WORKLOADS", "TARGET_MS", "SIZES"]
 
-SIZE = (1280, 720)
+SIZES = ((1280, 720), (1920, 1080))  # the window's sizes measured unless others are asked for
 TARGET_MS = 1000.0 / 60.0
 WARMUP_FRAMES = 60
 FRAMES = 600
@@ -70,7 +71,7 @@ def _measure(app, frames: int, mode: str) -> np.ndarray:
     return np.array(parts)
 
 
-def _workload(app, name: str, frames: int) -> dict[str, Any]:
+def _workload(app, name: str, frames: int, size: tuple[int, int]) -> dict[str, Any]:
     scene, side_by_side, split, plots, mode = WORKLOADS[name]
     app.pending = PanelEdits(scene=scene, side_by_side=side_by_side, split_views=split, show_plots=plots, reset=True)
     app.state.time_scale_exp, app.state.paused = 0, False
@@ -82,6 +83,7 @@ def _workload(app, name: str, frames: int) -> dict[str, Any]:
     events_ms, update_ms, flip_ms, draw_ms = (1e3 * np.median(parts, axis=0)).tolist()
     return {
         "workload": name,
+        "size": list(size),
         "scene": scene,
         "views": len(app.view.groups),
         "plots": plots,
@@ -99,54 +101,63 @@ def _workload(app, name: str, frames: int) -> dict[str, Any]:
     }
 
 
-def run(quick: bool, *, progress: Callable[[str], None] | None = None) -> dict[str, Any]:
-    """Measure every workload. JSON-serialisable result: ``{"name", "quick", "size", "renderer", "display",
-    "cpu_count", "load_average", "target_ms", "results": [...]}`` (see :func:`_workload`), or with ``"skipped"``
-    (the reason) and no results when no X display can be had."""
+def run(
+    quick: bool,
+    *,
+    progress: Callable[[str], None] | None = None,
+    sizes: Sequence[tuple[int, int]] = SIZES,
+) -> dict[str, Any]:
+    """Measure every workload in a window of each of ``sizes`` (width, height) in turn. JSON-serialisable result:
+    ``{"name", "quick", "sizes", "renderer", "display", "cpu_count", "load_average", "target_ms", "results":
+    [...]}`` (see :func:`_workload`; each result says its ``size``), or with ``"skipped"`` (the reason) and no
+    results when no X display can be had."""
     report = progress if progress is not None else (lambda message: None)
     frames = FRAMES_QUICK if quick else FRAMES
-    base = {"name": "gui", "quick": quick, "size": list(SIZE), "target_ms": TARGET_MS, "cpu_count": os.cpu_count()}
+    sizes = [(int(width), int(height)) for width, height in sizes]
+    base = {"name": "gui", "quick": quick, "sizes": [list(size) for size in sizes], "target_ms": TARGET_MS,
+            "cpu_count": os.cpu_count()}  # fmt: skip
     display: AbstractContextManager[str]
-    if xvfb_available():
-        display = virtual_display()
+    if xvfb_available():  # a screen that holds the largest window
+        display = virtual_display(f"{max(w for w, _ in sizes)}x{max(h for _, h in sizes)}x24")
     elif os.environ.get("DISPLAY"):
         display = nullcontext(os.environ["DISPLAY"])
     else:
         return {**base, "skipped": "no X display: install Xvfb (apt-get install -y xvfb xauth)", "results": []}
     from spinlab.ui.app import App
 
-    results = []
+    results, renderer = [], ""
     with display as name, tempfile.TemporaryDirectory() as folder:
-        app = App(load_scene("compare"), size=SIZE, vsync=False, output_dir=folder)
-        try:
-            renderer = app.ctx.info["GL_RENDERER"]
-            for workload in WORKLOADS:
-                report(f"{workload} ({frames} frames) ...")
-                results.append(_workload(app, workload, frames))
-        finally:
-            app.close()
+        for size in sizes:
+            app = App(load_scene("compare"), size=size, vsync=False, output_dir=folder)
+            try:
+                renderer = app.ctx.info["GL_RENDERER"]
+                for workload in WORKLOADS:
+                    report(f"{size[0]}x{size[1]}, {workload} ({frames} frames) ...")
+                    results.append(_workload(app, workload, frames, size))
+            finally:
+                app.close()
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
     return {**base, "renderer": renderer, "display": name, "load_average": load, "results": results}
 
 
 def format_table(result: dict[str, Any]) -> str:
-    """One line per workload: median and p90 frame time, and the parts' medians."""
+    """One line per workload and window size: median and p90 frame time, and the parts' medians."""
     if result.get("skipped"):
         return f"gui benchmark skipped: {result['skipped']}"
     header = (
-        f"{'workload':<34} {'views':>5} {'median ms':>9} {'p90 ms':>7} {'fps':>6} {'events':>7} {'update':>7} "
-        f"{'flip':>7} {'draw':>7} {'CPU ms':>7}"
+        f"{'workload':<34} {'size':>9} {'views':>5} {'median ms':>9} {'p90 ms':>7} {'fps':>6} {'events':>7} "
+        f"{'update':>7} {'flip':>7} {'draw':>7} {'CPU ms':>7}"
     )
-    width, height = result["size"]
     lines = [
-        f"{width}x{height} window, {result['renderer']}, {result['cpu_count']} CPUs, load average "
-        f"{result['load_average']:.2f}; target {result['target_ms']:.1f} ms",
+        f"{result['renderer']}, {result['cpu_count']} CPUs, load average {result['load_average']:.2f}; target "
+        f"{result['target_ms']:.1f} ms",
         header,
         "-" * len(header),
     ]
     for row in result["results"]:
+        size = "x".join(str(value) for value in row["size"])
         lines.append(
-            f"{row['workload']:<34} {row['views']:>5} {row['median_ms']:>9.1f} {row['p90_ms']:>7.1f} "
+            f"{row['workload']:<34} {size:>9} {row['views']:>5} {row['median_ms']:>9.1f} {row['p90_ms']:>7.1f} "
             f"{row['frames_per_second']:>6.1f} {row.get('events_ms', float('nan')):>7.1f} {row['update_ms']:>7.1f} "
             f"{row['flip_ms']:>7.1f} {row['draw_ms']:>7.1f} {row['cpu_ms']:>7.1f}"
         )

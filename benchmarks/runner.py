@@ -129,9 +129,11 @@ def run_all(
     out: TextIO | None = None,
     only: list[str] | None = None,
     runs_dir: pathlib.Path | None = None,
+    settings: dict[str, dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
-    """Run every benchmark in ``BENCHMARKS`` (or the ones named in ``only``); print each table to ``out``
-    (default: the current ``sys.stdout``, looked up at call time) and progress to stderr.
+    """Run every benchmark in ``BENCHMARKS`` (or the ones named in ``only``), each with its keyword arguments in
+    ``settings`` (by name: ``{"gui": {"sizes": [(1920, 1080)]}}``); print each table to ``out`` (default: the
+    current ``sys.stdout``, looked up at call time) and progress to stderr.
 
     Returns ``{"metadata": {...}, "benchmarks": {name: result}}`` and writes it to ``json_path`` when given; with
     ``only``, the other benchmarks' results already in that file are kept (each result carries its own date).
@@ -148,7 +150,7 @@ def run_all(
         def progress(message: str, name: str = name) -> None:
             print(f"{name}: {message}", file=sys.stderr, flush=True)
 
-        result = module.run(quick, progress=progress)
+        result = module.run(quick, progress=progress, **(settings or {}).get(name, {}))
         report["benchmarks"][name] = {**result, "date": metadata["date"]}
         print(f"\n## {name}{' (quick)' if quick else ''}\n", file=out)
         print(module.format_table(result), file=out, flush=True)

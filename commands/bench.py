@@ -36,10 +36,19 @@ def bench_command(args: argparse.Namespace) -> int:
         print(format_comparison(*args.compare, **noise))
         return 0
     from spinlab.benchmarks.runner import run_all
+    from spinlab.render.record import parse_size
+    from spinlab.sim.errors import InputError
 
+    settings = {}
+    if args.size:
+        if args.only is not None and "gui" not in args.only:
+            raise InputError("only the gui benchmark opens a window", where="--size", value=args.size[0])
+        settings["gui"] = {"sizes": list(dict.fromkeys(parse_size(text) for text in args.size))}
     if args.json is None:
         DEFAULT_RUNS_DIR.mkdir(parents=True, exist_ok=True)
-    report = run_all(quick=args.quick, json_path=args.json, only=args.only, runs_dir=DEFAULT_RUNS_DIR)
+    report = run_all(
+        quick=args.quick, json_path=args.json, only=args.only, runs_dir=DEFAULT_RUNS_DIR, settings=settings
+    )
     if args.baseline is not None:
         print("\n## against the baseline\n\n" + format_comparison(args.baseline, report, **noise))
     return 0
@@ -64,8 +73,9 @@ def add_parser(commands) -> None:
         description="Run the benchmarks, print a table per benchmark and write all results as JSON: "
         "contiguous_list (the entity store against a node-based linked list and a Python list, seed 000), "
         "integrators (body-steps/s at N = 1 … 10⁵), accuracy (errors against the exact solution and cost, with "
-        "MuJoCo when installed), render (frames/s offscreen and record end to end), gui (window frame time; "
-        "needs Xvfb), maps (seed 003's maps of the energy change per step and Newton's convergence, docs/maps.md), "
+        "MuJoCo when installed), render (frames/s offscreen and record end to end), gui (window frame time at "
+        "1280x720 and 1920x1080, or --size; needs Xvfb), maps (seed 003's maps of the energy change per step and "
+        "Newton's convergence, docs/maps.md), "
         "scaling (body-steps/s of the whole `run` process and of its loop at N = 1 … 10⁵ T-handles, peak memory, "
         "MuJoCo RK4 beside it when installed), latency (µs per one-body step: kernel, step, World.step), "
         "engines (the engine steps' verdict table), cost_spread (the cost ratios docs/accuracy.md and "
@@ -78,6 +88,12 @@ def add_parser(commands) -> None:
         choices=list(BENCHMARK_NAMES),
         metavar="NAME",
         help=f"run only this benchmark (repeatable): {', '.join(BENCHMARK_NAMES)}",
+    )
+    bench.add_argument(
+        "--size",
+        action="append",
+        metavar="WxH",
+        help="the gui benchmark's window size (repeatable; default: 1280x720 and 1920x1080)",
     )
     bench.add_argument(
         "--json",

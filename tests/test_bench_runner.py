@@ -67,3 +67,26 @@ def test_a_bench_of_one_part_keeps_what_another_wrote_while_it_ran(tmp_path, mon
         runner.run_all(True, path, out=sink, only=["mine"])
     results = _read_results(path)
     assert results["other"] == {"x": 2} and results["old"] == {"x": 0} and results["mine"]["x"] == 1
+
+
+def test_bench_gui_takes_the_window_sizes_and_refuses_them_for_another_part(tmp_path, monkeypatch, capsys):
+    from spinlab.benchmarks import gui, runner
+    from spinlab.commands.cli import main
+
+    asked = []
+
+    def measured(quick, progress=None, sizes=gui.SIZES):
+        asked.append(sizes)
+        return {"name": "gui", "skipped": "measured elsewhere", "results": []}
+
+    fake = type("Gui", (), {"run": staticmethod(measured), "format_table": staticmethod(str)})
+    monkeypatch.setattr(runner, "BENCHMARKS", {"gui": fake})
+    path = tmp_path / "bench.json"
+    assert main(["bench", "--only", "gui", "--json", str(path)]) == 0
+    assert main(["bench", "--only", "gui", "--size", "1921x1080", "--size", "800x600", "--json", str(path)]) == 0
+    assert asked == [gui.SIZES, [(1920, 1080), (800, 600)]]  # even sizes, as a video's
+    capsys.readouterr()
+    assert main(["bench", "--only", "render", "--size", "800x600", "--json", str(path)]) == 2
+    assert main(["bench", "--only", "gui", "--size", "800", "--json", str(path)]) == 2
+    errors = capsys.readouterr().err.splitlines()
+    assert len(errors) == 2 and all("--size" in line for line in errors), errors

@@ -184,12 +184,15 @@ class App:
         if self.controller.runs != runs:
             self.pacing.restart()
         self.timeline.switch_to_compiled(REPLAY_BUDGET_S)
+        timed = self.pacing.status.part  # the frame's budget, by part (ui/status.py), which the panel shows
         if self.timeline.session is running:
-            self.pacing.advance(wall_dt)
+            with timed("steps"):
+                self.pacing.advance(wall_dt)
         # else a new run (a restart, a scene loaded): its first steps wait for the next frame, which a frame that
         # made the session, views and plots and drew them all has no time left for (no frame over 0.1 s).
         # The 3D views' instance data now, while the rasteriser still works on the last frame (no GL).
-        self.display.prepare(self.timeline)
+        with timed("views"):
+            self.display.prepare(self.timeline)
         self.pacing.update_status()
         self._panel_edits, self._layout = self._build_ui(wall_dt)
 
@@ -198,13 +201,16 @@ class App:
         are flushed so that the rasteriser works while the next :meth:`update` runs."""
         width, height = self.window.get_framebuffer_size()
         screen = self._screen((width, height))
-        area = self.draw_views(screen)
+        timed = self.pacing.status.part
+        with timed("views"):
+            area = self.draw_views(screen)
         recorder = self.recorder
         video_frame = recorder.recording is not None and not recorder.behind  # not a frame short of its steps
         if video_frame and not self.state.record_window:
             self.controller.attempt(recorder.record_frame, self.ctx, area, failed="recording stopped")
         screen.use()
-        self.imgui_renderer.render(imgui.get_draw_data(), screen)
+        with timed("ui"):
+            self.imgui_renderer.render(imgui.get_draw_data(), screen)
         if video_frame and self.state.record_window:
             self.controller.attempt(recorder.record_frame, self.ctx, (0, 0, width, height), failed="recording stopped")
         if self.want_screenshot:
@@ -245,10 +251,12 @@ class App:
         state = self.state
         set_text_scale(state.text_scale)  # read by the new frame
         imgui.new_frame()
-        layout = self.window_layout()
-        edits = draw_panel_window(layout.panel, state, self.form) if layout.panel is not None else PanelEdits()
+        layout, timed = self.window_layout(), self.pacing.status.part
+        with timed("panel"):
+            edits = draw_panel_window(layout.panel, state, self.form) if layout.panel is not None else PanelEdits()
         if layout.plots is not None:
-            draw_plots_window(layout.plots, edits, self.timeline, self.plots.series, state.plots, self.view.groups)
+            with timed("plots"):
+                draw_plots_window(layout.plots, edits, self.timeline, self.plots.series, state.plots, self.view.groups)
         # The badges sit above the strip the overlays' key may take at the bottom of the view (render/run_view.py),
         # and the state badge clear of the key in a free cell of the grid and of the captions.
         ratio = self.pixel_ratio
@@ -289,7 +297,8 @@ class App:
             self.update(start - last)
             last = start
             updated = time.perf_counter()
-            self.window.flip()
+            with self.pacing.status.part("gpu"):
+                self.window.flip()
             self._check_window()
             shown = time.perf_counter()
             self.draw()

@@ -89,13 +89,15 @@ class Choices:
 @dataclass
 class Status:
     """Measurements the panel reports: simulated and wall seconds since the reset, frame time and steps per frame
-    (over the last second or so), and the achieved speed over the requested one (< 1 when stepping lags)."""
+    (over the last second or so), the achieved speed over the requested one (< 1 when stepping lags) and the frame's
+    budget: the mean milliseconds of each part of a frame the window timed (ui/status.py's ``FRAME_PARTS``)."""
 
     sim_t: float = 0.0
     wall_t: float = 0.0
     frame_ms: float = 0.0
     steps_per_frame: float = 0.0
     speed_ratio: float = 1.0
+    parts_ms: dict[str, float] = field(default_factory=dict)
 
 
 @dataclass

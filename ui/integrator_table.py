@@ -7,7 +7,6 @@ frozen rows' plot lines ending in a mark."""
 
 from __future__ import annotations
 
-from collections import deque
 from dataclasses import dataclass
 
 import numpy as np
@@ -55,7 +54,11 @@ class IntegratorTable:
         names = [session.scene.bodies[i].integrator for i in session.plotted]
         self.rows = {name: np.flatnonzero(np.array(names, dtype=object) == name) for name in dict.fromkeys(names)}
         self.rgb = {name: rgb_triple(rgb[rows[0]]) for name, rows in self.rows.items()}
-        self._recent: dict[str, deque] = {name: deque(maxlen=WINDOW) for name in self.rows}
+        # Each integrator's last WINDOW calls' (µs, Newton iterations, sub-steps), a ring per integrator, and how
+        # many it holds: the medians of every integrator are a few array operations, not sorts in Python.
+        self._index = {name: i for i, name in enumerate(self.rows)}
+        self._recent = np.zeros((len(self.rows), WINDOW, 3))
+        self._held = np.zeros(len(self.rows), dtype=np.intp)
         self._path: dict[str, tuple[str, int]] = {}  # each integrator's path and bodies a call, as last stepped
         self._seen: tuple | None = None  # (the session's latest steps, its failure count) the table was made for
         self._table: list[IntegratorRow] = []
@@ -74,12 +77,19 @@ class IntegratorTable:
             return self._table
         if self._seen is None or self._seen[0] is not session.latest:
             for name, cost in session.integrator_cost.items():
-                recent = self._recent.get(name)
-                if recent is not None:
+                i = self._index.get(name)
+                if i is not None:
                     if self._path.get(name, (cost.path,))[0] != cost.path:
-                        recent.clear()  # a stand-in's figures are not the compiled kernel's
+                        self._held[i] = 0  # a stand-in's figures are not the compiled kernel's
                     self._path[name] = (cost.path, cost.bodies)
-                    recent.append((cost.us_per_body_step, cost.newton_per_body_step, cost.substeps_per_body_step))
+                    # The oldest slot once full, as a deque of WINDOW drops its oldest (a median takes no order).
+                    slot = self._held[i] % WINDOW
+                    self._recent[i, slot] = (
+                        cost.us_per_body_step,
+                        cost.newton_per_body_step,
+                        cost.substeps_per_body_step,
+                    )
+                    self._held[i] += 1
         self._seen = key
         self._table = self._rows()
         return self._table
@@ -93,11 +103,10 @@ class IntegratorTable:
             for i in session.groups[number].bodies:
                 failed[i] = failure.label()
         table = []
-        for name, rows in self.rows.items():
-            recent = self._recent[name]
-            columns = zip(*recent, strict=True)  # µs, Newton iterations, sub-steps
-            us, newton, substeps = (_median(column) for column in columns) if recent else (np.nan,) * 3
-            failure = next((failed[int(session.plotted[k])] for k in rows if int(session.plotted[k]) in failed), None)
+        medians = _medians(self._recent, np.minimum(self._held, WINDOW)).tolist()
+        for (name, rows), (us, newton, substeps) in zip(self.rows.items(), medians, strict=True):
+            # Its bodies looked up only when a view froze (a cloud's integrator has thousands).
+            failure = next((failed[i] for i in session.plotted[rows].tolist() if i in failed), None) if failed else None
             table.append(
                 IntegratorRow(
                     name, self.rgb[name], float(us), float(newton), float(substeps),
@@ -119,13 +128,18 @@ def cost_text(row: IntegratorRow) -> tuple[str, str]:
     return (figure if row.path == COMPILED_KERNEL else figure + "*"), tip
 
 
-def _median(values: tuple[float, ...]) -> float:
-    """``np.median`` of a few numbers (NaN if one is), without its array machinery, dearer than the median itself:
-    the table is remade every frame that stepped, for every integrator."""
-    if any(value != value for value in values):
-        return float("nan")
-    ordered, middle = sorted(values), len(values) // 2
-    return float(ordered[middle]) if len(values) % 2 else (ordered[middle - 1] + ordered[middle]) / 2.0
+def _medians(recent: np.ndarray, held: np.ndarray) -> np.ndarray:
+    """(I, 3): the median of the first ``held`` (I,) of each row's ``recent`` (I, W, 3) values, as ``np.median``
+    takes it (the middle one, or the mean of the middle two; NaN if one is NaN, or none is held), for every row at
+    once: the table is remade every frame that stepped."""
+    slots = np.arange(recent.shape[1])
+    values = np.where((slots[None, :] < held[:, None])[..., None], recent, np.inf)  # the slots not held last
+    ordered = np.sort(values, axis=1)
+    rows = np.arange(len(held))
+    low, high = ordered[rows, np.maximum(held - 1, 0) // 2], ordered[rows, np.minimum(held, len(slots) - 1) // 2]
+    medians = np.where((held % 2 == 1)[:, None], low, (low + high) / 2.0)
+    medians[np.isnan(values).any(axis=1) | (held == 0)[:, None]] = np.nan
+    return medians
 
 
 def _largest(values: np.ndarray) -> float:

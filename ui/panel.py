@@ -22,6 +22,7 @@ from spinlab.ui.failures_panel import FROZEN_RGBA, draw_comparison
 from spinlab.ui.help_texts import PLOT_TOOLTIPS, integrator_line, tooltip
 from spinlab.ui.kick_panel import kick_section, omega_drags
 from spinlab.ui.plots import FIXED_WINDOW, PLOT_TITLES
+from spinlab.ui.status import budget_line
 
 __all__ = ["PanelEdits", "draw_panel", "time_scale_text", "TIME_SCALE_EXPONENTS"]
 
@@ -97,19 +98,23 @@ def _note(text: str, color: imgui.ImVec4 = NOTE_RGBA) -> None:
     imgui.pop_style_color()
 
 
-def _one_line(text: str, color: imgui.ImVec4 = NOTE_RGBA, tip: str | None = None) -> None:
-    """``text`` on exactly one line, whatever it says (an empty one too): cut to the panel's width with "…", the
-    whole of it (or ``tip``) in a tooltip. A line that appears, vanishes or wraps would move every control below
-    it."""
+def _one_line(text: str, color: imgui.ImVec4 | None = NOTE_RGBA, tip: str | None = None) -> None:
+    """``text`` on exactly one line, whatever it says (an empty one too), in ``color`` (``None``: the text's): cut to
+    the panel's width with "…", the whole of it (or ``tip``) in a tooltip. A line that appears, vanishes or wraps
+    would move every control below it."""
     room = imgui.get_content_region_avail().x
     shown = text
-    if imgui.calc_text_size(shown).x > room:
-        while shown and imgui.calc_text_size(shown + "…").x > room:
-            shown = shown[:-1]
-        shown += "…"
-    imgui.push_style_color(imgui.Col_.text, color)
+    if imgui.calc_text_size(shown).x > room:  # the longest start that fits with "…": a few measures, not one a letter
+        low, high = 0, len(text)
+        while low < high:
+            middle = (low + high + 1) // 2
+            low, high = (middle, high) if imgui.calc_text_size(text[:middle] + "…").x <= room else (low, middle - 1)
+        shown = text[:low] + "…"
+    if color is not None:
+        imgui.push_style_color(imgui.Col_.text, color)
     imgui.text(shown)
-    imgui.pop_style_color()
+    if color is not None:
+        imgui.pop_style_color()
     if tip is not None or shown != text:
         tips.item_tip(text if tip is None else tip)
 
@@ -135,7 +140,8 @@ def _text_field(
 def _status(choices: Choices, form: Form, edits: PanelEdits) -> None:
     status = form.status
     imgui.text(f"t = {status.sim_t:8.2f} s sim   {status.wall_t:8.2f} s wall")
-    imgui.text(f"{status.frame_ms:5.1f} ms/frame   {status.steps_per_frame:.1f} steps/frame")
+    line, tip = budget_line(status)  # what each part of the frame took: what to turn off on a slow machine
+    _one_line(line, None, tip)
     # The lag line is always there, so that nothing below it moves when stepping starts or stops keeping up.
     speed = time_scale_text(choices.time_scale_exp)
     if status.speed_ratio < 0.98 and not choices.paused:
@@ -247,7 +253,7 @@ def _integration(choices: Choices, form: Form, edits: PanelEdits) -> None:
                 tips.item_tip(f"{tooltip('compare')}\n{integrator_line(name, torque)}")
             imgui.end_table()
         _note("Hover a name for its order, what it conserves, explicit or implicit, and its cost.")
-    elif len(choices.body_names) > BODY_LIST_MAX:
+    elif len(choices.scene.bodies) > BODY_LIST_MAX:
         _every_body_integrator(choices, form, edits)
     else:
         names = form.integrator_names
@@ -309,7 +315,7 @@ def _every_body_integrator(choices: Choices, form: Form, edits: PanelEdits) -> N
     """One integrator for every dynamic body of a scene with too many to list ("mixed" while they differ)."""
     used = list(dict.fromkeys(name for name in choices.integrators if name is not None))
     imgui.align_text_to_frame_padding()
-    imgui.text(f"all {len(choices.body_names)} bodies")
+    imgui.text(f"all {len(choices.scene.bodies)} bodies")
     imgui.same_line(imgui.get_content_region_avail().x * 0.45)
     imgui.set_next_item_width(-1.0)
     if not used:

@@ -153,6 +153,11 @@ class PlotSeries:
         self._next = 0
         self.count = 0
         self.version = 0
+        # Samples appended in all (a series made from a run's record sets ``version`` to its step), and the count
+        # after the newest sample in which each curve of each body had a number: whether a body has a curve in the
+        # window is then a comparison, not a pass over every sample of the window.
+        self._appended = 0
+        self._curve_until = np.zeros((len(_CURVES), k), dtype=np.int64)
         self._prepared: tuple[tuple[int, float], dict[str, object]] | None = None
         # Each integrator's cost, accuracy and failure now (ui/integrator_table.py).
         self.integrator_table: IntegratorTable | None = None
@@ -178,9 +183,14 @@ class PlotSeries:
             t, newton, ms = t[skip:], newton[:, skip:], ms[skip:]
             sample = Sample(t, *(getattr(sample, name)[skip:] for name in _ERRORS + _CURVES))
             self.version += skip
+            self._appended += skip
             count = self.capacity
         errors = np.stack([self._held(getattr(sample, name), count, ()) for name in _ERRORS])  # (3, S, K)
         curves = np.stack([self._held(getattr(sample, name), count, (2,)) for name in _CURVES])  # (4, S, K, 2)
+        has_number = ~np.isnan(curves).all(axis=-1)  # (4, S, K)
+        newest = count - np.argmax(has_number[:, ::-1], axis=1)  # (4, K): 1 + the last step with a number
+        self._curve_until = np.where(has_number.any(axis=1), self._appended + newest, self._curve_until)
+        self._appended += count
         # The slots from _next on, wrapping round: at most two runs, each written with its mirror (+ capacity).
         done = 0
         while done < count:
@@ -403,18 +413,17 @@ def _prepare(series: PlotSeries, seconds: float) -> dict[str, object]:
     rows = series.line_rows  # the rows whose lines are drawn (all but a cloud's): only theirs are reduced
     bodies = len(series.names)
     every = rows.size == bodies
-    errors = series._ordered(series._errors)[..., start:]  # (3, K, W)
-    # The log plots draw an exact 0 at the floor (NaN, a measure that does not apply, stays NaN: no line).
-    errors = np.maximum(errors if every else errors[:, rows], ERROR_FLOOR)  # (3, L, W)
-    x, drawn_rows = _bucketed(t, errors, MAX_POINTS, np.maximum)  # (3, L, B)
+    errors = series._ordered(series._errors)[..., start:]  # (3, K, W), a view
+    errors = errors if every else errors[:, rows]  # (3, L, W)
+    # The log plots draw an exact 0 at the floor (NaN, a measure that does not apply, stays NaN: no line): taken
+    # after the buckets' largest, as it commutes with it, on the few points drawn.
+    x, drawn_rows = _bucketed(t, errors, MAX_POINTS, np.maximum)  # (3, L, B), a copy
+    np.maximum(drawn_rows, ERROR_FLOOR, out=drawn_rows)
     error_rows = drawn_rows if every else _rows_of_all(drawn_rows, rows, bodies)  # (3, K, B)
     # The newest point is the newest sample's; each point before it is one bucket older.
     bucket = max(1, int(np.ceil(len(t) / MAX_POINTS)))
     level = (series.version - 1) // bucket - np.arange(len(x))[::-1]
-    # Each drawn error's positive finite values: its smallest and largest.
-    positive = np.isfinite(errors) & (errors > 0.0)
-    low = np.where(positive, errors, np.inf).min(axis=(1, 2), initial=np.inf)  # every body kinematic: none
-    high = np.where(positive, errors, -np.inf).max(axis=(1, 2), initial=-np.inf)
+    low, high = _positive_range(errors)
     prepared: dict[str, object] = {
         plot: TimeLines(
             t_range,
@@ -446,6 +455,22 @@ def _prepare(series: PlotSeries, seconds: float) -> dict[str, object]:
     return prepared
 
 
+def _positive_range(errors: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(3,) each: the smallest and largest of each error's (3, L, W) values as drawn (at the floor or above: the
+    log plots draw a smaller one at the floor), finite and NaN left out; ``inf`` and ``-inf`` where there are none
+    (every body kinematic). Two passes that skip NaN, not a mask and two copies of the window."""
+    low = np.fmin.reduce(errors, axis=(1, 2), initial=np.inf)
+    high = np.fmax.reduce(errors, axis=(1, 2), initial=-np.inf)
+    if np.isposinf(high).any() or np.isneginf(low).any():
+        # An infinite error (samples hold none: scene/model/samples.py makes them the largest double), left out.
+        floored = np.maximum(errors, ERROR_FLOOR)
+        finite = np.isfinite(floored)
+        return (np.where(finite, floored, np.inf).min(axis=(1, 2), initial=np.inf),
+                np.where(finite, floored, -np.inf).max(axis=(1, 2), initial=-np.inf))  # fmt: skip
+    none = np.isposinf(low)
+    return np.where(none, np.inf, np.maximum(low, ERROR_FLOOR)), np.where(none, -np.inf, np.maximum(high, ERROR_FLOOR))
+
+
 def _rows_of_all(values: np.ndarray, rows: np.ndarray, count: int) -> np.ndarray:
     """``values`` (..., L, B) of the bodies ``rows`` placed among ``count`` bodies' (..., K, B), NaN elsewhere."""
     full = np.full((*values.shape[:-2], count, values.shape[-1]), np.nan)
@@ -461,7 +486,7 @@ def _curves(series: PlotSeries, start: int) -> dict[str, Curves | None]:
     level = series.version - count + np.arange(count)
     dash = max(DASH_SAMPLES, int(np.ceil(count / (2 * DASHES_PER_WINDOW))))
     rows = series.line_rows
-    drawn = ~np.isnan(xy[:, rows]).all(axis=(2, 3))  # (4, L)
+    drawn = series._curve_until[:, rows] > series._appended - count  # (4, L): a number within the window
     # A cloud: a thousand white references would hide every body's line (and cost ~16 ms a frame to cut in dashes).
     exact_rows = series.exact_rows if len(series.exact_rows) <= EXACT_CURVES_MAX else []
     prepared: dict[str, Curves | None] = {}

@@ -48,6 +48,7 @@ from __future__ import annotations
 import os
 import tomllib
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -161,9 +162,10 @@ class SceneSpec:
         torque about a free body's centre of mass.) The one definition of "torque-free" is its negation."""
         return not body.kinematic and body.pivot is not None and bool(np.any(self.gravity != 0.0))
 
-    @property
+    @cached_property
     def has_torque(self) -> bool:
-        """Whether any body of the scene feels a torque (then the closed-form ``exact`` step does not apply)."""
+        """Whether any body of the scene feels a torque (then the closed-form ``exact`` step does not apply). Found
+        once: the panel asks every frame, and a cloud has thousands of bodies."""
         return any(self.under_torque(body) for body in self.bodies)
 
     def body(self, name: str) -> BodySpec:

@@ -72,6 +72,17 @@ def test_screenshot_shows_the_panel_the_view_and_the_plots(app):
     assert not np.all(np.abs(view.astype(int) - panel_bg) <= PANEL_COLOR_TOLERANCE, axis=2).mean() > 0.5
 
 
+def test_the_status_line_says_which_part_of_the_window_loops_frame_took_the_time(app):
+    from spinlab.ui.status import FRAME_PARTS, budget_line
+
+    fresh(app, "compare")
+    app.run(max_fps=None, frames=4)  # the window's own loop, which times the wait for the rasteriser too
+    parts = app.form.status.parts_ms
+    assert set(parts) == set(FRAME_PARTS) and all(ms > 0.0 for ms in parts.values()), parts
+    line, tip = budget_line(app.form.status)
+    assert line.startswith("frame ") and all(name in line and name in tip for name in FRAME_PARTS), line
+
+
 def test_the_compare_preset_side_by_side_draws_one_handle_per_integrator(app):
     from spinlab.sim.integrators import METHODS
 

@@ -191,3 +191,34 @@ def test_no_button_moves_when_views_freeze_or_the_run_stops_while_recording(fram
 
 
 TOP_BUTTONS = ("Run##pause", "Step", "Reset", "record", "Screenshot")
+
+
+def test_the_status_says_which_part_of_the_frame_took_the_time_and_no_button_moves_for_it(frames, monkeypatch):
+    choices, form = base_state()
+    frames(choices, form)
+    _, before = frames(choices, form)  # no part timed yet: frame time and steps per frame
+    texts = []
+    real_text = imgui.text
+    monkeypatch.setattr(imgui, "text", lambda text: texts.append(text) or real_text(text))
+    parts = {"steps": 31.0, "plots": 20.0, "panel": 17.0, "views": 79.0, "ui": 3.0, "gpu": 12.0}
+    form.status = dataclasses.replace(form.status, frame_ms=187.1, parts_ms=parts)
+    frames(choices, form)
+    _, after = frames(choices, form)
+    budget = [text for text in texts if text.startswith("frame 187.1 ms: views 79, steps 31")]
+    assert budget, texts[:5]
+    assert after == before, "a button moved when the frame's budget came"
+
+
+def test_a_clouds_panel_asks_nothing_of_each_body_every_frame(panel_window, monkeypatch):
+    from spinlab.scene.files.scene_file import SceneSpec
+
+    scene = load_scene("cloud")
+    choices = Choices(scene, ["implicit_midpoint"] * len(scene.bodies), list(INTEGRATORS), 1 / 240,
+                      render=RenderOptions(), plots=PlotOptions())  # fmt: skip
+    form = Form(presets=list_presets(), integrator_names=list(INTEGRATORS), body_texts={})
+    asked = []
+    real = SceneSpec.under_torque
+    monkeypatch.setattr(SceneSpec, "under_torque", lambda self, body: asked.append(body) or real(self, body))
+    for _ in range(3):
+        draw_panel(choices, form)
+    assert len(asked) <= len(scene.bodies), "whether the scene has a torque, found again every frame"

@@ -30,6 +30,7 @@ rather than every pixel again.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
@@ -104,14 +105,21 @@ class RenderOptions:
         :data:`MANY_BODIES`."""
         if count <= MANY_BODIES:
             return cls()
-        return cls(
-            show_omega=False,
-            show_momentum=False,
-            show_axes=False,
-            show_herpolhode=False,
-            show_invariable_plane=False,
-            show_ghost=False,
-        )
+        return cls(**dict.fromkeys(_PER_BODY_OVERLAYS, False))
+
+    def for_scene_of(self, before: int, count: int) -> RenderOptions:
+        """These options for a scene of ``count`` bodies loaded after one of ``before``: as they are, unless the
+        scene crosses :data:`MANY_BODIES`, which sets the overlays drawn per body to the new size's defaults (a
+        cloud of 1000 handles with every overlay draws 1000 arrows, axes, trails and ghosts: several times the
+        frame; a T-handle after it would show none)."""
+        if (before > MANY_BODIES) == (count > MANY_BODIES):
+            return self
+        defaults = RenderOptions.for_bodies(count)
+        return dataclasses.replace(self, **{name: getattr(defaults, name) for name in _PER_BODY_OVERLAYS})
+
+
+_PER_BODY_OVERLAYS = ("show_omega", "show_momentum", "show_axes", "show_herpolhode", "show_invariable_plane",
+                      "show_ghost")  # fmt: skip
 
 
 def _quiet_numpy(method):

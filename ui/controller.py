@@ -126,9 +126,12 @@ class Controller:
     def load(self, scene: SceneSpec) -> None:
         """Make ``scene`` the current one as its file sets it up (no run starts): its integrators and time step, the
         gyroscopic term on and running, whatever the last scene had (a scene that blows up without the term must
-        blow up); the comparison, the speed and the view are the person's and stay. The save name becomes this
-        scene's own, so that Save never writes over the scene loaded before."""
+        blow up); the comparison, the speed and the view are the person's and stay (but for the overlays drawn per
+        body, set to the new size's defaults when it crosses render/renderer.py's ``MANY_BODIES``). The save name
+        becomes this scene's own, so that Save never writes over the scene loaded before."""
         choices, form = self.choices, self.form
+        if choices.render is not None and choices.scene is not None:  # the window's options (render/renderer.py)
+            choices.render = choices.render.for_scene_of(len(choices.scene.bodies), len(scene.bodies))
         choices.scene, choices.integrators, choices.h = scene, list(default_integrators(scene)), scene.h
         choices.gyroscopic, choices.paused = True, False
         choices.camera.load(scene.camera)

@@ -108,19 +108,6 @@ class VideoWriter:
         self.width, self.height = int(width), int(height)
         self.frames_written = 0
         self._frames_encoded = 0  # counted by the encoder thread: the truth once it has stopped
-        self._tmp_path: Path | None = None
-        self._container: av.container.OutputContainer | None = None
-        try:
-            # The temporary file keeps the format's suffix, so FFmpeg picks the muxer from its name.
-            self._tmp_path = create_temporary(self.path, suffix=f".tmp.{self.format}")
-            self._container = av.open(str(self._tmp_path), "w", container_options=CONTAINER_OPTIONS[self.format])
-            self._encoding = encoding_for(self.format, self._container, self.width, self.height, self.fps, crf, preset)
-        except OSError as error:
-            self._close_container_and_remove_file()
-            raise output_error(error, self.path) from None
-        except BaseException:
-            self._close_container_and_remove_file()
-            raise
         self._queue: queue.Queue = queue.Queue(maxsize=queue_frames)
         # buffer()'s arrays: at most one a queued frame, the one encoding and the one being drawn.
         self._free: queue.Queue = queue.Queue()
@@ -132,7 +119,22 @@ class VideoWriter:
         self.encoder_thread_id: int | None = None  # the encoder thread's system id, once it runs
         self._state = "open"  # then "closed" (file at path) or "aborted" (nothing left behind)
         self._thread = threading.Thread(target=self._encode_loop, name=f"VideoWriter {self.path.name}", daemon=True)
-        self._thread.start()
+        self._tmp_path: Path | None = None
+        self._container: av.container.OutputContainer | None = None
+        # Anything that stops this once the temporary file exists (an interrupt included, even one that lands while
+        # the thread starts) discards it: the writer is not returned, so no caller could.
+        try:
+            # The temporary file keeps the format's suffix, so FFmpeg picks the muxer from its name.
+            self._tmp_path = create_temporary(self.path, suffix=f".tmp.{self.format}")
+            self._container = av.open(str(self._tmp_path), "w", container_options=CONTAINER_OPTIONS[self.format])
+            self._encoding = encoding_for(self.format, self._container, self.width, self.height, self.fps, crf, preset)
+            self._thread.start()
+        except OSError as error:
+            self._discard()
+            raise output_error(error, self.path) from None
+        except BaseException:
+            self._discard()
+            raise
 
     def __enter__(self) -> VideoWriter:
         return self
@@ -278,14 +280,13 @@ class VideoWriter:
             self._queue.put(_STOP)
 
     def _discard(self) -> None:
-        """Cancel the encoder, wait for its thread and remove the temporary file."""
+        """Cancel the encoder, wait for its thread (if it runs: one that has yet to start takes the stop and ends,
+        touching nothing) and remove the temporary file."""
         self._state = "aborted"
         self._cancel.set()
         self._send_stop()
-        self._thread.join()
-        self._close_container_and_remove_file()
-
-    def _close_container_and_remove_file(self) -> None:
+        if self._thread.is_alive():
+            self._thread.join()
         if self._container is not None:
             try:
                 self._container.close()

@@ -106,16 +106,17 @@ def create_temporary(path: str | os.PathLike[str], suffix: str = ".tmp") -> Path
     target = Path(path)
     directory = target.parent if str(target.parent) else Path(".")
     remove_stale_temporaries(directory)
-    try:
-        prefix = f"{TEMPORARY_PREFIX}{os.getpid()}-"
-        handle, name = tempfile.mkstemp(prefix=prefix, suffix=suffix, dir=directory)
-    except OSError as error:
-        raise output_error(error, target) from None
-    _LIVE.add(Path(name))
-    try:
-        os.fchmod(handle, 0o666 & ~umask())
-    finally:
-        os.close(handle)
+    prefix = f"{TEMPORARY_PREFIX}{os.getpid()}-"
+    with deferred_interrupts():  # from the moment the file exists it is in _LIVE, and its descriptor is closed
+        try:
+            handle, name = tempfile.mkstemp(prefix=prefix, suffix=suffix, dir=directory)
+        except OSError as error:
+            raise output_error(error, target) from None
+        _LIVE.add(Path(name))
+        try:
+            os.fchmod(handle, 0o666 & ~umask())
+        finally:
+            os.close(handle)
     return Path(name)
 
 

@@ -7,6 +7,11 @@ where a second exception raised in the middle of that cleanup ended in a traceba
 Python swallows an exception raised inside a callback from C (numba's compiler calls back into Python while it
 compiles a kernel, and prints "Exception ignored"), so the handler also remembers the signal, and
 :func:`raise_if_interrupted`, called at every simulation step, raises it again there.
+
+:func:`deferred_interrupts` holds the raise back while a block creates a resource and records who owns it. It
+holds it in the handler, not in the main thread's signal mask: whichever thread the kernel hands a process's
+signal to (OpenBLAS's, numba's, llvmpipe's, an encoder's: any that does not block it), Python runs the handler in
+the main thread at its next bytecode, so a blocked mask held nothing back once another thread was running.
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ STOP_SIGNALS = ("SIGINT", "SIGTERM", "SIGHUP")
 EXIT_INTERRUPTED = 130  # the exit status of a command stopped by one of them (128 + SIGINT, as shells report it)
 
 _pending: str | None = None
+_deferring = 0  # how many deferred_interrupts blocks the main thread is in: the handler only notes the signal
 
 
 class Interrupted(KeyboardInterrupt):
@@ -43,7 +49,8 @@ def _on_signal(signum: int, _frame) -> None:
     if _pending is not None:
         return  # a stop is under way: it ends as the first signal began it (raise_if_interrupted stops a step)
     _pending = signal.Signals(signum).name
-    raise Interrupted(_pending)
+    if not _deferring:
+        raise Interrupted(_pending)  # else deferred_interrupts raises it as its block ends
 
 
 def interrupted_message(interrupt: BaseException) -> str:
@@ -93,14 +100,17 @@ def raise_if_interrupted() -> None:
 
 @contextlib.contextmanager
 def deferred_interrupts() -> Iterator[None]:
-    """Hold stop signals back while the block runs (it creates a resource and records who owns it), and deliver
-    them when it ends: an interrupt then finds the resource owned and cleans it up, never between the two."""
-    signals = {getattr(signal, name) for name in STOP_SIGNALS if hasattr(signal, name)}
-    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "pthread_sigmask"):
+    """Hold stop signals' interrupt back while the block runs (it creates a resource and records who owns it), and
+    raise it when the block ends: an interrupt then finds the resource owned and cleans it up, never between the
+    two. An exception from the block goes on as it is (the interrupt stays pending: :func:`raise_if_interrupted`)."""
+    global _deferring
+    if threading.current_thread() is not threading.main_thread():
         yield
         return
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, signals)
+    _deferring += 1
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+        _deferring -= 1
+    if not _deferring:
+        raise_if_interrupted()

@@ -49,6 +49,33 @@ from spinlab.commands.cli import main
 sys.exit(main(sys.argv[2:]))
 """
 
+# Wraps main.py so that a stop signal comes the instant the video writer's temporary file exists, before anything
+# owns it, while a thread other than the main one runs (as OpenBLAS's, numba's or llvmpipe's do) to take it: Python
+# runs the handler in the main thread whichever thread took the signal. It waits until the handler has run.
+SIGNAL_AS_THE_FILE_IS_MADE = """\
+import os, signal, sys, tempfile, threading, time
+sys.path.insert(0, sys.argv[1])
+from spinlab.scene.process import interrupts
+
+signum = int(sys.argv[2])
+threading.Thread(target=threading.Event().wait, daemon=True).start()
+mkstemp = tempfile.mkstemp
+
+def mkstemp_then_signal(*args, **kwargs):
+    made = mkstemp(*args, **kwargs)
+    if kwargs.get("prefix", "").startswith(".spinlab-"):
+        os.kill(os.getpid(), signum)
+        for _ in range(100_000):  # a bound on polls, not on time
+            if interrupts._pending is not None:
+                break
+            time.sleep(0.001)
+    return made
+
+tempfile.mkstemp = mkstemp_then_signal
+from spinlab.commands.cli import main
+sys.exit(main(sys.argv[3:]))
+"""
+
 
 def _command(*args: str) -> list[str]:
     return [sys.executable, str(ROOT / "main.py"), *args]
@@ -138,6 +165,27 @@ def test_an_interrupt_before_the_first_frame_leaves_nothing_and_keeps_the_old_fi
     _assert_one_line(stderr)
     assert out.read_bytes() == OLD_BYTES
     assert sorted(os.listdir(tmp_path)) == ["clip.mp4", "no_first_frame.py"]
+
+
+@pytest.mark.parametrize(
+    ("kind", "signum"), [("mp4", signal.SIGINT), ("webm", signal.SIGTERM), ("gif", signal.SIGHUP)],
+    ids=lambda value: value if isinstance(value, str) else signal.Signals(value).name,
+)  # fmt: skip
+def test_an_interrupt_as_the_temporary_file_is_made_leaves_nothing_in_any_format(tmp_path, kind, signum):
+    out = tmp_path / f"clip.{kind}"
+    out.write_bytes(OLD_BYTES)
+    wrapper = tmp_path / "signal_as_the_file_is_made.py"
+    wrapper.write_text(SIGNAL_AS_THE_FILE_IS_MADE)
+    process = subprocess.run(
+        [sys.executable, str(wrapper), str(ROOT), str(int(signum)), "record", "t_handle", "--out", str(out), *SMALL,
+         "--duration", "0.05"],
+        capture_output=True, text=True, cwd=ROOT, timeout=HANG_SECONDS,
+    )  # fmt: skip
+    assert process.returncode == 130, process.stderr
+    assert process.stdout == "" and "interrupted" in process.stderr
+    _assert_one_line(process.stderr)
+    assert out.read_bytes() == OLD_BYTES
+    assert sorted(os.listdir(tmp_path)) == sorted([out.name, wrapper.name])
 
 
 # -- output faults ------------------------------------------------------------------------------------------------

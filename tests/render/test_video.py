@@ -173,6 +173,23 @@ def test_ctrl_c_before_any_frame_leaves_nothing(tmp_path):
     assert os.listdir(tmp_path) == []
 
 
+@pytest.mark.parametrize("kind", ["mp4", "webm", "gif"])
+def test_ctrl_c_while_the_encoder_thread_starts_leaves_nothing(tmp_path, monkeypatch, kind):
+    # Thread.start waits for the new thread, so an interrupt can land there: the temporary file exists and the
+    # writer is never returned to anyone who could remove it.
+    start = threading.Thread.start
+
+    def start_then_interrupt(thread):
+        start(thread)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(threading.Thread, "start", start_then_interrupt)
+    with pytest.raises(KeyboardInterrupt):
+        VideoWriter(tmp_path / f"out.{kind}", 64, 48, FPS)
+    monkeypatch.undo()
+    assert os.listdir(tmp_path) == []
+
+
 def test_closing_with_no_frames_is_an_error_and_leaves_nothing(tmp_path):
     with pytest.raises(ValueError, match="no frames"):
         VideoWriter(tmp_path / "out.mp4", 64, 48, FPS).close()

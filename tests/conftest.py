@@ -1,6 +1,8 @@
-"""What every test shares: a watchdog's firing reported as the hang it is (tests/hang.py)."""
+"""What every test shares: a watchdog's firing reported as the hang it is (tests/hang.py), and mpmath's working
+precision restored after each test."""
 
 import subprocess
+import sys
 
 import pytest
 
@@ -17,3 +19,17 @@ def pytest_runtest_makereport(item, call):
         command = call.excinfo.value.cmd
         shown = " ".join(map(str, command))[:200] if isinstance(command, list | tuple) else str(command)[:200]
         report.sections.append(("watchdog", hang_message(f"the child process {shown}", call.excinfo.value.timeout)))
+
+
+@pytest.fixture(autouse=True)
+def _mpmath_precision_restored():
+    """mpmath's working precision is one global (``mpmath.mp.dps = 20``): a test that sets it leaves it to the tests
+    after it, which on two workers (pytest-xdist) may be any; test_taylor.py's references at 20 digits lost the
+    cancellations they were to resolve. Restored after each test to what it was before (mpmath's 53 bits if the
+    test imported it)."""
+    mpmath = sys.modules.get("mpmath")
+    before = mpmath.mp.prec if mpmath is not None else None
+    yield
+    mpmath = sys.modules.get("mpmath")
+    if mpmath is not None:
+        mpmath.mp.prec = before if before is not None else 53

@@ -1,11 +1,12 @@
-"""What every test shares: a watchdog's firing reported as the hang it is (tests/hang.py), and mpmath's working
-precision restored after each test."""
+"""What every test shares: a watchdog's firing reported as the hang it is (tests/hang.py), mpmath's working
+precision restored after each test, and the session's private X display for whatever opens a window."""
 
 import subprocess
 import sys
 
 import pytest
 
+from spinlab.ui.xvfb import virtual_display, xvfb_available
 from tests.hang import hang_message
 
 
@@ -33,3 +34,22 @@ def _mpmath_precision_restored():
     mpmath = sys.modules.get("mpmath")
     if mpmath is not None:
         mpmath.mp.prec = before if before is not None else 53
+
+
+NO_XVFB = "no private X display for the window tests (never the caller's): install Xvfb (apt-get install -y xvfb xauth)"
+
+
+@pytest.fixture(scope="session")
+def x_display():
+    """The name of a private Xvfb, ``DISPLAY`` pointing at it, for the whole session: the one display every window
+    of the process opens on (pyglet keeps its first display's connection, so a window on a second Xvfb, stopped
+    since, broke the windows opened after it)."""
+    if not xvfb_available():
+        pytest.skip(NO_XVFB)
+    display = virtual_display()
+    try:
+        name = display.__enter__()
+    except RuntimeError as error:
+        pytest.skip(f"{NO_XVFB}: {error}")
+    yield name
+    display.__exit__(None, None, None)

@@ -1,10 +1,6 @@
 """The session's GL context still draws after a window test in the same process (tests/render/conftest.py): with
 pytest-xdist a worker runs render and window test files in any order. These tests run in file order."""
 
-import pytest
-
-from spinlab.ui.xvfb import virtual_display, xvfb_available
-
 
 def test_the_session_context_is_made(gl_context):
     from spinlab.render.offscreen import OffscreenTarget
@@ -12,16 +8,7 @@ def test_the_session_context_is_made(gl_context):
     OffscreenTarget(gl_context, 8, 8)
 
 
-@pytest.fixture(scope="module")
-def display():
-    """A private Xvfb for this module's window, up until the module ends (as the window tests' session display)."""
-    if not xvfb_available():
-        pytest.skip("no Xvfb (apt-get install -y xvfb xauth)")
-    with virtual_display() as name:
-        yield name
-
-
-def test_a_window_opens_and_closes_in_this_process(display, tmp_path):
+def test_a_window_opens_and_closes_in_this_process(x_display, tmp_path):
     from spinlab.scene.files.scene_file import load_scene
     from spinlab.ui.app import App
 

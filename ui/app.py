@@ -159,6 +159,9 @@ class App:
 
     def start_recording(self, path: Path) -> None:
         self.recorder.start(path, self.timeline.shown_step, self.timeline.record.last_step)
+        # The video's frames count from here: no step owed from before (a live frame short of its steps leaves one),
+        # which would make its first frame two steps.
+        self.pacing.accumulator.seconds = 0.0
 
     def stop_recording(self) -> str:
         return self.recorder.stop()

@@ -7,9 +7,8 @@ import pytest
 from spinlab.sim.taylor import TAYLOR_BRANCH_ANGLE_SQ, left_jacobian_inv_coefficient, rodrigues_coefficients
 from tests.sim.conftest import ANGLE_SWEEP, coefficient_rtol
 
-mpmath.mp.dps = 50
 
-
+@mpmath.workdps(50)
 def _reference(angle: float) -> tuple[float, float, float, float]:
     a = mpmath.mpf(angle)
     if a == 0:

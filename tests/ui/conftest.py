@@ -1,5 +1,5 @@
-"""The window tests' fixtures: a private X display (Xvfb, ui/xvfb.py) and one real :class:`~ui.app.App` window per
-test module; and an ImGui frame without any window.
+"""The window tests' fixtures: one real :class:`~ui.app.App` window per test module, on the session's private X
+display (``x_display``, tests/conftest.py); and an ImGui frame without any window.
 
 A window test never uses the caller's display: its screen size, its other windows and its person's work are no
 test's to use, and a window test there once ran on a desktop. Without Xvfb the window tests skip, saying why;
@@ -8,24 +8,6 @@ test's to use, and a window test there once ran on a desktop. Without Xvfb the w
 
 import pytest
 from imgui_bundle import imgui, implot
-
-from spinlab.ui.xvfb import virtual_display, xvfb_available
-
-NO_XVFB = "no private X display for the window tests (never the caller's): install Xvfb (apt-get install -y xvfb xauth)"
-
-
-@pytest.fixture(scope="session")
-def x_display():
-    """The name of a private Xvfb, ``DISPLAY`` pointing at it, for the whole session."""
-    if not xvfb_available():
-        pytest.skip(NO_XVFB)
-    display = virtual_display()
-    try:
-        name = display.__enter__()
-    except RuntimeError as error:
-        pytest.skip(f"{NO_XVFB}: {error}")
-    yield name
-    display.__exit__(None, None, None)
 
 
 @pytest.fixture(scope="module")

@@ -163,7 +163,7 @@ def test_a_signal_finalises_the_recording_and_exits_130(tmp_path, signal_name):
     window.process.send_signal(getattr(signal, signal_name))
     status, stderr = window.end()
     line = _assert_one_line(stderr)
-    assert status == 130 and "interrupted" in line
+    assert status == 130 and "interrupted" in line, (status, line)
     window.assert_video_finalised(line)
 
 

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from spinlab.scene.files.caption_table import read_caption_text
 from spinlab.scene.files.limits import MAX_BODIES, check_count
-from spinlab.scene.files.validation import did_you_mean, fail, timed_table
+from spinlab.scene.files.validation import dynamic_body, fail, timed_table
 
 __all__ = ["CHANGE_KEYS", "ChangeSpec", "read_changes"]
 
@@ -64,11 +64,5 @@ def _read_change(entry: object, index: int, where: str, by_name: dict) -> Change
     caption = read_caption_text(change, "caption")
     if not change.has("body"):
         return ChangeSpec(time, gyroscopic, caption=caption)
-    name = change.string("body")
-    body = by_name.get(name)
-    if body is None:
-        shown = ", ".join(list(by_name)[:10]) + (", …" if len(by_name) > 10 else "")
-        change.fail("body", f"unknown body (bodies: {shown}){did_you_mean(name, by_name)}", name)
-    if body.kinematic:
-        change.fail("body", "is a kinematic body, whose motion is prescribed: it has no gyroscopic term", name)
+    name = dynamic_body(change, by_name, "it has no gyroscopic term")
     return ChangeSpec(time, gyroscopic, name, caption)

@@ -16,7 +16,7 @@ import numpy as np
 
 from spinlab.scene.files.caption_table import read_caption_text
 from spinlab.scene.files.limits import MAX_BODIES, MAX_STEP_INDEX, check_count
-from spinlab.scene.files.validation import TableReader, did_you_mean, fail
+from spinlab.scene.files.validation import TableReader, dynamic_body, fail
 
 __all__ = ["KickSpec", "KICK_KEYS", "BEYOND_ANY_RUN", "kick_step", "read_kicks", "renamed_kicks"]
 
@@ -82,13 +82,7 @@ def _read_kick(entry: object, index: int, where: str, by_name: dict, parents: se
         fail(where, label, "must be a table, written [[kick]]", entry)
     kick = TableReader(entry, where, label)
     kick.check_keys(KICK_KEYS)
-    name = kick.string("body")
-    body = by_name.get(name)
-    if body is None:
-        shown = ", ".join(list(by_name)[:10]) + (", …" if len(by_name) > 10 else "")
-        kick.fail("body", f"unknown body (bodies: {shown}){did_you_mean(name, by_name)}", name)
-    if body.kinematic:
-        kick.fail("body", "is a kinematic body, whose motion is prescribed: only a dynamic body can be kicked", name)
+    name = dynamic_body(kick, by_name, "only a dynamic body can be kicked")
     if not kick.has("time"):
         kick.fail("time", "is required (s; the kick lands on the first step boundary at or after it)")
     time = kick.number("time", 0.0)

@@ -231,6 +231,19 @@ def timed_table(
     return table, time
 
 
+def dynamic_body(table: TableReader, by_name: dict, kinematic: str) -> str:
+    """``table``'s ``body``: the name of a dynamic body of ``by_name`` (name → BodySpec), or one failure naming it,
+    unknown (with the closest name) or kinematic (``kinematic`` says why that will not do)."""
+    name = table.string("body")
+    body = by_name.get(name)
+    if body is None:
+        shown = ", ".join(list(by_name)[:10]) + (", …" if len(by_name) > 10 else "")
+        table.fail("body", f"unknown body (bodies: {shown}){did_you_mean(name, by_name)}", name)
+    if body.kinematic:
+        table.fail("body", f"is a kinematic body, whose motion is prescribed: {kinematic}", name)
+    return name
+
+
 def check_names_and_parents(links: Sequence[tuple[str, str | None]], where: str) -> None:
     """Reject a duplicate name, an unknown parent, a cycle of parents or a chain deeper than ``MAX_DEPTH`` among
     ``(name, parent)`` of the bodies in file order; keys are reported as ``body[i].name`` and

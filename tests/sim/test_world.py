@@ -262,3 +262,21 @@ def test_a_group_whose_kernel_is_compiling_is_not_timed():
     ready = sorted(set(MIXED))[:1]
     with compiled.gated(ready):
         assert set(world.time_groups(H_S)) == set(ready)
+
+
+def test_an_integrator_stepping_two_groups_is_timed_over_both(monkeypatch):
+    """Bodies with a gyroscopic switch of their own step in a group apart (World.set_gyroscopic): the integrator's
+    cost per body-step is both groups' seconds over both groups' bodies, not the last group's alone."""
+    from spinlab.sim import compiled, timing
+
+    world = World()
+    for _ in range(3):
+        world.add_body(q=np.array([1.0, 0.0, 0.0, 0.0]), omega_world=np.array([0.1, 5.0, 0.1]),
+                       inertia_body=np.diag([1.3, 1.4, 2.5]), integrator="euler")  # fmt: skip
+    world.set_gyroscopic(False, [2])  # groups of 2 and 1 bodies
+    world.step(H_S)
+    assert len(world._current_layout().groups) == 2
+    calls = iter([4.0, 2.0])  # seconds a call, the first group's then the second's
+    monkeypatch.setattr(timing, "best_seconds_per_call", lambda call, repeats, number: next(calls))
+    monkeypatch.setattr(compiled, "is_ready", lambda name: True)
+    assert world.time_groups(H_S) == {"euler": (4.0 + 2.0) / 3}

@@ -123,12 +123,19 @@ class VideoWriter:
         self._container: av.container.OutputContainer | None = None
         # Anything that stops this once the temporary file exists (an interrupt included, even one that lands while
         # the thread starts) discards it: the writer is not returned, so no caller could.
-        try:
+        with self._discarded_on_failure():
             # The temporary file keeps the format's suffix, so FFmpeg picks the muxer from its name.
             self._tmp_path = create_temporary(self.path, suffix=f".tmp.{self.format}")
             self._container = av.open(str(self._tmp_path), "w", container_options=CONTAINER_OPTIONS[self.format])
             self._encoding = encoding_for(self.format, self._container, self.width, self.height, self.fps, crf, preset)
             self._thread.start()
+
+    @contextlib.contextmanager
+    def _discarded_on_failure(self):
+        """Anything raised inside discards the temporary file: an ``OSError`` as an output fault naming the target,
+        anything else (an interrupt too) as it is."""
+        try:
+            yield
         except OSError as error:
             self._discard()
             raise output_error(error, self.path) from None
@@ -201,7 +208,7 @@ class VideoWriter:
         if self.frames_written == 0 and self._error is None:
             self._discard()
             raise ValueError(f"no frames were written to {self.path}; a video needs at least one")
-        try:
+        with self._discarded_on_failure():
             self._send_stop()
             self._thread.join()
             # An interrupt between a frame's queueing and its count in write() leaves one frame queued and
@@ -212,12 +219,6 @@ class VideoWriter:
                 assert container is not None and self._tmp_path is not None, "made by __init__, kept while open"
                 container.close()  # writes the index, and moves it to the front (+faststart): it may fail too
                 commit_temporary(self._tmp_path, self.path)
-        except OSError as error:
-            self._discard()
-            raise output_error(error, self.path) from None
-        except BaseException:
-            self._discard()
-            raise
         if self._error is not None:
             self._discard()
             raise self._error

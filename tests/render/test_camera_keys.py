@@ -108,16 +108,18 @@ def decoded(path) -> list[np.ndarray]:
         return [frame.to_ndarray(format="rgb24") for frame in container.decode(video=0)]
 
 
-def predicted(ctx, target, t: float, state: CameraState | None) -> np.ndarray:
-    """The frame at ``t`` of the scene without keys, its camera set to ``state`` (framed: ``None``)."""
+def predicted(ctx, target, t: float, state, scene=None, size=SIZE) -> np.ndarray:
+    """The frame at ``t`` of ``scene`` (t_handle's) without keys, its camera set to ``state`` (framed: ``None``; a
+    function: of the framed camera's state)."""
     text = TextOverlay(ctx)  # labelled as record labels its frames (the key's strip below the view)
-    run = VideoRun(ctx, video_setup(keyed(()), None, True), text=text)
+    run = VideoRun(ctx, video_setup(dataclasses.replace(scene or keyed(()), camera=()), None, True), text=text)
     try:
         run.advance_to(t)
-        run.draw(target.framebuffer, SIZE)
+        run.draw(target.framebuffer, size)
         if state is not None:
-            run.view.cameras[0].set_state(state)
-            run.draw(target.framebuffer, SIZE)
+            camera = run.view.cameras[0]
+            camera.set_state(state(camera.state()) if callable(state) else state)
+            run.draw(target.framebuffer, size)
         return target.read()
     finally:
         run.release()

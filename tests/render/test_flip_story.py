@@ -5,8 +5,6 @@ tell (the left handle flips on, the right one, its gyroscopic term switched off 
 The video's frames are recorded a frame at a time with ``start`` (``record --from``): the same images, bit for bit,
 as the whole video's before encoding (render/record.py), at a fraction of the cost of 18 s of 1080p."""
 
-import dataclasses
-
 import numpy as np
 import pytest
 
@@ -18,7 +16,7 @@ from spinlab.scene.files.scene_file import load_scene
 from spinlab.scene.model.camera_path import CameraState
 from spinlab.scene.running.simulation import Simulation
 from spinlab.sim.quaternion import quat_rotate
-from tests.render.test_camera_keys import apart, decoded
+from tests.render.test_camera_keys import apart, decoded, predicted
 
 SIZE = (1920, 1080)
 FPS = 60.0
@@ -125,20 +123,12 @@ def test_each_caption_is_in_the_frames_of_its_time(story, tmp_path, gl_context):
 def _predicted(ctx, target, scene, t: float, values: dict) -> np.ndarray:
     """The frame at ``t`` of the story without camera keys, its camera set to ``values`` (the field of view its
     framing's where they give none)."""
-    text = TextOverlay(ctx)
-    run = VideoRun(ctx, video_setup(dataclasses.replace(scene, camera=()), None, True), text=text)
-    try:
-        run.advance_to(t)
-        run.draw(target.framebuffer, SIZE)
-        framed = run.view.cameras[0].state()
-        state = CameraState(values["azimuth"], values["elevation"], values["distance"],
-                            np.array(values["target"], dtype=float), values.get("fov", framed.fov))  # fmt: skip
-        run.view.cameras[0].set_state(state)
-        run.draw(target.framebuffer, SIZE)
-        return target.read()
-    finally:
-        run.release()
-        text.release()
+
+    def state(framed: CameraState) -> CameraState:
+        return CameraState(values["azimuth"], values["elevation"], values["distance"],
+                           np.array(values["target"], dtype=float), values.get("fov", framed.fov))  # fmt: skip
+
+    return predicted(ctx, target, t, state, scene, SIZE)
 
 
 def test_the_cameras_are_at_each_key(story, tmp_path, gl_context):

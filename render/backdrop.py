@@ -81,11 +81,17 @@ class Backdrop:
         underlay: Underlay,
     ) -> bool:
         """Clear ``target``'s depth in ``views`` and fill them with their backdrops; with a ``background`` (sRGB)
-        maybe all of ``target``, the rest with that colour, and then with the contact ``shadows`` (rows, draw) and
-        the ``underlay`` too: returns whether it did (the frame came from the whole-frame cache). The views'
+        all of ``target``: the rest with that colour, and maybe (returns whether it did: the frame came from the
+        whole-frame cache) the contact ``shadows`` (rows, draw) and the ``underlay`` too. The views'
         uniforms must be set (render/views.py). Leaves ``target`` bound with the views' area as its viewport and
         scissor."""
         whole = background is not None and self._draw_whole(target, views, look, background, shadows, underlay)
+        if background is not None and not whole:
+            # One clear of the whole target, colour and depth, is llvmpipe's fast clear; a clear of a part of it is
+            # a draw over that part.
+            target.scissor = None  # type: ignore[assignment]  # None: no scissor test (see below)
+            target.viewport = (0, 0, *target.size)
+            target.clear(*background, 1.0, depth=1.0)
         if not whole:
             copies = []
             for camera, view_projection, viewport in zip(
@@ -93,7 +99,8 @@ class Backdrop:
             ):
                 target.viewport = viewport
                 target.scissor = viewport
-                target.clear(depth=1.0, viewport=viewport)
+                if background is None:
+                    target.clear(depth=1.0, viewport=viewport)
                 if self._draw_view(target, camera, view_projection, viewport, look):
                     copies.append(viewport)
             target.viewport = views.area
@@ -177,12 +184,21 @@ class Backdrop:
             target.use()
         target.scissor = None  # type: ignore[assignment]  # None: no scissor test (see above)
         target.viewport = (0, 0, *size)
-        target.clear(*background, 1.0, depth=1.0)
-        # The whole frame in one memcpy; into the window's framebuffer, where that is a slow blit, only the views'
-        # area by a draw (see _copy): the rest is the background just cleared.
-        copied = views.area if target.glo == 0 else (0, 0, *size)
-        target.viewport = copied
-        self._copy(target, copied, [copied])
+        if target.glo == 0:
+            # Into the window's framebuffer, where a blit is slow, only the views' area by a draw (see _copy) over
+            # the background cleared.
+            target.clear(*background, 1.0, depth=1.0)
+            target.viewport = views.area
+            self._copy(target, views.area, [views.area])
+            return True
+        # The whole frame in one memcpy, made while nothing is queued (a copy waits for what is, a clear too), and
+        # then the depth alone cleared: the copy has set every colour.
+        self._copy(target, (0, 0, *size), [(0, 0, *size)])
+        color_mask = target.color_mask
+        target.color_mask = False, False, False, False
+        target.clear(depth=1.0)
+        target.color_mask = color_mask
+        target.use()  # moderngl sets the GL colour mask from the framebuffer's as it binds it
         return True
 
     def _draw_view(

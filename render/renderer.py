@@ -270,7 +270,10 @@ class Renderer:
         bodies = [None] * len(viewports) if bodies is None else list(bodies)
         if not len(viewports) == len(cameras) == len(bodies):
             raise ValueError("draw_views needs one camera and one body selection per viewport")
-        if len(viewports) > MAX_VIEWS:
+        if len(viewports) > MAX_VIEWS and background is not None:
+            framebuffer.use()
+            framebuffer.scissor = None  # type: ignore[assignment]  # None (no scissor test) is allowed; the stub omits it
+            framebuffer.clear(*background, 1.0, depth=1.0)
             background = None  # the next batch must not paint over the first
         cached = False
         for first in range(0, len(viewports), MAX_VIEWS):

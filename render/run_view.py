@@ -245,9 +245,12 @@ class RunView:
         if width < MIN_VIEW_PX or height < MIN_VIEW_PX:
             return
         framebuffer.use()
-        framebuffer.scissor = area  # an empty cell of the grid is the background, whatever was there before
-        framebuffer.clear(*background, 1.0, depth=1.0)
-        framebuffer.scissor = None  # type: ignore[assignment]  # None (no scissor test) is allowed; the stub omits it
+        if shares_target:
+            # An empty cell of the grid is the background, whatever was there before; else the renderer fills the
+            # whole framebuffer (once: its backdrop, copied from its cache, sets every pixel).
+            framebuffer.scissor = area
+            framebuffer.clear(*background, 1.0, depth=1.0)
+            framebuffer.scissor = None  # type: ignore[assignment]  # None (no scissor test) is allowed; the stub omits it
         snapshot = shown.drawable() if snapshot is None else snapshot
         labels = view_labels(shown, self.groups) if labels is None else labels
         self.poinsot_viewport = None

@@ -138,10 +138,8 @@ def test_the_whole_frame_backdrop_from_the_cache_is_the_shaded_one(gl_context, c
         renderer.draw_views(target.framebuffer, snapshot, viewports, cameras, bodies, background=GAP_SRGB)
         frames.append(_image(target))
     assert renderer.backdrop.whole_key is not None, "the third frame should come from the cache"
-    assert np.array_equal(frames[0][:, LEFT[2] : RIGHT[0]], np.zeros((HEIGHT, RIGHT[0] - LEFT[2], 3))), (
-        "the first frame leaves the gap alone"
-    )
-    assert (frames[2][:, LEFT[2] : RIGHT[0]] == np.array(GAP_SRGB) * 255).all(), "the copy fills the gap"
+    for frame in frames:  # shaded, then copied: a background fills the gap either way
+        assert (frame[:, LEFT[2] : RIGHT[0]] == np.array(GAP_SRGB) * 255).all()
     for x, _, w, _ in viewports:
         assert np.array_equal(frames[0][:, x : x + w], frames[1][:, x : x + w])
         assert np.array_equal(frames[0][:, x : x + w], frames[2][:, x : x + w])

@@ -46,7 +46,7 @@ import numpy as np
 from spinlab import checkout_root
 
 __all__ = ["SIZES", "QUICK_SIZES", "STEPS", "H", "INTEGRATOR", "run", "format_table", "mujoco_child",
-           "started_environment"]  # fmt: skip
+           "started_environment", "timed_child"]  # fmt: skip
 
 SIZES = (1, 100, 10_000, 100_000)
 QUICK_SIZES = (1, 100, 10_000)
@@ -63,7 +63,7 @@ def _repeats(n: int) -> int:
     return 9 if n <= 100 else 1
 
 
-def _timed_child(command: list[str], stdout, cwd: pathlib.Path) -> dict[str, float]:
+def timed_child(command: list[str], stdout, cwd: pathlib.Path) -> dict[str, float]:
     """Run ``command`` in ``cwd`` to its end, in the environment a user's shell would give it
     (:func:`started_environment`): ``{"process_s": wall s, "cpu_s": user + system s, "peak_mb": peak resident MB of
     that process, "status": exit status}``."""
@@ -120,7 +120,7 @@ def _spinlab(scene: pathlib.Path, work: pathlib.Path) -> dict[str, float]:
     command = [sys.executable, "-m", "spinlab", "run", str(scene), "--integrator", INTEGRATOR, "--dt", repr(H)]
     command += ["--duration", repr(STEPS * H)]
     with out.open("w") as stdout:
-        figures = _timed_child(command, stdout, work)
+        figures = timed_child(command, stdout, work)
     if figures.pop("status") != 0:
         raise RuntimeError(f"run on {scene} exited with status {figures['status']}")
     return figures | {"loop_s": _loop_seconds(out.read_text())}
@@ -130,7 +130,7 @@ def _mujoco(states: pathlib.Path, work: pathlib.Path) -> dict[str, float]:
     out = work / "mujoco.out"
     command = [sys.executable, "-m", "spinlab.benchmarks.scaling", "--mujoco", str(states), str(STEPS), repr(H)]
     with out.open("w") as stdout:
-        figures = _timed_child(command, stdout, work)
+        figures = timed_child(command, stdout, work)
     status = figures.pop("status")
     if status != 0:
         raise RuntimeError(f"MuJoCo on {states} exited with status {status}")

@@ -23,7 +23,7 @@ from spinlab.render.shaders import load_program, uniform
 
 __all__ = ["GpuResources", "ROUND_SEGMENTS", "PLANE_SEGMENTS", "SHADOW_SEGMENTS", "REFERENCE_HEIGHT_PX", "PROGRAMS"]
 
-PROGRAMS = ("mesh", "edge", "line", "disc", "backdrop", "copy")
+PROGRAMS = ("mesh", "edge", "line", "disc", "sky", "floor", "copy")
 # Levels of detail of the round meshes, finest first: each instance takes the fewest segments around that keep its
 # silhouette within a fraction of a pixel of the circle (render/views.py, levels_of_detail). On a CPU rasteriser
 # every triangle costs set-up and binning, so a thin arrow shaft of 6 segments instead of 40 matters.
@@ -40,8 +40,8 @@ _EXTRA_KEY = "spinlab.gpu_resources"  # where a context keeps its resources (mod
 class GpuResources:
     """The programs (``programs[name]`` for each of ``PROGRAMS``, their active uniforms' names in ``uniforms``) and
     the instanced unit meshes: ``solids[kind]`` and ``edges[kind]`` (silhouette fringes) one per ``ROUND_SEGMENTS``,
-    ``planes`` one per ``PLANE_SEGMENTS``, ``shadows``, ``axes``, and the attribute-less full-screen passes
-    ``backdrop`` and ``copy``. ``views_key`` is what the per-view uniforms last written hold (render/views.py);
+    ``planes`` one per ``PLANE_SEGMENTS``, ``shadows``, ``axes``, and the attribute-less passes
+    ``sky``, ``floor`` and ``copy``. ``views_key`` is what the per-view uniforms last written hold (render/views.py);
     ``users`` how many holders (renderers) have acquired them and not dropped them yet."""
 
     def __init__(self, ctx: moderngl.Context) -> None:
@@ -66,7 +66,8 @@ class GpuResources:
         ]
         self.shadows = InstancedDraw(ctx, disc, meshes.disc(SHADOW_SEGMENTS), with_normals=False)
         self.axes = InstancedDraw(ctx, line, meshes.axes_lines(), instance_attributes=TINT_ATTRIBUTES)
-        self.backdrop = ctx.vertex_array(self.programs["backdrop"], [])
+        self.sky = ctx.vertex_array(self.programs["sky"], [])
+        self.floor = ctx.vertex_array(self.programs["floor"], [])
         self.copy = ctx.vertex_array(self.programs["copy"], [])
         # The uniforms each program has (the compiler drops those a program does not use).
         self.uniforms = {
@@ -117,7 +118,8 @@ class GpuResources:
         them again."""
         for draw in (*self.solid_draws(), *self.planes, self.shadows, self.axes):
             draw.release()
-        self.backdrop.release()
+        self.sky.release()
+        self.floor.release()
         self.copy.release()
         for program in self.programs.values():
             program.release()

@@ -16,8 +16,8 @@ What it holds, by lifetime:
 - per frame: the views (render/views.py) and the instance rows of the snapshot drawn.
 
 Frames: ``q`` is body → world, (w, x, y, z); world z is up; a body is drawn around its centre of mass. Lighting
-is linear RGB and every program writes sRGB (render/look.py). The order of a frame: the backdrop (gradient and
-floor grid, one full-screen pass, or a copy from its cache), contact shadows, the solids (depth-tested), their
+is linear RGB and every program writes sRGB (render/look.py). The order of a frame: the backdrop (the sky's gradient
+and the floor grid, or a copy from its cache), contact shadows, the solids (depth-tested), their
 anti-aliased silhouette fringes, then the translucent invariable planes and the lines (depth-tested, no depth
 writes), and last the exact ghosts (render/ghost.py: their depth, then their colour blended where they are
 nearest). Several views (a grid, one per integrator) go into the same draws (:meth:`Renderer.draw_views`).

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
+from spinlab.sim.integrators.kernel_lockstep import LOCKSTEP_BODIES, implicit_rows
 from spinlab.sim.jit import plain
 
 __all__ = ["implicit_step", "split_step", "explicit_step"]
@@ -76,8 +77,21 @@ def implicit_step(method, q, q_low, omega_world, L_world, inertia_inv, torque_wo
     arrays the kernel would write. Arguments as the kernel's, but ``method`` by name (``_kernels.KERNEL_METHODS``)."""
     outputs = _implicit_outputs(len(q))
     code = plain(_KERNELS_SOURCE).KERNEL_METHODS[method]
-    _run("implicit_kernel", (code, q, q_low, omega_world, L_world, inertia_inv, torque_world, np.float64(h),
-                             tolerance, max_iterations, max_depth, max_step_angle_sq, max_pieces), outputs)  # fmt: skip
+    arguments = (q, q_low, omega_world, L_world, inertia_inv, torque_world)
+    if len(q) >= LOCKSTEP_BODIES:  # every body at once, but those out of the usual way (kernel_lockstep.py)
+        rows = implicit_rows(code, *arguments, float(h), tolerance, max_iterations, max_depth, max_step_angle_sq,
+                             outputs)  # fmt: skip
+        if not rows.size:
+            return outputs
+        arguments = tuple(argument[rows] for argument in arguments)
+        left = _implicit_outputs(len(rows))
+        _run("implicit_kernel", (code, *arguments, np.float64(h), tolerance, max_iterations, max_depth,
+                                 max_step_angle_sq, max_pieces), left)  # fmt: skip
+        for out, part in zip(outputs, left, strict=True):
+            out[rows] = part
+        return outputs
+    _run("implicit_kernel", (code, *arguments, np.float64(h), tolerance, max_iterations, max_depth,
+                             max_step_angle_sq, max_pieces), outputs)  # fmt: skip
     return outputs
 
 

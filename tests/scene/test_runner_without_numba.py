@@ -21,6 +21,8 @@ def test_small_runs_of_integrators_with_the_kernels_bits_on_numpy_skip_numba(mon
     assert steps_without_numba(["implicit_midpoint"] * 100 + [None], 60)
     assert steps_without_numba(["euler", "trapezoidal", "mujoco_rk4"], 60)
     assert not steps_without_numba(["implicit_midpoint"] * 100_000, 60)  # numba's fixed cost is the smaller
+    # A thousand bodies step in lockstep (sim/integrators/kernel_lockstep.py), ~2 ms a step: not worth numba.
+    assert steps_without_numba(["implicit_midpoint"] * 1000, 60) and steps_without_numba(["im4"] * 1000, 20)
     assert not steps_without_numba(["implicit_midpoint"], 100_000)
     assert steps_without_numba(["im6"], 200) and not steps_without_numba(["im6"], 1200)  # ~8 stages a step
     # Each body on the kernel's own loop: a group of 7 costs seven times one.

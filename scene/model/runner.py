@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import contextlib
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -36,7 +36,34 @@ if TYPE_CHECKING:
     from spinlab.scene.files.trace import TraceWriter
     from spinlab.scene.running.simulation import Simulation
 
-__all__ = ["BodySummary", "run_scene", "run_kernels", "step_count", "check_finite", "damping_notes"]
+__all__ = ["BodySummary", "RunSummary", "run_scene", "run_kernels", "step_count", "check_finite", "damping_notes"]
+
+
+@dataclass(frozen=True)
+class RunSummary(Sequence):
+    """A run's figures as columns, one entry a body (file order), which ``run``'s table is made from at once (10⁵
+    bodies: no object a body); indexed or iterated, a :class:`BodySummary` a body. ``wall_seconds`` is the run's,
+    every body's."""
+
+    body: list[str]
+    integrator: list[str]
+    energy_error: list[float | None]
+    momentum_error: list[float | None]
+    orientation_error: list[float | None]
+    newton_per_step: list[float]
+    max_substeps: list[int]
+    wall_seconds: float
+    note: list[str | None]
+
+    def __len__(self) -> int:
+        return len(self.body)
+
+    def __getitem__(self, index):  # an int: one body's row; a slice: a list of them
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        return BodySummary(self.body[index], self.integrator[index], self.energy_error[index],
+                           self.momentum_error[index], self.orientation_error[index], self.newton_per_step[index],
+                           self.max_substeps[index], self.wall_seconds, self.note[index])  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -84,7 +111,7 @@ def run_scene(
     trace_path: Path | None = None,
     progress: Callable[[int, int], None] | None = None,
     failures: list | None = None,
-) -> list[BodySummary]:
+) -> RunSummary:
     """Step ``scene`` for ``duration`` s in steps of ``h``; write the trace (atomically) if ``trace_path`` is given.
 
     The run is the window's run model (scene/model/run_model.py's :class:`Session`): its steps, kicks, changes and
@@ -132,13 +159,9 @@ def run_scene(
     notes = _kick_notes(session.scene, h, steps, simulation.names, closed_form_notes.tolist())
     notes = _joined(notes, damping_notes(session))
     energy, momentum, orientation = map(_figures, figures[:3])
-    columns = (energy, momentum, orientation, np.nan_to_num(figures[3]).tolist(), substeps.tolist(), notes)
-    return [
-        BodySummary(name, integrator or "kinematic", e, m, o, newton, substep, wall, note)
-        for name, integrator, e, m, o, newton, substep, note in zip(
-            simulation.names, simulation.body_integrators, *columns, strict=True
-        )
-    ]
+    integrators = [name or "kinematic" for name in simulation.body_integrators]
+    return RunSummary(list(simulation.names), integrators, energy, momentum, orientation,
+                      np.nan_to_num(figures[3]).tolist(), substeps.tolist(), wall, notes)  # fmt: skip
 
 
 def run_kernels(session: Session, steps: int) -> contextlib.AbstractContextManager[None]:

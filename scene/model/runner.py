@@ -126,6 +126,9 @@ def run_scene(
         rows = (steps + 1) * len(scene.bodies)
         check_count(rows, MAX_TRACE_ROWS, "rows of trace (steps + 1) × bodies", where=str(trace_path))
     setup = Setup(scene, scene_integrators(scene, integrator), h=h, gyroscopic=gyroscopic)
+    nodes = sum(body.parent is not None for body in scene.bodies)
+    if not _without_numba(scene, setup.integrators, gyroscopic, steps, nodes):
+        compiled.load_numba()  # first: the references' sums of many bodies are compiled then (sim/exact_batch.py)
     session = Session(setup)
     simulation = session.simulation
     start = session.snapshot
@@ -169,13 +172,19 @@ def run_kernels(session: Session, steps: int) -> contextlib.AbstractContextManag
     cheaper (:func:`sim.compiled.steps_without_numba`; the trace's bytes are those of the compiled path), else the
     compiled kernels, loaded here."""
     scene, simulation = session.scene, session.simulation
-    # A change may switch the term off mid-run (scene/running/changes.py): numba then, as for a run without it.
-    without_term = not session.setup.gyroscopic or any(not change.gyroscopic for change in scene.changes)
     nodes = int(np.count_nonzero(simulation.graph.parent >= 0))
-    if compiled.steps_without_numba(simulation.integrators, steps, gyroscopic=not without_term, graph_nodes=nodes):
+    if _without_numba(scene, simulation.integrators, session.setup.gyroscopic, steps, nodes):
         return compiled.gated(stand_in="twin")
     load_kernels(scene, dict.fromkeys(name for name in simulation.integrators if name is not None))
     return contextlib.nullcontext()
+
+
+def _without_numba(scene: SceneSpec, integrators, gyroscopic: bool, steps: int, nodes: int) -> bool:
+    """Whether ``steps`` steps of ``scene``'s bodies with ``integrators`` (one a body) and ``nodes`` nodes with a
+    parent take the kernels' bits without numba (:func:`run_kernels`)."""
+    # A change may switch the term off mid-run (scene/running/changes.py): numba then, as for a run without it.
+    without_term = not gyroscopic or any(not change.gyroscopic for change in scene.changes)
+    return compiled.steps_without_numba(integrators, steps, gyroscopic=not without_term, graph_nodes=nodes)
 
 
 def _kick_notes(scene: SceneSpec, h: float, steps: int, names: list[str], notes: list) -> list[str | None]:

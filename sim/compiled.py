@@ -4,8 +4,9 @@ The kernels (sim/integrators/_kernels.py, scene/running/graph_kernel.py) are wri
 as plain Python (sim/jit.py's ``plain``): called on Python's floats, a kernel performs the IEEE operations the
 compiled code performs, in the same order (numba compiles without fast-math; ``sqrt`` and the division are
 correctly rounded; ``sin`` and ``cos`` are the C library's in both), hence the compiled bits, without importing
-numba, readying its compiler or compiling (seconds, cold). That pays for a few bodies; compiled kernels pay for
-many, their body-step some thirty times cheaper.
+numba, readying its compiler or compiling (seconds, cold). Body by body that pays for a few bodies; the implicit
+kernels' run in lockstep over the batch (sim/integrators/kernel_lockstep.py) for a few thousand; compiled kernels
+pay for more, their body-step some thirty times cheaper than body by body.
 
 The policy, in one place:
 

@@ -88,7 +88,7 @@ a larger one on its numpy reference: the plain kernel's cost grows with the bodi
 # of the implicit midpoint rule on its plain kernel with the simulation's own work; a group's step on a numpy path
 # (the KERNEL_BITS_ON_NUMPY); a node of the scene graph composed plain. Other integrators in proportion to their
 # Claims.relative_cost.
-_WITHOUT_NUMBA_BUDGET_S = 0.4
+_WITHOUT_NUMBA_BUDGET_S = 0.5
 _COLD_CACHE_BUDGET_S = 3.0  # compiling the implicit midpoint rule's kernel alone takes ~5 CPU-s
 _PLAIN_BODY_STEP_S = 4.5e-5
 # The implicit twins' step in lockstep from LOCKSTEP_BODIES bodies on (sim/integrators/kernel_lockstep.py): a

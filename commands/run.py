@@ -19,37 +19,41 @@ from spinlab.sim.errors import NumericalError, printable
 __all__ = ["add_parser", "run_command", "format_summary"]
 
 
-def format_summary(rows) -> str:
-    """The table of ``run``: one line per body (and integrator), built column by column (10⁵ bodies are 10⁵
-    lines)."""
+def format_summary(runs) -> str:
+    """The table of ``run``: one line per body of each run (a :class:`~scene.model.runner.RunSummary`, an
+    integrator's), made column by column (10⁵ bodies are 10⁵ lines: no Python object or call a number)."""
 
     def numbers(values, width: int) -> list[str]:
         form, dash = f"%{width}.2e", f"{'—':>{width}}"  # %-formatting: half an f-string's time a number
+        if None not in values:
+            return list(map(form.__mod__, values))
         return [dash if value is None else form % value for value in values]
 
     # The integrator column as wide as its longest name (the engines' steps: "bullet_implicit_world").
-    width = max([19, *map(len, {row.integrator for row in rows})])
+    width = max([19, *(len(name) for run in runs for name in set(run.integrator))])
     header = (
         f"{'body':<20} {'integrator':<{width}} {'energy err':>10} {'|ΔL|/|L|':>10} {'orient. err':>11} "
         f"{'Newton/step':>11} {'max sub':>7} {'wall s':>7}"
     )
-    energy = numbers((row.energy_error for row in rows), 10)
-    momentum = numbers((row.momentum_error for row in rows), 10)
-    orientation = numbers((row.orientation_error for row in rows), 11)
-    # The rest of each line, one string per distinct (integrator, Newton, sub-steps, wall): a run's bodies share
-    # most of them.
-    tails = {}
-    for row in rows:
-        key = (row.integrator, row.newton_per_step, row.max_substeps, row.wall_seconds)
-        if key not in tails:
-            tails[key] = f"{row.newton_per_step:>11.2f} {row.max_substeps:>7d} {_wall(row.wall_seconds):>7}"
     lines = [header, "-" * len(header)]
-    lines += [
-        # a name is the file's: control characters and all, shown as escapes
-        f"{printable(row.body):<20} {row.integrator:<{width}} {e} {m} {o} "
-        + tails[(row.integrator, row.newton_per_step, row.max_substeps, row.wall_seconds)]
-        for row, e, m, o in zip(rows, energy, momentum, orientation, strict=True)
-    ]
+    for run in runs:
+        names = run.body
+        if not "".join(names).isprintable():  # a name is the file's: control characters and all, as escapes
+            names = [printable(name) for name in names]
+        integrators = [f"{name:<{width}}" for name in run.integrator] if len(set(run.integrator)) > 1 else None
+        # The rest of each line, one string per distinct (Newton, sub-steps): a run's bodies share most of them.
+        wall = f"{_wall(run.wall_seconds):>7}"
+        keys = list(zip(run.newton_per_step, run.max_substeps, strict=True))
+        tails = {key: f"{key[0]:>11.2f} {key[1]:>7d} {wall}" for key in set(keys)}
+        columns = [
+            names,
+            integrators or [f"{run.integrator[0]:<{width}}"] * len(names),
+            numbers(run.energy_error, 10),
+            numbers(run.momentum_error, 10),
+            numbers(run.orientation_error, 11),
+            list(map(tails.__getitem__, keys)),
+        ]
+        lines += map("%-20s %s %s %s %s %s".__mod__, zip(*columns, strict=True))
     return "\n".join(lines)
 
 
@@ -74,7 +78,7 @@ def _run(args: argparse.Namespace) -> int:
     from spinlab.scene.files.scene_file import load_scene
     from spinlab.scene.model.failures import Failure
     from spinlab.scene.model.run_model import integrators_for
-    from spinlab.scene.model.runner import run_scene, step_count
+    from spinlab.scene.model.runner import RunSummary, run_scene, step_count
     from spinlab.sim.integrators import FAMILIES
 
     scene = load_scene(args.scene)
@@ -95,13 +99,14 @@ def _run(args: argparse.Namespace) -> int:
         refuse_overwriting(trace, scene.path, "--trace")
     duration = args.duration or scene.duration or DEFAULT_DURATION_S  # given, else the scene's own length
     steps = step_count(duration, h)  # too many steps: refused before any work
-    rows, failures = [], []
+    runs: list[RunSummary] = []
+    failures: list[str] = []
     frozen: list[tuple[str, Failure]] = []  # the views a run of several froze, (label, why)
     for name in names:
         trace = traces[name]
         label = f"{scene.name} ({name or 'scene integrators'})"
         try:
-            rows += run_scene(
+            run = run_scene(
                 scene,
                 integrator=name,
                 h=h,
@@ -117,14 +122,16 @@ def _run(args: argparse.Namespace) -> int:
             # With every integrator in turn, one that blows up (or refuses a torque) is a finding, not the end.
             failures.append(f"{name}: {error}")
             continue
+        runs.append(run)
         if trace is not None:
             print(f"trace written to {printable(str(trace))}", file=sys.stderr)
     gyro = "off" if args.no_gyroscopic else "on"
     print(f"{scene.name}: {steps} steps of h = {h:.6g} s ({steps * h:.6g} s simulated), gyroscopic term {gyro}")
-    print(format_summary(rows))
-    for row in rows:
-        if row.note:
-            print(f"note: {printable(row.body)} ({row.integrator}): {row.note}")
+    print(format_summary(runs))
+    for run in runs:
+        for body, integrator, note in zip(run.body, run.integrator, run.note, strict=True):
+            if note:
+                print(f"note: {printable(body)} ({integrator}): {note}")
     for name in left_out:
         print(f"left out: {name}")
     # As the window and `record`: a view frozen when it failed or diverged (scene/model/failures.py).

@@ -4,8 +4,9 @@ The kernels (sim/integrators/_kernels.py, scene/running/graph_kernel.py) are wri
 as plain Python (sim/jit.py's ``plain``): called on Python's floats, a kernel performs the IEEE operations the
 compiled code performs, in the same order (numba compiles without fast-math; ``sqrt`` and the division are
 correctly rounded; ``sin`` and ``cos`` are the C library's in both), hence the compiled bits, without importing
-numba, readying its compiler or compiling (seconds, cold). That pays for a few bodies; compiled kernels pay for
-many, their body-step some thirty times cheaper.
+numba, readying its compiler or compiling (seconds, cold). Body by body that pays for a few bodies; the implicit
+kernels' run in lockstep over the batch (sim/integrators/kernel_lockstep.py) for a few thousand; compiled kernels
+pay for more, their body-step some thirty times cheaper than body by body.
 
 The policy, in one place:
 
@@ -87,9 +88,14 @@ a larger one on its numpy reference: the plain kernel's cost grows with the bodi
 # of the implicit midpoint rule on its plain kernel with the simulation's own work; a group's step on a numpy path
 # (the KERNEL_BITS_ON_NUMPY); a node of the scene graph composed plain. Other integrators in proportion to their
 # Claims.relative_cost.
-_WITHOUT_NUMBA_BUDGET_S = 0.3
+_WITHOUT_NUMBA_BUDGET_S = 0.5
 _COLD_CACHE_BUDGET_S = 3.0  # compiling the implicit midpoint rule's kernel alone takes ~5 CPU-s
 _PLAIN_BODY_STEP_S = 4.5e-5
+# The implicit twins' step in lockstep from LOCKSTEP_BODIES bodies on (sim/integrators/kernel_lockstep.py): a
+# step's cost, and a body's in it.
+_LOCKSTEP_STEP_S = 0.7e-3
+_LOCKSTEP_BODY_STEP_S = 1.5e-6
+_LOCKSTEP_KERNELS = frozenset({"implicit_kernel", "composed_kernel"})  # stepped stage by stage through the former
 _NUMPY_GROUP_STEP_S = 0.6e-3
 _NUMPY_BODY_STEP_S = 1.0e-6
 _GRAPH_NODE_S = 3e-5
@@ -128,12 +134,22 @@ def steps_without_numba(
     unit = CLAIMS["implicit_midpoint"].relative_cost or 1.0
     step_s = graph_nodes * _GRAPH_NODE_S
     for name, count in bodies.items():
-        on_numpy = name in KERNEL_BITS_ON_NUMPY
-        group_s = _NUMPY_GROUP_STEP_S + count * _NUMPY_BODY_STEP_S if on_numpy else count * _PLAIN_BODY_STEP_S
-        step_s += (CLAIMS[name].relative_cost or unit) / unit * group_s
+        step_s += (CLAIMS[name].relative_cost or unit) / unit * _group_step_s(name, count)
     if steps * step_s <= _WITHOUT_NUMBA_BUDGET_S:
         return True
     return steps * step_s <= _COLD_CACHE_BUDGET_S and not _twins_cached(bodies)
+
+
+def _group_step_s(name: str, count: int) -> float:
+    """``run``'s estimate of a step of ``count`` bodies of ``name`` without numba, s, as the implicit midpoint
+    rule's (:func:`steps_without_numba` scales it by the integrator's relative cost)."""
+    from spinlab.sim.integrators.kernel_lockstep import LOCKSTEP_BODIES
+
+    if name in KERNEL_BITS_ON_NUMPY:
+        return _NUMPY_GROUP_STEP_S + count * _NUMPY_BODY_STEP_S
+    if count >= LOCKSTEP_BODIES and _TWINNED_KERNELS.get(name) in _LOCKSTEP_KERNELS:
+        return _LOCKSTEP_STEP_S + count * _LOCKSTEP_BODY_STEP_S
+    return count * _PLAIN_BODY_STEP_S
 
 
 def _twins_cached(names: Iterable[str]) -> bool:

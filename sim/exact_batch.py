@@ -17,6 +17,7 @@ path.
 from __future__ import annotations
 
 import math
+import sys
 from dataclasses import dataclass
 
 import numpy as np
@@ -65,8 +66,10 @@ def _exact_terms(i: np.ndarray, j: np.ndarray, w: np.ndarray) -> list[np.ndarray
 
 
 # Bodies from which the gaps' exact sums are compiled (sim/exact_sum.py, bit for bit math.fsum): loading the
-# cached kernel costs a few ms, math.fsum ~2 µs a body.
+# cached kernel costs a few ms, math.fsum ~2 µs a body. That is when numba is imported already (a run on the
+# compiled kernels readies it first); readying it for the sums alone, ~0.4 s, pays from NUMBA_SUM_ROWS bodies.
 COMPILED_SUM_ROWS = 5000
+NUMBA_SUM_ROWS = 200_000
 
 
 def separatrix_gaps(moments: np.ndarray, omega: np.ndarray) -> np.ndarray:
@@ -81,7 +84,7 @@ def separatrix_gaps(moments: np.ndarray, omega: np.ndarray) -> np.ndarray:
     safe &= np.all(np.isfinite(terms), axis=-1)
     gaps = np.empty(len(moments))
     rows = np.flatnonzero(safe)
-    if rows.size >= COMPILED_SUM_ROWS:
+    if rows.size >= COMPILED_SUM_ROWS and ("numba" in sys.modules or rows.size >= NUMBA_SUM_ROWS):
         from spinlab.sim.exact_sum import fsum_rows  # compiled: loaded only for a batch where it gains
 
         gaps[rows] = fsum_rows(np.ascontiguousarray(terms[rows]))

@@ -63,16 +63,19 @@ def ready_numba() -> None:
 
 
 @cache
-def plain(path: str | Path, *, numpy_math: bool = False) -> ModuleType:
+def plain(path: str | Path, *, numpy_math: bool = False, variant: str = "") -> ModuleType:
     """The kernels' module at ``path`` loaded again as plain Python (its own module object, not in ``sys.modules``;
     the source's bytecode cache serves both): its ``@njit`` functions are left as written, so a kernel called runs
     its loops in Python. Never imports numba.
 
     ``numpy_math``: with numpy's ``sqrt``, ``sin``, ``cos`` and ``isfinite`` in place of the ``math`` functions its
     source imports. Called on numpy's float64 scalars, the kernels then follow numba's error model (a division by
-    zero, or ``sin`` of an infinity, gives an inf or a nan), where Python's floats raise."""
+    zero, or ``sin`` of an infinity, gives an inf or a nan), where Python's floats raise.
+
+    ``variant``: a copy of its own under that name, which its caller may change (replace a function in) without
+    touching the others (sim/integrators/kernel_lockstep.py's)."""
     path = Path(path)
-    name = f"spinlab.plain.{path.stem}{'.numpy_math' if numpy_math else ''}"
+    name = f"spinlab.plain.{path.stem}{'.numpy_math' if numpy_math else ''}{f'.{variant}' if variant else ''}"
     spec = importlib.util.spec_from_file_location(name, path)
     assert spec is not None and spec.loader is not None, f"{path} is a Python source file"
     module = importlib.util.module_from_spec(spec)

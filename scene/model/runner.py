@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import contextlib
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -36,7 +36,34 @@ if TYPE_CHECKING:
     from spinlab.scene.files.trace import TraceWriter
     from spinlab.scene.running.simulation import Simulation
 
-__all__ = ["BodySummary", "run_scene", "run_kernels", "step_count", "check_finite", "damping_notes"]
+__all__ = ["BodySummary", "RunSummary", "run_scene", "run_kernels", "step_count", "check_finite", "damping_notes"]
+
+
+@dataclass(frozen=True)
+class RunSummary(Sequence):
+    """A run's figures as columns, one entry a body (file order), which ``run``'s table is made from at once (10⁵
+    bodies: no object a body); indexed or iterated, a :class:`BodySummary` a body. ``wall_seconds`` is the run's,
+    every body's."""
+
+    body: list[str]
+    integrator: list[str]
+    energy_error: list[float | None]
+    momentum_error: list[float | None]
+    orientation_error: list[float | None]
+    newton_per_step: list[float]
+    max_substeps: list[int]
+    wall_seconds: float
+    note: list[str | None]
+
+    def __len__(self) -> int:
+        return len(self.body)
+
+    def __getitem__(self, index):  # an int: one body's row; a slice: a list of them
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        return BodySummary(self.body[index], self.integrator[index], self.energy_error[index],
+                           self.momentum_error[index], self.orientation_error[index], self.newton_per_step[index],
+                           self.max_substeps[index], self.wall_seconds, self.note[index])  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -84,7 +111,7 @@ def run_scene(
     trace_path: Path | None = None,
     progress: Callable[[int, int], None] | None = None,
     failures: list | None = None,
-) -> list[BodySummary]:
+) -> RunSummary:
     """Step ``scene`` for ``duration`` s in steps of ``h``; write the trace (atomically) if ``trace_path`` is given.
 
     The run is the window's run model (scene/model/run_model.py's :class:`Session`): its steps, kicks, changes and
@@ -99,6 +126,9 @@ def run_scene(
         rows = (steps + 1) * len(scene.bodies)
         check_count(rows, MAX_TRACE_ROWS, "rows of trace (steps + 1) × bodies", where=str(trace_path))
     setup = Setup(scene, scene_integrators(scene, integrator), h=h, gyroscopic=gyroscopic)
+    nodes = sum(body.parent is not None for body in scene.bodies)
+    if not _without_numba(scene, setup.integrators, gyroscopic, steps, nodes):
+        compiled.load_numba()  # first: the references' sums of many bodies are compiled then (sim/exact_batch.py)
     session = Session(setup)
     simulation = session.simulation
     start = session.snapshot
@@ -132,13 +162,9 @@ def run_scene(
     notes = _kick_notes(session.scene, h, steps, simulation.names, closed_form_notes.tolist())
     notes = _joined(notes, damping_notes(session))
     energy, momentum, orientation = map(_figures, figures[:3])
-    columns = (energy, momentum, orientation, np.nan_to_num(figures[3]).tolist(), substeps.tolist(), notes)
-    return [
-        BodySummary(name, integrator or "kinematic", e, m, o, newton, substep, wall, note)
-        for name, integrator, e, m, o, newton, substep, note in zip(
-            simulation.names, simulation.body_integrators, *columns, strict=True
-        )
-    ]
+    integrators = [name or "kinematic" for name in simulation.body_integrators]
+    return RunSummary(list(simulation.names), integrators, energy, momentum, orientation,
+                      np.nan_to_num(figures[3]).tolist(), substeps.tolist(), wall, notes)  # fmt: skip
 
 
 def run_kernels(session: Session, steps: int) -> contextlib.AbstractContextManager[None]:
@@ -146,13 +172,19 @@ def run_kernels(session: Session, steps: int) -> contextlib.AbstractContextManag
     cheaper (:func:`sim.compiled.steps_without_numba`; the trace's bytes are those of the compiled path), else the
     compiled kernels, loaded here."""
     scene, simulation = session.scene, session.simulation
-    # A change may switch the term off mid-run (scene/running/changes.py): numba then, as for a run without it.
-    without_term = not session.setup.gyroscopic or any(not change.gyroscopic for change in scene.changes)
     nodes = int(np.count_nonzero(simulation.graph.parent >= 0))
-    if compiled.steps_without_numba(simulation.integrators, steps, gyroscopic=not without_term, graph_nodes=nodes):
+    if _without_numba(scene, simulation.integrators, session.setup.gyroscopic, steps, nodes):
         return compiled.gated(stand_in="twin")
     load_kernels(scene, dict.fromkeys(name for name in simulation.integrators if name is not None))
     return contextlib.nullcontext()
+
+
+def _without_numba(scene: SceneSpec, integrators, gyroscopic: bool, steps: int, nodes: int) -> bool:
+    """Whether ``steps`` steps of ``scene``'s bodies with ``integrators`` (one a body) and ``nodes`` nodes with a
+    parent take the kernels' bits without numba (:func:`run_kernels`)."""
+    # A change may switch the term off mid-run (scene/running/changes.py): numba then, as for a run without it.
+    without_term = not gyroscopic or any(not change.gyroscopic for change in scene.changes)
+    return compiled.steps_without_numba(integrators, steps, gyroscopic=not without_term, graph_nodes=nodes)
 
 
 def _kick_notes(scene: SceneSpec, h: float, steps: int, names: list[str], notes: list) -> list[str | None]:

@@ -88,6 +88,17 @@ _TIER_TERMS = (4, 5, 7)
 
 
 @njit(cache=True, error_model="numpy")
+def taylor_coefficients(angle_sq, start):
+    """``(s1, s2, s3)`` at ``a² = angle_sq`` by their Taylor polynomials from term ``start`` on (Horner's rule)."""
+    s1, s2, s3 = _S1[start], _S2[start], _S3[start]
+    for k in range(start + 1, _TERMS):
+        s1 = s1 * angle_sq + _S1[k]
+        s2 = s2 * angle_sq + _S2[k]
+        s3 = s3 * angle_sq + _S3[k]
+    return s1, s2, s3
+
+
+@njit(cache=True, error_model="numpy")
 def rodrigues_coefficients(angle_sq):
     """``(s1, s2, s3)`` at ``a² = angle_sq``, as :func:`sim.taylor.rodrigues_coefficients` (to an ulp)."""
     if angle_sq < TAYLOR_BRANCH_ANGLE_SQ:
@@ -96,12 +107,7 @@ def rodrigues_coefficients(angle_sq):
             if angle_sq < _TIER_BOUNDS[tier]:
                 start = _TERMS - _TIER_TERMS[tier]
                 break
-        s1, s2, s3 = _S1[start], _S2[start], _S3[start]
-        for k in range(start + 1, _TERMS):
-            s1 = s1 * angle_sq + _S1[k]
-            s2 = s2 * angle_sq + _S2[k]
-            s3 = s3 * angle_sq + _S3[k]
-        return s1, s2, s3
+        return taylor_coefficients(angle_sq, start)
     a = sqrt(angle_sq)
     sin_a = sin(a)
     sin_half = sin(0.5 * a)
@@ -333,11 +339,24 @@ def compensated_step(q_high, q_low, left, right):
     ``q``), the norm set back to 1 to first order (a radial nudge, no turn), and ``δ`` added by compensated
     summation. Returns ``(high, low)``, ``|low|`` at most half an ulp of ``high``. A ``q`` off unit length by more
     than 1e-8 (given from outside) is normalised in float64 instead, its low part dropped."""
+    delta, excess = compensated_increment(q_high, q_low, left, right)
+    if not abs(excess) <= 1e-8:
+        return quat_normalize(add4(add4(q_high, q_low), delta)), (0.0, 0.0, 0.0, 0.0)
+    return compensated_sum(q_high, q_low, delta, excess)
+
+
+@njit(cache=True, error_model="numpy")
+def compensated_increment(q_high, q_low, left, right):
+    """:func:`compensated_step`'s increment ``δ`` and the excess ``|q + δ|² − 1`` it would leave."""
     delta = add4(quat_mul(q_high, right), quat_mul(q_low, right))
     delta = add4(add4(delta, quat_mul(left, q_high)), quat_mul(left, add4(q_low, delta)))
     excess = (dot4(q_high, q_high) - 1.0) + 2.0 * dot4(q_high, add4(q_low, delta)) + dot4(delta, delta)
-    if not abs(excess) <= 1e-8:
-        return quat_normalize(add4(add4(q_high, q_low), delta)), (0.0, 0.0, 0.0, 0.0)
+    return delta, excess
+
+
+@njit(cache=True, error_model="numpy")
+def compensated_sum(q_high, q_low, delta, excess):
+    """:func:`compensated_step`'s new ``(high, low)`` from its increment and excess (at most 1e-8)."""
     half_excess = 0.5 * excess
     w = _double_sum(q_high[0], q_low[0], delta[0] - half_excess * (q_high[0] + delta[0]))
     x = _double_sum(q_high[1], q_low[1], delta[1] - half_excess * (q_high[1] + delta[1]))
@@ -577,8 +596,8 @@ def _jacobian(method, v, a, b, M, h, coefficients, rotated):
 
 
 @njit(cache=True, error_model="numpy")
-def _attempt(method, q, omega, L, M, torque, h, tolerance, max_iterations, max_step_angle_sq):
-    """One Newton solve over a piece of length ``h``: ``(converged, iterations, v)``."""
+def _attempt_start(method, q, omega, L, M, torque, h):
+    """:func:`_attempt`'s data ``a``, ``b`` for the residual, Newton's first ``v`` and the curvature bound."""
     L_end = add(L, scale(h, torque))
     if method == MIDPOINT:
         a = to_body(q, add(L, scale(0.5 * h, torque)))
@@ -588,7 +607,13 @@ def _attempt(method, q, omega, L, M, torque, h, tolerance, max_iterations, max_s
         a = to_body(q, omega) if method == WORLD_TRAPEZOIDAL else matvec(M, to_body(q, L))
         b = to_body(q, L_end)
         v = scale(0.5 * h, add(a, matvec(M, b)))
-    curvature = newton_curvature(M, L, torque, h)
+    return a, b, v, newton_curvature(M, L, torque, h)
+
+
+@njit(cache=True, error_model="numpy")
+def _attempt(method, q, omega, L, M, torque, h, tolerance, max_iterations, max_step_angle_sq):
+    """One Newton solve over a piece of length ``h``: ``(converged, iterations, v)``."""
+    a, b, v, curvature = _attempt_start(method, q, omega, L, M, torque, h)
     converged = False
     iterations = 0
     for iteration in range(max_iterations + 1):

@@ -21,8 +21,10 @@ def test_small_runs_of_integrators_with_the_kernels_bits_on_numpy_skip_numba(mon
     assert steps_without_numba(["implicit_midpoint"] * 100 + [None], 60)
     assert steps_without_numba(["euler", "trapezoidal", "mujoco_rk4"], 60)
     assert not steps_without_numba(["implicit_midpoint"] * 100_000, 60)  # numba's fixed cost is the smaller
+    # A thousand bodies step in lockstep (sim/integrators/kernel_lockstep.py), ~2 ms a step: not worth numba.
+    assert steps_without_numba(["implicit_midpoint"] * 1000, 60) and steps_without_numba(["im4"] * 1000, 20)
     assert not steps_without_numba(["implicit_midpoint"], 100_000)
-    assert steps_without_numba(["im6"], 200) and not steps_without_numba(["im6"], 1200)  # ~8 stages a step
+    assert steps_without_numba(["im6"], 200) and not steps_without_numba(["im6"], 2000)  # ~8 stages a step
     # Each body on the kernel's own loop: a group of 7 costs seven times one.
     assert steps_without_numba(["im6"], 300) and not steps_without_numba(["im6"] * 7, 300)
     # The scene graph's composition without numba counts too: a chain 2,000 deep takes ~60 ms a step.
@@ -61,6 +63,23 @@ def test_a_small_run_does_not_import_numba():
     script = (
         "import sys\nfrom spinlab.launch import main\n"
         "status = main(['run', 't_handle', '--duration', '1'])\n"
+        "print('numba' in sys.modules, status)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert done.stdout.splitlines()[-1] == "False 0"
+
+
+def test_a_run_of_thousands_of_bodies_steps_in_lockstep_without_numba(tmp_path):
+    # 6000 bodies, 20 steps: the twins in lockstep (~0.2 s) cost less than readying numba, and the references'
+    # exact sums of so many bodies do not ready it either (sim/exact_batch.py's NUMBA_SUM_ROWS).
+    from spinlab.benchmarks.cloud import cloud_toml
+
+    scene = tmp_path / "cloud.toml"
+    scene.write_text(cloud_toml(6000, colors=False), encoding="utf-8")
+    script = (
+        "import sys\nfrom spinlab.launch import main\n"
+        f"status = main(['run', {str(scene)!r}, '--integrator', 'implicit_midpoint', '--duration', '0.2', "
+        "'--dt', '0.01'])\n"
         "print('numba' in sys.modules, status)\n"
     )
     done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True)

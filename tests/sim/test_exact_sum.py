@@ -60,5 +60,6 @@ def test_the_separatrix_gaps_are_the_same_bits_compiled_or_not(monkeypatch):
     monkeypatch.setattr(exact_batch, "COMPILED_SUM_ROWS", 10**9)
     summed_in_python = exact_batch.separatrix_gaps(moments, omega)
     monkeypatch.setattr(exact_batch, "COMPILED_SUM_ROWS", 0)
+    monkeypatch.setattr(exact_batch, "NUMBA_SUM_ROWS", 0)
     compiled = exact_batch.separatrix_gaps(moments, omega)
     np.testing.assert_array_equal(_bits(compiled), _bits(summed_in_python))

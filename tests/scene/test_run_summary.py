@@ -1,0 +1,19 @@
+"""``run``'s figures as columns (scene/model/runner.py's RunSummary): the table of 10⁵ bodies is made from them at
+once, with no object a body; a row is a BodySummary only when asked for."""
+
+from spinlab.commands.run import format_summary
+from spinlab.scene.files.scene_file import load_scene
+from spinlab.scene.model import runner
+
+
+def test_the_table_is_made_from_columns_and_a_row_on_asking(monkeypatch):
+    made = []
+    original = runner.BodySummary
+    monkeypatch.setattr(runner, "BodySummary", lambda *fields: made.append(fields) or original(*fields))
+    scene = load_scene("compare")
+    summary = runner.run_scene(scene, integrator=None, h=scene.h, duration=2 * scene.h)
+    table = format_summary([summary])
+    assert made == [] and len(table.splitlines()) == 2 + len(scene.bodies)
+    row = summary[1]
+    assert len(made) == 1 and row.body == scene.bodies[1].name and row.integrator == scene.bodies[1].integrator
+    assert row.wall_seconds == summary.wall_seconds and [r.body for r in summary[:2]] == summary.body[:2]

@@ -47,7 +47,7 @@ from __future__ import annotations
 
 import os
 import tomllib
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -130,11 +130,6 @@ class BodySpec:
     color: tuple[float, float, float] | None = None
     pivot: np.ndarray | None = None
     kinematic: bool = False
-
-
-# The fields the array reader gives a body, in order: all but its pivot and kinematic flag (it takes no body with
-# either).
-_COLUMN_FIELDS = tuple(field.name for field in fields(BodySpec) if field.name not in ("pivot", "kinematic"))
 
 
 @dataclass(frozen=True, eq=False)
@@ -346,18 +341,17 @@ def _column_bodies(columns: BodyColumns, count: int) -> list[BodySpec | None]:
     inertia, COM offset or orientation share one (read-only) array of it."""
     bodies: list[BodySpec | None] = [None] * count
     inertia = shared_rows(columns.inertia_body)  # the tensor about the COM too: no pivot in the array reader
-    rows = zip(
+    fields = zip(
         columns.rows.tolist(), columns.names, columns.shapes, columns.sizes, columns.masses, inertia, inertia,
         shared_rows(columns.com_offset), columns.position, shared_rows(columns.orientation), columns.omega_parent,
         columns.integrators, columns.parents, columns.colors, strict=True,
     )  # fmt: skip
-    # Each spec made as BodySpec(*values) makes it, without the frozen dataclass's __init__ (a guarded setattr a
-    # field: 10^5 bodies, ~0.1 s of the run).
-    new, defaults = object.__new__, {"pivot": None, "kinematic": False}
-    for index, *values in rows:
-        body = new(BodySpec)
-        vars(body).update(zip(_COLUMN_FIELDS, values, strict=True), **defaults)
-        bodies[index] = body
+    for index, name, shape, sizes, mass, inertia_body, inertia_com, com, position, orientation, omega, *rest in fields:
+        integrator, parent, color = rest
+        bodies[index] = BodySpec(
+            name, shape, sizes, mass, inertia_body, inertia_com, com, position, orientation, omega, integrator,
+            parent, color,
+        )  # fmt: skip
     return bodies
 
 

@@ -41,7 +41,8 @@ from spinlab.render.video_formats import CONTAINER_OPTIONS, FORMATS, check_gif_r
 from spinlab.scene.files.atomic_file import commit_temporary, create_temporary, discard_temporary, output_error
 from spinlab.sim.errors import InputError, printable
 
-__all__ = ["VideoWriter", "X264_PRESETS", "even_size", "read_video_info", "decode_frames", "check_video_path"]
+__all__ = ["VideoWriter", "X264_PRESETS", "even_size", "read_video_info", "decode_frames", "check_video_path",
+           "ENCODER_NICENESS"]  # fmt: skip
 
 X264_PRESETS = ("ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow")
 CRF_MAX = 51  # libx264's constant-rate-factor range is 0 (lossless) .. 51 for 8-bit video
@@ -52,6 +53,11 @@ FPS_MAX_DENOMINATOR = 1001
 # ~8 dB of PSNR on smooth gradients; decode_frames asks for the careful path, as a player's scaler does.
 _DECODE_INTERPOLATION = Interpolation.BILINEAR | Interpolation.ACCURATE_RND | Interpolation.FULL_CHR_H_INT
 
+# The encoder and x264's threads this much lower in priority than the frames' renderer, the window's or record's:
+# they fill the cores' gaps instead of slowing the drawing that every frame waits for (in the window, x264 emptying
+# its look-ahead on both cores at a recording's stop held a frame up). Not more: with the encoder starved, the
+# frames queued for it fill up and the renderer waits to hand it the next one.
+ENCODER_NICENESS = 5
 _STOP = object()  # queued by close() and abort(): the encoder thread flushes (or not) and ends
 
 

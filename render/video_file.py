@@ -85,7 +85,7 @@ def record_scene(
     from spinlab.render.offscreen import create_offscreen_context
     from spinlab.render.record import frame_range, render_frames
     from spinlab.render.title_card import check_title, title_card, title_frames
-    from spinlab.render.video import VideoWriter, check_video_path, even_size
+    from spinlab.render.video import ENCODER_NICENESS, VideoWriter, check_video_path, even_size
     from spinlab.scene.files.atomic_file import refuse_overwriting
     from spinlab.scene.model.runner import step_count
     from spinlab.scene.process.interrupts import deferred_interrupts
@@ -115,7 +115,10 @@ def record_scene(
     writer: VideoWriter | None = None
     try:
         with deferred_interrupts():  # an interrupt finds the writer (and its temporary file) in `writer`
-            writer = VideoWriter(out, width, height, fps=_exact_fps(fps), crf=X264_CRF, preset=X264_PRESET, format=kind)
+            writer = VideoWriter(
+                out, width, height, fps=_exact_fps(fps), crf=X264_CRF, preset=X264_PRESET, format=kind,
+                niceness=ENCODER_NICENESS,
+            )  # fmt: skip
         with writer:
             first = next(frames)
             # A GIF's palette is made from the run's first frame and the card (a video's encoder ignores this).

@@ -23,10 +23,6 @@ if TYPE_CHECKING:
 __all__ = ["read_pixels", "save_screenshot", "Recording", "RECORD_FPS"]
 
 RECORD_FPS = 60
-# The video's encoder and x264's threads this much lower in priority than the window's (render/video.py): x264
-# emptying its look-ahead on both cores at a recording's stop held a frame up. Not more: with the encoder starved,
-# the frames queued for it fill up and the window waits to hand it the next one.
-ENCODER_NICENESS = 5
 
 
 def read_pixels(ctx: moderngl.Context, viewport: tuple[int, int, int, int]) -> np.ndarray:
@@ -62,7 +58,7 @@ class Recording:
         nothing, when its size differs from the first frame's (the window was resized)."""
         # The video writer's module (PyAV: ~40 ms of imports) when a recording starts, not before the window's first
         # frame; the kernel loader imports it between frames, as one of its stages (ui/kernel_loader.py).
-        from spinlab.render.video import VideoWriter, even_size
+        from spinlab.render.video import ENCODER_NICENESS, VideoWriter, even_size
 
         x, y, width, height = viewport
         size = even_size(width, height)

@@ -140,3 +140,18 @@ def test_a_failure_half_way_leaves_nothing_behind(tmp_path, monkeypatch, kind):
     with pytest.raises(OSError):
         record_scene(load_scene("t_handle"), out, duration=DURATION, fps=FPS, size=SIZE, title="T")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_the_encoder_runs_behind_the_renderer(tmp_path, monkeypatch):
+    from spinlab.render import video
+
+    made = []
+    original = video.VideoWriter.__init__
+
+    def init(self, *args, **kwargs):
+        made.append(kwargs.get("niceness", 0))
+        original(self, *args, **kwargs)
+
+    monkeypatch.setattr(video.VideoWriter, "__init__", init)
+    record_scene(load_scene("t_handle"), tmp_path / "clip.mp4", duration=0.1, fps=FPS, size=SIZE)
+    assert made == [video.ENCODER_NICENESS] and video.ENCODER_NICENESS > 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 import moderngl
 import numpy as np
 
-from spinlab.render.meshes import Lines, Mesh, edge_adjacency
+from spinlab.render.meshes import Lines, Mesh, edge_adjacency, smooth_edge_count
 
 __all__ = ["InstancedDraw", "write_growing"]
 
@@ -55,6 +55,8 @@ class InstancedDraw:
         instance_format = INSTANCE_FORMAT
         instance_inputs: tuple[str, ...] = instance_attributes
         index_buffer = None
+        # With ``edges``: the index count of the smooth edges, which lead (meshes.edge_adjacency); else 0.
+        self.smooth_vertices = 0
         # ctx.vertex_array's content: (buffer, format, attribute names...) per buffer.
         content: list[tuple[moderngl.Buffer | str, ...]]
         if isinstance(mesh, Lines):
@@ -75,7 +77,9 @@ class InstancedDraw:
             else:
                 content = [(self.vertices, "3f 12x", "in_position")]
             if edges:  # the mesh's edges with their triangles' far corners (meshes.edge_adjacency)
-                index_buffer = ctx.buffer(edge_adjacency(mesh).tobytes())
+                adjacency = edge_adjacency(mesh)
+                index_buffer = ctx.buffer(adjacency.tobytes())
+                self.smooth_vertices = 6 * smooth_edge_count(mesh, adjacency)
                 self.mode = moderngl.TRIANGLES_ADJACENCY
             else:
                 index_buffer = ctx.buffer(mesh.indices.astype(np.uint32).tobytes())

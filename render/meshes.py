@@ -35,6 +35,7 @@ __all__ = [
     "arrow_part_matrices",
     "UNIT_MESHES",
     "edge_adjacency",
+    "smooth_edge_count",
     "unit_mesh",
     "transform_mesh",
     "merge",
@@ -320,8 +321,10 @@ def edge_adjacency(mesh: Mesh, weld: float = 1e-5) -> np.ndarray:
     silhouette from whichever triangle faces the eye, with that triangle's normals: one primitive per edge, not one
     per side (a CPU rasteriser runs the geometry shader per primitive). Vertices closer than ``weld`` count as one
     (a cap's rim and the side it meets), so the edges where normals jump are found too; edges with other than two
-    triangles (degenerate poles) are left out, and so are edges inside a plane (which are never on a silhouette). The
-    renderer's silhouette fringes are drawn from these."""
+    triangles (degenerate poles) are left out, and so are edges inside a plane (which are never on a silhouette).
+    Smooth edges (both triangles have the same normals at the edge's two ends: a cylinder's sides) come first,
+    creases (a cap's rim) after them: :func:`smooth_edge_count` says how many lead. The renderer's silhouette
+    fringes are drawn from these."""
     keys = np.round(np.asarray(mesh.positions, dtype=float) / weld).astype(np.int64)
     _, welded = np.unique(keys, axis=0, return_inverse=True)
     welded = welded.reshape(-1)
@@ -351,4 +354,19 @@ def edge_adjacency(mesh: Mesh, weld: float = 1e-5) -> np.ndarray:
     )
     folded = cosine < 1.0 - COPLANAR_TOLERANCE
     first, second = first[folded], second[folded]
-    return np.stack([far[first], a[first], b[first], far[second], a[second], b[second]], axis=1).astype(np.uint32)
+    edges = np.stack([far[first], a[first], b[first], far[second], a[second], b[second]], axis=1).astype(np.uint32)
+    return edges[np.argsort(~_smooth(mesh, edges), kind="stable")]
+
+
+def smooth_edge_count(mesh: Mesh, edges: np.ndarray) -> int:
+    """How many of ``mesh``'s :func:`edge_adjacency` ``edges`` (E, 6) are smooth: they lead, the creases follow."""
+    return int(np.count_nonzero(_smooth(mesh, edges)))
+
+
+def _smooth(mesh: Mesh, edges: np.ndarray) -> np.ndarray:
+    """(E,) bool: the ``edges`` of ``mesh`` whose two triangles have the same normals at both its ends (G's at
+    ``d`` as F's at ``a``, G's at ``c`` as F's at ``b``)."""
+    normals = np.asarray(mesh.normals, dtype=float)
+    same_a = np.all(np.abs(normals[edges[:, 1]] - normals[edges[:, 5]]) < COPLANAR_TOLERANCE, axis=1)
+    same_b = np.all(np.abs(normals[edges[:, 2]] - normals[edges[:, 4]]) < COPLANAR_TOLERANCE, axis=1)
+    return same_a & same_b

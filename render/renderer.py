@@ -421,9 +421,14 @@ class Renderer:
         program = self.resources.programs["edge"]
         uniform(program, "u_fringe_px").value = FRINGE_PX
         uniform(program, "u_edge_alpha").value = FRINGE_EDGE_ALPHA
+        coarsest = len(ROUND_SEGMENTS) - 1
         for kind, levels in solids.items():
-            for draw, rows in zip(self.resources.edges[kind], levels, strict=True):
-                draw.draw_written(len(rows))
+            for level, (draw, rows) in enumerate(zip(self.resources.edges[kind], levels, strict=True)):
+                # A solid at the coarsest level is under ~2 px in radius: only the smooth edges of a round one (a
+                # cylinder's long sides) take fringes there, not the creases (the rims of caps a few pixels
+                # across), which are two thirds of a thin cylinder's edges and of the geometry shader's work.
+                smooth = draw.smooth_vertices if level == coarsest else 0
+                draw.draw_written(len(rows), vertices=smooth or -1)
 
     def _draw_discs(self, draw: InstancedDraw, mode: int, rows: np.ndarray) -> None:
         uniform(self.resources.programs["disc"], "u_mode").value = mode

@@ -123,3 +123,20 @@ def test_edge_adjacency_gives_each_fold_once_with_both_of_its_triangles(kind):
         assert np.allclose(positions[c], positions[b]) and np.allclose(positions[d], positions[a])
         assert g != f
     assert len({key(a, b) for _, a, b, _, _, _ in edges}) == folds
+
+
+@pytest.mark.parametrize("kind", sorted(meshes.UNIT_MESHES))
+def test_edge_adjacency_puts_the_smooth_edges_first(kind):
+    # Smooth: both triangles carry the same normals at the edge's two ends (a cylinder's sides, all of a sphere's),
+    # else a crease (a cap's rim, a box's edges); the fringes of the coarsest level draw only the leading smooth ones.
+    mesh = meshes.unit_mesh(kind, 6)
+    edges = meshes.edge_adjacency(mesh).astype(np.int64)
+    normals = mesh.normals.astype(float)
+    smooth = np.all(np.isclose(normals[edges[:, 1]], normals[edges[:, 5]]), axis=1) & np.all(
+        np.isclose(normals[edges[:, 2]], normals[edges[:, 4]]), axis=1
+    )
+    count = meshes.smooth_edge_count(mesh, edges)
+    assert count == smooth.sum()
+    assert smooth[:count].all() and not smooth[count:].any()
+    expected = {"cylinder": 6, "sphere": len(edges), "box": 0, "cone": 0}  # a cylinder's sides; a cone's apex creases
+    assert count == expected[kind]

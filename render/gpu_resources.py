@@ -21,13 +21,25 @@ from spinlab.render.gpu import InstancedDraw
 from spinlab.render.look import LIGHTING
 from spinlab.render.shaders import load_program, uniform
 
-__all__ = ["GpuResources", "ROUND_SEGMENTS", "PLANE_SEGMENTS", "SHADOW_SEGMENTS", "REFERENCE_HEIGHT_PX", "PROGRAMS"]
+__all__ = [
+    "GpuResources",
+    "ROUND_SEGMENTS",
+    "SMOOTH_FRINGES_SEGMENTS",
+    "PLANE_SEGMENTS",
+    "SHADOW_SEGMENTS",
+    "REFERENCE_HEIGHT_PX",
+    "PROGRAMS",
+]
 
 PROGRAMS = ("mesh", "edge", "line", "disc", "sky", "floor", "copy")
 # Levels of detail of the round meshes, finest first: each instance takes the fewest segments around that keep its
 # silhouette within a fraction of a pixel of the circle (render/views.py, levels_of_detail). On a CPU rasteriser
-# every triangle costs set-up and binning, so a thin arrow shaft of 6 segments instead of 40 matters.
-ROUND_SEGMENTS = (64, meshes.SEGMENTS, 24, 12, 6)
+# every triangle costs set-up and binning, so a thin arrow shaft of 6 segments instead of 40 matters, and a cloud of
+# handles under a pixel in radius (4 segments, within 0.25 px up to 0.85 px) draws a third fewer than at 6.
+ROUND_SEGMENTS = (64, meshes.SEGMENTS, 24, 12, 6, 4)
+# Levels of at most this many segments are under ~2 px in radius: their silhouette fringes come from the smooth edges
+# only (a cylinder's sides), not the creases (the rims of caps a few pixels across; render/renderer.py).
+SMOOTH_FRINGES_SEGMENTS = 6
 PLANE_SEGMENTS = (96, 24)  # an invariable plane's rim is a visible circle: finer for near bodies, coarser for far
 SHADOW_SEGMENTS = 12  # a shadow fades to nothing before its polygon's edge
 # Line widths are given at a 720-pixel-high viewport; they scale with the viewport's height, down to MIN_LINE_SCALE.

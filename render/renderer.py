@@ -45,7 +45,13 @@ from spinlab.render.camera import OrbitCamera
 from spinlab.render.frame_instances import FrameInstances, axes_rows, frame_instances, plane_rows
 from spinlab.render.ghost import Ghost, ghost_solids
 from spinlab.render.gpu import InstancedDraw
-from spinlab.render.gpu_resources import PLANE_SEGMENTS, REFERENCE_HEIGHT_PX, ROUND_SEGMENTS, GpuResources
+from spinlab.render.gpu_resources import (
+    PLANE_SEGMENTS,
+    REFERENCE_HEIGHT_PX,
+    ROUND_SEGMENTS,
+    SMOOTH_FRINGES_SEGMENTS,
+    GpuResources,
+)
 from spinlab.render.poinsot import PoinsotTraces
 from spinlab.render.poinsot_view import PoinsotView
 from spinlab.render.shaders import MAX_VIEWS, uniform
@@ -421,13 +427,12 @@ class Renderer:
         program = self.resources.programs["edge"]
         uniform(program, "u_fringe_px").value = FRINGE_PX
         uniform(program, "u_edge_alpha").value = FRINGE_EDGE_ALPHA
-        coarsest = len(ROUND_SEGMENTS) - 1
         for kind, levels in solids.items():
-            for level, (draw, rows) in enumerate(zip(self.resources.edges[kind], levels, strict=True)):
-                # A solid at the coarsest level is under ~2 px in radius: only the smooth edges of a round one (a
+            for segments, draw, rows in zip(ROUND_SEGMENTS, self.resources.edges[kind], levels, strict=True):
+                # A solid at the coarsest levels is under ~2 px in radius: only the smooth edges of a round one (a
                 # cylinder's long sides) take fringes there, not the creases (the rims of caps a few pixels
                 # across), which are two thirds of a thin cylinder's edges and of the geometry shader's work.
-                smooth = draw.smooth_vertices if level == coarsest else 0
+                smooth = draw.smooth_vertices if segments <= SMOOTH_FRINGES_SEGMENTS else 0
                 draw.draw_written(len(rows), vertices=smooth or -1)
 
     def _draw_discs(self, draw: InstancedDraw, mode: int, rows: np.ndarray) -> None:

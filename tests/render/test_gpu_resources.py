@@ -140,3 +140,27 @@ def test_the_backdrop_cache_follows_the_size_of_the_framebuffer_it_is_given(ctx)
         assert not np.all(images[-1] == 0, axis=2).any(), f"black pixels in the view at {width}×{height}"
         target.release()
     renderer.release()
+
+
+def test_each_round_part_takes_the_fewest_segments_within_the_silhouette_error():
+    # A part of radius r px drawn with N segments is off its circle by r (1 − cos π/N) at most: the level of detail
+    # keeps that within SILHOUETTE_ERROR_PX and takes the fewest segments that do, down to 4 for a part under a pixel
+    # (a cloud of handles far away).
+    from spinlab.render.gpu_resources import ROUND_SEGMENTS
+    from spinlab.render.views import SILHOUETTE_ERROR_PX, levels_of_detail
+
+    radii_px = np.geomspace(0.05, 400.0, 300)
+    rows = np.zeros((len(radii_px), 21))
+    rows[:, 0] = rows[:, 5] = radii_px  # the model's round axes scaled to r m, at 1 m in a view of 1 px per m
+    rows[:, 15] = 1.0
+    depth_rows = np.array([[0.0, 0.0, 0.0, 1.0]])
+    segments = np.array(ROUND_SEGMENTS)[levels_of_detail(rows, depth_rows, np.array([1.0]), ROUND_SEGMENTS, 2)]
+    error = radii_px * (1.0 - np.cos(np.pi / segments))
+    within = radii_px <= SILHOUETTE_ERROR_PX / (1.0 - np.cos(np.pi / ROUND_SEGMENTS[0]))
+    assert np.all(error[within] <= SILHOUETTE_ERROR_PX * (1 + 1e-12))
+    # Where a coarser level exists, it would be off by more.
+    coarser = np.array([max([s for s in ROUND_SEGMENTS if s < n] or [0]) for n in segments])
+    has_coarser = coarser > 0
+    coarser_error = radii_px[has_coarser] * (1.0 - np.cos(np.pi / coarser[has_coarser]))
+    assert np.all(coarser_error > SILHOUETTE_ERROR_PX)
+    assert segments[np.searchsorted(radii_px, 0.8)] == 4

@@ -292,10 +292,10 @@ def test_a_huge_but_finite_state_draws_without_warnings(gl_context, tmp_path):
 
 
 def test_far_solids_take_fringes_on_their_smooth_edges_only(gl_context, t_handle, monkeypatch):
-    # A T-handle so far away that its cylinders are at the coarsest level (under ~2 px in radius): their fringes
+    # A T-handle so far away that its cylinders are at the coarsest level (under a pixel in radius): their fringes
     # come from the sides (one edge per segment), not the caps' rims; a near one's from every edge.
     from spinlab.render.gpu import InstancedDraw
-    from spinlab.render.gpu_resources import ROUND_SEGMENTS
+    from spinlab.render.gpu_resources import ROUND_SEGMENTS, SMOOTH_FRINGES_SEGMENTS
 
     scene, snapshot = t_handle
     renderer = Renderer(gl_context, scene, options=dataclasses.replace(BODIES_ONLY))
@@ -311,13 +311,11 @@ def test_far_solids_take_fringes_on_their_smooth_edges_only(gl_context, t_handle
 
     monkeypatch.setattr(InstancedDraw, "draw_written", spy)
     camera = renderer.default_camera(snapshot, None, WIDTH / HEIGHT)
-    for distance, level, vertices in ((camera.distance, None, -1), (400.0 * camera.distance, 4, 6 * 6)):
-        drawn.clear()
-        renderer.draw(target.framebuffer, VIEWPORT, dataclasses.replace(camera, distance=distance), snapshot)
-        if level is None:
-            assert drawn and all(v == vertices for _, v in drawn)
-        else:
-            assert drawn == [(level, vertices)]
-    assert len(ROUND_SEGMENTS) - 1 == 4 and ROUND_SEGMENTS[-1] == 6
+    renderer.draw(target.framebuffer, VIEWPORT, camera, snapshot)
+    assert drawn and all(ROUND_SEGMENTS[level] > SMOOTH_FRINGES_SEGMENTS and v == -1 for level, v in drawn), drawn
+    drawn.clear()
+    renderer.draw(target.framebuffer, VIEWPORT, dataclasses.replace(camera, distance=400.0 * camera.distance), snapshot)
+    coarsest = len(ROUND_SEGMENTS) - 1
+    assert drawn == [(coarsest, 6 * ROUND_SEGMENTS[coarsest])]  # 6 indices an edge, one side edge a segment
     renderer.release()
     target.release()

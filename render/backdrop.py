@@ -100,6 +100,16 @@ class Backdrop:
             target.scissor = None  # type: ignore[assignment]  # None: no scissor test (see below)
             target.viewport = (0, 0, *target.size)
             target.clear(*background, 1.0, depth=1.0)
+        if background is None:
+            # The depth alone, of the whole target at once, the colour left as it is (another view may be beside
+            # these): a clear of each view's depth within its scissor would be a rectangle shaded on llvmpipe.
+            # Nothing drawn before needs its depth.
+            target.scissor = None  # type: ignore[assignment]  # None: no scissor test (see below)
+            target.color_mask = False, False, False, False
+            target.use()  # applies the mask (a setter alone does not while another framebuffer object is bound)
+            target.clear(depth=1.0)
+            target.color_mask = True, True, True, True
+            target.use()
         if not whole:
             copies = []
             for camera, view_projection, viewport in zip(
@@ -107,8 +117,6 @@ class Backdrop:
             ):
                 target.viewport = viewport
                 target.scissor = viewport
-                if background is None:
-                    target.clear(depth=1.0, viewport=viewport)
                 if self._draw_view(target, camera, view_projection, viewport, look):
                     copies.append(viewport)
             target.viewport = views.area

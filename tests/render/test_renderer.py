@@ -319,3 +319,37 @@ def test_far_solids_take_fringes_on_their_smooth_edges_only(gl_context, t_handle
     assert drawn == [(coarsest, 6 * ROUND_SEGMENTS[coarsest])]  # 6 indices an edge, one side edge a segment
     renderer.release()
     target.release()
+
+
+def test_views_without_a_background_clear_the_depth_whole_and_leave_the_colour_alone(gl_context, t_handle, monkeypatch):
+    # Views drawn without a background (a branch beside its original shares the target) clear the whole depth
+    # buffer once, the colour masked, not each view's depth within its scissor (a rectangle a CPU rasteriser
+    # shades); the colour outside the views is left as it was.
+    import moderngl
+
+    scene, snapshot = t_handle
+    renderer = Renderer(gl_context, scene, options=dataclasses.replace(BODIES_ONLY, show_floor=True))
+    target = OffscreenTarget(gl_context, WIDTH, HEIGHT, samples=0)
+    viewports = [(20, 20, 280, 300), (340, 20, 280, 300)]
+    cameras = [renderer.default_camera(snapshot, None, 280 / 300)] * 2
+    clears = []
+    original = moderngl.Framebuffer.clear
+
+    def spy(framebuffer, *args, **kwargs):
+        clears.append((tuple(framebuffer.scissor), kwargs.get("viewport"), tuple(framebuffer.color_mask)))
+        original(framebuffer, *args, **kwargs)
+
+    marker = np.array([255, 0, 255])
+    for _ in range(3):  # shaded, then into the cache and copied
+        target.framebuffer.use()
+        original(target.framebuffer, *(marker / 255.0), 1.0)
+        monkeypatch.setattr(moderngl.Framebuffer, "clear", spy)
+        clears.clear()
+        renderer.draw_views(target.framebuffer, snapshot, viewports, cameras)
+        monkeypatch.setattr(moderngl.Framebuffer, "clear", original)
+        assert clears == [((0, 0, WIDTH, HEIGHT), None, (False, False, False, False))]
+        image = target.read()
+        assert np.array_equal(image[HEIGHT - 5, 5], marker) and np.array_equal(image[HEIGHT - 100, 320], marker)
+        assert not np.array_equal(image[HEIGHT - 100, 100], marker)  # a view's backdrop
+    renderer.release()
+    target.release()

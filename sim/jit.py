@@ -49,14 +49,18 @@ def ready_numba() -> None:
     """Import numba and ready its compiler (the typing and lowering registries its first compile or cache load
     reads), with ``scipy.linalg`` kept out of it: numba imports that (~0.2 CPU s, a third of readying numba) only to
     find BLAS for ``np.dot`` and ``np.linalg`` in compiled code, which no kernel here calls. So numba is told there is
-    none; a later ``import scipy.linalg`` in the process is not affected."""
+    none; a later ``import scipy.linalg`` in the process is not affected. Under numba's compiler lock, as numba
+    refreshes it itself: a thread compiling or loading a kernel meanwhile (the window's loader, a plot's first
+    thinning) walks the same registries."""
     hidden = "scipy.linalg" not in sys.modules
     if hidden:
         sys.modules["scipy.linalg"] = None  # type: ignore[assignment]  # an import of it raises ImportError
     try:
+        from numba.core.compiler_lock import global_compiler_lock
         from numba.core.registry import cpu_target
 
-        cpu_target.target_context.refresh()
+        with global_compiler_lock:
+            cpu_target.target_context.refresh()
     finally:
         if hidden and sys.modules.get("scipy.linalg", "") is None:
             del sys.modules["scipy.linalg"]

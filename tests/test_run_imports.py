@@ -103,3 +103,20 @@ def test_numba_is_readied_without_scipy_linalg():
     loaded = _modules(probe)
     assert "numba" in loaded and "scipy.linalg" not in loaded
     assert "scipy.linalg" in _modules("from spinlab.sim.compiled import load_numba\nload_numba()\nimport scipy.linalg")
+
+
+def test_numba_is_readied_under_its_compiler_lock():
+    # A thread compiling or loading a kernel walks the registries refresh() walks: numba refreshes them under its
+    # compiler lock, and so must ready_numba (else "generator already executing" in the other thread).
+    probe = (
+        "from numba.core.compiler_lock import global_compiler_lock\n"
+        "from numba.core.registry import cpu_target\n"
+        "context = cpu_target.target_context\n"
+        "held = []\n"
+        "refresh = type(context).refresh\n"
+        "type(context).refresh = lambda self: (held.append(global_compiler_lock.is_locked()), refresh(self))\n"
+        "from spinlab.sim.jit import ready_numba\n"
+        "ready_numba()\n"
+        "assert held and held[0], held\n"
+    )
+    _modules(probe)

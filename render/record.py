@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Generator
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
@@ -225,9 +226,11 @@ def render_frames(
     with the frame's height. ``buffers``: with ``raw``, where each image is read into (the video writer's
     ``buffer``; ``None``, and without it, a new array each).
 
-    Offscreen (EGL). Frame k's drawing is flushed to the driver, then frame k + 1 is simulated and its instance
-    data prepared, and only then is frame k read back: on llvmpipe the rasteriser's threads finish frame k while
-    Python works on the next one. The GL objects are released when the generator is closed or exhausted.
+    Offscreen (EGL). Frame k is drawn, then frame k + 1 is simulated and its instance data prepared on a thread of
+    its own while frame k is flushed and only then read back: on llvmpipe (Mesa 22) ``glFlush`` returns only once
+    the rasteriser's threads have finished the frame, and it holds no GIL meanwhile, so the next frame's Python runs
+    beside the rasterising. Nothing else touches the run or its view while that thread works on them; the GL calls
+    stay on the caller's thread. The GL objects are released when the generator is closed or exhausted.
     """
     written = frame_range(start, duration, fps)
     frames, first = written.stop, written.start
@@ -236,6 +239,9 @@ def render_frames(
     target = OffscreenTarget(ctx, width, height, samples=MSAA_SAMPLES)
     text = TextOverlay(ctx)
     scenes = None
+    # The next frame's steps are taken on this thread while the frame is rasterised (see the docstring); its
+    # shutdown, when the generator ends or is closed, waits for a step under way before the GL objects go.
+    stepper = ThreadPoolExecutor(max_workers=1, thread_name_prefix="record steps")
     try:
         # numpy's error state is set around each stretch of work, never across a yield (it would leak to the caller).
         # An overflowing state drawn on its way to the NumericalError that ends the recording (or a huge but finite
@@ -246,19 +252,29 @@ def render_frames(
             scenes.advance_to(0.0)
         for frame in range(frames):
             shown = frame >= first
-            with np.errstate(all="ignore"):
-                if shown or frame == 0:  # the first frame frames the cameras
+            drawn = shown or frame == 0  # the first frame frames the cameras
+            if drawn:
+                with np.errstate(all="ignore"):
                     scenes.draw(target.framebuffer, target.size)
+            t = scenes.t
+            if frame + 1 < frames:
+                steps = stepper.submit(_quietly, scenes.advance_to, (frame + 1) / fps)
+                if drawn:
                     flush()
-                t = scenes.t
-                if frame + 1 < frames:
-                    scenes.advance_to((frame + 1) / fps)
+                steps.result()  # its NumericalError, or an interrupt that came while waiting
             if not shown and skipped is not None:
                 skipped(frame + 1, first)
             if shown:
                 yield (target.read_rgba(buffers() if buffers else None) if raw else target.read()), t
     finally:
+        stepper.shutdown(wait=True, cancel_futures=True)
         if scenes is not None:
             scenes.release()
         target.release()
         ctx.release()
+
+
+def _quietly(work: Callable[..., None], *args) -> None:
+    """``work(*args)`` without numpy's warnings (its error state is the calling thread's own)."""
+    with np.errstate(all="ignore"):
+        work(*args)

@@ -112,6 +112,24 @@ def test_pipelined_frames_are_the_frames_drawn_one_at_a_time():
     ctx.release()
 
 
+def test_the_next_frame_is_stepped_beside_the_flush_on_a_thread_of_its_own(monkeypatch):
+    """On llvmpipe glFlush returns once the frame is rasterised, without the GIL: the next frame's steps run on
+    another thread meanwhile; the GL calls (draws, flush, read-back) stay on the caller's."""
+    import threading
+
+    from spinlab.render import record
+
+    caller, stepped_on, flushed_on = threading.get_ident(), [], []
+    advance = record.VideoRun.advance_to
+    monkeypatch.setattr(record.VideoRun, "advance_to", lambda self, t: (stepped_on.append(threading.get_ident()),
+                                                                         advance(self, t))[1])  # fmt: skip
+    flush = record.flush
+    monkeypatch.setattr(record, "flush", lambda: (flushed_on.append(threading.get_ident()), flush())[1])
+    frames = list(render_frames(load_scene("t_handle"), duration=0.2, fps=30, size=(64, 36)))
+    assert len(frames) == 6 and len(stepped_on) == 6 and set(flushed_on) == {caller}
+    assert stepped_on[0] == caller and caller not in stepped_on[1:]  # the first frame's own, then beside each flush
+
+
 def test_a_followed_body_keeps_its_place_in_every_view():
     # heavy_top side by side: each view's camera moves with its copy of the top (record --follow top), so the top's
     # position relative to the camera's target stays what the first frame framed.

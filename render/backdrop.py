@@ -29,7 +29,7 @@ import numpy as np
 from spinlab.render.camera import OrbitCamera
 from spinlab.render.gpu_resources import GpuResources
 from spinlab.render.look import BACKGROUND_BOTTOM_SRGB, BACKGROUND_TOP_SRGB, GRID_LINE_SRGB
-from spinlab.render.shaders import MAX_VIEWS, uniform
+from spinlab.render.shaders import BLEND_OVER, MAX_VIEWS, uniform
 from spinlab.render.views import Viewport, ViewSet, overlap
 
 __all__ = ["Backdrop", "BackdropLook", "Underlay", "Shadows"]
@@ -40,7 +40,6 @@ GRID_MAJOR_ALPHA = 0.24
 # The floor's disc, where the grid fades out, as a polygon of this many sides round it: its fan's triangles are
 # binned and set up once each (a few hundred pixels of rim beyond the circle, where the grid has faded, cost less).
 FLOOR_SIDES = 32
-BLEND_OVER = moderngl.SRC_ALPHA, moderngl.ONE_MINUS_SRC_ALPHA, moderngl.ONE, moderngl.ONE_MINUS_SRC_ALPHA
 # What the caller draws over the whole frame's cached backdrop (it draws into a framebuffer of the target's size),
 # and the key that says when it changed.
 Underlay = tuple[Callable[[moderngl.Framebuffer], None] | None, Hashable]
@@ -101,15 +100,9 @@ class Backdrop:
             target.viewport = (0, 0, *target.size)
             target.clear(*background, 1.0, depth=1.0)
         if background is None:
-            # The depth alone, of the whole target at once, the colour left as it is (another view may be beside
-            # these): a clear of each view's depth within its scissor would be a rectangle shaded on llvmpipe.
-            # Nothing drawn before needs its depth.
-            target.scissor = None  # type: ignore[assignment]  # None: no scissor test (see below)
-            target.color_mask = False, False, False, False
-            target.use()  # applies the mask (a setter alone does not while another framebuffer object is bound)
-            target.clear(depth=1.0)
-            target.color_mask = True, True, True, True
-            target.use()
+            # The colour left as it is (another view may be beside these): a clear of each view's depth within its
+            # scissor would be a rectangle shaded on llvmpipe. Nothing drawn before needs its depth.
+            _clear_depth(target)
         if not whole:
             copies = []
             for camera, view_projection, viewport in zip(
@@ -210,11 +203,7 @@ class Backdrop:
         # The whole frame in one memcpy, made while nothing is queued (a copy waits for what is, a clear too), and
         # then the depth alone cleared: the copy has set every colour.
         self._copy(target, (0, 0, *size), [(0, 0, *size)])
-        color_mask = target.color_mask
-        target.color_mask = False, False, False, False
-        target.clear(depth=1.0)
-        target.color_mask = color_mask
-        target.use()  # moderngl sets the GL colour mask from the framebuffer's as it binds it
+        _clear_depth(target)
         return True
 
     def _draw_view(
@@ -310,6 +299,18 @@ class Backdrop:
         ctx.blend_func = BLEND_OVER  # type: ignore[assignment]  # colour and alpha factors: the stub allows 2 of 4
         resources.floor.render(moderngl.TRIANGLES, vertices=3 * FLOOR_SIDES)
         ctx.enable_only(moderngl.NOTHING)
+
+
+def _clear_depth(target: moderngl.Framebuffer) -> None:
+    """Clear all of ``target``'s depth at once (llvmpipe's fast clear: no scissor), its colour kept; leaves it bound
+    with its colour mask as it was."""
+    target.scissor = None  # type: ignore[assignment]  # None (no scissor test) is allowed; the stub omits it
+    color_mask = target.color_mask
+    target.color_mask = False, False, False, False
+    target.use()  # moderngl applies a framebuffer's masks as it binds it (a setter alone does not, while another is)
+    target.clear(depth=1.0)
+    target.color_mask = color_mask
+    target.use()
 
 
 def _digest(rows: np.ndarray) -> bytes:

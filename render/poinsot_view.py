@@ -32,7 +32,7 @@ from spinlab.render.instances import frames_along, instance_rows, rigid_matrices
 from spinlab.render.look import OMEGA_LINEAR, PLANE_LINEAR, TRAIL_LINEAR
 from spinlab.render.meshes import Lines
 from spinlab.render.poinsot import PoinsotTraces, poinsot_geometry
-from spinlab.render.shaders import uniform
+from spinlab.render.shaders import BLEND_OVER, uniform
 from spinlab.render.views import Viewport, ViewSet, clip_to_views, write_view_uniforms
 
 __all__ = [
@@ -48,7 +48,6 @@ __all__ = [
     "MAX_TRACE_POINTS",
 ]
 
-BLEND_OVER = moderngl.SRC_ALPHA, moderngl.ONE_MINUS_SRC_ALPHA, moderngl.ONE, moderngl.ONE_MINUS_SRC_ALPHA
 SPACING = 1.3  # the two centres are ± this far apart along x (m: the largest semi-axis is 1 m)
 STACKED_SPACING = 1.45  # ... or along z (up) in a tall viewport: a construction's plane lies below its ellipsoid
 STACK_BELOW_ASPECT = 1.0  # a viewport narrower than this for its height stacks the two constructions

@@ -54,7 +54,7 @@ from spinlab.render.gpu_resources import (
 )
 from spinlab.render.poinsot import PoinsotTraces
 from spinlab.render.poinsot_view import PoinsotView
-from spinlab.render.shaders import MAX_VIEWS, uniform
+from spinlab.render.shaders import BLEND_OVER, MAX_VIEWS, uniform
 from spinlab.render.trail import HerpolhodeTrail
 from spinlab.render.trail_lines import TRAIL_CAPACITY, TrailLines
 from spinlab.render.views import (
@@ -71,8 +71,6 @@ from spinlab.scene.running.simulation import Snapshot
 
 __all__ = ["Renderer", "RenderOptions", "Viewport", "REFERENCE_HEIGHT_PX", "MAX_VIEWS"]
 
-# "Over" compositing of straight-alpha colour (the alpha channel accumulates coverage the same way).
-BLEND_OVER = moderngl.SRC_ALPHA, moderngl.ONE_MINUS_SRC_ALPHA, moderngl.ONE, moderngl.ONE_MINUS_SRC_ALPHA
 # Many bodies: the planes' extents are measured on at most this many trail samples.
 MAX_PLANE_SAMPLES = 50_000
 AXES_WIDTH_PX = 2.0  # at REFERENCE_HEIGHT_PX

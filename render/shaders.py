@@ -15,10 +15,13 @@ import moderngl
 
 from spinlab.assets import asset_dir
 
-__all__ = ["SHADER_DIR", "load_program", "shader_source", "uniform", "MAX_VIEWS"]
+__all__ = ["SHADER_DIR", "load_program", "shader_source", "uniform", "MAX_VIEWS", "BLEND_OVER"]
 
 # Views one draw call can hold (assets/shaders/views.glsl): the uniform arrays' length.
 MAX_VIEWS = 16
+# Translucent colour over what is there, for ``ctx.blend_func`` (colour factors, then alpha's): a target's alpha
+# stays 1 where it was, and over a transparent one the colour is premultiplied by its coverage.
+BLEND_OVER = moderngl.SRC_ALPHA, moderngl.ONE_MINUS_SRC_ALPHA, moderngl.ONE, moderngl.ONE_MINUS_SRC_ALPHA
 DEFINES = {"MAX_VIEWS": MAX_VIEWS}
 
 SHADER_DIR = asset_dir("shaders")

@@ -80,20 +80,19 @@ def implicit_step(method, q, q_low, omega_world, L_world, inertia_inv, torque_wo
     outputs = _implicit_outputs(len(q))
     code = plain(_KERNELS_SOURCE).KERNEL_METHODS[method]
     arguments = (q, q_low, omega_world, L_world, inertia_inv, torque_world)
+    rows = None  # the bodies left to the kernel body by body: all of a small batch
     if len(q) >= LOCKSTEP_BODIES:  # every body at once, but those out of the usual way (kernel_lockstep.py)
         rows = implicit_rows(code, *arguments, float(h), tolerance, max_iterations, max_depth, max_step_angle_sq,
                              outputs)  # fmt: skip
         if not rows.size:
             return outputs
         arguments = tuple(argument[rows] for argument in arguments)
-        left = _implicit_outputs(len(rows))
-        _run("implicit_kernel", (code, *arguments, np.float64(h), tolerance, max_iterations, max_depth,
-                                 max_step_angle_sq, max_pieces), left)  # fmt: skip
+    left = outputs if rows is None else _implicit_outputs(len(rows))
+    _run("implicit_kernel", (code, *arguments, np.float64(h), tolerance, max_iterations, max_depth,
+                             max_step_angle_sq, max_pieces), left)  # fmt: skip
+    if rows is not None:
         for out, part in zip(outputs, left, strict=True):
             out[rows] = part
-        return outputs
-    _run("implicit_kernel", (code, *arguments, np.float64(h), tolerance, max_iterations, max_depth,
-                             max_step_angle_sq, max_pieces), outputs)  # fmt: skip
     return outputs
 
 

@@ -69,6 +69,8 @@ class Backdrop:
         self.resources = resources
         self.ctx = resources.ctx
         self.framebuffer: moderngl.Framebuffer | None = None  # a colour framebuffer of the target's size
+        self.sky: moderngl.Framebuffer | None = None  # the background and every view's sky, for moving cameras
+        self._sky_key: tuple | None = None  # the target's size, the viewports and the background the sky holds
         self._keys: dict[Viewport, tuple] = {}  # the camera etc. each viewport's region of the cache was drawn for
         self._requests: dict[Viewport, tuple] = {}  # the key each viewport's backdrop was last asked for
         self.whole_key: tuple | None = None
@@ -93,7 +95,8 @@ class Backdrop:
         uniforms must be set (render/views.py). Leaves ``target`` bound with the views' area as its viewport and
         scissor."""
         whole = background is not None and self._draw_whole(target, views, look, background, shadows, underlay)
-        if background is not None and not whole:
+        sky_copied = background is not None and not whole and self._copy_sky(target, views, background)
+        if background is not None and not whole and not sky_copied:
             # One clear of the whole target, colour and depth, is llvmpipe's fast clear; a clear of a part of it is
             # a draw over that part.
             target.scissor = None  # type: ignore[assignment]  # None: no scissor test (see below)
@@ -110,7 +113,7 @@ class Backdrop:
             ):
                 target.viewport = viewport
                 target.scissor = viewport
-                if self._draw_view(target, camera, view_projection, viewport, look):
+                if self._draw_view(target, camera, view_projection, viewport, look, sky=not sky_copied):
                     copies.append(viewport)
             target.viewport = views.area
             target.scissor = views.area
@@ -120,22 +123,55 @@ class Backdrop:
         return whole
 
     def release(self) -> None:
-        """Free the cache framebuffer."""
-        if self.framebuffer is not None:
-            self.framebuffer.color_attachments[0].release()
-            self.framebuffer.release()
-            self.framebuffer = None
+        """Free the cache framebuffers."""
+        for framebuffer in (self.framebuffer, self.sky):
+            if framebuffer is not None:
+                framebuffer.color_attachments[0].release()
+                framebuffer.release()
+        self.framebuffer = self.sky = None
+        self._sky_key = None
 
     def _ensure(self, size: tuple[int, int]) -> moderngl.Framebuffer:
         """The cache, (re)made at ``size`` (forgetting what it held) when it is not that size."""
         if self.framebuffer is None or tuple(self.framebuffer.size) != size:
-            self.release()
-            texture = self.ctx.texture(size, 4)
-            texture.filter = moderngl.NEAREST, moderngl.NEAREST
-            self.framebuffer = self.ctx.framebuffer(color_attachments=[texture])
+            if self.framebuffer is not None:
+                self.framebuffer.color_attachments[0].release()
+                self.framebuffer.release()
+            self.framebuffer = _colour_framebuffer(self.ctx, size)
             self._keys = {}
             self.whole_key = None
         return self.framebuffer
+
+    def _copy_sky(self, target: moderngl.Framebuffer, views: ViewSet, background: tuple[float, float, float]) -> bool:
+        """Fill all of ``target`` with ``background`` and each view's sky by one copy of the sky frame, and clear its
+        depth; returns whether it did. The sky depends on the viewports alone, never on a camera, so a moving
+        camera's frames, whose backdrops are shaded afresh, are left only their floors to shade. Only into a
+        single-sampled framebuffer object, where the copy is a memcpy (into the window's, a blit is slow)."""
+        if target.samples or target.glo == 0:
+            return False
+        size = (target.width, target.height)
+        key = size, tuple(views.viewports), tuple(float(c) for c in background)
+        if self._sky_key != key:
+            if self.sky is None or tuple(self.sky.size) != size:
+                if self.sky is not None:
+                    self.sky.color_attachments[0].release()
+                    self.sky.release()
+                self.sky = _colour_framebuffer(self.ctx, size)
+            self.ctx.enable_only(moderngl.NOTHING)
+            self.sky.scissor = None  # type: ignore[assignment]  # None (no scissor test) is allowed; the stub omits it
+            self.sky.use()
+            self.sky.viewport = (0, 0, *size)
+            self.sky.clear(*background, 1.0)
+            for viewport in views.viewports:
+                self.sky.viewport = viewport
+                self._shade_sky()
+            self._sky_key = key
+            target.use()
+        target.scissor = None  # type: ignore[assignment]  # None: no scissor test (see above)
+        target.viewport = (0, 0, *size)
+        self.ctx.copy_framebuffer(target, self.sky)  # a memcpy on llvmpipe, made while nothing is queued
+        _clear_depth(target)
+        return True
 
     @staticmethod
     def _key(camera: OrbitCamera, view_projection: np.ndarray, look: BackdropLook) -> tuple:
@@ -213,14 +249,16 @@ class Backdrop:
         view_projection: np.ndarray,
         viewport: Viewport,
         look: BackdropLook,
+        *,
+        sky: bool,
     ) -> bool:
-        """The backdrop in ``viewport``: shaded straight into ``target`` (returns False), or, when the cache holds
-        it for the same camera (it is drawn into the cache first when asked for twice running), left to
-        :meth:`_copy` (returns True). Leaves ``target`` bound with ``viewport`` and its scissor, capabilities
-        off."""
+        """The backdrop in ``viewport``: shaded straight into ``target`` (returns False; its ``sky`` too, unless
+        already there), or, when the cache holds it for the same camera (it is drawn into the cache first when asked
+        for twice running), left to :meth:`_copy` (returns True). Leaves ``target`` bound with ``viewport`` and its
+        scissor, capabilities off."""
         self.ctx.enable_only(moderngl.NOTHING)
         if target.samples:
-            self._shade(camera, view_projection, viewport, look)
+            self._shade(camera, view_projection, viewport, look, sky=sky)
             return False
         width, height = target.size
         cache = self._ensure((width, height))
@@ -229,7 +267,7 @@ class Backdrop:
         if self._keys.get(viewport) != key and requested != key:
             # A camera that moved since the last frame will likely move again: shading straight into the target
             # costs what shading into the cache does, and saves the copy and its wait for the shading to finish.
-            self._shade(camera, view_projection, viewport, look)
+            self._shade(camera, view_projection, viewport, look, sky=sky)
             return False
         if self._keys.get(viewport) != key:
             cache.scissor = None  # type: ignore[assignment]  # None: no scissor test (see above)
@@ -272,16 +310,21 @@ class Backdrop:
         cast(moderngl.Texture, cache.color_attachments[0]).use(location=0)  # the cache's attachment: a texture
         self.resources.copy.render(moderngl.TRIANGLES, vertices=6 * len(viewports))
 
-    def _shade(self, camera: OrbitCamera, view_projection: np.ndarray, viewport: Viewport, look: BackdropLook) -> None:
-        """Draw the backdrop over ``viewport`` of the bound framebuffer (its GL viewport): the sky's gradient over
-        all of it, then the floor's grid, blended, over the floor's disc alone (assets/shaders/sky.*, floor.*).
-        Leaves blending off."""
+    def _shade(
+        self,
+        camera: OrbitCamera,
+        view_projection: np.ndarray,
+        viewport: Viewport,
+        look: BackdropLook,
+        *,
+        sky: bool = True,
+    ) -> None:
+        """Draw the backdrop over ``viewport`` of the bound framebuffer (its GL viewport): the ``sky``'s gradient
+        over all of it (unless it is there), then the floor's grid, blended, over the floor's disc alone
+        (assets/shaders/sky.*, floor.*). Leaves blending off."""
         resources, ctx = self.resources, self.ctx
-        sky = resources.programs["sky"]
-        uniform(sky, "u_top_srgb").value = tuple(BACKGROUND_TOP_SRGB)
-        uniform(sky, "u_bottom_srgb").value = tuple(BACKGROUND_BOTTOM_SRGB)
-        ctx.enable_only(moderngl.NOTHING)
-        resources.sky.render(moderngl.TRIANGLES, vertices=3)
+        if sky:
+            self._shade_sky()
         if not look.show_floor:
             return
         floor = resources.programs["floor"]
@@ -300,6 +343,14 @@ class Backdrop:
         resources.floor.render(moderngl.TRIANGLES, vertices=3 * FLOOR_SIDES)
         ctx.enable_only(moderngl.NOTHING)
 
+    def _shade_sky(self) -> None:
+        """Draw the sky's gradient over the bound framebuffer's GL viewport."""
+        sky = self.resources.programs["sky"]
+        uniform(sky, "u_top_srgb").value = tuple(BACKGROUND_TOP_SRGB)
+        uniform(sky, "u_bottom_srgb").value = tuple(BACKGROUND_BOTTOM_SRGB)
+        self.ctx.enable_only(moderngl.NOTHING)
+        self.resources.sky.render(moderngl.TRIANGLES, vertices=3)
+
 
 def _clear_depth(target: moderngl.Framebuffer) -> None:
     """Clear all of ``target``'s depth at once (llvmpipe's fast clear: no scissor), its colour kept; leaves it bound
@@ -311,6 +362,13 @@ def _clear_depth(target: moderngl.Framebuffer) -> None:
     target.clear(depth=1.0)
     target.color_mask = color_mask
     target.use()
+
+
+def _colour_framebuffer(ctx: moderngl.Context, size: tuple[int, int]) -> moderngl.Framebuffer:
+    """A framebuffer of one RGBA8 texture of ``size``, sampled at the nearest texel (copied 1:1)."""
+    texture = ctx.texture(size, 4)
+    texture.filter = moderngl.NEAREST, moderngl.NEAREST
+    return ctx.framebuffer(color_attachments=[texture])
 
 
 def _digest(rows: np.ndarray) -> bytes:

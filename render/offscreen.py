@@ -14,7 +14,7 @@ from collections.abc import Callable
 import moderngl
 import numpy as np
 
-__all__ = ["create_offscreen_context", "OffscreenTarget", "flush"]
+__all__ = ["create_offscreen_context", "OffscreenTarget", "flush", "finish"]
 
 
 def flush() -> None:
@@ -22,24 +22,37 @@ def flush() -> None:
     the rasteriser's threads on the frame, so the CPU can prepare the next one meanwhile (moderngl has only
     ``finish``, which waits). Through GLVND's libOpenGL (or libGL), which dispatches to the current context; a
     no-op where neither library is found (nothing then overlaps, the pixels are the same)."""
-    global _gl_flush
-    if _gl_flush is None:
-        _gl_flush = _find_gl_flush()
-    _gl_flush()
+    _gl("glFlush")()
 
 
-def _find_gl_flush() -> Callable[[], None]:
-    for name in ("OpenGL", "GL"):
-        path = ctypes.util.find_library(name)
+def finish() -> None:
+    """``glFinish``: wait until the commands issued so far are done, without Python's GIL (a ctypes call lets go of
+    it). A read-back made afterwards copies at once; moderngl's reads wait for the rasteriser holding the GIL, so
+    that no other thread's Python (the video encoder's, the next frame's steps) ran meanwhile. A no-op where no GL
+    library is found (the read then waits)."""
+    _gl("glFinish")()
+
+
+def _gl(name: str) -> Callable[[], None]:
+    """The GL entry point ``name`` (no arguments), found at its first call (find_library runs a subprocess)."""
+    function = _gl_functions.get(name)
+    if function is None:
+        function = _gl_functions[name] = _find_gl_function(name)
+    return function
+
+
+def _find_gl_function(name: str) -> Callable[[], None]:
+    for library in ("OpenGL", "GL"):
+        path = ctypes.util.find_library(library)
         if path:
             try:
-                return ctypes.CDLL(path).glFlush
+                return getattr(ctypes.CDLL(path), name)
             except (OSError, AttributeError):
                 continue
     return lambda: None
 
 
-_gl_flush: Callable[[], None] | None = None  # found at the first flush (find_library runs a subprocess)
+_gl_functions: dict[str, Callable[[], None]] = {}
 
 
 def create_offscreen_context() -> moderngl.Context:
@@ -80,6 +93,7 @@ class OffscreenTarget:
         that flips rows itself."""
         self._resolve()
         pixels = np.empty((self.size[1], self.size[0], 4), dtype=np.uint8) if into is None else into
+        finish()
         self.resolved.read_into(pixels, components=4)
         return pixels
 

@@ -159,3 +159,30 @@ def test_a_followed_body_keeps_its_place_in_every_view():
     target.release()
     text.release()
     ctx.release()
+
+
+def test_a_read_back_waits_for_the_rasteriser_in_gl_finish_not_in_moderngl(monkeypatch, gl_context):
+    """moderngl's read waits for the queued drawing holding the GIL (no other thread's Python runs meanwhile); a
+    ctypes glFinish first lets go of it, so the read itself only copies."""
+    import ctypes
+
+    from spinlab.render import offscreen
+
+    assert isinstance(offscreen._gl("glFinish"), ctypes._CFuncPtr), "the GL library should be found here"
+    calls = []
+    monkeypatch.setattr(offscreen, "finish", lambda: calls.append("finish"))
+    target = offscreen.OffscreenTarget(gl_context, 32, 18, samples=0)
+    read_into = type(target.resolved).read_into
+
+    def read_counted(self, *args, **kwargs):
+        calls.append("read")
+        return read_into(self, *args, **kwargs)
+
+    monkeypatch.setattr(type(target.resolved), "read_into", read_counted)
+    try:
+        target.framebuffer.clear(0.25, 0.5, 0.75, 1.0)
+        pixels = target.read_rgba()
+    finally:
+        target.release()
+    assert calls == ["finish", "read"]
+    assert tuple(pixels[0, 0]) == (64, 128, 191, 255)

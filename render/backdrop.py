@@ -151,25 +151,27 @@ class Backdrop:
             return False
         size = (target.width, target.height)
         key = size, tuple(views.viewports), tuple(float(c) for c in background)
+        sky = self.sky
+        if sky is None or tuple(sky.size) != size:
+            if sky is not None:
+                sky.color_attachments[0].release()
+                sky.release()
+            sky = self.sky = _colour_framebuffer(self.ctx, size)
+            self._sky_key = None
         if self._sky_key != key:
-            if self.sky is None or tuple(self.sky.size) != size:
-                if self.sky is not None:
-                    self.sky.color_attachments[0].release()
-                    self.sky.release()
-                self.sky = _colour_framebuffer(self.ctx, size)
             self.ctx.enable_only(moderngl.NOTHING)
-            self.sky.scissor = None  # type: ignore[assignment]  # None (no scissor test) is allowed; the stub omits it
-            self.sky.use()
-            self.sky.viewport = (0, 0, *size)
-            self.sky.clear(*background, 1.0)
+            sky.scissor = None  # type: ignore[assignment]  # None (no scissor test) is allowed; the stub omits it
+            sky.use()
+            sky.viewport = (0, 0, *size)
+            sky.clear(*background, 1.0)
             for viewport in views.viewports:
-                self.sky.viewport = viewport
+                sky.viewport = viewport
                 self._shade_sky()
             self._sky_key = key
             target.use()
         target.scissor = None  # type: ignore[assignment]  # None: no scissor test (see above)
         target.viewport = (0, 0, *size)
-        self.ctx.copy_framebuffer(target, self.sky)  # a memcpy on llvmpipe, made while nothing is queued
+        self.ctx.copy_framebuffer(target, sky)  # a memcpy on llvmpipe, made while nothing is queued
         _clear_depth(target)
         return True
 

@@ -31,8 +31,27 @@ def test_a_recording_of_compare_shades_its_backdrops_only_at_the_start(monkeypat
     cache in one copy."""
     shaded = []
     shade = backdrop.Backdrop._shade
-    monkeypatch.setattr(backdrop.Backdrop, "_shade", lambda self, *args: (shaded.append(1), shade(self, *args))[1])
+    monkeypatch.setattr(backdrop.Backdrop, "_shade", lambda self, *a, **k: (shaded.append(1), shade(self, *a, **k))[1])
     frames = list(render_frames(load_scene("compare"), duration=1.0, fps=30, size=(640, 360), raw=True))
     assert len(frames) == 30
     views = 6
     assert len(shaded) <= 3 * views, len(shaded)  # the first frame shaded straight, the second into the cache
+
+
+def test_a_moving_camera_shades_its_floors_over_one_cached_sky(monkeypatch):
+    """Counted: flip_story's camera moves from t = 2 s to 3.2 s; each frame's floor is shaded afresh, but the sky,
+    which depends on the viewports alone, once into its cache (and once more into the whole frame's cache when the
+    camera stops)."""
+    shades, skies = [], []
+    shade, sky = backdrop.Backdrop._shade, backdrop.Backdrop._shade_sky
+
+    def shade_counted(self, *args, **kwargs):
+        shades.append(1)
+        shade(self, *args, **kwargs)
+
+    monkeypatch.setattr(backdrop.Backdrop, "_shade", shade_counted)
+    monkeypatch.setattr(backdrop.Backdrop, "_shade_sky", lambda self: (skies.append(1), sky(self))[1])
+    frames = list(render_frames(load_scene("flip_story"), duration=3.5, fps=10, size=(320, 180), start=2.0))
+    assert len(frames) == 15
+    assert len(shades) >= 10, len(shades)  # the moving frames' floors
+    assert len(skies) <= 3, len(skies)

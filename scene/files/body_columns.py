@@ -120,12 +120,20 @@ def read_columns(entries: list[object] | BodySource, integrators: tuple[str, ...
     from_shape = ~given_inertia[rows]
     inertia_body[from_shape] = inertia[rows][from_shape]
     masses = mass[rows, 0].tolist()
-    color_rows = color[rows].tolist()
+    every = rows.size == n  # every body kept: each list as it is
+
+    def kept(values: list) -> list:
+        return values if every else [values[index] for index in rows]
+
+    if given_color.any():
+        colors = [tuple(c) if given_color[index] else None for index, c in zip(rows, color[rows].tolist(), strict=True)]
+    else:
+        colors = [None] * rows.size
     return BodyColumns(
         rows=rows,
-        names=[names[index] for index in rows],
-        shapes=cast(list[str], [shapes[index] for index in rows]),  # the rows kept have a shape
-        sizes=[sizes[index] for index in rows],
+        names=kept(names),
+        shapes=cast(list[str], kept(shapes)),  # the rows kept have a shape
+        sizes=kept(sizes),
         masses=masses,
         inertia_body=frozen(inertia_body),
         inertia_com=frozen(inertia_body.copy()),
@@ -133,9 +141,9 @@ def read_columns(entries: list[object] | BodySource, integrators: tuple[str, ...
         position=frozen(position[rows]),
         orientation=frozen(orientation[rows]),
         omega_parent=frozen(omega[rows]),
-        integrators=[integrator_of[index] for index in rows],
-        parents=[parents[index] for index in rows],
-        colors=_interned([tuple(c) if given_color[index] else None for index, c in zip(rows, color_rows, strict=True)]),
+        integrators=kept(integrator_of),
+        parents=kept(parents),
+        colors=_interned(colors),
     )
 
 

@@ -339,19 +339,17 @@ def _read_bodies(entries: list[object], where: str, first: int = 0) -> tuple[Bod
 def _column_bodies(columns: BodyColumns, count: int) -> list[BodySpec | None]:
     """The ``count`` bodies' specs made from ``columns`` (``None`` for a body it does not hold). Bodies of equal
     inertia, COM offset or orientation share one (read-only) array of it."""
-    bodies: list[BodySpec | None] = [None] * count
     inertia = shared_rows(columns.inertia_body)  # the tensor about the COM too: no pivot in the array reader
-    fields = zip(
-        columns.rows.tolist(), columns.names, columns.shapes, columns.sizes, columns.masses, inertia, inertia,
+    made = map(
+        BodySpec, columns.names, columns.shapes, columns.sizes, columns.masses, inertia, inertia,
         shared_rows(columns.com_offset), columns.position, shared_rows(columns.orientation), columns.omega_parent,
-        columns.integrators, columns.parents, columns.colors, strict=True,
+        columns.integrators, columns.parents, columns.colors,
     )  # fmt: skip
-    for index, name, shape, sizes, mass, inertia_body, inertia_com, com, position, orientation, omega, *rest in fields:
-        integrator, parent, color = rest
-        bodies[index] = BodySpec(
-            name, shape, sizes, mass, inertia_body, inertia_com, com, position, orientation, omega, integrator,
-            parent, color,
-        )  # fmt: skip
+    if columns.rows.size == count:  # every body (the rows are all of them, in order)
+        return list(made)
+    bodies: list[BodySpec | None] = [None] * count
+    for index, body in zip(columns.rows.tolist(), made, strict=True):
+        bodies[index] = body
     return bodies
 
 

@@ -77,8 +77,22 @@ def test_the_start_orientation_is_the_orientation_at_zero_bit_for_bit(monkeypatc
     rj = exact_batch.carlson_rj_near_saddle
     monkeypatch.setattr(exact_batch, "carlson_rj_near_saddle", lambda *args: calls.append(1) or rj(*args))
     batch = TorqueFreeBatch.from_states(inertia, q0, omega)
-    # R_J twice: the complete integral and G at the initial phase, not again for the angles at t = 0.
-    assert len(calls) == 2
+    # R_J once, for G at the initial phase: not for the complete integral (an arithmetic-geometric mean with K), nor
+    # again for the angles at t = 0.
+    assert len(calls) == 1
     start = batch.start_orientation()
-    assert len(calls) == 2
+    assert len(calls) == 1
     assert start.tobytes() == batch.orientation(np.zeros(())).tobytes()
+
+
+def test_separatrix_gaps_over_pieces_are_the_whole_batch_s(monkeypatch):
+    import spinlab.sim.exact_batch as exact_batch
+
+    rng = np.random.default_rng(5)
+    moments, _ = principal_frame(np.tile(np.diag([2.5, 1.4, 1.3]), (50, 1, 1)))
+    omega = rng.normal(size=(50, 3))
+    omega[7, 0] = 1e-45  # the rational path, inside a piece
+    whole = separatrix_gaps(moments, omega)
+    monkeypatch.setattr(exact_batch, "_GAP_PIECE", 7)
+    np.testing.assert_array_equal(separatrix_gaps(moments, omega), whole)
+    np.testing.assert_array_equal(whole[7], _separatrix_gap(moments[7], omega[7]))

@@ -133,3 +133,32 @@ def test_the_midpoint_is_the_slerp_at_one_half_on_the_shorter_arc():
     got = quat_midpoint(p, q)
     assert np.abs(np.linalg.norm(got, axis=-1) - 1.0).max() < 4 * np.finfo(float).eps
     np.testing.assert_allclose(quat_canonical(got), quat_canonical(expected), rtol=0.0, atol=1e-14)
+
+
+def _product_by_sum(p: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """The Hamilton product as slices, np.sum and a concatenation: the form whose bits quat_mul keeps."""
+    pw, pv, qw, qv = p[..., :1], p[..., 1:], q[..., :1], q[..., 1:]
+    w = pw * qw - np.sum(pv * qv, axis=-1, keepdims=True)
+    v = pw * qv + qw * pv + np.cross(pv, qv)
+    batch = np.broadcast_shapes(w.shape[:-1], v.shape[:-1])
+    return np.concatenate([np.broadcast_to(w, batch + (1,)), np.broadcast_to(v, batch + (3,))], axis=-1)
+
+
+def test_product_is_the_summed_form_bit_for_bit():
+    rng = np.random.default_rng(41)
+    special = np.array([0.0, -0.0, 1.0, -1.0, 2.5, np.inf, -np.inf, np.nan, 1e-310, 1e308])
+    cases = [
+        (rng.choice(special, (4000, 4)), rng.choice(special, (4000, 4))),
+        (rng.normal(size=(500, 4)), rng.normal(size=(500, 4))),
+        (rng.normal(size=(50, 1, 4)), np.eye(4)),
+        (rng.normal(size=4), rng.normal(size=(3, 4))),
+    ]
+    with np.errstate(all="ignore"):
+        for p, q in cases:
+            for dtype in (np.float64, np.float32):
+                ours, summed = (
+                    quat_mul(p.astype(dtype), q.astype(dtype)),
+                    _product_by_sum(p.astype(dtype), q.astype(dtype)),
+                )
+                assert ours.dtype == summed.dtype and ours.shape == summed.shape
+                assert ours.tobytes() == summed.tobytes()

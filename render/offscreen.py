@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 import moderngl
 import numpy as np
 
-__all__ = ["create_offscreen_context", "OffscreenTarget", "flush", "finish"]
+__all__ = ["create_offscreen_context", "OffscreenTarget", "EglCurrent", "flush", "finish"]
 
 
 def flush() -> None:
@@ -53,6 +54,64 @@ def _find_gl_function(name: str) -> Callable[[], None]:
 
 
 _gl_functions: dict[str, Callable[[], None]] = {}
+
+
+class EglCurrent:
+    """The EGL context current on this thread when made (none: ``context`` is null), to make current again with
+    :meth:`restore`. moderngl makes each context it creates current and never gives the one before back: a caller's
+    own context (a notebook's, a test's) would be left unbound by a recording made in between, and its next calls
+    would draw nowhere."""
+
+    def __init__(self) -> None:
+        self._egl = _egl_library()
+        self.state: tuple[int, int, int, int] | None = None  # display, draw and read surfaces, context
+        if self._egl is not None and self._egl.eglGetCurrentContext():
+            egl = self._egl
+            self.state = (
+                egl.eglGetCurrentDisplay(),
+                egl.eglGetCurrentSurface(EGL_DRAW),
+                egl.eglGetCurrentSurface(EGL_READ),
+                egl.eglGetCurrentContext(),
+            )
+
+    def restore(self) -> None:
+        """Make the context that was current at :meth:`__init__` current again (if there was one)."""
+        if self._egl is not None and self.state is not None:
+            self._egl.eglMakeCurrent(*self.state)
+
+    @contextmanager
+    def drawing_with(self, ctx: moderngl.Context) -> Iterator[None]:
+        """``ctx`` current for the body, then this context again (with none, ``ctx`` stays current). moderngl's own
+        ``with ctx`` makes the one before current on ``ctx``'s EGL display, which fails for another display's
+        context and leaves none current."""
+        ctx.__enter__()
+        try:
+            yield
+        finally:
+            self.restore()
+
+
+EGL_DRAW, EGL_READ = 0x3059, 0x305A
+
+
+def _egl_library() -> ctypes.CDLL | None:
+    """libEGL, its calls typed (pointers as such), or ``None`` where there is none; looked for once."""
+    if not _egl:
+        try:
+            library: ctypes.CDLL | None = ctypes.CDLL(ctypes.util.find_library("EGL") or "libEGL.so.1")
+        except OSError:
+            library = None
+        if library is not None:
+            for name in ("eglGetCurrentDisplay", "eglGetCurrentContext", "eglGetCurrentSurface"):
+                getattr(library, name).restype = ctypes.c_void_p
+            library.eglGetCurrentSurface.argtypes = [ctypes.c_int]
+            library.eglMakeCurrent.argtypes = [ctypes.c_void_p] * 4
+            library.eglMakeCurrent.restype = ctypes.c_uint
+        _egl.append(library)
+    return _egl[0]
+
+
+_egl: list[ctypes.CDLL | None] = []  # libEGL once looked for
 
 
 def create_offscreen_context() -> moderngl.Context:

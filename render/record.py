@@ -33,7 +33,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from spinlab.render.offscreen import OffscreenTarget, create_offscreen_context, flush
+from spinlab.render.offscreen import EglCurrent, OffscreenTarget, create_offscreen_context, flush
 from spinlab.render.renderer import Renderer, RenderOptions
 from spinlab.render.run_view import RunView, reference_scale
 from spinlab.render.text import TextOverlay
@@ -235,9 +235,14 @@ def render_frames(
     written = frame_range(start, duration, fps)
     frames, first = written.stop, written.start
     width, height = even_size(*size)
+    caller = EglCurrent()
     ctx = create_offscreen_context()
-    target = OffscreenTarget(ctx, width, height, samples=MSAA_SAMPLES)
-    text = TextOverlay(ctx)
+    # moderngl makes its new context current and never gives the caller's back: the caller's own context (if any)
+    # is current between frames, this one while a frame is made.
+    caller.restore()
+    with caller.drawing_with(ctx):
+        target = OffscreenTarget(ctx, width, height, samples=MSAA_SAMPLES)
+        text = TextOverlay(ctx)
     scenes = None
     # The next frame's steps are taken on this thread while the frame is rasterised (see the docstring); its
     # shutdown, when the generator ends or is closed, waits for a step under way before the GL objects go.
@@ -246,32 +251,38 @@ def render_frames(
         # numpy's error state is set around each stretch of work, never across a yield (it would leak to the caller).
         # An overflowing state drawn on its way to the NumericalError that ends the recording (or a huge but finite
         # one, drawn as float32 infinities) is not worth numpy's warnings on stderr: the finite check reports it.
-        with np.errstate(all="ignore"):
+        with caller.drawing_with(ctx), np.errstate(all="ignore"):
             setup = video_setup(scene, integrator, gyroscopic)
             scenes = VideoRun(ctx, setup, failures, ghost, poinsot, follow, text, captions)
             scenes.advance_to(0.0)
         for frame in range(frames):
             shown = frame >= first
             drawn = shown or frame == 0  # the first frame frames the cameras
-            if drawn:
-                with np.errstate(all="ignore"):
-                    scenes.draw(target.framebuffer, target.size)
-            t = scenes.t
-            if frame + 1 < frames:
-                steps = stepper.submit(_quietly, scenes.advance_to, (frame + 1) / fps)
+            with caller.drawing_with(ctx):
                 if drawn:
-                    flush()
-                steps.result()  # its NumericalError, or an interrupt that came while waiting
+                    with np.errstate(all="ignore"):
+                        scenes.draw(target.framebuffer, target.size)
+                t = scenes.t
+                if frame + 1 < frames:
+                    steps = stepper.submit(_quietly, scenes.advance_to, (frame + 1) / fps)
+                    if drawn:
+                        flush()
+                    steps.result()  # its NumericalError, or an interrupt that came while waiting
+                image = None
+                if shown:
+                    image = target.read_rgba(buffers() if buffers else None) if raw else target.read()
             if not shown and skipped is not None:
                 skipped(frame + 1, first)
-            if shown:
-                yield (target.read_rgba(buffers() if buffers else None) if raw else target.read()), t
+            if image is not None:
+                yield image, t
     finally:
         stepper.shutdown(wait=True, cancel_futures=True)
-        if scenes is not None:
-            scenes.release()
-        target.release()
+        with caller.drawing_with(ctx):
+            if scenes is not None:
+                scenes.release()
+            target.release()
         ctx.release()
+        caller.restore()  # releasing a context unbinds whichever is current
 
 
 def _quietly(work: Callable[..., None], *args) -> None:

@@ -186,3 +186,39 @@ def test_a_read_back_waits_for_the_rasteriser_in_gl_finish_not_in_moderngl(monke
         target.release()
     assert calls == ["finish", "read"]
     assert tuple(pixels[0, 0]) == (64, 128, 191, 255)
+
+
+def test_the_views_rows_are_made_beside_the_flush_and_the_draw_takes_them(monkeypatch):
+    """The numpy of a frame's draw (its views' rows: render/view_rows.py) is made once a frame, on the thread that
+    steps the next frame while the last is rasterised, from the second frame on; the draw, on the GL thread, only
+    uploads and draws."""
+    import threading
+
+    from spinlab.render import renderer
+
+    caller, made_on = threading.get_ident(), []
+    view_rows = renderer.view_rows
+    monkeypatch.setattr(renderer, "view_rows", lambda *a, **k: (made_on.append(threading.get_ident()),
+                                                                view_rows(*a, **k))[1])  # fmt: skip
+    frames = list(render_frames(load_scene("flip_story"), duration=0.2, fps=30, size=(64, 36)))
+    assert len(frames) == 6
+    assert len(made_on) == 6 and made_on[0] == caller and caller not in made_on[1:], made_on
+
+
+def test_a_recording_leaves_the_callers_context_current_between_frames_and_after(gl_context):
+    """moderngl makes each context it creates current and never gives the caller's back: a recording made beside a
+    context of the caller's own (a notebook's) must make its own current only while it draws a frame."""
+    from spinlab.render.offscreen import EglCurrent, OffscreenTarget
+
+    with gl_context:
+        mine = EglCurrent().state
+        assert mine is not None
+        for _ in render_frames(load_scene("t_handle"), duration=0.1, fps=30, size=(64, 36)):
+            assert EglCurrent().state == mine
+        assert EglCurrent().state == mine
+        target = OffscreenTarget(gl_context, 8, 8, samples=0)  # the caller's context still makes and draws
+        try:
+            target.framebuffer.clear(1.0, 0.0, 0.0, 1.0)
+            assert tuple(target.read()[0, 0]) == (255, 0, 0)
+        finally:
+            target.release()

@@ -42,37 +42,22 @@ import numpy as np
 from spinlab.render.backdrop import Backdrop, BackdropLook, Underlay
 from spinlab.render.body_layout import BodyLayout
 from spinlab.render.camera import OrbitCamera
-from spinlab.render.frame_instances import FrameInstances, axes_rows, frame_instances, plane_rows
-from spinlab.render.ghost import Ghost, ghost_solids
+from spinlab.render.frame_instances import FrameInstances, frame_instances
+from spinlab.render.ghost import Ghost
 from spinlab.render.gpu import InstancedDraw
-from spinlab.render.gpu_resources import (
-    PLANE_SEGMENTS,
-    REFERENCE_HEIGHT_PX,
-    ROUND_SEGMENTS,
-    SMOOTH_FRINGES_SEGMENTS,
-    GpuResources,
-)
+from spinlab.render.gpu_resources import REFERENCE_HEIGHT_PX, ROUND_SEGMENTS, SMOOTH_FRINGES_SEGMENTS, GpuResources
 from spinlab.render.poinsot import PoinsotTraces
 from spinlab.render.poinsot_view import PoinsotView
 from spinlab.render.shaders import BLEND_OVER, MAX_VIEWS, uniform
 from spinlab.render.trail import HerpolhodeTrail
 from spinlab.render.trail_lines import TRAIL_CAPACITY, TrailLines
-from spinlab.render.views import (
-    Viewport,
-    ViewSet,
-    clip_to_views,
-    levels_of_detail,
-    rows_in_views,
-    split_by_level,
-    write_view_uniforms,
-)
+from spinlab.render.view_rows import ViewRows, view_rows
+from spinlab.render.views import Viewport, ViewSet, clip_to_views, write_view_uniforms
 from spinlab.scene.files.scene_file import SceneSpec
 from spinlab.scene.running.simulation import Snapshot
 
 __all__ = ["Renderer", "RenderOptions", "Viewport", "REFERENCE_HEIGHT_PX", "MAX_VIEWS"]
 
-# Many bodies: the planes' extents are measured on at most this many trail samples.
-MAX_PLANE_SAMPLES = 50_000
 AXES_WIDTH_PX = 2.0  # at REFERENCE_HEIGHT_PX
 # The default camera looks this far round from L, so the invariable plane is seen neither edge-on nor face-on.
 VIEW_FROM_MOMENTUM_DEG = 40.0
@@ -169,6 +154,8 @@ class Renderer:
         self._floor: tuple[float, float] | None = None  # (height, fade radius), fixed at the first draw
         # The instance rows of the last snapshot drawn or prepared (frame_instances).
         self._frame: FrameInstances | None = None
+        # The last frame's rows per views (render/view_rows.py): the frame, its ghost, the views and options, rows.
+        self._held_rows: tuple[FrameInstances, Ghost | None, tuple, ViewRows] | None = None
         self.ghost: Ghost | None = None  # the closed form's orientations (set_ghost), drawn at their time only
         # The Poinsot view's traces (render/viewports.py's follow_session; False: the run has no body for it) and
         # its drawing, made at its first draw.
@@ -193,13 +180,15 @@ class Renderer:
         ``bodies``) it will be drawn with, the herpolhode trails' thinned segments too. Optional; drawing computes
         what is missing, and what no longer matches (a camera moved since) is computed again."""
         frame = self._frame_instances(snapshot)
-        if not viewports or len(viewports) > MAX_VIEWS or not self.options.show_herpolhode or self.trail.count < 2:
+        if not viewports or len(viewports) > MAX_VIEWS or self._floor is None:
             return
         bodies = [None] * len(viewports) if bodies is None else list(bodies)
         views = ViewSet.of(
             viewports, cameras, [self._select(selection) for selection in bodies], len(self.scene.bodies)
         )
-        self.trail_lines.segments(self.trail, id(frame), snapshot.position, self.layout.omega_scale, views)
+        self._view_rows(frame, views)
+        if self.options.show_herpolhode and self.trail.count > 1:
+            self.trail_lines.segments(self.trail, id(frame), snapshot.position, self.layout.omega_scale, views)
 
     @_quiet_numpy
     def push_trail(self, snapshot: Snapshot) -> None:
@@ -308,9 +297,8 @@ class Renderer:
         views = ViewSet.of(viewports, cameras, selected, len(self.scene.bodies))
         frame = self._frame_instances(snapshot)
         write_view_uniforms(self.resources, views)
-        shadows = None
-        if options.show_floor and frame.shadows is not None:
-            shadows = rows_in_views(frame.shadows, None, views.chosen)[0]
+        rows = self._view_rows(frame, views)
+        shadows = rows.shadows
         framebuffer.use()
         # The whole frame's backdrop from the cache holds the contact shadows too (they move only with the bodies'
         # centres, which in most scenes stay put).
@@ -318,22 +306,22 @@ class Renderer:
         shadow_pass = None if shadows is None else (shadows, self._draw_clipped_shadows)
         whole = self.backdrop.draw(framebuffer, views, look, background, shadow_pass, underlay)
 
-        projection = views.projection()
         clip_to_views(ctx, True)
         if shadows is not None and not whole:
             self._draw_shadows(shadows)
         ctx.blend_func = BLEND_OVER  # type: ignore[assignment]  # colour and alpha factors: the stub allows 2 of 4
         ctx.enable_only(moderngl.DEPTH_TEST | moderngl.CULL_FACE)
-        solids = self._draw_solids(projection, frame.solids, views.chosen)
+        self._draw_solids(rows.solids)
         ctx.enable_only(moderngl.DEPTH_TEST | moderngl.BLEND)
         framebuffer.depth_mask = False
         if options.antialias and not framebuffer.samples:
-            self._draw_fringes(solids)
-        if options.show_invariable_plane:
-            self._draw_planes(projection, frame, views.chosen)
-        self._draw_lines(frame, views)
-        if options.show_ghost and self.ghost is not None and self.ghost.applies_to(snapshot.t):
-            self._draw_ghosts(framebuffer, projection, snapshot, self.ghost.q, views.chosen)
+            self._draw_fringes(rows.solids)
+        if rows.planes is not None:
+            for draw, planes in zip(self.resources.planes, rows.planes, strict=True):
+                self._draw_discs(draw, 0, planes)
+        self._draw_lines(frame, views, rows.axes)
+        if rows.ghosts:
+            self._draw_ghosts(framebuffer, rows.ghosts)
         clip_to_views(ctx, False)
         framebuffer.depth_mask = True
         framebuffer.scissor = None  # type: ignore[assignment]  # None (no scissor test) is allowed; the stub omits it
@@ -351,6 +339,36 @@ class Renderer:
         clip_to_views(self.ctx, True)
         self._draw_shadows(rows)
         clip_to_views(self.ctx, False)
+
+    def _view_rows(self, frame: FrameInstances, views: ViewSet) -> ViewRows:
+        """What ``views`` draw of ``frame`` (render/view_rows.py), made once per frame, views and options (by
+        :meth:`prepare` when it was given the views the draw then uses)."""
+        options, ghost = self.options, self.ghost
+        if not (options.show_ghost and ghost is not None and ghost.applies_to(frame.snapshot.t)):
+            ghost = None
+        key = (
+            views.chosen.tobytes(),
+            np.asarray(views.view_projections).tobytes(),
+            tuple(views.viewports),
+            options.show_floor,
+            options.show_invariable_plane,
+            options.show_axes,
+        )
+        held = self._held_rows
+        if held is not None and held[0] is frame and held[1] is ghost and held[2] == key:
+            return held[3]
+        rows = view_rows(
+            frame,
+            self.layout,
+            self.trail,
+            views,
+            floor=options.show_floor,
+            planes=options.show_invariable_plane,
+            axes=options.show_axes,
+            ghost_q=None if ghost is None else ghost.q,
+        )
+        self._held_rows = frame, ghost, key, rows
+        return rows
 
     def _select(self, bodies: np.ndarray | None) -> np.ndarray:
         return np.arange(len(self.scene.bodies)) if bodies is None else np.asarray(bodies, dtype=np.intp)
@@ -373,55 +391,35 @@ class Renderer:
             )
         return frame
 
-    def _draw_solids(
-        self, projection: tuple[np.ndarray, np.ndarray], solids: dict[str, tuple], chosen: np.ndarray
-    ) -> dict[str, list[np.ndarray]]:
-        """Draw the ``solids`` (per kind: instance rows and the body of each) of the bodies ``chosen`` (V, N) in
-        each view, each part with the segments its projected size needs (``projection``:
-        :meth:`ViewSet.projection`); returns the instance rows drawn, per kind and level of detail."""
-        drawn = {}
-        for kind, (rows, owner) in solids.items():
-            rows, _, _ = rows_in_views(rows, owner, chosen)
-            levels = levels_of_detail(rows, *projection, ROUND_SEGMENTS, round_columns=3 if kind == "sphere" else 2)
-            drawn[kind] = split_by_level(rows, levels, len(ROUND_SEGMENTS))
-            for draw, rows_at_level in zip(self.resources.solids[kind], drawn[kind], strict=True):
-                draw.draw(rows_at_level)
-        return drawn
+    def _draw_solids(self, solids: dict[str, list[np.ndarray]]) -> None:
+        """Draw the ``solids``: per kind, their instance rows per level of detail (render/view_rows.py)."""
+        for kind, levels in solids.items():
+            for draw, rows in zip(self.resources.solids[kind], levels, strict=True):
+                draw.draw(rows)
 
-    def _draw_ghosts(
-        self,
-        framebuffer: moderngl.Framebuffer,
-        projection: tuple[np.ndarray, np.ndarray],
-        snapshot: Snapshot,
-        ghost_q: np.ndarray,
-        chosen: np.ndarray,
-    ) -> None:
-        """The exact ghosts (orientations ``ghost_q``) of the bodies ``chosen`` (V, N) (render/ghost.py): their
-        depth, then their colour blended where it is the nearest. Leaves blending on, the depth mask off and the
-        depth test ``<``."""
-        solids = ghost_solids(self.layout, snapshot.position, snapshot.q, ghost_q)
-        if not solids:
-            return
+    def _draw_ghosts(self, framebuffer: moderngl.Framebuffer, ghosts: dict[str, list[np.ndarray]]) -> None:
+        """The exact ghosts' solids (render/ghost.py; per kind, rows per level of detail): their depth, then their
+        colour blended where it is the nearest. Leaves blending on, the depth mask off and the depth test ``<``."""
         ctx = self.ctx
         ctx.enable_only(moderngl.DEPTH_TEST | moderngl.CULL_FACE)
         framebuffer.depth_mask = True
         framebuffer.color_mask = False, False, False, False
         framebuffer.use()  # applies the masks (a setter alone does not while another framebuffer object is bound)
-        self._draw_solids(projection, solids, chosen)
+        self._draw_solids(ghosts)
         framebuffer.color_mask = True, True, True, True
         framebuffer.depth_mask = False
         framebuffer.use()
         ctx.depth_func = "<="
         ctx.enable_only(moderngl.DEPTH_TEST | moderngl.CULL_FACE | moderngl.BLEND)
         ctx.blend_func = BLEND_OVER  # type: ignore[assignment]  # colour and alpha factors: the stub allows 2 of 4
-        self._draw_solids(projection, solids, chosen)
+        self._draw_solids(ghosts)
         ctx.depth_func = "<"
         ctx.enable_only(moderngl.DEPTH_TEST | moderngl.BLEND)
 
     def _draw_fringes(self, solids: dict[str, list]) -> None:
-        """The silhouette fringes (edge.geom.glsl) of the ``solids`` just drawn (:meth:`_draw_solids`' rows, which
-        the solids' instance buffers still hold), over them: blended, depth-tested, no depth writes, no culling (the
-        caller's state)."""
+        """The silhouette fringes (edge.geom.glsl) of the ``solids`` just drawn (:meth:`_draw_solids`' rows per
+        level, which the solids' instance buffers still hold), over them: blended, depth-tested, no depth writes, no
+        culling (the caller's state)."""
         program = self.resources.programs["edge"]
         uniform(program, "u_fringe_px").value = FRINGE_PX
         uniform(program, "u_edge_alpha").value = FRINGE_EDGE_ALPHA
@@ -437,24 +435,13 @@ class Renderer:
         uniform(self.resources.programs["disc"], "u_mode").value = mode
         draw.draw(rows)
 
-    def _draw_planes(
-        self, projection: tuple[np.ndarray, np.ndarray], frame: FrameInstances, chosen: np.ndarray
-    ) -> None:
-        """The invariable planes of the torque-free bodies ``chosen`` (V, N) in each view; a finer disc where one
-        looks large (``projection``: :meth:`ViewSet.projection`)."""
-        chosen = chosen & self.layout.torque_free
-        stride = self.trail.stride(int(chosen.any(axis=0).sum()), MAX_PLANE_SAMPLES)
-        rows, _, _ = rows_in_views(plane_rows(frame, self.layout, self.trail, stride), None, chosen)
-        levels = levels_of_detail(rows, *projection, PLANE_SEGMENTS, round_columns=2)
-        for index, draw in enumerate(self.resources.planes):
-            self._draw_discs(draw, 0, rows[levels == index])
-
-    def _draw_lines(self, frame: FrameInstances, views: ViewSet) -> None:
-        """The principal axes and the herpolhode trails of the bodies ``views.chosen`` in each view."""
+    def _draw_lines(self, frame: FrameInstances, views: ViewSet, axes: np.ndarray | None) -> None:
+        """The principal ``axes`` (their rows, ``None``: not shown) and the herpolhode trails of the bodies
+        ``views.chosen`` in each view."""
         options = self.options
-        if options.show_axes:
+        if axes is not None:
             uniform(self.resources.programs["line"], "u_width_px").value = AXES_WIDTH_PX
-            self.resources.axes.draw(rows_in_views(axes_rows(frame, self.layout), None, views.chosen)[0])
+            self.resources.axes.draw(axes)
         if options.show_herpolhode and self.trail.count > 1 and views.chosen.any():
             # self._frame holds frame, so its id is not reused while the trail lines are keyed on it.
             position = frame.snapshot.position

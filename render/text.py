@@ -12,6 +12,7 @@ import math
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
@@ -38,6 +39,7 @@ PANEL_WIDTH_STEP_PX = 12.0  # panel widths are whole steps (see TextOverlay.pane
 TITLE_RGBA = (1.0, 1.0, 1.0, 1.0)
 BODY_RGBA = (0.82, 0.85, 0.9, 1.0)
 MAX_MEASURED_LINES = 4096  # text sizes remembered (forgotten all at once when full)
+MAX_MEASURED_BOXES = 256  # boxes' layouts remembered (forgotten all at once when full)
 
 
 Color = tuple[float, float, float]
@@ -77,6 +79,9 @@ class TextOverlay:
         # (line, font, pixels): its size. A frame measures each label twice (its panel's key, then its text) and
         # most lines (the titles) stay the same from frame to frame.
         self._text_sizes: dict[tuple, tuple[float, float]] = {}
+        # (box, scale): its layout (:meth:`_measure`). A frame lays each label out three times (the views' room,
+        # the cached panels' key, the text drawn), every one the same.
+        self._layouts: dict[tuple[TextBox, float], tuple] = {}
         previous = imgui.get_current_context()
         self._imgui = imgui.create_context()
         try:
@@ -113,6 +118,12 @@ class TextOverlay:
     ) -> tuple[tuple[float, float, float, float], ...]:
         """Each box's panel ``(x, y, width, height)`` in pixels from the top-left: what a cache of the panels is
         keyed on (widths are whole ``PANEL_WIDTH_STEP_PX``, so a label whose digits change keeps its panel)."""
+        try:
+            layouts = [self._layouts.get((box, scale)) for box in boxes]
+        except TypeError:  # a box holding a list or an array: measured in a frame
+            layouts = [None]
+        if all(layouts):  # all laid out already: no ImGui frame needed
+            return tuple(layout[0] for layout in layouts if layout is not None)
         with self._frame(size):
             rects = tuple(self._measure(box, scale)[0] for box in boxes)
             imgui.end_frame()
@@ -135,7 +146,20 @@ class TextOverlay:
     def _measure(self, box: TextBox, scale: float) -> tuple[tuple[float, float, float, float], list, list, float]:
         """``(panel (x, y, width, height), line styles, each line's (x, y) from the panel's corner, scale)`` of
         ``box``: ``scale`` times its size, and smaller for a box larger than its ``max_width_px`` or
-        ``max_height_px`` (a row's entries first go on as many lines as its width needs)."""
+        ``max_height_px`` (a row's entries first go on as many lines as its width needs). Remembered: inside an ImGui
+        frame of the private context when it is not."""
+        key = box, scale
+        try:
+            layout = self._layouts.get(key)
+        except TypeError:  # a box holding a list or an array: not remembered
+            return self._measure_anew(box, scale)
+        if layout is None:
+            if len(self._layouts) >= MAX_MEASURED_BOXES:
+                self._layouts.clear()
+            layout = self._layouts[key] = self._measure_anew(box, scale)
+        return layout
+
+    def _measure_anew(self, box: TextBox, scale: float) -> tuple[tuple[float, float, float, float], list, list, float]:
         scale *= box.size
         panel, styles, places = self._measure_at(box, scale)
         shrink = min(box.max_width_px / panel[2], box.max_height_px / panel[3])
@@ -247,6 +271,7 @@ def _restore_context(previous: imgui.internal.Context | None) -> None:
     imgui.destroy_context(throwaway)
 
 
+@lru_cache(maxsize=256)  # a few colours, every frame
 def _u32(rgba: tuple[float, float, float, float]) -> int:
     """ImGui's packed colour (ABGR bytes) of an sRGB ``rgba`` in [0, 1]."""
     r, g, b, a = (int(round(255 * min(max(c, 0.0), 1.0))) for c in rgba)

@@ -226,11 +226,13 @@ def render_frames(
     with the frame's height. ``buffers``: with ``raw``, where each image is read into (the video writer's
     ``buffer``; ``None``, and without it, a new array each).
 
-    Offscreen (EGL). Frame k is drawn, then frame k + 1 is simulated and its instance data prepared on a thread of
-    its own while frame k is flushed and only then read back: on llvmpipe (Mesa 22) ``glFlush`` returns only once
-    the rasteriser's threads have finished the frame, and it holds no GIL meanwhile, so the next frame's Python runs
-    beside the rasterising. Nothing else touches the run or its view while that thread works on them; the GL calls
-    stay on the caller's thread. The GL objects are released when the generator is closed or exhausted.
+    Offscreen (EGL). Frame k is drawn and flushed (``glFlush`` hands it to llvmpipe's rasteriser threads), then frame
+    k + 1 is simulated, and what its draw computes prepared (its instance data, its views' rows), on a thread of its
+    own while frame k is rasterised; the read-back waits for the rasteriser in a ctypes ``glFinish``, which holds no
+    GIL (offscreen.py), so the next frame's Python and the encoder's run meanwhile. Nothing else touches the run or
+    its view while that thread works on them; the GL calls stay on the caller's thread, with this context current
+    while a frame is made and the caller's own (if any) between frames. The GL objects are released when the
+    generator is closed or exhausted.
     """
     written = frame_range(start, duration, fps)
     frames, first = written.stop, written.start

@@ -46,19 +46,16 @@ def convert(rgb, flip, y, u, v):  # pragma: no cover - compiled
 @njit(cache=True, nogil=True)
 def convert_rgba(pixels, flip, y, u, v):  # pragma: no cover - compiled
     # ``pixels`` (H, W) uint32: R in the low byte, then G, B (A ignored), as RGBA bytes read on a little-endian CPU.
-    yr, yg, yb = Y_COEFFICIENTS
+    # Row pair by row pair: both rows' luma, then their chroma while the two rows are still in the L1 cache (a frame
+    # read back has just left the caches: read once, not twice).
     ur, ug, ub = U_COEFFICIENTS
     vr, vg, vb = V_COEFFICIENTS
     height, width = pixels.shape
-    for row in range(height):
-        source, luma = pixels[height - 1 - row if flip else row], y[row]
-        for column in range(width):
-            word = np.int32(source[column])
-            r, g, b = word & 255, (word >> 8) & 255, (word >> 16) & 255
-            luma[column] = np.uint8((yr * r + yg * g + yb * b + Y_OFFSET) >> SHIFT)
     for pair in range(height // 2):
         top = pixels[height - 1 - 2 * pair if flip else 2 * pair]
         bottom = pixels[height - 2 - 2 * pair if flip else 2 * pair + 1]
+        _luma_rgba(top, y[2 * pair])
+        _luma_rgba(bottom, y[2 * pair + 1])
         cb, cr = u[pair], v[pair]
         for block in range(width // 2):
             a, b_, c, d = (
@@ -72,3 +69,13 @@ def convert_rgba(pixels, flip, y, u, v):  # pragma: no cover - compiled
             b = ((a >> 16) & 255) + ((b_ >> 16) & 255) + ((c >> 16) & 255) + ((d >> 16) & 255)
             cb[block] = np.uint8((ur * r + ug * g + ub * b + C_OFFSET) >> SHIFT)
             cr[block] = np.uint8((vr * r + vg * g + vb * b + C_OFFSET) >> SHIFT)
+
+
+@njit(cache=True, nogil=True)
+def _luma_rgba(source, luma):  # pragma: no cover - compiled
+    # One row, a simple loop LLVM vectorises.
+    yr, yg, yb = Y_COEFFICIENTS
+    for column in range(source.shape[0]):
+        word = np.int32(source[column])
+        r, g, b = word & 255, (word >> 8) & 255, (word >> 16) & 255
+        luma[column] = np.uint8((yr * r + yg * g + yb * b + Y_OFFSET) >> SHIFT)

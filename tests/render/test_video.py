@@ -434,3 +434,18 @@ def test_frames_read_into_the_writers_own_buffers_are_each_encoded_as_written(tm
     assert len(arrays) <= 2 + 2
     decoded = decode_frames(path, range(len(frames)))
     assert all(_psnr_db(d, f) > MIN_PSNR_DB[(64, 48)] for d, f in zip(decoded, frames, strict=True))
+
+
+@pytest.mark.parametrize("suffix", ["mp4", "webm"])
+def test_each_frame_decodes_as_its_own_though_one_yuv_frame_is_reused(tmp_path, suffix):
+    """Every frame is converted into the same yuv420p frame (render/video_formats.py): the encoder must have
+    taken each one's pixels before the next overwrites them. A frame shifted by one would match a neighbour."""
+    frames = _synthetic_frames(12, 64, 48)
+    path = tmp_path / f"clip.{suffix}"
+    _write(path, frames)
+    for index, decoded in enumerate(decode_frames(path, range(12))):
+        own = _psnr_db(decoded, frames[index])
+        assert own > 30.0, f"frame {index}: {own:.1f} dB"
+        for neighbour in (index - 1, index + 1):
+            if 0 <= neighbour < 12:
+                assert own > _psnr_db(decoded, frames[neighbour]) + 3.0, (index, neighbour)

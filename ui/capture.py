@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 import moderngl
 import numpy as np
 
+from spinlab.render.offscreen import finish
 from spinlab.scene.files.png import save_png
 from spinlab.sim.errors import SpinlabError
 from spinlab.ui.files import timestamped_path
@@ -67,6 +68,7 @@ class Recording:
             self.writer, self.size = VideoWriter(self.path, *size, RECORD_FPS, niceness=ENCODER_NICENESS), size
         elif size != self.size:
             return False
+        finish()  # the wait for the rasteriser without the GIL (render/offscreen.py): the encoder's thread runs on
         data = ctx.screen.read(viewport=(x, y, *size), components=4, alignment=1)  # RGBA: GL's fastest read
         _ = ctx.error
         pixels = np.frombuffer(data, dtype=np.uint8).reshape(size[1], size[0], 4)

@@ -17,3 +17,24 @@ def test_the_table_is_made_from_columns_and_a_row_on_asking(monkeypatch):
     row = summary[1]
     assert len(made) == 1 and row.body == scene.bodies[1].name and row.integrator == scene.bodies[1].integrator
     assert row.wall_seconds == summary.wall_seconds and [r.body for r in summary[:2]] == summary.body[:2]
+
+
+def test_run_makes_no_curves_its_table_does_not_show(monkeypatch):
+    """``run``'s table shows the errors alone: its references make no polhode or invariable-plane axes and count no
+    flips (the window's do), and the errors are those of a run that made them."""
+    from spinlab.scene.model import samples
+
+    made = []
+    for name in ("plane_axes_of", "polhode_axes_of"):
+        original = getattr(samples, name)
+        monkeypatch.setattr(samples, name, lambda *args, _f=original, _n=name: made.append(_n) or _f(*args))
+    scene = load_scene("compare")
+    summary = runner.run_scene(scene, integrator=None, h=scene.h, duration=3 * scene.h)
+    assert made == []
+    session = runner.Session(runner.Setup(scene, runner.scene_integrators(scene, None), h=scene.h, gyroscopic=True))
+    session.step(3)
+    assert sorted(made) == ["plane_axes_of", "polhode_axes_of"]
+    sample = session.sample()
+    assert sample.flips is not None
+    assert summary.energy_error == sample.energy_error.tolist()
+    assert summary.orientation_error == sample.orientation_error.tolist()

@@ -297,6 +297,9 @@ def _widened(sample: Sample, rows: np.ndarray, count: int, error: np.ndarray, mo
     fields = {"energy_error": _finite_or_nan(error), "momentum_error": _finite_or_nan(momentum), "energy_lost": lost}
     for name in _FIELDS[2:-1]:  # the measures against the closed forms
         values = getattr(sample, name)
+        if values is None:  # flip counts of references without curves
+            fields[name] = None
+            continue
         wide = np.full((values.shape[0], count, *values.shape[2:]), np.nan)
         wide[:, rows] = values
         fields[name] = wide

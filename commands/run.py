@@ -45,15 +45,17 @@ def format_summary(runs) -> str:
         wall = f"{_wall(run.wall_seconds):>7}"
         keys = list(zip(run.newton_per_step, run.max_substeps, strict=True))
         tails = {key: f"{key[0]:>11.2f} {key[1]:>7d} {wall}" for key in set(keys)}
+        errors: tuple[list, ...] = (run.energy_error, run.momentum_error, run.orientation_error)
+        row = "%-20s %s %10.2e %10.2e %11.2e %s"  # every figure there: each line in one pass
+        if any(None in values for values in errors):
+            row, errors = "%-20s %s %s %s %s %s", tuple(map(numbers, errors, (10, 10, 11)))
         columns = [
             names,
             integrators or [f"{run.integrator[0]:<{width}}"] * len(names),
-            numbers(run.energy_error, 10),
-            numbers(run.momentum_error, 10),
-            numbers(run.orientation_error, 11),
+            *errors,
             list(map(tails.__getitem__, keys)),
         ]
-        lines += map("%-20s %s %s %s %s %s".__mod__, zip(*columns, strict=True))
+        lines += map(row.__mod__, zip(*columns, strict=True))
     return "\n".join(lines)
 
 

@@ -209,8 +209,11 @@ class ContiguousList:
         self._link_between(slot, self._link(anchor_slot, _PREV), anchor_slot)
         return self._issue_handle(slot)
 
-    def extend(self, count: int, values: Mapping[str, ArrayLike] | None = None) -> list[Handle]:
-        """Append ``count`` elements at the tail in one vectorised step; ``values[name]``: (count, *shape)."""
+    def extend(
+        self, count: int, values: Mapping[str, ArrayLike] | None = None, *, handles: bool = True
+    ) -> list[Handle]:
+        """Append ``count`` elements at the tail in one vectorised step; ``values[name]``: (count, *shape). Their
+        handles, or none made when not ``handles`` (a caller that never names them: 10^5 handles are ~40 ms)."""
         if count <= 0:
             return []
         first, end = self._size, self._size + count
@@ -233,7 +236,7 @@ class ContiguousList:
         self._generation[fresh.start : fresh.stop] = 0
         self._slot_of_handle[indices] = slots
         self._handle_of_slot[first:end] = indices
-        return list(self._handles_at(slots))
+        return list(self._handles_at(slots)) if handles else []
 
     # Erase is O(1): unlinking touches the erased slot's two neighbours; moving the last slot into the hole
     # copies one row per field and one (prev, next) pair, then patches the moved element's two neighbours and

@@ -177,10 +177,12 @@ class World:
         pivot_body: np.ndarray,
         has_pivot: np.ndarray,
         pinned: np.ndarray,
+        handles: bool = True,
     ) -> list[Handle]:
         """Add K bodies in one vectorised insertion: :meth:`add_body`'s arguments as arrays, (K, 4), (K, 3),
         (K, 3, 3), K names, (K,), (K, 3), (K, 3) (rows where ``has_pivot`` is false are ignored), (K,), (K,); the
-        same values, bit for bit, as K calls of :meth:`add_body`. Velocities start at zero."""
+        same values, bit for bit, as K calls of :meth:`add_body`. Velocities start at zero. Their handles, or none
+        made when not ``handles``."""
         unknown = sorted(set(integrator) - set(INTEGRATORS))
         if unknown:
             raise KeyError(f"unknown integrator {unknown[0]!r}; known: {', '.join(INTEGRATOR_NAMES)}")
@@ -208,6 +210,7 @@ class World:
                 "pinned": pinned,
                 "integrator": np.array([codes[name] for name in integrator], dtype=np.int16),
             },
+            handles=handles,
         )
 
     def remove_body(self, handle: Handle) -> None:

@@ -166,7 +166,7 @@ class SceneSpec:
     def has_torque(self) -> bool:
         """Whether any body of the scene feels a torque (then the closed-form ``exact`` step does not apply). Found
         once: the panel asks every frame, and a cloud has thousands of bodies."""
-        return any(self.under_torque(body) for body in self.bodies)
+        return bool(np.any(self.gravity != 0.0)) and any(self.under_torque(body) for body in self.bodies)
 
     def body(self, name: str) -> BodySpec:
         """The body called ``name`` (``KeyError`` when there is none)."""

@@ -336,9 +336,10 @@ class Session:
     scene of more than ``ALL_MEASURED_MAX`` plotted bodies against their closed forms (scene/model/samples.py): the
     others' orientation errors, curves, flips and exact ghosts are NaN. A view that fails or diverges is frozen and
     the others go on (scene/model/failures.py), in the window, ``record`` and ``run`` alike; a run of one view stops
-    instead."""
+    instead. Without ``curves`` (``run``, whose table shows the errors alone) the samples carry no curves nor flip
+    counts (scene/model/samples.py's :class:`References`)."""
 
-    def __init__(self, setup: Setup, *, record: bool = False, sampled: bool | None = None) -> None:
+    def __init__(self, setup: Setup, *, record: bool = False, sampled: bool | None = None, curves: bool = True) -> None:
         self.setup = setup
         self.initial_setup = setup
         self.edits: list[tuple[int, str, object]] = []
@@ -362,7 +363,9 @@ class Session:
         self.sampled = record if sampled is None else sampled
         measured = measured_rows(len(self.plotted)) if self.sampled else None
         self._initial_potential = self._potential_energy()
-        self.references = References(self.scene, self.initial, self._initial_potential, self.plotted, measured=measured)
+        self.references = References(
+            self.scene, self.initial, self._initial_potential, self.plotted, measured=measured, curves=curves
+        )
         self.exact_rows = self.references.exact_rows
         largest = [
             np.linalg.norm(v[self.plotted], axis=1).max(initial=0.0)

@@ -123,7 +123,9 @@ class References:
     and of their closed forms too (scene/model/flips.py): :meth:`measure` takes the steps in time order.
 
     A body not measured has the energy and momentum errors only (its other measures NaN, ``has_reference`` False):
-    the window measures a sample of a large scene (:func:`measured_rows`), not every body at every step."""
+    the window measures a sample of a large scene (:func:`measured_rows`), not every body at every step. Without
+    ``curves`` (``run``'s table, which shows the errors alone) neither the axes nor the flip counters are made: the
+    samples' curves are NaN and their flip counts ``None`` (10^5 bodies: ~0.15 s of a run)."""
 
     def __init__(
         self,
@@ -133,8 +135,11 @@ class References:
         rows: np.ndarray,
         t0: float = 0.0,
         measured: np.ndarray | None = None,
+        *,
+        curves: bool = True,
     ) -> None:
         self.rows = rows
+        self.curves = curves
         self.t0 = float(t0)  # s: the time of ``initial``, where the closed forms start
         kinetic0, potential0 = initial.energy[rows], potential0[rows]
         self.energy0 = kinetic0 + potential0
@@ -145,14 +150,17 @@ class References:
         self.every_row = len(self.measured) == count
         # Torque-free bodies conserve L and have an invariable plane.
         bodies = scene.bodies
-        free_rows = [torque_free(scene, bodies[i]) for i in np.asarray(rows).tolist()]
-        self.torque_free = np.array(free_rows, dtype=bool).reshape(count)
+        if scene.has_torque:
+            free_rows = [torque_free(scene, bodies[i]) for i in np.asarray(rows).tolist()]
+            self.torque_free = np.array(free_rows, dtype=bool).reshape(count)
+        else:  # the plotted bodies are the dynamic ones
+            self.torque_free = np.ones(count, dtype=bool)
         measured_bodies = np.asarray(rows, dtype=np.intp)[self.measured]
         measured_specs = [bodies[i] for i in measured_bodies.tolist()]
         q0s, omega0s = initial.q[measured_bodies], initial.omega_world[measured_bodies]
         inertia = np.array([body.inertia_body for body in measured_specs]).reshape(-1, 3, 3)
-        self.plane_axes = plane_axes_of(initial.L_world[measured_bodies], omega0s)
-        self.polhode_axes = polhode_axes_of(inertia, q0s, omega0s)
+        self.plane_axes = plane_axes_of(initial.L_world[measured_bodies], omega0s) if curves else None
+        self.polhode_axes = polhode_axes_of(inertia, q0s, omega0s) if curves else None
         # Bodies with equal initial states (and, for a heavy top, equal tops: the scene has one gravity) share one
         # closed form: the first of them represents the others. ``firsts``: positions among the measured.
         firsts, self.owner = _first_of_equals(inertia, q0s, omega0s, self._heavy_tops(measured_specs))
@@ -169,8 +177,10 @@ class References:
         self.notes: tuple[str | None, ...] = tuple(notes.tolist())
         """Each row's note where it has no closed form for a reason worth telling (scene/model/measures.py)."""
         self.exact_rows: list[int] = self.measured[firsts[self.closed_forms.has_reference & free]].tolist()
-        speeds = np.linalg.norm(initial.omega_world[measured_bodies], axis=1).reshape(-1)
-        self.flip_counters = FlipCounter.for_speeds(speeds), FlipCounter.for_speeds(speeds)
+        self.flip_counters: tuple[FlipCounter, FlipCounter] | None = None
+        if curves:
+            speeds = np.linalg.norm(initial.omega_world[measured_bodies], axis=1).reshape(-1)
+            self.flip_counters = FlipCounter.for_speeds(speeds), FlipCounter.for_speeds(speeds)
 
     def _heavy_tops(self, bodies: list) -> np.ndarray:
         """(M, 4): each measured body's mass and pivot (3,) m when it is a heavy top (pivoted, under a torque), which
@@ -185,7 +195,7 @@ class References:
         """References that start again from ``state`` (a run's state just after a kick, scene/running/kicks.py): a kick
         changes the energy and L a run conserves and starts a new motion, so the measures from then on are taken
         against the state after it (and each body's own closed form from there). The flip counts go on."""
-        rebased = References(scene, state, potential, self.rows, t0=state.t, measured=self.measured)
+        rebased = References(scene, state, potential, self.rows, t0=state.t, measured=self.measured, curves=self.curves)
         rebased.flip_counters = self.flip_counters
         return rebased
 
@@ -218,6 +228,11 @@ class References:
         omega_body_exact = omega_first.reshape(steps, -1, 3)[:, self.owner]
         angle = orientation_error(q, q_exact)
         orientation = np.where(self.has_reference[self.measured], _magnitude(angle), np.nan)
+        finite = _finite_or_nan
+        if self.plane_axes is None or self.polhode_axes is None or self.flip_counters is None:
+            nan = np.full((steps, count, 2), np.nan)  # no curves asked for
+            return Sample(t, finite(error), finite(momentum), finite(orientation), nan, nan, nan, nan,
+                          finite(q_exact), finite(omega_body_exact), None, None, lost)  # fmt: skip
         # One rotation for both: the bodies' ω to the body frame, the exact Ω to the world frame.
         rotated = quat_rotate(
             np.concatenate([quat_conj(q), q_exact], axis=1), np.concatenate([omega_world, omega_body_exact], axis=1)
@@ -231,7 +246,6 @@ class References:
         flips = counted.update(polhode[..., 0]).astype(float)
         flips_exact = counted_exact.update(polhode_exact[..., 0]).astype(float)
         flips_exact[:, ~(self.has_reference[self.measured] & free)] = np.nan
-        finite = _finite_or_nan
         return Sample(t, finite(error), finite(momentum), finite(orientation), finite(herpolhode),
                       finite(herpolhode_exact), finite(polhode), finite(polhode_exact), finite(q_exact),
                       finite(omega_body_exact), flips, flips_exact, lost)  # fmt: skip
@@ -283,6 +297,9 @@ def _widened(sample: Sample, rows: np.ndarray, count: int, error: np.ndarray, mo
     fields = {"energy_error": _finite_or_nan(error), "momentum_error": _finite_or_nan(momentum), "energy_lost": lost}
     for name in _FIELDS[2:-1]:  # the measures against the closed forms
         values = getattr(sample, name)
+        if values is None:  # flip counts of references without curves
+            fields[name] = None
+            continue
         wide = np.full((values.shape[0], count, *values.shape[2:]), np.nan)
         wide[:, rows] = values
         fields[name] = wide

@@ -109,6 +109,7 @@ class Simulation:
             pivot_body=np.array([(0.0, 0.0, 0.0) if body.pivot is None else body.pivot for body in bodies]),
             has_pivot=np.array([body.pivot is not None for body in bodies], dtype=bool),
             pinned=np.array([body.parent is not None for body in bodies], dtype=bool),
+            handles=False,  # the simulation names its bodies by their order
         )
 
     def freeze(self, bodies) -> None:

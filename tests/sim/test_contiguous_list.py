@@ -242,3 +242,19 @@ def test_empty_list_and_unknown_field() -> None:
     assert len(store) == 0 and list(store) == [] and store.ordered_slots().shape == (0,)
     with pytest.raises(KeyError, match="unknown fields"):
         store.append({"masss": 1.0})
+
+
+def test_extend_without_handles_stores_the_same_and_makes_none(monkeypatch) -> None:
+    """A caller that never names the elements (the simulation's 10^5 bodies) asks for no handles: none is made, and
+    the list holds what it would hold, the handles later issued and the ones found by slot the same."""
+    made = []
+    monkeypatch.setattr(ContiguousList, "_handles_at", lambda self, slots: made.append(len(slots)) or iter(()))
+    quiet = ContiguousList({"mass": (np.float64, ())})
+    assert quiet.extend(5, {"mass": np.arange(5.0)}, handles=False) == [] and made == []
+    monkeypatch.undo()
+    named = ContiguousList({"mass": (np.float64, ())})
+    handles = named.extend(5, {"mass": np.arange(5.0)})
+    np.testing.assert_array_equal(quiet.values("mass"), named.values("mass"))
+    assert [quiet.handle_at(slot) for slot in range(5)] == handles
+    assert quiet.append({"mass": 5.0}) == named.append({"mass": 5.0})
+    np.testing.assert_array_equal(quiet.ordered_slots(), named.ordered_slots())

@@ -4,6 +4,7 @@ import os
 
 from spinlab.ui import window
 from spinlab.ui.window import LLVMPIPE_THREADS_PER_CORE
+from tests.hang import HANG_S
 
 
 def test_llvmpipe_gets_three_threads_per_core_unless_told(monkeypatch):
@@ -33,6 +34,7 @@ def test_the_rasterisers_threads_go_behind_the_windows_thread():
 import json, os, threading
 from spinlab.render.offscreen import create_offscreen_context
 from spinlab.ui import window
+from tests.hang import HANG_S
 ctx = create_offscreen_context()
 def rasterisers():
     out = {}
@@ -46,7 +48,7 @@ own = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
 window._lower_rasterisers(window.RASTERISER_NICENESS)
 print(json.dumps([before, rasterisers(), own, os.getpriority(os.PRIO_PROCESS, threading.get_native_id())]))
 """
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=HANG_S)
     assert done.returncode == 0, done.stderr
     before, after, own_before, own_after = json.loads(done.stdout.strip().splitlines()[-1])
     if not before:

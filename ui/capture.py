@@ -60,14 +60,12 @@ class Recording:
         # The video writer's module (PyAV: ~40 ms of imports) when a recording starts, not before the window's first
         # frame; the kernel loader imports it between frames, as one of its stages (ui/kernel_loader.py).
         from spinlab.render.video import ENCODER_NICENESS, VideoWriter, even_size
-        from spinlab.ui.window import RASTERISER_NICENESS
 
         x, y, width, height = viewport
         size = even_size(width, height)
         if self.writer is None:
             # The encoder a little behind the window's frames in the cores' queue (render/video.py).
-            niceness = RASTERISER_NICENESS + ENCODER_NICENESS  # behind the rasteriser's threads too (ui/window.py)
-            self.writer, self.size = VideoWriter(self.path, *size, RECORD_FPS, niceness=niceness), size
+            self.writer, self.size = VideoWriter(self.path, *size, RECORD_FPS, niceness=ENCODER_NICENESS), size
         elif size != self.size:
             return False
         finish()  # the wait for the rasteriser without the GIL (render/offscreen.py): the encoder's thread runs on

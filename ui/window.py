@@ -9,9 +9,7 @@ On Mesa's CPU rasteriser (llvmpipe) the window asks for three rasteriser threads
 (``LP_NUM_THREADS``, unless set): they share the cores with the main thread (simulation, ImGui, draw calls) and the
 X server, and a frame is shown only when its last tile is rasterised. Measured with the GUI bench on 2 cores
 (compare, all plots, 1280×720, medians of 5 runs of 400 frames): 2 threads 18.2 ms a frame, 4 threads 17.0,
-6 threads 16.5; `record`, which has no X server to share with, is the same with 2, 4 or 6 (~70 frames/s). Those
-threads then run at a lower priority than the window's (``RASTERISER_NICENESS``): they take any free core, but the
-window's thread no longer waits behind them for one.
+6 threads 16.5; `record`, which has no X server to share with, is the same with 2, 4 or 6 (~70 frames/s).
 
 The window can go from outside: the X server closes the connection (it stops, or ``xkill`` kills the client) or
 another program destroys the window. Xlib's default answer to a lost connection is to print a message and
@@ -55,15 +53,9 @@ __all__ = [
     "DISPLAY_LOST",
     "WINDOW_DESTROYED",
     "LLVMPIPE_THREADS_PER_CORE",
-    "RASTERISER_NICENESS",
 ]
 
 LLVMPIPE_THREADS_PER_CORE = 3
-# The rasteriser's threads this much lower in priority than the window's: while a core is free they take it, but
-# the window's thread (events, simulation, ImGui, draw calls) no longer waits in the cores' queue behind six of
-# them. Frame medians at 1280x720 on 2 idle cores, every 25 frames alternated: compare 20.2 -> 18.1 ms, t_handle
-# side by side 22.6 -> 20.7 (+5: 18.8 -> 17.5, 21.7 -> 21.1).
-RASTERISER_NICENESS = 10
 LLVMPIPE_MAX_THREADS = 16
 DISPLAY_LOST = "the display connection was lost"
 WINDOW_DESTROYED = "the window was destroyed from outside"
@@ -134,7 +126,6 @@ def open_window(size: tuple[int, int], *, visible: bool = True, vsync: bool = Tr
         # No GL 3.3 core context, a display that refuses the window: what the system lacks, in one line.
         raise SpinlabError(f"cannot open a window: {type(error).__name__}: {error}") from error
     window.switch_to()
-    _lower_rasterisers(RASTERISER_NICENESS)
     watch_window(window)
     return window
 
@@ -299,22 +290,6 @@ def _share_cores_with_llvmpipe() -> None:
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     threads = min(LLVMPIPE_THREADS_PER_CORE * cores, LLVMPIPE_MAX_THREADS)
     os.environ.setdefault("LP_NUM_THREADS", str(threads))
-
-
-def _lower_rasterisers(niceness: int) -> None:
-    """Make this process's rasteriser threads (llvmpipe's, made with the window's context) ``niceness`` lower in
-    priority than they are, on Linux (a niceness is per thread there); nothing elsewhere, or for a GPU's driver."""
-    if not sys.platform.startswith("linux"):
-        return
-    for thread in os.listdir("/proc/self/task"):
-        try:
-            with open(f"/proc/self/task/{thread}/comm") as comm:
-                if not comm.read().startswith("llvmpipe"):
-                    continue
-            now = os.getpriority(os.PRIO_PROCESS, int(thread))
-            os.setpriority(os.PRIO_PROCESS, int(thread), min(now + niceness, 19))
-        except OSError:  # the thread ended meanwhile, or the priority may not be changed here
-            continue
 
 
 def _release_egl_thread() -> None:

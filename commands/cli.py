@@ -14,7 +14,7 @@ import re
 import sys
 
 from spinlab.commands import bench, gui, record, run
-from spinlab.scene.process.interrupts import EXIT_INTERRUPTED, interrupted_message
+from spinlab.scene.process.interrupts import EXIT_INTERRUPTED, interrupted_message, pending_stop
 from spinlab.sim.errors import InputError, SpinlabError, printable, quoted
 
 EXIT_USAGE = 2
@@ -128,6 +128,10 @@ def main(argv: list[str] | None = None) -> int:
         _report(command, interrupted_message(interrupt))
         return EXIT_INTERRUPTED
     except Exception as error:  # noqa: BLE001 - a bug: one line, with a way to see the traceback
+        stop = pending_stop()
+        if stop is not None:  # a stop signal came, and surfaced as this (see pending_stop)
+            _report(command, interrupted_message(stop))
+            return EXIT_INTERRUPTED
         if os.environ.get("SPINLAB_DEBUG"):
             raise
         _report(command, f"internal error: {type(error).__name__}: {error} (SPINLAB_DEBUG=1 shows the traceback)")

@@ -31,6 +31,7 @@ __all__ = [
     "EXIT_INTERRUPTED",
     "interrupted_message",
     "ignore_stop_signals",
+    "pending_stop",
 ]
 
 STOP_SIGNALS = ("SIGINT", "SIGTERM", "SIGHUP")
@@ -90,6 +91,14 @@ def ignore_stop_signals() -> None:
     for name in STOP_SIGNALS:
         if hasattr(signal, name):
             signal.signal(getattr(signal, name), signal.SIG_IGN)
+
+
+def pending_stop() -> Interrupted | None:
+    """The stop signal that came (an :class:`Interrupted` of its name), or ``None``. A command that ends in another
+    exception after one came was stopped by it: the stop can surface as another error (Python before 3.12 turns an
+    exception raised in a descriptor's ``__set_name__``, as an imported module makes a dataclass, into a
+    RuntimeError), and what a stop cut short may fail as it unwinds."""
+    return None if _pending is None else Interrupted(_pending)
 
 
 def raise_if_interrupted() -> None:

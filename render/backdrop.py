@@ -124,19 +124,15 @@ class Backdrop:
 
     def release(self) -> None:
         """Free the cache framebuffers."""
-        for framebuffer in (self.framebuffer, self.sky):
-            if framebuffer is not None:
-                framebuffer.color_attachments[0].release()
-                framebuffer.release()
+        _release(self.framebuffer)
+        _release(self.sky)
         self.framebuffer = self.sky = None
         self._sky_key = None
 
     def _ensure(self, size: tuple[int, int]) -> moderngl.Framebuffer:
         """The cache, (re)made at ``size`` (forgetting what it held) when it is not that size."""
         if self.framebuffer is None or tuple(self.framebuffer.size) != size:
-            if self.framebuffer is not None:
-                self.framebuffer.color_attachments[0].release()
-                self.framebuffer.release()
+            _release(self.framebuffer)
             self.framebuffer = _colour_framebuffer(self.ctx, size)
             self._keys = {}
             self.whole_key = None
@@ -152,12 +148,9 @@ class Backdrop:
         size = (target.width, target.height)
         key = size, tuple(views.viewports), tuple(float(c) for c in background)
         sky = self.sky
-        if sky is None or tuple(sky.size) != size:
-            if sky is not None:
-                sky.color_attachments[0].release()
-                sky.release()
+        if sky is None or tuple(sky.size) != size:  # the key holds the size: a new one is shaded below
+            _release(sky)
             sky = self.sky = _colour_framebuffer(self.ctx, size)
-            self._sky_key = None
         if self._sky_key != key:
             self.ctx.enable_only(moderngl.NOTHING)
             sky.scissor = None  # type: ignore[assignment]  # None (no scissor test) is allowed; the stub omits it
@@ -371,6 +364,13 @@ def _colour_framebuffer(ctx: moderngl.Context, size: tuple[int, int]) -> moderng
     texture = ctx.texture(size, 4)
     texture.filter = moderngl.NEAREST, moderngl.NEAREST
     return ctx.framebuffer(color_attachments=[texture])
+
+
+def _release(framebuffer: moderngl.Framebuffer | None) -> None:
+    """Free ``framebuffer`` (a :func:`_colour_framebuffer`) and its texture, if there is one."""
+    if framebuffer is not None:
+        framebuffer.color_attachments[0].release()
+        framebuffer.release()
 
 
 def _digest(rows: np.ndarray) -> bytes:

@@ -143,6 +143,7 @@ class OffscreenTarget:
     def read(self) -> np.ndarray:
         """(height, width, 3) uint8 RGB, rows top-down (a new array)."""
         self._resolve()
+        finish()
         self.resolved.read_into(self._pixels, components=3)
         return self._pixels[::-1].copy()
 

@@ -63,7 +63,7 @@ def view_rows(
         stride = trail.stride(int(torque_free.any(axis=0).sum()), MAX_PLANE_SAMPLES)
         rows = rows_in_views(plane_rows(frame, layout, trail, stride), None, torque_free)[0]
         levels = levels_of_detail(rows, *projection, PLANE_SEGMENTS, round_columns=2)
-        plane_levels = [rows[levels == index] for index in range(len(PLANE_SEGMENTS))]
+        plane_levels = split_by_level(rows, levels, len(PLANE_SEGMENTS))
     ghosts = {}
     if ghost_q is not None:
         ghosts = _solid_levels(ghost_solids(layout, snapshot.position, snapshot.q, ghost_q), projection, chosen)

@@ -42,23 +42,27 @@ def one_blas_thread() -> None:
 def main(argv: list[str] | None = None) -> int:
     """Install the stop signals' handlers and UTF-8 output, ask OpenBLAS for one thread, then run the command line
     (commands/cli.py) on ``argv`` (default ``sys.argv[1:]``); returns the exit status."""
-    from spinlab.scene.process.interrupts import EXIT_INTERRUPTED, ignore_stop_signals, install_handlers, pending_stop
+    from spinlab.scene.process.interrupts import (
+        EXIT_INTERRUPTED,
+        ignore_stop_signals,
+        install_handlers,
+        interrupted_message,
+        pending_stop,
+    )
 
     install_handlers()
     utf8_output()
     one_blas_thread()
     try:
         from spinlab.commands.cli import main as command_line
-    except Exception:
-        # A stop signal while the command line itself was being imported can surface as another error (see
-        # pending_stop); any other is a bug, with its traceback.
-        interrupt = pending_stop()
+    except BaseException as error:
+        # A stop signal while the command line itself was being imported, raised as such or surfaced as another
+        # error (see pending_stop); anything else is a bug, with its traceback.
+        interrupt = error if isinstance(error, KeyboardInterrupt) else pending_stop()
         if interrupt is None:
             raise
-        _say_interrupted(interrupt)
-        status = EXIT_INTERRUPTED
-    except KeyboardInterrupt as interrupt:  # a stop signal while the command line itself was being imported
-        _say_interrupted(interrupt)
+        with contextlib.suppress(OSError, ValueError):
+            print(f"spinlab: {interrupted_message(interrupt)}", file=sys.stderr, flush=True)
         status = EXIT_INTERRUPTED
     else:
         status = command_line(argv)
@@ -66,13 +70,6 @@ def main(argv: list[str] | None = None) -> int:
     # action that Python restores as it shuts down, and end the process by the signal instead of this status.
     ignore_stop_signals()
     return status
-
-
-def _say_interrupted(interrupt: BaseException) -> None:
-    from spinlab.scene.process.interrupts import interrupted_message
-
-    with contextlib.suppress(OSError, ValueError):
-        print(f"spinlab: {interrupted_message(interrupt)}", file=sys.stderr, flush=True)
 
 
 if __name__ == "__main__":

@@ -12,11 +12,18 @@ compiles a kernel, and prints "Exception ignored"), so the handler also remember
 holds it in the handler, not in the main thread's signal mask: whichever thread the kernel hands a process's
 signal to (OpenBLAS's, numba's, llvmpipe's, an encoder's: any that does not block it), Python runs the handler in
 the main thread at its next bytecode, so a blocked mask held nothing back once another thread was running.
+
+A C extension's initialisation is held so too (:func:`install_handlers` gives the import system a loader of
+extension modules that runs theirs as such a block). Python runs the handler at the next bytecode, and an extension's
+initialisation runs Python's (numpy's ``import_array`` imports numpy's core, a Cython module the modules it names):
+cut there, numpy's printed a traceback of its own before its ImportError, and C code that does not expect a failed
+import may go on with what it did not get. Such inits take milliseconds; the stop comes as they end.
 """
 
 from __future__ import annotations
 
 import contextlib
+import importlib.machinery
 import signal
 import sys
 import threading
@@ -73,8 +80,48 @@ def _quiet_about_swallowed_stops(hook):
     return unraisable
 
 
+class _WholeInitExtensionLoader(importlib.machinery.ExtensionFileLoader):
+    """The import system's loader of C extension modules, whose initialisation a stop signal does not cut: it runs
+    as a :func:`deferred_interrupts` block (single-phase modules initialise in ``create_module``, multi-phase ones
+    in both)."""
+
+    def create_module(self, spec):
+        with deferred_interrupts():
+            return super().create_module(spec)
+
+    def exec_module(self, module) -> None:
+        with deferred_interrupts():
+            super().exec_module(module)
+
+
+def _file_finder_hook():
+    """A path hook of the import system's file finder, with :class:`_WholeInitExtensionLoader` for extensions."""
+    machinery = importlib.machinery
+    return machinery.FileFinder.path_hook(
+        (_WholeInitExtensionLoader, machinery.EXTENSION_SUFFIXES),
+        (machinery.SourceFileLoader, machinery.SOURCE_SUFFIXES),
+        (machinery.SourcelessFileLoader, machinery.BYTECODE_SUFFIXES),
+    )
+
+
+def _load_extensions_whole() -> None:
+    """Put :func:`_file_finder_hook` in the place of the import system's file finder hook (once), and forget the
+    finders made by the old one, so that every folder's next import finds its extensions with the new loader."""
+    hooks = sys.path_hooks
+    if any(getattr(hook, "spinlab", False) for hook in hooks):
+        return
+    standard = [i for i, hook in enumerate(hooks) if getattr(hook, "__name__", "") == "path_hook_for_FileFinder"]
+    if not standard:
+        return  # an import system arranged otherwise (frozen, embedded): left as it is
+    hook = _file_finder_hook()
+    hook.spinlab = True  # a mark on the function: the hook is spinlab's
+    hooks[standard[0]] = hook
+    sys.path_importer_cache.clear()
+
+
 def install_handlers() -> None:
-    """Handle :data:`STOP_SIGNALS` (from the main thread only, where Python runs signal handlers)."""
+    """Handle :data:`STOP_SIGNALS` (from the main thread only, where Python runs signal handlers), and load C
+    extensions whole (see the module's docstring)."""
     if threading.current_thread() is not threading.main_thread():
         return
     for name in STOP_SIGNALS:
@@ -82,6 +129,7 @@ def install_handlers() -> None:
             signal.signal(getattr(signal, name), _on_signal)
     if not getattr(sys.unraisablehook, "spinlab", False):
         sys.unraisablehook = _quiet_about_swallowed_stops(sys.unraisablehook)
+    _load_extensions_whole()
 
 
 def ignore_stop_signals() -> None:

@@ -1,6 +1,6 @@
 """Where every way of starting spinlab begins: the ``spinlab`` command, ``python -m spinlab`` and ``python main.py``.
 
-Three things are settled here before the rest of the program is imported, so that they hold from its first import on:
+Four things are settled here before the rest of the program is imported, so that they hold from its first import on:
 
 - the stop signals (Ctrl-C, SIGTERM, SIGHUP) take their one path (scene/process/interrupts.py, which needs only the
   standard library): a signal during the imports ends the command as one at any other time does, in one line and
@@ -9,6 +9,8 @@ Three things are settled here before the rest of the program is imported, so tha
   that Python does not coerce): the run table's "Δ" and a body's name come out as the same bytes everywhere, where
   an ASCII stdout ended ``run`` in "internal error: UnicodeEncodeError". A character UTF-8 cannot encode (a file
   name's undecodable byte, kept by Python as a lone surrogate) is written as its backslash escape;
+- a crash in native code (a fault in a C library: a segmentation fault, an abort) says where on stderr, the Python
+  traceback of every thread (``faulthandler``), where the process ended with no word of what it was doing;
 - numpy's OpenBLAS runs on one thread (``OPENBLAS_NUM_THREADS=1``, unless set): spinlab's linear algebra is on
   stacks of 3×3 matrices, which OpenBLAS never splits over threads, but its threads start with numpy's import and
   spin there, a large share of a short run's CPU time, and beside the window's frames on 2 cores. The kernels' own
@@ -18,6 +20,7 @@ Three things are settled here before the rest of the program is imported, so tha
 from __future__ import annotations
 
 import contextlib
+import faulthandler
 import os
 import sys
 
@@ -40,8 +43,8 @@ def one_blas_thread() -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Install the stop signals' handlers and UTF-8 output, ask OpenBLAS for one thread, then run the command line
-    (commands/cli.py) on ``argv`` (default ``sys.argv[1:]``); returns the exit status."""
+    """Install the stop signals' handlers, UTF-8 output and the crash report, ask OpenBLAS for one thread, then run
+    the command line (commands/cli.py) on ``argv`` (default ``sys.argv[1:]``); returns the exit status."""
     from spinlab.scene.process.interrupts import (
         EXIT_INTERRUPTED,
         ignore_stop_signals,
@@ -52,6 +55,8 @@ def main(argv: list[str] | None = None) -> int:
 
     install_handlers()
     utf8_output()
+    with contextlib.suppress(OSError, ValueError, AttributeError):  # a stderr without a file descriptor: none
+        faulthandler.enable(all_threads=True)
     one_blas_thread()
     try:
         from spinlab.commands.cli import main as command_line

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import random
+import resource
 import signal
 import subprocess
 import sys
@@ -71,6 +72,47 @@ def test_ctrl_c_while_a_c_extension_initialises_is_one_line_and_130():
     result = subprocess.run(script, capture_output=True, text=True, cwd=ROOT, timeout=HANG_S)
     _assert_interrupted(result.returncode, result.stderr)
     assert result.stdout == "signalled\n"
+
+
+# A segmentation fault in native code (a read of address 0) as ``argv[1]`` is imported.
+_FAULT_DURING_IMPORT = """
+import ctypes, runpy, sys
+
+MODULE = sys.argv[1]
+
+class FaultOnImport:
+    def find_spec(self, name, path=None, target=None):
+        if name == MODULE:
+            ctypes.string_at(0)
+        return None
+
+sys.meta_path.insert(0, FaultOnImport())
+main = sys.argv[2]
+sys.argv = [main, *sys.argv[3:]]
+runpy.run_path(main, run_name="__main__")
+"""
+
+
+def _no_core_file() -> None:
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+
+
+def test_a_crash_in_native_code_says_where(tmp_path):
+    # A double Ctrl-C once ended a run with status -11 and nothing on stderr: now the fault and its Python traceback.
+    script = [
+        sys.executable,
+        "-c",
+        _FAULT_DURING_IMPORT,
+        "spinlab.scene.files.atomic_file",
+        str(ROOT / "main.py"),
+        *RUN,
+    ]
+    result = subprocess.run(
+        script, capture_output=True, text=True, cwd=tmp_path, timeout=HANG_S, preexec_fn=_no_core_file
+    )
+    assert result.returncode == -signal.SIGSEGV, result
+    assert "Fatal Python error: Segmentation fault" in result.stderr, result.stderr
+    assert "in find_spec" in result.stderr and "commands/cli.py" in result.stderr, result.stderr
 
 
 def _wait_for_spinlab_s_handlers(process: subprocess.Popen) -> None:

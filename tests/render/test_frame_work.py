@@ -1,0 +1,69 @@
+"""What a frame's rows cost in numpy calls (render/frame_instances.py, render/view_rows.py, render/views.py): the
+work done per mesh kind, per arrow or per view each frame is a fixed handful of calls, and the rows are the same
+bits as the plainer formulations they replace (a recording's video is pinned byte for byte); no GL."""
+
+import numpy as np
+
+from spinlab.render import overlays
+from spinlab.render.body_layout import BodyLayout
+from spinlab.render.frame_instances import MOMENTUM_THICKNESS, frame_instances
+from spinlab.render.gpu_resources import PLANE_SEGMENTS, ROUND_SEGMENTS
+from spinlab.render.instances import instance_rows
+from spinlab.render.look import MOMENTUM_LINEAR, OMEGA_LINEAR
+from spinlab.render.views import levels_of_detail
+from spinlab.scene.files.scene_file import load_scene
+from spinlab.scene.running.simulation import Simulation
+
+
+def test_levels_of_detail_measure_the_columns_without_a_norm_per_column(monkeypatch):
+    # Rows of any scale, float32 as the renderer makes them, in three views; a sphere's three round columns.
+    rng = np.random.default_rng(7)
+    rows = (rng.normal(size=(500, 21)) * np.geomspace(1e-3, 1e2, 500)[:, None]).astype(np.float32)
+    rows[:, 20] = rng.integers(0, 3, 500)
+    depth_rows = rng.normal(size=(3, 4)) + [0.0, 0.0, 0.0, 5.0]
+    pixels_per_metre = np.array([400.0, 900.0, 1500.0])
+    # The same levels as the norms of the columns, each the largest of the columns', would give (bit for bit: the
+    # levels choose the meshes a video shows).
+    radius = np.max([np.linalg.norm(rows[:, 4 * c : 4 * c + 3], axis=1) for c in range(3)], 0)
+    view = rows[:, 20].astype(np.intp)
+    depth = np.einsum("ki,ki->k", rows[:, 12:15], depth_rows[view, :3]) + depth_rows[view, 3]
+    radius_px = np.where(depth > 0.0, radius * pixels_per_metre[view] / np.maximum(depth, 1e-9), 0.0)
+    for segments in (ROUND_SEGMENTS, PLANE_SEGMENTS):
+        limits = 0.25 / (1.0 - np.cos(np.pi / np.array(segments[1:], dtype=float)))
+        expected = np.sum(radius_px[:, None] <= limits[None, :], axis=1)
+        norms: list[int] = []
+        monkeypatch.setattr(np.linalg, "norm", lambda *a, norms=norms, **k: norms.append(1) or np.sqrt(0.0))
+        levels = levels_of_detail(rows, depth_rows, pixels_per_metre, segments, round_columns=3)
+        monkeypatch.undo()
+        assert norms == []  # one pass over the columns, not a norm (five numpy calls) per column
+        assert np.array_equal(levels, expected)
+        assert len(set(levels.tolist())) >= min(3, len(segments))  # the rows span several levels
+
+
+def test_a_frame_makes_its_omega_and_momentum_arrows_in_one_batch(monkeypatch):
+    scene = load_scene("compare")
+    layout = BodyLayout(scene)
+    simulation = Simulation(scene)
+    for _ in range(30):
+        simulation.step()
+    snapshot = simulation.snapshot()
+    calls = []
+    original = overlays.arrow_matrices
+    monkeypatch.setattr(overlays, "arrow_matrices", lambda *a: calls.append(1) or original(*a))
+    frame = frame_instances(layout, snapshot, (), show_omega=True, show_momentum=True, floor_z=None)
+    assert len(calls) == 1  # ω's and L's together, not an arrow_matrices (frames, norms, products) each
+    # The rows as each arrow made on its own: ω's then L's, after the bodies' parts.
+    shaft_radius, head_length, head_radius = layout.arrow_sizes
+    count = len(scene.bodies)
+    for kind, part in (("cylinder", 0), ("cone", 1)):
+        rows, owner = frame.solids[kind]
+        expected = []
+        for vectors, color, thickness in (
+            (snapshot.omega_world * layout.omega_scale, OMEGA_LINEAR, 1.0),
+            (snapshot.L_world * layout.momentum_scale, MOMENTUM_LINEAR, MOMENTUM_THICKNESS),
+        ):
+            sizes = (thickness * shaft_radius, head_length, thickness * head_radius)
+            matrices = original(snapshot.position, vectors, sizes)[part]
+            expected.append(instance_rows(matrices, np.tile([*color, 1.0], (count, 1))))
+        assert np.array_equal(rows[-2 * count :], np.concatenate(expected))
+        assert np.array_equal(owner[-2 * count :], np.tile(np.arange(count), 2))

@@ -67,3 +67,27 @@ def test_a_frame_makes_its_omega_and_momentum_arrows_in_one_batch(monkeypatch):
             expected.append(instance_rows(matrices, np.tile([*color, 1.0], (count, 1))))
         assert np.array_equal(rows[-2 * count :], np.concatenate(expected))
         assert np.array_equal(owner[-2 * count :], np.tile(np.arange(count), 2))
+
+
+def test_frames_along_writes_its_columns_into_one_array(monkeypatch):
+    # Directions of every scale, zero and straight down among them: the same bits as the three stacked columns.
+    from spinlab.render.instances import frames_along
+
+    rng = np.random.default_rng(3)
+    directions = rng.normal(size=(200, 3)) * 10.0 ** rng.uniform(-30, 30, size=(200, 1))
+    directions[:3] = [0.0, 0.0, 0.0], [0.0, 0.0, -1.0], [1e-300, 0.0, 0.0]
+    norms = np.linalg.norm(directions, axis=1, keepdims=True)
+    n = np.where(norms > 0.0, directions / np.where(norms > 0.0, norms, 1.0), [0.0, 0.0, 1.0])
+    sign = np.where(n[:, 2] >= 0.0, 1.0, -1.0)
+    a = -1.0 / (sign + n[:, 2])
+    b = n[:, 0] * n[:, 1] * a
+    tangent = np.stack([1.0 + sign * n[:, 0] ** 2 * a, sign * b, -sign * n[:, 0]], axis=1)
+    bitangent = np.stack([b, sign + n[:, 1] ** 2 * a, -n[:, 1]], axis=1)
+    expected = np.stack([tangent, bitangent, n], axis=2)
+    stacks: list[int] = []
+    original = np.stack
+    monkeypatch.setattr(np, "stack", lambda *a, stacks=stacks, **k: stacks.append(1) or original(*a, **k))
+    frames = frames_along(directions)
+    monkeypatch.undo()
+    assert stacks == []
+    assert np.array_equal(frames, expected)

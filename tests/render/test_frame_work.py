@@ -91,3 +91,44 @@ def test_frames_along_writes_its_columns_into_one_array(monkeypatch):
     monkeypatch.undo()
     assert stacks == []
     assert np.array_equal(frames, expected)
+
+
+def test_a_frame_of_eight_views_draws_each_vertex_array_at_most_three_times(gl_context, monkeypatch):
+    # compare's eight views in one frame (RunView, as record and the window draw it): one instanced draw per mesh
+    # kind and level of detail for all the views together, never a draw per view: a solid's mesh at most three times
+    # (the bodies, then the ghosts' depth and colour). The labels' text is ImGui's, a draw per texture and clip
+    # rectangle.
+    import collections
+
+    import moderngl
+
+    from spinlab.render.offscreen import OffscreenTarget
+    from spinlab.render.run_view import RunView
+    from spinlab.render.text import TextOverlay
+    from spinlab.scene.model.run_model import Session, Setup, default_integrators
+
+    scene = load_scene("compare")
+    session = Session(Setup(scene, default_integrators(scene), h=scene.h))
+    text = TextOverlay(gl_context)
+    view = RunView(gl_context, session, text)
+    target = OffscreenTarget(gl_context, 640, 360, samples=0)
+    session.step(round(2.0 / scene.h))  # the ghosts apart from the bodies
+    view.feed(session)
+    draws: collections.Counter = collections.Counter()
+    original = moderngl.VertexArray.render
+
+    def counted(vao, *args, **kwargs):
+        if vao is not text._draw._vao:
+            draws[vao.glo] += 1
+        return original(vao, *args, **kwargs)
+
+    monkeypatch.setattr(moderngl.VertexArray, "render", counted)
+    for _ in range(3):  # shaded, into the caches, from the caches
+        draws.clear()
+        view.draw(target.framebuffer, target.size, (0, 0, *target.size), session, text_scale=0.5)
+    monkeypatch.undo()
+    assert len(view.viewports) == 8
+    assert sum(draws.values()) <= 30 and max(draws.values()) <= 3, draws
+    view.release()
+    text.release()
+    target.release()

@@ -76,13 +76,18 @@ def frame_instances(
         arrows.append((snapshot.omega_world * layout.omega_scale, OMEGA_LINEAR, 1.0))
     if show_momentum:
         arrows.append((snapshot.L_world * layout.momentum_scale, MOMENTUM_LINEAR, MOMENTUM_THICKNESS))
-    shaft_radius, head_length, head_radius = layout.arrow_sizes
-    for vectors, color, thickness in arrows:
-        sizes = (thickness * shaft_radius, head_length, thickness * head_radius)
-        shaft, head = overlays.arrow_matrices(snapshot.position, vectors, sizes)
-        rgba = np.tile([*color, 1.0], (count, 1))
-        batches["cylinder"].append((instance_rows(shaft, rgba), every))
-        batches["cone"].append((instance_rows(head, rgba), every))
+    if arrows:  # ω's and L's arrows in one batch, ω's rows first
+        shaft_radius, head_length, head_radius = layout.arrow_sizes
+        thickness = np.repeat([thickness for _, _, thickness in arrows], count)
+        shaft, head = overlays.arrow_matrices(
+            np.tile(snapshot.position, (len(arrows), 1)),
+            np.concatenate([vectors for vectors, _, _ in arrows]),
+            (thickness * shaft_radius, head_length, thickness * head_radius),
+        )
+        rgba = np.repeat([[*color, 1.0] for _, color, _ in arrows], count, axis=0)
+        owner = np.tile(every, len(arrows))
+        batches["cylinder"].append((instance_rows(shaft, rgba), owner))
+        batches["cone"].append((instance_rows(head, rgba), owner))
     solids = {kind: _joined(batch) for kind, batch in batches.items() if batch}
     shadows = None
     if floor_z is not None:

@@ -43,16 +43,18 @@ def frames_along(directions: np.ndarray) -> np.ndarray:
     """(N, 3, 3) rotations whose third column is the unit vector of ``directions`` (N, 3) (zero gives +z).
 
     Duff et al., "Building an orthonormal basis, revisited" (JCGT 2017): branch-free and continuous except
-    where z changes sign.
+    where z changes sign. Written column by column into one array (no stacking: it runs a few times a frame).
     """
     norms = np.linalg.norm(directions, axis=1, keepdims=True)
     n = np.where(norms > 0.0, directions / np.where(norms > 0.0, norms, 1.0), [0.0, 0.0, 1.0])
     sign = np.where(n[:, 2] >= 0.0, 1.0, -1.0)
     a = -1.0 / (sign + n[:, 2])
     b = n[:, 0] * n[:, 1] * a
-    tangent = np.stack([1.0 + sign * n[:, 0] ** 2 * a, sign * b, -sign * n[:, 0]], axis=1)
-    bitangent = np.stack([b, sign + n[:, 1] ** 2 * a, -n[:, 1]], axis=1)
-    return np.stack([tangent, bitangent, n], axis=2)
+    frames = np.empty((len(n), 3, 3))
+    frames[:, 0, 0], frames[:, 1, 0], frames[:, 2, 0] = 1.0 + sign * n[:, 0] ** 2 * a, sign * b, -sign * n[:, 0]
+    frames[:, 0, 1], frames[:, 1, 1], frames[:, 2, 1] = b, sign + n[:, 1] ** 2 * a, -n[:, 1]
+    frames[:, :, 2] = n
+    return frames
 
 
 def instance_rows(

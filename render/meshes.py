@@ -287,11 +287,14 @@ def merge(meshes: list[Mesh]) -> Mesh:
 
 
 def arrow_part_matrices(
-    lengths: np.ndarray, shaft_radius: float, head_length: float, head_radius: float
+    lengths: np.ndarray,
+    shaft_radius: float | np.ndarray,
+    head_length: float,
+    head_radius: float | np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Arrows along +z from the origin, of ``lengths`` (N,) m: (shaft, head) matrices, each (N, 4, 4), for the
-    unit cylinder and the unit cone. A short arrow shrinks its head (at most 40 % of the length) and keeps its
-    proportions (a head of no length has no width)."""
+    unit cylinder and the unit cone; the radii one for all or (N,) each. A short arrow shrinks its head (at most
+    40 % of the length) and keeps its proportions (a head of no length has no width)."""
     # An arrow of no length is drawn a billionth of a head long: relative to the head, since a scene's bodies, and
     # so their arrows, may be as small as 1e-50 m.
     lengths = np.maximum(np.asarray(lengths, dtype=float), 1e-9 * head_length)

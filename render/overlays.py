@@ -24,10 +24,11 @@ __all__ = [
 
 
 def arrow_matrices(
-    origin: np.ndarray, vectors: np.ndarray, sizes: tuple[float, float, float]
+    origin: np.ndarray, vectors: np.ndarray, sizes: tuple[float | np.ndarray, float, float | np.ndarray]
 ) -> tuple[np.ndarray, np.ndarray]:
     """Arrows from ``origin`` (K, 3) m along ``vectors`` (K, 3) m: (shaft (K, 4, 4) for the unit cylinder, head
-    (K, 4, 4) for the unit cone). ``sizes`` = (shaft radius, head length, head radius) m."""
+    (K, 4, 4) for the unit cone). ``sizes`` = (shaft radius, head length, head radius) m, the radii one for all or
+    (K,) each."""
     base = rigid_matrices(frames_along(vectors), origin)
     shaft, head = meshes.arrow_part_matrices(np.linalg.norm(vectors, axis=1), *sizes)
     return base @ shaft, base @ head

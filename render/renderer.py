@@ -391,11 +391,15 @@ class Renderer:
             )
         return frame
 
-    def _draw_solids(self, solids: dict[str, list[np.ndarray]]) -> None:
-        """Draw the ``solids``: per kind, their instance rows per level of detail (render/view_rows.py)."""
+    def _draw_solids(self, solids: dict[str, list[np.ndarray]], *, written: bool = False) -> None:
+        """Draw the ``solids``: per kind, their instance rows per level of detail (render/view_rows.py); uploaded,
+        or when ``written`` from the instance buffers the last call of the same solids filled."""
         for kind, levels in solids.items():
             for draw, rows in zip(self.resources.solids[kind], levels, strict=True):
-                draw.draw(rows)
+                if written:
+                    draw.draw_written(len(rows))
+                else:
+                    draw.draw(rows)
 
     def _draw_ghosts(self, framebuffer: moderngl.Framebuffer, ghosts: dict[str, list[np.ndarray]]) -> None:
         """The exact ghosts' solids (render/ghost.py; per kind, rows per level of detail): their depth, then their
@@ -412,7 +416,7 @@ class Renderer:
         ctx.depth_func = "<="
         ctx.enable_only(moderngl.DEPTH_TEST | moderngl.CULL_FACE | moderngl.BLEND)
         ctx.blend_func = BLEND_OVER  # type: ignore[assignment]  # colour and alpha factors: the stub allows 2 of 4
-        self._draw_solids(ghosts)
+        self._draw_solids(ghosts, written=True)  # the rows the depth pass uploaded
         ctx.depth_func = "<"
         ctx.enable_only(moderngl.DEPTH_TEST | moderngl.BLEND)
 

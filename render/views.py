@@ -12,6 +12,7 @@ space (column vectors).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -174,16 +175,23 @@ def levels_of_detail(
     fewest segments whose polygon stays within ``SILHOUETTE_ERROR_PX`` of the circle it stands for. The radius is
     the largest of the first ``round_columns`` columns of the model matrix (the unit mesh's round axes), projected
     at the distance of the instance's origin in its view: ``depth_rows`` (V, 4) the views' row 3 of P·V, and
-    ``pixels_per_metre`` (V,) at unit distance (:meth:`ViewSet.projection`)."""
+    ``pixels_per_metre`` (V,) at unit distance (:meth:`ViewSet.projection`). A few numpy calls whatever the number
+    of rows and columns (it runs per mesh kind every frame)."""
     view = rows[:, 20].astype(np.intp)
-    radius = np.max(
-        [np.linalg.norm(rows[:, 4 * column : 4 * column + 3], axis=1) for column in range(round_columns)], 0
-    )
-    depth = np.einsum("ki,ki->k", rows[:, 12:15], depth_rows[view, :3]) + depth_rows[view, 3]
+    # The columns' lengths: each column's squares summed, as np.linalg.norm sums them (the same bits).
+    columns = rows[:, : 4 * round_columns].reshape(len(rows), round_columns, 4)[:, :, :3]
+    radius = np.sqrt(np.square(columns).sum(axis=2).max(axis=1))
+    depth_row = depth_rows[view]
+    depth = np.einsum("ki,ki->k", rows[:, 12:15], depth_row[:, :3]) + depth_row[:, 3]
     radius_px = np.where(depth > 0.0, radius * pixels_per_metre[view] / np.maximum(depth, 1e-9), 0.0)
-    # The largest radius each coarser polygon serves: r (1 − cos(π/N)) = SILHOUETTE_ERROR_PX.
-    limits = SILHOUETTE_ERROR_PX / (1.0 - np.cos(np.pi / np.array(segments[1:], dtype=float)))
-    return np.sum(radius_px[:, None] <= limits[None, :], axis=1)
+    return np.sum(radius_px[:, None] <= _level_limits(segments)[None, :], axis=1)
+
+
+@functools.cache
+def _level_limits(segments: tuple[int, ...]) -> np.ndarray:
+    """The largest radius (pixels) each coarser polygon of ``segments`` serves: r (1 − cos(π/N)) =
+    ``SILHOUETTE_ERROR_PX``."""
+    return SILHOUETTE_ERROR_PX / (1.0 - np.cos(np.pi / np.array(segments[1:], dtype=float)))
 
 
 def bounding_viewport(viewports: Sequence[Viewport]) -> Viewport:

@@ -76,6 +76,21 @@ def test_no_ghost_when_off_or_when_it_coincides(gl_context, drifted):
     np.testing.assert_array_equal(stale, off)  # a ghost of another time is not drawn over this snapshot
 
 
+def test_a_frame_uploads_the_ghosts_rows_once(gl_context, drifted, monkeypatch):
+    # The ghost is drawn twice (its depth, then its colour where it is nearest) from one upload of its rows.
+    from spinlab.render import gpu
+
+    uploaded = []
+    original = gpu.write_growing
+    monkeypatch.setattr(gpu, "write_growing", lambda buffer, data: uploaded.append(data) or original(buffer, data))
+    with_ghost = _image(gl_context, drifted, BODY_AND_GHOST)
+    ghost_uploads = len(uploaded)
+    uploaded.clear()
+    _image(gl_context, drifted, dataclasses.replace(BODY_AND_GHOST, show_ghost=False))
+    assert ghost_uploads - len(uploaded) == 1  # the ghost's one level of one kind, once
+    assert with_ghost.any()
+
+
 def test_no_ghost_under_torque():
     scene = load_scene("heavy_top")
     session = Session(Setup(scene, ("implicit_midpoint",), h=scene.h))

@@ -277,7 +277,8 @@ def order_parent_first(bodies: Sequence[BodySpec]) -> Sequence[BodySpec]:
 
     Raises ``ValueError`` on an unknown parent or a cycle, which :func:`load_scene` never returns.
     """
-    if all(parent is None for parent in body_column(bodies, "parent")):
+    parents = body_column(bodies, "parent")
+    if parents.count(None) == len(parents):
         return bodies
     by_name = {body.name: body for body in bodies}
     placed: set[str] = set()

@@ -69,17 +69,22 @@ class Simulation:
         self._graph_names = list(body_column(ordered, "name"))
         # file order -> graph order, so snapshots come out in the order a person wrote the bodies: the same order
         # when every body is a root (no names looked up: 10^5 bodies, ~0.1 s).
-        roots = all(parent is None for parent in body_column(ordered, "parent"))
+        parents = body_column(ordered, "parent")
+        roots = parents.count(None) == len(parents)
         graph_index = {} if roots else {name: i for i, name in enumerate(self._graph_names)}
         if roots:
             self._to_file_order = np.arange(len(ordered), dtype=np.intp)
         else:
             self._to_file_order = np.array([graph_index[name] for name in self.names], dtype=np.intp)
         self.kinematic = body_column(ordered, "kinematic")
-        named = zip(self.kinematic.tolist(), body_column(ordered, "integrator"), strict=True)
-        self.integrators = [None if still else (integrator or name or DEFAULT_INTEGRATOR) for still, name in named]
+        if integrator and not self.kinematic.any():  # every body's, at once
+            self.integrators: list[str | None] = [integrator] * len(ordered)
+        else:
+            named = zip(self.kinematic.tolist(), body_column(ordered, "integrator"), strict=True)
+            self.integrators = [None if still else (integrator or name or DEFAULT_INTEGRATOR) for still, name in named]
         # The same, in file order: what a person reads.
-        self.body_integrators = [self.integrators[i] for i in self._to_file_order]
+        in_file_order = self._to_file_order.tolist()
+        self.body_integrators = list(self.integrators) if roots else [self.integrators[i] for i in in_file_order]
         self._inertia = body_column(ordered, "inertia_body")
         self.graph = _graph_of(ordered, graph_index, self.kinematic)
         self.world = World(gravity=scene.gravity, gyroscopic=gyroscopic, integrator_options=integrator_options or {})
@@ -100,20 +105,26 @@ class Simulation:
         # composing the graph as if every node were kinematic gives everybody's global state at t = 0.
         as_if_kinematic = _as_if_kinematic(self.graph)
         dynamic = self._dynamic
-        pivots = body_column(ordered, "pivot", dynamic.tolist())
+        rows = None if dynamic.size == len(ordered) else dynamic.tolist()  # None: every body
+        pivots = body_column(ordered, "pivot", rows)
+        pivoted = [k for k, pivot in enumerate(pivots) if pivot is not None]
+        pivot_body = np.zeros((len(pivots), 3))
+        if pivoted:
+            pivot_body[pivoted] = [pivots[k] for k in pivoted]
+        has_pivot = np.zeros(len(pivots), dtype=bool)
+        has_pivot[pivoted] = True
+        parents = body_column(ordered, "parent", rows)
         self.world.add_bodies(
             q=as_if_kinematic.q[dynamic],
             omega_world=as_if_kinematic.omega_world[dynamic],
             inertia_body=self._inertia[dynamic],
             # A dynamic body's integrator is a name (None: a kinematic body's).
-            integrator=cast(list[str], [self.integrators[node] for node in dynamic]),
-            mass=np.array(body_column(ordered, "mass", dynamic.tolist()), dtype=float),
+            integrator=cast(list[str], self.integrators if rows is None else [self.integrators[k] for k in rows]),
+            mass=np.array(body_column(ordered, "mass", rows), dtype=float),
             position=as_if_kinematic.position[dynamic],
-            pivot_body=np.array([(0.0, 0.0, 0.0) if pivot is None else pivot for pivot in pivots]).reshape(-1, 3),
-            has_pivot=np.array([pivot is not None for pivot in pivots], dtype=bool).reshape(-1),
-            pinned=np.array(
-                [parent is not None for parent in body_column(ordered, "parent", dynamic.tolist())], dtype=bool
-            ).reshape(-1),
+            pivot_body=pivot_body,
+            has_pivot=has_pivot,
+            pinned=np.fromiter((parent is not None for parent in parents), bool, len(parents)),
             handles=False,  # the simulation names its bodies by their order
         )
 

@@ -262,8 +262,9 @@ def _scene_from(
     if bodies is None:
         check_count(len(entries), MAX_BODIES, "bodies", where=where, key="body")
         bodies = _read_bodies(entries, where)
-    links = zip(body_column(bodies, "name"), body_column(bodies, "parent"), strict=True)
-    check_names_and_parents(list(links), where)
+    names, parents = body_column(bodies, "name"), body_column(bodies, "parent")
+    if parents.count(None) < len(parents) or len(set(names)) < len(names):  # else every name one root's: nothing to say
+        check_names_and_parents(list(zip(names, parents, strict=True)), where)
     kicks = read_kicks(document["kick"], where, bodies) if "kick" in document else ()
     changes = read_changes(document["change"], where, bodies) if "change" in document else ()
     camera = read_camera_keys(document["camera"], where, bodies) if "camera" in document else ()

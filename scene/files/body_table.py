@@ -65,8 +65,8 @@ class BodyTable(Sequence[BodySpec]):
     bodies of equal inertia, COM offset or orientation sharing one read-only array of it. What a run reads of every
     body it reads from the columns (:func:`body_column`), and makes none.
 
-    ``base``: the table this one is a copy of but for the integrators (:meth:`with_integrators`); made from the
-    base's specs when those have been made, each body whose integrator is the same the same spec."""
+    ``base``: the table this one is a copy of but for the integrators (:meth:`with_integrators`), whose specs are
+    the base's (made then if they were not), a body whose integrator changed copied: the arrays are held once."""
 
     def __init__(self, columns: BodyColumns, base: BodyTable | None = None) -> None:
         self.columns = columns
@@ -90,8 +90,8 @@ class BodyTable(Sequence[BodySpec]):
 
     def _made(self) -> tuple[BodySpec, ...]:
         columns = self.columns
-        if self._base is not None and self._base._specs is not None:
-            pairs = zip(self._base._specs, columns.integrators, strict=True)
+        if self._base is not None:  # the base's specs, a body whose integrator changed copied: no array twice
+            pairs = zip(self._base.specs(), columns.integrators, strict=True)
             return tuple(body if body.integrator == name else with_integrator(body, name) for body, name in pairs)
         inertia = shared_rows(columns.inertia_body)  # the tensor about the COM too: no pivot in the columns
         return tuple(

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from spinlab.sim.alike_rows import all_alike, once_if_alike
 from spinlab.sim.complete_elliptic import complete_k_and_rj
 from spinlab.sim.euler_poinsot import (
     LEAST_M_COMPLEMENT,
@@ -158,7 +159,7 @@ class TorqueFreeBatch:
         inertia_body = np.asarray(inertia_body, dtype=float).reshape(-1, 3, 3)
         q0, omega_body0 = np.asarray(q0, dtype=float).reshape(-1, 4), np.asarray(omega_body0, dtype=float)
         count = len(inertia_body)
-        moments, axes = principal_frame(inertia_body)
+        moments, axes = once_if_alike(principal_frame, inertia_body)  # mostly one inertia: its frame once
         omega = np.einsum("kji,kj->ki", axes, omega_body0.reshape(-1, 3))
         # Scaled by a power of two where |Ω| is beyond 2^±200, as EulerPoinsot.solve does (exactly; λ, |L| and the
         # amplitudes scaled back in _solve).
@@ -229,8 +230,7 @@ class TorqueFreeBatch:
         half_periods, r = _reduce(phase0, quarter)
         sn, cn, _ = _jacobi(r, m, m_complement, quarter)
         g0 = partial._g_reduced(half_periods, sn, cn)
-        euler_axes = np.where((c == 2)[:, None], [0, 1, 2], [1, 2, 0])
-        q_body_euler = quat_from_matrix(np.take_along_axis(axes, euler_axes[:, None, :], axis=-1))
+        q_body_euler = _euler_frames(axes, c)
         # The Euler angles at t = 0, as TorqueFreeSolution takes them. G there is g0 (the same reduction of the
         # same phase; where the phase is -0.0 and G's zero takes the other sign, φ = c (G − g0) is +0.0 all the same).
         _, theta0, psi0, phi0 = partial._omega_and_angles(np.zeros(()), g0, coefficient, g=g0)
@@ -313,6 +313,17 @@ class TorqueFreeBatch:
         for row, solution in self.others:
             q[row] = solution.orientation_and_omega_body(at)[0]
         return q
+
+
+def _euler_frames(axes: np.ndarray, c: np.ndarray) -> np.ndarray:
+    """The rotations (E, 4) from the Euler frames to the body frames: the principal ``axes`` (E, 3, 3) relabelled
+    as EulerPoinsot.euler_axes does for the spin axis ``c`` (E,) (0 or 2). Where every body has the same axes, the
+    two relabellings once each (the same bits)."""
+    if all_alike(axes):
+        both = quat_from_matrix(np.stack([axes[0][:, [0, 1, 2]], axes[0][:, [1, 2, 0]]]))
+        return both[np.where(c == 2, 0, 1)]
+    euler_axes = np.where((c == 2)[:, None], [0, 1, 2], [1, 2, 0])
+    return quat_from_matrix(np.take_along_axis(axes, euler_axes[:, None, :], axis=-1))
 
 
 def _chained(r: np.ndarray, chain: np.ndarray) -> np.ndarray:

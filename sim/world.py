@@ -51,6 +51,7 @@ import numpy as np
 import numpy.typing as npt
 
 from spinlab.sim import compiled, timing
+from spinlab.sim.alike_rows import once_if_alike
 from spinlab.sim.contiguous_list import ContiguousList, Handle
 from spinlab.sim.errors import NumericalError
 from spinlab.sim.integrators import INTEGRATORS
@@ -183,7 +184,8 @@ class World:
         (K, 3, 3), K names, (K,), (K, 3), (K, 3) (rows where ``has_pivot`` is false are ignored), (K,), (K,); the
         same values, bit for bit, as K calls of :meth:`add_body`. Velocities start at zero. Their handles, or none
         made when not ``handles``."""
-        unknown = sorted(set(integrator) - set(INTEGRATORS))
+        used = list(dict.fromkeys(integrator))
+        unknown = sorted(set(used) - set(INTEGRATORS))
         if unknown:
             raise KeyError(f"unknown integrator {unknown[0]!r}; known: {', '.join(INTEGRATOR_NAMES)}")
         q = np.asarray(q, dtype=float).reshape(-1, 4)
@@ -200,7 +202,7 @@ class World:
                 "omega_world": omega_world,
                 "L_world": momentum_from_omega_world(q, omega_world, inertia_body),
                 "inertia_body": inertia_body,
-                "inertia_body_inv": np.linalg.inv(inertia_body),
+                "inertia_body_inv": once_if_alike(np.linalg.inv, inertia_body),  # mostly one inertia
                 "mass": mass,
                 "position": position,
                 "velocity": np.zeros_like(position),
@@ -208,7 +210,7 @@ class World:
                 "pivot_world": position - quat_rotate(q, com_from_pivot),
                 "has_pivot": has_pivot,
                 "pinned": pinned,
-                "integrator": np.array([codes[name] for name in integrator], dtype=np.int16),
+                "integrator": _codes(codes, integrator, used, len(q)),
             },
             handles=handles,
         )
@@ -449,3 +451,11 @@ class World:
             self._checked = (bodies, edits)
         assert self._layout is not None, "built at the first look (_checked starts as None)"
         return self._layout
+
+
+def _codes(codes: dict[str, int], integrator, used: list[str], count: int) -> np.ndarray:
+    """(count,) int16: each body's integrator code (``codes`` by name), ``used`` the distinct names of
+    ``integrator``: at once when they are one (a run of every body with one integrator)."""
+    if len(used) == 1:
+        return np.full(count, codes[used[0]], dtype=np.int16)
+    return np.array([codes[name] for name in integrator], dtype=np.int16)

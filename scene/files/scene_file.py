@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import os
 import tomllib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -55,7 +56,8 @@ from typing import Any
 import numpy as np
 
 from spinlab.assets import asset_dir
-from spinlab.scene.files.body_columns import QUAT_MIN_NORM, BodyColumns, frozen, read_columns, shared_rows
+from spinlab.scene.files.body_columns import QUAT_MIN_NORM, frozen, read_columns
+from spinlab.scene.files.body_table import BodySpec, BodyTable, body_column
 from spinlab.scene.files.body_text import PLAIN_BYTES, plain_bodies
 from spinlab.scene.files.camera_table import CameraKey, read_camera_keys
 from spinlab.scene.files.caption_table import CaptionSpec, read_captions
@@ -105,34 +107,6 @@ _NOT_KINEMATIC = ("angular_velocity", "body_angular_velocity", "integrator", "pi
 
 
 @dataclass(frozen=True, eq=False)
-class BodySpec:
-    """One body of a scene, resolved and validated. Arrays are float64 and read-only.
-
-    ``inertia_body`` (3, 3) kg·m², body frame, is the tensor the body turns with: about the ``pivot`` when it
-    has one, else about the COM (``inertia_com``). ``com_offset`` (3,) m is the COM in the shape's modelling
-    frame. ``position`` (3,) m, ``orientation`` (4,) unit and ``omega_parent`` (3,) rad/s are relative to the
-    parent and in its frame (the world's for a root): the file's ``angular_velocity``, whatever frame the file gave
-    it in. A kinematic body's ``omega_parent`` is its constant rate.
-    """
-
-    name: str
-    shape: str
-    sizes: dict[str, Any]
-    mass: float
-    inertia_body: np.ndarray
-    inertia_com: np.ndarray
-    com_offset: np.ndarray
-    position: np.ndarray
-    orientation: np.ndarray
-    omega_parent: np.ndarray
-    integrator: str | None = None
-    parent: str | None = None
-    color: tuple[float, float, float] | None = None
-    pivot: np.ndarray | None = None
-    kinematic: bool = False
-
-
-@dataclass(frozen=True, eq=False)
 class SceneSpec:
     """A validated scene: ``gravity`` (3,) m/s² world frame, time step ``h`` s, bodies in file order, and the
     ``kicks`` struck on them (scene/files/kick_table.py), the ``changes`` of the gyroscopic term
@@ -142,7 +116,7 @@ class SceneSpec:
     path: Path
     gravity: np.ndarray
     h: float
-    bodies: tuple[BodySpec, ...]
+    bodies: Sequence[BodySpec]
     description: str = ""
     kicks: tuple[KickSpec, ...] = ()
     changes: tuple[ChangeSpec, ...] = ()
@@ -268,7 +242,7 @@ def _scene_in_pieces(path: Path, where: str, pieces: list[str]) -> SceneSpec:
 
 
 def _scene_from(
-    path: Path, where: str, document: dict[str, Any], bodies: tuple[BodySpec, ...] | None = None
+    path: Path, where: str, document: dict[str, Any], bodies: Sequence[BodySpec] | None = None
 ) -> SceneSpec:
     """The scene ``document`` describes; its bodies ``bodies`` when they have been read already (then the document
     holds none)."""
@@ -288,7 +262,9 @@ def _scene_from(
     if bodies is None:
         check_count(len(entries), MAX_BODIES, "bodies", where=where, key="body")
         bodies = _read_bodies(entries, where)
-    check_names_and_parents([(body.name, body.parent) for body in bodies], where)
+    names, parents = body_column(bodies, "name"), body_column(bodies, "parent")
+    if parents.count(None) < len(parents) or len(set(names)) < len(names):  # else every name one root's: nothing to say
+        check_names_and_parents(list(zip(names, parents, strict=True)), where)
     kicks = read_kicks(document["kick"], where, bodies) if "kick" in document else ()
     changes = read_changes(document["change"], where, bodies) if "change" in document else ()
     camera = read_camera_keys(document["camera"], where, bodies) if "camera" in document else ()
@@ -296,13 +272,15 @@ def _scene_from(
     return SceneSpec(path, frozen(gravity), h, bodies, description, kicks, changes, camera, captions, duration)
 
 
-def order_parent_first(bodies: tuple[BodySpec, ...] | list[BodySpec]) -> tuple[BodySpec, ...]:
-    """``bodies`` in an order where every parent comes before its children, otherwise in the given order.
+def order_parent_first(bodies: Sequence[BodySpec]) -> Sequence[BodySpec]:
+    """``bodies`` in an order where every parent comes before its children, otherwise in the given order (``bodies``
+    itself when every body is a root).
 
     Raises ``ValueError`` on an unknown parent or a cycle, which :func:`load_scene` never returns.
     """
-    if all(body.parent is None for body in bodies):
-        return tuple(bodies)
+    parents = body_column(bodies, "parent")
+    if parents.count(None) == len(parents):
+        return bodies
     by_name = {body.name: body for body in bodies}
     placed: set[str] = set()
     order: list[BodySpec] = []
@@ -325,32 +303,20 @@ def order_parent_first(bodies: tuple[BodySpec, ...] | list[BodySpec]) -> tuple[B
     return tuple(order)
 
 
-def _read_bodies(entries: list[object], where: str, first: int = 0) -> tuple[BodySpec, ...]:
+def _read_bodies(entries: list[object], where: str, first: int = 0) -> Sequence[BodySpec]:
     """The bodies of the file (``entries``, from its body ``first`` on): the usual ones read as arrays
     (scene.files.body_columns), the rest one at a time by :func:`_read_body`, which raises on the first mistake in file
     order (the array reader takes no body with one)."""
-    bodies = _column_bodies(read_columns(entries, KNOWN_INTEGRATORS, first), len(entries))
+    columns = read_columns(entries, KNOWN_INTEGRATORS, first)
+    if columns.rows.size == len(entries):  # every body (the rows are all of them, in order)
+        return BodyTable(columns)
+    bodies: list[BodySpec | None] = [None] * len(entries)
+    for index, spec in zip(columns.rows.tolist(), BodyTable(columns), strict=True):
+        bodies[index] = spec
     for index, body in enumerate(bodies):
         if body is None:
             bodies[index] = _read_body(entries[index], first + index, where)
     return tuple(bodies)  # type: ignore[arg-type]
-
-
-def _column_bodies(columns: BodyColumns, count: int) -> list[BodySpec | None]:
-    """The ``count`` bodies' specs made from ``columns`` (``None`` for a body it does not hold). Bodies of equal
-    inertia, COM offset or orientation share one (read-only) array of it."""
-    inertia = shared_rows(columns.inertia_body)  # the tensor about the COM too: no pivot in the array reader
-    made = map(
-        BodySpec, columns.names, columns.shapes, columns.sizes, columns.masses, inertia, inertia,
-        shared_rows(columns.com_offset), columns.position, shared_rows(columns.orientation), columns.omega_parent,
-        columns.integrators, columns.parents, columns.colors,
-    )  # fmt: skip
-    if columns.rows.size == count:  # every body (the rows are all of them, in order)
-        return list(made)
-    bodies: list[BodySpec | None] = [None] * count
-    for index, body in zip(columns.rows.tolist(), made, strict=True):
-        bodies[index] = body
-    return bodies
 
 
 def _plain_scene(path: Path, where: str, text: str) -> SceneSpec | None:
@@ -371,7 +337,7 @@ def _plain_scene(path: Path, where: str, text: str) -> SceneSpec | None:
         columns = read_columns(source, KNOWN_INTEGRATORS)
         if columns.rows.size < source.count:
             return None
-        return _scene_from(path, where, document, tuple(_column_bodies(columns, source.count)))  # type: ignore[arg-type]
+        return _scene_from(path, where, document, BodyTable(columns))
     except InputError:
         return None
 

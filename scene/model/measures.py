@@ -27,7 +27,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
-from spinlab.scene.files.scene_file import BodySpec, SceneSpec
+from spinlab.scene.files.body_table import BodySpec, body_column
+from spinlab.scene.files.scene_file import SceneSpec
 from spinlab.sim.exact import TorqueFreeSolution
 from spinlab.sim.exact_batch import TorqueFreeBatch
 from spinlab.sim.quaternion import quat_conj, quat_mul
@@ -61,7 +62,8 @@ def torque_free(scene: SceneSpec, body: BodySpec) -> bool:
 def potential_counts(scene: SceneSpec) -> np.ndarray:
     """(N,) bool, file order: the bodies whose potential energy ``−m g·x`` is part of the conserved energy (those
     turning about a pivot; a free body's centre of mass does not move, nor does its potential energy)."""
-    return np.array([body.pivot is not None and not body.kinematic for body in scene.bodies], dtype=bool)
+    pivoted = np.array([pivot is not None for pivot in body_column(scene.bodies, "pivot")], dtype=bool)
+    return pivoted.reshape(-1) & ~body_column(scene.bodies, "kinematic")
 
 
 def energy_scale(kinetic0: npt.ArrayLike, potential0: npt.ArrayLike) -> np.ndarray:

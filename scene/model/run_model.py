@@ -20,14 +20,15 @@ from __future__ import annotations
 import copy
 import dataclasses
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
+from spinlab.scene.files.body_table import BodySpec, BodyTable, body_column, with_integrator
 from spinlab.scene.files.change_table import ChangeSpec
 from spinlab.scene.files.kick_table import renamed_kicks
-from spinlab.scene.files.scene_file import BodySpec, SceneSpec
+from spinlab.scene.files.scene_file import SceneSpec
 from spinlab.scene.model.failures import (
     DEFAULT_DIVERGENCE,
     CostMeter,
@@ -119,7 +120,9 @@ class StepReport:
 
 def default_integrators(scene: SceneSpec) -> tuple[str | None, ...]:
     """Each body's integrator as the scene gives it (the simulation's default when it names none)."""
-    return tuple(None if body.kinematic else (body.integrator or DEFAULT_INTEGRATOR) for body in scene.bodies)
+    kinematic = body_column(scene.bodies, "kinematic").tolist()
+    names = body_column(scene.bodies, "integrator")
+    return tuple(None if still else (name or DEFAULT_INTEGRATOR) for still, name in zip(kinematic, names, strict=True))
 
 
 def scene_integrators(scene: SceneSpec, integrator: str | None) -> tuple[str | None, ...]:
@@ -127,7 +130,7 @@ def scene_integrators(scene: SceneSpec, integrator: str | None) -> tuple[str | N
     :func:`default_integrators`); ``None`` for a kinematic body."""
     if integrator is None:
         return default_integrators(scene)
-    return tuple(None if body.kinematic else integrator for body in scene.bodies)
+    return tuple(None if still else integrator for still in body_column(scene.bodies, "kinematic").tolist())
 
 
 def check_scene_runs(scene: SceneSpec) -> None:
@@ -198,13 +201,15 @@ def run_layout(setup: Setup) -> tuple[SceneSpec, tuple[Group, ...]]:
             if change.body is not None
         )
         return dataclasses.replace(scene, bodies=tuple(copies), kicks=kicks, changes=changes), tuple(copy_groups)
-    bodies = tuple(  # a body whose integrator is the one it had is not copied (10^5 bodies: ~20 MB)
-        body if body.integrator == name else _with_integrator(body, name)
-        for body, name in zip(scene.bodies, setup.integrators, strict=True)
-    )
+    bodies: Sequence[BodySpec]
+    if isinstance(scene.bodies, BodyTable):  # columns: no spec a body (10^5 bodies: ~0.3 s)
+        bodies = scene.bodies.with_integrators(setup.integrators)
+    else:  # a body whose integrator is the one it had is not copied (10^5 bodies: ~20 MB)
+        pairs = zip(scene.bodies, setup.integrators, strict=True)
+        bodies = tuple(body if body.integrator == name else with_integrator(body, name) for body, name in pairs)
     run_scene = dataclasses.replace(scene, bodies=bodies)
     used = list(dict.fromkeys(name for name in setup.integrators if name is not None))
-    if len(used) > 1 and all(body.parent is None for body in bodies):
+    if len(used) > 1 and all(parent is None for parent in body_column(bodies, "parent")):
         labels = [name or "kinematic" for name in setup.integrators]
         groups = tuple(
             Group(label, tuple(i for i, other in enumerate(labels) if other == label))
@@ -242,14 +247,6 @@ def copied_bodies(setup: Setup) -> tuple[int, ...] | None:
     return tuple(index for index, stand_in in enumerate(stand_ins(setup.scene)) if stand_in == index)
 
 
-def _with_integrator(body: BodySpec, name: str | None) -> BodySpec:
-    """``dataclasses.replace(body, integrator=name)`` at a seventh of its cost (10^5 bodies: 0.35 s of every run
-    with an integrator named): a body is a frozen dataclass of plain fields, copied as they are."""
-    copied = object.__new__(BodySpec)
-    copied.__dict__.update(vars(body), integrator=name)
-    return copied
-
-
 def _copy_name(integrator: str, stand_in: dict[str, str]) -> Callable[[str], str]:
     """The name of a body's copy side by side, as :func:`run_layout` gives it: ``"name [integrator]"``, ``name``
     the body's that stands for it (``stand_in``, by name)."""
@@ -258,7 +255,9 @@ def _copy_name(integrator: str, stand_in: dict[str, str]) -> Callable[[str], str
 
 def _whole_scene(scene: SceneSpec) -> Group:
     """One view of every body of ``scene``, labelled with the integrators they use (file order)."""
-    used = dict.fromkeys(body.integrator for body in scene.bodies if not body.kinematic and body.integrator)
+    kinematic = body_column(scene.bodies, "kinematic").tolist()
+    names = body_column(scene.bodies, "integrator")
+    used = dict.fromkeys(name for name, still in zip(names, kinematic, strict=True) if not still and name)
     return Group(", ".join(used) or "kinematic", tuple(range(len(scene.bodies))))
 
 
@@ -352,11 +351,12 @@ class Session:
         self.snapshot = self.simulation.snapshot()
         self.initial = self.snapshot
         bodies = self.scene.bodies
-        self.plotted = np.array([i for i, body in enumerate(bodies) if not body.kinematic], dtype=np.intp)
+        self.plotted = np.flatnonzero(~body_column(bodies, "kinematic"))
         self.rows = dict(zip(self.plotted.tolist(), range(len(self.plotted)), strict=True))
         # Side by side with one body per copy, a series is best named by its integrator alone.
         single = self._copied is not None and len(self._copied) == 1
-        self.names = [bodies[i].integrator if single else bodies[i].name for i in self.plotted.tolist()]
+        names = body_column(bodies, "integrator" if single else "name")
+        self.names = list(names) if len(self.plotted) == len(names) else [names[i] for i in self.plotted.tolist()]
         self._potential = potential_counts(self.scene)
         # A window's run (``sampled``, by default with a ``record``) measures a large scene's sample against the
         # closed forms: the rows its plots draw (scene/model/samples.py's measured_rows).
@@ -374,7 +374,7 @@ class Session:
         self._draw_limits = tuple(DRAW_LIMIT * max(value, 1e-3) for value in largest)
         self.watch = Watch(self.groups, self.rows, len(self.plotted), setup.divergence)
         self._latest: Steps | None = None  # the initial state's, measured when first asked for (latest)
-        self.cost_meter = CostMeter([body.integrator for body in bodies])
+        self.cost_meter = CostMeter(body_column(bodies, "integrator"))
         self.integrator_cost: dict[str, IntegratorCost] = {}  # the last step call's, per integrator
         self._step_seconds = (0.0, 0.0)  # wall s a step and its measuring took in the last call (step's budget)
         self._calls = 0  # step calls so far: the integrators' costs are timed again every RETIME_CALLS

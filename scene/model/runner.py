@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from spinlab.scene.files.body_table import body_column
 from spinlab.scene.files.kick_table import kick_step
 from spinlab.scene.files.limits import MAX_STEP_INDEX, MAX_STEPS, MAX_TRACE_ROWS, check_count
 from spinlab.scene.files.scene_file import SceneSpec
@@ -126,7 +127,8 @@ def run_scene(
         rows = (steps + 1) * len(scene.bodies)
         check_count(rows, MAX_TRACE_ROWS, "rows of trace (steps + 1) × bodies", where=str(trace_path))
     setup = Setup(scene, scene_integrators(scene, integrator), h=h, gyroscopic=gyroscopic)
-    nodes = sum(body.parent is not None for body in scene.bodies)
+    parents = body_column(scene.bodies, "parent")
+    nodes = len(parents) - parents.count(None)
     if not _without_numba(scene, setup.integrators, gyroscopic, steps, nodes):
         compiled.load_numba()  # first: the references' sums of many bodies are compiled then (sim/exact_batch.py)
     session = Session(setup, curves=False)  # the table shows the errors alone

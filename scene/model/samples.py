@@ -9,11 +9,13 @@ NaN where a measure does not apply.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
 import numpy as np
 
+from spinlab.scene.files.body_table import BodySpec, body_column
 from spinlab.scene.files.scene_file import SceneSpec
 from spinlab.scene.model.flips import FlipCounter
 from spinlab.scene.model.measures import (
@@ -156,14 +158,13 @@ class References:
         else:  # the plotted bodies are the dynamic ones
             self.torque_free = np.ones(count, dtype=bool)
         measured_bodies = np.asarray(rows, dtype=np.intp)[self.measured]
-        measured_specs = [bodies[i] for i in measured_bodies.tolist()]
         q0s, omega0s = initial.q[measured_bodies], initial.omega_world[measured_bodies]
-        inertia = np.array([body.inertia_body for body in measured_specs]).reshape(-1, 3, 3)
+        inertia = body_column(bodies, "inertia_body", measured_bodies.tolist())
         self.plane_axes = plane_axes_of(initial.L_world[measured_bodies], omega0s) if curves else None
         self.polhode_axes = polhode_axes_of(inertia, q0s, omega0s) if curves else None
         # Bodies with equal initial states (and, for a heavy top, equal tops: the scene has one gravity) share one
         # closed form: the first of them represents the others. ``firsts``: positions among the measured.
-        firsts, self.owner = _first_of_equals(inertia, q0s, omega0s, self._heavy_tops(measured_specs))
+        firsts, self.owner = _first_of_equals(inertia, q0s, omega0s, self._heavy_tops(bodies, measured_bodies))
         # The closed forms of the representatives, solved together (scene/model/measures.py, sim/exact_batch.py).
         represented = measured_bodies[firsts]
         free = self.torque_free[self.measured[firsts]]
@@ -182,13 +183,14 @@ class References:
             speeds = np.linalg.norm(initial.omega_world[measured_bodies], axis=1).reshape(-1)
             self.flip_counters = FlipCounter.for_speeds(speeds), FlipCounter.for_speeds(speeds)
 
-    def _heavy_tops(self, bodies: list) -> np.ndarray:
-        """(M, 4): each measured body's mass and pivot (3,) m when it is a heavy top (pivoted, under a torque), which
-        its closed form depends on too; zeros for the others."""
-        tops = np.zeros((len(bodies), 4))
-        pivoted = np.array([body.pivot is not None for body in bodies], dtype=bool).reshape(-1)
-        for k in np.flatnonzero(pivoted & ~self.torque_free[self.measured]):
-            tops[k] = (bodies[k].mass, *bodies[k].pivot)
+    def _heavy_tops(self, bodies: Sequence[BodySpec], measured: np.ndarray) -> np.ndarray:
+        """(M, 4): each measured body's (``measured``, indices into ``bodies``) mass and pivot (3,) m when it is a
+        heavy top (pivoted, under a torque), which its closed form depends on too; zeros for the others."""
+        tops = np.zeros((len(measured), 4))
+        pivots = body_column(bodies, "pivot", measured.tolist())
+        pivoted = np.array([pivot is not None for pivot in pivots], dtype=bool).reshape(-1)
+        for k in np.flatnonzero(pivoted & ~self.torque_free[self.measured]).tolist():
+            tops[k] = (bodies[int(measured[k])].mass, *pivots[k])
         return tops
 
     def rebased(self, scene: SceneSpec, state: Snapshot, potential: np.ndarray) -> References:

@@ -7,11 +7,13 @@ This is what ``run``, ``record`` and the window drive: ``Simulation(scene_spec, 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import cast
 
 import numpy as np
 
+from spinlab.scene.files.body_table import BodySpec, body_column
 from spinlab.scene.files.scene_file import SceneSpec, order_parent_first
 from spinlab.scene.process.interrupts import raise_if_interrupted
 from spinlab.scene.running.changes import ChangeSchedule
@@ -60,24 +62,30 @@ class Simulation:
         self.scene = scene
         self.h = float(scene.h if h is None else h)
         self.step_index = 0
-        self.names = [body.name for body in scene.bodies]
+        # Each field of every body a column at once (scene/files/body_table.py: 10^5 bodies read as columns make
+        # no spec a body).
+        self.names = list(body_column(scene.bodies, "name"))
         ordered = order_parent_first(scene.bodies)
-        self._graph_names = [body.name for body in ordered]
+        self._graph_names = list(body_column(ordered, "name"))
         # file order -> graph order, so snapshots come out in the order a person wrote the bodies: the same order
         # when every body is a root (no names looked up: 10^5 bodies, ~0.1 s).
-        roots = all(body.parent is None for body in ordered)
-        graph_index = {} if roots else {body.name: i for i, body in enumerate(ordered)}
+        parents = body_column(ordered, "parent")
+        roots = parents.count(None) == len(parents)
+        graph_index = {} if roots else {name: i for i, name in enumerate(self._graph_names)}
         if roots:
             self._to_file_order = np.arange(len(ordered), dtype=np.intp)
         else:
             self._to_file_order = np.array([graph_index[name] for name in self.names], dtype=np.intp)
-        self.kinematic = np.array([body.kinematic for body in ordered])
-        self.integrators = [
-            None if body.kinematic else (integrator or body.integrator or DEFAULT_INTEGRATOR) for body in ordered
-        ]
+        self.kinematic = body_column(ordered, "kinematic")
+        if integrator and not self.kinematic.any():  # every body's, at once
+            self.integrators: list[str | None] = [integrator] * len(ordered)
+        else:
+            named = zip(self.kinematic.tolist(), body_column(ordered, "integrator"), strict=True)
+            self.integrators = [None if still else (integrator or name or DEFAULT_INTEGRATOR) for still, name in named]
         # The same, in file order: what a person reads.
-        self.body_integrators = [self.integrators[i] for i in self._to_file_order]
-        self._inertia = np.array([body.inertia_body for body in ordered]).reshape(-1, 3, 3)
+        in_file_order = self._to_file_order.tolist()
+        self.body_integrators = list(self.integrators) if roots else [self.integrators[i] for i in in_file_order]
+        self._inertia = body_column(ordered, "inertia_body")
         self.graph = _graph_of(ordered, graph_index, self.kinematic)
         self.world = World(gravity=scene.gravity, gyroscopic=gyroscopic, integrator_options=integrator_options or {})
         self._dynamic = np.flatnonzero(~self.kinematic)
@@ -91,24 +99,32 @@ class Simulation:
         self.changes = ChangeSchedule(scene.changes, self.h)
         self._at_boundary()
 
-    def _add_dynamic_bodies(self, ordered: tuple) -> None:
+    def _add_dynamic_bodies(self, ordered: Sequence[BodySpec]) -> None:
         """Put the dynamic bodies in the world with their initial global state (graph order)."""
         # The scene gives a dynamic child's rotation and rate relative to its parent, as for a kinematic node:
         # composing the graph as if every node were kinematic gives everybody's global state at t = 0.
         as_if_kinematic = _as_if_kinematic(self.graph)
         dynamic = self._dynamic
-        bodies = [ordered[node] for node in dynamic.tolist()]
+        rows = None if dynamic.size == len(ordered) else dynamic.tolist()  # None: every body
+        pivots = body_column(ordered, "pivot", rows)
+        pivoted = [k for k, pivot in enumerate(pivots) if pivot is not None]
+        pivot_body = np.zeros((len(pivots), 3))
+        if pivoted:
+            pivot_body[pivoted] = [pivots[k] for k in pivoted]
+        has_pivot = np.zeros(len(pivots), dtype=bool)
+        has_pivot[pivoted] = True
+        parents = body_column(ordered, "parent", rows)
         self.world.add_bodies(
             q=as_if_kinematic.q[dynamic],
             omega_world=as_if_kinematic.omega_world[dynamic],
             inertia_body=self._inertia[dynamic],
             # A dynamic body's integrator is a name (None: a kinematic body's).
-            integrator=cast(list[str], [self.integrators[node] for node in dynamic]),
-            mass=np.array([body.mass for body in bodies], dtype=float),
+            integrator=cast(list[str], self.integrators if rows is None else [self.integrators[k] for k in rows]),
+            mass=np.array(body_column(ordered, "mass", rows), dtype=float),
             position=as_if_kinematic.position[dynamic],
-            pivot_body=np.array([(0.0, 0.0, 0.0) if body.pivot is None else body.pivot for body in bodies]),
-            has_pivot=np.array([body.pivot is not None for body in bodies], dtype=bool),
-            pinned=np.array([body.parent is not None for body in bodies], dtype=bool),
+            pivot_body=pivot_body,
+            has_pivot=has_pivot,
+            pinned=np.fromiter((parent is not None for parent in parents), bool, len(parents)),
             handles=False,  # the simulation names its bodies by their order
         )
 
@@ -222,12 +238,14 @@ class Simulation:
 
 def _graph_of(ordered, index: dict[str, int], kinematic: np.ndarray) -> SceneGraph:
     """The scene graph of the bodies ``ordered`` parents first (``index``: a name's place among them)."""
+    parents = body_column(ordered, "parent")
     return SceneGraph(
-        parent=[-1 if body.parent is None else index[body.parent] for body in ordered],
+        parent=np.array([-1 if parent is None else index[parent] for parent in parents], dtype=np.intp),
         kinematic=kinematic,
-        local_position=[body.position for body in ordered],
-        local_q0=[body.orientation for body in ordered],
-        local_angular_velocity=[body.omega_parent for body in ordered],
+        # Copies: a kick on a child changes its local rate and rotation (scene/running/kicks.py).
+        local_position=body_column(ordered, "position").copy(),
+        local_q0=body_column(ordered, "orientation").copy(),
+        local_angular_velocity=body_column(ordered, "omega_parent").copy(),
     )
 
 
@@ -244,9 +262,8 @@ def initial_world_state(scene: SceneSpec) -> tuple[np.ndarray, np.ndarray]:
     """Every body's rotation (N, 4), body → world, and angular velocity (N, 3) rad/s, world, at t = 0, in file
     order (the file gives a child's relative to its parent)."""
     bodies = scene.bodies
-    q = np.array([body.orientation for body in bodies]).reshape(-1, 4)
-    omega = np.array([body.omega_parent for body in bodies]).reshape(-1, 3)
-    if all(body.parent is None for body in bodies):
+    q, omega = body_column(bodies, "orientation").copy(), body_column(bodies, "omega_parent").copy()
+    if all(parent is None for parent in body_column(bodies, "parent")):
         return q, omega
     ordered = order_parent_first(bodies)
     index = {body.name: i for i, body in enumerate(ordered)}

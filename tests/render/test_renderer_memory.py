@@ -32,10 +32,17 @@ HELD_BYTES_PER_BODY = 500
 FRAME_PEAK_BYTES_PER_BODY = 800
 
 
+def scene_specs(scene) -> None:
+    """Make the scene's bodies' specs, which a scene read as columns makes when one is first asked for
+    (scene/files/body_table.py): they are the scene's (tests/ui/test_window_memory.py), not the renderer's."""
+    assert len(tuple(scene.bodies)) == len(scene.bodies)
+
+
 def renderer_traced(ctx, scene) -> int:
     """Bytes a renderer of ``scene`` holds after ten trail samples and a frame drawn."""
     snapshot = Simulation(scene).snapshot()
     target = OffscreenTarget(ctx, *SIZE, samples=0)
+    scene_specs(scene)
     tracemalloc.start()
     try:
         renderer = Renderer(ctx, scene)
@@ -81,6 +88,7 @@ def renderer_frames_traced(ctx, scene) -> tuple[int, int]:
     simulation.step()
     second = simulation.snapshot()
     target = OffscreenTarget(ctx, *SIZE, samples=0)
+    scene_specs(scene)
     tracemalloc.start()
     try:
         renderer = Renderer(ctx, scene)

@@ -58,6 +58,17 @@ MAX_LINES = 64
 _ERRORS = ("energy_error", "momentum_error", "orientation_error")  # and the plots that draw them:
 _ERROR_PLOTS = ("energy", "momentum", "orientation")
 _CURVES = ("herpolhode", "herpolhode_exact", "polhode", "polhode_exact")
+# The values of :attr:`PlotSeries.spread`, as the plots draw them: log10 of each error, Newton iterations per step,
+# the herpolhode's x and y, the polhode's x and y.
+_SPREAD: dict[str, int | slice] = {
+    "energy": 0,
+    "momentum": 1,
+    "orientation": 2,
+    "cost": 3,
+    "herpolhode": slice(4, 6),
+    "polhode": slice(6, 8),
+}
+SPREAD_CHUNK = 1 << 20  # pairs' differences made at once (a series made from a long record appends thousands)
 
 
 @dataclass(frozen=True)
@@ -73,6 +84,7 @@ class TimeLines:
     drawn: list[int]
     y_range: tuple[float, float] | None
     level: np.ndarray
+    spread: np.ndarray | None = None  # (K, K): PlotSeries.spread along this plot's y (ui/covered_lines.py)
 
 
 def small_pages_zeros(shape: tuple[int, ...]) -> np.ndarray:
@@ -105,12 +117,14 @@ class Curves:
     """A 2D curve per body: ``xy`` (K, 2, P) contiguous (x then y of each body), ``drawn`` the bodies with any
     data, ``dashes`` ``(k, segments)`` of each exact reference drawn, ``segments`` (2, 2S): x and y of the dashes'
     end points (see :func:`_dashes`), ``level`` (P,) each point's absolute sample index (consecutive: every
-    step's sample is a point, and keeps its level from one sample to the next)."""
+    step's sample is a point, and keeps its level from one sample to the next), ``spread`` (K, K, 2) the series'
+    along x and y (ui/covered_lines.py)."""
 
     xy: np.ndarray
     drawn: list[int]
     dashes: list[tuple[int, np.ndarray]]
     level: np.ndarray
+    spread: np.ndarray | None = None
 
 
 class PlotSeries:
@@ -159,6 +173,10 @@ class PlotSeries:
         self._appended = 0
         self._curve_until = np.zeros((len(_CURVES), k), dtype=np.int64)
         self._prepared: tuple[tuple[int, float], dict[str, object]] | None = None
+        # For each pair of rows, the largest difference of their values as the plots draw them (:data:`_SPREAD`),
+        # over every sample appended (NaN once one had a value where the other had none): whether a line lies
+        # under another on screen is then a product per plot, not a pass over their points (ui/covered_lines.py).
+        self.spread = np.zeros((k, k, 8))
         # Each integrator's cost, accuracy and failure now (ui/integrator_table.py).
         self.integrator_table: IntegratorTable | None = None
         # s: the step boundaries kicks land on (scene/files/kick_table.py), marked in plots
@@ -178,15 +196,15 @@ class PlotSeries:
         newton = newton.reshape(-1, self.bodies) if self.bodies else np.zeros((1, 0))  # (1 or S, bodies)
         newton = np.broadcast_to(self.held(newton.T), (len(self.names), count))  # (K, S)
         ms = np.broadcast_to(np.asarray(ms_per_step, dtype=float), (count,))
+        errors = np.stack([self._held(getattr(sample, name), count, ()) for name in _ERRORS])  # (3, S, K)
+        curves = np.stack([self._held(getattr(sample, name), count, (2,)) for name in _CURVES])  # (4, S, K, 2)
+        self._spread_over(errors, newton, curves)
         if count > self.capacity:  # only the newest fit
             skip = count - self.capacity
-            t, newton, ms = t[skip:], newton[:, skip:], ms[skip:]
-            sample = Sample(t, *(getattr(sample, name)[skip:] for name in _ERRORS + _CURVES))
+            t, newton, ms, errors, curves = t[skip:], newton[:, skip:], ms[skip:], errors[:, skip:], curves[:, skip:]
             self.version += skip
             self._appended += skip
             count = self.capacity
-        errors = np.stack([self._held(getattr(sample, name), count, ()) for name in _ERRORS])  # (3, S, K)
-        curves = np.stack([self._held(getattr(sample, name), count, (2,)) for name in _CURVES])  # (4, S, K, 2)
         has_number = ~np.isnan(curves).all(axis=-1)  # (4, S, K)
         newest = count - np.argmax(has_number[:, ::-1], axis=1)  # (4, K): 1 + the last step with a number
         self._curve_until = np.where(has_number.any(axis=1), self._appended + newest, self._curve_until)
@@ -208,6 +226,19 @@ class PlotSeries:
         self._next = int((self._next + count) % self.capacity)
         self.count = min(self.count + count, self.capacity)
         self.version += count
+
+    def _spread_over(self, errors: np.ndarray, newton: np.ndarray, curves: np.ndarray) -> None:
+        """:attr:`spread` widened to the samples ``errors`` (3, S, K), ``newton`` (K, S) and ``curves`` (4, S, K, 2).
+        The plots draw each error at the floor or above, and a bucket's largest (or mean) of the samples: neither
+        takes two rows further apart than their samples are."""
+        with np.errstate(divide="ignore", invalid="ignore"):
+            logs = np.log10(np.maximum(errors, ERROR_FLOOR))  # NaN stays NaN
+        values = np.concatenate([np.moveaxis(logs, 0, -1), newton.T[..., None], curves[0], curves[2]], axis=-1)
+        count, rows, axes = values.shape
+        chunk = max(1, SPREAD_CHUNK // max(rows * rows * axes, 1))
+        for start in range(0, count, chunk):
+            part = values[start : start + chunk]
+            np.maximum(self.spread, np.abs(part[:, :, None] - part[:, None, :]).max(axis=0), out=self.spread)
 
     def held(self, values: np.ndarray) -> np.ndarray:
         """The rows it holds of ``values`` (``bodies``, ...), one per plotted body: (K, ...)."""
@@ -432,6 +463,7 @@ def _prepare(series: PlotSeries, seconds: float) -> dict[str, object]:
             rows[~np.isnan(error_rows[j, rows]).all(axis=1)].tolist(),
             (float(low[j]), float(high[j])) if np.isfinite(low[j]) else None,
             level,
+            series.spread[..., _SPREAD[plot]],
         )
         for j, plot in enumerate(_ERROR_PLOTS)
     }
@@ -443,7 +475,7 @@ def _prepare(series: PlotSeries, seconds: float) -> dict[str, object]:
     # The first steps of a run include compiling the kernels: a percentile keeps them from setting the scale.
     finite = ms[np.isfinite(ms)]
     newton_drawn = rows[~np.isnan(newton[rows]).all(axis=1)].tolist()
-    newton_lines = TimeLines(t_range, x, newton, newton_drawn, None, level)
+    newton_lines = TimeLines(t_range, x, newton, newton_drawn, None, level, series.spread[..., _SPREAD["cost"]])
     prepared["cost"] = CostLines(
         newton_lines,
         float(cost[:-1].max(initial=0.0)),
@@ -495,7 +527,8 @@ def _curves(series: PlotSeries, start: int) -> dict[str, Curves | None]:
             prepared[plot] = None
             continue
         dashes = [(k, _dashes(xy[j + 1, k], level, dash)) for k in exact_rows]
-        prepared[plot] = Curves(xy[j], rows[drawn[j]].tolist(), [(k, d) for k, d in dashes if d.shape[1]], level)
+        dashes = [(k, d) for k, d in dashes if d.shape[1]]
+        prepared[plot] = Curves(xy[j], rows[drawn[j]].tolist(), dashes, level, series.spread[..., _SPREAD[plot]])
     return prepared
 
 

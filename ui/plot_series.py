@@ -58,17 +58,11 @@ MAX_LINES = 64
 _ERRORS = ("energy_error", "momentum_error", "orientation_error")  # and the plots that draw them:
 _ERROR_PLOTS = ("energy", "momentum", "orientation")
 _CURVES = ("herpolhode", "herpolhode_exact", "polhode", "polhode_exact")
-# The values of :attr:`PlotSeries.spread`, as the plots draw them: log10 of each error, Newton iterations per step,
-# the herpolhode's x and y, the polhode's x and y.
-_SPREAD: dict[str, int | slice] = {
-    "energy": 0,
-    "momentum": 1,
-    "orientation": 2,
-    "cost": 3,
-    "herpolhode": slice(4, 6),
-    "polhode": slice(6, 8),
-}
+# The planes of :attr:`PlotSeries.spread` by plot: log10 of each error, Newton iterations per step, the herpolhode's
+# and the polhode's points (the distance between two rows' points, bounded by their x's and y's spreads).
+_SPREAD = {"energy": 0, "momentum": 1, "orientation": 2, "cost": 3, "herpolhode": 4, "polhode": 5}
 SPREAD_CHUNK = 1 << 20  # pairs' differences made at once (a series made from a long record appends thousands)
+SPREAD_WORK = 1 << 24  # pairs' differences of one batch at most (~50 ms): the whole record of 14 lines, not of 64
 
 
 @dataclass(frozen=True)
@@ -84,7 +78,7 @@ class TimeLines:
     drawn: list[int]
     y_range: tuple[float, float] | None
     level: np.ndarray
-    spread: np.ndarray | None = None  # (K, K): PlotSeries.spread along this plot's y (ui/covered_lines.py)
+    spread: np.ndarray | None = None  # (K, K): PlotSeries.spread of this plot's y (ui/covered_lines.py)
 
 
 def small_pages_zeros(shape: tuple[int, ...]) -> np.ndarray:
@@ -117,8 +111,8 @@ class Curves:
     """A 2D curve per body: ``xy`` (K, 2, P) contiguous (x then y of each body), ``drawn`` the bodies with any
     data, ``dashes`` ``(k, segments)`` of each exact reference drawn, ``segments`` (2, 2S): x and y of the dashes'
     end points (see :func:`_dashes`), ``level`` (P,) each point's absolute sample index (consecutive: every
-    step's sample is a point, and keeps its level from one sample to the next), ``spread`` (K, K, 2) the series'
-    along x and y (ui/covered_lines.py)."""
+    step's sample is a point, and keeps its level from one sample to the next), ``spread`` (K, K) the series'
+    (ui/covered_lines.py)."""
 
     xy: np.ndarray
     drawn: list[int]
@@ -173,10 +167,13 @@ class PlotSeries:
         self._appended = 0
         self._curve_until = np.zeros((len(_CURVES), k), dtype=np.int64)
         self._prepared: tuple[tuple[int, float], dict[str, object]] | None = None
-        # For each pair of rows, the largest difference of their values as the plots draw them (:data:`_SPREAD`),
-        # over every sample appended (NaN once one had a value where the other had none): whether a line lies
-        # under another on screen is then a product per plot, not a pass over their points (ui/covered_lines.py).
-        self.spread = np.zeros((k, k, 8))
+        # For each pair of rows, how far apart their values as the plots draw them were at most, over every sample
+        # appended (NaN once one had a value where the other had none), a plane per plot (:data:`_SPREAD`): whether
+        # a line lies under another on screen is then a comparison per plot, not a pass over their points
+        # (ui/covered_lines.py). The curves' planes bound the distance by the largest differences of x and of y.
+        self.spread = np.zeros((len(_SPREAD), k, k))
+        self._apart = np.zeros((8, k, k))  # the largest differences of each value: the errors, Newton, x, y, x, y
+        self._scratch = np.empty((8, k, k))
         # Each integrator's cost, accuracy and failure now (ui/integrator_table.py).
         self.integrator_table: IntegratorTable | None = None
         # s: the step boundaries kicks land on (scene/files/kick_table.py), marked in plots
@@ -230,15 +227,27 @@ class PlotSeries:
     def _spread_over(self, errors: np.ndarray, newton: np.ndarray, curves: np.ndarray) -> None:
         """:attr:`spread` widened to the samples ``errors`` (3, S, K), ``newton`` (K, S) and ``curves`` (4, S, K, 2).
         The plots draw each error at the floor or above, and a bucket's largest (or mean) of the samples: neither
-        takes two rows further apart than their samples are."""
+        takes two rows further apart than their samples are. A batch of more than ``SPREAD_WORK`` differences (a
+        long record of many rows: time travel in a cloud) sets every pair apart instead: its lines are all drawn."""
         with np.errstate(divide="ignore", invalid="ignore"):
             logs = np.log10(np.maximum(errors, ERROR_FLOOR))  # NaN stays NaN
-        values = np.concatenate([np.moveaxis(logs, 0, -1), newton.T[..., None], curves[0], curves[2]], axis=-1)
-        count, rows, axes = values.shape
-        chunk = max(1, SPREAD_CHUNK // max(rows * rows * axes, 1))
-        for start in range(0, count, chunk):
-            part = values[start : start + chunk]
-            np.maximum(self.spread, np.abs(part[:, :, None] - part[:, None, :]).max(axis=0), out=self.spread)
+        curve_values = curves[[0, 0, 2, 2], :, :, [0, 1, 0, 1]]  # (4, S, K): x, y, x, y
+        values = np.concatenate([logs, newton.T[None], curve_values])  # (8, S, K)
+        axes, count, rows = values.shape
+        apart, scratch = self._apart, self._scratch
+        if count == 1:  # a frame's step: into the scratch (a fresh temporary of this size is page faults, 3x slower)
+            np.subtract(values[:, 0, :, None], values[:, 0, None, :], out=scratch)
+            np.maximum(apart, np.abs(scratch, out=scratch), out=apart)
+        elif count * rows * rows * axes > SPREAD_WORK:
+            apart[...] = np.inf
+        else:
+            chunk = max(1, SPREAD_CHUNK // max(rows * rows * axes, 1))
+            for start in range(0, count, chunk):
+                part = values[:, start : start + chunk]
+                np.maximum(apart, np.abs(part[..., :, None] - part[..., None, :]).max(axis=1), out=apart)
+        self.spread[:4] = apart[:4]
+        np.hypot(apart[4], apart[5], out=self.spread[4])
+        np.hypot(apart[6], apart[7], out=self.spread[5])
 
     def held(self, values: np.ndarray) -> np.ndarray:
         """The rows it holds of ``values`` (``bodies``, ...), one per plotted body: (K, ...)."""
@@ -463,7 +472,7 @@ def _prepare(series: PlotSeries, seconds: float) -> dict[str, object]:
             rows[~np.isnan(error_rows[j, rows]).all(axis=1)].tolist(),
             (float(low[j]), float(high[j])) if np.isfinite(low[j]) else None,
             level,
-            series.spread[..., _SPREAD[plot]],
+            series.spread[_SPREAD[plot]],
         )
         for j, plot in enumerate(_ERROR_PLOTS)
     }
@@ -475,7 +484,7 @@ def _prepare(series: PlotSeries, seconds: float) -> dict[str, object]:
     # The first steps of a run include compiling the kernels: a percentile keeps them from setting the scale.
     finite = ms[np.isfinite(ms)]
     newton_drawn = rows[~np.isnan(newton[rows]).all(axis=1)].tolist()
-    newton_lines = TimeLines(t_range, x, newton, newton_drawn, None, level, series.spread[..., _SPREAD["cost"]])
+    newton_lines = TimeLines(t_range, x, newton, newton_drawn, None, level, series.spread[_SPREAD["cost"]])
     prepared["cost"] = CostLines(
         newton_lines,
         float(cost[:-1].max(initial=0.0)),
@@ -528,7 +537,7 @@ def _curves(series: PlotSeries, start: int) -> dict[str, Curves | None]:
             continue
         dashes = [(k, _dashes(xy[j + 1, k], level, dash)) for k in exact_rows]
         dashes = [(k, d) for k, d in dashes if d.shape[1]]
-        prepared[plot] = Curves(xy[j], rows[drawn[j]].tolist(), dashes, level, series.spread[..., _SPREAD[plot]])
+        prepared[plot] = Curves(xy[j], rows[drawn[j]].tolist(), dashes, level, series.spread[_SPREAD[plot]])
     return prepared
 
 

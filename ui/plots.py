@@ -24,7 +24,7 @@ from spinlab.scene.model.captions import scene_captions
 from spinlab.scene.model.samples import ERROR_FLOOR
 from spinlab.ui import tips
 from spinlab.ui.cost_plots import integrators_plot, mark_frozen_ends
-from spinlab.ui.covered_lines import covered, spread_px
+from spinlab.ui.covered_lines import covered
 from spinlab.ui.help_texts import PLOT_TOOLTIPS
 from spinlab.ui.plot_focus import ALL_PLOTS, arrangement, plot_tabs
 from spinlab.ui.plot_series import CostLines, Curves, Divergence, PlotSeries, TimeLines, export_csv
@@ -347,7 +347,7 @@ def _draw_lines(series: PlotSeries, lines: TimeLines, log: bool, faded: TimeLine
             implot.plot_line(f"{names[k]} (original)##original{k}", faded.x[keep], faded.y[k, keep],
                              _spec((*rgb[k], ORIGINAL_ALPHA), ORIGINAL_WEIGHT))  # fmt: skip
     x = np.broadcast_to(lines.x, (len(drawn), len(lines.x)))
-    for k, keep in _shown(drawn, x, lines.y[drawn], lines.level, log, lines.spread):
+    for k, keep in _shown(drawn, x, lines.y[drawn], lines.level, log, lines.spread, curve=False):
         implot.plot_line(names[k], lines.x[keep], lines.y[k, keep], _spec(rgb[k]))
     mark_frozen_ends(series, lines)
 
@@ -403,14 +403,15 @@ def _kept(x: np.ndarray, y: np.ndarray, level: np.ndarray, log: bool) -> np.ndar
 
 
 def _shown(
-    rows: list[int], x: np.ndarray, y: np.ndarray, level: np.ndarray, log: bool, spread: np.ndarray | None
+    rows: list[int], x: np.ndarray, y: np.ndarray, level: np.ndarray, log: bool, spread: np.ndarray | None, curve: bool
 ) -> list[tuple[int, np.ndarray]]:
     """Each line to draw of ``rows`` (their lines ``x``, ``y`` (K, P), drawn in that order) and its points kept
-    (:func:`_kept`): a line that a later one covers on screen (ui/covered_lines.py) by ``spread`` (the lines' data's
-    ``spread``: over the series' rows, along y, or along x and y) is left out. Call after the plot's setup."""
-    pixels, scales = _plot_pixels(x, y, log)
+    (:func:`_kept`): a line that a later one covers on screen (ui/covered_lines.py) by ``spread`` (the lines'
+    data's: apart along y, the lines sharing their x; ``curve``: apart in the plane) is left out. Call after the
+    plot's setup."""
+    pixels, (scale_x, scale_y) = _plot_pixels(x, y, log)
     if spread is not None and len(rows) > 1:
-        drawn = ~covered(spread_px(spread, rows, scales))
+        drawn = ~covered(spread, rows, max(scale_x, scale_y) if curve else scale_y)
         rows, pixels = np.asarray(rows)[drawn].tolist(), pixels[drawn]
     return list(zip(rows, _thinned(pixels, level), strict=True))
 
@@ -591,7 +592,7 @@ def _curve_plot(series: PlotSeries, curves: Curves | None, size, name: str, fade
         for k, keep in zip(faded.drawn, _kept(old[:, 0], old[:, 1], faded.level, log=False), strict=True):
             implot.plot_line(f"{names[k]} (original)##original{k}", faded.xy[k, 0, keep], faded.xy[k, 1, keep],
                              _spec((*rgb[k], ORIGINAL_ALPHA), ORIGINAL_WEIGHT))  # fmt: skip
-    for k, keep in _shown(drawn, xs, ys, curves.level, False, curves.spread):
+    for k, keep in _shown(drawn, xs, ys, curves.level, False, curves.spread, curve=True):
         implot.plot_line(names[k], xy[k, 0, keep], xy[k, 1, keep], _spec(rgb[k]))
     dashed = _spec(EXACT_RGBA, 1.2, implot.LineFlags_.segments | implot.ItemFlags_.no_fit)
     for k, segments in curves.dashes:

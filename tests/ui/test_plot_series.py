@@ -13,6 +13,7 @@ import pytest
 from spinlab.scene.files.scene_file import load_scene
 from spinlab.scene.model.run_model import Session, Setup, default_integrators
 from spinlab.scene.model.samples import ERROR_FLOOR, Sample
+from spinlab.ui import plot_series
 from spinlab.ui.plot_series import (
     DASH_SAMPLES,
     DASHES_PER_WINDOW,
@@ -328,3 +329,17 @@ def test_a_frames_plot_data_takes_no_mask_over_the_windows_samples(monkeypatch):
     history.prepared("energy", 20.0)
     window = len(history.t())
     assert largest["isnan"] <= 2 * window and largest["isfinite"] <= window, largest
+
+
+def test_a_batch_too_large_to_compare_leaves_every_pair_of_lines_apart(monkeypatch):
+    """Each pair's spread over a batch costs a difference per sample, pair and value: past the budget (a record of
+    thousands of samples of 64 lines), every pair is set apart (all lines drawn) rather than the frame waiting."""
+    rng = np.random.default_rng(3)
+    samples = stacked([sample(i / 60.0, rng) for i in range(3)])
+    within = filled(0)
+    within.append(samples, np.zeros(3), 1.0)
+    assert np.isfinite(within.spread[0]).all()  # the energy errors: every body has one
+    monkeypatch.setattr(plot_series, "SPREAD_WORK", 3 * 3 * 3 * 8 - 1)
+    beyond = filled(0)
+    beyond.append(samples, np.zeros(3), 1.0)
+    assert np.isinf(beyond.spread).all()

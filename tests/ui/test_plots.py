@@ -274,18 +274,18 @@ def test_a_line_under_a_later_one_that_agrees_to_a_tenth_of_a_pixel_is_not_drawn
 
 def test_lines_are_covered_only_by_a_line_drawn_on_top():
     """A line goes under a later line that no line after it covers: of a, b, c (c drawn last), b close to both and
-    a not to c, b is left out and a drawn."""
-    apart = np.array([[0.0, 0.05, 0.3], [0.05, 0.0, 0.05], [0.3, 0.05, 0.0]])
-    assert covered(apart).tolist() == [False, True, False]
-    assert covered(np.full((3, 3), 0.05)).tolist() == [True, True, False]
-    assert covered(np.full((3, 3), np.nan)).tolist() == [False, False, False]  # never alike
-    assert not covered(np.zeros((1, 1))).any()
+    a not to c, b is left out and a drawn (10 px a unit)."""
+    spread = np.array([[0.0, 0.005, 0.03], [0.005, 0.0, 0.005], [0.03, 0.005, 0.0]])
+    assert covered(spread, [0, 1, 2], 10.0).tolist() == [False, True, False]
+    assert covered(spread, [0, 2], 10.0).tolist() == [False, False]
+    assert covered(spread, [0, 1, 2], 1.0).tolist() == [True, True, False]
+    assert covered(np.full((3, 3), np.nan), [0, 1, 2], 1.0).tolist() == [False, False, False]  # never alike
 
 
-def test_the_spread_of_two_rows_is_their_largest_difference_as_drawn_over_every_sample():
+def test_the_spread_of_two_rows_is_how_far_apart_they_were_drawn_at_most_over_every_sample():
     history = _agreeing(0.5, steps=30)
     spread = history.spread
-    assert spread.shape == (3, 3, 8)
-    np.testing.assert_allclose(spread[0, 1, :3], 0.5)  # log10 of the errors
-    np.testing.assert_allclose(spread[0, 1, 3:], 0.5)  # Newton iterations, the curves' x and y
-    assert np.all(spread[0, 2] > 0.5) and np.array_equal(spread, spread.transpose(1, 0, 2))
+    assert spread.shape == (6, 3, 3)
+    np.testing.assert_allclose(spread[:4, 0, 1], 0.5)  # log10 of the errors, Newton iterations
+    np.testing.assert_allclose(spread[4:, 0, 1], np.hypot(0.5, 0.5))  # the curves' points, 0.5 apart in x and y
+    assert np.all(spread[:, 0, 2] > 0.5) and np.array_equal(spread, spread.transpose(0, 2, 1))

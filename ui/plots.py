@@ -399,7 +399,7 @@ def _kept(x: np.ndarray, y: np.ndarray, level: np.ndarray, log: bool) -> np.ndar
     """(K, P) bool: the points of the lines (``x``, ``y``) (K, P) in the current plot's axes that keep each line
     as drawn with all of them, within ``THIN_ERROR_PX``; ``level`` (P,) the points' consecutive absolute indices,
     which anchor the choice so that it stays put as the data scroll. Call after the plot's setup."""
-    return _thinned(_plot_pixels(x, y, log)[0], level)
+    return _thinned(_plot_pixels(x, y, log, _plot_scales(log)), level)
 
 
 def _shown(
@@ -409,26 +409,31 @@ def _shown(
     (:func:`_kept`): a line that a later one covers on screen (ui/covered_lines.py) by ``spread`` (the lines'
     data's: apart along y, the lines sharing their x; ``curve``: apart in the plane) is left out. Call after the
     plot's setup."""
-    pixels, (scale_x, scale_y) = _plot_pixels(x, y, log)
+    scales = _plot_scales(log)
     if spread is not None and len(rows) > 1:
-        drawn = ~covered(spread, rows, max(scale_x, scale_y) if curve else scale_y)
-        rows, pixels = np.asarray(rows)[drawn].tolist(), pixels[drawn]
-    return list(zip(rows, _thinned(pixels, level), strict=True))
+        drawn = ~covered(spread, rows, max(scales) if curve else scales[1])
+        rows, x, y = np.asarray(rows)[drawn].tolist(), x[drawn], y[drawn]
+    return list(zip(rows, _thinned(_plot_pixels(x, y, log, scales), level), strict=True))
 
 
-def _plot_pixels(x: np.ndarray, y: np.ndarray, log: bool) -> tuple[np.ndarray, tuple[float, float]]:
-    """(K, P, 2): the points of the lines (``x``, ``y``) (K, P) in the current plot's pixels, from an origin of its
-    own (NaN or infinite where a line has no point), and the pixels per unit of x and y (of log10 y: ``log``)."""
+def _plot_scales(log: bool) -> tuple[float, float]:
+    """The current plot's pixels per unit of x and of y (of log10 y: ``log``)."""
     limits, size = implot.get_plot_limits(), implot.get_plot_size()
     if log:
-        with np.errstate(divide="ignore", invalid="ignore"):
-            y = np.log10(y)
         low, high = np.log10(max(limits.y.min, 1e-300)), np.log10(max(limits.y.max, 1e-300))
     else:
         low, high = limits.y.min, limits.y.max
     scale_x = size.x / max(limits.x.max - limits.x.min, 1e-300)
-    scale_y = size.y / max(high - low, 1e-300)
-    return np.stack([x * scale_x, y * scale_y], axis=-1), (scale_x, scale_y)
+    return scale_x, size.y / max(high - low, 1e-300)
+
+
+def _plot_pixels(x: np.ndarray, y: np.ndarray, log: bool, scales: tuple[float, float]) -> np.ndarray:
+    """(K, P, 2): the points of the lines (``x``, ``y``) (K, P) in the current plot's pixels (:func:`_plot_scales`),
+    from an origin of their own (NaN or infinite where a line has no point)."""
+    if log:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            y = np.log10(y)
+    return np.stack([x * scales[0], y * scales[1]], axis=-1)
 
 
 def _thinned(pixels: np.ndarray, level: np.ndarray) -> np.ndarray:

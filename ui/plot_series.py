@@ -61,8 +61,9 @@ _CURVES = ("herpolhode", "herpolhode_exact", "polhode", "polhode_exact")
 # The planes of :attr:`PlotSeries.spread` by plot: log10 of each error, Newton iterations per step, the herpolhode's
 # and the polhode's points (the distance between two rows' points, bounded by their x's and y's spreads).
 _SPREAD = {"energy": 0, "momentum": 1, "orientation": 2, "cost": 3, "herpolhode": 4, "polhode": 5}
-SPREAD_CHUNK = 1 << 20  # pairs' differences made at once (a series made from a long record appends thousands)
-SPREAD_WORK = 1 << 24  # pairs' differences of one batch at most (~50 ms): the whole record of 14 lines, not of 64
+# Pairs' differences folded into the spread a call, about: a series made from a long record (a seek) catches up over
+# the next appends (~1 ms each), its lines all drawn meanwhile.
+SPREAD_STEP_WORK = 1 << 18
 
 
 @dataclass(frozen=True)
@@ -167,13 +168,15 @@ class PlotSeries:
         self._appended = 0
         self._curve_until = np.zeros((len(_CURVES), k), dtype=np.int64)
         self._prepared: tuple[tuple[int, float], dict[str, object]] | None = None
-        # For each pair of rows, how far apart their values as the plots draw them were at most, over every sample
-        # appended (NaN once one had a value where the other had none), a plane per plot (:data:`_SPREAD`): whether
-        # a line lies under another on screen is then a comparison per plot, not a pass over their points
-        # (ui/covered_lines.py). The curves' planes bound the distance by the largest differences of x and of y.
+        # For each pair of rows, how far apart their values as the plots draw them were at most, over the samples
+        # held (and some older: NaN once one had a value where the other had none), a plane per plot
+        # (:data:`_SPREAD`): whether a line lies under another on screen is then a comparison per plot, not a pass
+        # over their points (ui/covered_lines.py). The curves' planes bound the distance by the largest differences
+        # of x and of y. ``inf`` while samples appended are not yet folded in (:meth:`_fold_spread`).
         self.spread = np.zeros((len(_SPREAD), k, k))
         self._apart = np.zeros((8, k, k))  # the largest differences of each value: the errors, Newton, x, y, x, y
         self._scratch = np.empty((8, k, k))
+        self._folded = 0  # samples appended (as ``_appended`` counts them) folded into ``_apart``
         # Each integrator's cost, accuracy and failure now (ui/integrator_table.py).
         self.integrator_table: IntegratorTable | None = None
         # s: the step boundaries kicks land on (scene/files/kick_table.py), marked in plots
@@ -188,14 +191,13 @@ class PlotSeries:
         costs (the same for every step, or one row per step: newton (S, K), ms (S,)); the oldest are dropped when
         full."""
         t = np.atleast_1d(np.asarray(sample.t, dtype=float))
-        count = len(t)
+        count, fresh = len(t), self._appended == 0
         newton = np.asarray(newton_per_step, dtype=float)
         newton = newton.reshape(-1, self.bodies) if self.bodies else np.zeros((1, 0))  # (1 or S, bodies)
         newton = np.broadcast_to(self.held(newton.T), (len(self.names), count))  # (K, S)
         ms = np.broadcast_to(np.asarray(ms_per_step, dtype=float), (count,))
         errors = np.stack([self._held(getattr(sample, name), count, ()) for name in _ERRORS])  # (3, S, K)
         curves = np.stack([self._held(getattr(sample, name), count, (2,)) for name in _CURVES])  # (4, S, K, 2)
-        self._spread_over(errors, newton, curves)
         if count > self.capacity:  # only the newest fit
             skip = count - self.capacity
             t, newton, ms, errors, curves = t[skip:], newton[:, skip:], ms[skip:], errors[:, skip:], curves[:, skip:]
@@ -223,31 +225,39 @@ class PlotSeries:
         self._next = int((self._next + count) % self.capacity)
         self.count = min(self.count + count, self.capacity)
         self.version += count
+        self._fold_spread(count, fresh)
 
-    def _spread_over(self, errors: np.ndarray, newton: np.ndarray, curves: np.ndarray) -> None:
-        """:attr:`spread` widened to the samples ``errors`` (3, S, K), ``newton`` (K, S) and ``curves`` (4, S, K, 2).
-        The plots draw each error at the floor or above, and a bucket's largest (or mean) of the samples: neither
-        takes two rows further apart than their samples are. A batch of more than ``SPREAD_WORK`` differences (a
-        long record of many rows: time travel in a cloud) sets every pair apart instead: its lines are all drawn."""
-        with np.errstate(divide="ignore", invalid="ignore"):
-            logs = np.log10(np.maximum(errors, ERROR_FLOOR))  # NaN stays NaN
-        curve_values = curves[[0, 0, 2, 2], :, :, [0, 1, 0, 1]]  # (4, S, K): x, y, x, y
-        values = np.concatenate([logs, newton.T[None], curve_values])  # (8, S, K)
-        axes, count, rows = values.shape
-        apart, scratch = self._apart, self._scratch
-        if count == 1:  # a frame's step: into the scratch (a fresh temporary of this size is page faults, 3x slower)
-            np.subtract(values[:, 0, :, None], values[:, 0, None, :], out=scratch)
-            np.maximum(apart, np.abs(scratch, out=scratch), out=apart)
-        elif count * rows * rows * axes > SPREAD_WORK:
-            apart[...] = np.inf
-        else:
-            chunk = max(1, SPREAD_CHUNK // max(rows * rows * axes, 1))
-            for start in range(0, count, chunk):
-                part = values[:, start : start + chunk]
-                np.maximum(apart, np.abs(part[..., :, None] - part[..., None, :]).max(axis=1), out=apart)
-        self.spread[:4] = apart[:4]
-        np.hypot(apart[4], apart[5], out=self.spread[4])
-        np.hypot(apart[6], apart[7], out=self.spread[5])
+    def _fold_spread(self, appended: int, fresh: bool) -> None:
+        """Fold held samples not yet in :attr:`spread` into it, oldest first, after ``appended`` were appended (to a
+        ``fresh`` series: its first): as many as ``SPREAD_STEP_WORK`` differences allow, or twice ``appended`` when
+        more, so that a backlog shrinks as a run goes on. A run going on by more samples a call than that (a cloud
+        at 8x) folds none: its lines are all drawn, until it slows down. The plots draw each error at the floor or
+        above, a bucket's largest (or mean) of the samples: neither takes two rows further apart than theirs are."""
+        rows, oldest = len(self.names), self._appended - self.count
+        first = max(self._folded, oldest)  # samples no longer held are drawn no more
+        budget = max(1, SPREAD_STEP_WORK // max(8 * rows * rows, 1))
+        most = max(budget, 2 * appended) if appended <= budget else (budget if fresh else 0)
+        last = min(self._appended, first + most)
+        if last > first:
+            held = slice(first - oldest, last - oldest)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                logs = np.log10(np.maximum(self._ordered(self._errors)[..., held], ERROR_FLOOR))  # NaN stays NaN
+            newton = self._ordered(self._cost)[None, :-1, held]
+            curves = self._ordered(self._curves)[[0, 0, 2, 2], :, [0, 1, 0, 1], held]  # (4, K, S): x, y, x, y
+            values = np.concatenate([logs, newton, curves])  # (8, K, S)
+            apart, scratch = self._apart, self._scratch
+            if last - first == 1:  # a frame's step, into the scratch (a fresh temporary is page faults: 3x slower)
+                np.subtract(values[:, :, None, 0], values[:, None, :, 0], out=scratch)
+                np.maximum(apart, np.abs(scratch, out=scratch), out=apart)
+            else:
+                np.maximum(apart, np.abs(values[:, :, None] - values[:, None, :]).max(axis=-1), out=apart)
+            self._folded = last
+        if self._folded < self._appended:
+            self.spread[...] = np.inf
+            return
+        self.spread[:4] = self._apart[:4]
+        np.hypot(self._apart[4], self._apart[5], out=self.spread[4])
+        np.hypot(self._apart[6], self._apart[7], out=self.spread[5])
 
     def held(self, values: np.ndarray) -> np.ndarray:
         """The rows it holds of ``values`` (``bodies``, ...), one per plotted body: (K, ...)."""

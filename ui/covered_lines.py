@@ -9,9 +9,10 @@ it is within :data:`COVERED_PX` of a later line that is itself drawn; only that 
 aside, differs from the plot drawn with both.
 
 What is compared is a bound kept as samples come (ui/plot_series.py's ``PlotSeries.spread``): for each pair of
-lines, how far apart their points were at most over every sample, in the plot's data units; a frame scales it to
-pixels. A pair that ever was further apart than a pixel's fraction, or had a value where the other had none (NaN),
-stays apart: the bound only errs towards drawing a line.
+lines, how far apart their points were at most over the samples held (and perhaps older ones), in the plot's data
+units; a frame scales it to pixels. A pair that was further apart than a pixel's fraction, or had a value where the
+other had none (NaN), stays apart, and every pair while the bound is not known (``inf``): the bound only errs
+towards drawing a line.
 """
 
 from __future__ import annotations

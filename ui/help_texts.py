@@ -8,6 +8,8 @@ checks that every control drawn has one).
 
 from __future__ import annotations
 
+from functools import cache
+
 from spinlab.sim.integrators import CLAIMS
 from spinlab.sim.integrators.claims import describe
 
@@ -142,8 +144,10 @@ def tooltip(key: str) -> str:
     return TOOLTIPS[key]
 
 
+@cache
 def integrator_line(name: str, under_torque: bool = False) -> str:
     """The one-line description of integrator ``name``: its method, order (in a scene ``under_torque``, the order
     it keeps there), what it conserves, explicit or implicit and its cost relative to euler
-    (sim/integrators/claims.py's ``describe``)."""
+    (sim/integrators/claims.py's ``describe``). Made once: the panel's tooltips ask for it every frame, for each
+    integrator listed (~40 a frame side by side)."""
     return describe(CLAIMS[name], under_torque=under_torque)

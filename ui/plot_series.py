@@ -58,6 +58,12 @@ MAX_LINES = 64
 _ERRORS = ("energy_error", "momentum_error", "orientation_error")  # and the plots that draw them:
 _ERROR_PLOTS = ("energy", "momentum", "orientation")
 _CURVES = ("herpolhode", "herpolhode_exact", "polhode", "polhode_exact")
+# The planes of :attr:`PlotSeries.spread` by plot: log10 of each error, Newton iterations per step, the herpolhode's
+# and the polhode's points (the distance between two rows' points, bounded by their x's and y's spreads).
+_SPREAD = {"energy": 0, "momentum": 1, "orientation": 2, "cost": 3, "herpolhode": 4, "polhode": 5}
+# Pairs' differences folded into the spread a call, about: a series made from a long record (a seek) catches up over
+# the next appends (~1 ms each), its lines all drawn meanwhile.
+SPREAD_STEP_WORK = 1 << 18
 
 
 @dataclass(frozen=True)
@@ -73,6 +79,7 @@ class TimeLines:
     drawn: list[int]
     y_range: tuple[float, float] | None
     level: np.ndarray
+    spread: np.ndarray | None = None  # (K, K): PlotSeries.spread of this plot's y (ui/covered_lines.py)
 
 
 def small_pages_zeros(shape: tuple[int, ...]) -> np.ndarray:
@@ -105,12 +112,14 @@ class Curves:
     """A 2D curve per body: ``xy`` (K, 2, P) contiguous (x then y of each body), ``drawn`` the bodies with any
     data, ``dashes`` ``(k, segments)`` of each exact reference drawn, ``segments`` (2, 2S): x and y of the dashes'
     end points (see :func:`_dashes`), ``level`` (P,) each point's absolute sample index (consecutive: every
-    step's sample is a point, and keeps its level from one sample to the next)."""
+    step's sample is a point, and keeps its level from one sample to the next), ``spread`` (K, K) the series'
+    (ui/covered_lines.py)."""
 
     xy: np.ndarray
     drawn: list[int]
     dashes: list[tuple[int, np.ndarray]]
     level: np.ndarray
+    spread: np.ndarray | None = None
 
 
 class PlotSeries:
@@ -159,6 +168,15 @@ class PlotSeries:
         self._appended = 0
         self._curve_until = np.zeros((len(_CURVES), k), dtype=np.int64)
         self._prepared: tuple[tuple[int, float], dict[str, object]] | None = None
+        # For each pair of rows, how far apart their values as the plots draw them were at most, over the samples
+        # held (and some older: NaN once one had a value where the other had none), a plane per plot
+        # (:data:`_SPREAD`): whether a line lies under another on screen is then a comparison per plot, not a pass
+        # over their points (ui/covered_lines.py). The curves' planes bound the distance by the largest differences
+        # of x and of y. ``inf`` while samples appended are not yet folded in (:meth:`_fold_spread`).
+        self.spread = np.zeros((len(_SPREAD), k, k))
+        self._apart = np.zeros((8, k, k))  # the largest differences of each value: the errors, Newton, x, y, x, y
+        self._scratch = np.empty((8, k, k))
+        self._folded = 0  # samples appended (as ``_appended`` counts them) folded into ``_apart``
         # Each integrator's cost, accuracy and failure now (ui/integrator_table.py).
         self.integrator_table: IntegratorTable | None = None
         # s: the step boundaries kicks land on (scene/files/kick_table.py), marked in plots
@@ -173,20 +191,19 @@ class PlotSeries:
         costs (the same for every step, or one row per step: newton (S, K), ms (S,)); the oldest are dropped when
         full."""
         t = np.atleast_1d(np.asarray(sample.t, dtype=float))
-        count = len(t)
+        count, fresh = len(t), self._appended == 0
         newton = np.asarray(newton_per_step, dtype=float)
         newton = newton.reshape(-1, self.bodies) if self.bodies else np.zeros((1, 0))  # (1 or S, bodies)
         newton = np.broadcast_to(self.held(newton.T), (len(self.names), count))  # (K, S)
         ms = np.broadcast_to(np.asarray(ms_per_step, dtype=float), (count,))
+        errors = np.stack([self._held(getattr(sample, name), count, ()) for name in _ERRORS])  # (3, S, K)
+        curves = np.stack([self._held(getattr(sample, name), count, (2,)) for name in _CURVES])  # (4, S, K, 2)
         if count > self.capacity:  # only the newest fit
             skip = count - self.capacity
-            t, newton, ms = t[skip:], newton[:, skip:], ms[skip:]
-            sample = Sample(t, *(getattr(sample, name)[skip:] for name in _ERRORS + _CURVES))
+            t, newton, ms, errors, curves = t[skip:], newton[:, skip:], ms[skip:], errors[:, skip:], curves[:, skip:]
             self.version += skip
             self._appended += skip
             count = self.capacity
-        errors = np.stack([self._held(getattr(sample, name), count, ()) for name in _ERRORS])  # (3, S, K)
-        curves = np.stack([self._held(getattr(sample, name), count, (2,)) for name in _CURVES])  # (4, S, K, 2)
         has_number = ~np.isnan(curves).all(axis=-1)  # (4, S, K)
         newest = count - np.argmax(has_number[:, ::-1], axis=1)  # (4, K): 1 + the last step with a number
         self._curve_until = np.where(has_number.any(axis=1), self._appended + newest, self._curve_until)
@@ -208,6 +225,39 @@ class PlotSeries:
         self._next = int((self._next + count) % self.capacity)
         self.count = min(self.count + count, self.capacity)
         self.version += count
+        self._fold_spread(count, fresh)
+
+    def _fold_spread(self, appended: int, fresh: bool) -> None:
+        """Fold held samples not yet in :attr:`spread` into it, oldest first, after ``appended`` were appended (to a
+        ``fresh`` series: its first): as many as ``SPREAD_STEP_WORK`` differences allow, or twice ``appended`` when
+        more, so that a backlog shrinks as a run goes on. A run going on by more samples a call than that (a cloud
+        at 8x) folds none: its lines are all drawn, until it slows down. The plots draw each error at the floor or
+        above, a bucket's largest (or mean) of the samples: neither takes two rows further apart than theirs are."""
+        rows, oldest = len(self.names), self._appended - self.count
+        first = max(self._folded, oldest)  # samples no longer held are drawn no more
+        budget = max(1, SPREAD_STEP_WORK // max(8 * rows * rows, 1))
+        most = max(budget, 2 * appended) if appended <= budget else (budget if fresh else 0)
+        last = min(self._appended, first + most)
+        if last > first:
+            held = slice(first - oldest, last - oldest)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                logs = np.log10(np.maximum(self._ordered(self._errors)[..., held], ERROR_FLOOR))  # NaN stays NaN
+            newton = self._ordered(self._cost)[None, :-1, held]
+            curves = self._ordered(self._curves)[[0, 0, 2, 2], :, [0, 1, 0, 1], held]  # (4, K, S): x, y, x, y
+            values = np.concatenate([logs, newton, curves])  # (8, K, S)
+            apart, scratch = self._apart, self._scratch
+            if last - first == 1:  # a frame's step, into the scratch (a fresh temporary is page faults: 3x slower)
+                np.subtract(values[:, :, None, 0], values[:, None, :, 0], out=scratch)
+                np.maximum(apart, np.abs(scratch, out=scratch), out=apart)
+            else:
+                np.maximum(apart, np.abs(values[:, :, None] - values[:, None, :]).max(axis=-1), out=apart)
+            self._folded = last
+        if self._folded < self._appended:
+            self.spread[...] = np.inf
+            return
+        self.spread[:4] = self._apart[:4]
+        np.hypot(self._apart[4], self._apart[5], out=self.spread[4])
+        np.hypot(self._apart[6], self._apart[7], out=self.spread[5])
 
     def held(self, values: np.ndarray) -> np.ndarray:
         """The rows it holds of ``values`` (``bodies``, ...), one per plotted body: (K, ...)."""
@@ -432,6 +482,7 @@ def _prepare(series: PlotSeries, seconds: float) -> dict[str, object]:
             rows[~np.isnan(error_rows[j, rows]).all(axis=1)].tolist(),
             (float(low[j]), float(high[j])) if np.isfinite(low[j]) else None,
             level,
+            series.spread[_SPREAD[plot]],
         )
         for j, plot in enumerate(_ERROR_PLOTS)
     }
@@ -443,7 +494,7 @@ def _prepare(series: PlotSeries, seconds: float) -> dict[str, object]:
     # The first steps of a run include compiling the kernels: a percentile keeps them from setting the scale.
     finite = ms[np.isfinite(ms)]
     newton_drawn = rows[~np.isnan(newton[rows]).all(axis=1)].tolist()
-    newton_lines = TimeLines(t_range, x, newton, newton_drawn, None, level)
+    newton_lines = TimeLines(t_range, x, newton, newton_drawn, None, level, series.spread[_SPREAD["cost"]])
     prepared["cost"] = CostLines(
         newton_lines,
         float(cost[:-1].max(initial=0.0)),
@@ -495,7 +546,8 @@ def _curves(series: PlotSeries, start: int) -> dict[str, Curves | None]:
             prepared[plot] = None
             continue
         dashes = [(k, _dashes(xy[j + 1, k], level, dash)) for k in exact_rows]
-        prepared[plot] = Curves(xy[j], rows[drawn[j]].tolist(), [(k, d) for k, d in dashes if d.shape[1]], level)
+        dashes = [(k, d) for k, d in dashes if d.shape[1]]
+        prepared[plot] = Curves(xy[j], rows[drawn[j]].tolist(), dashes, level, series.spread[_SPREAD[plot]])
     return prepared
 
 

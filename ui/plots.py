@@ -5,8 +5,8 @@ motion: torque-free, or a heavy symmetric top's; no line for a body without one)
 (world ω in the invariable plane's coordinates, the exact solution dashed), the polhode (body ω along two principal
 axes, exact dashed), Newton iterations per step and milliseconds per step. The data each plot draws is prepared by
 the series (once per sample, batched over the bodies); drawing leaves out the points of each line that the line
-drawn without them passes within a quarter of a pixel of (``THIN_ERROR_PX``, in the plot's own pixels), then is
-ImGui calls only.
+drawn without them passes within a quarter of a pixel of (``THIN_ERROR_PX``, in the plot's own pixels), and the
+lines a line drawn after them covers (ui/covered_lines.py), then is ImGui calls only.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from spinlab.scene.model.captions import scene_captions
 from spinlab.scene.model.samples import ERROR_FLOOR
 from spinlab.ui import tips
 from spinlab.ui.cost_plots import integrators_plot, mark_frozen_ends
+from spinlab.ui.covered_lines import covered
 from spinlab.ui.help_texts import PLOT_TOOLTIPS
 from spinlab.ui.plot_focus import ALL_PLOTS, arrangement, plot_tabs
 from spinlab.ui.plot_series import CostLines, Curves, Divergence, PlotSeries, TimeLines, export_csv
@@ -346,7 +347,7 @@ def _draw_lines(series: PlotSeries, lines: TimeLines, log: bool, faded: TimeLine
             implot.plot_line(f"{names[k]} (original)##original{k}", faded.x[keep], faded.y[k, keep],
                              _spec((*rgb[k], ORIGINAL_ALPHA), ORIGINAL_WEIGHT))  # fmt: skip
     x = np.broadcast_to(lines.x, (len(drawn), len(lines.x)))
-    for k, keep in zip(drawn, _kept(x, lines.y[drawn], lines.level, log), strict=True):
+    for k, keep in _shown(drawn, x, lines.y[drawn], lines.level, log, lines.spread, curve=False):
         implot.plot_line(names[k], lines.x[keep], lines.y[k, keep], _spec(rgb[k]))
     mark_frozen_ends(series, lines)
 
@@ -398,16 +399,45 @@ def _kept(x: np.ndarray, y: np.ndarray, level: np.ndarray, log: bool) -> np.ndar
     """(K, P) bool: the points of the lines (``x``, ``y``) (K, P) in the current plot's axes that keep each line
     as drawn with all of them, within ``THIN_ERROR_PX``; ``level`` (P,) the points' consecutive absolute indices,
     which anchor the choice so that it stays put as the data scroll. Call after the plot's setup."""
+    return _thinned(_plot_pixels(x, y, log, _plot_scales(log)), level)
+
+
+def _shown(
+    rows: list[int], x: np.ndarray, y: np.ndarray, level: np.ndarray, log: bool, spread: np.ndarray | None, curve: bool
+) -> list[tuple[int, np.ndarray]]:
+    """Each line to draw of ``rows`` (their lines ``x``, ``y`` (K, P), drawn in that order) and its points kept
+    (:func:`_kept`): a line that a later one covers on screen (ui/covered_lines.py) by ``spread`` (the lines'
+    data's: apart along y, the lines sharing their x; ``curve``: apart in the plane) is left out. Call after the
+    plot's setup."""
+    scales = _plot_scales(log)
+    if spread is not None and len(rows) > 1:
+        drawn = ~covered(spread, rows, max(scales) if curve else scales[1])
+        rows, x, y = np.asarray(rows)[drawn].tolist(), x[drawn], y[drawn]
+    return list(zip(rows, _thinned(_plot_pixels(x, y, log, scales), level), strict=True))
+
+
+def _plot_scales(log: bool) -> tuple[float, float]:
+    """The current plot's pixels per unit of x and of y (of log10 y: ``log``)."""
     limits, size = implot.get_plot_limits(), implot.get_plot_size()
     if log:
-        with np.errstate(divide="ignore", invalid="ignore"):
-            y = np.log10(y)
         low, high = np.log10(max(limits.y.min, 1e-300)), np.log10(max(limits.y.max, 1e-300))
     else:
         low, high = limits.y.min, limits.y.max
     scale_x = size.x / max(limits.x.max - limits.x.min, 1e-300)
-    scale_y = size.y / max(high - low, 1e-300)
-    pixels = np.stack([x * scale_x, y * scale_y], axis=-1)
+    return scale_x, size.y / max(high - low, 1e-300)
+
+
+def _plot_pixels(x: np.ndarray, y: np.ndarray, log: bool, scales: tuple[float, float]) -> np.ndarray:
+    """(K, P, 2): the points of the lines (``x``, ``y``) (K, P) in the current plot's pixels (:func:`_plot_scales`),
+    from an origin of their own (NaN or infinite where a line has no point)."""
+    if log:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            y = np.log10(y)
+    return np.stack([x * scales[0], y * scales[1]], axis=-1)
+
+
+def _thinned(pixels: np.ndarray, level: np.ndarray) -> np.ndarray:
+    """(K, P) bool: the points of the lines ``pixels`` (K, P, 2) to draw (render/overlays.py's ``trail_keep``)."""
     return trail_keep(
         pixels,
         np.ones(pixels.shape[:2], dtype=bool),
@@ -567,7 +597,7 @@ def _curve_plot(series: PlotSeries, curves: Curves | None, size, name: str, fade
         for k, keep in zip(faded.drawn, _kept(old[:, 0], old[:, 1], faded.level, log=False), strict=True):
             implot.plot_line(f"{names[k]} (original)##original{k}", faded.xy[k, 0, keep], faded.xy[k, 1, keep],
                              _spec((*rgb[k], ORIGINAL_ALPHA), ORIGINAL_WEIGHT))  # fmt: skip
-    for k, keep in zip(drawn, _kept(xs, ys, curves.level, log=False), strict=True):
+    for k, keep in _shown(drawn, xs, ys, curves.level, False, curves.spread, curve=True):
         implot.plot_line(names[k], xy[k, 0, keep], xy[k, 1, keep], _spec(rgb[k]))
     dashed = _spec(EXACT_RGBA, 1.2, implot.LineFlags_.segments | implot.ItemFlags_.no_fit)
     for k, segments in curves.dashes:

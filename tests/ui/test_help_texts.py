@@ -66,6 +66,21 @@ def test_side_by_side_checkboxes_describe_each_integrator(drawn):
         assert any(help_texts.integrator_line(name) in text for text in tips), name
 
 
+def test_the_integrators_lines_are_made_once_not_every_frame(imgui_window, monkeypatch):
+    """The side-by-side panel lists every integrator with its line as a tooltip, every frame: each line is made
+    from the integrator's claims once, whatever the frames."""
+    made = []
+    monkeypatch.setattr(help_texts, "describe", lambda claims, under_torque: made.append(claims) or claims.method)
+    forget = getattr(help_texts.integrator_line, "cache_clear", lambda: None)  # lines made before, by other tests
+    forget()
+    choices, form = base_state()
+    side_by_side = dataclasses.replace(choices, side_by_side=True)
+    for _ in range(3):
+        draw_panel(side_by_side, form)
+    forget()  # the real lines again for the other tests
+    assert 0 < len(made) <= len(INTEGRATORS) and len(made) == len({id(claims) for claims in made})
+
+
 def test_every_render_option_plot_and_integrator_is_explained():
     assert set(RENDER_LABELS) <= set(help_texts.TOOLTIPS)
     assert set(PLOT_TITLES) == set(help_texts.PLOT_TOOLTIPS)

@@ -13,6 +13,7 @@ import pytest
 from spinlab.scene.files.scene_file import load_scene
 from spinlab.scene.model.run_model import Session, Setup, default_integrators
 from spinlab.scene.model.samples import ERROR_FLOOR, Sample
+from spinlab.ui import plot_series
 from spinlab.ui.plot_series import (
     DASH_SAMPLES,
     DASHES_PER_WINDOW,
@@ -253,7 +254,11 @@ def test_a_batch_of_steps_is_appended_as_its_steps_one_by_one(batches):
     for name in (*FIELDS, "newton_per_step", "ms_per_step"):
         np.testing.assert_array_equal(batched.series(name), one_by_one.series(name))
     for plot in ("energy", "herpolhode", "cost"):
-        assert repr(batched.prepared(plot, 20.0)) == repr(one_by_one.prepared(plot, 20.0))
+        # The spread of the samples held (one by one, of evicted ones too): compared below, as a bound
+        unspread = [dataclasses.replace(lines.newton if plot == "cost" else lines, spread=None)
+                    for lines in (batched.prepared(plot, 20.0), one_by_one.prepared(plot, 20.0))]  # fmt: skip
+        assert repr(unspread[0]) == repr(unspread[1])
+    assert np.all((batched.spread <= one_by_one.spread) | np.isnan(one_by_one.spread))
 
 
 FIELDS = ("energy_error", "momentum_error", "orientation_error", "herpolhode", "herpolhode_exact", "polhode",
@@ -328,3 +333,26 @@ def test_a_frames_plot_data_takes_no_mask_over_the_windows_samples(monkeypatch):
     history.prepared("energy", 20.0)
     window = len(history.t())
     assert largest["isnan"] <= 2 * window and largest["isfinite"] <= window, largest
+
+
+def test_a_long_record_is_folded_into_the_spread_over_the_next_appends(monkeypatch):
+    """A series made from a long record (a seek) folds its samples into the pairs' spread a few at a time, as the
+    run goes on (its lines all drawn meanwhile: spread infinite), so no frame waits for all of them; once caught
+    up, the spread is the one of appending its samples one by one."""
+    rng = np.random.default_rng(3)
+    samples = [sample(i / 60.0, rng) for i in range(20)]
+    one_by_one = filled(0)
+    for one in samples:
+        one_by_one.append(one, np.zeros(3), 1.0)
+    monkeypatch.setattr(plot_series, "SPREAD_STEP_WORK", 2 * 3 * 3 * 8)  # two samples' differences a call
+    caught_up = filled(0)
+    caught_up.append(stacked(samples[:8]), np.zeros(3), 1.0)
+    calls = 1
+    while np.isinf(caught_up.spread).all():
+        assert calls < len(samples), "never caught up"
+        caught_up.append(samples[8 + calls - 1], np.zeros(3), 1.0)
+        calls += 1
+    assert calls > 2  # not all at once
+    for one in samples[8 + calls - 1 :]:
+        caught_up.append(one, np.zeros(3), 1.0)
+    np.testing.assert_array_equal(caught_up.spread, one_by_one.spread)

@@ -8,6 +8,7 @@ import pytest
 from imgui_bundle import imgui, implot
 
 from spinlab.ui import plot_series
+from spinlab.ui.covered_lines import covered
 from spinlab.ui.plot_series import MAX_LINES, line_rows
 from spinlab.ui.plots import (
     NO_REFERENCE,
@@ -214,7 +215,8 @@ def _cloud(names, exact_rows, steps):
         curves = {
             name: rng.normal(size=(k, 2)) for name in ("herpolhode", "herpolhode_exact", "polhode", "polhode_exact")
         }
-        history.append(Sample(t=i / 60.0, **errors, **curves), np.full(k, 2.0), 0.5)
+        # Newton iterations apart: lines that agree lie under one another, and are not drawn
+        history.append(Sample(t=i / 60.0, **errors, **curves), np.arange(k, dtype=float), 0.5)
     return history
 
 
@@ -235,3 +237,55 @@ def test_a_cloud_draws_max_lines_per_plot_evenly_spread_with_every_exact_referen
     # dashed in both curves; the cost plot's ms per step
     assert len(lines) == len(history.line_rows) * 6 + 2 * 2 + 1
     assert not any(line_rows(count, []).size != count for count in (1, 50, MAX_LINES))
+
+
+def _agreeing(offset: float, steps: int = 120):
+    """A history of bodies a, b, c: b's every measure is a's plus ``offset`` (a's errors times 10**offset); c's its
+    own."""
+    from spinlab.scene.model.samples import Sample
+    from spinlab.ui.plot_series import PlotSeries
+
+    rng = np.random.default_rng(5)
+    history = PlotSeries(["a", "b", "c"], rng.uniform(size=(3, 3)), [], capacity=400)
+    for i in range(steps):
+        errors = {name: rng.uniform(1e-12, 1e-3, 3) for name in ("energy_error", "momentum_error", "orientation_error")}
+        for values in errors.values():
+            values[1] = values[0] * 10.0**offset
+        curves = {name: rng.normal(size=(3, 2)) for name in ("herpolhode", "polhode")}
+        for values in curves.values():
+            values[1] = values[0] + offset
+        exact = {name: np.full((3, 2), np.nan) for name in ("herpolhode_exact", "polhode_exact")}
+        newton = np.array([float(i % 4), float(i % 4) + offset, 2.0])
+        history.append(Sample(t=i / 60.0, **errors, **curves, **exact), newton, 0.5)
+    return history
+
+
+@pytest.mark.parametrize("offset", [0.0, 0.01])
+def test_a_line_under_a_later_one_that_agrees_to_a_tenth_of_a_pixel_is_not_drawn(imgui_window, monkeypatch, offset):
+    """Body a's line in every plot lies under body b's (drawn after it, the same at every sample): only b's is
+    drawn, and c's; a's is drawn when it is apart from b's by more than a tenth of a pixel (here 0.2 px and more)."""
+    lines = []
+    monkeypatch.setattr(implot, "plot_line", lambda label, xs, ys, spec: lines.append(label))
+    with plots_window():
+        draw_plots(_agreeing(offset), PlotOptions(), (1260.0, 280.0))
+    # energy, momentum, orientation, herpolhode, polhode, Newton iterations
+    assert lines.count("a") == (0 if offset == 0.0 else 6) and lines.count("b") == lines.count("c") == 6
+
+
+def test_lines_are_covered_only_by_a_line_drawn_on_top():
+    """A line goes under a later line that no line after it covers: of a, b, c (c drawn last), b close to both and
+    a not to c, b is left out and a drawn (10 px a unit)."""
+    spread = np.array([[0.0, 0.005, 0.03], [0.005, 0.0, 0.005], [0.03, 0.005, 0.0]])
+    assert covered(spread, [0, 1, 2], 10.0).tolist() == [False, True, False]
+    assert covered(spread, [0, 2], 10.0).tolist() == [False, False]
+    assert covered(spread, [0, 1, 2], 1.0).tolist() == [True, True, False]
+    assert covered(np.full((3, 3), np.nan), [0, 1, 2], 1.0).tolist() == [False, False, False]  # never alike
+
+
+def test_the_spread_of_two_rows_is_how_far_apart_they_were_drawn_at_most_over_every_sample():
+    history = _agreeing(0.5, steps=30)
+    spread = history.spread
+    assert spread.shape == (6, 3, 3)
+    np.testing.assert_allclose(spread[:4, 0, 1], 0.5)  # log10 of the errors, Newton iterations
+    np.testing.assert_allclose(spread[4:, 0, 1], np.hypot(0.5, 0.5))  # the curves' points, 0.5 apart in x and y
+    assert np.all(spread[:, 0, 2] > 0.5) and np.array_equal(spread, spread.transpose(0, 2, 1))

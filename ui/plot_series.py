@@ -64,6 +64,9 @@ _SPREAD = {"energy": 0, "momentum": 1, "orientation": 2, "cost": 3, "herpolhode"
 # Pairs' differences folded into the spread a call, about: a series made from a long record (a seek) catches up over
 # the next appends (~1 ms each), its lines all drawn meanwhile.
 SPREAD_STEP_WORK = 1 << 18
+# A series of more lines than this (the cloud's 66) compares none, and draws them all: the comparison a step grows as
+# the square of the lines (a cloud's costs more than it saves), and few of a cloud's lines lie under another for long.
+COMPARED_LINES = 16
 
 
 @dataclass(frozen=True)
@@ -173,7 +176,7 @@ class PlotSeries:
         # (:data:`_SPREAD`): whether a line lies under another on screen is then a comparison per plot, not a pass
         # over their points (ui/covered_lines.py). The curves' planes bound the distance by the largest differences
         # of x and of y. ``inf`` while samples appended are not yet folded in (:meth:`_fold_spread`).
-        self.spread = np.zeros((len(_SPREAD), k, k))
+        self.spread = np.zeros((len(_SPREAD), k, k)) if k <= COMPARED_LINES else np.full((len(_SPREAD), k, k), np.inf)
         self._apart = np.zeros((8, k, k))  # the largest differences of each value: the errors, Newton, x, y, x, y
         self._scratch = np.empty((8, k, k))
         self._folded = 0  # samples appended (as ``_appended`` counts them) folded into ``_apart``
@@ -234,6 +237,8 @@ class PlotSeries:
         at 8x) folds none: its lines are all drawn, until it slows down. The plots draw each error at the floor or
         above, a bucket's largest (or mean) of the samples: neither takes two rows further apart than theirs are."""
         rows, oldest = len(self.names), self._appended - self.count
+        if rows > COMPARED_LINES:
+            return
         first = max(self._folded, oldest)  # samples no longer held are drawn no more
         budget = max(1, SPREAD_STEP_WORK // max(8 * rows * rows, 1))
         most = max(budget, 2 * appended) if appended <= budget else (budget if fresh else 0)

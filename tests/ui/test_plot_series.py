@@ -356,3 +356,19 @@ def test_a_long_record_is_folded_into_the_spread_over_the_next_appends(monkeypat
     for one in samples[8 + calls - 1 :]:
         caught_up.append(one, np.zeros(3), 1.0)
     np.testing.assert_array_equal(caught_up.spread, one_by_one.spread)
+
+
+def test_a_series_of_many_lines_compares_none_and_draws_them_all():
+    """Comparing lines costs a step the square of their number: a series of more than COMPARED_LINES (a cloud's)
+    leaves its spread infinite (every line drawn), even where its lines agree exactly."""
+    lines = plot_series.COMPARED_LINES + 1
+    history = PlotSeries([f"b{i}" for i in range(lines)], np.full((lines, 3), 0.5), [])
+    same = np.full(lines, 1e-6)
+    curve = np.zeros((lines, 2))
+    for i in range(5):
+        history.append(Sample(i / 60.0, same, same, same, curve, curve, curve, curve), np.zeros(lines), 1.0)
+    assert np.isinf(history.spread).all()
+    few = PlotSeries([f"b{i}" for i in range(3)], np.full((3, 3), 0.5), [])
+    for i in range(5):
+        few.append(Sample(i / 60.0, same[:3], same[:3], same[:3], *[curve[:3]] * 4), np.zeros(3), 1.0)
+    assert (few.spread == 0.0).all()  # the same lines, compared: each under the next

@@ -107,12 +107,10 @@ class Simulation:
         dynamic = self._dynamic
         rows = None if dynamic.size == len(ordered) else dynamic.tolist()  # None: every body
         pivots = body_column(ordered, "pivot", rows)
-        pivoted = [k for k, pivot in enumerate(pivots) if pivot is not None]
+        has_pivot = np.fromiter((pivot is not None for pivot in pivots), bool, len(pivots))
         pivot_body = np.zeros((len(pivots), 3))
-        if pivoted:
-            pivot_body[pivoted] = [pivots[k] for k in pivoted]
-        has_pivot = np.zeros(len(pivots), dtype=bool)
-        has_pivot[pivoted] = True
+        if has_pivot.any():
+            pivot_body[has_pivot] = [pivot for pivot in pivots if pivot is not None]
         parents = body_column(ordered, "parent", rows)
         self.world.add_bodies(
             q=as_if_kinematic.q[dynamic],

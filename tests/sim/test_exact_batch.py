@@ -96,3 +96,23 @@ def test_separatrix_gaps_over_pieces_are_the_whole_batch_s(monkeypatch):
     monkeypatch.setattr(exact_batch, "_GAP_PIECE", 7)
     np.testing.assert_array_equal(separatrix_gaps(moments, omega), whole)
     np.testing.assert_array_equal(whole[7], _separatrix_gap(moments[7], omega[7]))
+
+
+def test_the_landen_chain_is_made_once_a_batch_and_gives_the_fresh_chain_s_bits(monkeypatch):
+    import spinlab.sim.exact_batch as exact_batch
+    from spinlab.sim.jacobi_elliptic import _sn_cn_dn_reduced
+
+    inertia, q0, omega = _states(60, seed=5)
+    batch = TorqueFreeBatch.from_states(inertia, q0, omega)
+    calls = []
+    chain = exact_batch._descending_chain
+    monkeypatch.setattr(exact_batch, "_descending_chain", lambda *args: calls.append(1) or chain(*args))
+    times = [np.float64(0.3), np.array([1.0, 2.5]), np.float64(17.0)]
+    evaluated = [batch.orientation_and_omega_body(t) for t in times]
+    assert len(calls) == 1  # the first evaluation's, kept for the others
+    # Each evaluation's sn, cn, dn are those of the chain made afresh from the batch's m and m₁.
+    monkeypatch.setattr(exact_batch, "_ascending", lambda v, *chain_: _sn_cn_dn_reduced(v, batch.m, batch.m_complement))
+    fresh = TorqueFreeBatch.from_states(inertia, q0, omega)
+    for t, (q, omega_body) in zip(times, evaluated, strict=True):
+        q_fresh, omega_fresh = fresh.orientation_and_omega_body(t)
+        assert q.tobytes() == q_fresh.tobytes() and omega_body.tobytes() == omega_fresh.tobytes()

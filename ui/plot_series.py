@@ -11,9 +11,11 @@ as its last axis, as ImPlot takes a series, and every buffer holds each sample t
 so the samples in time order are always one slice, with no copy. Each plot draws at most ``MAX_POINTS`` points per
 series over time (older samples are merged into buckets, keeping the largest error of each), so a long series costs
 no more to draw than a short one. The herpolhode and polhode keep every step's sample (a curve strided to a few
-points per loop is a polygon, and aliases at 8×): the plots thin them on screen to a quarter of a pixel. What the
-plots draw is prepared in one batch of array operations over every body and series, and kept until the next sample
-(:meth:`PlotSeries.prepared`): a frame without a new sample (paused, or slowed down) prepares nothing.
+points per loop is a polygon, and aliases at 8×): the plots thin them on screen to a quarter of a pixel. Thinning
+along a line keeps the points of a loop drawn over an earlier one (a polhode retraces its loop), so a curve plot
+draws at most ``MAX_CURVE_POINTS`` points, its lines' newest samples. What the plots draw is prepared in one batch
+of array operations over every body and series, and kept until the next sample (:meth:`PlotSeries.prepared`): a
+frame without a new sample (paused, or slowed down) prepares nothing.
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ from spinlab.scene.model.timeline import Follower
 from spinlab.ui.integrator_table import IntegratorTable
 
 __all__ = ["PlotSeries", "PlotFeed", "TimeLines", "CostLines", "Curves", "export_csv", "new_series", "series_until",
-           "CAPACITY", "MAX_POINTS", "DASH_SAMPLES", "DASHES_PER_WINDOW"]  # fmt: skip
+           "CAPACITY", "MAX_POINTS", "MAX_CURVE_POINTS", "DASH_SAMPLES", "DASHES_PER_WINDOW"]  # fmt: skip
 
 CAPACITY = 3600  # samples: one minute of steps of 1/60 s
 # The plots are ~150 px wide at 1280x720 (five in a row): 100 points is one per 1.5 px, and a curve of 150 points
@@ -55,6 +57,11 @@ EXACT_CURVES_MAX = 24  # dashed exact curves drawn for at most this many distinc
 # 4 or 5 of each integrator's 8. Each line costs ImPlot ~5 µs and the rasteriser far more: 1000 lines in each of
 # 5 plots took ~60 ms a frame here, 128 of them ~50 ms once the plots hold 20 s, 64 ~25 ms.
 MAX_LINES = 64
+MAX_CURVE_POINTS = 16 * 1200
+"""The points of a curve plot's lines together, at most: each of L lines draws its newest ``MAX_CURVE_POINTS // L``
+samples. Sixteen lines keep the plots' default window whole (20 s of steps of 1/60 s); a cloud's 64 keep their last
+300 samples (5 s), the herpolhodes fewer of their loops, where 64 lines overlap. Without it a cloud's frame grew with
+the window's samples, to half as long again."""
 _ERRORS = ("energy_error", "momentum_error", "orientation_error")  # and the plots that draw them:
 _ERROR_PLOTS = ("energy", "momentum", "orientation")
 _CURVES = ("herpolhode", "herpolhode_exact", "polhode", "polhode_exact")
@@ -535,8 +542,10 @@ def _rows_of_all(values: np.ndarray, rows: np.ndarray, count: int) -> np.ndarray
 
 
 def _curves(series: PlotSeries, start: int) -> dict[str, Curves | None]:
-    """The herpolhode and polhode from sample ``start`` on: every step's sample, ending with the newest."""
-    xy = series._ordered(series._curves)[..., start:]  # (4, K, 2, W), a view: the plots copy the rows they draw
+    """The herpolhode and polhode from sample ``start`` on: every step's sample, ending with the newest, at most
+    :data:`MAX_CURVE_POINTS` in all of a plot's lines."""
+    newest = max(MAX_CURVE_POINTS // max(len(series.line_rows), 1), 2)
+    xy = series._ordered(series._curves)[..., start:][..., -newest:]  # (4, K, 2, W), a view: the plots copy theirs
     count = xy.shape[-1]
     # Absolute sample index of each point: the newest sample's is version − 1.
     level = series.version - count + np.arange(count)

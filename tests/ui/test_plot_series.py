@@ -372,3 +372,32 @@ def test_a_series_of_many_lines_compares_none_and_draws_them_all():
     for i in range(5):
         few.append(Sample(i / 60.0, same[:3], same[:3], same[:3], *[curve[:3]] * 4), np.zeros(3), 1.0)
     assert (few.spread == 0.0).all()  # the same lines, compared: each under the next
+
+
+def _many_lines(lines: int, count: int) -> PlotSeries:
+    """``count`` samples of ``lines`` bodies' curves, each point numbered by its sample."""
+    names = [f"body {k}" for k in range(lines)]
+    history = PlotSeries(names, np.full((lines, 3), 0.5), [], capacity=3600)
+    for i in range(count):
+        point = np.column_stack([np.full(lines, float(i)), np.arange(lines, dtype=float)])
+        nan = np.full(lines, np.nan)
+        history.append(Sample(t=i / 60.0, energy_error=np.full(lines, 1e-9), momentum_error=nan,
+                              orientation_error=nan, herpolhode=point, herpolhode_exact=np.full((lines, 2), np.nan),
+                              polhode=point, polhode_exact=np.full((lines, 2), np.nan)),
+                       np.zeros(lines), 0.1)  # fmt: skip
+    return history
+
+
+@pytest.mark.parametrize("lines", [3, 16, 64])
+def test_a_curve_plot_draws_its_lines_newest_samples_within_its_points(lines):
+    """A curve plot's lines together draw at most MAX_CURVE_POINTS points: sixteen lines keep the default window
+    (20 s of steps of 1/60 s) whole, a cloud's 64 their newest samples."""
+    history = _many_lines(lines, 1500)
+    for plot in ("herpolhode", "polhode"):
+        curves = history.prepared(plot, 20.0)
+        kept = min(1200, plot_series.MAX_CURVE_POINTS // lines)
+        assert curves.xy.shape == (lines, 2, kept) and lines * kept <= max(plot_series.MAX_CURVE_POINTS, 3 * 1200)
+        np.testing.assert_array_equal(curves.xy[:, 0], np.tile(np.arange(1500 - kept, 1500.0), (lines, 1)))
+        np.testing.assert_array_equal(curves.level, np.arange(1500 - kept, 1500))
+        assert curves.drawn == list(range(lines))
+    assert (lines <= 16) == (kept == 1200)

@@ -396,7 +396,7 @@ def test_a_curve_plot_draws_its_lines_newest_samples_within_its_points(lines):
     for plot in ("herpolhode", "polhode"):
         curves = history.prepared(plot, 20.0)
         kept = min(1200, plot_series.MAX_CURVE_POINTS // lines)
-        assert curves.xy.shape == (lines, 2, kept) and lines * kept <= max(plot_series.MAX_CURVE_POINTS, 3 * 1200)
+        assert curves.xy.shape == (lines, 2, kept) and lines * kept <= plot_series.MAX_CURVE_POINTS
         np.testing.assert_array_equal(curves.xy[:, 0], np.tile(np.arange(1500 - kept, 1500.0), (lines, 1)))
         np.testing.assert_array_equal(curves.level, np.arange(1500 - kept, 1500))
         assert curves.drawn == list(range(lines))

@@ -53,11 +53,12 @@ FPS_MAX_DENOMINATOR = 1001
 # ~8 dB of PSNR on smooth gradients; decode_frames asks for the careful path, as a player's scaler does.
 _DECODE_INTERPOLATION = Interpolation.BILINEAR | Interpolation.ACCURATE_RND | Interpolation.FULL_CHR_H_INT
 
-# The encoder and x264's threads this much lower in priority than the window that records: they fill the cores' gaps
-# instead of slowing the drawing that every frame waits for (x264 emptying its look-ahead on both cores at a
-# recording's stop held a frame up). Not more: with the encoder starved, the frames queued for it fill up and the
-# window waits to hand it the next one, a frame shown late. (``record``, which shows nothing, takes its own:
-# render/video_file.py.)
+# The encoder and x264's threads this much lower in priority than the frames' renderer, the window's or record's:
+# they fill the cores' gaps instead of slowing the drawing that every frame waits for (in the window, x264 emptying
+# its look-ahead on both cores at a recording's stop held a frame up). Not more: with the encoder starved, the
+# frames queued for it fill up and the renderer waits to hand it the next one. Nor where others share the cores:
+# `record` at 19 kept an idle machine's cores busier (flip_story 1.70-1.72 of 2 against 1.62-1.65, 4-8 % faster)
+# but beside two busy processes took 4.6 times as long, at 10 1.3 times (docs/performance.md).
 ENCODER_NICENESS = 5
 _STOP = object()  # queued by close() and abort(): the encoder thread flushes (or not) and ends
 

@@ -19,19 +19,13 @@ if TYPE_CHECKING:
     from spinlab.scene.files.scene_file import SceneSpec
     from spinlab.scene.model.failures import Failure
 
-__all__ = ["record_scene", "RecordResult", "followed_body", "X264_PRESET", "X264_CRF", "RECORD_NICENESS"]
+__all__ = ["record_scene", "RecordResult", "followed_body", "X264_PRESET", "X264_CRF"]
 
 # x264 shares the two cores with llvmpipe: ultrafast takes markedly less CPU a frame than veryfast at the same crf,
 # with the same PSNR against the rendered frames (yuv420p's chroma subsampling is most of the loss), for files a
 # few times larger.
 X264_PRESET = "ultrafast"
 X264_CRF = 18
-# The encoder and x264's threads at the lowest priority (Linux's niceness 19 below the renderer's). A recording
-# shows nothing: only its frames a second count, and each frame waits on one chain (the draw's Python, the next
-# frame's steps, the rasteriser, the read-back), where the encoder can run in the gaps. At the window's niceness
-# (render/video.py's ENCODER_NICENESS) it took the cores from the chain and left them idle in turn: flip_story at
-# 1080p60 kept 1.62-1.65 of 2 cores busy, at 19 1.70-1.72 (docs/performance.md).
-RECORD_NICENESS = 19
 
 
 @dataclass(frozen=True)
@@ -91,7 +85,7 @@ def record_scene(
     from spinlab.render.offscreen import create_offscreen_context
     from spinlab.render.record import frame_range, render_frames
     from spinlab.render.title_card import check_title, title_card, title_frames
-    from spinlab.render.video import VideoWriter, check_video_path, even_size
+    from spinlab.render.video import ENCODER_NICENESS, VideoWriter, check_video_path, even_size
     from spinlab.scene.files.atomic_file import refuse_overwriting
     from spinlab.scene.model.runner import step_count
     from spinlab.scene.process.interrupts import deferred_interrupts
@@ -123,7 +117,7 @@ def record_scene(
         with deferred_interrupts():  # an interrupt finds the writer (and its temporary file) in `writer`
             writer = VideoWriter(
                 out, width, height, fps=_exact_fps(fps), crf=X264_CRF, preset=X264_PRESET, format=kind,
-                niceness=RECORD_NICENESS,
+                niceness=ENCODER_NICENESS,
             )  # fmt: skip
         with writer:
             first = next(frames)

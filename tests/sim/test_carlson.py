@@ -144,3 +144,33 @@ def test_many_arguments_are_taken_in_pieces_with_the_same_bits(monkeypatch):
     pieces = carlson.carlson_rj(x, y, 1.0, p), carlson.carlson_rf(x, y, 1.0), carlson.carlson_rc(x, p)
     for a, b in zip(whole, pieces, strict=True):
         assert a.shape == shape and a.tobytes() == b.tobytes()
+
+
+@NEEDS_EXTENDED
+def test_pieces_run_on_the_pool_s_threads_in_the_caller_s_error_state(monkeypatch):
+    import threading
+    import warnings
+
+    import spinlab.sim.carlson as carlson
+
+    monkeypatch.setattr(carlson, "_PIECE", 64)
+    monkeypatch.setattr(carlson, "_WORKERS", 2)
+    threads = set()
+    original = carlson._lambda
+
+    def traced(*roots):
+        threads.add(threading.get_ident())
+        return original(*roots)
+
+    monkeypatch.setattr(carlson, "_lambda", traced)
+    rng = np.random.default_rng(4)
+    x, y, p = (_log_uniform(rng, -3, 3, 1000) for _ in range(3))
+    p[::7] = -1.0  # outside the domain: √p is NaN, which numpy warns of unless told not to
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a warning on any thread would raise there, and again here
+        with np.errstate(invalid="ignore"):
+            values = carlson.carlson_rj(x, y, 1.0, p)
+    assert threading.get_ident() not in threads and threads  # every piece on the pool's threads
+    assert np.isnan(values[::7]).all() and np.isfinite(np.delete(values, np.s_[::7])).all()
+    with pytest.warns(RuntimeWarning), np.errstate(invalid="warn"):
+        carlson.carlson_rj(x, y, 1.0, p)

@@ -28,14 +28,12 @@ Where two arguments are zero the integral is infinite and ``inf`` is returned (`
 
 from __future__ import annotations
 
-import contextvars
 import functools
-import os
-import threading
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import numpy.typing as npt
+
+from spinlab.sim.cores import on_cores
 
 __all__ = ["carlson_rf", "carlson_rj", "carlson_rc", "complete_k_from_complement"]
 
@@ -55,32 +53,13 @@ _RJ_SPREAD = _WIDE(_TOLERANCE / 4) ** (-1 / _WIDE(6))
 # arrays of a piece then stay in the CPU's cache (10^5 elements: ~1.6 times faster; each element's arithmetic is
 # its own, so the values are the same bits).
 _PIECE = 8192
-# The pieces are taken on as many threads as the process has cores: numpy lets go of the GIL inside each operation
-# on a piece, which is nearly all of the time (the Python between them is a few per cent), so R_J of 10^5 arguments
-# took 0.15 s on 2 cores against 0.23-0.31 s on one; the same bits, each piece's arithmetic being its own.
-_WORKERS = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-_pool: list[tuple[int, ThreadPoolExecutor]] = []  # (the process that made it, the pieces' threads)
-_pool_lock = threading.Lock()
-_in_worker = threading.local()  # set on the pool's threads: an integral there takes its pieces itself
-
-
-def _piece_pool() -> ThreadPoolExecutor:
-    """The pieces' threads, made at the first batch that needs them (again in a forked child, which has none of its
-    parent's threads)."""
-    with _pool_lock:
-        if not _pool or _pool[0][0] != os.getpid():
-            _pool[:] = [(os.getpid(), ThreadPoolExecutor(_WORKERS, "carlson pieces", _mark_worker))]
-        return _pool[0][1]
-
-
-def _mark_worker() -> None:
-    _in_worker.active = True
+# The pieces are taken on every core (sim/cores.py): numpy lets go of the GIL inside each operation on a piece, which
+# is nearly all of the time, so R_J of 10^5 arguments took 0.13-0.16 s on 2 cores against 0.23-0.31 s on one.
 
 
 def _in_pieces(integral):
     """``integral`` (of array arguments, elementwise) taken over pieces of about :data:`_PIECE` elements of its
-    broadcast arguments when they have more, on :data:`_WORKERS` threads, each piece in the caller's context (its
-    numpy error state)."""
+    broadcast arguments when they have more, on every core (sim/cores.py's :func:`on_cores`)."""
 
     @functools.wraps(integral)
     def in_pieces(*arguments: npt.ArrayLike) -> np.ndarray:
@@ -90,13 +69,7 @@ def _in_pieces(integral):
             return integral(*arguments)
         pieces = -(-size // _PIECE)  # as many pieces, of sizes that differ by at most one: none of one element
         flat = [np.array_split(a.ravel(), pieces) for a in arrays]
-        jobs = list(zip(*flat, strict=True))
-        if _WORKERS > 1 and not getattr(_in_worker, "active", False):
-            pool = _piece_pool()
-            futures = [pool.submit(contextvars.copy_context().run, integral, *piece) for piece in jobs]
-            values = [future.result() for future in futures]
-        else:
-            values = [integral(*piece) for piece in jobs]
+        values = on_cores(integral, list(zip(*flat, strict=True)))
         return np.concatenate(values).reshape(arrays[0].shape)
 
     return in_pieces

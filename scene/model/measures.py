@@ -29,6 +29,7 @@ import numpy.typing as npt
 
 from spinlab.scene.files.body_table import BodySpec, body_column
 from spinlab.scene.files.scene_file import SceneSpec
+from spinlab.sim.cores import on_cores
 from spinlab.sim.exact import TorqueFreeSolution
 from spinlab.sim.exact_batch import TorqueFreeBatch
 from spinlab.sim.quaternion import quat_conj, quat_mul
@@ -140,15 +141,20 @@ def reference_solution(
 _BATCH_RANGE = (1e-40, 1e40)
 
 
+# More torque-free bodies than this are solved, and their references evaluated, in parts of about this many on
+# every core (sim/cores.py): their time is numpy's on arrays of the bodies, which lets go of the GIL; each body's
+# arithmetic is its own, so a part's bodies get the bits they get together.
+PART_BODIES = 32768
+
+
 @dataclass(frozen=True, eq=False)
 class ClosedForms:
-    """The references of K bodies (:func:`reference_solution`'s, solved together): ``batch`` the torque-free ones
-    solved as arrays (its bodies are ``batch_rows``, indices into the K), ``singles`` ``(row, solution)`` the
-    others (heavy tops, bodies outside the batch's range), ``has_reference`` (K,) and ``notes`` per body."""
+    """The references of K bodies (:func:`reference_solution`'s, solved together): ``parts`` the torque-free ones
+    solved as arrays, each a batch and its bodies (indices into the K), ``singles`` ``(row, solution)`` the others
+    (heavy tops, bodies outside the batches' range), ``has_reference`` (K,) and ``notes`` per body."""
 
     count: int
-    batch: TorqueFreeBatch
-    batch_rows: np.ndarray
+    parts: tuple[tuple[TorqueFreeBatch, np.ndarray], ...]
     singles: tuple[tuple[int, TorqueFreeSolution | LagrangeTopSolution], ...]
     has_reference: np.ndarray
     notes: tuple[str | None, ...]
@@ -158,7 +164,9 @@ class ClosedForms:
         for a body without a reference, and ω NaN for a heavy top (its orientation only)."""
         t = np.asarray(t, dtype=float)
         q, omega = np.full(t.shape + (self.count, 4), np.nan), np.full(t.shape + (self.count, 3), np.nan)
-        q[..., self.batch_rows, :], omega[..., self.batch_rows, :] = self.batch.orientation_and_omega_body(t)
+        evaluated = on_cores(TorqueFreeBatch.orientation_and_omega_body, [(batch, t) for batch, _ in self.parts])
+        for (_, rows), (q_part, omega_part) in zip(self.parts, evaluated, strict=True):
+            q[..., rows, :], omega[..., rows, :] = q_part, omega_part
         if self.singles:
             from spinlab.sim.lagrange_top import LagrangeTopSolution
         for row, solution in self.singles:
@@ -184,14 +192,11 @@ def reference_solutions(
     inputs = np.abs(np.concatenate([inertia.reshape(count, 9), omega_world0], axis=-1))
     in_range = np.all((inputs == 0.0) | ((inputs >= _BATCH_RANGE[0]) & (inputs <= _BATCH_RANGE[1])), axis=-1)
     batched = np.flatnonzero(free & moving & in_range)
-    batch = TorqueFreeBatch.from_states(inertia[batched], q0[batched], omega_world0[batched])
-    start = batch.start_orientation()
-    finite = np.all(np.isfinite(start), axis=-1)
-    if not finite.all():  # the closed form overflows: the single path says so
-        batched = batched[finite]
-        batch = TorqueFreeBatch.from_states(inertia[batched], q0[batched], omega_world0[batched])
+    chunks = np.array_split(batched, max(1, -(-len(batched) // PART_BODIES)))
+    parts = tuple(on_cores(_solved_part, [(inertia, q0, omega_world0, chunk) for chunk in chunks]))
     has_reference = np.zeros(count, dtype=bool)
-    has_reference[batched] = True
+    for _, solved in parts:
+        has_reference[solved] = True
     notes: list[str | None] = [None] * count
     singles = []
     for k in np.flatnonzero(~has_reference & ~(free & ~moving)):
@@ -201,4 +206,17 @@ def reference_solutions(
         if solution is not None:
             singles.append((int(k), solution))
             has_reference[k] = True
-    return ClosedForms(count, batch, batched, tuple(singles), has_reference, tuple(notes))
+    return ClosedForms(count, parts, tuple(singles), has_reference, tuple(notes))
+
+
+def _solved_part(
+    inertia: np.ndarray, q0: np.ndarray, omega_world0: np.ndarray, rows: np.ndarray
+) -> tuple[TorqueFreeBatch, np.ndarray]:
+    """The torque-free bodies ``rows`` solved together, and those of them it holds: not a body whose closed form
+    overflows at t = 0 (the single path says so)."""
+    batch = TorqueFreeBatch.from_states(inertia[rows], q0[rows], omega_world0[rows])
+    finite = np.all(np.isfinite(batch.start_orientation()), axis=-1)
+    if not finite.all():
+        rows = rows[finite]
+        batch = TorqueFreeBatch.from_states(inertia[rows], q0[rows], omega_world0[rows])
+    return batch, rows

@@ -301,3 +301,29 @@ def test_a_step_that_would_end_past_the_budget_is_not_begun(monkeypatch):
     monkeypatch.setattr(session.simulation, "step", ten_ms_step)
     assert [session.step(100, budget_s=0.025).steps for _ in range(3)] == [3, 2, 2]
     assert session.step(100).steps == 100  # no budget, no limit
+
+
+def test_many_references_are_solved_in_parts_on_the_cores_with_the_bits_of_one_batch(monkeypatch):
+    import spinlab.scene.model.measures as measures
+    import spinlab.sim.cores as cores
+
+    rng = np.random.default_rng(5)
+    count = 600
+    moments = np.sort(rng.uniform(0.5, 3.0, (count, 3)), axis=-1)
+    moments[: count // 2] = (1.3, 1.4, 2.5)  # half of them one inertia (its frame found once), half each its own
+    inertia = np.zeros((count, 3, 3))
+    inertia[:, [0, 1, 2], [0, 1, 2]] = moments
+    q0 = rng.standard_normal((count, 4))
+    q0 /= np.linalg.norm(q0, axis=-1, keepdims=True)
+    omega_world0 = 3.0 * rng.standard_normal((count, 3))
+    omega_world0[7] = 0.0  # at rest: no reference to solve
+    scene, rows, free = load_scene("t_handle"), np.zeros(count, dtype=np.intp), np.ones(count, dtype=bool)
+    whole = measures.reference_solutions(scene, rows, q0, omega_world0, free, inertia)
+    monkeypatch.setattr(measures, "PART_BODIES", 64)
+    monkeypatch.setattr(cores, "WORKERS", 2)
+    parted = measures.reference_solutions(scene, rows, q0, omega_world0, free, inertia)
+    assert len(whole.parts) == 1 and len(parted.parts) == 10
+    assert parted.has_reference.tolist() == whole.has_reference.tolist() and not whole.has_reference[7]
+    times = np.array([0.0, 0.37, 5.0])
+    ours, one_batch = parted.orientation_and_omega_body(times), whole.orientation_and_omega_body(times)
+    assert [array.tobytes() for array in ours] == [array.tobytes() for array in one_batch]

@@ -152,9 +152,10 @@ def test_pieces_run_on_the_pool_s_threads_in_the_caller_s_error_state(monkeypatc
     import warnings
 
     import spinlab.sim.carlson as carlson
+    import spinlab.sim.cores as cores
 
     monkeypatch.setattr(carlson, "_PIECE", 64)
-    monkeypatch.setattr(carlson, "_WORKERS", 2)
+    monkeypatch.setattr(cores, "WORKERS", 2)
     threads = set()
     original = carlson._lambda
 

@@ -1,16 +1,16 @@
 #version 330
 // The floor grid over the sky (blended: alpha is the lines' coverage), on the floor's disc (floor.vert.glsl). Grid
-// lines are anti-aliased from screen-space derivatives and fade out with distance from u_fade_center and where
+// lines are anti-aliased from screen-space derivatives and fade out with distance from the fade's centre and where
 // they crowd closer than a few pixels. Colours are sRGB. Every operation here runs for every pixel of the disc on
-// llvmpipe (a branch does not skip work), so the shader stays lean: no dither, no transcendental functions.
-uniform vec2 u_fade_center;
-uniform float u_fade_radius;
+// llvmpipe (a branch does not skip work), so the shader stays lean: no dither, no transcendental functions, and
+// what is affine in the floor's point comes interpolated from the vertices (the fade's offset: ~8 % of the pass).
 uniform float u_cell;
 uniform float u_major_every;
 uniform vec3 u_line_srgb;
 uniform float u_minor_alpha;
 uniform float u_major_alpha;
 in vec2 v_floor;
+in vec2 v_from_center;
 out vec4 f_color;
 
 // Coverage of the nearest line of a unit grid in `coord`, `width_px` wide, given fwidth(coord) = `derivative`.
@@ -23,8 +23,7 @@ float lines(vec2 coord, vec2 derivative, float width_px) {
 void main() {
     vec2 p = v_floor;
     vec2 dp = fwidth(p);
-    vec2 from_center = (p - u_fade_center) / u_fade_radius;
-    float fade = max(1.0 - dot(from_center, from_center), 0.0);
+    float fade = max(1.0 - dot(v_from_center, v_from_center), 0.0);
     float minor = lines(p / u_cell, dp / u_cell, 1.0);
     float major = lines(p / (u_cell * u_major_every), dp / (u_cell * u_major_every), 1.5);
     float alpha = max(minor * u_minor_alpha, major * u_major_alpha);

@@ -9,6 +9,7 @@ uniform float u_fade_radius;
 uniform float u_floor_z;
 uniform int u_sides;
 out vec2 v_floor;    // the world point (x, y) on the floor
+out vec2 v_from_center;    // (v_floor - u_fade_center) / u_fade_radius: affine in v_floor, so interpolated alike
 
 const float TAU = 6.28318530718;
 
@@ -20,6 +21,7 @@ void main() {
         p += u_fade_radius / cos(0.5 * TAU / float(u_sides)) * vec2(cos(angle), sin(angle));
     }
     v_floor = p;
+    v_from_center = (p - u_fade_center) / u_fade_radius;
     vec4 clip = u_view_projection * vec4(p, u_floor_z, 1.0);
     gl_Position = vec4(clip.xy, min(clip.z, clip.w), clip.w);
 }

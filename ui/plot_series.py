@@ -25,7 +25,6 @@ import io
 import math
 import mmap
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -40,7 +39,8 @@ from spinlab.scene.model.timeline import Follower
 from spinlab.ui.integrator_table import IntegratorTable
 
 __all__ = ["PlotSeries", "PlotFeed", "TimeLines", "CostLines", "Curves", "export_csv", "new_series", "series_until",
-           "CAPACITY", "MAX_POINTS", "MAX_CURVE_POINTS", "DASH_SAMPLES", "DASHES_PER_WINDOW"]  # fmt: skip
+           "dash_segments", "CAPACITY", "MAX_POINTS", "MAX_CURVE_POINTS", "DASH_SAMPLES",
+           "DASHES_PER_WINDOW"]  # fmt: skip
 
 CAPACITY = 3600  # samples: one minute of steps of 1/60 s
 # The plots are ~150 px wide at 1280x720 (five in a row): 100 points is one per 1.5 px, and a curve of 150 points
@@ -120,15 +120,16 @@ class CostLines:
 @dataclass(frozen=True)
 class Curves:
     """A 2D curve per body: ``xy`` (K, 2, P) contiguous (x then y of each body), ``drawn`` the bodies with any
-    data, ``dashes`` ``(k, segments)`` of each exact reference drawn, ``segments`` (2, 2S): x and y of the dashes'
-    end points (see :func:`_dashes`), ``level`` (P,) each point's absolute sample index (consecutive: every
+    data, ``exact`` ``(k, curve)`` of each exact reference drawn, ``curve`` (2, P) its x and y, drawn in dashes of
+    ``dash`` samples (:func:`dash_segments`), ``level`` (P,) each point's absolute sample index (consecutive: every
     step's sample is a point, and keeps its level from one sample to the next), ``spread`` (K, K) the series'
     (ui/covered_lines.py)."""
 
     xy: np.ndarray
     drawn: list[int]
-    dashes: list[tuple[int, np.ndarray]]
+    exact: list[tuple[int, np.ndarray]]
     level: np.ndarray
+    dash: int = DASH_SAMPLES
     spread: np.ndarray | None = None
 
 
@@ -559,9 +560,8 @@ def _curves(series: PlotSeries, start: int) -> dict[str, Curves | None]:
         if not drawn[j].any():
             prepared[plot] = None
             continue
-        dashes = [(k, _dashes(xy[j + 1, k], level, dash)) for k in exact_rows]
-        dashes = [(k, d) for k, d in dashes if d.shape[1]]
-        prepared[plot] = Curves(xy[j], rows[drawn[j]].tolist(), dashes, level, series.spread[_SPREAD[plot]])
+        exact = [(k, xy[j + 1, k]) for k in exact_rows if count > 1 and not np.isnan(xy[j + 1, k]).all()]
+        prepared[plot] = Curves(xy[j], rows[drawn[j]].tolist(), exact, level, dash, series.spread[_SPREAD[plot]])
     return prepared
 
 
@@ -585,21 +585,25 @@ def _percentile(values: np.ndarray, percent: float) -> float:
     return float(ordered[lower] + (position - lower) * (ordered[upper] - ordered[lower]))
 
 
-def _dashes(xy: np.ndarray, level: np.ndarray, dash: int) -> np.ndarray:
+def dash_segments(xy: np.ndarray, level: np.ndarray, dash: int, keep: np.ndarray | None = None) -> np.ndarray:
     """x and y (2, 2S) of the segment end points drawing the curve ``xy`` (2, T) in dashes of ``dash`` samples
     with equal gaps, anchored to the samples' absolute indices ``level`` (T,) so that they stay put as samples
-    come (NaN samples left out)."""
+    come (NaN samples left out, a dash bridging them). ``keep`` (T,) bool: the samples a dash may be drawn through
+    (the plot's thinning on screen, ui/plots.py); every dash starts and ends where it would through all of them."""
     finite = ~np.isnan(xy).any(axis=0)
     if not finite.all():
         xy, level = xy[:, finite], level[finite]
-    phase = int(level[0]) % (2 * dash) if len(level) else 0
-    return np.take(xy, _dash_ends(len(level), phase, dash), axis=1)
-
-
-@lru_cache(maxsize=64)
-def _dash_ends(count: int, phase: int, dash: int) -> np.ndarray:
-    """Indices of the end points of every dash over ``count`` samples, the first at ``phase`` in its period:
-    the segments from ``i`` to ``i + 1`` for the ``i`` in the first half of each period of ``2 dash``."""
-    start = np.arange(max(count - 1, 0))
-    start = start[((start + phase) // dash) % 2 == 0]
-    return np.stack([start, start + 1], axis=1).ravel()
+        keep = None if keep is None else keep[finite]
+    count = len(level)
+    if count < 2:
+        return np.empty((2, 0))
+    position = np.arange(count) + int(level[0]) % (2 * dash)  # in samples from a dash's start
+    if keep is None:
+        kept = np.arange(count)
+    else:
+        ends = np.zeros(count, dtype=bool)
+        ends[[0, -1]] = True
+        kept = np.flatnonzero(keep | ends | (position % dash == 0))
+    start, end = kept[:-1], kept[1:]
+    in_dash = (position[start] // dash) % 2 == 0  # a dash's and a gap's ends are kept: [start, end] is one of them
+    return np.stack([xy[:, start[in_dash]], xy[:, end[in_dash]]], axis=-1).reshape(2, -1)

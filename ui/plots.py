@@ -27,7 +27,7 @@ from spinlab.ui.cost_plots import integrators_plot, mark_frozen_ends
 from spinlab.ui.covered_lines import covered
 from spinlab.ui.help_texts import PLOT_TOOLTIPS
 from spinlab.ui.plot_focus import ALL_PLOTS, arrangement, plot_tabs
-from spinlab.ui.plot_series import CostLines, Curves, Divergence, PlotSeries, TimeLines, export_csv
+from spinlab.ui.plot_series import CostLines, Curves, Divergence, PlotSeries, TimeLines, dash_segments, export_csv
 from spinlab.ui.plot_titles import AXES_LABELS_PX, fitted_text, fitted_title
 from spinlab.ui.theme import PANEL_BG_RGB
 from spinlab.ui.timeline import CHANGE_RGBA, draw_timeline
@@ -599,9 +599,15 @@ def _curve_plot(series: PlotSeries, curves: Curves | None, size, name: str, fade
                              _spec((*rgb[k], ORIGINAL_ALPHA), ORIGINAL_WEIGHT))  # fmt: skip
     for k, keep in _shown(drawn, xs, ys, curves.level, False, curves.spread, curve=True):
         implot.plot_line(names[k], xy[k, 0, keep], xy[k, 1, keep], _spec(rgb[k]))
-    dashed = _spec(EXACT_RGBA, 1.2, implot.LineFlags_.segments | implot.ItemFlags_.no_fit)
-    for k, segments in curves.dashes:
-        implot.plot_line(f"exact##{k}", segments[0], segments[1], dashed)
+    if curves.exact:
+        # Each dash through the points that keep it as drawn through all of them, its ends kept.
+        exact = np.stack([curve for _, curve in curves.exact])  # (E, 2, P)
+        dashed = _spec(EXACT_RGBA, 1.2, implot.LineFlags_.segments | implot.ItemFlags_.no_fit)
+        kept = _kept(exact[:, 0], exact[:, 1], curves.level, log=False)
+        for (k, curve), keep in zip(curves.exact, kept, strict=True):
+            segments = dash_segments(curve, curves.level, curves.dash, keep)
+            if segments.shape[1]:
+                implot.plot_line(f"exact##{k}", segments[0], segments[1], dashed)
     implot.end_plot()
 
 

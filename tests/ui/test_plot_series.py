@@ -10,6 +10,7 @@ import dataclasses
 import numpy as np
 import pytest
 
+from spinlab.render.overlays import trail_keep
 from spinlab.scene.files.scene_file import load_scene
 from spinlab.scene.model.run_model import Session, Setup, default_integrators
 from spinlab.scene.model.samples import ERROR_FLOOR, Sample
@@ -23,8 +24,8 @@ from spinlab.ui.plot_series import (
     PlotSeries,
     TimeLines,
     _bucketed,
-    _dashes,
     _percentile,
+    dash_segments,
     export_csv,
     new_series,
 )
@@ -175,12 +176,15 @@ def test_prepared_curves_are_every_step_of_the_window_with_dashed_references(cou
     np.testing.assert_array_equal(curves.level, np.arange(history.version - len(points), history.version))
     assert curves.drawn == [0, 1, 2]
     if count == 1:
-        assert curves.dashes == []
+        assert curves.exact == []
         return
-    ((k, segments),) = curves.dashes
+    ((k, curve),) = curves.exact
     assert k == 0
     dash = max(DASH_SAMPLES, int(np.ceil(len(points) / (2 * DASHES_PER_WINDOW))))
+    assert curves.dash == dash
     reference = exact[:, 0]
+    np.testing.assert_array_equal(curve, reference.T)
+    segments = dash_segments(curve, curves.level, curves.dash)
     start = np.arange(len(reference) - 1)
     start = start[((curves.level[start]) // dash) % 2 == 0]  # anchored to the absolute sample index
     expected = np.stack([reference[start], reference[start + 1]], axis=1).reshape(-1, 2)
@@ -214,9 +218,39 @@ def test_a_curve_no_body_has_is_none_and_dashes_skip_missing_samples():
     assert history.prepared("polhode", 20.0) is None
     curve = np.arange(20.0).reshape(10, 2)
     curve[3] = np.nan
-    segments = _dashes(np.ascontiguousarray(curve.T), np.arange(10), DASH_SAMPLES)
+    segments = dash_segments(np.ascontiguousarray(curve.T), np.arange(10), DASH_SAMPLES)
     assert not np.isnan(segments).any()
     np.testing.assert_array_equal(segments[0], [0.0, 2.0, 2.0, 4.0, 4.0, 8.0, 8.0, 10.0, 10.0, 12.0, 12.0, 14.0])
+
+
+@pytest.mark.parametrize("first", [0, 5, 37])
+def test_dashes_drawn_through_the_thinned_samples_start_end_and_bend_as_through_all(first):
+    """A dash drawn through the samples the plot's thinning keeps (render/overlays.py's ``trail_keep``, as
+    ui/plots.py thins on screen) starts and ends at the samples it would through all of them, leaves out no
+    sample by more than the thinning's error, and draws nothing over a gap."""
+    error_px = 0.25
+    t = np.arange(600) / 60.0
+    pixels = np.stack([80.0 * np.cos(1.3 * t), 60.0 * np.sin(2.1 * t)])  # (2, T): a Lissajous curve, in pixels
+    level = first + np.arange(t.size)
+    keep = trail_keep(pixels.T[None], np.ones((1, t.size), bool), level, 1, segment_px=1e6, error_px=error_px,
+                      max_stride=32)[0]  # fmt: skip
+    dash = 12
+    full = dash_segments(pixels, level, dash).reshape(2, -1, 2)  # (2, S, 2): each segment's two ends
+    thinned = dash_segments(pixels, level, dash, keep).reshape(2, -1, 2)
+    assert thinned.shape[1] < full.shape[1] / 3
+    # Index each end by its sample (the curve never repeats a point here).
+    index = {tuple(point): k for k, point in enumerate(pixels.T)}
+    ends = np.array([[index[tuple(thinned[:, s, e])] for e in (0, 1)] for s in range(thinned.shape[1])])
+    full_ends = np.array([[index[tuple(full[:, s, e])] for e in (0, 1)] for s in range(full.shape[1])])
+    assert set(full_ends[:, 0]) == {j for a, b in ends for j in range(a, b)}  # the same samples' segments
+    assert np.all(ends[:, 1] > ends[:, 0])
+    for a, b in ends:
+        chord = pixels[:, b] - pixels[:, a]
+        between = pixels[:, a : b + 1] - pixels[:, a : a + 1]
+        distance = np.abs(chord[0] * between[1] - chord[1] * between[0]) / np.hypot(*chord)
+        assert distance.max() <= error_px * (1 + 1e-9)
+    with_none = dash_segments(pixels, level, dash, np.zeros(t.size, bool)).reshape(2, -1, 2)
+    assert with_none.shape[1] == len({(level[j] - level[0] + level[0] % (2 * dash)) // dash for j in full_ends[:, 0]})
 
 
 def test_prepared_data_is_made_again_only_after_a_sample_or_for_another_window():

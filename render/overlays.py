@@ -68,8 +68,12 @@ def plane_matrices(
     on the L axis and reaches ``margin`` times beyond the farthest ω of ``omega_history`` (T, K, 3) rad/s from
     that axis, and at least ``min_radius`` (K,) m."""
     normal, distance = invariable_plane(L_world, energy)
-    across = omega_history - np.einsum("tki,ki->tk", omega_history, normal)[..., None] * normal
-    radius = np.maximum(margin * omega_scale * np.linalg.norm(across, axis=2).max(axis=0), min_radius)
+    # The squared distance from the axis, |ω|² − (ω · L̂)², in two passes over the history (not a (T, K, 3) array
+    # made, subtracted and normed); the largest matters, where cancellation is least.
+    along = np.einsum("tki,ki->tk", omega_history, normal)
+    across2 = np.einsum("tki,tki->tk", omega_history, omega_history) - along * along
+    farthest = np.sqrt(np.maximum(across2.max(axis=0, initial=0.0), 0.0))
+    radius = np.maximum(margin * omega_scale * farthest, min_radius)
     center = position + omega_scale * distance[:, None] * normal
     return rigid_matrices(frames_along(normal) * radius[:, None, None], center)
 

@@ -46,6 +46,22 @@ def test_omega_lies_in_the_invariable_plane():
     assert np.allclose(np.linalg.norm(tips - center, axis=1) * 1.2, disc_radius)
 
 
+def test_the_plane_reaches_past_the_farthest_omega_of_the_history():
+    """The disc's radius is ``margin`` times the farthest that any ω of the history (scaled) gets from the L axis,
+    computed here as the plain distance from the axis, sample by sample; at least ``min_radius``."""
+    rng = np.random.default_rng(11)
+    history = rng.normal(size=(40, 6, 3))
+    L, energy, position = rng.normal(size=(6, 3)), rng.uniform(0.5, 2.0, 6), rng.normal(size=(6, 3))
+    min_radius = np.array([0.0, 0.0, 0.0, 0.0, 0.0, 50.0])
+    disc = plane_matrices(position, L, energy, history, 0.2, 1.2, min_radius)
+    normal = L / np.linalg.norm(L, axis=1, keepdims=True)
+    along = np.sum(history * normal, axis=2, keepdims=True) * normal
+    farthest = np.linalg.norm(history - along, axis=2).max(axis=0)
+    expected = np.maximum(1.2 * 0.2 * farthest, min_radius)
+    np.testing.assert_allclose(np.linalg.norm(disc[:, :3, 0], axis=1), expected, rtol=1e-12)  # rounding alone
+    assert np.linalg.norm(disc[5, :3, 0]) == 50.0
+
+
 def test_trail_segments_join_consecutive_kept_tips_and_fade_with_age():
     tips = np.arange(2 * 5 * 3, dtype=float).reshape(2, 5, 3)  # two trails of five samples
     keep = np.ones((2, 5), dtype=bool)

@@ -13,15 +13,17 @@ texture's id is its GL name.
 from __future__ import annotations
 
 import ctypes
+from collections.abc import Callable
+from dataclasses import dataclass
 
 import moderngl
 import numpy as np
 from imgui_bundle import imgui
 
 from spinlab.render.gpu import write_growing
-from spinlab.render.shaders import load_program, uniform
+from spinlab.render.shaders import MAX_VIEWS, load_program, uniform
 
-__all__ = ["ImGuiDraw"]
+__all__ = ["ImGuiDraw", "ImGuiLayer"]
 
 
 class ImGuiDraw:
@@ -39,6 +41,8 @@ class ImGuiDraw:
             index_element_size=imgui.INDEX_SIZE,
         )
         self._textures: dict[int, moderngl.Texture] = {}
+        self._copy_program = load_program(ctx, "copy")  # a layer's texture into its rectangle
+        self._copy = ctx.vertex_array(self._copy_program, [])
 
     def update_textures(self) -> None:
         """Create, update or free the GL textures the current ImGui context asks for."""
@@ -69,46 +73,108 @@ class ImGuiDraw:
         framebuffer: moderngl.Framebuffer,
         draw_data: imgui.ImDrawData,
         framebuffer_scale: tuple[float, float] = (1.0, 1.0),
+        layer: ImGuiLayer | None = None,
     ) -> None:
         """Draw ``draw_data`` (made by the current ImGui context) over ``framebuffer``, whose pixels are
-        ``framebuffer_scale`` times ImGui's display units (HiDPI). Blending on, depth test off while drawing;
-        leaves the depth test on, blending off and no scissor."""
+        ``framebuffer_scale`` times ImGui's display units (HiDPI). The windows a ``layer`` owns are drawn as they
+        are and into its framebuffer too when it is ``fresh`` (and asked to ``capture``), else its texture in their
+        place. Blending on, depth test off while drawing; leaves the depth test on, blending off and no scissor."""
         self.update_textures()
         display_width, display_height = draw_data.display_size.x, draw_data.display_size.y
         scale_x, scale_y = framebuffer_scale
         width, height = int(display_width * scale_x), int(display_height * scale_y)
         if width <= 0 or height <= 0:
             return
-        framebuffer.use()
-        framebuffer.viewport = (0, 0, width, height)
+        origin = (draw_data.display_pos.x, draw_data.display_pos.y)
+        target = _Target(framebuffer, origin, (display_width, display_height), (width, height), framebuffer_scale)
+        self._begin(target)
+        layered = False
+        for commands in draw_data.cmd_lists:
+            if layer is not None and layer.owns(commands._owner_name):
+                if not layered:
+                    layered = True
+                    owned = [listed for listed in draw_data.cmd_lists if layer.owns(listed._owner_name)]
+                    if not layer.fresh:
+                        self._composite(layer, target)
+                        continue
+                    for listed in owned:
+                        self._draw_list(listed, target)
+                    if layer.capture:
+                        self._fill(layer, owned, target)
+                        self._begin(target)
+                continue
+            self._draw_list(commands, target)
+        framebuffer.scissor = None  # type: ignore[assignment]  # None (no scissor test) is allowed; the stub omits it
+        self.ctx.enable_only(moderngl.DEPTH_TEST)
+
+    def _begin(self, target: _Target) -> None:
+        """Bind ``target`` with ImGui's blending and the program's uniforms for it."""
+        target.framebuffer.use()
+        target.framebuffer.viewport = (0, 0, *target.pixels)
         self.ctx.enable_only(moderngl.BLEND)
         blend = moderngl.SRC_ALPHA, moderngl.ONE_MINUS_SRC_ALPHA, moderngl.ONE, moderngl.ONE_MINUS_SRC_ALPHA
         self.ctx.blend_func = blend  # type: ignore[assignment]  # colour and alpha factors: the stub allows 2 of 4
-        uniform(self._program, "u_size").value = (float(display_width), float(display_height))
-        origin_x, origin_y = draw_data.display_pos.x, draw_data.display_pos.y
-        for commands in draw_data.cmd_lists:
-            vertex_bytes = ctypes.string_at(
-                commands.vtx_buffer.data_address(), commands.vtx_buffer.size() * imgui.VERTEX_SIZE
-            )
-            index_bytes = ctypes.string_at(
-                commands.idx_buffer.data_address(), commands.idx_buffer.size() * imgui.INDEX_SIZE
-            )
-            write_growing(self._vertices, np.frombuffer(vertex_bytes, dtype=np.uint8))
-            write_growing(self._indices, np.frombuffer(index_bytes, dtype=np.uint8))
-            for command in commands.cmd_buffer:
-                texture = self._textures.get(command.tex_ref.get_tex_id())
-                if texture is None or command.elem_count == 0:
-                    continue
-                clip = command.clip_rect
-                left, top = (clip.x - origin_x) * scale_x, (clip.y - origin_y) * scale_y
-                right, bottom = (clip.z - origin_x) * scale_x, (clip.w - origin_y) * scale_y
-                if right <= left or bottom <= top:
-                    continue
-                framebuffer.scissor = (int(left), int(height - bottom), int(right - left), int(bottom - top))
-                texture.use(location=0)
-                self._vao.render(moderngl.TRIANGLES, vertices=command.elem_count, first=command.idx_offset)
-        framebuffer.scissor = None  # type: ignore[assignment]  # None (no scissor test) is allowed; the stub omits it
-        self.ctx.enable_only(moderngl.DEPTH_TEST)
+        uniform(self._program, "u_size").value = tuple(float(value) for value in target.size)
+        uniform(self._program, "u_origin").value = tuple(float(value) for value in target.origin)
+
+    def _draw_list(self, commands: imgui.ImDrawList, target: _Target) -> None:
+        """One draw list: its vertices and indices uploaded, one draw per command with its scissor and texture."""
+        vertex_bytes = ctypes.string_at(
+            commands.vtx_buffer.data_address(), commands.vtx_buffer.size() * imgui.VERTEX_SIZE
+        )
+        index_bytes = ctypes.string_at(
+            commands.idx_buffer.data_address(), commands.idx_buffer.size() * imgui.INDEX_SIZE
+        )
+        write_growing(self._vertices, np.frombuffer(vertex_bytes, dtype=np.uint8))
+        write_growing(self._indices, np.frombuffer(index_bytes, dtype=np.uint8))
+        (origin_x, origin_y), (scale_x, scale_y), height = target.origin, target.scale, target.pixels[1]
+        for command in commands.cmd_buffer:
+            texture = self._textures.get(command.tex_ref.get_tex_id())
+            if texture is None or command.elem_count == 0:
+                continue
+            clip = command.clip_rect
+            left, top = (clip.x - origin_x) * scale_x, (clip.y - origin_y) * scale_y
+            right, bottom = (clip.z - origin_x) * scale_x, (clip.w - origin_y) * scale_y
+            if right <= left or bottom <= top:
+                continue
+            target.framebuffer.scissor = (int(left), int(height - bottom), int(right - left), int(bottom - top))
+            texture.use(location=0)
+            self._vao.render(moderngl.TRIANGLES, vertices=command.elem_count, first=command.idx_offset)
+
+    def _fill(self, layer: ImGuiLayer, lists: list[imgui.ImDrawList], target: _Target) -> None:
+        """Draw ``lists`` into ``layer``'s texture (made for its rectangle first), cleared to the colour under them:
+        the pixels the target would hold, blended alike."""
+        held = layer.framebuffer_for(self.ctx)
+        x, y, width, height = layer.rect_px
+        scale_x, scale_y = target.scale
+        origin = (target.origin[0] + x / scale_x, target.origin[1] + y / scale_y)
+        inner = _Target(held, origin, (width / scale_x, height / scale_y), (width, height), target.scale)
+        held.scissor = None  # type: ignore[assignment]  # None (no scissor test) is allowed; the stub omits it
+        held.use()  # applies the scissor: the last command's would cut the clear
+        held.clear(*layer.under, 1.0)
+        self._begin(inner)
+        for commands in lists:
+            self._draw_list(commands, inner)
+        held.scissor = None  # type: ignore[assignment]  # None (no scissor test) is allowed; the stub omits it
+        layer.captured = True
+
+    def _composite(self, layer: ImGuiLayer, target: _Target) -> None:
+        """``layer``'s texture into ``target`` at its rectangle, pixel for pixel."""
+        if layer.shown is None:
+            return
+        x, y, width, height = layer.rect_px
+        bottom = target.pixels[1] - y - height  # GL's rows count from the bottom
+        target.framebuffer.scissor = (x, bottom, width, height)
+        target.framebuffer.viewport = (x, bottom, width, height)
+        self.ctx.enable_only(moderngl.NOTHING)
+        rects = np.zeros((MAX_VIEWS, 4), dtype=np.float32)
+        rects[0] = (-1.0, -1.0, 1.0, 1.0)
+        uniform(self._copy_program, "u_rects").write(rects.tobytes())
+        uniform(self._copy_program, "u_source").value = 0
+        uniform(self._copy_program, "u_offset").value = (x, bottom)
+        layer.shown.use(location=0)
+        self._copy.render(moderngl.TRIANGLES, vertices=6)
+        self._begin(target)
 
     def release(self) -> None:
         """Free the GL objects (the textures too; ImGui is not told)."""
@@ -116,6 +182,78 @@ class ImGuiDraw:
             texture.release()
         self._textures.clear()
         self._vao.release()
+        self._copy.release()
+        self._copy_program.release()
         self._vertices.release()
         self._indices.release()
         self._program.release()
+
+
+@dataclass(frozen=True)
+class _Target:
+    """Where a draw list goes: ``framebuffer``, whose top-left pixel is ImGui's point ``origin`` and which spans
+    ``size`` display units, ``pixels`` (width, height), ``scale`` pixels per display unit."""
+
+    framebuffer: moderngl.Framebuffer
+    origin: tuple[float, float]
+    size: tuple[float, float]
+    pixels: tuple[int, int]
+    scale: tuple[float, float]
+
+
+class ImGuiLayer:
+    """The ImGui windows whose draw lists ``owns`` (by the list's owner window's name), shown from a texture in the
+    frames that leave them out (ui/plots_layer.py). A frame that lays them out (``fresh``) draws them as ImGui drew
+    them and, when asked to ``capture``, into a framebuffer too, cleared to the colour ``under`` them (sRGB): all the
+    target holds under them, so the pixels are the same, blended alike (llvmpipe rounds a blend into the window's
+    pixel format and into the texture's each its own way: a level apart at a few pixels). :meth:`settle`, before
+    the next frame draws anything, copies them into the texture shown; a frame that leaves the windows out but for
+    an empty window of theirs at the same place shows it in their place. ``rect_px``: (x, y, width, height) pixels
+    of the target, from its top-left, that the texture covers.
+
+    Why a copy: a texture llvmpipe drew into stays tied to the scene that drew it, and a frame that samples it
+    waits for all the rasterising queued so far (~4 ms of the window's thread, measured); one written from memory
+    does not, and reading the framebuffer back before anything else is queued waits for nothing (the last frame's
+    scenes are done when it was shown)."""
+
+    def __init__(self, owns: Callable[[str], bool], under: tuple[float, float, float]) -> None:
+        self.owns = owns
+        self.under = under
+        self.rect_px: tuple[int, int, int, int] = (0, 0, 0, 0)
+        self.fresh = True
+        self.capture = True
+        self.captured = False  # drawn into the framebuffer, not yet copied into the texture shown
+        self.framebuffer: moderngl.Framebuffer | None = None
+        self.shown: moderngl.Texture | None = None  # what frames that leave the windows out show
+
+    def framebuffer_for(self, ctx: moderngl.Context) -> moderngl.Framebuffer:
+        """The framebuffer the windows are drawn into, made again when the rectangle's size changed."""
+        size = self.rect_px[2:]
+        if self.framebuffer is None or tuple(self.framebuffer.size) != size:
+            self.release()
+            self.framebuffer = ctx.framebuffer(color_attachments=[ctx.texture(size, 4)])
+        return self.framebuffer
+
+    def settle(self, ctx: moderngl.Context) -> None:
+        """Copy what the last frame captured into the texture shown; call before the frame draws anything."""
+        if not self.captured or self.framebuffer is None:
+            return
+        size = (self.framebuffer.width, self.framebuffer.height)
+        if self.shown is None or tuple(self.shown.size) != size:
+            if self.shown is not None:
+                self.shown.release()
+            self.shown = ctx.texture(size, 4)
+        self.shown.write(self.framebuffer.read(components=4))
+        self.captured = False
+
+    def release(self) -> None:
+        """Free the framebuffer and the texture."""
+        if self.framebuffer is not None:
+            for attachment in self.framebuffer.color_attachments:
+                attachment.release()
+            self.framebuffer.release()
+            self.framebuffer = None
+        if self.shown is not None:
+            self.shown.release()
+            self.shown = None
+        self.captured = False

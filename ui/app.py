@@ -36,7 +36,8 @@ from spinlab.ui.controller_state import PanelEdits
 from spinlab.ui.frame_steps import FrameSteps
 from spinlab.ui.key_help import draw_key_help, draw_state_badge
 from spinlab.ui.panel import draw_panel_window
-from spinlab.ui.plots import PlotOptions, draw_plots_window
+from spinlab.ui.plots import PlotOptions, draw_plots_window, hold_plots_window, options_key
+from spinlab.ui.plots_layer import PlotsLayer
 from spinlab.ui.recording import Recorder
 from spinlab.ui.run_display import RunDisplay
 from spinlab.ui.scene_load import SceneLoads
@@ -56,6 +57,7 @@ WINDOW_SIZE = (1280, 720)
 REPLAY_BUDGET_S = 0.004
 FRAME_LOG = 1200
 BACKGROUND_SRGB = PANEL_BG_RGB
+NO_EDITS = PanelEdits()  # a frame's edits that ask for nothing
 LABEL_SCALE = 0.85  # the views' labels against a video's of the same height: the panel and plots share the window
 
 
@@ -106,6 +108,8 @@ class App:
         self.last_screenshot: Path | None = None
         self.mouse = ViewMouse(self)  # a gesture on the 3D view (ui/view_mouse.py)
         self.pacing = FrameSteps(self.controller, self.recorder)  # each frame's (ui/frame_steps.py)
+        self.plots_layer = PlotsLayer(BACKGROUND_SRGB)  # the plots laid out at most 20 times a second (unpointed)
+        self._edited = False  # an edit was applied this frame
         self._panel_edits = PanelEdits()
         self.frame_log: deque[tuple[float, float, float, float]] = deque(maxlen=FRAME_LOG)
         # What compiles the kernels meanwhile (commands/gui.py), closed with the window.
@@ -182,8 +186,10 @@ class App:
         if self.recorder.finishing:
             self.recorder.collect_finished()
         running, runs = self.timeline.session, self.controller.runs
+        self._edited = False
         for asked in self.loads.edits_now(edits):
             self.controller.apply(asked)
+            self._edited = self._edited or asked != NO_EDITS
         if self.controller.runs != runs:
             self.pacing.restart()
         self.timeline.switch_to_compiled(REPLAY_BUDGET_S)
@@ -205,6 +211,8 @@ class App:
         width, height = self.window.get_framebuffer_size()
         screen = self._screen((width, height))
         timed = self.pacing.status.part
+        with timed("ui"):
+            self.plots_layer.layer.settle(self.ctx)  # first: nothing is queued for it to wait behind
         with timed("views"):
             area = self.draw_views(screen)
         recorder = self.recorder
@@ -213,7 +221,7 @@ class App:
             self.controller.attempt(recorder.record_frame, self.ctx, area, failed="recording stopped")
         screen.use()
         with timed("ui"):
-            self.imgui_renderer.render(imgui.get_draw_data(), screen)
+            self.imgui_renderer.render(imgui.get_draw_data(), screen, self.plots_layer.layer)
         if video_frame and self.state.record_window:
             self.controller.attempt(recorder.record_frame, self.ctx, (0, 0, width, height), failed="recording stopped")
         if self.want_screenshot:
@@ -259,7 +267,12 @@ class App:
             edits = draw_panel_window(layout.panel, state, self.form) if layout.panel is not None else PanelEdits()
         if layout.plots is not None:
             with timed("plots"):
-                draw_plots_window(layout.plots, edits, self.timeline, self.plots.series, state.plots, self.view.groups)
+                timeline, series = self.timeline, self.plots.series
+                shown = id(timeline.session), id(series), options_key(state.plots), state.paused, state.text_scale
+                if self.plots_layer.lay_out(layout.plots, self.pixel_ratio, shown, self._edited):
+                    draw_plots_window(layout.plots, edits, timeline, series, state.plots, self.view.groups)
+                else:
+                    hold_plots_window(layout.plots)
         # The badges sit above the strip the overlays' key may take at the bottom of the view (render/run_view.py),
         # and the state badge clear of the key in a free cell of the grid and of the captions.
         ratio = self.pixel_ratio
@@ -347,6 +360,7 @@ class App:
         if reachable:
             self.display.release()
             self.text.release()
+            self.plots_layer.release()
         close_window(self.window)
 
     def on_key_press(self, symbol: int, modifiers: int):

@@ -13,7 +13,7 @@ from imgui_bundle import imgui
 # The backend's module opts out of type checking (a `# type: ignore` at its top): mypy sees none of its names.
 from imgui_bundle.python_backends.pyglet_backend import PygletProgrammablePipelineRenderer  # type: ignore[attr-defined]
 
-from spinlab.render.imgui_draw import ImGuiDraw
+from spinlab.render.imgui_draw import ImGuiDraw, ImGuiLayer
 
 __all__ = ["ImGuiBackend"]
 
@@ -26,11 +26,16 @@ class ImGuiBackend(PygletProgrammablePipelineRenderer):
         self._ctx = ctx
         self._draw = ImGuiDraw(ctx)
 
-    def render(self, draw_data: imgui.ImDrawData, framebuffer: moderngl.Framebuffer | None = None) -> None:
-        """Draw ``draw_data`` over the window's ``framebuffer`` (default ``ctx.screen``; HiDPI-aware) and set the
-        mouse cursor ImGui asks for."""
+    def render(
+        self,
+        draw_data: imgui.ImDrawData,
+        framebuffer: moderngl.Framebuffer | None = None,
+        layer: ImGuiLayer | None = None,
+    ) -> None:
+        """Draw ``draw_data`` over the window's ``framebuffer`` (default ``ctx.screen``; HiDPI-aware), the windows
+        ``layer`` owns from its texture, and set the mouse cursor ImGui asks for."""
         scale = self.io.display_framebuffer_scale
-        self._draw.render(framebuffer or self._ctx.screen, draw_data, (scale.x, scale.y))
+        self._draw.render(framebuffer or self._ctx.screen, draw_data, (scale.x, scale.y), layer)
         self._handle_mouse_cursor()
 
     def shutdown(self) -> None:

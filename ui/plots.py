@@ -29,6 +29,7 @@ from spinlab.ui.help_texts import PLOT_TOOLTIPS
 from spinlab.ui.plot_focus import ALL_PLOTS, arrangement, plot_tabs
 from spinlab.ui.plot_series import CostLines, Curves, Divergence, PlotSeries, TimeLines, dash_segments, export_csv
 from spinlab.ui.plot_titles import AXES_LABELS_PX, fitted_text, fitted_title
+from spinlab.ui.plots_layer import PLOTS_WINDOW
 from spinlab.ui.theme import PANEL_BG_RGB
 from spinlab.ui.timeline import CHANGE_RGBA, draw_timeline
 
@@ -37,6 +38,8 @@ __all__ = [
     "PlotOptions",
     "draw_plots",
     "draw_plots_window",
+    "hold_plots_window",
+    "options_key",
     "FIXED_WINDOW",
     "export_csv",
     "PLOT_TITLES",
@@ -111,14 +114,16 @@ class PlotOptions:
     focus: str = ALL_PLOTS  # a plot enlarged across the strip (ui/plot_focus.py), or every shown plot
 
 
+def options_key(options: PlotOptions) -> tuple:
+    """What of ``options`` the plots show, comparable from one frame to the next."""
+    return tuple(options.shown.items()), options.seconds, options.focus
+
+
 def draw_plots_window(rect, edits, timeline, series: PlotSeries, options: PlotOptions, groups) -> None:
     """The plots' window at ``rect`` (ui/view3d.py's ``Rect``): the timeline of ``timeline``'s run
     (scene/model/timeline.py) over its plots, ``series``, with a branch's divergence from its original in the
     views of ``groups``; what is clicked goes into ``edits``."""
-    imgui.set_next_window_pos(imgui.ImVec2(rect.x, rect.y))
-    imgui.set_next_window_size(imgui.ImVec2(rect.width, rect.height))
-    flags = FIXED_WINDOW | imgui.WindowFlags_.no_title_bar | imgui.WindowFlags_.no_scrollbar
-    if imgui.begin("plots", flags=flags)[0]:
+    if _begin_plots_window(rect):
         record = timeline.record
         draw_timeline(
             edits, record.first_step, timeline.shown_step, record.last_step, timeline.session.h,
@@ -129,6 +134,23 @@ def draw_plots_window(rect, edits, timeline, series: PlotSeries, options: PlotOp
         series.divergence = timeline.divergence(groups, series.rgb)
         edits.plot_focus = draw_plots(series, options, (available.x, available.y))
     imgui.end()
+
+
+def hold_plots_window(rect) -> None:
+    """The plots' window at ``rect``, empty: a frame that shows the plots laid out before (ui/plots_layer.py) keeps
+    their window where it is, for ImGui's order and the pointer. One pixel's rectangle keeps its draw list in the
+    frame's draw data (ImGui leaves an empty one out), where the layer's texture is drawn instead of it."""
+    if _begin_plots_window(rect):
+        corner = imgui.get_window_pos()
+        imgui.get_window_draw_list().add_rect_filled(corner, imgui.ImVec2(corner.x + 1.0, corner.y + 1.0), 0xFFFFFFFF)
+    imgui.end()
+
+
+def _begin_plots_window(rect) -> bool:
+    imgui.set_next_window_pos(imgui.ImVec2(rect.x, rect.y))
+    imgui.set_next_window_size(imgui.ImVec2(rect.width, rect.height))
+    flags = FIXED_WINDOW | imgui.WindowFlags_.no_title_bar | imgui.WindowFlags_.no_scrollbar
+    return bool(imgui.begin(PLOTS_WINDOW, flags=flags)[0])
 
 
 def draw_plots(series: PlotSeries, options: PlotOptions, size: tuple[float, float]) -> str | None:

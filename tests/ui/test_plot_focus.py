@@ -20,6 +20,7 @@ def test_plots_side_by_side_while_each_is_wide_enough():
 
 def _plots_frame(app, spy):
     spy.clear()
+    app.plots_layer.refresh()  # laid out, not shown from the layer (ui/plots_layer.py)
     run_frames(app, 1)
     return list(spy)
 

@@ -1,0 +1,99 @@
+"""The plots shown from their layer (ui/plots_layer.py): a frame that lays them out and the frames that show what it
+laid out have the pixels the window drew when it drew ImGui's plots straight into the window; and the plots are
+laid out again while the pointer is over them, after an edit, and when a twentieth of a second has passed."""
+
+import time
+
+import numpy as np
+import pytest
+
+from spinlab.ui import plots_layer
+from spinlab.ui.capture import read_pixels
+from tests.ui.window_frames import run_frames
+
+
+@pytest.fixture
+def paused_compare(app):
+    """The module's compare window, run for a second and paused, its plots full of data."""
+    from spinlab.ui.controller_state import PanelEdits
+
+    app.pending = PanelEdits(scene="compare", reset=True, show_plots=True)
+    run_frames(app, 1)
+    app.state.paused, app.state.time_scale_exp = False, 0
+    run_frames(app, 60)
+    app.state.paused = True
+    run_frames(app, 2)
+    return app
+
+
+START = time.perf_counter() + 1e4  # s: the layer's clock in these tests, past any frame's before them
+
+
+def _frame(app, monkeypatch, now: float, *, layer: bool = True) -> tuple[np.ndarray, bool]:
+    """The window's pixels after one frame drawn at ``now`` s on the layer's clock (from ``START``), and whether it
+    laid the plots out; ``layer`` False: ImGui's plots drawn straight into the window (no layer)."""
+    monkeypatch.setattr(app.plots_layer, "clock", lambda: START + now)
+    laid_out = []
+    real = app.plots_layer.lay_out
+
+    def spy(*args):
+        laid_out.append(real(*args))
+        return laid_out[-1]
+
+    monkeypatch.setattr(app.plots_layer, "lay_out", spy)
+    if not layer:
+        monkeypatch.setattr(app.plots_layer.layer, "owns", lambda name: False)
+    app.window.dispatch_events()
+    app.frame(1.0 / 60.0)
+    width, height = app.window.get_framebuffer_size()
+    pixels = read_pixels(app.ctx, (0, 0, width, height)).copy()
+    app.window.flip()
+    monkeypatch.undo()
+    return pixels, laid_out[0]
+
+
+def test_frames_from_the_layer_are_the_plots_drawn_into_the_window(paused_compare, monkeypatch):
+    app = paused_compare
+    plots_layer.imgui.get_io().add_mouse_pos_event(app.window_layout().plots.x + 20.0, 5.0)  # over the views
+    # ImPlot fits a plot's axes to the data the frame before drew: the second of two frames laid out in a row.
+    _frame(app, monkeypatch, 999.0, layer=False)
+    direct, _ = _frame(app, monkeypatch, 1000.0, layer=False)
+    laid, was_laid = _frame(app, monkeypatch, 2000.0)  # the layer is stale: laid out, the texture refilled
+    held, was_held = _frame(app, monkeypatch, 2000.01)
+    held_again, _ = _frame(app, monkeypatch, 2000.02)
+    assert was_laid and not was_held, (was_laid, was_held, plots_layer.imgui.get_io().mouse_pos)
+    x, y, width, height = app.plots_layer.layer.rect_px
+    plots = (slice(y, y + height), slice(x, x + width))
+    assert np.ptp(direct[plots]) > 100  # text and lines, not an empty panel
+    # The plots' pixels (the panel's status line beside them tells each frame's time, and differs). The frame that
+    # lays them out draws them as without the layer; the frames that show the texture, the same pixels, but a level
+    # apart at a few: llvmpipe blends into the window's pixel format and into the texture's each with its own
+    # rounding (62 of 733 200 values here).
+    np.testing.assert_array_equal(laid[plots], direct[plots])
+    np.testing.assert_array_equal(held_again[plots], held[plots])
+    apart = np.abs(held[plots].astype(int) - direct[plots])
+    assert apart.max() <= 1 and np.count_nonzero(apart) < 1e-3 * apart.size
+    # A twentieth of a second on, the plots are laid out again.
+    _, again = _frame(app, monkeypatch, 2000.0 + 1.0 / plots_layer.REFRESH_HZ)
+    assert again
+
+
+def test_the_plots_are_laid_out_while_pointed_at_or_edited(paused_compare, monkeypatch):
+    app = paused_compare
+    layer = app.plots_layer
+    _frame(app, monkeypatch, 3000.0)
+    assert not _frame(app, monkeypatch, 3000.01)[1]
+    rect = app.window_layout().plots
+    io = plots_layer.imgui.get_io()
+    # The pointer over the plots: every frame, and the frame after it left.
+    io.add_mouse_pos_event(rect.x + rect.width / 2, rect.y + rect.height / 2)
+    pointed = [_frame(app, monkeypatch, 3000.02 + 0.001 * k)[1] for k in range(3)]
+    io.add_mouse_pos_event(rect.x + rect.width / 2, 5.0)  # over the 3D views
+    after = [_frame(app, monkeypatch, 3000.03 + 0.001 * k)[1] for k in range(3)]
+    assert pointed == [True, True, True]
+    assert after == [True, False, False]
+    # The plots' options changed (the span of their time axis): laid out at once.
+    app.state.plots.seconds = 10.0
+    assert _frame(app, monkeypatch, 3000.04)[1]
+    assert not _frame(app, monkeypatch, 3000.05)[1]
+    assert layer.layer.framebuffer is not None

@@ -3,12 +3,13 @@ texture in the frames between (render/imgui_draw.py's :class:`ImGuiLayer`).
 
 Laying out the plots (ImPlot) and handing their ~25 000 indices to llvmpipe cost the window's thread ~3.5 ms a frame
 of compare's ~15 at 1280×720, and the rasteriser as much again; at 60 frames a second a plot's 20 s window moves by
-a tenth of a pixel from one frame to the next. So the plots are laid out on one frame in three at 60 Hz, which
-draws them as ever and into the layer's framebuffer too; the frames between copy the layer's texture in their
-place (the same pixels, a level apart at a few). They are laid out every frame, and drawn only straight, while the
-pointer is over them, a mouse button is down, a widget is active or an edit came that frame (and the frame after
-that, which captures them again), and at once when the run, the plots' options or the text's size change, or the
-window's (the rectangle the layer covers).
+a tenth of a pixel from one frame to the next. So the plots are laid out at most :data:`REFRESH_HZ` times a second
+and on one frame in :data:`REFRESH_FRAMES` at most (at 60 Hz, one in three); that frame draws them as ever and into
+the layer's framebuffer too, and the frames between copy the layer's texture in their place (the same pixels, a
+level apart at a few). They are laid out every frame, and drawn only straight, while the pointer is over them, a
+mouse button is down, a widget is active or an edit came that frame (and the frame after that, which captures them
+again), and at once when the run, the plots' options or the text's size change, or the window's (the rectangle
+the layer covers).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from spinlab.ui.view3d import Rect
 __all__ = ["PlotsLayer", "REFRESH_HZ"]
 
 REFRESH_HZ = 20.0
+REFRESH_FRAMES = 3  # and at least this many frames apart: a slow frame's plots cost it less, not more
 PLOTS_WINDOW = "plots"  # ui/plots.py's window: its draw list's owner, and its children's ("plots/...")
 
 
@@ -38,6 +40,7 @@ class PlotsLayer:
         self._key: Hashable = None
         self._laid_out_at = -math.inf
         self._engaged = False
+        self._held = 0  # frames shown from the texture since the plots were laid out
         self.clock = time.perf_counter  # s
 
     def lay_out(self, rect: Rect, pixel_ratio: float, key: Hashable, edited: bool) -> bool:
@@ -64,17 +67,21 @@ class PlotsLayer:
             or moved
             or key != self._key
             or (layer.shown is None and not layer.captured)
-            or now - self._laid_out_at >= 1.0 / REFRESH_HZ - 1e-3  # a frame's jitter: one in three at 60 Hz
+            # A frame's jitter: one in three at 60 Hz.
+            or now - self._laid_out_at >= 1.0 / REFRESH_HZ - 1e-3
+            and self._held >= REFRESH_FRAMES - 1
         )
         self._engaged = engaged
         layer.fresh, layer.capture = stale, not engaged  # pointed at, laid out every frame: nothing to hold
         if stale:
-            self._key, self._laid_out_at = key, now
+            self._key, self._laid_out_at, self._held = key, now, 0
+        else:
+            self._held += 1
         return stale
 
     def refresh(self) -> None:
         """Have the next frame lay the plots out."""
-        self._laid_out_at = -math.inf
+        self._laid_out_at, self._held = -math.inf, REFRESH_FRAMES
 
     def release(self) -> None:
         """Free the texture."""

@@ -56,9 +56,11 @@ def test_frames_from_the_layer_are_the_plots_drawn_into_the_window(paused_compar
     app = paused_compare
     plots_layer.imgui.get_io().add_mouse_pos_event(app.window_layout().plots.x + 20.0, 5.0)  # over the views
     # ImPlot fits a plot's axes to the data the frame before drew: the second of two frames laid out in a row.
-    _frame(app, monkeypatch, 999.0, layer=False)
-    direct, _ = _frame(app, monkeypatch, 1000.0, layer=False)
-    laid, was_laid = _frame(app, monkeypatch, 2000.0)  # the layer is stale: laid out, the texture refilled
+    for now in (999.0, 1000.0):
+        app.plots_layer.refresh()
+        direct, _ = _frame(app, monkeypatch, now, layer=False)
+    app.plots_layer.refresh()
+    laid, was_laid = _frame(app, monkeypatch, 2000.0)  # laid out, and captured
     held, was_held = _frame(app, monkeypatch, 2000.01)
     held_again, _ = _frame(app, monkeypatch, 2000.02)
     assert was_laid and not was_held, (was_laid, was_held, plots_layer.imgui.get_io().mouse_pos)
@@ -73,7 +75,7 @@ def test_frames_from_the_layer_are_the_plots_drawn_into_the_window(paused_compar
     np.testing.assert_array_equal(held_again[plots], held[plots])
     apart = np.abs(held[plots].astype(int) - direct[plots])
     assert apart.max() <= 1 and np.count_nonzero(apart) < 1e-3 * apart.size
-    # A twentieth of a second on, the plots are laid out again.
+    # A twentieth of a second on (and three frames), the plots are laid out again.
     _, again = _frame(app, monkeypatch, 2000.0 + 1.0 / plots_layer.REFRESH_HZ)
     assert again
 
@@ -81,6 +83,7 @@ def test_frames_from_the_layer_are_the_plots_drawn_into_the_window(paused_compar
 def test_the_plots_are_laid_out_while_pointed_at_or_edited(paused_compare, monkeypatch):
     app = paused_compare
     layer = app.plots_layer
+    layer.refresh()
     _frame(app, monkeypatch, 3000.0)
     assert not _frame(app, monkeypatch, 3000.01)[1]
     rect = app.window_layout().plots

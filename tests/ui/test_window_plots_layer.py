@@ -2,8 +2,6 @@
 laid out have the pixels the window drew when it drew ImGui's plots straight into the window; and the plots are
 laid out again while the pointer is over them, after an edit, and when a twentieth of a second has passed."""
 
-import time
-
 import numpy as np
 import pytest
 
@@ -26,13 +24,11 @@ def paused_compare(app):
     return app
 
 
-START = time.perf_counter() + 1e4  # s: the layer's clock in these tests, past any frame's before them
-
-
 def _frame(app, monkeypatch, now: float, *, layer: bool = True) -> tuple[np.ndarray, bool]:
-    """The window's pixels after one frame drawn at ``now`` s on the layer's clock (from ``START``), and whether it
-    laid the plots out; ``layer`` False: ImGui's plots drawn straight into the window (no layer)."""
-    monkeypatch.setattr(app.plots_layer, "clock", lambda: START + now)
+    """The window's pixels after one frame drawn at ``now`` s on the layer's clock (a test's own: it begins each
+    test's frames with a refresh, which no clock holds back), and whether it laid the plots out; ``layer`` False:
+    ImGui's plots drawn straight into the window (no layer)."""
+    monkeypatch.setattr(app.plots_layer, "clock", lambda: now)
     laid_out = []
     real = app.plots_layer.lay_out
 

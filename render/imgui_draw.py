@@ -41,7 +41,11 @@ class ImGuiDraw:
             index_element_size=imgui.INDEX_SIZE,
         )
         self._textures: dict[int, moderngl.Texture] = {}
-        self._copy_program = load_program(ctx, "copy")  # a layer's texture into its rectangle
+        self._copy_program = load_program(ctx, "copy")  # a layer's texture into its rectangle: the whole viewport
+        whole = np.zeros((MAX_VIEWS, 4), dtype=np.float32)
+        whole[0] = (-1.0, -1.0, 1.0, 1.0)
+        uniform(self._copy_program, "u_rects").write(whole.tobytes())
+        uniform(self._copy_program, "u_source").value = 0
         self._copy = ctx.vertex_array(self._copy_program, [])
 
     def update_textures(self) -> None:
@@ -91,17 +95,12 @@ class ImGuiDraw:
         layered = False
         for commands in draw_data.cmd_lists:
             if layer is not None and layer.owns(commands._owner_name):
-                if not layered:
+                if not layered:  # all the layer's lists here, where its first comes
                     layered = True
-                    owned = [listed for listed in draw_data.cmd_lists if layer.owns(listed._owner_name)]
-                    if not layer.fresh:
+                    if layer.fresh:
+                        self._draw_fresh(layer, draw_data, target)
+                    else:
                         self._composite(layer, target)
-                        continue
-                    for listed in owned:
-                        self._draw_list(listed, target)
-                    if layer.capture:
-                        self._fill(layer, owned, target)
-                        self._begin(target)
                 continue
             self._draw_list(commands, target)
         framebuffer.scissor = None  # type: ignore[assignment]  # None (no scissor test) is allowed; the stub omits it
@@ -141,6 +140,15 @@ class ImGuiDraw:
             texture.use(location=0)
             self._vao.render(moderngl.TRIANGLES, vertices=command.elem_count, first=command.idx_offset)
 
+    def _draw_fresh(self, layer: ImGuiLayer, draw_data: imgui.ImDrawData, target: _Target) -> None:
+        """The lists ``layer`` owns, laid out this frame: drawn into ``target``, and captured when it asks."""
+        owned = [listed for listed in draw_data.cmd_lists if layer.owns(listed._owner_name)]
+        for listed in owned:
+            self._draw_list(listed, target)
+        if layer.capture:
+            self._fill(layer, owned, target)
+            self._begin(target)
+
     def _fill(self, layer: ImGuiLayer, lists: list[imgui.ImDrawList], target: _Target) -> None:
         """Draw ``lists`` into ``layer``'s texture (made for its rectangle first), cleared to the colour under them:
         the pixels the target would hold, blended alike."""
@@ -155,7 +163,6 @@ class ImGuiDraw:
         self._begin(inner)
         for commands in lists:
             self._draw_list(commands, inner)
-        held.scissor = None  # type: ignore[assignment]  # None (no scissor test) is allowed; the stub omits it
         layer.captured = True
 
     def _composite(self, layer: ImGuiLayer, target: _Target) -> None:
@@ -167,10 +174,6 @@ class ImGuiDraw:
         target.framebuffer.scissor = (x, bottom, width, height)
         target.framebuffer.viewport = (x, bottom, width, height)
         self.ctx.enable_only(moderngl.NOTHING)
-        rects = np.zeros((MAX_VIEWS, 4), dtype=np.float32)
-        rects[0] = (-1.0, -1.0, 1.0, 1.0)
-        uniform(self._copy_program, "u_rects").write(rects.tobytes())
-        uniform(self._copy_program, "u_source").value = 0
         uniform(self._copy_program, "u_offset").value = (x, bottom)
         layer.shown.use(location=0)
         self._copy.render(moderngl.TRIANGLES, vertices=6)

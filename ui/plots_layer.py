@@ -35,8 +35,7 @@ class PlotsLayer:
 
     def __init__(self, background: tuple[float, float, float]) -> None:
         # The plots' window has no background of its own: under it is the window's ``background`` (sRGB).
-        owned = lambda name: name == PLOTS_WINDOW or name.startswith(PLOTS_WINDOW + "/")  # noqa: E731
-        self.layer = ImGuiLayer(owned, background)
+        self.layer = ImGuiLayer(_plots_list, background)
         self._key: Hashable = None
         self._laid_out_at = -math.inf
         self._engaged = False
@@ -86,6 +85,11 @@ class PlotsLayer:
     def release(self) -> None:
         """Free the texture."""
         self.layer.release()
+
+
+def _plots_list(owner: str) -> bool:
+    """Whether a draw list of ``owner`` (a window's name) is the plots' window's or one of its children's."""
+    return owner == PLOTS_WINDOW or owner.startswith(PLOTS_WINDOW + "/")
 
 
 def _pixels(rect: Rect, pixel_ratio: float) -> tuple[int, int, int, int]:

@@ -169,9 +169,10 @@ class VideoRun:
     def renderer(self) -> Renderer:
         return self.view.renderer
 
-    def advance_to(self, t: float) -> None:
-        """Step to the step nearest ``t`` seconds (none if already there), feed the steps to the view and prepare
-        the next draw. A step that fails raises :class:`NumericalError`."""
+    def advance_to(self, t: float, prepare: bool = True) -> None:
+        """Step to the step nearest ``t`` seconds (none if already there), feed the steps to the view and, with
+        ``prepare``, prepare the next draw (not for a frame stepped through undrawn). A step that fails raises
+        :class:`NumericalError`."""
         session = self.session
         count = steps_to(session.simulation.step_index, session.h, t)
         if count:
@@ -186,7 +187,8 @@ class VideoRun:
         snapshot = session.drawable()
         self.view.follow(snapshot, self.follow)
         self.view.steer(snapshot, session.t, self.director)
-        self.view.prepare(snapshot)
+        if prepare:
+            self.view.prepare(snapshot)
 
     def draw(self, framebuffer, size: tuple[int, int]) -> None:
         """The run now over the whole of ``framebuffer`` (of ``size`` pixels), labelled at the size's own scale."""
@@ -266,7 +268,7 @@ def render_frames(
                         scenes.draw(target.framebuffer, target.size)
                 t = scenes.t
                 if frame + 1 < frames:
-                    steps = stepper.submit(_quietly, scenes.advance_to, (frame + 1) / fps)
+                    steps = stepper.submit(_quietly, scenes.advance_to, (frame + 1) / fps, frame + 1 >= first)
                     if drawn:
                         flush()
                     steps.result()  # its NumericalError, or an interrupt that came while waiting

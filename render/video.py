@@ -42,7 +42,7 @@ from spinlab.scene.files.atomic_file import commit_temporary, create_temporary, 
 from spinlab.sim.errors import InputError, printable
 
 __all__ = ["VideoWriter", "X264_PRESETS", "even_size", "read_video_info", "decode_frames", "check_video_path",
-           "ENCODER_NICENESS"]  # fmt: skip
+           "ENCODER_NICENESS", "exact_fps"]  # fmt: skip
 
 X264_PRESETS = ("ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow")
 CRF_MAX = 51  # libx264's constant-rate-factor range is 0 (lossless) .. 51 for 8-bit video
@@ -87,6 +87,10 @@ class VideoWriter:
     is re-raised by the next :meth:`write` or :meth:`close`, and the temporary file is removed; the OS refusing a
     write (disk full, file too large, permission) is raised as :class:`sim.errors.OutputError` naming ``path``.
 
+    ``into``: a temporary file beside ``path`` that the caller made (scene/files/atomic_file.py's
+    ``create_temporary``) and will commit or discard itself (render/video_parts.py joins a video's parts so): the
+    video is written there and left there by :meth:`close`; messages still name ``path``. A failure removes it.
+
     As a context manager: a normal exit closes; ``KeyboardInterrupt`` also closes, so Ctrl-C leaves a playable file
     of the frames written so far (or nothing, if no frame was written); any other exception aborts and leaves
     nothing behind.
@@ -104,8 +108,10 @@ class VideoWriter:
         queue_frames: int = 8,
         niceness: int = 0,
         format: str | None = None,
+        into: Path | None = None,
     ) -> None:
         self.path = Path(path)
+        self._into = into
         self._niceness = niceness
         where = str(self.path)
         _check_size(width, height, where)
@@ -133,7 +139,7 @@ class VideoWriter:
         # the thread starts) discards it: the writer is not returned, so no caller could.
         with self._discarded_on_failure():
             # The temporary file keeps the format's suffix, so FFmpeg picks the muxer from its name.
-            self._tmp_path = create_temporary(self.path, suffix=f".tmp.{self.format}")
+            self._tmp_path = into or create_temporary(self.path, suffix=f".tmp.{self.format}")
             self._container = av.open(str(self._tmp_path), "w", container_options=CONTAINER_OPTIONS[self.format])
             self._encoding = encoding_for(self.format, self._container, self.width, self.height, self.fps, crf, preset)
             self._thread.start()
@@ -226,7 +232,8 @@ class VideoWriter:
                 container, self._container = self._container, None
                 assert container is not None and self._tmp_path is not None, "made by __init__, kept while open"
                 container.close()  # writes the index, and moves it to the front (+faststart): it may fail too
-                commit_temporary(self._tmp_path, self.path)
+                if self._into is None:
+                    commit_temporary(self._tmp_path, self.path)
         if self._error is not None:
             self._discard()
             raise self._error
@@ -368,6 +375,12 @@ def _check_fps(fps: float | Fraction, where: str, kind: str) -> Fraction:
         raise InputError("frame rate must be a positive number", where=where, key="fps", value=fps)
     if kind == "gif":
         check_gif_rate(fps, where, key="fps")
+    return exact_fps(fps)
+
+
+def exact_fps(fps: float | Fraction) -> Fraction:
+    """The frame rate a video is stamped at: ``fps`` as the nearest fraction of denominator at most
+    :data:`FPS_MAX_DENOMINATOR` (frame ``i`` at ``i / exact_fps(fps)`` s)."""
     return Fraction(fps).limit_denominator(FPS_MAX_DENOMINATOR)
 
 

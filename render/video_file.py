@@ -1,8 +1,9 @@
 """A scene recorded to a video file: render/record.py's frames, after a title card if asked for
 (render/title_card.py), encoded as MP4, WebM or GIF by render/video.py's writer, whose encoder thread overlaps
 encoding with rendering and whose bounded queue keeps memory flat for any duration. The file is written atomically;
-an interrupt keeps a playable file of the frames written so far. ``record`` is its command (commands/record.py); the
-benchmarks time it end to end."""
+an interrupt keeps a playable file of the frames written so far. A long video is recorded in parts, a process a core,
+and joined (render/video_parts.py). ``record`` is its command (commands/record.py); the benchmarks time it end to
+end."""
 
 from __future__ import annotations
 
@@ -62,6 +63,8 @@ def record_scene(
     catch_up: Callable[[int, int], None] | None = None,
     format: str | None = None,
     title: str | None = None,
+    parts: int | None = None,
+    into: Path | None = None,
 ) -> RecordResult:
     """Record ``duration`` seconds of ``scene`` to ``out`` (written atomically) as ``format``: ``"mp4"``, ``"webm"``
     or ``"gif"``, by default the one ``out``'s suffix names (render/video_formats.py). ``title``: the text of a
@@ -81,11 +84,16 @@ def record_scene(
     encoded (the encoder starts afresh there: decoded, they differ slightly, PSNR ~50 dB); ``duration`` is then the
     time it ends at; ``catch_up``
     (done, total) follows the frames stepped through before it, which are not written.
+
+    ``parts``: how many processes record the video, each a contiguous stretch of it, joined into ``out`` at the end
+    (render/video_parts.py: the same frames; the cores kept busier); by default its ``part_count``, 1 for a GIF or a
+    short video. ``into``: where a part is written (render/video.py's :class:`VideoWriter`).
     """
     from spinlab.render.offscreen import create_offscreen_context
     from spinlab.render.record import frame_range, render_frames
     from spinlab.render.title_card import check_title, title_card, title_frames
     from spinlab.render.video import ENCODER_NICENESS, VideoWriter, check_video_path, even_size
+    from spinlab.render.video_parts import part_count, record_in_parts
     from spinlab.scene.files.atomic_file import refuse_overwriting
     from spinlab.scene.model.runner import step_count
     from spinlab.scene.process.interrupts import deferred_interrupts
@@ -95,9 +103,18 @@ def record_scene(
     lines = None if title is None else check_title(title)
     followed = None if follow is None else followed_body(scene, follow)
     card_frames = 0 if lines is None else title_frames(fps)
-    total = card_frames + len(frame_range(start, duration, fps))
+    written = frame_range(start, duration, fps)
+    total = card_frames + len(written)
     step_count(duration, scene.h)
     width, height = even_size(*size)
+    parts = part_count(kind, len(written), (width, height)) if parts is None else min(parts, len(written))
+    if parts > 1:
+        options = dict(size=(width, height), integrator=integrator, gyroscopic=gyroscopic, ghost=ghost,
+                       poinsot=poinsot, follow=follow)  # fmt: skip
+        return record_in_parts(
+            record_scene, scene, Path(out), kind=kind, frames=written, fps=fps, parts=parts, options=options,
+            title=title, progress=progress, catch_up=catch_up, title_frames=card_frames,
+        )  # fmt: skip
     card = None
     if lines is not None:
         ctx = create_offscreen_context()
@@ -117,7 +134,7 @@ def record_scene(
         with deferred_interrupts():  # an interrupt finds the writer (and its temporary file) in `writer`
             writer = VideoWriter(
                 out, width, height, fps=_exact_fps(fps), crf=X264_CRF, preset=X264_PRESET, format=kind,
-                niceness=ENCODER_NICENESS,
+                niceness=ENCODER_NICENESS, into=into,
             )  # fmt: skip
         with writer:
             first = next(frames)

@@ -129,7 +129,8 @@ def remove_stale_temporaries(directory: str | os.PathLike[str]) -> list[Path]:
     with contextlib.suppress(OSError), os.scandir(directory) as entries:
         for entry in entries:
             match = _TEMPORARY_NAME.fullmatch(entry.name) if entry.name.startswith(TEMPORARY_PREFIX) else None
-            if match is None or Path(entry.path) in _LIVE or process_alive(int(match[1])):
+            # _LIVE holds mkstemp's absolute names; ``directory`` may be relative (a target named "clip.mp4")
+            if match is None or Path(os.path.abspath(entry.path)) in _LIVE or process_alive(int(match[1])):
                 continue
             with contextlib.suppress(OSError):
                 if entry.is_file(follow_symlinks=False):

@@ -121,8 +121,8 @@ def test_the_next_frame_is_stepped_beside_the_flush_on_a_thread_of_its_own(monke
 
     caller, stepped_on, flushed_on = threading.get_ident(), [], []
     advance = record.VideoRun.advance_to
-    monkeypatch.setattr(record.VideoRun, "advance_to", lambda self, t: (stepped_on.append(threading.get_ident()),
-                                                                         advance(self, t))[1])  # fmt: skip
+    monkeypatch.setattr(record.VideoRun, "advance_to", lambda self, *at: (stepped_on.append(threading.get_ident()),
+                                                                          advance(self, *at))[1])  # fmt: skip
     flush = record.flush
     monkeypatch.setattr(record, "flush", lambda: (flushed_on.append(threading.get_ident()), flush())[1])
     frames = list(render_frames(load_scene("t_handle"), duration=0.2, fps=30, size=(64, 36)))

@@ -40,8 +40,8 @@ if TYPE_CHECKING:
     from spinlab.render.video_file import RecordResult
     from spinlab.scene.files.scene_file import SceneSpec
 
-__all__ = ["part_count", "part_ranges", "record_in_parts", "join_videos", "frame_seconds", "MIN_PART_SECONDS",
-           "MAX_PARTS"]  # fmt: skip
+__all__ = ["part_count", "part_ranges", "first_part_lead", "record_in_parts", "join_videos", "frame_seconds",
+           "MIN_PART_SECONDS", "MAX_PARTS", "FIRST_PART_LEAD_S"]  # fmt: skip
 
 MIN_PART_SECONDS = 2.5
 """The least work a part is given, by :func:`frame_seconds`' reckoning: a part's process takes a second or two of
@@ -49,9 +49,12 @@ CPU to start, read the scene, make its context and step to its first frame, whic
 back."""
 MAX_PARTS = 2
 """The most parts: measured on 2 cores (docs/performance.md); more parts than cores would only share them."""
-FIRST_PART_LEAD = 0.06
-"""How much more of the video than an even share the first part records (a fraction of all its frames): the
-other parts' processes start a second or two later, and step through the frames before theirs first."""
+FIRST_PART_LEAD_S = 2.5
+"""How much longer the first part records than each other part, in seconds of a part's time: the other parts'
+processes start once this one has read its scene, take ~1.7 s to their first frame (the interpreter, the scene, a
+context, the kernels) and step through the frames before theirs. While the parts run side by side each has about one
+core of two, so a frame takes about twice :func:`frame_seconds` of a part's time. (At 1080p, compare's and t_handle's
+parts end together at 2.9 and 2.3 s, flip_story's, whose later frames cost more, at 3.5 s.)"""
 _FORMATS = ("mp4", "webm")  # a GIF's palette is made from its first frames, for the whole file: it is not split
 PART_COMMAND = ("-m", "spinlab.render.record_part")
 """What a part's process runs, after the interpreter (its job comes on stdin: :func:`record_part`)."""
@@ -72,11 +75,10 @@ def part_count(kind: str, frames: int, size: tuple[int, int], workers: int = WOR
     return max(1, min(workers, MAX_PARTS, int(frames * frame_seconds(size) // MIN_PART_SECONDS)))
 
 
-def part_ranges(frames: range, parts: int, lead: float = FIRST_PART_LEAD) -> list[range]:
-    """``frames`` cut into ``parts`` contiguous ranges, in order: the first ``lead`` of all the frames longer than
-    an even share (the others start later: a process to start, and the steps before their first frame to take),
-    the others alike but for one frame."""
-    first = round(len(frames) * min(1.0, 1.0 / parts + lead))
+def part_ranges(frames: range, parts: int, lead: int = 0) -> list[range]:
+    """``frames`` cut into ``parts`` contiguous ranges, in order: the first ``lead`` frames longer than each of the
+    others (as far as each keeps a frame), the others alike but for one frame."""
+    first = min(len(frames) - (parts - 1), (len(frames) + lead * (parts - 1)) // parts)
     size, extra = divmod(len(frames) - first, parts - 1) if parts > 1 else (0, 0)
     ranges, start = [range(frames.start, frames.start + first)], frames.start + first
     for part in range(parts - 1):
@@ -84,6 +86,11 @@ def part_ranges(frames: range, parts: int, lead: float = FIRST_PART_LEAD) -> lis
         ranges.append(range(start, end))
         start = end
     return ranges
+
+
+def first_part_lead(size: tuple[int, int]) -> int:
+    """How many frames of ``size`` longer the first part is than the others: :data:`FIRST_PART_LEAD_S` of them."""
+    return round(FIRST_PART_LEAD_S / (2.0 * frame_seconds(size)))
 
 
 def record_in_parts(
@@ -107,7 +114,7 @@ def record_in_parts(
     from spinlab.scene.files.atomic_file import create_temporary, discard_temporary
     from spinlab.scene.process.interrupts import deferred_interrupts
 
-    ranges = part_ranges(frames, parts)
+    ranges = part_ranges(frames, parts, first_part_lead(options["size"]))
     total = title_frames + len(frames)
     temporaries: list[Path] = []
     workers: list[_Part] = []

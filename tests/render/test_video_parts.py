@@ -13,7 +13,7 @@ import pytest
 from spinlab.render import video_parts
 from spinlab.render.video import VideoWriter, decode_frames, read_video_info
 from spinlab.render.video_file import record_scene
-from spinlab.render.video_parts import frame_seconds, join_videos, part_count, part_ranges
+from spinlab.render.video_parts import first_part_lead, frame_seconds, join_videos, part_count, part_ranges
 from spinlab.scene.files.atomic_file import create_temporary
 from spinlab.scene.files.scene_file import load_scene
 from spinlab.sim.errors import NumericalError, SpinlabError
@@ -44,17 +44,24 @@ def test_a_long_video_takes_a_part_a_core_and_a_gif_or_a_short_one_one():
     assert (part_count("mp4", least, hd, workers=2), part_count("mp4", least - 1, hd, workers=2)) == (2, 1)
 
 
-@pytest.mark.parametrize("count, parts", [(1080, 2), (601, 2), (7, 3), (2, 2), (5, 1)])
-def test_the_parts_cover_the_frames_in_order_the_first_the_longest(count, parts):
+@pytest.mark.parametrize(
+    "count, parts, lead", [(1080, 2, 104), (601, 2, 0), (7, 3, 2), (2, 2, 5), (5, 1, 3), (9, 3, 50)]
+)
+def test_the_parts_cover_the_frames_in_order_the_first_lead_frames_longer(count, parts, lead):
     frames = range(3, 3 + count)
-    ranges = part_ranges(frames, parts)
+    ranges = part_ranges(frames, parts, lead)
     assert len(ranges) == parts and all(len(r) > 0 for r in ranges)
     assert [i for r in ranges for i in r] == list(frames)
     rest = [len(r) for r in ranges[1:]]
     if rest:
         assert max(rest) - min(rest) <= 1
-        assert len(ranges[0]) >= max(rest)
-    assert len(ranges[0]) == round(count * min(1.0, 1 / parts + video_parts.FIRST_PART_LEAD))
+        assert len(ranges[0]) - max(rest) in (lead, lead - 1) or min(rest) == 1  # a lead too long leaves one frame
+
+
+def test_the_first_part_leads_by_the_same_time_at_any_size():
+    for size in ((3840, 2160), (1920, 1080), (1280, 720), (160, 90)):
+        lead_s = first_part_lead(size) * 2 * frame_seconds(size)
+        assert lead_s == pytest.approx(video_parts.FIRST_PART_LEAD_S, rel=0.02)
 
 
 def _solid_video(path, colours, fps=FPS, kind="mp4"):
@@ -100,7 +107,8 @@ def test_a_video_in_two_processes_shows_what_one_process_records(tmp_path, kind)
     assert card > 0 and split.title_frames == card
     assert (split.frames, split.simulated_seconds, split.interrupted) == (whole.frames, whole.simulated_seconds, False)
     assert read_video_info(split.path) == read_video_info(whole.path) == (card + 60, *SIZE, Fraction(FPS))
-    boundary = card + part_ranges(range(60), 2)[0].stop  # the second part's first frame: its encoder's key frame
+    # The second part's first frame: its encoder's key frame.
+    boundary = card + part_ranges(range(60), 2, first_part_lead(SIZE))[0].stop
     indices = list(range(card + 60))
     ones, twos = decode_frames(whole.path, indices), decode_frames(split.path, indices)
     for k, (one, two) in enumerate(zip(ones, twos, strict=True)):

@@ -44,6 +44,16 @@ def test_a_long_video_takes_a_part_a_core_and_a_gif_or_a_short_one_one():
     assert (part_count("mp4", least, hd, workers=2), part_count("mp4", least - 1, hd, workers=2)) == (2, 1)
 
 
+def test_no_more_processes_than_the_memory_holds():
+    uhd = (3840, 2160)
+    second = video_parts.process_bytes(uhd)  # the second process's, beside this one
+    assert part_count("mp4", 10_000, uhd, workers=2, memory=second / 0.75) == 2
+    assert part_count("mp4", 10_000, uhd, workers=2, memory=0.99 * second / 0.75) == 1
+    assert 0.8e9 < second < 1.2e9  # measured: 0.94 GB at 3840x2160
+    available = video_parts.available_memory()
+    assert available is None or available > 0
+
+
 @pytest.mark.parametrize(
     "count, parts, lead", [(1080, 2, 104), (601, 2, 0), (7, 3, 2), (2, 2, 5), (5, 1, 3), (9, 3, 50)]
 )

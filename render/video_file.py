@@ -86,14 +86,15 @@ def record_scene(
     (done, total) follows the frames stepped through before it, which are not written.
 
     ``parts``: how many processes record the video, each a contiguous stretch of it, joined into ``out`` at the end
-    (render/video_parts.py: the same frames; the cores kept busier); by default its ``part_count``, 1 for a GIF or a
-    short video. ``into``: where a part is written (render/video.py's :class:`VideoWriter`).
+    (render/video_parts.py: the same frames; the cores kept busier); by default its ``part_count``, 1 for a short
+    video; a GIF, whose one palette is the whole file's, in one. ``into``: where a part is written (render/video.py's
+    :class:`VideoWriter`).
     """
     from spinlab.render.offscreen import create_offscreen_context
     from spinlab.render.record import frame_range, render_frames
     from spinlab.render.title_card import check_title, title_card, title_frames
     from spinlab.render.video import ENCODER_NICENESS, VideoWriter, check_video_path, even_size
-    from spinlab.render.video_parts import part_count, record_in_parts
+    from spinlab.render.video_parts import SPLIT_FORMATS, part_count, record_in_parts
     from spinlab.scene.files.atomic_file import refuse_overwriting
     from spinlab.scene.model.runner import step_count
     from spinlab.scene.process.interrupts import deferred_interrupts
@@ -107,7 +108,11 @@ def record_scene(
     total = card_frames + len(written)
     step_count(duration, scene.h)
     width, height = even_size(*size)
-    parts = part_count(kind, len(written), (width, height)) if parts is None else min(parts, len(written))
+    if kind not in SPLIT_FORMATS:
+        parts = 1
+    elif parts is None:
+        parts = part_count(kind, len(written), (width, height))
+    parts = min(parts, len(written))
     if parts > 1:
         options = dict(size=(width, height), integrator=integrator, gyroscopic=gyroscopic, ghost=ghost,
                        poinsot=poinsot, follow=follow)  # fmt: skip

@@ -42,7 +42,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "part_count", "process_bytes", "available_memory", "part_ranges", "first_part_lead", "record_in_parts",
-    "join_videos", "frame_seconds", "MIN_PART_SECONDS", "MAX_PARTS", "FIRST_PART_LEAD_S",
+    "join_videos", "frame_seconds", "MIN_PART_SECONDS", "MAX_PARTS", "FIRST_PART_LEAD_S", "SPLIT_FORMATS",
 ]  # fmt: skip
 
 MIN_PART_SECONDS = 2.5
@@ -57,7 +57,8 @@ processes start once this one has read its scene, take ~1.7 s to their first fra
 context, the kernels) and step through the frames before theirs. While the parts run side by side each has about one
 core of two, so a frame takes about twice :func:`frame_seconds` of a part's time. (At 1080p, compare's and t_handle's
 parts end together at 2.9 and 2.3 s, flip_story's, whose later frames cost more, at 3.5 s.)"""
-_FORMATS = ("mp4", "webm")  # a GIF's palette is made from its first frames, for the whole file: it is not split
+SPLIT_FORMATS = ("mp4", "webm")
+"""The formats a video may be recorded in parts in: a GIF's one palette is made from its first frames."""
 PART_COMMAND = ("-m", "spinlab.render.record_part")
 """What a part's process runs, after the interpreter (its job comes on stdin: :func:`record_part`)."""
 _STOP_WAIT_S = 30.0  # how long a stopped part may take to finalise its file before it is killed
@@ -94,7 +95,7 @@ def part_count(
     """How many parts a video of ``frames`` frames of ``size`` in format ``kind`` is recorded in: one a core, up to
     :data:`MAX_PARTS`, each at least :data:`MIN_PART_SECONDS` of work, and no more processes than three quarters of
     the ``memory`` available (bytes; by default :func:`available_memory`) holds besides this one; 1 for a GIF."""
-    if kind not in _FORMATS:
+    if kind not in SPLIT_FORMATS:
         return 1
     count = min(workers, MAX_PARTS, int(frames * frame_seconds(size) // MIN_PART_SECONDS))
     memory = available_memory() if memory is None else memory

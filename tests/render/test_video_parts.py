@@ -155,6 +155,12 @@ def test_a_part_that_fails_fails_the_recording_with_its_message(tmp_path, monkey
     assert not out.exists() and _leftovers(tmp_path) == []
 
 
+def test_a_gif_is_one_part_whatever_is_asked(tmp_path, monkeypatch):
+    monkeypatch.setattr(video_parts, "record_in_parts", None)  # never called
+    result = record_scene(load_scene("t_handle"), tmp_path / "clip.gif", duration=1.0, fps=FPS, size=SIZE, parts=2)
+    assert result.frames == 20 and read_video_info(result.path)[0] == 20
+
+
 def test_without_a_process_to_be_had_one_process_records_it_all(tmp_path, monkeypatch):
     monkeypatch.setattr(sys, "executable", str(tmp_path / "no-python-here"))
     result = record_scene(load_scene("t_handle"), tmp_path / "clip.mp4", duration=1.0, fps=FPS, size=SIZE, parts=2)

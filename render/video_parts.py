@@ -257,7 +257,8 @@ class _Part:
         assert stdout is not None and stderr is not None, "piped"
         errors = threading.Thread(target=lambda: setattr(self, "_stderr", stderr.read()), daemon=True)
         errors.start()
-        with contextlib.suppress(OSError, EOFError, pickle.UnpicklingError, struct.error):
+        # A report cut short or one that cannot be read back (a failure of a class that will not unpickle): none.
+        with contextlib.suppress(OSError, EOFError, pickle.UnpicklingError, struct.error, TypeError, AttributeError):
             while header := stdout.read(4):
                 kind, value = pickle.loads(stdout.read(struct.unpack("<I", header)[0]))
                 if kind == "frames":
@@ -289,17 +290,16 @@ class _Part:
     def result(self, stopped: bool) -> RecordResult | None:
         """What the part recorded (``None``: stopped before its first frame); its failure raised, unless the
         recording was ``stopped`` (a part stopped, or killed, on the way has no result to give then)."""
-        if self._message is None or (stopped and self._message[0] == "failed"):
-            if stopped:
-                return None
-            said = self._stderr.decode(errors="replace").strip().splitlines()
-            why = f": {said[-1]}" if said else ""
-            status = self.process.poll()
-            raise SpinlabError(f"a part of the recording ended without a result (exit status {status}){why}")
-        kind, value = self._message
-        if kind == "failed":
-            raise value
-        return value
+        if self._message is not None and self._message[0] == "done":
+            return self._message[1]
+        if stopped:
+            return None
+        if self._message is not None:
+            raise self._message[1]
+        said = self._stderr.decode(errors="replace").strip().splitlines()
+        why = f": {said[-1]}" if said else ""
+        status = self.process.poll()
+        raise SpinlabError(f"a part of the recording ended without a result (exit status {status}){why}")
 
 
 def _report(stream, kind: str, value: object) -> None:
@@ -347,7 +347,7 @@ def join_videos(parts: Sequence[tuple[Path, int]], fps: float, out: Path) -> Non
 
     from spinlab.render.video import exact_fps
     from spinlab.render.video_formats import CONTAINER_OPTIONS, format_of
-    from spinlab.scene.files.atomic_file import commit_temporary, create_temporary, discard_temporary, output_error
+    from spinlab.scene.files.atomic_file import commit_temporary, create_temporary, removed_on_failure
 
     if len(parts) == 1:
         commit_temporary(parts[0][0], out)
@@ -355,7 +355,7 @@ def join_videos(parts: Sequence[tuple[Path, int]], fps: float, out: Path) -> Non
     kind = format_of(Path(out)) or "mp4"
     rate = exact_fps(fps)
     joined = create_temporary(out, suffix=f".tmp.{kind}")
-    try:
+    with removed_on_failure(joined, out):
         with av.open(str(joined), "w", container_options=CONTAINER_OPTIONS[kind]) as container:
             stream, before = None, 0
             for path, frames in parts:
@@ -373,10 +373,4 @@ def join_videos(parts: Sequence[tuple[Path, int]], fps: float, out: Path) -> Non
                         packet.stream = stream
                         container.mux(packet)
                 before += frames
-        commit_temporary(joined, out)
-    except OSError as error:
-        discard_temporary(joined)
-        raise output_error(error, out) from None
-    except BaseException:
-        discard_temporary(joined)
-        raise
+    commit_temporary(joined, out)

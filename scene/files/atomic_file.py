@@ -46,6 +46,7 @@ __all__ = [
     "remove_stale_temporaries",
     "commit_temporary",
     "discard_temporary",
+    "removed_on_failure",
     "output_error",
     "umask",
     "ignore_file_size_signal",
@@ -142,15 +143,23 @@ def remove_stale_temporaries(directory: str | os.PathLike[str]) -> list[Path]:
 def commit_temporary(temporary: Path, path: str | os.PathLike[str]) -> None:
     """Rename ``temporary`` over ``path``; on failure remove it and raise :class:`OutputError` (an interrupt
     during the rename removes it too, and is raised as it was)."""
-    try:
+    with removed_on_failure(temporary, path):
         os.replace(temporary, path)
+    _LIVE.discard(Path(temporary))
+
+
+@contextlib.contextmanager
+def removed_on_failure(temporary: Path, path: str | os.PathLike[str]) -> Iterator[None]:
+    """Anything raised inside removes ``temporary``: an ``OSError`` raised as an :class:`OutputError` naming
+    ``path`` (the target, not the temporary), anything else (an interrupt too) as it is."""
+    try:
+        yield
     except OSError as error:
         discard_temporary(temporary)
         raise output_error(error, path) from None
     except BaseException:
         discard_temporary(temporary)
         raise
-    _LIVE.discard(Path(temporary))
 
 
 def discard_temporary(temporary: Path | None) -> None:

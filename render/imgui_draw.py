@@ -13,7 +13,7 @@ texture's id is its GL name.
 from __future__ import annotations
 
 import ctypes
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import moderngl
@@ -77,12 +77,13 @@ class ImGuiDraw:
         framebuffer: moderngl.Framebuffer,
         draw_data: imgui.ImDrawData,
         framebuffer_scale: tuple[float, float] = (1.0, 1.0),
-        layer: ImGuiLayer | None = None,
+        layers: Sequence[ImGuiLayer] = (),
     ) -> None:
         """Draw ``draw_data`` (made by the current ImGui context) over ``framebuffer``, whose pixels are
-        ``framebuffer_scale`` times ImGui's display units (HiDPI). The windows a ``layer`` owns are drawn as they
-        are and into its framebuffer too when it is ``fresh`` (and asked to ``capture``), else its texture in their
-        place. Blending on, depth test off while drawing; leaves the depth test on, blending off and no scissor."""
+        ``framebuffer_scale`` times ImGui's display units (HiDPI). The windows each of ``layers`` owns are drawn as
+        they are and into its framebuffer too when it is ``fresh`` (and asked to ``capture``), else its texture in
+        their place. Blending on, depth test off while drawing; leaves the depth test on, blending off and no
+        scissor."""
         self.update_textures()
         display_width, display_height = draw_data.display_size.x, draw_data.display_size.y
         scale_x, scale_y = framebuffer_scale
@@ -92,17 +93,18 @@ class ImGuiDraw:
         origin = (draw_data.display_pos.x, draw_data.display_pos.y)
         target = _Target(framebuffer, origin, (display_width, display_height), (width, height), framebuffer_scale)
         self._begin(target)
-        layered = False
+        drawn: list[ImGuiLayer] = []
         for commands in draw_data.cmd_lists:
-            if layer is not None and layer.owns(commands._owner_name):
-                if not layered:  # all the layer's lists here, where its first comes
-                    layered = True
-                    if layer.fresh:
-                        self._draw_fresh(layer, draw_data, target)
-                    else:
-                        self._composite(layer, target)
-                continue
-            self._draw_list(commands, target)
+            owner = commands._owner_name
+            layer = next((layer for layer in layers if layer.owns(owner)), None)
+            if layer is None:
+                self._draw_list(commands, target)
+            elif layer not in drawn:  # all the layer's lists here, where its first comes
+                drawn.append(layer)
+                if layer.fresh:
+                    self._draw_fresh(layer, draw_data, target)
+                else:
+                    self._composite(layer, target)
         framebuffer.scissor = None  # type: ignore[assignment]  # None (no scissor test) is allowed; the stub omits it
         self.ctx.enable_only(moderngl.DEPTH_TEST)
 
@@ -206,13 +208,13 @@ class _Target:
 
 class ImGuiLayer:
     """The ImGui windows whose draw lists ``owns`` (by the list's owner window's name), shown from a texture in the
-    frames that leave them out (ui/plots_layer.py). A frame that lays them out (``fresh``) draws them as ImGui drew
-    them and, when asked to ``capture``, into a framebuffer too, cleared to the colour ``under`` them (sRGB): all the
-    target holds under them, so the pixels are the same, blended alike (llvmpipe rounds a blend into the window's
-    pixel format and into the texture's each its own way: a level apart at a few pixels). :meth:`settle`, before
-    the next frame draws anything, copies them into the texture shown; a frame that leaves the windows out but for
-    an empty window of theirs at the same place shows it in their place. ``rect_px``: (x, y, width, height) pixels
-    of the target, from its top-left, that the texture covers.
+    frames that do not lay them out (ui/window_layer.py). A frame that lays them out (``fresh``) draws them as ImGui
+    drew them and, when asked to ``capture``, into a framebuffer too, cleared to the colour ``under`` them (sRGB):
+    all the target holds under them, so the pixels are the same, blended alike (llvmpipe rounds a blend into the
+    window's pixel format and into the texture's each its own way: a level apart at a few pixels). :meth:`settle`,
+    before the next frame draws anything, copies them into the texture shown; a frame that is not ``fresh`` draws
+    that texture where the windows' first draw list comes (ImGui keeps a window's last list when asked to). ``rect_px``:
+    (x, y, width, height) pixels of the target, from its top-left, that the texture covers.
 
     Why a copy: a texture llvmpipe drew into stays tied to the scene that drew it, and a frame that samples it
     waits for all the rasterising queued so far (~4 ms of the window's thread, measured); one written from memory

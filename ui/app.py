@@ -25,6 +25,7 @@ import moderngl
 from imgui_bundle import imgui, implot
 from OpenGL import GL as gl
 
+from spinlab.render.imgui_draw import ImGuiLayer
 from spinlab.render.renderer import Renderer, RenderOptions
 from spinlab.render.run_view import RunView, reference_scale
 from spinlab.render.text import TextOverlay
@@ -35,9 +36,8 @@ from spinlab.ui.controller import Controller
 from spinlab.ui.controller_state import PanelEdits
 from spinlab.ui.frame_steps import FrameSteps
 from spinlab.ui.key_help import draw_key_help, draw_state_badge
-from spinlab.ui.panel import draw_panel_window
-from spinlab.ui.plots import PlotOptions, draw_plots_window, hold_plots_window, options_key
-from spinlab.ui.plots_layer import PlotsLayer
+from spinlab.ui.panel import PANEL_WINDOW, draw_panel_window
+from spinlab.ui.plots import PLOTS_WINDOW, PlotOptions, draw_plots_window, options_key
 from spinlab.ui.recording import Recorder
 from spinlab.ui.run_display import RunDisplay
 from spinlab.ui.scene_load import SceneLoads
@@ -45,6 +45,7 @@ from spinlab.ui.theme import PANEL_BG_RGB, apply_theme, set_text_scale
 from spinlab.ui.view3d import Rect, to_viewport, window_layout
 from spinlab.ui.view_mouse import ViewMouse
 from spinlab.ui.window import WindowGone, clear_gl_errors, close_window, open_window, window_framebuffer, window_gone
+from spinlab.ui.window_layer import WindowLayer
 
 if TYPE_CHECKING:
     from spinlab.ui.kernel_loader import KernelLoader
@@ -108,7 +109,9 @@ class App:
         self.last_screenshot: Path | None = None
         self.mouse = ViewMouse(self)  # a gesture on the 3D view (ui/view_mouse.py)
         self.pacing = FrameSteps(self.controller, self.recorder)  # each frame's (ui/frame_steps.py)
-        self.plots_layer = PlotsLayer(BACKGROUND_SRGB)  # the plots laid out at most 20 times a second (unpointed)
+        # The plots and the panel laid out at most 20 times a second while not pointed at (ui/window_layer.py).
+        self.plots_layer = WindowLayer(PLOTS_WINDOW, BACKGROUND_SRGB)
+        self.panel_layer = WindowLayer(PANEL_WINDOW, BACKGROUND_SRGB)
         self._edited = False  # an edit was applied this frame
         self._panel_edits = PanelEdits()
         self.frame_log: deque[tuple[float, float, float, float]] = deque(maxlen=FRAME_LOG)
@@ -212,7 +215,8 @@ class App:
         screen = self._screen((width, height))
         timed = self.pacing.status.part
         with timed("ui"):
-            self.plots_layer.layer.settle(self.ctx)  # first: nothing is queued for it to wait behind
+            for held in self._layers():  # first: nothing is queued for them to wait behind
+                held.settle(self.ctx)
         with timed("views"):
             area = self.draw_views(screen)
         recorder = self.recorder
@@ -221,7 +225,7 @@ class App:
             self.controller.attempt(recorder.record_frame, self.ctx, area, failed="recording stopped")
         screen.use()
         with timed("ui"):
-            self.imgui_renderer.render(imgui.get_draw_data(), screen, self.plots_layer.layer)
+            self.imgui_renderer.render(imgui.get_draw_data(), screen, self._layers())
         if video_frame and self.state.record_window:
             self.controller.attempt(recorder.record_frame, self.ctx, (0, 0, width, height), failed="recording stopped")
         if self.want_screenshot:
@@ -229,6 +233,10 @@ class App:
             self.controller.attempt(self._screenshot, (width, height), failed="screenshot not saved")
         recorder.stop_at_present(self.timeline.shown_step)
         gl.glFlush()
+
+    def _layers(self) -> tuple[ImGuiLayer, ...]:
+        """The textures the panel and the plots are shown from between their layouts."""
+        return self.panel_layer.layer, self.plots_layer.layer
 
     def _screenshot(self, size: tuple[int, int]) -> None:
         self.last_screenshot = save_screenshot(self.ctx, size, self.state.output_dir, self.state.scene_name)
@@ -263,16 +271,20 @@ class App:
         set_text_scale(state.text_scale)  # read by the new frame
         imgui.new_frame()
         layout, timed = self.window_layout(), self.pacing.status.part
-        with timed("panel"):
-            edits = draw_panel_window(layout.panel, state, self.form) if layout.panel is not None else PanelEdits()
+        edits = PanelEdits()
+        if layout.panel is not None:
+            with timed("panel"):
+                panel_key = id(self.timeline.session), state.paused, state.error, state.text_scale
+                self.panel_layer.lay_out(layout.panel, self.pixel_ratio, panel_key, self._edited)
+                edits = draw_panel_window(layout.panel, state, self.form)
+                self.panel_layer.begun()
         if layout.plots is not None:
             with timed("plots"):
                 timeline, series = self.timeline, self.plots.series
                 shown = id(timeline.session), id(series), options_key(state.plots), state.paused, state.text_scale
-                if self.plots_layer.lay_out(layout.plots, self.pixel_ratio, shown, self._edited):
-                    draw_plots_window(layout.plots, edits, timeline, series, state.plots, self.view.groups)
-                else:
-                    hold_plots_window(layout.plots)
+                self.plots_layer.lay_out(layout.plots, self.pixel_ratio, shown, self._edited)
+                draw_plots_window(layout.plots, edits, timeline, series, state.plots, self.view.groups)
+                self.plots_layer.begun()
         # The badges sit above the strip the overlays' key may take at the bottom of the view (render/run_view.py),
         # and the state badge clear of the key in a free cell of the grid and of the captions.
         ratio = self.pixel_ratio
@@ -361,6 +373,7 @@ class App:
             self.display.release()
             self.text.release()
             self.plots_layer.release()
+            self.panel_layer.release()
         close_window(self.window)
 
     def on_key_press(self, symbol: int, modifiers: int):

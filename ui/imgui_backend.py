@@ -7,6 +7,8 @@ ImGui's font textures) is :class:`render.imgui_draw.ImGuiDraw`'s.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import moderngl
 from imgui_bundle import imgui
 
@@ -30,12 +32,12 @@ class ImGuiBackend(PygletProgrammablePipelineRenderer):
         self,
         draw_data: imgui.ImDrawData,
         framebuffer: moderngl.Framebuffer | None = None,
-        layer: ImGuiLayer | None = None,
+        layers: Sequence[ImGuiLayer] = (),
     ) -> None:
         """Draw ``draw_data`` over the window's ``framebuffer`` (default ``ctx.screen``; HiDPI-aware), the windows
-        ``layer`` owns from its texture, and set the mouse cursor ImGui asks for."""
+        each of ``layers`` owns from its texture, and set the mouse cursor ImGui asks for."""
         scale = self.io.display_framebuffer_scale
-        self._draw.render(framebuffer or self._ctx.screen, draw_data, (scale.x, scale.y), layer)
+        self._draw.render(framebuffer or self._ctx.screen, draw_data, (scale.x, scale.y), layers)
         self._handle_mouse_cursor()
 
     def shutdown(self) -> None:

@@ -24,7 +24,7 @@ from spinlab.ui.kick_panel import kick_section, omega_drags
 from spinlab.ui.plots import FIXED_WINDOW, PLOT_TITLES
 from spinlab.ui.status import budget_line
 
-__all__ = ["PanelEdits", "draw_panel", "time_scale_text", "TIME_SCALE_EXPONENTS"]
+__all__ = ["PanelEdits", "PANEL_WINDOW", "draw_panel", "time_scale_text", "TIME_SCALE_EXPONENTS"]
 
 TIME_SCALE_EXPONENTS = (-5, 3)  # 1/32× .. 8×
 ERROR_RGBA = imgui.ImVec4(1.0, 0.42, 0.4, 1.0)
@@ -49,6 +49,7 @@ RENDER_LABELS = {
     "show_captions": "captions",
 }
 KEYS_BUTTON = "Keys (F1)"
+PANEL_WINDOW = "###panel"  # the panel's window's ID, whatever its title says
 RECORD_LABEL_WIDEST = "Stop (0000.0 s)"  # the record button's width: its widest label below 10⁴ s
 
 
@@ -58,11 +59,12 @@ def time_scale_text(exponent: int) -> str:
 
 
 def draw_panel_window(rect, choices: Choices, form: Form) -> PanelEdits:
-    """The panel's window at ``rect`` (ui/view3d.py's ``Rect``), titled with the scene's name: :func:`draw_panel`."""
+    """The panel's window at ``rect`` (ui/view3d.py's ``Rect``), titled with the scene's name: :func:`draw_panel`;
+    nothing when ImGui keeps the window as it was (ui/window_layer.py)."""
     imgui.set_next_window_pos(imgui.ImVec2(rect.x, rect.y))
     imgui.set_next_window_size(imgui.ImVec2(rect.width, rect.height))
     edits = PanelEdits()
-    if imgui.begin(f"spinlab · {choices.scene_name}###panel", flags=FIXED_WINDOW)[0]:
+    if imgui.begin(f"spinlab · {choices.scene_name}{PANEL_WINDOW}", flags=FIXED_WINDOW)[0]:
         edits = draw_panel(choices, form)
     imgui.end()
     return edits

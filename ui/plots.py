@@ -29,7 +29,6 @@ from spinlab.ui.help_texts import PLOT_TOOLTIPS
 from spinlab.ui.plot_focus import ALL_PLOTS, arrangement, plot_tabs
 from spinlab.ui.plot_series import CostLines, Curves, Divergence, PlotSeries, TimeLines, dash_segments, export_csv
 from spinlab.ui.plot_titles import AXES_LABELS_PX, fitted_text, fitted_title
-from spinlab.ui.plots_layer import PLOTS_WINDOW
 from spinlab.ui.theme import PANEL_BG_RGB
 from spinlab.ui.timeline import CHANGE_RGBA, draw_timeline
 
@@ -38,7 +37,7 @@ __all__ = [
     "PlotOptions",
     "draw_plots",
     "draw_plots_window",
-    "hold_plots_window",
+    "PLOTS_WINDOW",
     "options_key",
     "FIXED_WINDOW",
     "export_csv",
@@ -60,6 +59,7 @@ ORIGINAL_WEIGHT = 1.25
 CHANGE_LEGEND = "gyro on/off"
 ORIGINAL_LEGEND = "faint: original"
 DIVERGENCE_LEGEND = "thick: Δθ"
+PLOTS_WINDOW = "plots"  # the plots' window: its draw list's owner, and its children's ("plots/...")
 NO_INVARIANT = ("L is not conserved", "under a torque")
 NO_REFERENCE = ("no closed form", "for this motion")
 NO_REFERENCE_NOTE = "no reference:"
@@ -122,7 +122,8 @@ def options_key(options: PlotOptions) -> tuple:
 def draw_plots_window(rect, edits, timeline, series: PlotSeries, options: PlotOptions, groups) -> None:
     """The plots' window at ``rect`` (ui/view3d.py's ``Rect``): the timeline of ``timeline``'s run
     (scene/model/timeline.py) over its plots, ``series``, with a branch's divergence from its original in the
-    views of ``groups``; what is clicked goes into ``edits``."""
+    views of ``groups``; what is clicked goes into ``edits``. Nothing when ImGui keeps the window as it was
+    (ui/window_layer.py)."""
     if _begin_plots_window(rect):
         record = timeline.record
         draw_timeline(
@@ -133,16 +134,6 @@ def draw_plots_window(rect, edits, timeline, series: PlotSeries, options: PlotOp
         available = imgui.get_content_region_avail()
         series.divergence = timeline.divergence(groups, series.rgb)
         edits.plot_focus = draw_plots(series, options, (available.x, available.y))
-    imgui.end()
-
-
-def hold_plots_window(rect) -> None:
-    """The plots' window at ``rect``, empty: a frame that shows the plots laid out before (ui/plots_layer.py) keeps
-    their window where it is, for ImGui's order and the pointer. One pixel's rectangle keeps its draw list in the
-    frame's draw data (ImGui leaves an empty one out), where the layer's texture is drawn instead of it."""
-    if _begin_plots_window(rect):
-        corner = imgui.get_window_pos()
-        imgui.get_window_draw_list().add_rect_filled(corner, imgui.ImVec2(corner.x + 1.0, corner.y + 1.0), 0xFFFFFFFF)
     imgui.end()
 
 

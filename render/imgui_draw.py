@@ -177,6 +177,7 @@ class ImGuiDraw:
         target.framebuffer.viewport = (x, bottom, width, height)
         self.ctx.enable_only(moderngl.NOTHING)
         uniform(self._copy_program, "u_offset").value = (x, bottom)
+        uniform(self._copy_program, "u_viewport").value = (float(x), float(bottom), float(width), float(height))
         layer.shown.use(location=0)
         self._copy.render(moderngl.TRIANGLES, vertices=6)
         self._begin(target)
@@ -248,6 +249,7 @@ class ImGuiLayer:
             if self.shown is not None:
                 self.shown.release()
             self.shown = ctx.texture(size, 4)
+            self.shown.filter = moderngl.NEAREST, moderngl.NEAREST  # copied 1:1 (assets/shaders/copy.frag.glsl)
         self.shown.write(self.framebuffer.read(components=4))
         self.captured = False
 

@@ -302,6 +302,7 @@ class Backdrop:
         program = self.resources.programs["copy"]
         uniform(program, "u_rects").write(rects.tobytes())
         uniform(program, "u_viewport").value = tuple(float(value) for value in area)
+        uniform(program, "u_source_size").value = tuple(float(value) for value in cache.size)
         uniform(program, "u_source").value = 0
         cast(moderngl.Texture, cache.color_attachments[0]).use(location=0)  # the cache's attachment: a texture
         self.resources.copy.render(moderngl.TRIANGLES, vertices=6 * len(viewports))

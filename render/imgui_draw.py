@@ -178,6 +178,7 @@ class ImGuiDraw:
         self.ctx.enable_only(moderngl.NOTHING)
         uniform(self._copy_program, "u_offset").value = (x, bottom)
         uniform(self._copy_program, "u_viewport").value = (float(x), float(bottom), float(width), float(height))
+        uniform(self._copy_program, "u_source_size").value = tuple(float(value) for value in layer.shown.size)
         layer.shown.use(location=0)
         self._copy.render(moderngl.TRIANGLES, vertices=6)
         self._begin(target)

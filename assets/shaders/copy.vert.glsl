@@ -6,7 +6,7 @@
 uniform vec4 u_rects[MAX_VIEWS];
 uniform vec4 u_viewport;
 uniform ivec2 u_offset;
-uniform sampler2D u_source;
+uniform vec2 u_source_size;  // u_source's pixels: no sampler here, whose use at a draw could wait for llvmpipe
 out vec2 v_uv;
 const int CORNERS[6] = int[6](0, 1, 2, 2, 1, 3);    // bit 0: x1 (else x0), bit 1: y1 (else y0)
 
@@ -15,6 +15,6 @@ void main() {
     int corner = CORNERS[gl_VertexID % 6];
     vec2 ndc = vec2((corner & 1) != 0 ? rect.z : rect.x, (corner & 2) != 0 ? rect.w : rect.y);
     vec2 pixel = u_viewport.xy + (0.5 * ndc + 0.5) * u_viewport.zw - vec2(u_offset);
-    v_uv = pixel / vec2(textureSize(u_source, 0));
+    v_uv = pixel / u_source_size;
     gl_Position = vec4(ndc, 0.0, 1.0);
 }

@@ -271,23 +271,18 @@ class App:
         set_text_scale(state.text_scale)  # read by the new frame
         imgui.new_frame()
         layout, timed = self.window_layout(), self.pacing.status.part
-        edits = PanelEdits()
+        edits, timeline, ratio = PanelEdits(), self.timeline, self.pixel_ratio
         if layout.panel is not None:
-            with timed("panel"):
-                panel_key = id(self.timeline.session), state.paused, state.error, state.text_scale
-                self.panel_layer.lay_out(layout.panel, self.pixel_ratio, panel_key, self._edited)
+            panel_key = id(timeline.session), state.paused, state.error, state.text_scale
+            with timed("panel"), self.panel_layer.around(layout.panel, ratio, panel_key, self._edited):
                 edits = draw_panel_window(layout.panel, state, self.form)
-                self.panel_layer.begun()
         if layout.plots is not None:
-            with timed("plots"):
-                timeline, series = self.timeline, self.plots.series
-                shown = id(timeline.session), id(series), options_key(state.plots), state.paused, state.text_scale
-                self.plots_layer.lay_out(layout.plots, self.pixel_ratio, shown, self._edited)
+            series = self.plots.series
+            shown = id(timeline.session), id(series), options_key(state.plots), state.paused, state.text_scale
+            with timed("plots"), self.plots_layer.around(layout.plots, ratio, shown, self._edited):
                 draw_plots_window(layout.plots, edits, timeline, series, state.plots, self.view.groups)
-                self.plots_layer.begun()
         # The badges sit above the strip the overlays' key may take at the bottom of the view (render/run_view.py),
         # and the state badge clear of the key in a free cell of the grid and of the captions.
-        ratio = self.pixel_ratio
         strip = self.view.key_strip_px / ratio
         views = Rect(layout.view.x, layout.view.y, layout.view.width, max(layout.view.height - strip, 1.0))
         if self.recorder.recording:

@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterator
+from contextlib import contextmanager
 
 from imgui_bundle import imgui
 
@@ -49,7 +50,7 @@ class WindowLayer:
         """Whether this frame lays the window out at ``rect`` (display units; ``pixel_ratio`` pixels each), else asks
         ImGui to keep it and shows the texture. ``key``: what, changed, makes the texture stale; ``edited``: an edit
         was applied this frame. Call after ``imgui.new_frame()``, just before the window's ``begin``; then
-        :meth:`begun`."""
+        :meth:`begun` (:meth:`around` does both)."""
         rect_px = _pixels(rect, pixel_ratio)
         moved, self.layer.rect_px = rect_px != self.layer.rect_px, rect_px
         io = imgui.get_io()
@@ -82,6 +83,13 @@ class WindowLayer:
             self._held += 1
             imgui.internal.set_next_window_refresh_policy(imgui.internal.WindowRefreshFlags_.try_to_avoid_refresh)
         return stale
+
+    @contextmanager
+    def around(self, rect: Rect, pixel_ratio: float, key: Hashable, edited: bool) -> Iterator[None]:
+        """Around the window's ``begin`` … ``end``: :meth:`lay_out` just before, :meth:`begun` after."""
+        self.lay_out(rect, pixel_ratio, key, edited)
+        yield
+        self.begun()
 
     def begun(self) -> None:
         """After the window's ``end``: what its draw lists are owned as, and whether ImGui kept it as asked (it lays

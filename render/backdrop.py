@@ -27,6 +27,7 @@ import moderngl
 import numpy as np
 
 from spinlab.render.camera import OrbitCamera
+from spinlab.render.gpu import colour_framebuffer, stored_bgra
 from spinlab.render.gpu_resources import GpuResources
 from spinlab.render.look import BACKGROUND_BOTTOM_SRGB, BACKGROUND_TOP_SRGB, GRID_LINE_SRGB
 from spinlab.render.shaders import BLEND_OVER, MAX_VIEWS, uniform
@@ -129,14 +130,16 @@ class Backdrop:
         self.framebuffer = self.sky = None
         self._sky_key = None
 
-    def _ensure(self, size: tuple[int, int]) -> moderngl.Framebuffer:
-        """The cache, (re)made at ``size`` (forgetting what it held) when it is not that size."""
-        if self.framebuffer is None or tuple(self.framebuffer.size) != size:
-            _release(self.framebuffer)
-            self.framebuffer = _colour_framebuffer(self.ctx, size)
+    def _ensure(self, target: moderngl.Framebuffer) -> moderngl.Framebuffer:
+        """The cache, (re)made at ``target``'s size and stored as it is (forgetting what it held) when it is not."""
+        size = (target.width, target.height)
+        framebuffer = self.framebuffer
+        if framebuffer is None or tuple(framebuffer.size) != size or stored_bgra(framebuffer) != stored_bgra(target):
+            _release(framebuffer)
+            framebuffer = self.framebuffer = colour_framebuffer(self.ctx, size, like=target)
             self._keys = {}
             self.whole_key = None
-        return self.framebuffer
+        return framebuffer
 
     def _copy_sky(self, target: moderngl.Framebuffer, views: ViewSet, background: tuple[float, float, float]) -> bool:
         """Fill all of ``target`` with ``background`` and each view's sky by one copy of the sky frame, and clear its
@@ -148,9 +151,10 @@ class Backdrop:
         size = (target.width, target.height)
         key = size, tuple(views.viewports), tuple(float(c) for c in background)
         sky = self.sky
-        if sky is None or tuple(sky.size) != size:  # the key holds the size: a new one is shaded below
-            _release(sky)
-            sky = self.sky = _colour_framebuffer(self.ctx, size)
+        if sky is None or tuple(sky.size) != size or stored_bgra(sky) != stored_bgra(target):
+            _release(sky)  # the key holds the size, not the storage: a new sky is shaded below
+            sky = self.sky = colour_framebuffer(self.ctx, size, like=target)
+            self._sky_key = None
         if self._sky_key != key:
             self.ctx.enable_only(moderngl.NOTHING)
             sky.scissor = None  # type: ignore[assignment]  # None (no scissor test) is allowed; the stub omits it
@@ -189,9 +193,8 @@ class Backdrop:
         cache, with the ``underlay`` = (draw, key) over it."""
         if target.samples:
             return False
-        width, height = target.size
-        size = (width, height)
-        cache = self._ensure(size)
+        size = (target.width, target.height)
+        cache = self._ensure(target)
         keys = [self._key(camera, vp, look) for camera, vp in zip(views.cameras, views.view_projections, strict=True)]
         draw_underlay, underlay_key = underlay
         shadow_key = None if shadows is None else _digest(shadows[0])
@@ -255,8 +258,7 @@ class Backdrop:
         if target.samples:
             self._shade(camera, view_projection, viewport, look, sky=sky)
             return False
-        width, height = target.size
-        cache = self._ensure((width, height))
+        cache = self._ensure(target)
         key = self._key(camera, view_projection, look)
         requested, self._requests[viewport] = self._requests.get(viewport), key
         if self._keys.get(viewport) != key and requested != key:
@@ -361,15 +363,8 @@ def _clear_depth(target: moderngl.Framebuffer) -> None:
     target.use()
 
 
-def _colour_framebuffer(ctx: moderngl.Context, size: tuple[int, int]) -> moderngl.Framebuffer:
-    """A framebuffer of one RGBA8 texture of ``size``, sampled at the nearest texel (copied 1:1)."""
-    texture = ctx.texture(size, 4)
-    texture.filter = moderngl.NEAREST, moderngl.NEAREST
-    return ctx.framebuffer(color_attachments=[texture])
-
-
 def _release(framebuffer: moderngl.Framebuffer | None) -> None:
-    """Free ``framebuffer`` (a :func:`_colour_framebuffer`) and its texture, if there is one."""
+    """Free ``framebuffer`` (a :func:`colour_framebuffer`) and its texture, if there is one."""
     if framebuffer is not None:
         framebuffer.color_attachments[0].release()
         framebuffer.release()

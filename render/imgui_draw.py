@@ -20,7 +20,7 @@ import moderngl
 import numpy as np
 from imgui_bundle import imgui
 
-from spinlab.render.gpu import write_growing
+from spinlab.render.gpu import colour_framebuffer, colour_texture, stored_bgra, write_growing
 from spinlab.render.shaders import MAX_VIEWS, load_program, uniform
 
 __all__ = ["ImGuiDraw", "ImGuiLayer"]
@@ -154,7 +154,7 @@ class ImGuiDraw:
     def _fill(self, layer: ImGuiLayer, lists: list[imgui.ImDrawList], target: _Target) -> None:
         """Draw ``lists`` into ``layer``'s texture (made for its rectangle first), cleared to the colour under them:
         the pixels the target would hold, blended alike."""
-        held = layer.framebuffer_for(self.ctx)
+        held = layer.framebuffer_for(self.ctx, target.framebuffer)
         x, y, width, height = layer.rect_px
         scale_x, scale_y = target.scale
         origin = (target.origin[0] + x / scale_x, target.origin[1] + y / scale_y)
@@ -172,16 +172,23 @@ class ImGuiDraw:
         if layer.shown is None:
             return
         x, y, width, height = layer.rect_px
-        bottom = target.pixels[1] - y - height  # GL's rows count from the bottom
-        target.framebuffer.scissor = (x, bottom, width, height)
-        target.framebuffer.viewport = (x, bottom, width, height)
-        self.ctx.enable_only(moderngl.NOTHING)
-        uniform(self._copy_program, "u_offset").value = (x, bottom)
-        uniform(self._copy_program, "u_viewport").value = (float(x), float(bottom), float(width), float(height))
-        uniform(self._copy_program, "u_source_size").value = tuple(float(value) for value in layer.shown.size)
-        layer.shown.use(location=0)
-        self._copy.render(moderngl.TRIANGLES, vertices=6)
+        self.copy(layer.shown, target.framebuffer, (x, target.pixels[1] - y - height, width, height))  # GL's rows
         self._begin(target)
+
+    def copy(self, texture: moderngl.Texture, framebuffer: moderngl.Framebuffer, viewport: tuple[int, ...]) -> None:
+        """``texture`` into ``framebuffer`` at ``viewport`` (x, y, width, height: GL's pixels, from the bottom left),
+        pixel for pixel, the texture's first pixel at the viewport's corner (assets/shaders/copy.*.glsl; stored
+        alike, llvmpipe's linear path: render/window_frame.py). Leaves ``framebuffer`` bound, its scissor the
+        viewport, every capability off."""
+        x, y, width, height = viewport
+        framebuffer.scissor = framebuffer.viewport = (x, y, width, height)
+        framebuffer.use()
+        self.ctx.enable_only(moderngl.NOTHING)
+        uniform(self._copy_program, "u_offset").value = (x, y)
+        uniform(self._copy_program, "u_viewport").value = (float(x), float(y), float(width), float(height))
+        uniform(self._copy_program, "u_source_size").value = tuple(float(value) for value in texture.size)
+        texture.use(location=0)
+        self._copy.render(moderngl.TRIANGLES, vertices=6)
 
     def release(self) -> None:
         """Free the GL objects (the textures too; ImGui is not told)."""
@@ -233,25 +240,29 @@ class ImGuiLayer:
         self.framebuffer: moderngl.Framebuffer | None = None
         self.shown: moderngl.Texture | None = None  # what frames that leave the windows out show
 
-    def framebuffer_for(self, ctx: moderngl.Context) -> moderngl.Framebuffer:
-        """The framebuffer the windows are drawn into, made again when the rectangle's size changed."""
+    def framebuffer_for(self, ctx: moderngl.Context, target: moderngl.Framebuffer) -> moderngl.Framebuffer:
+        """The framebuffer the windows are drawn into, stored as ``target`` is (render/gpu.py's
+        :func:`~render.gpu.colour_framebuffer`), made again when the rectangle's size or the storage changed."""
         size = self.rect_px[2:]
-        if self.framebuffer is None or tuple(self.framebuffer.size) != size:
+        held = self.framebuffer
+        if held is None or tuple(held.size) != size or stored_bgra(held) != stored_bgra(target):
             self.release()
-            self.framebuffer = ctx.framebuffer(color_attachments=[ctx.texture(size, 4)])
-        return self.framebuffer
+            held = self.framebuffer = colour_framebuffer(ctx, size, like=target)
+        return held
 
     def settle(self, ctx: moderngl.Context) -> None:
-        """Copy what the last frame captured into the texture shown; call before the frame draws anything."""
-        if not self.captured or self.framebuffer is None:
+        """Copy what the last frame captured into the texture shown (stored as the framebuffer it was drawn into);
+        call before the frame draws anything."""
+        held = self.framebuffer
+        if not self.captured or held is None:
             return
-        size = (self.framebuffer.width, self.framebuffer.height)
-        if self.shown is None or tuple(self.shown.size) != size:
-            if self.shown is not None:
-                self.shown.release()
-            self.shown = ctx.texture(size, 4)
-            self.shown.filter = moderngl.NEAREST, moderngl.NEAREST  # copied 1:1 (assets/shaders/copy.frag.glsl)
-        self.shown.write(self.framebuffer.read(components=4))
+        size = (held.width, held.height)
+        shown = self.shown
+        if shown is None or tuple(shown.size) != size or stored_bgra(held) != stored_bgra(shown):
+            if shown is not None:
+                shown.release()
+            shown = self.shown = colour_texture(ctx, size, like=held)
+        shown.write(held.read(components=4))
         self.captured = False
 
     def release(self) -> None:

@@ -15,7 +15,7 @@ from contextlib import contextmanager
 import moderngl
 import numpy as np
 
-__all__ = ["create_offscreen_context", "OffscreenTarget", "EglCurrent", "flush", "finish"]
+__all__ = ["create_offscreen_context", "OffscreenTarget", "EglCurrent", "flush", "finish", "gl_function"]
 
 
 def flush() -> None:
@@ -23,7 +23,7 @@ def flush() -> None:
     the rasteriser's threads on the frame, so the CPU can prepare the next one meanwhile (moderngl has only
     ``finish``, which waits). Through GLVND's libOpenGL (or libGL), which dispatches to the current context; a
     no-op where neither library is found (nothing then overlaps, the pixels are the same)."""
-    _gl("glFlush")()
+    gl_function("glFlush")()
 
 
 def finish() -> None:
@@ -31,18 +31,19 @@ def finish() -> None:
     it). A read-back made afterwards copies at once; moderngl's reads wait for the rasteriser holding the GIL, so
     that no other thread's Python (the video encoder's, the next frame's steps) ran meanwhile. A no-op where no GL
     library is found (the read then waits)."""
-    _gl("glFinish")()
+    gl_function("glFinish")()
 
 
-def _gl(name: str) -> Callable[[], None]:
-    """The GL entry point ``name`` (no arguments), found at its first call (find_library runs a subprocess)."""
+def gl_function(name: str) -> Callable[..., None]:
+    """The GL entry point ``name``, called with integer arguments (or ``None`` for a null pointer) on the current
+    context, found at its first call (find_library runs a subprocess); a no-op where no GL library is found."""
     function = _gl_functions.get(name)
     if function is None:
         function = _gl_functions[name] = _find_gl_function(name)
     return function
 
 
-def _find_gl_function(name: str) -> Callable[[], None]:
+def _find_gl_function(name: str) -> Callable[..., None]:
     for library in ("OpenGL", "GL"):
         path = ctypes.util.find_library(library)
         if path:
@@ -50,10 +51,10 @@ def _find_gl_function(name: str) -> Callable[[], None]:
                 return getattr(ctypes.CDLL(path), name)
             except (OSError, AttributeError):
                 continue
-    return lambda: None
+    return lambda *arguments: None
 
 
-_gl_functions: dict[str, Callable[[], None]] = {}
+_gl_functions: dict[str, Callable[..., None]] = {}
 
 
 class EglCurrent:

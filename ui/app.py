@@ -29,6 +29,7 @@ from spinlab.render.imgui_draw import ImGuiLayer
 from spinlab.render.renderer import Renderer, RenderOptions
 from spinlab.render.run_view import RunView, reference_scale
 from spinlab.render.text import TextOverlay
+from spinlab.render.window_frame import WindowFrame
 from spinlab.scene.files.scene_file import SceneSpec
 from spinlab.ui.capacity import map_large_blocks
 from spinlab.ui.capture import save_screenshot
@@ -82,6 +83,8 @@ class App:
         self.ctx = moderngl.create_context()
         clear_gl_errors(self.ctx)
         self._screen_fb: moderngl.Framebuffer | None = None  # the window's framebuffer at its size (_screen)
+        # Where each frame is drawn before it is copied into the window (render/window_frame.py).
+        self.window_frame = WindowFrame(self.ctx, self.window.get_framebuffer_size())
         # The text overlay keeps its own ImGui context; made while none is current it leaves none current, so
         # the window's context below becomes current (render/text.py).
         self.text = TextOverlay(self.ctx)
@@ -209,28 +212,29 @@ class App:
         self._panel_edits, self._layout = self._build_ui(wall_dt)
 
     def draw(self) -> None:
-        """The GL half: the 3D view, ImGui over it, then screenshots and video frames read back; the commands
-        are flushed so that the rasteriser works while the next :meth:`update` runs."""
-        width, height = self.window.get_framebuffer_size()
-        screen = self._screen((width, height))
+        """The GL half, off screen (render/window_frame.py): the 3D view, ImGui over it, screenshots and video frames
+        read back, then the frame copied into the window; the commands are flushed so that the rasteriser works
+        while the next :meth:`update` runs."""
+        size = self.window.get_framebuffer_size()
+        frame = self.window_frame = self.window_frame.resize(size)
         timed = self.pacing.status.part
         with timed("ui"):
             for held in self._layers():  # first: nothing is queued for them to wait behind
                 held.settle(self.ctx)
         with timed("views"):
-            area = self.draw_views(screen)
+            area = self.draw_views(frame.views)
         recorder = self.recorder
         video_frame = recorder.recording is not None and not recorder.behind  # not a frame short of its steps
         if video_frame and not self.state.record_window:
-            self.controller.attempt(recorder.record_frame, self.ctx, area, failed="recording stopped")
-        screen.use()
+            self.controller.attempt(recorder.record_frame, frame.views, area, failed="recording stopped")
         with timed("ui"):
-            self.imgui_renderer.render(imgui.get_draw_data(), screen, self._layers())
+            self.imgui_renderer.render(imgui.get_draw_data(), frame.overlay, self._layers())
         if video_frame and self.state.record_window:
-            self.controller.attempt(recorder.record_frame, self.ctx, (0, 0, width, height), failed="recording stopped")
+            self.controller.attempt(recorder.record_frame, frame.overlay, (0, 0, *size), failed="recording stopped")
         if self.want_screenshot:
             self.want_screenshot = False
-            self.controller.attempt(self._screenshot, (width, height), failed="screenshot not saved")
+            self.controller.attempt(self._screenshot, frame.overlay, failed="screenshot not saved")
+        self.imgui_renderer.copy(frame.texture, self._screen(size), (0, 0, *size))
         recorder.stop_at_present(self.timeline.shown_step)
         gl.glFlush()
 
@@ -238,14 +242,14 @@ class App:
         """The textures the panel and the plots are shown from between their layouts."""
         return self.panel_layer.layer, self.plots_layer.layer
 
-    def _screenshot(self, size: tuple[int, int]) -> None:
-        self.last_screenshot = save_screenshot(self.ctx, size, self.state.output_dir, self.state.scene_name)
+    def _screenshot(self, framebuffer: moderngl.Framebuffer) -> None:
+        self.last_screenshot = save_screenshot(framebuffer, self.state.output_dir, self.state.scene_name)
         self.controller.tell(f"screenshot saved to {self.last_screenshot}")
 
     def draw_views(self, screen: moderngl.Framebuffer) -> tuple[int, int, int, int]:
         """The window's background and the 3D views with their labels (what the views show: the timeline's
-        ``shown``) into ``screen``, the window's framebuffer; returns the views' area (x, y, width, height), GL's
-        pixels."""
+        ``shown``) into ``screen``, of the window's size (its frame's :attr:`~render.window_frame.WindowFrame.views`);
+        returns the views' area (x, y, width, height), GL's pixels."""
         width, height = screen.size
         area = to_viewport(self._layout.view, self.window.height, width / max(self.window.width, 1))
         screen.use()
@@ -258,8 +262,7 @@ class App:
 
     def _screen(self, size: tuple[int, int]) -> moderngl.Framebuffer:
         """The window's framebuffer at its ``size`` this frame (``ctx.screen`` keeps the size the window opened
-        with: ui/window.py's :func:`window_framebuffer`); made again when the window was resized. The renderer's
-        caches follow the size of the framebuffer they are given."""
+        with: ui/window.py's :func:`window_framebuffer`); made again when the window was resized."""
         if self._screen_fb is None or tuple(self._screen_fb.size) != tuple(size):
             self._screen_fb = window_framebuffer(self.ctx, size)
         return self._screen_fb
@@ -369,6 +372,7 @@ class App:
             self.text.release()
             self.plots_layer.release()
             self.panel_layer.release()
+            self.window_frame.release()
         close_window(self.window)
 
     def on_key_press(self, symbol: int, modifiers: int):

@@ -1,8 +1,5 @@
-"""Pixels out of the window: read a rectangle of the frame being drawn, save it as a screenshot, record a video of it.
-
-Read before the frame is shown (``flip``): after a swap the back buffer is undefined. moderngl's read of pyglet's
-default framebuffer leaves ``GL_INVALID_OPERATION`` pending (stack.md §3), which is cleared here so the ImGui
-backend's next PyOpenGL call does not raise it.
+"""Pixels out of the window: read a rectangle of the frame being drawn (off screen: render/window_frame.py), save it
+as a screenshot, record a video of it.
 """
 
 from __future__ import annotations
@@ -26,12 +23,11 @@ __all__ = ["read_pixels", "save_screenshot", "Recording", "RECORD_FPS"]
 RECORD_FPS = 60
 
 
-def read_pixels(ctx: moderngl.Context, viewport: tuple[int, int, int, int]) -> np.ndarray:
-    """(height, width, 3) uint8 RGB of ``viewport`` = (x, y, width, height) of the window's framebuffer (GL's
-    bottom-left origin), rows top-down."""
+def read_pixels(framebuffer: moderngl.Framebuffer, viewport: tuple[int, int, int, int]) -> np.ndarray:
+    """(height, width, 3) uint8 RGB of ``viewport`` = (x, y, width, height) of ``framebuffer`` (GL's bottom-left
+    origin), rows top-down."""
     _, _, width, height = viewport
-    data = ctx.screen.read(viewport=viewport, components=3, alignment=1)
-    _ = ctx.error
+    data = framebuffer.read(viewport=viewport, components=3, alignment=1)
     return np.frombuffer(data, dtype=np.uint8).reshape(height, width, 3)[::-1]
 
 
@@ -54,9 +50,9 @@ class Recording:
         """Length of the video so far, s."""
         return self.frames / RECORD_FPS
 
-    def add(self, ctx: moderngl.Context, viewport: tuple[int, int, int, int]) -> bool:
-        """Append ``viewport`` (x, y, width, height, GL's origin) of the frame being drawn. Returns ``False``, adding
-        nothing, when its size differs from the first frame's (the window was resized)."""
+    def add(self, framebuffer: moderngl.Framebuffer, viewport: tuple[int, int, int, int]) -> bool:
+        """Append ``viewport`` (x, y, width, height, GL's origin) of ``framebuffer``, the frame being drawn. Returns
+        ``False``, adding nothing, when its size differs from the first frame's (the window was resized)."""
         # The video writer's module (PyAV: ~40 ms of imports) when a recording starts, not before the window's first
         # frame; the kernel loader imports it between frames, as one of its stages (ui/kernel_loader.py).
         from spinlab.render.video import ENCODER_NICENESS, VideoWriter, even_size
@@ -69,8 +65,7 @@ class Recording:
         elif size != self.size:
             return False
         finish()  # the wait for the rasteriser without the GIL (render/offscreen.py): the encoder's thread runs on
-        data = ctx.screen.read(viewport=(x, y, *size), components=4, alignment=1)  # RGBA: GL's fastest read
-        _ = ctx.error
+        data = framebuffer.read(viewport=(x, y, *size), components=4, alignment=1)  # RGBA: GL's fastest read
         pixels = np.frombuffer(data, dtype=np.uint8).reshape(size[1], size[0], 4)
         self.writer.write(pixels, bottom_up=True, copy=False)
         return True
@@ -93,7 +88,7 @@ class Recording:
             self.writer.abort()
 
 
-def save_screenshot(ctx: moderngl.Context, size: tuple[int, int], folder: str, name: str) -> Path:
-    """The frame being drawn, ``size`` (width, height) pixels of the window, saved as a timestamped PNG named after
-    ``name`` in ``folder``; returns its path."""
-    return save_png(timestamped_path(folder, name, ".png"), read_pixels(ctx, (0, 0, *size)))
+def save_screenshot(framebuffer: moderngl.Framebuffer, folder: str, name: str) -> Path:
+    """The frame being drawn into ``framebuffer``, all of it, saved as a timestamped PNG named after ``name`` in
+    ``folder``; returns its path."""
+    return save_png(timestamped_path(folder, name, ".png"), read_pixels(framebuffer, (0, 0, *framebuffer.size)))

@@ -40,6 +40,11 @@ class ImGuiBackend(PygletProgrammablePipelineRenderer):
         self._draw.render(framebuffer or self._ctx.screen, draw_data, (scale.x, scale.y), layers)
         self._handle_mouse_cursor()
 
+    def copy(self, texture: moderngl.Texture, framebuffer: moderngl.Framebuffer, viewport: tuple[int, ...]) -> None:
+        """``texture`` into ``framebuffer`` at ``viewport`` (GL's pixels), pixel for pixel (render/imgui_draw.py's
+        :meth:`~render.imgui_draw.ImGuiDraw.copy`): the window's frame into the window."""
+        self._draw.copy(texture, framebuffer, viewport)
+
     def shutdown(self) -> None:
         """Free the textures and GL objects; ImGui's textures are marked destroyed."""
         for texture in imgui.get_platform_io().textures:

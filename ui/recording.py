@@ -88,13 +88,14 @@ class Recorder:
             self.until = last_step
             self.controller.choices.paused = False
 
-    def record_frame(self, ctx: moderngl.Context, viewport: tuple[int, int, int, int]) -> None:
-        """Add this frame's ``viewport`` to the recording; a change of size (the window was resized) ends it, and so
-        does a failure (the video keeps what was recorded if it can, else no file is left), which is then raised."""
+    def record_frame(self, framebuffer: moderngl.Framebuffer, viewport: tuple[int, int, int, int]) -> None:
+        """Add ``viewport`` of ``framebuffer``, this frame's, to the recording; a change of size (the window was
+        resized) ends it, and so does a failure (the video keeps what was recorded if it can, else no file is left),
+        which is then raised."""
         recording = self.recording
         assert recording is not None, "a frame is recorded only while a recording runs"
         try:
-            added = recording.add(ctx, viewport)
+            added = recording.add(framebuffer, viewport)
         except Exception:
             with contextlib.suppress(Exception):  # the first failure is the one to report
                 self.stop()

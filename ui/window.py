@@ -92,8 +92,9 @@ class _XErrorEvent(ctypes.Structure):
 
 def open_window(size: tuple[int, int], *, visible: bool = True, vsync: bool = True, fullscreen: bool = False):
     """A resizable ``pyglet.window.Window`` of ``size`` (width, height), or covering the screen when
-    ``fullscreen``, with a current GL 3.3 core context, double-buffered with a 24-bit depth buffer. No display
-    raises :class:`SpinlabError` saying what to do."""
+    ``fullscreen``, with a current GL 3.3 core context, double-buffered, without a depth buffer: the frame is drawn
+    off screen and copied in (render/window_frame.py), along llvmpipe's fast path, which a depth buffer would
+    close. No display raises :class:`SpinlabError` saying what to do."""
     _release_egl_thread()
     _share_cores_with_llvmpipe()
     try:
@@ -104,7 +105,7 @@ def open_window(size: tuple[int, int], *, visible: bool = True, vsync: bool = Tr
         pyglet.options["debug_gl"] = False
         # pyglet.gl.Config is the platform's concrete class at run time; its typed base is abstract.
         config = pyglet.gl.Config(  # type: ignore[abstract]
-            major_version=3, minor_version=3, forward_compatible=True, depth_size=24, double_buffer=True
+            major_version=3, minor_version=3, forward_compatible=True, depth_size=0, double_buffer=True
         )
         if fullscreen:
             window = pyglet.window.Window(

@@ -168,7 +168,7 @@ def test_a_read_back_waits_for_the_rasteriser_in_gl_finish_not_in_moderngl(monke
 
     from spinlab.render import offscreen
 
-    assert isinstance(offscreen._gl("glFinish"), ctypes._CFuncPtr), "the GL library should be found here"
+    assert isinstance(offscreen.gl_function("glFinish"), ctypes._CFuncPtr), "the GL library should be found here"
     calls = []
     monkeypatch.setattr(offscreen, "finish", lambda: calls.append("finish"))
     target = offscreen.OffscreenTarget(gl_context, 32, 18, samples=0)

@@ -96,9 +96,8 @@ def test_the_compare_preset_side_by_side_draws_one_handle_per_integrator(app):
 
 
 def test_the_view_from_the_backdrop_cache_is_the_shaded_one(app):
-    """The window's framebuffer takes the cached backdrop by a draw over the views' area (a blit into it is
-    llvmpipe's slow path): the same pixels as shading it. (One view: the labels' panels, baked into the cache, are
-    under the lines that cross them.)"""
+    """The window's frame takes the cached backdrop by one memcpy: the same pixels as shading it, to a level. (One
+    view: the labels' panels, baked into the cache, are under the lines that cross them.)"""
     from spinlab.render.views import bounding_viewport
     from spinlab.ui.capture import read_pixels
 
@@ -111,15 +110,35 @@ def test_the_view_from_the_backdrop_cache_is_the_shaded_one(app):
     frames = []
     for _ in range(3):  # shaded, shaded into the cache and copied, copied
         app.frame(FRAME_S)
-        frames.append(read_pixels(app.ctx, area))
+        frames.append(read_pixels(app.window_frame.overlay, area))
         app.window.flip()
     assert renderer.backdrop.whole_key is not None, "the last frames should come from the cache"
     shaded = frames[0].astype(int)
     for copied in frames[1:]:
-        # Blending the contact shadows into the window's format and into the cache's may round a pixel apart.
+        # The cache has no depth buffer, so llvmpipe shades and blends into it along its linear path, in 8-bit fixed
+        # point, where the frame (with one) takes floats: a level apart at some pixels (1.4 % measured).
         difference = np.abs(copied.astype(int) - shaded).max(axis=2)
-        assert difference.max() <= 1 and (difference > 0).mean() < 1e-4
+        assert difference.max() <= 1 and (difference > 0).mean() < 0.05
     assert shaded.std() > 10.0, "the view is blank"
+
+
+def test_the_window_shows_its_frame_pixel_for_pixel(app):
+    """Each frame is drawn off screen and copied into the window, which has no depth buffer (render/window_frame.py):
+    the window's pixels are the frame's."""
+    from spinlab.ui.capture import read_pixels
+    from spinlab.ui.window import clear_gl_errors
+
+    fresh(app, "compare")
+    run_frames(app, 2)
+    app.frame(FRAME_S)
+    size = app.window.get_framebuffer_size()
+    frame = read_pixels(app.window_frame.overlay, (0, 0, *size))
+    shown = read_pixels(app._screen(size), (0, 0, *size))
+    clear_gl_errors(app.ctx)  # a read of the window's framebuffer leaves one pending (stack.md)
+    app.window.flip()
+    assert app.window.context.config.depth_size == 0
+    assert np.ptp(frame) > 100, "the frame is blank"
+    np.testing.assert_array_equal(shown, frame)
 
 
 def test_recording_two_seconds_makes_a_playable_video(app):
@@ -276,7 +295,7 @@ def red_pixels(app):
     app.window.dispatch_events()
     app.frame(FRAME_S)
     width, height = app.window.get_framebuffer_size()
-    panel = read_pixels(app.ctx, (0, 0, int(PANEL_WIDTH), height)).astype(int)
+    panel = read_pixels(app.window_frame.overlay, (0, 0, int(PANEL_WIDTH), height)).astype(int)
     app.window.flip()
     red = np.round(np.array([ERROR_RGBA.x, ERROR_RGBA.y, ERROR_RGBA.z]) * 255)
     return int(np.all(np.abs(panel - red) <= 40, axis=2).sum())

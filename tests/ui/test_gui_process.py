@@ -192,7 +192,8 @@ FIRST_FRAMES, MID_RECORDING = 1, 40
 def test_a_window_gone_from_outside_finalises_the_recording_and_exits_1(tmp_path, x_watch, how, frames, why):
     """X taken away between a frame's swap and its draw (tests/ui/x_loss_driver.py): the window ends where the loss
     is found, the GL driver never handed a failed request on the window (X_WATCH_LINE, when it could be built), with
-    one line, exit status 1 and the video of the frames recorded before."""
+    one line, exit status 1 and the video of the frames recorded before, and of the frame drawn then: it is drawn off
+    screen (render/window_frame.py) and read into the video before its copy into the window finds the loss."""
     environment = {"PYTHONPATH": str(MAIN.parent)}
     if x_watch is not None:
         environment["LD_PRELOAD"] = str(x_watch)
@@ -206,4 +207,4 @@ def test_a_window_gone_from_outside_finalises_the_recording_and_exits_1(tmp_path
     if frames == FIRST_FRAMES:
         loaded, _, stages = taken.split(", ")[1].split()[:3]
         assert int(loaded) < int(stages), f"the kernels had all loaded: {taken}"
-    assert window.assert_video_finalised(line) == frames
+    assert window.assert_video_finalised(line) == frames + 1

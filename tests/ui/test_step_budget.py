@@ -57,9 +57,9 @@ def test_a_recording_whose_steps_are_dear_records_each_video_frame_at_its_own_st
     recorded: list[int] = []
     record_frame = app.recorder.record_frame
 
-    def noted(ctx, viewport):
+    def noted(framebuffer, viewport):
         recorded.append(app.timeline.session.simulation.step_index)
-        record_frame(ctx, viewport)
+        record_frame(framebuffer, viewport)
 
     monkeypatch.setattr(app.recorder, "record_frame", noted)
     h, start, owed = app.timeline.session.h, app.timeline.session.simulation.step_index, app.pacing.accumulator.seconds

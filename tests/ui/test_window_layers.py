@@ -48,7 +48,7 @@ def _frame(app, monkeypatch, now: float, *, layer: bool = True, which: str = "pl
     app.window.dispatch_events()
     app.frame(1.0 / 60.0)
     width, height = app.window.get_framebuffer_size()
-    pixels = read_pixels(app.ctx, (0, 0, width, height)).copy()
+    pixels = read_pixels(app.window_frame.overlay, (0, 0, width, height)).copy()
     app.window.flip()
     monkeypatch.undo()
     return pixels, laid_out[0] and held.layer.fresh
@@ -76,12 +76,13 @@ def test_frames_from_the_layer_are_the_plots_drawn_into_the_window(paused_compar
     assert np.ptp(direct[plots]) > 100  # text and lines, not an empty panel
     # The plots' pixels (the panel's status line beside them tells each frame's time, and differs). The frame that
     # lays them out draws them as without the layer; the frames that show the texture, the same pixels, but a level
-    # apart at a few: llvmpipe blends into the window's pixel format and into the texture's each with its own
-    # rounding (62 of 733 200 values here).
+    # apart at a few, two where two blends each rounded: llvmpipe takes its fixed-point path for some of a frame's
+    # tiles, and the texture's tiles lie elsewhere on the plots than the frame's (53 of 730 380 values here, one of
+    # them two apart).
     np.testing.assert_array_equal(laid[plots], direct[plots])
     np.testing.assert_array_equal(held_again[plots], held[plots])
     apart = np.abs(held[plots].astype(int) - direct[plots])
-    assert apart.max() <= 1 and np.count_nonzero(apart) < 1e-3 * apart.size
+    assert apart.max() <= 2 and np.count_nonzero(apart) < 1e-3 * apart.size
     # A twentieth of a second on (and three frames), the plots are laid out again.
     _, again = _frame(app, monkeypatch, 2000.0 + 1.0 / window_layer.REFRESH_HZ)
     assert again

@@ -7,8 +7,8 @@ Each workload runs the app's own loop (:meth:`ui.app.App.run`, no frame cap, vsy
 ``WARMUP_FRAMES`` frames, and reports the median and 90th percentile of the frame time (from one frame to the
 next: events + update + show + draw) and the median of each part: ``events`` (pyglet's dispatch of the window's
 events, which may wait for the X server), ``update`` (simulation steps, plot samples, panel and plots laid out by
-ImGui), ``flip`` (waiting for the previous frame's rasterisation and showing it), ``draw`` (3D view and ImGui draw
-calls issued),
+ImGui), ``flip`` (the previous frame copied into the window, waiting for its rasterisation, and shown), ``draw`` (3D
+view and ImGui draw calls issued, off screen),
 and the CPU time per frame of every thread of the process (llvmpipe's rasteriser threads included): unlike the
 wall time, it does not grow when other programs compete for the cores.
 The ``sequential`` mode draws and waits for each frame before updating the next (no overlap), for comparison.
@@ -64,6 +64,7 @@ def _measure(app, frames: int, mode: str) -> np.ndarray:
         last = start
         updated = time.perf_counter()
         app.draw()
+        app.present()
         app.ctx.finish()
         drawn = time.perf_counter()
         app.window.flip()

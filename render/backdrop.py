@@ -12,8 +12,9 @@ The protocol, per viewport (or per whole frame): a backdrop asked for with the s
 into the cache and copied from then on; a camera that moved since the last frame will likely move again, so it gets
 its backdrop shaded straight into the target (no copy, no wait for the cache). When the views fill the whole target
 (a ``background`` for the rest), the cache holds the whole frame's backdrop with the contact shadows and the caller's
-underlay (the labels' panels), copied in one memcpy. A multisampled target always gets it shaded (a blit
-cannot go from one sample to several).
+underlay (the labels' panels), copied in one memcpy (the cache is stored as the target is: render/gpu.py's
+:func:`~render.gpu.colour_framebuffer`). A multisampled target always gets it shaded (a blit cannot go from one
+sample to several).
 """
 
 from __future__ import annotations
@@ -145,7 +146,7 @@ class Backdrop:
         """Fill all of ``target`` with ``background`` and each view's sky by one copy of the sky frame, and clear its
         depth; returns whether it did. The sky depends on the viewports alone, never on a camera, so a moving
         camera's frames, whose backdrops are shaded afresh, are left only their floors to shade. Only into a
-        single-sampled framebuffer object, where the copy is a memcpy (into the window's, a blit is slow)."""
+        single-sampled framebuffer object (into the window's own, a copy is slow)."""
         if target.samples or target.glo == 0:
             return False
         size = (target.width, target.height)
@@ -168,7 +169,7 @@ class Backdrop:
             target.use()
         target.scissor = None  # type: ignore[assignment]  # None: no scissor test (see above)
         target.viewport = (0, 0, *size)
-        self.ctx.copy_framebuffer(target, sky)  # a memcpy on llvmpipe, made while nothing is queued
+        self._copy(target, (0, 0, *size), [(0, 0, *size)], source=sky)
         _clear_depth(target)
         return True
 
@@ -227,15 +228,7 @@ class Backdrop:
             target.use()
         target.scissor = None  # type: ignore[assignment]  # None: no scissor test (see above)
         target.viewport = (0, 0, *size)
-        if target.glo == 0:
-            # Into the window's framebuffer, where a blit is slow, only the views' area by a draw (see _copy) over
-            # the background cleared.
-            target.clear(*background, 1.0, depth=1.0)
-            target.viewport = views.area
-            self._copy(target, views.area, [views.area])
-            return True
-        # The whole frame in one memcpy, made while nothing is queued (a copy waits for what is, a clear too), and
-        # then the depth alone cleared: the copy has set every colour.
+        # The whole frame in one copy, then the depth alone cleared: the copy has set every colour.
         self._copy(target, (0, 0, *size), [(0, 0, *size)])
         _clear_depth(target)
         return True
@@ -278,21 +271,27 @@ class Backdrop:
             target.use()
         return True
 
-    def _copy(self, target: moderngl.Framebuffer, area: Viewport, viewports: list[Viewport]) -> None:
-        """Copy the cached backdrop of ``viewports`` into ``target``, whose GL viewport is ``area``: the whole
-        framebuffer in one memcpy when that is all, else one draw of a rectangle per viewport."""
+    def _copy(
+        self,
+        target: moderngl.Framebuffer,
+        area: Viewport,
+        viewports: list[Viewport],
+        source: moderngl.Framebuffer | None = None,
+    ) -> None:
+        """Copy ``viewports`` of the cached backdrop (or of ``source``, stored alike) into ``target``, whose GL
+        viewport is ``area``: the whole framebuffer by one memcpy when that is all (made at once, on this thread,
+        while nothing is queued: a copy waits for what is), else one draw of a rectangle per viewport."""
         if not viewports:
             return
         self.ctx.enable_only(moderngl.NOTHING)
         whole = len(viewports) == 1 and tuple(viewports[0]) == (0, 0, *target.size)
-        cache = self.framebuffer
+        cache = self.framebuffer if source is None else source
         assert cache is not None, "the cache is made (_ensure) before anything is copied from it"
-        if whole and target.glo != 0:
+        if whole:
             self.ctx.copy_framebuffer(target, cache)  # a memcpy on llvmpipe
             return
-        # A blit into part of a framebuffer, or into the window's (texture to window system buffer), takes
-        # llvmpipe's slow path (milliseconds of CPU a frame) and waits for all queued drawing; a draw that fetches
-        # each pixel does neither.
+        # A blit into part of a framebuffer takes llvmpipe's slow path (milliseconds of CPU a frame) and waits for
+        # all queued drawing; a draw that fetches each pixel does neither.
         rects = np.zeros((MAX_VIEWS, 4), dtype=np.float32)
         for index, (x, y, width, height) in enumerate(viewports):
             rects[index] = (

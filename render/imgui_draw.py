@@ -226,8 +226,8 @@ class ImGuiLayer:
     (x, y, width, height) pixels of the target, from its top-left, that the texture covers.
 
     Why a copy: a texture llvmpipe drew into stays tied to the scene that drew it, and a frame that samples it
-    waits for all the rasterising queued so far (~4 ms of the window's thread, measured); one written from memory
-    does not, and reading the framebuffer back before anything else is queued waits for nothing (the last frame's
+    waits for all the rasterising queued so far (~4 ms of the window's thread, measured); one written by a copy
+    does not. The copy is a memcpy, made before anything else is queued: it waits for nothing (the last frame's
     scenes are done when it was shown)."""
 
     def __init__(self, owns: Callable[[str], bool], under: tuple[float, float, float]) -> None:
@@ -239,6 +239,7 @@ class ImGuiLayer:
         self.captured = False  # drawn into the framebuffer, not yet copied into the texture shown
         self.framebuffer: moderngl.Framebuffer | None = None
         self.shown: moderngl.Texture | None = None  # what frames that leave the windows out show
+        self._shown_framebuffer: moderngl.Framebuffer | None = None  # of ``shown``: what the copy goes into
 
     def framebuffer_for(self, ctx: moderngl.Context, target: moderngl.Framebuffer) -> moderngl.Framebuffer:
         """The framebuffer the windows are drawn into, stored as ``target`` is (render/gpu.py's
@@ -257,12 +258,12 @@ class ImGuiLayer:
         if not self.captured or held is None:
             return
         size = (held.width, held.height)
-        shown = self.shown
-        if shown is None or tuple(shown.size) != size or stored_bgra(held) != stored_bgra(shown):
-            if shown is not None:
-                shown.release()
+        shown, into = self.shown, self._shown_framebuffer
+        if shown is None or into is None or tuple(shown.size) != size or stored_bgra(held) != stored_bgra(shown):
+            self._release_shown()
             shown = self.shown = colour_texture(ctx, size, like=held)
-        shown.write(held.read(components=4))
+            into = self._shown_framebuffer = ctx.framebuffer(color_attachments=[shown])
+        ctx.copy_framebuffer(into, held)  # stored alike: a memcpy
         self.captured = False
 
     def release(self) -> None:
@@ -272,7 +273,13 @@ class ImGuiLayer:
                 attachment.release()
             self.framebuffer.release()
             self.framebuffer = None
+        self._release_shown()
+        self.captured = False
+
+    def _release_shown(self) -> None:
+        if self._shown_framebuffer is not None:
+            self._shown_framebuffer.release()
+            self._shown_framebuffer = None
         if self.shown is not None:
             self.shown.release()
             self.shown = None
-        self.captured = False

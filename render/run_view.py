@@ -235,16 +235,19 @@ class RunView:
         viewport per group, each labelled (``labels``, one tuple of lines per group; by default
         :func:`~scene.model.run_model.view_labels`) at ``text_scale`` (1: a 720-pixel-high target's size; several rows
         of views take :data:`ROWS_LABEL_SCALE` of it), with the overlays' key where no body is, and the Poinsot view
-        in the right part of the area when it is shown. The rest of ``framebuffer`` may be filled with
-        ``background`` (sRGB; the renderer keeps one cached copy of it), unless ``shares_target``: another view
+        in the right part of the area when it is shown. The rest of ``framebuffer`` is filled with ``background``
+        (sRGB; the renderer keeps one cached copy of it), unless ``shares_target``: another view
         draws beside it (a branch and its original), and only ``area`` is drawn. ``snapshot``: the bodies drawn, if
         not ``shown``'s own. Two runs side by side show one key: the one without (``key`` False) keeps the strip the
         key would take, so that their views are alike, and the other's key along a strip runs across ``key_span``
         (both their areas, given to both; drawn after the other)."""
         x0, y0, width, height = area
-        if width < MIN_VIEW_PX or height < MIN_VIEW_PX:
-            return
         framebuffer.use()
+        if width < MIN_VIEW_PX or height < MIN_VIEW_PX:
+            if not shares_target:  # no renderer fills it: the background alone
+                framebuffer.scissor = None  # type: ignore[assignment]  # None (no scissor test) is allowed
+                framebuffer.clear(*background, 1.0, depth=1.0)
+            return
         if shares_target:
             # An empty cell of the grid is the background, whatever was there before; else the renderer fills the
             # whole framebuffer (once: its backdrop, copied from its cache, sets every pixel).

@@ -85,6 +85,7 @@ class App:
         self._screen_fb: moderngl.Framebuffer | None = None  # the window's framebuffer at its size (_screen)
         # Where each frame is drawn before it is copied into the window (render/window_frame.py).
         self.window_frame = WindowFrame(self.ctx, self.window.get_framebuffer_size())
+        self._drawn = False  # a frame was drawn into it and not yet copied into the window (present)
         # The text overlay keeps its own ImGui context; made while none is current it leaves none current, so
         # the window's context below becomes current (render/text.py).
         self.text = TextOverlay(self.ctx)
@@ -182,9 +183,10 @@ class App:
     # -- one frame --------------------------------------------------------------------------------------------
 
     def frame(self, wall_dt: float) -> None:
-        """One whole frame into the back buffer (the caller flips): :meth:`update`, then :meth:`draw`."""
+        """One whole frame into the back buffer (the caller flips): :meth:`update`, :meth:`draw`, :meth:`present`."""
         self.update(wall_dt)
         self.draw()
+        self.present()
 
     def update(self, wall_dt: float) -> None:
         """The CPU half of a frame: carry out what was asked, advance the simulation, lay out the UI."""
@@ -213,8 +215,8 @@ class App:
 
     def draw(self) -> None:
         """The GL half, off screen (render/window_frame.py): the 3D view, ImGui over it, screenshots and video frames
-        read back, then the frame copied into the window; the commands are flushed so that the rasteriser works
-        while the next :meth:`update` runs."""
+        read back; the commands are flushed so that the rasteriser works while the next :meth:`update` runs.
+        :meth:`present` copies the frame into the window."""
         size = self.window.get_framebuffer_size()
         frame = self.window_frame = self.window_frame.resize(size)
         timed = self.pacing.status.part
@@ -222,21 +224,31 @@ class App:
             for held in self._layers():  # first: nothing is queued for them to wait behind
                 held.settle(self.ctx)
         with timed("views"):
-            area = self.draw_views(frame.views)
+            area = self.draw_views(frame.framebuffer)
         recorder = self.recorder
         video_frame = recorder.recording is not None and not recorder.behind  # not a frame short of its steps
         if video_frame and not self.state.record_window:
-            self.controller.attempt(recorder.record_frame, frame.views, area, failed="recording stopped")
+            self.controller.attempt(recorder.record_frame, frame.framebuffer, area, failed="recording stopped")
         with timed("ui"):
-            self.imgui_renderer.render(imgui.get_draw_data(), frame.overlay, self._layers())
+            self.imgui_renderer.render(imgui.get_draw_data(), frame.framebuffer, self._layers())
         if video_frame and self.state.record_window:
-            self.controller.attempt(recorder.record_frame, frame.overlay, (0, 0, *size), failed="recording stopped")
+            self.controller.attempt(recorder.record_frame, frame.framebuffer, (0, 0, *size), failed="recording stopped")
         if self.want_screenshot:
             self.want_screenshot = False
-            self.controller.attempt(self._screenshot, frame.overlay, failed="screenshot not saved")
-        self.imgui_renderer.copy(frame.texture, self._screen(size), (0, 0, *size))
+            self.controller.attempt(self._screenshot, frame.framebuffer, failed="screenshot not saved")
         recorder.stop_at_present(self.timeline.shown_step)
+        self._drawn = True
         gl.glFlush()
+
+    def present(self) -> None:
+        """Copy the frame :meth:`draw` drew last into the window's back buffer, for the next flip to show (nothing
+        when no frame was drawn since the last). Made just before the flip, not at the end of the draw: sampling
+        the texture the frame is drawn into waits for all of its rasterising, which by then has run beside the next
+        frame's :meth:`update`."""
+        if self._drawn:
+            frame = self.window_frame
+            self.imgui_renderer.copy(frame.texture, self._screen(frame.size), (0, 0, *frame.size))
+            self._drawn = False
 
     def _layers(self) -> tuple[ImGuiLayer, ...]:
         """The textures the panel and the plots are shown from between their layouts."""
@@ -255,7 +267,6 @@ class App:
         screen.use()
         screen.scissor = None  # type: ignore[assignment]  # None (no scissor test) is allowed; the stub omits it
         screen.viewport = (0, 0, width, height)
-        screen.clear(*BACKGROUND_SRGB, 1.0, depth=1.0)
         scale = LABEL_SCALE * reference_scale(height)
         self.display.draw(self.timeline, screen, area, text_scale=scale, background=BACKGROUND_SRGB)
         return area
@@ -304,8 +315,9 @@ class App:
     def run(self, max_fps: float | None = 60.0, frames: int | None = None) -> None:
         """Dispatch events and draw frames until the window is closed (or ``frames`` have been drawn);
         ``max_fps`` caps the frame rate when vsync does not (``None``: as fast as it goes). Each frame is updated
-        while the previous one is rasterised, then shown, then drawn; ``frame_log`` keeps the seconds of each
-        part (events, update, flip, draw: together the time from one frame to the next, short of the cap's
+        while the previous one is rasterised, then that one is shown (:meth:`present`, flip), then this one drawn;
+        ``frame_log`` keeps the seconds of each part (events, update, flip, draw: together the time from one frame
+        to the next, short of the cap's
         sleep) of the last frames. The cap paces frames on a fixed grid of ``1 / max_fps``: a sleep that overshoots
         (they do by up to a millisecond) is made up at the next frames, so the rate is ``max_fps`` on average, not
         a little under it; of a longer lag, at most one period is made up.
@@ -324,6 +336,7 @@ class App:
             last = start
             updated = time.perf_counter()
             with self.pacing.status.part("gpu"):
+                self.present()
                 self.window.flip()
             self._check_window()
             shown = time.perf_counter()

@@ -110,7 +110,7 @@ def test_the_view_from_the_backdrop_cache_is_the_shaded_one(app):
     frames = []
     for _ in range(3):  # shaded, shaded into the cache and copied, copied
         app.frame(FRAME_S)
-        frames.append(read_pixels(app.window_frame.overlay, area))
+        frames.append(read_pixels(app.window_frame.framebuffer, area))
         app.window.flip()
     assert renderer.backdrop.whole_key is not None, "the last frames should come from the cache"
     shaded = frames[0].astype(int)
@@ -132,7 +132,7 @@ def test_the_window_shows_its_frame_pixel_for_pixel(app):
     run_frames(app, 2)
     app.frame(FRAME_S)
     size = app.window.get_framebuffer_size()
-    frame = read_pixels(app.window_frame.overlay, (0, 0, *size))
+    frame = read_pixels(app.window_frame.framebuffer, (0, 0, *size))
     shown = read_pixels(app._screen(size), (0, 0, *size))
     clear_gl_errors(app.ctx)  # a read of the window's framebuffer leaves one pending (stack.md)
     app.window.flip()
@@ -295,7 +295,7 @@ def red_pixels(app):
     app.window.dispatch_events()
     app.frame(FRAME_S)
     width, height = app.window.get_framebuffer_size()
-    panel = read_pixels(app.window_frame.overlay, (0, 0, int(PANEL_WIDTH), height)).astype(int)
+    panel = read_pixels(app.window_frame.framebuffer, (0, 0, int(PANEL_WIDTH), height)).astype(int)
     app.window.flip()
     red = np.round(np.array([ERROR_RGBA.x, ERROR_RGBA.y, ERROR_RGBA.z]) * 255)
     return int(np.all(np.abs(panel - red) <= 40, axis=2).sum())

@@ -13,7 +13,7 @@ from tests.ui.test_app import ask, fresh, run_frames
 def _view_pixels(app, viewport):
     run_frames(app, 1)
     app.frame(1.0 / 60.0)
-    pixels = read_pixels(app.window_frame.overlay, viewport).astype(int)
+    pixels = read_pixels(app.window_frame.framebuffer, viewport).astype(int)
     app.window.flip()
     return pixels
 

@@ -46,7 +46,7 @@ def last_frame(app):
     app.window.dispatch_events()
     app.frame(FRAME_S)
     width, height = app.window.get_framebuffer_size()
-    image = read_pixels(app.window_frame.overlay, (0, 0, width, height))
+    image = read_pixels(app.window_frame.framebuffer, (0, 0, width, height))
     app.window.flip()
     area = to_viewport(app._layout.view, app.window.height, width / max(app.window.width, 1))
     return image, area

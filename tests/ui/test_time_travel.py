@@ -17,8 +17,8 @@ from tests.ui.window_frames import finished_video, run_frames, start_running, st
 
 def views_image(app) -> np.ndarray:
     """The 3D views as drawn now (after the frame's update)."""
-    area = app.draw_views(app.window_frame.views)
-    return read_pixels(app.window_frame.views, area)
+    area = app.draw_views(app.window_frame.framebuffer)
+    return read_pixels(app.window_frame.framebuffer, area)
 
 
 @pytest.fixture

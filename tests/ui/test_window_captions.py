@@ -29,7 +29,7 @@ position = "handle"
 def _views(app) -> np.ndarray:
     """The window's pixels (top-down) of the frame drawn now, before it is shown."""
     app.frame(FRAME_S)
-    pixels = read_pixels(app.window_frame.overlay, (0, 0, *app.window.get_framebuffer_size()))
+    pixels = read_pixels(app.window_frame.framebuffer, (0, 0, *app.window.get_framebuffer_size()))
     app.window.flip()
     return pixels
 

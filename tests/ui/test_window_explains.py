@@ -17,7 +17,7 @@ def _shot(app) -> np.ndarray:
     app.window.dispatch_events()
     app.frame(1.0 / 60.0)
     width, height = app.window.get_framebuffer_size()
-    image = read_pixels(app.window_frame.overlay, (0, 0, width, height))
+    image = read_pixels(app.window_frame.framebuffer, (0, 0, width, height))
     app.window.flip()
     return image
 

@@ -48,7 +48,7 @@ def _frame(app, monkeypatch, now: float, *, layer: bool = True, which: str = "pl
     app.window.dispatch_events()
     app.frame(1.0 / 60.0)
     width, height = app.window.get_framebuffer_size()
-    pixels = read_pixels(app.window_frame.overlay, (0, 0, width, height)).copy()
+    pixels = read_pixels(app.window_frame.framebuffer, (0, 0, width, height)).copy()
     app.window.flip()
     monkeypatch.undo()
     return pixels, laid_out[0] and held.layer.fresh

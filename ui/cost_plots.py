@@ -18,7 +18,7 @@ from imgui_bundle import imgui, implot
 from spinlab.scene.model.samples import ERROR_FLOOR
 from spinlab.ui import tips
 from spinlab.ui.integrator_table import COST_CAPTION, IntegratorRow, IntegratorTable, cost_text
-from spinlab.ui.plot_titles import AXES_LABELS_PX, fitted_title
+from spinlab.ui.plot_titles import AXES_LABELS_PX, fitted_title, mouse_text_flags
 
 __all__ = ["integrators_plot", "cost_table", "mark_frozen_ends", "decade_ticks", "TABLE_ROWS_MAX"]
 
@@ -47,7 +47,7 @@ def integrators_plot(series, _prepared, size) -> None:
     if live is None:
         return
     table = [row for row in live.table() if row.us > 0 and row.energy_error >= 0 and not row.failed]
-    flags = implot.Flags_.no_menus | implot.Flags_.no_legend
+    flags = implot.Flags_.no_menus | implot.Flags_.no_legend | mouse_text_flags(size[0])
     if not implot.begin_plot(fitted_title("accuracy vs cost", size[0]), imgui.ImVec2(*size), flags):
         return
     implot.setup_axes("µs / body-step", "|ΔE|/E now")

@@ -28,7 +28,7 @@ from spinlab.ui.covered_lines import covered
 from spinlab.ui.help_texts import PLOT_TOOLTIPS
 from spinlab.ui.plot_focus import ALL_PLOTS, arrangement, plot_tabs
 from spinlab.ui.plot_series import CostLines, Curves, Divergence, PlotSeries, TimeLines, dash_segments, export_csv
-from spinlab.ui.plot_titles import AXES_LABELS_PX, fitted_text, fitted_title
+from spinlab.ui.plot_titles import AXES_LABELS_PX, fitted_text, fitted_title, mouse_text_flags
 from spinlab.ui.theme import PANEL_BG_RGB
 from spinlab.ui.timeline import CHANGE_RGBA, draw_timeline
 
@@ -326,7 +326,7 @@ def _begin_time_plot(
     """Begin a plot over the window's time; ``log``: the y axis is logarithmic and spans the data (ImPlot's own
     fit of a constant series on a log axis runs down to 1e-308), and ``bottom_px`` of the plot's height left below
     the data (a note there crosses no line); ``y_axes``: how many y axes take its width."""
-    flags = implot.Flags_.no_legend | implot.Flags_.no_menus
+    flags = implot.Flags_.no_legend | implot.Flags_.no_menus | mouse_text_flags(size[0], y_axes)
     if not implot.begin_plot(fitted_title(title, size[0]), imgui.ImVec2(*size), flags):
         return False
     implot.setup_axes("t (s)", y_label, 0, 0 if log else implot.AxisFlags_.auto_fit)
@@ -598,7 +598,7 @@ def _curve_plot(series: PlotSeries, curves: Curves | None, size, name: str, fade
     if curves is None:
         _empty_plot(title, size)
         return
-    flags = implot.Flags_.no_legend | implot.Flags_.no_menus | implot.Flags_.equal
+    flags = implot.Flags_.no_legend | implot.Flags_.no_menus | implot.Flags_.equal | mouse_text_flags(size[0])
     if not implot.begin_plot(fitted_title(title, size[0]), imgui.ImVec2(*size), flags):
         return
     implot.setup_axes(*_CURVE_LABELS[name], implot.AxisFlags_.auto_fit, implot.AxisFlags_.auto_fit)

@@ -4,7 +4,7 @@ a double (one integrator alone once showed 1e-300 … 1)."""
 import numpy as np
 import pytest
 
-from spinlab.ui.cost_plots import decade_ticks, decades
+from spinlab.ui.cost_plots import EDGE_DECADES, decade_ticks, decades
 
 
 def test_decades_hold_the_values_with_a_decade_to_spare_on_an_exact_power():
@@ -16,6 +16,13 @@ def test_decades_hold_the_values_with_a_decade_to_spare_on_an_exact_power():
         low, high = decades(values)
         assert low < min(values) and max(values) < high
         assert np.isclose(np.log10(low), round(np.log10(low))) and np.isclose(np.log10(high), round(np.log10(high)))
+
+
+@pytest.mark.parametrize("values", [[9.41], [0.0105, 9.9e-7], [101.0, 99.0], [1e-16]])
+def test_decades_leave_room_for_a_point_near_a_power_of_ten(values):
+    low, high = decades(values)
+    assert np.log10(min(values)) - np.log10(low) >= EDGE_DECADES - 1e-12
+    assert np.log10(high) - np.log10(max(values)) >= EDGE_DECADES - 1e-12
 
 
 def test_decades_of_a_blown_up_error_stay_finite_and_quiet():

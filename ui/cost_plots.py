@@ -38,7 +38,11 @@ def _vec(rgb: Sequence[float]) -> imgui.ImVec4:
 
 EMPTY_US = (0.1, 1000.0)  # the scatter's axes while it has no point: µs per body-step
 EMPTY_ERROR = (1e-16, 1.0)  # and |ΔE|/E
-EDGE_DECADES = 0.1  # the least room between a point and the axes' limits, in decades: 6 px where 2 decades span 120
+# The least room between a point and the axes' limits: in decades, and in pixels (the marker's radius and a pixel).
+EDGE_DECADES = 0.1
+MARKER_PX = 4.0
+EDGE_PX = MARKER_PX + 1.0
+PLOT_FRAME_PX = 40.0  # what a plot's title and x axis take of its height
 
 
 def integrators_plot(series, _prepared, size) -> None:
@@ -54,30 +58,38 @@ def integrators_plot(series, _prepared, size) -> None:
     implot.setup_axes("µs / body-step", "|ΔE|/E now")
     # With no point yet (or none left: every integrator failed), the decades of a typical run, not ImPlot's fit of
     # nothing on log axes (1e-300 … 1, its labels run together).
-    x_low, x_high = decades([row.us for row in table]) if table else EMPTY_US
-    y_low, y_high = decades([max(row.energy_error, ERROR_FLOOR) for row in table]) if table else EMPTY_ERROR
+    width, height = size[0] - AXES_LABELS_PX, size[1] - PLOT_FRAME_PX
+    x_low, x_high = decades([row.us for row in table], width) if table else EMPTY_US
+    y_low, y_high = decades([max(row.energy_error, ERROR_FLOOR) for row in table], height) if table else EMPTY_ERROR
     implot.setup_axes_limits(x_low, x_high, y_low, y_high, implot.Cond_.always)
     # ImPlot labels every decade, which ran together ("1 10 1001000") in a plot ~70 px wide.
-    values, labels = decade_ticks(x_low, x_high, size[0] - AXES_LABELS_PX, imgui.calc_text_size("0").x)
+    values, labels = decade_ticks(x_low, x_high, width, imgui.calc_text_size("0").x)
     implot.setup_axis_ticks(implot.ImAxis_.x1, values, labels)
     implot.setup_axis_scale(implot.ImAxis_.x1, implot.Scale_.log10)
     implot.setup_axis_scale(implot.ImAxis_.y1, implot.Scale_.log10)
     for row in table:
-        spec = implot.Spec(
-            marker=implot.Marker_.circle, marker_size=4.0, marker_fill_color=_vec(row.rgb), line_color=_vec(row.rgb)
-        )
+        rgb = _vec(row.rgb)
+        spec = implot.Spec(marker=implot.Marker_.circle, marker_size=MARKER_PX, marker_fill_color=rgb, line_color=rgb)
         implot.plot_scatter(row.name, np.array([row.us]), np.array([max(row.energy_error, ERROR_FLOOR)]), spec)
     if implot.is_plot_hovered():
         _name_nearest(table)
     implot.end_plot()
 
 
-def decades(values: list[float]) -> tuple[float, float]:
-    """Log-axis limits that hold ``values`` (all > 0): whole decades, at least :data:`EDGE_DECADES` of a decade
-    beyond them each way, so that no point's marker is cut by the plot's frame (9.4 µs sat on the edge at 10)."""
+def decades(values: list[float], length_px: float = 0.0) -> tuple[float, float]:
+    """Log-axis limits that hold ``values`` (all > 0): whole decades, beyond them each way by at least
+    :data:`EDGE_DECADES` of a decade and, on an axis ``length_px`` long, :data:`EDGE_PX`, so that no point's marker
+    is cut by the plot's frame (9.4 µs sat on the edge at 10; 0.065 two pixels under 0.1 on an axis of 17 decades)."""
     # Within 1e±300: a blown-up integrator's |ΔE|/E can be the largest double, whose next decade overflows.
     low, high = (float(np.clip(np.log10(value), -300.0, 300.0)) for value in (min(values), max(values)))
-    return 10.0 ** np.floor(low - EDGE_DECADES), 10.0 ** np.ceil(high + EDGE_DECADES)
+    first, last = float(np.floor(low - EDGE_DECADES)), float(np.ceil(high + EDGE_DECADES))
+    for _ in range(4):  # a decade added for the room shortens each decade: until the span holds its own room
+        room = max(EDGE_DECADES, EDGE_PX * (last - first) / length_px if length_px > 0 else 0.0)
+        wider = float(np.floor(low - room)), float(np.ceil(high + room))
+        if wider == (first, last):
+            break
+        first, last = wider
+    return 10.0 ** max(first, -307.0), 10.0 ** min(last, 307.0)  # normal doubles, both
 
 
 def decade_ticks(low: float, high: float, width_px: float, char_px: float) -> tuple[list[float], list[str]]:

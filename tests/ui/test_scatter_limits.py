@@ -4,7 +4,7 @@ a double (one integrator alone once showed 1e-300 … 1)."""
 import numpy as np
 import pytest
 
-from spinlab.ui.cost_plots import EDGE_DECADES, decade_ticks, decades
+from spinlab.ui.cost_plots import EDGE_DECADES, EDGE_PX, decade_ticks, decades
 
 
 def test_decades_hold_the_values_with_a_decade_to_spare_on_an_exact_power():
@@ -18,11 +18,14 @@ def test_decades_hold_the_values_with_a_decade_to_spare_on_an_exact_power():
         assert np.isclose(np.log10(low), round(np.log10(low))) and np.isclose(np.log10(high), round(np.log10(high)))
 
 
-@pytest.mark.parametrize("values", [[9.41], [0.0105, 9.9e-7], [101.0, 99.0], [1e-16]])
-def test_decades_leave_room_for_a_point_near_a_power_of_ten(values):
-    low, high = decades(values)
-    assert np.log10(min(values)) - np.log10(low) >= EDGE_DECADES - 1e-12
-    assert np.log10(high) - np.log10(max(values)) >= EDGE_DECADES - 1e-12
+@pytest.mark.parametrize("values", [[9.41], [0.0105, 9.9e-7], [101.0, 99.0], [1e-16], [0.065, 3e-17], [2e-16, 0.5]])
+@pytest.mark.parametrize("length_px", [0.0, 60.0, 110.0, 230.0])
+def test_decades_leave_room_for_a_point_near_a_power_of_ten(values, length_px):
+    low, high = decades(values, length_px)
+    span = np.log10(high) - np.log10(low)
+    room = max(EDGE_DECADES, EDGE_PX * span / length_px if length_px else 0.0)
+    assert np.log10(min(values)) - np.log10(low) >= room - 1e-12
+    assert np.log10(high) - np.log10(max(values)) >= room - 1e-12
 
 
 def test_decades_of_a_blown_up_error_stay_finite_and_quiet():
@@ -30,8 +33,9 @@ def test_decades_of_a_blown_up_error_stay_finite_and_quiet():
 
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        low, high = decades([1e-17, np.finfo(float).max])
-    assert np.isfinite(high) and high >= 1e300 and low <= 1e-17
+        for length_px in (0.0, 110.0):
+            low, high = decades([1e-17, np.finfo(float).max], length_px)
+            assert np.isfinite(high) and high >= 1e300 and 0.0 < low <= 1e-17
 
 
 def test_decade_ticks_label_every_decade_that_fits_and_never_run_together():

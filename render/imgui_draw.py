@@ -257,12 +257,10 @@ class ImGuiLayer:
         held = self.framebuffer
         if not self.captured or held is None:
             return
-        size = (held.width, held.height)
-        shown, into = self.shown, self._shown_framebuffer
-        if shown is None or into is None or tuple(shown.size) != size or stored_bgra(held) != stored_bgra(shown):
-            self._release_shown()
-            shown = self.shown = colour_texture(ctx, size, like=held)
-            into = self._shown_framebuffer = ctx.framebuffer(color_attachments=[shown])
+        into = self._shown_framebuffer
+        if into is None:  # freed with the framebuffer (framebuffer_for): made again at its size and storage
+            self.shown = colour_texture(ctx, (held.width, held.height), like=held)
+            into = self._shown_framebuffer = ctx.framebuffer(color_attachments=[self.shown])
         ctx.copy_framebuffer(into, held)  # stored alike: a memcpy
         self.captured = False
 

@@ -21,7 +21,8 @@ __all__ = ["WindowFrame"]
 
 class WindowFrame:
     """The frame of a window of ``size`` pixels (see the module docstring): :attr:`framebuffer` (colour and depth)
-    and its colour, :attr:`texture`; :meth:`resize` makes them again at another size."""
+    and its colour, :attr:`texture`, and whether it was :attr:`drawn` since it was last copied into the window;
+    :meth:`resize` makes them again at another size."""
 
     def __init__(self, ctx: moderngl.Context, size: tuple[int, int]) -> None:
         self.ctx = ctx
@@ -30,6 +31,7 @@ class WindowFrame:
         self.texture.filter = moderngl.NEAREST, moderngl.NEAREST  # copied 1:1 into the window
         self._depth = ctx.depth_renderbuffer(self.size)
         self.framebuffer = ctx.framebuffer(color_attachments=[self.texture], depth_attachment=self._depth)
+        self.drawn = False  # a frame was drawn and not yet copied into the window
 
     def resize(self, size: tuple[int, int]) -> WindowFrame:
         """This frame if it is ``size`` pixels, else a new one of that size (this one freed)."""

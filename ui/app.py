@@ -85,7 +85,6 @@ class App:
         self._screen_fb: moderngl.Framebuffer | None = None  # the window's framebuffer at its size (_screen)
         # Where each frame is drawn before it is copied into the window (render/window_frame.py).
         self.window_frame = WindowFrame(self.ctx, self.window.get_framebuffer_size())
-        self._drawn = False  # a frame was drawn into it and not yet copied into the window (present)
         # The text overlay keeps its own ImGui context; made while none is current it leaves none current, so
         # the window's context below becomes current (render/text.py).
         self.text = TextOverlay(self.ctx)
@@ -237,7 +236,7 @@ class App:
             self.want_screenshot = False
             self.controller.attempt(self._screenshot, frame.framebuffer, failed="screenshot not saved")
         recorder.stop_at_present(self.timeline.shown_step)
-        self._drawn = True
+        frame.drawn = True
         gl.glFlush()
 
     def present(self) -> None:
@@ -245,10 +244,10 @@ class App:
         when no frame was drawn since the last). Made just before the flip, not at the end of the draw: sampling
         the texture the frame is drawn into waits for all of its rasterising, which by then has run beside the next
         frame's :meth:`update`."""
-        if self._drawn:
-            frame = self.window_frame
+        frame = self.window_frame
+        if frame.drawn:
             self.imgui_renderer.copy(frame.texture, self._screen(frame.size), (0, 0, *frame.size))
-            self._drawn = False
+            frame.drawn = False
 
     def _layers(self) -> tuple[ImGuiLayer, ...]:
         """The textures the panel and the plots are shown from between their layouts."""
@@ -260,8 +259,9 @@ class App:
 
     def draw_views(self, screen: moderngl.Framebuffer) -> tuple[int, int, int, int]:
         """The window's background and the 3D views with their labels (what the views show: the timeline's
-        ``shown``) into ``screen``, of the window's size (its frame's :attr:`~render.window_frame.WindowFrame.views`);
-        returns the views' area (x, y, width, height), GL's pixels."""
+        ``shown``) into ``screen``, of the window's size (its frame's
+        :attr:`~render.window_frame.WindowFrame.framebuffer`); returns the views' area (x, y, width, height), GL's
+        pixels."""
         width, height = screen.size
         area = to_viewport(self._layout.view, self.window.height, width / max(self.window.width, 1))
         screen.use()

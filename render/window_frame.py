@@ -6,8 +6,10 @@ only when the source is stored as the target is, in the window system's BGRA8 or
 depth buffer bound: at 1920×1080 ~1.7 ms of CPU, against ~10 from an RGBA8 texture or with a depth buffer. So the
 window has none; the whole frame, the 3D views and ImGui over them, is drawn into :attr:`WindowFrame.framebuffer`
 (a BGRA texture and a depth buffer) and copied into the window once (ui/app.py). Stored as BGRA, the frame also
-takes the backdrop's cache by one memcpy (render/backdrop.py) and the held panel and plots at half the CPU of an
-RGBA8 target (render/imgui_draw.py). Screenshots and the window's video are read from it.
+takes the backdrop's cache by one memcpy (render/backdrop.py). ImGui, which needs no depth, draws into
+:attr:`WindowFrame.overlay`, the same texture without the depth buffer: the held panel and plots are copied along
+the same path (render/imgui_draw.py), and its triangles cost llvmpipe less. Screenshots and the window's video are
+read from the frame.
 """
 
 from __future__ import annotations
@@ -20,9 +22,9 @@ __all__ = ["WindowFrame"]
 
 
 class WindowFrame:
-    """The frame of a window of ``size`` pixels (see the module docstring): :attr:`framebuffer` (colour and depth)
-    and its colour, :attr:`texture`, and whether it was :attr:`drawn` since it was last copied into the window;
-    :meth:`resize` makes them again at another size."""
+    """The frame of a window of ``size`` pixels (see the module docstring): :attr:`framebuffer` (colour and depth),
+    its colour, :attr:`texture`, the colour alone as a framebuffer, :attr:`overlay`, and whether it was
+    :attr:`drawn` since it was last copied into the window; :meth:`resize` makes them again at another size."""
 
     def __init__(self, ctx: moderngl.Context, size: tuple[int, int]) -> None:
         self.ctx = ctx
@@ -31,6 +33,7 @@ class WindowFrame:
         self.texture.filter = moderngl.NEAREST, moderngl.NEAREST  # copied 1:1 into the window
         self._depth = ctx.depth_renderbuffer(self.size)
         self.framebuffer = ctx.framebuffer(color_attachments=[self.texture], depth_attachment=self._depth)
+        self.overlay = ctx.framebuffer(color_attachments=[self.texture])
         self.drawn = False  # a frame was drawn and not yet copied into the window
 
     def resize(self, size: tuple[int, int]) -> WindowFrame:
@@ -41,7 +44,8 @@ class WindowFrame:
         return WindowFrame(self.ctx, size)
 
     def release(self) -> None:
-        """Free the framebuffer, the texture and the depth buffer."""
+        """Free the framebuffers, the texture and the depth buffer."""
         self.framebuffer.release()
+        self.overlay.release()
         self.texture.release()
         self._depth.release()

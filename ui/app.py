@@ -229,7 +229,7 @@ class App:
         if video_frame and not self.state.record_window:
             self.controller.attempt(recorder.record_frame, frame.framebuffer, area, failed="recording stopped")
         with timed("ui"):
-            self.imgui_renderer.render(imgui.get_draw_data(), frame.framebuffer, self._layers())
+            self.imgui_renderer.render(imgui.get_draw_data(), frame.overlay, self._layers())
         if video_frame and self.state.record_window:
             self.controller.attempt(recorder.record_frame, frame.framebuffer, (0, 0, *size), failed="recording stopped")
         if self.want_screenshot:

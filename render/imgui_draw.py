@@ -81,9 +81,9 @@ class ImGuiDraw:
     ) -> None:
         """Draw ``draw_data`` (made by the current ImGui context) over ``framebuffer``, whose pixels are
         ``framebuffer_scale`` times ImGui's display units (HiDPI). The windows each of ``layers`` owns are drawn as
-        they are and into its framebuffer too when it is ``fresh`` (and asked to ``capture``), else its texture in
-        their place. Blending on, depth test off while drawing; leaves the depth test on, blending off and no
-        scissor."""
+        they are when it is ``fresh`` and not ``late``, else its texture in their place; and when ``fresh`` and
+        asked to ``capture``, into its framebuffer too, after all else. Blending on, depth test off while drawing;
+        leaves ``framebuffer`` bound, the depth test on, blending off and no scissor."""
         self.update_textures()
         display_width, display_height = draw_data.display_size.x, draw_data.display_size.y
         scale_x, scale_y = framebuffer_scale
@@ -101,10 +101,16 @@ class ImGuiDraw:
                 self._draw_list(commands, target)
             elif layer not in drawn:  # all the layer's lists here, where its first comes
                 drawn.append(layer)
-                if layer.fresh:
-                    self._draw_fresh(layer, draw_data, target)
+                if layer.fresh and not layer.late:
+                    for listed in self._owned(layer, draw_data):
+                        self._draw_list(listed, target)
                 else:
                     self._composite(layer, target)
+        # Into the layers last: each framebuffer switched to starts a new llvmpipe scene.
+        for layer in drawn:
+            if layer.fresh and layer.capture:
+                self._fill(layer, self._owned(layer, draw_data), target)
+        framebuffer.use()
         framebuffer.scissor = None  # type: ignore[assignment]  # None (no scissor test) is allowed; the stub omits it
         self.ctx.enable_only(moderngl.DEPTH_TEST)
 
@@ -142,14 +148,9 @@ class ImGuiDraw:
             texture.use(location=0)
             self._vao.render(moderngl.TRIANGLES, vertices=command.elem_count, first=command.idx_offset)
 
-    def _draw_fresh(self, layer: ImGuiLayer, draw_data: imgui.ImDrawData, target: _Target) -> None:
-        """The lists ``layer`` owns, laid out this frame: drawn into ``target``, and captured when it asks."""
-        owned = [listed for listed in draw_data.cmd_lists if layer.owns(listed._owner_name)]
-        for listed in owned:
-            self._draw_list(listed, target)
-        if layer.capture:
-            self._fill(layer, owned, target)
-            self._begin(target)
+    @staticmethod
+    def _owned(layer: ImGuiLayer, draw_data: imgui.ImDrawData) -> list[imgui.ImDrawList]:
+        return [listed for listed in draw_data.cmd_lists if layer.owns(listed._owner_name)]
 
     def _fill(self, layer: ImGuiLayer, lists: list[imgui.ImDrawList], target: _Target) -> None:
         """Draw ``lists`` into ``layer``'s texture (made for its rectangle first), cleared to the colour under them:
@@ -222,8 +223,10 @@ class ImGuiLayer:
     all the target holds under them, so the pixels are the same, blended alike (llvmpipe rounds a blend into the
     window's pixel format and into the texture's each its own way: a level apart at a few pixels). :meth:`settle`,
     before the next frame draws anything, copies them into the texture shown; a frame that is not ``fresh`` draws
-    that texture where the windows' first draw list comes (ImGui keeps a window's last list when asked to). ``rect_px``:
-    (x, y, width, height) pixels of the target, from its top-left, that the texture covers.
+    that texture where the windows' first draw list comes (ImGui keeps a window's last list when asked to). A
+    ``late`` frame lays them out only because time passed: it draws them into the framebuffer alone and shows the
+    texture, so the windows drawn then are shown a frame later, and llvmpipe rasterises them once, not twice.
+    ``rect_px``: (x, y, width, height) pixels of the target, from its top-left, that the texture covers.
 
     Why a copy: a texture llvmpipe drew into stays tied to the scene that drew it, and a frame that samples it
     waits for all the rasterising queued so far (~4 ms of the window's thread, measured); one written by a copy
@@ -236,6 +239,7 @@ class ImGuiLayer:
         self.rect_px: tuple[int, int, int, int] = (0, 0, 0, 0)
         self.fresh = True
         self.capture = True
+        self.late = False
         self.captured = False  # drawn into the framebuffer, not yet copied into the texture shown
         self.framebuffer: moderngl.Framebuffer | None = None
         self.shown: moderngl.Texture | None = None  # what frames that leave the windows out show

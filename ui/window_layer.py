@@ -5,13 +5,15 @@ Laying out the plots (ImPlot) and handing their ~25 000 indices to llvmpipe cost
 of compare's ~15 at 1280×720, and the rasteriser as much again; the panel, its thousands of glyphs, ~3.5 ms of CPU a
 frame of side by side's. At 60 frames a second a plot's 20 s window moves by a tenth of a pixel from one frame to
 the next, and the panel's figures are read at a glance. So each is laid out at most :data:`REFRESH_HZ` times a second
-and on one frame in :data:`REFRESH_FRAMES` at most (at 60 Hz, one in three); that frame draws it as ever and into
-the layer's framebuffer too. The frames between ask ImGui to keep the window as it was (its refresh policy
-``try_to_avoid_refresh``: ``begin`` returns False, and the window keeps its place, focus, scroll and last draw
-list), and draw the layer's texture in place of that list (the same pixels, a level apart at a few). A window is
-laid out every frame, and drawn only straight, while the pointer is over it, a mouse button is down, a widget is
-active, a popup is open or an edit came that frame (and the frame after that, which captures it again), and at
-once when its ``key`` changes (the run, the plots' options, the text's size) or the rectangle it covers does.
+and on one frame in :data:`REFRESH_FRAMES` at most (at 60 Hz, one in three); that frame draws it into the layer's
+framebuffer alone and still shows the texture, which shows the new layout from the next frame on: the figures reach
+the screen a frame later, and llvmpipe rasterises them once, not twice. The frames between ask ImGui to keep the
+window as it was (its refresh policy ``try_to_avoid_refresh``: ``begin`` returns False, and the window keeps its
+place, focus, scroll and last draw list), and draw the layer's texture in place of that list (the same pixels, a
+level apart at a few). A window is laid out every frame, and drawn straight (at once), while the pointer is over
+it, a mouse button is down, a widget is active, a popup is open or an edit came that frame (and the frame after
+that, which captures it again), and when its ``key`` changes (the run, the plots' options, the text's size) or the
+rectangle it covers does.
 """
 
 from __future__ import annotations
@@ -65,18 +67,13 @@ class WindowLayer:
         )
         now = self.clock()
         layer = self.layer
-        stale = (
-            engaged
-            or self._engaged
-            or moved
-            or key != self._key
-            or (layer.shown is None and not layer.captured)
-            # A frame's jitter: one in three at 60 Hz.
-            or now - self._laid_out_at >= 1.0 / REFRESH_HZ - 1e-3
-            and self._held >= REFRESH_FRAMES - 1
-        )
+        changed = engaged or self._engaged or moved or key != self._key or (layer.shown is None and not layer.captured)
+        # A frame's jitter: one in three at 60 Hz.
+        due = now - self._laid_out_at >= 1.0 / REFRESH_HZ - 1e-3 and self._held >= REFRESH_FRAMES - 1
+        stale = changed or due
         self._engaged = engaged
         layer.fresh, layer.capture = stale, not engaged  # pointed at, laid out every frame: nothing to hold
+        layer.late = stale and not changed and layer.shown is not None  # its last layout shown once more
         if stale:
             self._key, self._laid_out_at, self._held = key, now, 0
         else:
@@ -98,6 +95,7 @@ class WindowLayer:
         self._owner = window.name
         if not self.layer.fresh and not window.skip_refresh:
             self.layer.fresh = self.layer.capture = True
+            self.layer.late = False
             self._laid_out_at, self._held = self.clock(), 0
 
     def owns(self, owner: str) -> bool:

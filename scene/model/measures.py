@@ -29,6 +29,7 @@ import numpy.typing as npt
 
 from spinlab.scene.files.body_table import BodySpec, body_column
 from spinlab.scene.files.scene_file import SceneSpec
+from spinlab.sim.alike_rows import all_alike
 from spinlab.sim.cores import on_cores
 from spinlab.sim.exact import TorqueFreeSolution
 from spinlab.sim.exact_batch import TorqueFreeBatch
@@ -150,11 +151,13 @@ PART_BODIES = 32768
 @dataclass(frozen=True, eq=False)
 class ClosedForms:
     """The references of K bodies (:func:`reference_solution`'s, solved together): ``parts`` the torque-free ones
-    solved as arrays, each a batch and its bodies (indices into the K), ``singles`` ``(row, solution)`` the others
-    (heavy tops, bodies outside the batches' range), ``has_reference`` (K,) and ``notes`` per body."""
+    solved as arrays, each a batch, its bodies (indices into the K) and the batch's row of each (one row for bodies
+    that all start alike, as compare's do: a closed form of one row costs half of one of eight), ``singles``
+    ``(row, solution)`` the others (heavy tops, bodies outside the batches' range), ``has_reference`` (K,) and
+    ``notes`` per body."""
 
     count: int
-    parts: tuple[tuple[TorqueFreeBatch, np.ndarray], ...]
+    parts: tuple[tuple[TorqueFreeBatch, np.ndarray, np.ndarray], ...]
     singles: tuple[tuple[int, TorqueFreeSolution | LagrangeTopSolution], ...]
     has_reference: np.ndarray
     notes: tuple[str | None, ...]
@@ -164,9 +167,9 @@ class ClosedForms:
         for a body without a reference, and ω NaN for a heavy top (its orientation only)."""
         t = np.asarray(t, dtype=float)
         q, omega = np.full(t.shape + (self.count, 4), np.nan), np.full(t.shape + (self.count, 3), np.nan)
-        evaluated = on_cores(TorqueFreeBatch.orientation_and_omega_body, [(batch, t) for batch, _ in self.parts])
-        for (_, rows), (q_part, omega_part) in zip(self.parts, evaluated, strict=True):
-            q[..., rows, :], omega[..., rows, :] = q_part, omega_part
+        evaluated = on_cores(TorqueFreeBatch.orientation_and_omega_body, [(batch, t) for batch, _, _ in self.parts])
+        for (_, rows, which), (q_part, omega_part) in zip(self.parts, evaluated, strict=True):
+            q[..., rows, :], omega[..., rows, :] = q_part[..., which, :], omega_part[..., which, :]
         if self.singles:
             from spinlab.sim.lagrange_top import LagrangeTopSolution
         for row, solution in self.singles:
@@ -195,7 +198,7 @@ def reference_solutions(
     chunks = np.array_split(batched, max(1, -(-len(batched) // PART_BODIES)))
     parts = tuple(on_cores(_solved_part, [(inertia, q0, omega_world0, chunk) for chunk in chunks]))
     has_reference = np.zeros(count, dtype=bool)
-    for _, solved in parts:
+    for _, solved, _ in parts:
         has_reference[solved] = True
     notes: list[str | None] = [None] * count
     singles = []
@@ -211,12 +214,21 @@ def reference_solutions(
 
 def _solved_part(
     inertia: np.ndarray, q0: np.ndarray, omega_world0: np.ndarray, rows: np.ndarray
-) -> tuple[TorqueFreeBatch, np.ndarray]:
-    """The torque-free bodies ``rows`` solved together, and those of them it holds: not a body whose closed form
-    overflows at t = 0 (the single path says so)."""
-    batch = TorqueFreeBatch.from_states(inertia[rows], q0[rows], omega_world0[rows])
+) -> tuple[TorqueFreeBatch, np.ndarray, np.ndarray]:
+    """The torque-free bodies ``rows`` solved together, those of them it holds (not a body whose closed form
+    overflows at t = 0: the single path says so) and the batch's row of each: the first body's alone when all start
+    alike (sim/alike_rows.py)."""
+
+    def starts(of: np.ndarray) -> np.ndarray:
+        return np.concatenate([inertia[of].reshape(len(of), 9), q0[of], omega_world0[of]], axis=-1)
+
+    alike = all_alike(starts(rows[:2])) and all_alike(starts(rows))  # spread states: two rows looked at
+    solved = rows[:1] if alike else rows
+    batch = TorqueFreeBatch.from_states(inertia[solved], q0[solved], omega_world0[solved])
     finite = np.all(np.isfinite(batch.start_orientation()), axis=-1)
     if not finite.all():
-        rows = rows[finite]
-        batch = TorqueFreeBatch.from_states(inertia[rows], q0[rows], omega_world0[rows])
-    return batch, rows
+        solved = solved[finite]
+        rows = rows[:0] if alike else solved  # alike: the one row overflows, and so does every body's
+        batch = TorqueFreeBatch.from_states(inertia[solved], q0[solved], omega_world0[solved])
+    which = np.zeros(len(rows), dtype=np.intp) if alike else np.arange(len(rows))
+    return batch, rows, which

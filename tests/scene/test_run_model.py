@@ -327,3 +327,27 @@ def test_many_references_are_solved_in_parts_on_the_cores_with_the_bits_of_one_b
     times = np.array([0.0, 0.37, 5.0])
     ours, one_batch = parted.orientation_and_omega_body(times), whole.orientation_and_omega_body(times)
     assert [array.tobytes() for array in ours] == [array.tobytes() for array in one_batch]
+
+
+def test_bodies_that_start_alike_have_one_closed_form_solved_and_evaluated_for_all(monkeypatch):
+    import spinlab.scene.model.measures as measures
+
+    scene = load_scene("compare")  # eight integrators from one start
+    count = len(scene.bodies)
+    inertia = np.tile(np.diag([1.3, 1.4, 2.5]), (count, 1, 1))
+    q0, omega_world0 = np.tile([1.0, 0.0, 0.0, 0.0], (count, 1)), np.tile([0.05, 5.0, 0.05], (count, 1))
+    rows, free = np.arange(count), np.ones(count, dtype=bool)
+    alike = measures.reference_solutions(scene, rows, q0, omega_world0, free, inertia)
+    monkeypatch.setattr(measures, "all_alike", lambda array: False)
+    apart = measures.reference_solutions(scene, rows, q0, omega_world0, free, inertia)
+    ((batch, solved, which),) = alike.parts
+    assert batch.count == 1 and solved.tolist() == rows.tolist() and which.tolist() == [0] * count
+    assert apart.parts[0][0].count == count and alike.has_reference.all()
+    times = np.array([0.0, 0.37, 5.0, 40.0])
+    q, omega = alike.orientation_and_omega_body(times)
+    q_apart, omega_apart = apart.orientation_and_omega_body(times)
+    assert np.all(q == q[:, :1]) and np.all(omega == omega[:, :1])  # every body the one row's values
+    # Each body solved apart: the same closed form, its values to a few ulps (numpy's SIMD loops of sin, cos and the
+    # like round their last bit their own way on some CPUs, for arrays of several elements).
+    np.testing.assert_allclose(q, q_apart, rtol=0.0, atol=1e-14)
+    np.testing.assert_allclose(omega, omega_apart, rtol=1e-14, atol=0.0)

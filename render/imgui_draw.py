@@ -93,23 +93,23 @@ class ImGuiDraw:
         origin = (draw_data.display_pos.x, draw_data.display_pos.y)
         target = _Target(framebuffer, origin, (display_width, display_height), (width, height), framebuffer_scale)
         self._begin(target)
-        drawn: list[ImGuiLayer] = []
+        drawn: dict[ImGuiLayer, list[imgui.ImDrawList]] = {}  # each layer met, and its lists
         for commands in draw_data.cmd_lists:
             owner = commands._owner_name
             layer = next((layer for layer in layers if layer.owns(owner)), None)
             if layer is None:
                 self._draw_list(commands, target)
             elif layer not in drawn:  # all the layer's lists here, where its first comes
-                drawn.append(layer)
+                owned = drawn[layer] = [listed for listed in draw_data.cmd_lists if layer.owns(listed._owner_name)]
                 if layer.fresh and not layer.late:
-                    for listed in self._owned(layer, draw_data):
+                    for listed in owned:
                         self._draw_list(listed, target)
                 else:
                     self._composite(layer, target)
         # Into the layers last: each framebuffer switched to starts a new llvmpipe scene.
-        for layer in drawn:
+        for layer, owned in drawn.items():
             if layer.fresh and layer.capture:
-                self._fill(layer, self._owned(layer, draw_data), target)
+                self._fill(layer, owned, target)
         framebuffer.use()
         framebuffer.scissor = None  # type: ignore[assignment]  # None (no scissor test) is allowed; the stub omits it
         self.ctx.enable_only(moderngl.DEPTH_TEST)
@@ -147,10 +147,6 @@ class ImGuiDraw:
             target.framebuffer.scissor = (int(left), int(height - bottom), int(right - left), int(bottom - top))
             texture.use(location=0)
             self._vao.render(moderngl.TRIANGLES, vertices=command.elem_count, first=command.idx_offset)
-
-    @staticmethod
-    def _owned(layer: ImGuiLayer, draw_data: imgui.ImDrawData) -> list[imgui.ImDrawList]:
-        return [listed for listed in draw_data.cmd_lists if layer.owns(listed._owner_name)]
 
     def _fill(self, layer: ImGuiLayer, lists: list[imgui.ImDrawList], target: _Target) -> None:
         """Draw ``lists`` into ``layer``'s texture (made for its rectangle first), cleared to the colour under them:
